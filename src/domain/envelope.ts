@@ -1,0 +1,18 @@
+import type { ErrorCode } from './errors.js';
+
+export interface EvidenceRef {
+  readonly artifact_id: string;
+  /** Relative to the working directory, always `artifacts/<id>`: never an absolute host path. */
+  readonly path: string;
+  readonly uri: string;
+}
+
+/** CONTRACT §2: the one shape of every answer, success or failure. */
+export interface Envelope<D extends object = Record<string, unknown>> {
+  readonly ok: boolean;
+  readonly operation_id: string;
+  readonly tool: string;
+  readonly data: D | Record<string, never>;
+  readonly evidence: EvidenceRef | null;
+  readonly error: { readonly code: ErrorCode; readonly message: string } | null;
+}

@@ -1,0 +1,43 @@
+/**
+ * The closed set of error codes a client can receive (CONTRACT §3).
+ * Every failure that crosses the MCP boundary is one of these.
+ */
+export const ERROR_CODES = [
+  'EMULATOR_UNAVAILABLE',
+  'APPIUM_UNAVAILABLE',
+  'EMULATOR_BUSY',
+  'INVALID_UI_SESSION',
+  'UI_ELEMENT_NOT_FOUND',
+  'UI_TREE_UNAVAILABLE',
+  'INVALID_SELECTOR',
+  'INVALID_TEXT',
+  'INVALID_PACKAGE',
+  'INVALID_SCROLL_DIRECTION',
+  'APP_NOT_FOUND',
+  'SETTINGS_FOREGROUND_FAILED',
+  'OPERATION_TIMEOUT',
+  'EVIDENCE_WRITE_FAILED',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * A failure the harness understands. `message` is shown to the model as is, so it
+ * must never contain a stack trace or a host path, and should say what to do next.
+ * `cause` is kept for the stderr log only.
+ */
+export class HarnessError extends Error {
+  override readonly name = 'HarnessError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function isHarnessError(value: unknown): value is HarnessError {
+  return value instanceof HarnessError;
+}

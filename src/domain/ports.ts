@@ -1,0 +1,124 @@
+/**
+ * The ports: what the application needs from the outside world, stated in the
+ * domain's own words. Adapters in src/infrastructure implement them; unit tests
+ * use in-memory fakes.
+ */
+import type { WindowState } from './screen.js';
+
+/** Time is a dependency so tests can move it by hand. */
+export interface Clock {
+  /** Wall-clock time, used for evidence names. */
+  now(): Date;
+  /** Monotonic milliseconds, used for deadlines and leases. */
+  monotonicMs(): number;
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+  sleep(ms: number): Promise<void>;
+}
+export interface TimerHandle {
+  readonly __timer: unique symbol;
+}
+
+export interface RandomSource {
+  /** A uuid v4 string. */
+  uuid(): string;
+  /** n cryptographically random URL-safe characters ([A-Za-z0-9_-]). */
+  token(length: number): string;
+  /** An integer in [0, max). */
+  int(max: number): number;
+}
+
+/** A package name that passed CONTRACT §4 validation; only these may reach adb. */
+export type PackageName = string & { readonly __brand: 'PackageName' };
+
+/**
+ * Read-only ADB, plus the two launches of CONTRACT §8. Exactly the closed list:
+ * an adapter must not offer anything else.
+ */
+export interface DeviceGateway {
+  /** `adb get-state`: resolves 'device' when usable, else throws EMULATOR_UNAVAILABLE. */
+  getState(): Promise<string>;
+  getAndroidVersion(): Promise<string>;
+  getModel(): Promise<string>;
+  listPackages(): Promise<string[]>;
+  /** Effective density in dpi (an override wins). */
+  getDensity(): Promise<number>;
+  getWindowState(): Promise<WindowState>;
+  /** Raw XML from `uiautomator dump /dev/tty`, trimmed to `<?xml … </hierarchy>`. */
+  dumpUi(): Promise<string>;
+  /** PNG bytes from `screencap -p`. */
+  screencap(): Promise<Buffer>;
+  /** `pkg/activity` of the single launcher activity, or null when there is none or several. */
+  resolveLauncherActivity(pkg: PackageName): Promise<string | null>;
+  /** `am start -W -n <component>`. */
+  startActivity(component: string): Promise<void>;
+  /** `am start -W -S -a android.settings.APPLICATION_SETTINGS`. */
+  startApplicationSettings(): Promise<void>;
+}
+
+/** How the server locates an element; built by the domain, never taken from the caller. */
+export interface Locator {
+  readonly using: 'id' | 'accessibility id' | 'xpath';
+  readonly value: string;
+}
+
+export interface ElementRef {
+  readonly id: string;
+}
+
+/** One Appium session. Every method is bounded by the caller's ceiling, not here. */
+export interface AutomationSession {
+  readonly id: string;
+  /** Polls until found or `timeoutMs` passes; null when nothing matched. */
+  findElement(locator: Locator, timeoutMs: number): Promise<ElementRef | null>;
+  /** First non-empty of text, content-desc, hint (what the summary calls the label). */
+  elementLabel(element: ElementRef): Promise<string>;
+  elementText(element: ElementRef): Promise<string>;
+  click(element: ElementRef): Promise<void>;
+  /** Replace the element's text with `text`. */
+  typeText(element: ElementRef, text: string): Promise<void>;
+  swipe(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void>;
+  windowSize(): Promise<{ width: number; height: number }>;
+  back(): Promise<void>;
+  pageSource(): Promise<string>;
+  screenshot(): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export interface AutomationGateway {
+  /** GET /status; throws APPIUM_UNAVAILABLE with a remedy when unreachable or malformed. */
+  status(): Promise<{ version: string }>;
+  /** Creates a session with the contract's capabilities. */
+  openSession(): Promise<AutomationSession>;
+  /** Session ids Appium currently holds (GET /appium/sessions). */
+  listSessionIds(): Promise<string[]>;
+}
+
+/** Files under the evidence directory. Names are bare file names, never paths. */
+export interface EvidenceStore {
+  /** Creates the file exclusively; rejects with code 'EEXIST' when it already exists. */
+  createExclusive(name: string, bytes: Buffer): Promise<void>;
+  /** Reads a file directly inside the evidence directory, or null when absent. */
+  read(name: string): Promise<Buffer | null>;
+}
+
+export interface PngInfo {
+  readonly width: number;
+  readonly height: number;
+  /** True when every pixel has the same RGBA value. */
+  readonly uniform: boolean;
+}
+
+export interface ImageTools {
+  /** Decodes a PNG; throws when the bytes are not a PNG. */
+  inspect(png: Buffer): PngInfo;
+  /** A PNG whose longest side is ≤ maxSide and whose size is < maxBytes. */
+  downscale(png: Buffer, maxSide: number, maxBytes: number): Buffer;
+}
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}

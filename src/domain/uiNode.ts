@@ -1,0 +1,55 @@
+/** A rectangle as Android reports it: `[left,top][right,bottom]`, in physical pixels. */
+export interface Rect {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+}
+
+/** What goes out to the model for auditing; never accepted as input. */
+export interface BoxBounds {
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * One node of a UI hierarchy, whichever dump shape it came from
+ * (uiautomator `<node class=…>` or Appium page source with class-named tags).
+ */
+export interface UiNode {
+  /** Position in document order, 0-based, over every node of the tree. */
+  readonly order: number;
+  readonly className: string;
+  readonly packageName: string;
+  readonly resourceId: string;
+  readonly text: string;
+  readonly contentDesc: string;
+  readonly hint: string;
+  readonly checkable: boolean;
+  readonly checked: boolean;
+  readonly clickable: boolean;
+  readonly longClickable: boolean;
+  readonly enabled: boolean;
+  readonly focusable: boolean;
+  readonly focused: boolean;
+  readonly scrollable: boolean;
+  readonly selected: boolean;
+  readonly password: boolean;
+  /** null when the dump gave no bounds. */
+  readonly bounds: Rect | null;
+  readonly parent: UiNode | null;
+  readonly children: readonly UiNode[];
+}
+
+export interface UiTree {
+  /** Every node in document order (the `<hierarchy>` element itself is not a node). */
+  readonly nodes: readonly UiNode[];
+  /** Top-level nodes, children of `<hierarchy>`. */
+  readonly roots: readonly UiNode[];
+  /** `rotation` attribute of `<hierarchy>` when present. */
+  readonly rotation: number | null;
+  /** `width`/`height` attributes of `<hierarchy>` when present (Appium page source has them). */
+  readonly declaredSize: { readonly width: number; readonly height: number } | null;
+}
