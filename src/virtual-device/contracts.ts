@@ -1,0 +1,71 @@
+/**
+ * The seam between the ADB transport (src/virtual-device/adb) and the device's
+ * behaviour (everything else under src/virtual-device). The transport knows
+ * packets, streams and services; the device knows screens, shell commands and
+ * the UiAutomator2 server. Neither imports the other's internals.
+ */
+import type { Duplex } from 'node:stream';
+
+/** Streams of one running shell command. */
+export interface ShellIo {
+  /** Bytes for the client's stdout (stdout and stderr are merged when the client has no shell_v2). */
+  stdout(chunk: Buffer | string): void;
+  stderr(chunk: Buffer | string): void;
+  /** Fires when the client goes away (host CLSE) so a long-lived command (logcat, am instrument) ends. */
+  readonly aborted: AbortSignal;
+  /** Standard input the client wrote, if any (shell_v2 id 0 or raw WRTE on `shell:`). */
+  onStdin(listener: (chunk: Buffer) => void): void;
+}
+
+/** Which service and how the client asked, for the device log. */
+export type ShellOrigin = 'shell' | 'shell_v2' | 'exec';
+
+export interface VirtualFileStat {
+  readonly mode: number;
+  readonly size: number;
+  readonly mtimeSec: number;
+}
+
+/** What the transport asks of the device. */
+export interface DeviceServices {
+  /** Values for the CNXN banner: `device::ro.product.name=…;ro.product.model=…;ro.product.device=…;features=…`. */
+  bannerProperties(): { name: string; model: string; device: string };
+  /** True while the device should answer at all (fault 'offline' makes it false: the transport drops the connection). */
+  isOnline(): boolean;
+  /** Runs a command line as Android's /system/bin/sh would; resolves with its exit code. */
+  runShell(commandLine: string, io: ShellIo, origin: ShellOrigin): Promise<number>;
+  /** A stream into a device-side TCP port (`tcp:6790`), or null to refuse it (nothing listening). */
+  openTcp(port: number): Duplex | null;
+  /** The virtual file system used by sync: (push, pull, stat). */
+  statFile(path: string): VirtualFileStat | null;
+  readFile(path: string): Buffer | null;
+  writeFile(path: string, bytes: Buffer, mode: number): void;
+  /** `abb_exec:package\0install…` with the APK bytes; returns the text to send back ("Success\n"). */
+  installPackage(args: readonly string[], apk: Buffer): string;
+  /** `abb_exec:package\0uninstall\0pkg` and other abb commands. */
+  runAbb(args: readonly string[]): string;
+  /** Appends to the ordered device log (every service opened is logged). */
+  log(kind: DeviceLogKind, detail: string): void;
+}
+
+export type DeviceLogKind =
+  | 'connect'
+  | 'service'
+  | 'shell'
+  | 'unknown-command'
+  | 'sync'
+  | 'abb'
+  | 'tcp'
+  | 'uia2'
+  | 'click'
+  | 'input'
+  | 'screen'
+  | 'fault';
+
+export interface DeviceLogEntry {
+  readonly seq: number;
+  /** ms since the device started. */
+  readonly atMs: number;
+  readonly kind: DeviceLogKind;
+  readonly detail: string;
+}
