@@ -1,0 +1,135 @@
+/**
+ * Configuration from the environment, parsed once at start. A value that makes no sense
+ * falls back to its default with a warning: the server must still start and answer
+ * tools/list, so configuration never throws. The safety guards (serial, Appium URL) are
+ * applied later, per call, by src/domain/guards.ts.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type ConfigLogLevel = (typeof LOG_LEVELS)[number];
+
+/** Capabilities the contract fixes (CONTRACT §5); ANDROID_MCP_APPIUM_CAPS may not override them. */
+export const PROTECTED_CAPABILITIES: readonly string[] = Object.freeze([
+  'platformName',
+  'appium:automationName',
+  'appium:udid',
+  'appium:noReset',
+  'appium:newCommandTimeout',
+]);
+
+export interface HarnessConfig {
+  readonly udid: string;
+  readonly allowSerials: readonly string[];
+  readonly appiumUrl: string;
+  /** True when APPIUM_URL was set (and usable): use that server, never start a managed one. */
+  readonly appiumUrlExplicit: boolean;
+  readonly flowIdleTimeoutMs: number;
+  readonly actionTimeoutMs: number;
+  readonly connectTimeoutMs: number;
+  /** Absolute path. */
+  readonly artifactsDir: string;
+  readonly logLevel: ConfigLogLevel;
+  /** Extra `appium:` capabilities, protected keys already removed. */
+  readonly appiumExtraCapabilities: Readonly<Record<string, unknown>>;
+  /** ANDROID_ADB_SERVER_PORT when valid: adb reads it from the environment, Appium gets appium:adbPort. */
+  readonly adbServerPort: number | null;
+}
+
+export const CONFIG_DEFAULTS = Object.freeze({
+  udid: 'emulator-5554',
+  appiumUrl: 'http://127.0.0.1:4723',
+  flowIdleTimeoutSeconds: 60,
+  actionTimeoutSeconds: 90,
+  connectTimeoutSeconds: 120,
+  artifactsDir: 'artifacts',
+  logLevel: 'info' as ConfigLogLevel,
+});
+
+const MAX_SECONDS = 24 * 60 * 60;
+const seconds = z.coerce.number().finite().positive().max(MAX_SECONDS);
+const port = z.coerce.number().int().min(1).max(65535);
+const logLevel = z.enum(LOG_LEVELS);
+const nonEmpty = z.string().trim().min(1);
+const jsonObject = z.record(z.string(), z.unknown());
+
+type Warn = (msg: string) => void;
+
+/** Reads `name` with `schema`; unset or blank means default silently, nonsense means default loudly. */
+function read<T>(env: NodeJS.ProcessEnv, name: string, schema: z.ZodType<T>, fallback: T, warn: Warn): T {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const parsed = schema.safeParse(raw.trim());
+  if (parsed.success) return parsed.data;
+  warn(`${name}=${JSON.stringify(raw.slice(0, 100))} is not usable; using the default ${JSON.stringify(fallback)}.`);
+  return fallback;
+}
+
+function readAppiumUrl(env: NodeJS.ProcessEnv, warn: Warn): { url: string; explicit: boolean } {
+  const raw = env.APPIUM_URL?.trim();
+  if (!raw) return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false };
+  if (!URL.canParse(raw)) {
+    warn(`APPIUM_URL=${JSON.stringify(raw.slice(0, 100))} is not a URL; using the default ${CONFIG_DEFAULTS.appiumUrl}.`);
+    return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false };
+  }
+  // A trailing slash would give `//status`; the guard still judges scheme and host per call.
+  return { url: raw.replace(/\/+$/, ''), explicit: true };
+}
+
+function readCapabilities(env: NodeJS.ProcessEnv, protectedKeys: readonly string[], warn: Warn): Record<string, unknown> {
+  const raw = env.ANDROID_MCP_APPIUM_CAPS?.trim();
+  if (!raw) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    warn('ANDROID_MCP_APPIUM_CAPS is not valid JSON; no extra capabilities are used.');
+    return {};
+  }
+  const parsed = jsonObject.safeParse(json);
+  if (!parsed.success || Array.isArray(json)) {
+    warn('ANDROID_MCP_APPIUM_CAPS must be a JSON object; no extra capabilities are used.');
+    return {};
+  }
+  const caps: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed.data)) {
+    if (!key.startsWith('appium:')) {
+      warn(`ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; only appium:-prefixed capabilities may be added.`);
+    } else if (protectedKeys.includes(key)) {
+      warn(`ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; the harness fixes it.`);
+    } else {
+      caps[key] = value;
+    }
+  }
+  return caps;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = process.cwd()): HarnessConfig {
+  const udid = read(env, 'ANDROID_UDID', nonEmpty, CONFIG_DEFAULTS.udid, warn);
+  const allowSerials = (env.ANDROID_MCP_ALLOW_SERIALS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  const appium = readAppiumUrl(env, warn);
+  const flowIdle = read(env, 'ANDROID_MCP_FLOW_IDLE_TIMEOUT', seconds, CONFIG_DEFAULTS.flowIdleTimeoutSeconds, warn);
+  const action = read(env, 'ANDROID_MCP_ACTION_TIMEOUT', seconds, CONFIG_DEFAULTS.actionTimeoutSeconds, warn);
+  const connect = read(env, 'ANDROID_MCP_CONNECT_TIMEOUT', seconds, CONFIG_DEFAULTS.connectTimeoutSeconds, warn);
+  const artifacts = read(env, 'ANDROID_MCP_ARTIFACTS_DIR', nonEmpty, CONFIG_DEFAULTS.artifactsDir, warn);
+  const level = read(env, 'ANDROID_MCP_LOG_LEVEL', logLevel, CONFIG_DEFAULTS.logLevel, warn);
+  const adbServerPort = read<number | null>(env, 'ANDROID_ADB_SERVER_PORT', port, null, warn);
+  const protectedKeys = adbServerPort === null ? PROTECTED_CAPABILITIES : [...PROTECTED_CAPABILITIES, 'appium:adbPort'];
+  return Object.freeze({
+    udid,
+    allowSerials: Object.freeze(allowSerials),
+    appiumUrl: appium.url,
+    appiumUrlExplicit: appium.explicit,
+    flowIdleTimeoutMs: Math.round(flowIdle * 1000),
+    actionTimeoutMs: Math.round(action * 1000),
+    connectTimeoutMs: Math.round(connect * 1000),
+    artifactsDir: path.resolve(cwd, artifacts),
+    logLevel: level,
+    appiumExtraCapabilities: Object.freeze(readCapabilities(env, protectedKeys, warn)),
+    adbServerPort,
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * The two safety guards of CONTRACT §5. Both run before anything is sent anywhere:
+ * the harness only drives emulators (or serials the user opted into) and only talks to
+ * an Appium on this machine.
+ */
+import { HarnessError } from './errors.js';
+
+const EMULATOR_SERIAL = /^emulator-[0-9]+$/;
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Throws EMULATOR_UNAVAILABLE unless `serial` is an emulator serial or explicitly allowed. */
+export function checkSerial(serial: string, allowList: readonly string[]): void {
+  if (EMULATOR_SERIAL.test(serial)) return;
+  if (serial.length > 0 && allowList.includes(serial)) return;
+  throw new HarnessError(
+    'EMULATOR_UNAVAILABLE',
+    `The serial '${printable(serial)}' is not an emulator serial (emulator-<port>), so the harness refuses to use it. ` +
+      'Set ANDROID_UDID to an emulator serial from `adb devices`, or list this serial in ANDROID_MCP_ALLOW_SERIALS (comma-separated) to opt in consciously.',
+  );
+}
+
+/** Parses APPIUM_URL; throws APPIUM_UNAVAILABLE unless it is plain http on a loopback host. */
+export function checkAppiumUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new HarnessError(
+      'APPIUM_UNAVAILABLE',
+      `APPIUM_URL '${printable(url)}' is not a URL. Set it to something like http://127.0.0.1:4723 or unset it.`,
+    );
+  }
+  if (parsed.protocol !== 'http:' || !LOOPBACK_HOSTS.has(parsed.hostname)) {
+    throw new HarnessError(
+      'APPIUM_UNAVAILABLE',
+      `APPIUM_URL must be http: on 127.0.0.1, localhost or [::1]; '${printable(url)}' is refused. ` +
+        'Run Appium on this machine (npx appium --address 127.0.0.1 --port 4723) and point APPIUM_URL at it.',
+    );
+  }
+  return parsed;
+}
+
+/** Values come from the environment, not the model, but are still cut and stripped of control characters. */
+function printable(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = value.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return clean.length > 80 ? `${clean.slice(0, 80)}…` : clean;
+}

@@ -1,0 +1,252 @@
+import { HarnessError } from '../../domain/errors.js';
+import type { Clock, DeviceGateway, Logger, PackageName } from '../../domain/ports.js';
+import type { WindowState } from '../../domain/screen.js';
+import type { AdbResult, AdbRunner } from './AdbRunner.js';
+import {
+  findAmStartError,
+  isValidComponent,
+  isValidPackageName,
+  parseDensity,
+  parseGetprop,
+  parsePackageList,
+  parseResolveActivity,
+  parseWindowState,
+} from './parsers.js';
+
+type Argv = readonly string[];
+
+function frozen(...argv: string[]): Argv {
+  return Object.freeze(argv);
+}
+
+/**
+ * THE closed list of CONTRACT §8: every argument vector this adapter can give adb, in one place.
+ * Only two entries take a value, and both validate it before building the vector: a package
+ * name (CONTRACT §4 pattern) and a `pkg/activity` component read back from the device.
+ * `bootCompleted` is a documented, read-only addition (issue 8: a booting device is not ready).
+ */
+export const ADB_COMMANDS = Object.freeze({
+  getState: frozen('get-state'),
+  bootCompleted: frozen('shell', 'getprop', 'sys.boot_completed'),
+  androidVersion: frozen('shell', 'getprop', 'ro.build.version.release'),
+  model: frozen('shell', 'getprop', 'ro.product.model'),
+  listPackages: frozen('shell', 'pm', 'list', 'packages'),
+  density: frozen('shell', 'wm', 'density'),
+  dumpsysWindow: frozen('shell', 'dumpsys', 'window'),
+  dumpUi: frozen('exec-out', 'uiautomator', 'dump', '/dev/tty'),
+  screencap: frozen('exec-out', 'screencap', '-p'),
+  resolveLauncherActivity: (pkg: PackageName): Argv => {
+    if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
+    return frozen(
+      'shell', 'cmd', 'package', 'resolve-activity', '--brief',
+      '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', pkg,
+    );
+  },
+  startActivity: (component: string): Argv => {
+    if (!isValidComponent(component)) {
+      throw new HarnessError('APP_NOT_FOUND', 'The launcher activity the device reported is not a plain pkg/activity name; it is not started.');
+    }
+    return frozen('shell', 'am', 'start', '-W', '-n', component);
+  },
+  startApplicationSettings: frozen('shell', 'am', 'start', '-W', '-S', '-a', 'android.settings.APPLICATION_SETTINGS'),
+});
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const NULL_ROOT = /null root node returned by UiTestAutomationBridge/i;
+const IDLE_STATE = /could not get idle state/i;
+const ALREADY_REGISTERED = /UiAutomationService[\s\S]*already registered/i;
+
+export interface AdbDeviceGatewayOptions {
+  /** Extra attempts after a transient `null root node` or empty dump (default 2). */
+  readonly dumpRetries?: number;
+  readonly dumpRetryDelayMs?: number;
+}
+
+/** Keeps `<?xml …` (or `<hierarchy`) through the last `</hierarchy>`; null when there is no hierarchy. */
+export function trimDump(output: string): string | null {
+  const end = output.lastIndexOf('</hierarchy>');
+  if (end < 0) return null;
+  let start = output.indexOf('<?xml');
+  if (start < 0 || start > end) start = output.indexOf('<hierarchy');
+  if (start < 0 || start > end) return null;
+  return output.slice(start, end + '</hierarchy>'.length);
+}
+
+/** Cuts any text a device prints before the PNG (multi-display warnings); null when there is no PNG. */
+export function extractPng(output: Buffer): Buffer | null {
+  const start = output.indexOf(PNG_SIGNATURE);
+  if (start < 0) return null;
+  return start === 0 ? output : output.subarray(start);
+}
+
+/** Read-only ADB through the closed list; the two launches are the only commands that change anything. */
+export class AdbDeviceGateway implements DeviceGateway {
+  private readonly dumpRetries: number;
+  private readonly dumpRetryDelayMs: number;
+
+  constructor(
+    private readonly runner: AdbRunner,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    options: AdbDeviceGatewayOptions = {},
+  ) {
+    this.dumpRetries = Math.max(0, Math.floor(options.dumpRetries ?? 2));
+    this.dumpRetryDelayMs = Math.max(0, options.dumpRetryDelayMs ?? 500);
+  }
+
+  async getState(): Promise<string> {
+    const result = await this.runner.run(ADB_COMMANDS.getState);
+    const state = text(result).trim();
+    if (result.exitCode !== 0 || state !== 'device') {
+      throw new HarnessError('EMULATOR_UNAVAILABLE', stateRemedy(state || result.stderr.trim(), this.runner.serial));
+    }
+    const booted = parseGetprop(text(await this.runner.run(ADB_COMMANDS.bootCompleted)));
+    if (booted !== '1') {
+      throw new HarnessError(
+        'EMULATOR_UNAVAILABLE',
+        `The device ${this.runner.serial} is still booting (sys.boot_completed is not 1). Wait until the home screen is shown, then retry.`,
+      );
+    }
+    return 'device';
+  }
+
+  async getAndroidVersion(): Promise<string> {
+    return this.readProp(ADB_COMMANDS.androidVersion, 'Android version');
+  }
+
+  async getModel(): Promise<string> {
+    return this.readProp(ADB_COMMANDS.model, 'model');
+  }
+
+  async listPackages(): Promise<string[]> {
+    const result = await this.runner.run(ADB_COMMANDS.listPackages);
+    this.requireSuccess(result, 'pm list packages');
+    return parsePackageList(text(result));
+  }
+
+  async getDensity(): Promise<number> {
+    const result = await this.runner.run(ADB_COMMANDS.density);
+    this.requireSuccess(result, 'wm density');
+    const density = parseDensity(text(result));
+    if (density === null) {
+      throw new HarnessError('EMULATOR_UNAVAILABLE', 'The device did not report its screen density (`wm density`). Retry once the device has finished booting.');
+    }
+    return density;
+  }
+
+  async getWindowState(): Promise<WindowState> {
+    const result = await this.runner.run(ADB_COMMANDS.dumpsysWindow);
+    this.requireSuccess(result, 'dumpsys window');
+    return parseWindowState(text(result));
+  }
+
+  async dumpUi(): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.runner.run(ADB_COMMANDS.dumpUi);
+      const output = text(result);
+      const xml = trimDump(output);
+      if (xml !== null) return xml;
+
+      const all = `${output}\n${result.stderr}`;
+      if (ALREADY_REGISTERED.test(all)) {
+        throw new HarnessError(
+          'UI_TREE_UNAVAILABLE',
+          'The device refused the UI dump because another automation client holds UiAutomation (UiAutomationService already registered), most likely a running UiAutomator2/Appium session or another testing tool. Pass the session_id of your open flow to ui_get_tree, or close the other session, then retry.',
+        );
+      }
+      if (IDLE_STATE.test(all)) {
+        throw new HarnessError(
+          'UI_TREE_UNAVAILABLE',
+          'The screen never became idle, so uiautomator could not dump it (a playing video, an animation or a live wallpaper keeps it busy). Pause the animation or video, or read the tree through a flow: open one with ui_session_open and pass its session_id to ui_get_tree.',
+        );
+      }
+      const transient = NULL_ROOT.test(all) || output.trim() === '';
+      if (!transient || attempt >= this.dumpRetries) {
+        this.logger.warn('uiautomator dump gave no hierarchy', { attempt, exitCode: result.exitCode, output: all.slice(0, 300) });
+        throw new HarnessError(
+          'UI_TREE_UNAVAILABLE',
+          transient
+            ? `The device returned no UI hierarchy after ${attempt + 1} attempts (the app may still be starting). Wait a moment and call ui_get_tree again.`
+            : 'The device returned no UI hierarchy. Call ui_get_tree again; if it keeps failing, check the device screen.',
+        );
+      }
+      this.logger.debug('uiautomator dump transient failure; retrying', { attempt });
+      await this.clock.sleep(this.dumpRetryDelayMs);
+    }
+  }
+
+  async screencap(): Promise<Buffer> {
+    const result = await this.runner.run(ADB_COMMANDS.screencap);
+    const png = extractPng(result.stdout);
+    if (png === null) {
+      this.logger.warn('screencap returned no PNG', {
+        exitCode: result.exitCode,
+        bytes: result.stdout.length,
+        head: result.stdout.subarray(0, 200).toString('utf8'),
+        stderr: result.stderr.slice(0, 200),
+      });
+      throw new HarnessError(
+        'EVIDENCE_WRITE_FAILED',
+        'The device did not return a PNG screenshot (screencap -p). Check that the screen is on and the emulator has a working graphics stack (try -gpu swiftshader), then retry.',
+      );
+    }
+    if (png !== result.stdout) this.logger.debug('screencap: cut text before the PNG', { bytes: result.stdout.length - png.length });
+    return png;
+  }
+
+  async resolveLauncherActivity(pkg: PackageName): Promise<string | null> {
+    const result = await this.runner.run(ADB_COMMANDS.resolveLauncherActivity(pkg));
+    return parseResolveActivity(text(result), pkg);
+  }
+
+  async startActivity(component: string): Promise<void> {
+    const result = await this.runner.run(ADB_COMMANDS.startActivity(component));
+    const error = findAmStartError(`${text(result)}\n${result.stderr}`);
+    if (error !== null || result.exitCode !== 0) {
+      this.logger.warn('am start failed', { component, exitCode: result.exitCode, error });
+      throw new HarnessError(
+        'APP_NOT_FOUND',
+        `The device could not start ${component}. Check that the app is installed and enabled (app_list_installed), then retry.`,
+      );
+    }
+  }
+
+  async startApplicationSettings(): Promise<void> {
+    const result = await this.runner.run(ADB_COMMANDS.startApplicationSettings);
+    const error = findAmStartError(`${text(result)}\n${result.stderr}`);
+    if (error !== null || result.exitCode !== 0) {
+      this.logger.warn('am start APPLICATION_SETTINGS failed', { exitCode: result.exitCode, error });
+      throw new HarnessError(
+        'SETTINGS_FOREGROUND_FAILED',
+        'The device could not open the Settings → Apps screen (android.settings.APPLICATION_SETTINGS). Check that the Settings app is present and the device is unlocked, then retry.',
+      );
+    }
+  }
+
+  private async readProp(argv: Argv, what: string): Promise<string> {
+    const result = await this.runner.run(argv);
+    this.requireSuccess(result, `getprop (${what})`);
+    return parseGetprop(text(result));
+  }
+
+  private requireSuccess(result: AdbResult, what: string): void {
+    if (result.exitCode === 0) return;
+    this.logger.warn('adb read failed', { what, exitCode: result.exitCode, stderr: result.stderr.slice(0, 300) });
+    throw new HarnessError('EMULATOR_UNAVAILABLE', `Reading the device failed (${what}). Check \`adb devices\` and retry.`);
+  }
+}
+
+function text(result: AdbResult): string {
+  return result.stdout.toString('utf8');
+}
+
+function stateRemedy(state: string, serial: string): string {
+  const s = state.toLowerCase();
+  if (s.includes('unauthorized')) return `The device ${serial} is unauthorized: accept the "Allow USB debugging" prompt on the device, then retry.`;
+  if (s.includes('offline')) return `The device ${serial} is offline. Restart adb (\`adb kill-server && adb start-server\`) or the emulator, then retry.`;
+  if (s.includes('permission')) return `adb has no permission to open ${serial}: fix the udev rules (plugdev group), then retry.`;
+  if (s.includes('recovery') || s.includes('bootloader') || s.includes('sideload') || s.includes('rescue')) {
+    return `The device ${serial} is in ${s.split(/\s/)[0]} mode, not running Android. Reboot it normally and retry.`;
+  }
+  return `The device ${serial} is not ready (adb get-state: ${state.slice(0, 60) || 'no answer'}). Start the emulator and wait until \`adb devices\` lists it as "device".`;
+}

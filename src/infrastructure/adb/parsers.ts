@@ -1,0 +1,207 @@
+/**
+ * Pure parsers for the text adb returns. Every one accepts `\n` and `\r\n` (devices without
+ * shell_v2 answer through a PTY that turns `\n` into `\r\n`) and tolerates extra lines, since
+ * vendors and Android versions add fields freely. Which versions are covered: docs/android-versions.md.
+ */
+import type { Rect } from '../../domain/uiNode.js';
+import type { ImeState, WindowState } from '../../domain/screen.js';
+
+const PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
+/** `pkg/.Activity` or `pkg/full.Activity`; `$` is refused because the device shell would expand it. */
+const COMPONENT = /^([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\/(\.?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$/;
+
+export function splitLines(text: string): string[] {
+  return text.split(/\r?\n|\r/);
+}
+
+export function isValidComponent(component: string): boolean {
+  return COMPONENT.test(component);
+}
+
+export function isValidPackageName(name: string): boolean {
+  return PACKAGE.test(name);
+}
+
+/** `getprop x` prints the value and a newline (empty when unset). */
+export function parseGetprop(text: string): string {
+  return text.replace(/\r/g, '').trim();
+}
+
+/** `pm list packages`: `package:com.x` lines → sorted, unique names. Other lines are ignored. */
+export function parsePackageList(text: string): string[] {
+  const names = new Set<string>();
+  for (const line of splitLines(text)) {
+    const match = /^package:(\S+)\s*$/.exec(line.trim());
+    if (match?.[1] && PACKAGE.test(match[1])) names.add(match[1]);
+  }
+  return [...names].sort();
+}
+
+/**
+ * `wm density`: `Physical density: 420` and, when overridden, `Override density: 480`.
+ * The override wins; otherwise the last `density: N` line. null when there is none.
+ */
+export function parseDensity(text: string): number | null {
+  let physical: number | null = null;
+  let override: number | null = null;
+  let last: number | null = null;
+  for (const line of splitLines(text)) {
+    const match = /^\s*(?:(physical|override)\s+)?density:\s*(\d+)\s*$/i.exec(line);
+    if (!match?.[2]) continue;
+    const value = Number(match[2]);
+    if (!(value > 0)) continue;
+    const kind = match[1]?.toLowerCase();
+    if (kind === 'override') override = value;
+    else if (kind === 'physical') physical = value;
+    last = value;
+  }
+  return override ?? last ?? physical;
+}
+
+const RECT = String.raw`\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]`;
+
+function rectFrom(match: RegExpExecArray, offset: number): Rect {
+  return {
+    left: Number(match[offset]),
+    top: Number(match[offset + 1]),
+    right: Number(match[offset + 2]),
+    bottom: Number(match[offset + 3]),
+  };
+}
+
+function hasArea(rect: Rect): boolean {
+  return rect.right > rect.left && rect.bottom > rect.top;
+}
+
+const NO_IME: ImeState = Object.freeze({ visible: false, frame: null });
+
+/**
+ * API 30–33 `InsetsSource type=ITYPE_IME frame=[…][…] … visible=true` and
+ * API 34+ `InsetsSource id=… type=ime frame=[…][…] … visible=true`, in the controller's
+ * InsetsState and in `InsetsSourceProvider … mSource=InsetsSource …`. null when no such line exists.
+ */
+function imeFromInsets(lines: readonly string[]): ImeState | null {
+  const pattern = new RegExp(String.raw`InsetsSource\s+(?:id=\S+\s+)?type=(?:ime|ITYPE_IME)\s+frame=${RECT}.*?\bvisible=(true|false)`);
+  let seen = false;
+  for (const line of lines) {
+    const match = pattern.exec(line);
+    if (!match) continue;
+    seen = true;
+    const frame = rectFrom(match, 1);
+    if (match[5] === 'true' && hasArea(frame)) return { visible: true, frame };
+  }
+  return seen ? NO_IME : null;
+}
+
+/**
+ * API 28/29: no IME insets source; the input method is a window block
+ * `Window #N Window{… u0 InputMethod}:` whose `mFrame=` is its frame and which is shown when
+ * it has a surface, its view is VISIBLE (`mViewVisibility=0x0`) and, where printed, `isVisible=true`.
+ * The part of the window above the keys is excluded through `mGivenVisibleInsets` (or content insets).
+ */
+function imeFromWindowBlock(lines: readonly string[]): ImeState | null {
+  const start = lines.findIndex((l) => /^\s*Window #\d+ Window\{[0-9a-f]+ u\d+ InputMethod\}:/.test(l));
+  if (start < 0) return null;
+  let frame: Rect | null = null;
+  let hasSurface = false;
+  let viewVisible = false;
+  let isVisible: boolean | null = null;
+  let insetTop = 0;
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (/^\s*Window #\d+ Window\{/.test(line) || /^\S/.test(line)) break;
+    const frameMatch = new RegExp(String.raw`^\s*mFrame=${RECT}`).exec(line);
+    if (frameMatch) frame = rectFrom(frameMatch, 1);
+    if (/\bmHasSurface=true\b/.test(line)) hasSurface = true;
+    if (/\bmViewVisibility=0x0\b/.test(line)) viewVisible = true;
+    const visibleMatch = /^\s*isVisible=(true|false)\b/.exec(line);
+    if (visibleMatch) isVisible = visibleMatch[1] === 'true';
+    const insetsMatch = new RegExp(String.raw`mGivenContentInsets=${RECT}\s+mGivenVisibleInsets=${RECT}`).exec(line);
+    if (insetsMatch) insetTop = Number(insetsMatch[6]) || Number(insetsMatch[2]) || 0;
+  }
+  if (!frame || !hasSurface || !viewVisible || isVisible === false) return NO_IME;
+  const visibleFrame: Rect = { ...frame, top: Math.min(frame.bottom, frame.top + Math.max(0, insetTop)) };
+  return hasArea(visibleFrame) ? { visible: true, frame: visibleFrame } : NO_IME;
+}
+
+export function parseIme(text: string): ImeState {
+  const lines = splitLines(text);
+  return imeFromInsets(lines) ?? imeFromWindowBlock(lines) ?? NO_IME;
+}
+
+/**
+ * The focused app: `mCurrentFocus=Window{… u0 pkg/act}` when the focused window belongs to an
+ * activity, else `mFocusedApp=… pkg/…` (ActivityRecord on API 29+, AppWindowToken on 28).
+ * Windows without a component (StatusBar, PopupWindow:…, null) fall through to mFocusedApp.
+ */
+export function parseForegroundPackage(text: string): string | null {
+  const lines = splitLines(text);
+  const fromLine = (prefix: RegExp): string | null => {
+    for (const line of lines) {
+      if (!prefix.test(line)) continue;
+      const match = /\su\d+\s+([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\/[^\s}]+/.exec(line);
+      if (match?.[1]) return match[1];
+    }
+    return null;
+  };
+  return fromLine(/^\s*mCurrentFocus=/) ?? fromLine(/^\s*mFocusedApp=/);
+}
+
+/**
+ * The logical size the dump's coordinates use (rotation included): `DisplayFrames w=1080 h=2400`,
+ * else `cur=1080x2400`, else `mDisplayInfo … real 1080 x 2400`, else `init=1080x2400`.
+ */
+export function parseDisplaySize(text: string): { width: number; height: number } | null {
+  const candidates = [
+    /DisplayFrames\b[^\n]*?\bw=(\d+)\s+h=(\d+)/,
+    /\bcur=(\d+)x(\d+)\b/,
+    /\breal (\d+) x (\d+)\b/,
+    /\binit=(\d+)x(\d+)\b/,
+  ];
+  for (const pattern of candidates) {
+    const match = pattern.exec(text);
+    if (match) {
+      const width = Number(match[1]);
+      const height = Number(match[2]);
+      if (width > 0 && height > 0) return { width, height };
+    }
+  }
+  return null;
+}
+
+export function parseWindowState(text: string): WindowState {
+  return {
+    foregroundPackage: parseForegroundPackage(text),
+    ime: parseIme(text),
+    displaySize: parseDisplaySize(text),
+  };
+}
+
+/** Android's ResolverActivity: several activities matched, so there is no single launcher. */
+const RESOLVER = /^android\/(com\.android\.internal\.app\.)?ResolverActivity$/;
+
+/**
+ * `cmd package resolve-activity --brief …`: a `priority=… preferredOrder=…` line then the
+ * component, or `No activity found`. Returns the component as printed (`pkg/.Act` is what
+ * `am start -n` accepts) when it is valid and belongs to `pkg`; else null.
+ */
+export function parseResolveActivity(text: string, pkg: string): string | null {
+  const lines = splitLines(text).map((l) => l.trim()).filter((l) => l.length > 0);
+  if (lines.some((l) => /^No activity found/i.test(l))) return null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (RESOLVER.test(line)) return null;
+    const match = COMPONENT.exec(line);
+    if (match) return match[1] === pkg ? line : null;
+  }
+  return null;
+}
+
+/** `am start` reports failures on stdout: `Error: …`, `Error type 3`, `Exception occurred …`. */
+export function findAmStartError(text: string): string | null {
+  for (const line of splitLines(text)) {
+    const trimmed = line.trim();
+    if (/^(Error( type \d+)?:?|Exception occurred|java\.lang\.\w+Exception)/.test(trimmed)) return trimmed;
+  }
+  return null;
+}
