@@ -1,8 +1,107 @@
-// STUB: signatures pinned for the other layers; the domain work replaces the bodies.
-import type { Selector } from './selector.js';
+/**
+ * The domain's own matcher: which nodes the locator built by `buildLocator` (locator.ts) would
+ * find in this tree. It mirrors the XPath predicates term by term, so the summary can prove a
+ * selector unique before offering it, and tests can check the two agree.
+ *
+ * Semantics (deliberately the locator's, not "visible only"):
+ *  - Every node of the tree is a candidate, visible or not: UiAutomator2's XPath runs over the
+ *    whole page source, and a selector proven unique over all nodes is unique over any subset
+ *    the device might search.
+ *  - resource_id is exact equality with `resource-id`. UiAutomator2's `id` strategy would prefix an
+ *    id without ':id/' with the current package; `buildLocator` avoids that rewrite by sending such
+ *    ids as XPath, so exact equality is the truth for both.
+ *  - content_desc and text are exact equality; text_contains is substring of `text`.
+ *  - input_hint: a node whose class ends with `EditText` and whose own or any descendant's hint,
+ *    content-desc or text contains the value.
+ *  - within: the target term, and some ancestor (visible or not) satisfying the context term.
+ * Results come in document order.
+ */
+import type { Selector, SelectorTerm } from './selector.js';
 import type { UiNode, UiTree } from './uiNode.js';
+import { isEditText } from './nodeFacts.js';
+
+interface TreeIndex {
+  readonly byResourceId: Map<string, UiNode[]>;
+  readonly byContentDesc: Map<string, UiNode[]>;
+  readonly byText: Map<string, UiNode[]>;
+  readonly editTexts: UiNode[];
+}
+
+const indexes = new WeakMap<UiTree, TreeIndex>();
+
+function push(map: Map<string, UiNode[]>, key: string, node: UiNode): void {
+  if (key === '') return;
+  const list = map.get(key);
+  if (list) list.push(node);
+  else map.set(key, [node]);
+}
+
+function indexOf(tree: UiTree): TreeIndex {
+  let index = indexes.get(tree);
+  if (index) return index;
+  const built: TreeIndex = { byResourceId: new Map(), byContentDesc: new Map(), byText: new Map(), editTexts: [] };
+  for (const node of tree.nodes) {
+    push(built.byResourceId, node.resourceId, node);
+    push(built.byContentDesc, node.contentDesc, node);
+    push(built.byText, node.text, node);
+    if (isEditText(node)) built.editTexts.push(node);
+  }
+  indexes.set(tree, built);
+  return built;
+}
+
+function ownContains(node: UiNode, value: string): boolean {
+  return node.hint.includes(value) || node.contentDesc.includes(value) || node.text.includes(value);
+}
+
+function subtreeContains(node: UiNode, value: string): boolean {
+  if (ownContains(node, value)) return true;
+  for (const child of node.children) if (subtreeContains(child, value)) return true;
+  return false;
+}
+
+/** Does `node` satisfy `term` on its own (the XPath predicate of that term)? */
+export function termMatchesNode(term: SelectorTerm, node: UiNode): boolean {
+  switch (term.key) {
+    case 'resource_id':
+      return node.resourceId === term.value;
+    case 'content_desc':
+      return node.contentDesc === term.value;
+    case 'text':
+      return node.text === term.value;
+    case 'text_contains':
+      return node.text.includes(term.value);
+    case 'input_hint':
+      return isEditText(node) && subtreeContains(node, term.value);
+  }
+}
+
+/** Nodes satisfying one term, in document order. */
+export function matchTerm(tree: UiTree, term: SelectorTerm): readonly UiNode[] {
+  const index = indexOf(tree);
+  switch (term.key) {
+    case 'resource_id':
+      return index.byResourceId.get(term.value) ?? [];
+    case 'content_desc':
+      return index.byContentDesc.get(term.value) ?? [];
+    case 'text':
+      return index.byText.get(term.value) ?? [];
+    case 'text_contains':
+      return tree.nodes.filter((node) => node.text.includes(term.value));
+    case 'input_hint':
+      return index.editTexts.filter((node) => subtreeContains(node, term.value));
+  }
+}
+
+export function hasAncestorMatching(node: UiNode, term: SelectorTerm): boolean {
+  for (let a = node.parent; a !== null; a = a.parent) if (termMatchesNode(term, a)) return true;
+  return false;
+}
 
 /** The nodes of `tree` that the locator built for `selector` would find (the domain's own matcher). */
 export function matchSelector(tree: UiTree, selector: Selector): UiNode[] {
-  throw new Error(`not implemented ${tree.nodes.length} ${selector.target.key}`);
+  const targets = matchTerm(tree, selector.target);
+  const context = selector.within;
+  if (!context) return [...targets];
+  return targets.filter((node) => hasAncestorMatching(node, context));
 }

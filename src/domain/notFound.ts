@@ -1,11 +1,55 @@
-// STUB: signatures pinned for the other layers; the domain work replaces the bodies.
-import type { Selector } from './selector.js';
+/**
+ * CONTRACT §7: when nothing matched, say what the screen does offer, so the model's next
+ * call can be one of those instead of another guess.
+ *
+ * Order: entries a model can act on right now come first (enabled, not ambiguous, not under the
+ * keyboard), then the rest, each group in screen (document) order. At most 10 are named; the
+ * count after "and N more" covers all the others.
+ */
+import type { Selector, SelectorTerm } from './selector.js';
 import type { ActionEntry } from './screen.js';
+import { cutCodePoints, safePreview } from './nodeFacts.js';
+
+export const NOT_FOUND_MAX_OFFERS = 10;
+export const NOT_FOUND_LABEL_MAX = 40;
+
+function describeTerm(term: SelectorTerm): string {
+  return `${term.key} '${safePreview(term.value, 60)}'`;
+}
+
+function isReady(entry: ActionEntry): boolean {
+  return entry.enabled && !entry.ambiguous && !entry.covered_by_keyboard;
+}
+
+/** The label a model would recognise: the entry's label, else the value of its selector. */
+function offerName(entry: ActionEntry): string {
+  if (entry.label.trim() !== '') return entry.label;
+  const { within: _within, ...target } = entry.selector;
+  return Object.values(target).find((v): v is string => typeof v === 'string') ?? '';
+}
+
+/** Cut to at most `NOT_FOUND_LABEL_MAX` code points including the ellipsis; control characters escaped. */
+function shortLabel(label: string): string {
+  const flat = label.replace(/\s+/g, ' ').trim();
+  const cut = cutCodePoints(flat, NOT_FOUND_LABEL_MAX - 1);
+  const name = cut.length < flat.length && !cut.endsWith('…') ? cut : cutCodePoints(flat, NOT_FOUND_LABEL_MAX) === flat ? flat : cut;
+  return safePreview(name, NOT_FOUND_LABEL_MAX + 1);
+}
 
 /**
- * `No visible element matched 'text' "X" before timeout. The screen offers: 'Calendar' (button), … and N more.`
+ * `No visible element matched text 'X' before timeout. The screen offers: 'Calendar' (button), … and N more.`
  * At most 10 offers, labels cut at 40 characters.
  */
 export function notFoundMessage(selector: Selector, offers: readonly ActionEntry[]): string {
-  throw new Error(`not implemented ${selector.target.key} ${offers.length}`);
+  const wanted = selector.within
+    ? `${describeTerm(selector.target)} within ${describeTerm(selector.within)}`
+    : describeTerm(selector.target);
+  const head = `No visible element matched ${wanted} before timeout.`;
+  if (offers.length === 0) {
+    return `${head} The screen offers nothing to act on; call ui_get_tree to see it, or ui_scroll / device_back to move on.`;
+  }
+  const ordered = [...offers.filter(isReady), ...offers.filter((o) => !isReady(o))];
+  const named = ordered.slice(0, NOT_FOUND_MAX_OFFERS).map((o) => `'${shortLabel(offerName(o))}' (${o.role})`);
+  const rest = offers.length - named.length;
+  return `${head} The screen offers: ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}.`;
 }

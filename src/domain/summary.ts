@@ -1,8 +1,244 @@
-// STUB: signatures pinned for the other layers; the domain work replaces the bodies.
-import type { UiTree } from './uiNode.js';
-import type { ScreenContext, ScreenSummary } from './screen.js';
+/**
+ * CONTRACT §6: the screen in the server's own vocabulary. Pure: same tree and context, same summary.
+ * The rules and the decisions behind them are written out in docs/summary.md.
+ *
+ * The one promise everything here serves: an offered selector that is not marked `ambiguous`,
+ * sent back to ui_tap, resolves to exactly the element this entry advertises. "Resolves" means
+ * what the locator does on the device (locator.ts), which the domain matcher mirrors
+ * (matcher.ts) — over ALL nodes, invisible ones included, because UiAutomator2 searches those
+ * too. So ambiguity is decided by `matchTerm`/`matchSelector`, never by counting visible nodes only.
+ *
+ * Selector choice for an actionable node N (role per CONTRACT §6):
+ *  1. Candidates: N itself, then N's visible descendants in document order, each offering its
+ *     resource-id, content-desc, text, hint (in that order, skipping blanks and values a selector
+ *     may not carry). Descendants that are actionable or scrollable themselves are skipped with
+ *     their subtrees: a tap on them would go to them, not to N.
+ *  2. The first candidate that alone resolves to exactly its node wins.
+ *  3. Otherwise the first candidate that a `within` on an ancestor (visible or not; resource-id,
+ *     content-desc, text, hint, nearest first) narrows to exactly its node → `disambiguated`.
+ *  4. Otherwise the first candidate, marked `ambiguous` — never a silent coin toss.
+ * Preferring a unique candidate over the literal "first attribute" matters on real screens:
+ * every Settings row carries the same `android:id/title`, and taking it would make the whole
+ * list ambiguous although each row's text is unique.
+ */
+import type { ActionEntry, LayoutFinding, Role, ScreenContext, ScreenSummary } from './screen.js';
+import type { Selector, SelectorKey, SelectorTerm, WireSelector } from './selector.js';
+import { selectorToWire } from './selector.js';
+import type { Rect, UiNode, UiTree } from './uiNode.js';
+import { hasAncestorMatching, matchTerm, termMatchesNode } from './matcher.js';
+import { auditLayout } from './layoutAudit.js';
+import { cutCodePoints, isBlank, isEditText, isVisible, ownLabel, roleOf, selectorValueProblem, toBox } from './nodeFacts.js';
+
+export const MAX_ACTIONS = 120;
+export const MAX_TEXTS = 200;
+export const MAX_LAYOUT_FINDINGS = 50;
+/** Labels describe; the selector carries the exact value. Long labels are cut to keep the summary small. */
+export const MAX_LABEL_CODE_POINTS = 120;
+/** A paragraph of on-screen text is kept readable but bounded. */
+export const MAX_TEXT_CODE_POINTS = 500;
+
+/** One offered entry with the nodes behind it (for the application layer's logs and for tests). */
+export interface ActionPlan {
+  readonly entry: ActionEntry;
+  /** The actionable node whose bounds the entry advertises. */
+  readonly node: UiNode;
+  /** The node the selector resolves to: `node` itself or a descendant whose tap reaches `node`. */
+  readonly selectorNode: UiNode;
+  readonly selector: Selector;
+}
+
+export interface DetailedSummary {
+  readonly summary: ScreenSummary;
+  /** Every actionable entry, before the MAX_ACTIONS cut. */
+  readonly plans: readonly ActionPlan[];
+}
 
 /** CONTRACT §6. Pure: same tree and context, same summary. */
 export function summariseScreen(tree: UiTree, context: ScreenContext): ScreenSummary {
-  throw new Error(`not implemented ${tree.nodes.length} ${context.density}`);
+  return summariseScreenDetailed(tree, context).summary;
+}
+
+export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): DetailedSummary {
+  const screen = screenSize(tree, context);
+  const ime = context.window.ime;
+  const keyboardFrame = ime.visible && ime.frame ? ime.frame : null;
+
+  const texts = new Set<string>();
+  const plans: ActionPlan[] = [];
+  let canScroll = false;
+  for (const node of tree.nodes) {
+    if (!isVisible(node)) continue;
+    if (node.scrollable) canScroll = true;
+    const label = ownLabel(node);
+    if (label !== '') texts.add(cutCodePoints(label, MAX_TEXT_CODE_POINTS));
+    const role = roleOf(node);
+    if (role === null) continue;
+    const plan = planAction(tree, node, role, keyboardFrame);
+    if (plan) plans.push(plan);
+  }
+
+  const findings = auditLayout(
+    plans.map((p) => ({ entry: p.entry, node: p.node })),
+    screen,
+    tree.roots,
+    context.density,
+  );
+  const allTexts = [...texts];
+  const truncated =
+    plans.length > MAX_ACTIONS || allTexts.length > MAX_TEXTS || findings.length > MAX_LAYOUT_FINDINGS;
+  const summary: ScreenSummary = {
+    foreground_package: foregroundPackage(tree, context),
+    screen,
+    texts: allTexts.slice(0, MAX_TEXTS),
+    actions: plans.slice(0, MAX_ACTIONS).map((p) => p.entry),
+    can_scroll: canScroll,
+    keyboard: { open: keyboardFrame !== null, top: keyboardFrame ? keyboardFrame.top : null },
+    layout_findings: findings.slice(0, MAX_LAYOUT_FINDINGS) as LayoutFinding[],
+    counts: { texts: allTexts.length, actions: plans.length, layout_findings: findings.length },
+    truncated,
+  };
+  return { summary, plans };
+}
+
+/** Display size from dumpsys, else the size Appium declared, else the extent of the windows. */
+export function screenSize(tree: UiTree, context: ScreenContext): { width: number; height: number } {
+  const display = context.window.displaySize;
+  if (display && display.width > 0 && display.height > 0) return { width: display.width, height: display.height };
+  if (tree.declaredSize) return { width: tree.declaredSize.width, height: tree.declaredSize.height };
+  let width = 0;
+  let height = 0;
+  for (const root of tree.roots) {
+    if (!root.bounds) continue;
+    width = Math.max(width, root.bounds.right);
+    height = Math.max(height, root.bounds.bottom);
+  }
+  return { width, height };
+}
+
+/**
+ * dumpsys's focused package when known; otherwise the first window that is not system UI
+ * (multi-window dumps often start with the navigation bar), else the first window.
+ */
+function foregroundPackage(tree: UiTree, context: ScreenContext): string {
+  if (context.window.foregroundPackage) return context.window.foregroundPackage;
+  const app = tree.roots.find((r) => r.packageName !== '' && r.packageName !== 'com.android.systemui');
+  return app?.packageName ?? tree.roots[0]?.packageName ?? '';
+}
+
+interface Candidate {
+  readonly term: SelectorTerm;
+  /** The node this term must resolve to. */
+  readonly node: UiNode;
+}
+
+const ATTRIBUTE_ORDER: readonly { key: SelectorKey; read: (n: UiNode) => string }[] = [
+  { key: 'resource_id', read: (n) => n.resourceId },
+  { key: 'content_desc', read: (n) => n.contentDesc },
+  { key: 'text', read: (n) => n.text },
+  { key: 'input_hint', read: (n) => n.hint },
+];
+
+function usableTerm(key: SelectorKey, value: string): SelectorTerm | null {
+  if (isBlank(value) || selectorValueProblem(value) !== null) return null;
+  return { key, value };
+}
+
+/**
+ * N, then its visible descendants in document order, minus the subtrees of descendants that
+ * would take the tap themselves (actionable or scrollable).
+ */
+function selectorSources(node: UiNode): UiNode[] {
+  const out: UiNode[] = [node];
+  const walk = (parent: UiNode): void => {
+    for (const child of parent.children) {
+      if (child.scrollable || roleOf(child) !== null) continue;
+      if (isVisible(child)) out.push(child);
+      walk(child);
+    }
+  };
+  walk(node);
+  return out;
+}
+
+function candidatesFor(node: UiNode, sources: readonly UiNode[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const source of sources) {
+    for (const { key, read } of ATTRIBUTE_ORDER) {
+      const term = usableTerm(key, read(source));
+      if (!term) continue;
+      if (key === 'input_hint') {
+        // input_hint resolves to an EditText, so it can only name N when N is that EditText.
+        if (isEditText(node)) out.push({ term, node });
+        continue;
+      }
+      out.push({ term, node: source });
+    }
+  }
+  return out;
+}
+
+function resolvesToExactly(tree: UiTree, term: SelectorTerm, node: UiNode): boolean {
+  const matches = matchTerm(tree, term);
+  return matches.length === 1 && matches[0] === node;
+}
+
+/** The nearest ancestor term that leaves `candidate.node` as the only match of `candidate.term`. */
+function findContext(tree: UiTree, candidate: Candidate): SelectorTerm | null {
+  const matches = matchTerm(tree, candidate.term);
+  if (!matches.includes(candidate.node)) return null;
+  const others = matches.filter((m) => m !== candidate.node);
+  for (let a = candidate.node.parent; a !== null; a = a.parent) {
+    for (const { key, read } of ATTRIBUTE_ORDER) {
+      const context = usableTerm(key, read(a));
+      if (!context || !termMatchesNode(context, a)) continue;
+      if (others.every((o) => !hasAncestorMatching(o, context))) return context;
+    }
+  }
+  return null;
+}
+
+interface Choice {
+  readonly selector: Selector;
+  readonly source: UiNode;
+  readonly disambiguated?: true;
+  readonly ambiguous?: true;
+}
+
+function chooseSelector(tree: UiTree, candidates: readonly Candidate[]): Choice | null {
+  const first = candidates[0];
+  if (!first) return null;
+  for (const c of candidates) {
+    if (resolvesToExactly(tree, c.term, c.node)) return { selector: { target: c.term }, source: c.node };
+  }
+  for (const c of candidates) {
+    const context = findContext(tree, c);
+    if (context) return { selector: { target: c.term, within: context }, source: c.node, disambiguated: true };
+  }
+  return { selector: { target: first.term }, source: first.node, ambiguous: true };
+}
+
+function overlapsStrictly(a: Rect, b: Rect): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect | null): ActionPlan | null {
+  const sources = selectorSources(node);
+  const choice = chooseSelector(tree, candidatesFor(node, sources));
+  if (!choice) return null;
+  const label =
+    ownLabel(node) || ownLabel(choice.source) || sources.map(ownLabel).find((l) => l !== '') || '';
+  const bounds = node.bounds!;
+  const wire: WireSelector = selectorToWire(choice.selector);
+  const entry: ActionEntry = {
+    selector: wire,
+    label: cutCodePoints(label, MAX_LABEL_CODE_POINTS),
+    role,
+    enabled: node.enabled,
+    bounds: toBox(bounds),
+    ...(role === 'toggle' ? { checked: node.checked } : {}),
+    ...(choice.disambiguated ? { disambiguated: true as const } : {}),
+    ...(choice.ambiguous ? { ambiguous: true as const } : {}),
+    ...(keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {}),
+  };
+  return { entry, node, selectorNode: choice.source, selector: choice.selector };
 }

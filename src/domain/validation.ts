@@ -1,26 +1,168 @@
-// STUB: signatures pinned for the other layers; the domain work replaces the bodies.
-import type { Selector } from './selector.js';
+/**
+ * CONTRACT §4: every value a model sends is checked here, before any lock, session or
+ * device is touched. Messages say what is accepted; they never echo input verbatim
+ * (untrusted text is cut and its control/bidi characters escaped by `safePreview`).
+ */
+import { HarnessError } from './errors.js';
+import { SELECTOR_KEYS, type Selector, type SelectorKey, type SelectorTerm } from './selector.js';
 import type { PackageName } from './ports.js';
+import {
+  codePointLength,
+  isControlOrBidi,
+  isWellFormedUnicode,
+  safePreview,
+  selectorValueProblem,
+} from './nodeFacts.js';
 
 export type ScrollDirection = 'up' | 'down';
 
+const KEY_LIST = SELECTOR_KEYS.join(', ');
+const SELECTOR_SHAPE =
+  `A selector is an object with exactly one of ${KEY_LIST}, plus an optional "within" that is itself ` +
+  `exactly one of those keys (no nested within), e.g. {"text": "Save"} or ` +
+  `{"text": "Save", "within": {"content_desc": "Work profile"}}. Send back a selector that ui_get_tree offered.`;
+
+function selectorError(problem: string): HarnessError {
+  return new HarnessError('INVALID_SELECTOR', `Invalid selector: ${problem}. ${SELECTOR_SHAPE}`);
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function isSelectorKey(key: string): key is SelectorKey {
+  return (SELECTOR_KEYS as readonly string[]).includes(key);
+}
+
+/** One `{key: value}` term; `allowWithin` is true only at the top level. */
+function parseTerm(input: unknown, where: string, allowWithin: boolean): { term: SelectorTerm; within: unknown } {
+  if (!isPlainObject(input)) {
+    throw selectorError(`${where} must be an object, got ${describeType(input)}`);
+  }
+  let term: SelectorTerm | null = null;
+  let within: unknown = undefined;
+  const present: string[] = [];
+  for (const key of Object.keys(input)) {
+    const value = input[key];
+    // JSON cannot carry `undefined`; a key whose value is undefined is treated as absent.
+    if (value === undefined) continue;
+    if (key === 'within') {
+      if (!allowWithin) throw selectorError(`${where} cannot contain another "within" (one level only)`);
+      within = value;
+      continue;
+    }
+    if (!isSelectorKey(key)) {
+      throw selectorError(`${where} has the unknown key '${safePreview(key, 30)}'`);
+    }
+    present.push(key);
+    if (typeof value !== 'string') {
+      throw selectorError(`${where}.${key} must be a string, got ${describeType(value)}`);
+    }
+    const problem = selectorValueProblem(value);
+    if (problem !== null) throw selectorError(`${where}.${key} ${problem}`);
+    term = { key, value };
+  }
+  if (present.length !== 1 || term === null) {
+    throw selectorError(
+      present.length === 0
+        ? `${where} has none of ${KEY_LIST}`
+        : `${where} has ${present.length} keys (${present.join(', ')}) but must have exactly one`,
+    );
+  }
+  return { term, within };
+}
+
 /** CONTRACT §4 selector rules; throws HarnessError('INVALID_SELECTOR'). */
 export function parseSelector(input: unknown): Selector {
-  throw new Error(`not implemented ${String(input)}`);
+  const { term: target, within } = parseTerm(input, 'selector', true);
+  if (within === undefined) return { target };
+  const { term: context } = parseTerm(within, 'selector.within', false);
+  return { target, within: context };
 }
+
+export const TEXT_MAX_CODE_POINTS = 512;
+
 /** 1..512 code points, no control characters; throws HarnessError('INVALID_TEXT'). */
 export function parseText(input: unknown): string {
-  throw new Error(`not implemented ${String(input)}`);
+  const accepted =
+    `Text must be a string of 1 to ${TEXT_MAX_CODE_POINTS} characters without control characters ` +
+    `(no newline, tab, NUL or bidi override; to submit, tap the button instead of sending a newline).`;
+  if (typeof input !== 'string') {
+    throw new HarnessError('INVALID_TEXT', `Invalid text: got ${describeType(input)}. ${accepted}`);
+  }
+  if (!isWellFormedUnicode(input)) {
+    throw new HarnessError('INVALID_TEXT', `Invalid text: it contains an unpaired surrogate. ${accepted}`);
+  }
+  let n = 0;
+  for (const ch of input) {
+    n++;
+    const cp = ch.codePointAt(0) ?? 0;
+    if (isControlOrBidi(cp)) {
+      throw new HarnessError(
+        'INVALID_TEXT',
+        `Invalid text: control character U+${cp.toString(16).toUpperCase().padStart(4, '0')} at position ${n}. ${accepted}`,
+      );
+    }
+  }
+  if (n === 0 || n > TEXT_MAX_CODE_POINTS) {
+    throw new HarnessError('INVALID_TEXT', `Invalid text: it is ${n} characters long. ${accepted}`);
+  }
+  return input;
 }
+
+/**
+ * Android itself caps package names well below this (they become directory names); 255 keeps
+ * every real package and refuses absurd input before a regex runs over it.
+ */
+export const PACKAGE_NAME_MAX_LENGTH = 255;
+const PACKAGE_PATTERN = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
+
 /** Throws HarnessError('INVALID_PACKAGE'). */
 export function parsePackageName(input: unknown): PackageName {
-  throw new Error(`not implemented ${String(input)}`);
+  const accepted =
+    `A package name is dot-separated segments of letters, digits and underscores, each starting with a letter, ` +
+    `at most ${PACKAGE_NAME_MAX_LENGTH} characters (e.g. com.android.settings; no activity, path, space or flag). ` +
+    `app_list_installed lists the installed packages.`;
+  if (typeof input !== 'string') {
+    throw new HarnessError('INVALID_PACKAGE', `Invalid package name: got ${describeType(input)}. ${accepted}`);
+  }
+  if (input.length > PACKAGE_NAME_MAX_LENGTH) {
+    throw new HarnessError('INVALID_PACKAGE', `Invalid package name: it is ${input.length} characters long. ${accepted}`);
+  }
+  if (!PACKAGE_PATTERN.test(input)) {
+    throw new HarnessError('INVALID_PACKAGE', `Invalid package name '${safePreview(input)}'. ${accepted}`);
+  }
+  return input as PackageName;
 }
+
 /** Throws HarnessError('INVALID_SCROLL_DIRECTION'). */
 export function parseDirection(input: unknown): ScrollDirection {
-  throw new Error(`not implemented ${String(input)}`);
+  if (input === 'up' || input === 'down') return input;
+  const got = typeof input === 'string' ? `'${safePreview(input, 20)}'` : describeType(input);
+  throw new HarnessError(
+    'INVALID_SCROLL_DIRECTION',
+    `Invalid scroll direction ${got}: use exactly "up" or "down" (lowercase).`,
+  );
 }
+
+const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{24,128}$/;
+
 /** ^[A-Za-z0-9_-]{24,128}$; throws HarnessError('INVALID_UI_SESSION'). */
 export function parseSessionId(input: unknown): string {
-  throw new Error(`not implemented ${String(input)}`);
+  if (typeof input === 'string' && SESSION_ID_PATTERN.test(input)) return input;
+  throw new HarnessError(
+    'INVALID_UI_SESSION',
+    `Invalid session_id: it must be the exact id ui_session_open returned (24 to 128 characters of ` +
+      `A-Z, a-z, 0-9, _ and -). Omit session_id to act without a flow, or call ui_session_open for a new one.`,
+  );
 }

@@ -1,0 +1,88 @@
+/**
+ * CONTRACT §6 layout audit: exactly three checks, and zero false positives as the goal.
+ * Only offered action entries are audited: a finding names something the model could tap.
+ *
+ * What a dump hides, and how the checks avoid crying wolf:
+ *  - uiautomator and UiAutomator2 report *visible* bounds: a row half scrolled out of its list
+ *    is reported short (or even zero-high) but wide. The touch-target check needs BOTH axes
+ *    below 48 dp, so a wide clipped row never qualifies; and any node whose rectangle lies on an
+ *    edge of a scrollable ancestor (or is squeezed to nothing there) is treated as clipped by
+ *    scrolling and not audited at all.
+ *  - Rotated dumps: some devices (BlueStacks, rotation=1) report portrait bounds while the display
+ *    is landscape. The audit screen is therefore the reported screen widened to cover the roots'
+ *    own bounds: a node is off screen only when it leaves both the display and every window.
+ */
+import type { ActionEntry, LayoutFinding } from './screen.js';
+import type { Rect, UiNode } from './uiNode.js';
+
+export interface AuditTarget {
+  readonly entry: ActionEntry;
+  readonly node: UiNode;
+}
+
+export interface AuditScreen {
+  readonly width: number;
+  readonly height: number;
+}
+
+/** ceil(48 dp in px): 48 at 160 dpi, 96 at 320, 126 at 420, 144 at 480. */
+export function minimumTouchPx(density: number): number {
+  return Math.ceil((48 * density) / 160);
+}
+
+/** The rectangle the audit calls "the screen": the display, widened by the roots' own extent. */
+export function auditArea(screen: AuditScreen, roots: readonly UiNode[]): Rect {
+  let right = screen.width;
+  let bottom = screen.height;
+  let left = 0;
+  let top = 0;
+  for (const root of roots) {
+    const b = root.bounds;
+    if (!b) continue;
+    right = Math.max(right, b.right);
+    bottom = Math.max(bottom, b.bottom);
+    left = Math.min(left, b.left);
+    top = Math.min(top, b.top);
+  }
+  return { left, top, right, bottom };
+}
+
+/** True when `rect` sits on an edge of a scrollable ancestor: the dump shows only its visible part. */
+export function isClippedByScrolling(node: UiNode, rect: Rect): boolean {
+  for (let a = node.parent; a !== null; a = a.parent) {
+    if (!a.scrollable || !a.bounds) continue;
+    const s = a.bounds;
+    if (rect.top <= s.top || rect.bottom >= s.bottom || rect.left <= s.left || rect.right >= s.right) return true;
+  }
+  return false;
+}
+
+export function auditLayout(
+  targets: readonly AuditTarget[],
+  screen: AuditScreen,
+  roots: readonly UiNode[],
+  density: number,
+): LayoutFinding[] {
+  const area = auditArea(screen, roots);
+  const minimum = minimumTouchPx(density);
+  const findings: LayoutFinding[] = [];
+  for (const { entry, node } of targets) {
+    const rect = node.bounds;
+    if (!rect) continue;
+    if (isClippedByScrolling(node, rect)) continue;
+    const w = rect.right - rect.left;
+    const h = rect.bottom - rect.top;
+    const base = { selector: entry.selector, label: entry.label, size_px: [w, h] as const };
+    if (w <= 0 || h <= 0) {
+      findings.push({ issue: 'no_area', ...base });
+      continue;
+    }
+    if (rect.left < area.left || rect.top < area.top || rect.right > area.right || rect.bottom > area.bottom) {
+      findings.push({ issue: 'off_screen', ...base });
+    }
+    if (w * 160 < 48 * density && h * 160 < 48 * density) {
+      findings.push({ issue: 'touch_target_too_small', ...base, minimum_px: minimum });
+    }
+  }
+  return findings;
+}
