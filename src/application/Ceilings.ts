@@ -1,0 +1,104 @@
+import type { WindowState } from '../domain/screen.js';
+import type {
+  AutomationGateway,
+  AutomationSession,
+  Clock,
+  DeviceGateway,
+  ElementRef,
+  Locator,
+  Logger,
+  PackageName,
+} from '../domain/ports.js';
+import { withDeadline } from './deadline.js';
+
+export interface CeilingSettings {
+  /** ANDROID_MCP_ACTION_TIMEOUT: every device or driver call made while the gate is held. */
+  readonly actionTimeoutMs: number;
+  /** ANDROID_MCP_CONNECT_TIMEOUT: Appium session creation. */
+  readonly connectTimeoutMs: number;
+}
+
+/**
+ * The two budgets of CONTRACT §5. Every port call the application makes while it holds
+ * the device goes through here, so no hung adb or Appium reply can hold the gate forever.
+ */
+export class Ceilings {
+  constructor(
+    private readonly clock: Clock,
+    readonly settings: CeilingSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  action<T>(what: string, work: Promise<T>): Promise<T> {
+    const seconds = Math.round(this.settings.actionTimeoutMs / 1000);
+    return withDeadline(
+      this.clock,
+      this.settings.actionTimeoutMs,
+      work,
+      `The device did not finish ${what} within ${seconds} s (ANDROID_MCP_ACTION_TIMEOUT). ` +
+        'The call was abandoned and the device released: check that the emulator responds (emulator_get_status), then retry.',
+    );
+  }
+
+  /**
+   * Opens an Appium session within the connect budget. A session that Appium creates
+   * after the budget ran out is closed as soon as it arrives: no orphans.
+   */
+  async openSession(gateway: AutomationGateway): Promise<AutomationSession> {
+    const seconds = Math.round(this.settings.connectTimeoutMs / 1000);
+    const raw = await withDeadline(
+      this.clock,
+      this.settings.connectTimeoutMs,
+      gateway.openSession(),
+      `Appium did not create a session within ${seconds} s (ANDROID_MCP_CONNECT_TIMEOUT). ` +
+        'Check that Appium runs with the UiAutomator2 driver and that the device is online, then retry.',
+      (late) => {
+        this.logger.warn('closing an Appium session that arrived after the connect budget', { session: late.id });
+        late.close().catch((error: unknown) => {
+          this.logger.warn('could not close a late Appium session', { session: late.id, cause: String(error) });
+        });
+      },
+    );
+    return this.session(raw);
+  }
+
+  /** The same session with every call bounded by the action ceiling. */
+  session(inner: AutomationSession): AutomationSession {
+    const bound = <T>(what: string, work: () => Promise<T>): Promise<T> => this.action(what, work());
+    return {
+      id: inner.id,
+      // A find already carries its own wait; the ceiling is the outer net.
+      findElement: (locator: Locator, timeoutMs: number) =>
+        bound('finding an element', () => inner.findElement(locator, timeoutMs)),
+      elementLabel: (element: ElementRef) => bound('reading an element label', () => inner.elementLabel(element)),
+      elementText: (element: ElementRef) => bound('reading an element text', () => inner.elementText(element)),
+      click: (element: ElementRef) => bound('a tap', () => inner.click(element)),
+      typeText: (element: ElementRef, text: string) => bound('typing', () => inner.typeText(element, text)),
+      swipe: (from, to, durationMs) => bound('a swipe', () => inner.swipe(from, to, durationMs)),
+      windowSize: () => bound('reading the window size', () => inner.windowSize()),
+      back: () => bound('pressing back', () => inner.back()),
+      pageSource: () => bound('reading the page source', () => inner.pageSource()),
+      screenshot: () => bound('a screenshot', () => inner.screenshot()),
+      close: () => bound('closing the Appium session', () => inner.close()),
+    };
+  }
+
+  /** The device gateway with every adb call bounded by the action ceiling. */
+  device(inner: DeviceGateway): DeviceGateway {
+    const bound = <T>(what: string, work: () => Promise<T>): Promise<T> => this.action(what, work());
+    return {
+      getState: () => bound('adb get-state', () => inner.getState()),
+      getAndroidVersion: () => bound('reading the Android version', () => inner.getAndroidVersion()),
+      getModel: () => bound('reading the model', () => inner.getModel()),
+      listPackages: () => bound('listing packages', () => inner.listPackages()),
+      getDensity: () => bound('reading the density', () => inner.getDensity()),
+      getWindowState: (): Promise<WindowState> => bound('reading the window state', () => inner.getWindowState()),
+      dumpUi: () => bound('the UI dump', () => inner.dumpUi()),
+      screencap: () => bound('the screen capture', () => inner.screencap()),
+      resolveLauncherActivity: (pkg: PackageName) =>
+        bound('resolving the launcher activity', () => inner.resolveLauncherActivity(pkg)),
+      startActivity: (component: string) => bound('starting the activity', () => inner.startActivity(component)),
+      startApplicationSettings: () => bound('opening Settings', () => inner.startApplicationSettings()),
+    };
+  }
+}

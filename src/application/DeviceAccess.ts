@@ -1,0 +1,59 @@
+import { checkAppiumUrl, checkSerial } from '../domain/guards.js';
+import type { DeviceGateway } from '../domain/ports.js';
+import type { Ceilings } from './Ceilings.js';
+import type { DeviceGate } from './DeviceGate.js';
+import type { OperationContext } from './OperationRunner.js';
+
+/** What the guards of CONTRACT §5 look at. */
+export interface AccessPolicy {
+  readonly udid: string;
+  readonly allowSerials: readonly string[];
+  readonly appiumUrl: string;
+}
+
+/**
+ * The way into the device for every use case: the guards first (nothing is sent
+ * anywhere when they refuse), then the gate, then a device gateway whose every call
+ * is bounded by the action ceiling.
+ */
+export class DeviceAccess {
+  private readonly boundedDevice: DeviceGateway;
+
+  constructor(
+    private readonly gate: DeviceGate,
+    ceilings: Ceilings,
+    device: DeviceGateway,
+    private readonly policy: AccessPolicy,
+  ) {
+    this.boundedDevice = ceilings.device(device);
+  }
+
+  /** The device guard alone (adb-only tools). */
+  checkDevice(): void {
+    checkSerial(this.policy.udid, this.policy.allowSerials);
+  }
+
+  /** Both guards (tools that talk to Appium). */
+  checkDeviceAndAppium(): void {
+    this.checkDevice();
+    checkAppiumUrl(this.policy.appiumUrl);
+  }
+
+  get udid(): string {
+    return this.policy.udid;
+  }
+
+  /**
+   * Runs `body` as the device's only owner, after the guards that `reach` needs:
+   * 'adb' for tools that only read through adb, 'appium' for tools that drive Appium.
+   */
+  async exclusive<T>(
+    context: OperationContext,
+    reach: 'adb' | 'appium',
+    body: (device: DeviceGateway) => Promise<T>,
+  ): Promise<T> {
+    if (reach === 'appium') this.checkDeviceAndAppium();
+    else this.checkDevice();
+    return this.gate.run(context.tool, context.operationId, () => body(this.boundedDevice));
+  }
+}

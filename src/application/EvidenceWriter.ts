@@ -1,0 +1,121 @@
+import type { EvidenceRef } from '../domain/envelope.js';
+import { HarnessError } from '../domain/errors.js';
+import { formatEvidenceName, isArtifactId } from '../domain/evidenceName.js';
+import type { Clock, EvidenceStore, ImageTools, Logger, PngInfo, RandomSource } from '../domain/ports.js';
+
+/** A written evidence file and the size of the picture in it. */
+export interface WrittenEvidence {
+  readonly ref: EvidenceRef;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Fresh digits are drawn this many times before giving up on a name (1e6 names per second and label). */
+const MAX_NAME_ATTEMPTS = 50;
+/** How many recent artifacts resources/list offers. */
+const RECENT_LIMIT = 50;
+
+export const BLANK_CAPTURE_MESSAGE =
+  "The screen capture was blank (every pixel the same): the emulator's graphics stack may be broken. " +
+  'Start the emulator with -gpu swiftshader_indirect (or -gpu host), make sure the screen is on, then retry.';
+
+export function evidenceRef(artifactId: string): EvidenceRef {
+  return { artifact_id: artifactId, path: `artifacts/${artifactId}`, uri: `artifact://${artifactId}` };
+}
+
+/**
+ * Writes evidence PNGs (CONTRACT §9): unique names even for captures in the same
+ * millisecond, created exclusively (never overwriting), and only pictures that show
+ * something, since a broken graphics stack answers with a uniform image.
+ */
+export class EvidenceWriter {
+  private readonly recent: string[] = [];
+
+  constructor(
+    private readonly store: EvidenceStore,
+    private readonly images: ImageTools,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+    private readonly logger: Logger,
+  ) {}
+
+  async write(label: string, png: Buffer): Promise<WrittenEvidence> {
+    const { width, height } = this.assertShowsSomething(png);
+    for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt += 1) {
+      const digits = String(this.random.int(1_000_000)).padStart(6, '0');
+      const name = formatEvidenceName(this.clock.now(), digits, label);
+      try {
+        await this.store.createExclusive(name, png);
+      } catch (error) {
+        if (errorCode(error) === 'EEXIST') continue;
+        throw writeFailure(error);
+      }
+      this.remember(name);
+      return { ref: evidenceRef(name), width, height };
+    }
+    throw new HarnessError(
+      'EVIDENCE_WRITE_FAILED',
+      'No free evidence name was found after many attempts; retry, or clear old files from artifacts/.',
+    );
+  }
+
+  /** The bytes of an issued artifact, or null for anything that is not exactly an issued id. */
+  async read(artifactId: string): Promise<Buffer | null> {
+    if (!isArtifactId(artifactId)) return null;
+    try {
+      return await this.store.read(artifactId);
+    } catch (error) {
+      this.logger.warn('reading an artifact failed', { artifact: artifactId, cause: String(error) });
+      return null;
+    }
+  }
+
+  /** Artifacts written by this process, newest first. */
+  recentIds(): readonly string[] {
+    return [...this.recent].reverse();
+  }
+
+  private assertShowsSomething(png: Buffer): PngInfo {
+    let info: PngInfo;
+    try {
+      info = this.images.inspect(png);
+    } catch (error) {
+      throw new HarnessError(
+        'EVIDENCE_WRITE_FAILED',
+        'The screen capture is not a PNG image: the device answered something else. Check the emulator with emulator_get_status, then retry.',
+        { cause: error },
+      );
+    }
+    if (info.uniform) throw new HarnessError('EVIDENCE_WRITE_FAILED', BLANK_CAPTURE_MESSAGE);
+    return info;
+  }
+
+  private remember(name: string): void {
+    this.recent.push(name);
+    if (this.recent.length > RECENT_LIMIT) this.recent.shift();
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+function writeFailure(error: unknown): HarnessError {
+  if (error instanceof HarnessError) return error;
+  const code = errorCode(error);
+  const remedy =
+    code === 'ENOSPC'
+      ? 'the disk is full: free some space'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'the directory is not writable: fix its permissions'
+        : 'check that the directory exists and is writable';
+  return new HarnessError(
+    'EVIDENCE_WRITE_FAILED',
+    `The evidence file could not be written to artifacts/${code ? ` (${code})` : ''}: ${remedy}, then retry.`,
+    { cause: error },
+  );
+}

@@ -1,0 +1,205 @@
+import { HarnessError } from '../domain/errors.js';
+import type { AutomationGateway, AutomationSession, Clock, Logger, RandomSource, TimerHandle } from '../domain/ports.js';
+import type { Ceilings } from './Ceilings.js';
+
+/** Length of the opaque id ui_session_open hands out (CONTRACT §5: at least 24). */
+export const FLOW_ID_LENGTH = 32;
+
+type EndReason = 'closed' | 'expired' | 'timeout' | 'shutdown';
+
+interface Flow {
+  readonly id: string;
+  readonly session: AutomationSession;
+  lastUseMs: number;
+  inUse: number;
+  timer: TimerHandle | null;
+}
+
+/** How many ended flow ids are remembered, only to explain INVALID_UI_SESSION better. */
+const ENDED_MEMORY = 32;
+
+/**
+ * The one multi-step flow (CONTRACT §5): an Appium session kept open between calls
+ * under an idle lease. The lease is renewed by every use and enforced by a clock
+ * timer, so an abandoned flow releases the driver even if nobody ever calls again.
+ * Callers hold the DeviceGate; this class never waits for it.
+ */
+export class FlowSessions {
+  private flow: Flow | null = null;
+  private readonly ended = new Map<string, EndReason>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+    private readonly ceilings: Ceilings,
+    private readonly automation: AutomationGateway,
+    private readonly logger: Logger,
+    readonly idleTimeoutMs: number,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.flow !== null;
+  }
+
+  /** Seconds until the open flow expires if unused (0 when none). */
+  secondsLeft(): number {
+    const flow = this.flow;
+    if (!flow) return 0;
+    const left = flow.lastUseMs + this.idleTimeoutMs - this.clock.monotonicMs();
+    return Math.max(0, Math.ceil(left / 1000));
+  }
+
+  /** EMULATOR_BUSY when a flow owns the device (for calls that carry no session_id). */
+  assertNoFlow(): void {
+    if (this.flow) throw this.ownedError();
+  }
+
+  async open(): Promise<{ session_id: string; idle_timeout_seconds: number }> {
+    if (this.flow) {
+      throw new HarnessError(
+        'EMULATOR_BUSY',
+        `A flow is already open and owns the device: use its session_id or close it with ui_session_close; it expires in ${this.secondsLeft()} s.`,
+      );
+    }
+    const session = await this.ceilings.openSession(this.automation);
+    const id = this.random.token(FLOW_ID_LENGTH);
+    const flow: Flow = { id, session, lastUseMs: this.clock.monotonicMs(), inUse: 0, timer: null };
+    this.flow = flow;
+    this.arm(flow);
+    this.logger.info('flow opened', { session: session.id });
+    return { session_id: id, idle_timeout_seconds: Math.round(this.idleTimeoutMs / 1000) };
+  }
+
+  /** ui_session_close: ends the flow and releases its driver. */
+  async close(id: string): Promise<void> {
+    const flow = this.current(id);
+    this.end(flow, 'closed');
+    try {
+      await flow.session.close();
+    } catch (error) {
+      // The harness no longer holds the flow either way; Appium's newCommandTimeout is the last net.
+      this.logger.warn('closing the flow session failed', { session: flow.session.id, cause: String(error) });
+    }
+  }
+
+  /**
+   * Runs `body` with the flow's driver, renewing the lease before and after. A call that
+   * runs past the action ceiling voids the flow: the next use gets INVALID_UI_SESSION.
+   */
+  async use<T>(id: string, body: (session: AutomationSession) => Promise<T>): Promise<T> {
+    const flow = this.current(id);
+    return this.borrowFlow(flow, body, true);
+  }
+
+  /**
+   * Reads through the open flow's driver without renewing its lease (ui_get_tree without
+   * session_id while a flow is open: Android allows one UiAutomation client, so a dump
+   * would break the flow). Returns null when no flow is open.
+   */
+  async borrow<T>(body: (session: AutomationSession) => Promise<T>): Promise<{ value: T } | null> {
+    const flow = this.flow;
+    if (!flow) return null;
+    return { value: await this.borrowFlow(flow, body, false) };
+  }
+
+  /** On server shutdown: end the flow and release its driver. */
+  async shutdown(): Promise<void> {
+    const flow = this.flow;
+    if (!flow) return;
+    this.end(flow, 'shutdown');
+    try {
+      await flow.session.close();
+    } catch (error) {
+      this.logger.warn('closing the flow session at shutdown failed', { cause: String(error) });
+    }
+  }
+
+  private async borrowFlow<T>(flow: Flow, body: (session: AutomationSession) => Promise<T>, renew: boolean): Promise<T> {
+    flow.inUse += 1;
+    if (renew) flow.lastUseMs = this.clock.monotonicMs();
+    try {
+      return await body(flow.session);
+    } catch (error) {
+      if (error instanceof HarnessError && error.code === 'OPERATION_TIMEOUT' && this.flow === flow) {
+        this.void(flow);
+        throw new HarnessError(
+          'OPERATION_TIMEOUT',
+          `${error.message} The flow was closed; open a new one with ui_session_open.`,
+          { cause: error },
+        );
+      }
+      throw error;
+    } finally {
+      flow.inUse -= 1;
+      if (renew) flow.lastUseMs = this.clock.monotonicMs();
+      if (this.flow === flow) this.arm(flow);
+    }
+  }
+
+  private current(id: string): Flow {
+    const flow = this.flow;
+    if (flow && flow.id === id) return flow;
+    if (flow) throw this.ownedError();
+    throw new HarnessError('INVALID_UI_SESSION', this.invalidMessage(this.ended.get(id)));
+  }
+
+  private ownedError(): HarnessError {
+    return new HarnessError(
+      'EMULATOR_BUSY',
+      `A flow owns the device: pass its session_id or close it with ui_session_close; it expires in ${this.secondsLeft()} s.`,
+    );
+  }
+
+  private invalidMessage(reason: EndReason | undefined): string {
+    switch (reason) {
+      case 'expired':
+        return `This flow expired after ${Math.round(this.idleTimeoutMs / 1000)} s without use; open a new one with ui_session_open.`;
+      case 'timeout':
+        return 'This flow was closed because a call ran past the action ceiling; open a new one with ui_session_open.';
+      case 'closed':
+      case 'shutdown':
+        return 'This flow is closed; open a new one with ui_session_open, or call without session_id for a single action.';
+      default:
+        return 'No open flow has this session_id; open one with ui_session_open, or call without session_id for a single action.';
+    }
+  }
+
+  /** (Re)starts the idle timer from now. */
+  private arm(flow: Flow): void {
+    if (flow.timer) this.clock.clearTimeout(flow.timer);
+    flow.timer = this.clock.setTimeout(() => this.onIdle(flow), this.idleTimeoutMs);
+  }
+
+  private onIdle(flow: Flow): void {
+    flow.timer = null;
+    if (this.flow !== flow) return;
+    // A call running right now keeps the flow alive; its `finally` re-arms the timer.
+    if (flow.inUse > 0) return;
+    this.end(flow, 'expired');
+    this.logger.info('flow expired', { session: flow.session.id });
+    this.closeInBackground(flow);
+  }
+
+  private void(flow: Flow): void {
+    this.end(flow, 'timeout');
+    this.logger.warn('flow voided after a timeout', { session: flow.session.id });
+    this.closeInBackground(flow);
+  }
+
+  private end(flow: Flow, reason: EndReason): void {
+    if (flow.timer) this.clock.clearTimeout(flow.timer);
+    flow.timer = null;
+    if (this.flow === flow) this.flow = null;
+    this.ended.set(flow.id, reason);
+    if (this.ended.size > ENDED_MEMORY) {
+      const oldest = this.ended.keys().next().value;
+      if (oldest !== undefined) this.ended.delete(oldest);
+    }
+  }
+
+  private closeInBackground(flow: Flow): void {
+    flow.session.close().catch((error: unknown) => {
+      this.logger.warn('closing an ended flow session failed', { session: flow.session.id, cause: String(error) });
+    });
+  }
+}

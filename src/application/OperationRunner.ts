@@ -1,0 +1,95 @@
+import type { Envelope, EvidenceRef } from '../domain/envelope.js';
+import { HarnessError } from '../domain/errors.js';
+import type { Logger, RandomSource } from '../domain/ports.js';
+import { sanitizeMessage } from './sanitize.js';
+
+/** What a use case hands back on success. */
+export interface Outcome {
+  readonly data: object;
+  readonly evidence?: EvidenceRef | null;
+  /** A downscaled PNG the MCP layer returns as an image block (screen_capture only). */
+  readonly image?: Buffer;
+}
+
+/** The identity of one call, known to every use case (for the gate's busy message and the logs). */
+export interface OperationContext {
+  readonly operationId: string;
+  readonly tool: string;
+}
+
+/** A typed failure that happened after reaching the device, with its `failure-<label>` screenshot. */
+export class EvidencedError extends HarnessError {
+  constructor(
+    readonly original: HarnessError,
+    readonly evidence: EvidenceRef,
+  ) {
+    super(original.code, original.message, { cause: original });
+  }
+}
+
+export interface OperationResult {
+  readonly envelope: Envelope;
+  readonly image?: Buffer;
+}
+
+/**
+ * The single error boundary: every call gets a fresh operation id and comes back as the
+ * one envelope of CONTRACT §2. Anything unclassified becomes INTERNAL_ERROR, logged to
+ * stderr with its cause and never shown to the model beyond the operation id.
+ */
+export class OperationRunner {
+  constructor(
+    private readonly random: RandomSource,
+    private readonly logger: Logger,
+  ) {}
+
+  async run(tool: string, body: (context: OperationContext) => Promise<Outcome>): Promise<OperationResult> {
+    const operationId = this.random.uuid();
+    try {
+      const outcome = await body({ operationId, tool });
+      const envelope: Envelope = {
+        ok: true,
+        operation_id: operationId,
+        tool,
+        data: outcome.data as Record<string, unknown>,
+        evidence: outcome.evidence ?? null,
+        error: null,
+      };
+      return outcome.image ? { envelope, image: outcome.image } : { envelope };
+    } catch (error) {
+      return { envelope: this.failure(tool, operationId, error) };
+    }
+  }
+
+  private failure(tool: string, operationId: string, error: unknown): Envelope {
+    if (error instanceof HarnessError && error.code !== 'INTERNAL_ERROR') {
+      this.logger.info('operation failed', { operation_id: operationId, tool, code: error.code, cause: describe(error.cause) });
+      return {
+        ok: false,
+        operation_id: operationId,
+        tool,
+        data: {},
+        evidence: error instanceof EvidencedError ? error.evidence : null,
+        error: { code: error.code, message: sanitizeMessage(error.message) },
+      };
+    }
+    this.logger.error('unexpected failure', { operation_id: operationId, tool, cause: describe(error) });
+    return {
+      ok: false,
+      operation_id: operationId,
+      tool,
+      data: {},
+      evidence: error instanceof EvidencedError ? error.evidence : null,
+      error: {
+        code: 'INTERNAL_ERROR',
+        message: `An unexpected error occurred; see the server log (operation ${operationId}).`,
+      },
+    };
+  }
+}
+
+function describe(error: unknown): string | undefined {
+  if (error === undefined) return undefined;
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
+}

@@ -1,0 +1,98 @@
+import { parseDump } from '../../domain/dump.js';
+import { HarnessError } from '../../domain/errors.js';
+import type { Clock, DeviceGateway, PackageName } from '../../domain/ports.js';
+import type { DeviceAccess } from '../DeviceAccess.js';
+import type { EvidenceCapture } from '../EvidenceCapture.js';
+import type { FlowSessions } from '../FlowSessions.js';
+import type { OperationContext, Outcome } from '../OperationRunner.js';
+import { isVisible } from '../../domain/nodeFacts.js';
+
+/** CONTRACT §7: poll every 0.5 s for up to 6 s until the launched package is visible. */
+export const APP_VISIBLE_TIMEOUT_MS = 6_000;
+export const APP_POLL_INTERVAL_MS = 500;
+
+/** app_list_installed and app_open: packages through adb, launches through `am start`, no Appium. */
+export class AppService {
+  constructor(
+    private readonly access: DeviceAccess,
+    private readonly flows: FlowSessions,
+    private readonly evidence: EvidenceCapture,
+    private readonly clock: Clock,
+  ) {}
+
+  listInstalled(context: OperationContext): Promise<Outcome> {
+    return this.access.exclusive(context, 'adb', async (device) => {
+      const packages = [...new Set(await device.listPackages())].sort();
+      return { data: { packages, count: packages.length } };
+    });
+  }
+
+  open(context: OperationContext, pkg: PackageName): Promise<Outcome> {
+    return this.access.exclusive(context, 'adb', async (device) => {
+      // The launch and the visibility polling (a dump) would pull the screen from under a flow.
+      this.flows.assertNoFlow();
+      const component = await this.launcherComponent(device, pkg);
+      try {
+        await this.start(device, pkg, component);
+        const foreground = await this.waitUntilVisible(device, pkg);
+        const written = await this.evidence.capture(device, 'app-open');
+        return { data: { opened_package: pkg, foreground_package: foreground }, evidence: written.ref };
+      } catch (error) {
+        throw await this.evidence.attachFailure(device, 'app-open', error);
+      }
+    });
+  }
+
+  private async launcherComponent(device: DeviceGateway, pkg: PackageName): Promise<string> {
+    const component = await device.resolveLauncherActivity(pkg);
+    if (component) return component;
+    const installed = (await device.listPackages()).includes(pkg);
+    throw new HarnessError(
+      'APP_NOT_FOUND',
+      installed
+        ? `${pkg} is installed but has no single launcher activity, so it cannot be opened from here. Pick another package from app_list_installed.`
+        : `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`,
+    );
+  }
+
+  private async start(device: DeviceGateway, pkg: PackageName, component: string): Promise<void> {
+    try {
+      await device.startActivity(component);
+    } catch (error) {
+      if (error instanceof HarnessError) throw error;
+      throw new HarnessError('APP_NOT_FOUND', `${pkg} could not be started. Check it with app_list_installed, then retry.`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** Returns the foreground package once `pkg` shows nodes on screen; APP_NOT_FOUND after 6 s. */
+  private async waitUntilVisible(device: DeviceGateway, pkg: PackageName): Promise<string | null> {
+    const deadline = this.clock.monotonicMs() + APP_VISIBLE_TIMEOUT_MS;
+    let foreground: string | null = null;
+    for (;;) {
+      foreground = (await device.getWindowState()).foregroundPackage;
+      if ((foreground === null || foreground === pkg) && (await this.showsNodesOf(device, pkg))) return foreground ?? pkg;
+      if (this.clock.monotonicMs() + APP_POLL_INTERVAL_MS > deadline) break;
+      await this.clock.sleep(APP_POLL_INTERVAL_MS);
+    }
+    // The window manager says it is in front even if no dump could confirm it (a screen that never idles).
+    if (foreground === pkg) return foreground;
+    throw new HarnessError(
+      'APP_NOT_FOUND',
+      `${pkg} was started but did not become visible within ${APP_VISIBLE_TIMEOUT_MS / 1000} s` +
+        `${foreground ? ` (${foreground} is in front)` : ''}. Call ui_get_tree to see the screen, then retry app_open.`,
+    );
+  }
+
+  private async showsNodesOf(device: DeviceGateway, pkg: string): Promise<boolean> {
+    try {
+      const tree = parseDump(await device.dumpUi());
+      return tree.nodes.some((node) => node.packageName === pkg && isVisible(node));
+    } catch (error) {
+      // A transient dump failure right after a launch is expected; the next poll retries.
+      if (error instanceof HarnessError && error.code === 'UI_TREE_UNAVAILABLE') return false;
+      throw error;
+    }
+  }
+}

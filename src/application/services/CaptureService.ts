@@ -1,0 +1,26 @@
+import type { ImageTools } from '../../domain/ports.js';
+import type { DeviceAccess } from '../DeviceAccess.js';
+import type { EvidenceCapture } from '../EvidenceCapture.js';
+import type { OperationContext, Outcome } from '../OperationRunner.js';
+
+/** Longest side and size of the image block a client receives (the file keeps full resolution). */
+export const PREVIEW_MAX_SIDE = 1568;
+export const PREVIEW_MAX_BYTES = 1_000_000;
+
+/** screen_capture: a full-resolution evidence file plus a preview small enough for a model. */
+export class CaptureService {
+  constructor(
+    private readonly access: DeviceAccess,
+    private readonly evidence: EvidenceCapture,
+    private readonly images: ImageTools,
+  ) {}
+
+  capture(context: OperationContext): Promise<Outcome> {
+    return this.access.exclusive(context, 'adb', async (device) => {
+      const png = await device.screencap();
+      const written = await this.evidence.write('screen', png);
+      const image = this.images.downscale(png, PREVIEW_MAX_SIDE, PREVIEW_MAX_BYTES);
+      return { data: { captured: true, width: written.width, height: written.height }, evidence: written.ref, image };
+    });
+  }
+}

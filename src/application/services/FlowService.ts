@@ -1,0 +1,22 @@
+import type { DeviceAccess } from '../DeviceAccess.js';
+import type { FlowSessions } from '../FlowSessions.js';
+import type { OperationContext, Outcome } from '../OperationRunner.js';
+
+/** ui_session_open and ui_session_close. */
+export class FlowService {
+  constructor(
+    private readonly access: DeviceAccess,
+    private readonly flows: FlowSessions,
+  ) {}
+
+  open(context: OperationContext): Promise<Outcome> {
+    return this.access.exclusive(context, 'appium', async () => ({ data: await this.flows.open() }));
+  }
+
+  close(context: OperationContext, sessionId: string): Promise<Outcome> {
+    return this.access.exclusive(context, 'appium', async () => {
+      await this.flows.close(sessionId);
+      return { data: { closed: true } };
+    });
+  }
+}
