@@ -1,0 +1,365 @@
+import { HarnessError } from '../../domain/errors.js';
+import type {
+  AutomationGateway,
+  AutomationSession,
+  Clock,
+  ElementRef,
+  Locator,
+  Logger,
+} from '../../domain/ports.js';
+import { SystemClock } from '../clock/SystemClock.js';
+
+/** The W3C element key; JSONWP's `ELEMENT` is accepted as well. */
+const W3C_ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
+const FIND_INTERVAL_MS = 250;
+
+/** The protocol methods this adapter uses: what webdriverio's Browser offers, and what a test fake must. */
+export interface DriverLike {
+  readonly sessionId: string;
+  findElement(using: string, value: string): Promise<unknown>;
+  getElementText(elementId: string): Promise<string>;
+  getElementAttribute(elementId: string, name: string): Promise<string | null>;
+  elementClick(elementId: string): Promise<unknown>;
+  elementClear(elementId: string): Promise<unknown>;
+  elementSendKeys(elementId: string, text: string): Promise<unknown>;
+  performActions(actions: object[]): Promise<unknown>;
+  releaseActions(): Promise<unknown>;
+  getWindowRect(): Promise<{ width: number; height: number }>;
+  back(): Promise<unknown>;
+  getPageSource(): Promise<string>;
+  takeScreenshot(): Promise<string>;
+  deleteSession(): Promise<unknown>;
+}
+
+export type RemoteFactory = (options: Record<string, unknown>) => Promise<DriverLike>;
+
+export interface WebdriverAutomationGatewayOptions {
+  readonly url: string;
+  readonly udid: string;
+  readonly connectTimeoutMs: number;
+  readonly extraCapabilities?: Record<string, unknown>;
+  readonly adbPort?: number;
+  readonly logger: Logger;
+  /** Defaults to the system clock; unit tests pass a fake. */
+  readonly clock?: Clock;
+  /** Defaults to webdriverio's `remote`; unit tests pass a fake driver factory. */
+  readonly remote?: RemoteFactory;
+}
+
+const CONTRACT_CAPABILITY_KEYS = [
+  'platformName',
+  'appium:automationName',
+  'appium:udid',
+  'appium:noReset',
+  'appium:newCommandTimeout',
+] as const;
+
+/** CONTRACT §5 capabilities; extras are added only where they do not touch the contract's five (or adbPort). */
+export function buildCapabilities(udid: string, extra: Record<string, unknown> = {}, adbPort?: number): Record<string, unknown> {
+  const caps: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(extra)) {
+    if ((CONTRACT_CAPABILITY_KEYS as readonly string[]).includes(key)) continue;
+    if (key === 'appium:adbPort' && adbPort !== undefined) continue;
+    caps[key] = value;
+  }
+  Object.assign(caps, {
+    platformName: 'Android',
+    'appium:automationName': 'UiAutomator2',
+    'appium:udid': udid,
+    'appium:noReset': true,
+    'appium:newCommandTimeout': 60,
+  });
+  if (adbPort !== undefined) caps['appium:adbPort'] = adbPort;
+  return caps;
+}
+
+/** Removes host paths and stack frames from a foreign message before a client may see it. */
+export function sanitizeMessage(message: string): string {
+  const firstLines = message.split('\n').filter((l) => !/^\s+at\s/.test(l)).slice(0, 2).join(' ');
+  return firstLines
+    .replace(/[A-Za-z]:\\[^\s'"]+/g, '<path>')
+    .replace(/(^|[\s'"(=[])\/(?!\/)[^\s'")\]]+/g, '$1<path>')
+    .replace(/https?:\/\/[^\s'"]+/g, '<url>')
+    .slice(0, 240)
+    .trim();
+}
+
+function errorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = e?.code ?? e?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
+
+export class WebdriverAutomationGateway implements AutomationGateway {
+  private readonly url: string;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: WebdriverAutomationGatewayOptions) {
+    this.url = options.url.replace(/\/+$/, '');
+    this.clock = options.clock ?? new SystemClock();
+  }
+
+  private unavailable(cause?: unknown): HarnessError {
+    return new HarnessError(
+      'APPIUM_UNAVAILABLE',
+      `Appium does not answer at ${this.url}. Start Appium so it answers at ${this.url} (npx appium --address 127.0.0.1 --port 4723 with the uiautomator2 driver installed), then retry.`,
+      { cause },
+    );
+  }
+
+  async status(): Promise<{ version: string }> {
+    const body = await this.getJson('/status');
+    const version = (body as { value?: { build?: { version?: unknown } } } | null)?.value?.build?.version;
+    if (typeof version !== 'string' || version.length === 0) {
+      throw new HarnessError(
+        'APPIUM_UNAVAILABLE',
+        `The server at ${this.url} answered /status without an Appium build version; it does not look like Appium. Point APPIUM_URL at an Appium 3 server.`,
+      );
+    }
+    return { version };
+  }
+
+  async listSessionIds(): Promise<string[]> {
+    let body: unknown;
+    try {
+      body = await this.getJson('/appium/sessions');
+    } catch (error) {
+      // Appium 2 only knows the deprecated /sessions.
+      if (!(error instanceof NotFound)) throw error;
+      body = await this.getJson('/sessions');
+    }
+    const value = (body as { value?: unknown } | null)?.value;
+    if (!Array.isArray(value)) throw new HarnessError('APPIUM_UNAVAILABLE', `Appium at ${this.url} answered its session list in an unexpected shape.`);
+    return value
+      .map((entry) => (entry as { id?: unknown } | null)?.id)
+      .filter((id): id is string => typeof id === 'string');
+  }
+
+  async openSession(): Promise<AutomationSession> {
+    const target = new URL(this.url);
+    const capabilities = buildCapabilities(this.options.udid, this.options.extraCapabilities, this.options.adbPort);
+    const remote = this.options.remote ?? defaultRemote;
+    let driver: DriverLike;
+    try {
+      driver = await remote({
+        protocol: 'http',
+        hostname: target.hostname,
+        port: Number(target.port || 80),
+        path: target.pathname || '/',
+        logLevel: 'silent',
+        connectionRetryCount: 0,
+        connectionRetryTimeout: this.options.connectTimeoutMs,
+        capabilities,
+      });
+    } catch (error) {
+      this.options.logger.error('Appium session creation failed', { cause: String(error) });
+      if (CONNECTION_CODES.has(errorCode(error) ?? '') || /ECONNREFUSED|fetch failed|Unable to connect/i.test(String(error))) {
+        throw this.unavailable(error);
+      }
+      throw new HarnessError(
+        'APPIUM_UNAVAILABLE',
+        `Appium could not create a UiAutomator2 session on ${this.options.udid}: ${sanitizeMessage(error instanceof Error ? error.message : String(error))}. Check the Appium log, that the uiautomator2 driver is installed and that the device is listed by adb.`,
+        { cause: error },
+      );
+    }
+    this.options.logger.info('Appium session opened', { sessionId: driver.sessionId });
+    return new WebdriverSession(driver, this.clock, this.options.logger, (error) => this.unavailable(error));
+  }
+
+  private async getJson(path: string): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.url}${path}`, { signal: AbortSignal.timeout(Math.min(this.options.connectTimeoutMs, 10_000)) });
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+    if (response.status === 404) throw new NotFound();
+    if (!response.ok) throw this.unavailable(new Error(`HTTP ${response.status} from ${path}`));
+    try {
+      return await response.json();
+    } catch (error) {
+      throw new HarnessError('APPIUM_UNAVAILABLE', `The server at ${this.url} did not answer ${path} with JSON; point APPIUM_URL at an Appium 3 server.`, { cause: error });
+    }
+  }
+}
+
+class NotFound extends Error {}
+
+async function defaultRemote(options: Record<string, unknown>): Promise<DriverLike> {
+  // webdriverio logs through loglevel, whose info goes to stdout, which belongs to MCP. Loggers
+  // created at import time read WDIO_LOG_LEVEL, and remote() only sets it when unset: force it.
+  process.env.WDIO_LOG_LEVEL = 'silent';
+  const { remote } = await import('webdriverio');
+  const browser = await remote(options as unknown as Parameters<typeof remote>[0]);
+  return browser as unknown as DriverLike;
+}
+
+function elementId(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null;
+  const record = value as Record<string, unknown>;
+  const id = record[W3C_ELEMENT] ?? record.ELEMENT;
+  return typeof id === 'string' && id.length > 0 ? id : null;
+}
+
+class WebdriverSession implements AutomationSession {
+  readonly id: string;
+  private closed = false;
+
+  constructor(
+    private readonly driver: DriverLike,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly unavailable: (cause: unknown) => HarnessError,
+  ) {
+    this.id = driver.sessionId;
+  }
+
+  async findElement(locator: Locator, timeoutMs: number): Promise<ElementRef | null> {
+    const deadline = this.clock.monotonicMs() + Math.max(0, timeoutMs);
+    for (;;) {
+      let found: unknown;
+      try {
+        found = await this.driver.findElement(locator.using, locator.value);
+      } catch (error) {
+        if (!isNoSuchElement(error)) throw this.map(error, 'find');
+        found = null;
+      }
+      const id = elementId(found);
+      if (id !== null) return { id };
+      const remaining = deadline - this.clock.monotonicMs();
+      if (remaining <= 0) return null;
+      await this.clock.sleep(Math.min(FIND_INTERVAL_MS, remaining));
+    }
+  }
+
+  async elementLabel(element: ElementRef): Promise<string> {
+    const text = await this.elementText(element);
+    if (text.trim()) return text;
+    for (const attribute of ['content-desc', 'hint']) {
+      try {
+        const value = await this.driver.getElementAttribute(element.id, attribute);
+        if (typeof value === 'string' && value.trim() && value !== 'null') return value;
+      } catch (error) {
+        if (isStale(error)) throw this.map(error, 'read label');
+        // An attribute this driver version does not know is just absent.
+      }
+    }
+    return '';
+  }
+
+  async elementText(element: ElementRef): Promise<string> {
+    try {
+      const text = await this.driver.getElementText(element.id);
+      return typeof text === 'string' ? text : '';
+    } catch (error) {
+      throw this.map(error, 'read text');
+    }
+  }
+
+  async click(element: ElementRef): Promise<void> {
+    await this.call(() => this.driver.elementClick(element.id), 'click');
+  }
+
+  async typeText(element: ElementRef, text: string): Promise<void> {
+    await this.call(() => this.driver.elementClear(element.id), 'clear');
+    // UiAutomator2's setValue takes the whole string, Unicode included; no key-by-key typing.
+    await this.call(() => this.driver.elementSendKeys(element.id, text), 'type');
+  }
+
+  async swipe(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void> {
+    const point = (p: { x: number; y: number }) => ({ x: Math.round(p.x), y: Math.round(p.y) });
+    await this.call(
+      () =>
+        this.driver.performActions([
+          {
+            type: 'pointer',
+            id: 'finger1',
+            parameters: { pointerType: 'touch' },
+            actions: [
+              { type: 'pointerMove', duration: 0, origin: 'viewport', ...point(from) },
+              { type: 'pointerDown', button: 0 },
+              { type: 'pause', duration: 50 },
+              { type: 'pointerMove', duration: Math.max(0, Math.round(durationMs)), origin: 'viewport', ...point(to) },
+              { type: 'pointerUp', button: 0 },
+            ],
+          },
+        ]),
+      'swipe',
+    );
+    await this.call(() => this.driver.releaseActions(), 'release actions');
+  }
+
+  async windowSize(): Promise<{ width: number; height: number }> {
+    const rect = await this.call(() => this.driver.getWindowRect(), 'window size');
+    return { width: rect.width, height: rect.height };
+  }
+
+  async back(): Promise<void> {
+    await this.call(() => this.driver.back(), 'back');
+  }
+
+  async pageSource(): Promise<string> {
+    return this.call(() => this.driver.getPageSource(), 'page source');
+  }
+
+  async screenshot(): Promise<Buffer> {
+    const base64 = await this.call(() => this.driver.takeScreenshot(), 'screenshot');
+    return Buffer.from(base64, 'base64');
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.driver.deleteSession();
+      this.logger.info('Appium session closed', { sessionId: this.id });
+    } catch (error) {
+      // Closing is best effort: newCommandTimeout is the last net for a session we could not delete.
+      this.logger.warn('Appium session close failed', { sessionId: this.id, cause: String(error) });
+    }
+  }
+
+  private async call<T>(action: () => Promise<T>, what: string): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      throw this.map(error, what);
+    }
+  }
+
+  private map(error: unknown, what: string): HarnessError {
+    if (error instanceof HarnessError) return error;
+    const name = (error as { name?: unknown } | null)?.name;
+    const message = String((error as { message?: unknown } | null)?.message ?? error);
+    this.logger.warn('driver call failed', { what, sessionId: this.id, name, cause: message.slice(0, 500) });
+    if (name === 'invalid session id' || /invalid session id|session is either terminated or not started/i.test(message)) {
+      return new HarnessError(
+        'APPIUM_UNAVAILABLE',
+        'The Appium session ended unexpectedly (the driver or the device restarted). Open a new flow with ui_session_open, or retry the action.',
+        { cause: error },
+      );
+    }
+    if (CONNECTION_CODES.has(errorCode(error) ?? '') || /ECONNREFUSED|ECONNRESET|fetch failed/i.test(message)) {
+      return this.unavailable(error);
+    }
+    if (isStale(error) || isNoSuchElement(error)) {
+      return new HarnessError('UI_ELEMENT_NOT_FOUND', `The element went away before the ${what}. Read the screen again with ui_get_tree and retry.`, { cause: error });
+    }
+    if (name === 'element not interactable' || name === 'invalid element state' || name === 'element click intercepted') {
+      return new HarnessError('UI_ELEMENT_NOT_FOUND', `The element refused the ${what} (${String(name)}). Choose another target from ui_get_tree.`, { cause: error });
+    }
+    return new HarnessError('INTERNAL_ERROR', `The automation driver failed during the ${what}; the server log has the details.`, { cause: error });
+  }
+}
+
+function isNoSuchElement(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'no such element' || /no such element/i.test(String((error as { message?: unknown } | null)?.message ?? ''));
+}
+
+function isStale(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'stale element reference' || /stale element reference/i.test(String((error as { message?: unknown } | null)?.message ?? ''));
+}

@@ -1,0 +1,281 @@
+import { describe, expect, it } from 'vitest';
+import { HarnessError } from '../../../src/domain/errors.js';
+import type { Logger, PackageName } from '../../../src/domain/ports.js';
+import { ADB_COMMANDS, AdbDeviceGateway, extractPng, trimDump } from '../../../src/infrastructure/adb/AdbDeviceGateway.js';
+import type { AdbResult, AdbRunner } from '../../../src/infrastructure/adb/AdbRunner.js';
+import { FakeClock } from '../../support/FakeClock.js';
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const XML = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="Apps" class="android.widget.TextView" bounds="[0,0][100,100]" /></hierarchy>`;
+
+type Reply = Partial<AdbResult> | ((args: readonly string[]) => Partial<AdbResult>);
+
+/** Records every argv and answers from a queue per command (the last answer repeats). */
+class FakeRunner {
+  readonly serial = 'emulator-5554';
+  readonly calls: string[][] = [];
+  private readonly replies = new Map<string, Reply[]>();
+
+  on(args: readonly string[], ...replies: Reply[]): this {
+    this.replies.set(args.join(' '), replies);
+    return this;
+  }
+
+  async run(args: readonly string[]): Promise<AdbResult> {
+    this.calls.push([...args]);
+    const queue = this.replies.get(args.join(' '));
+    if (!queue || queue.length === 0) throw new Error(`unexpected adb call: ${args.join(' ')}`);
+    const reply = queue.length > 1 ? (queue.shift() as Reply) : (queue[0] as Reply);
+    const value = typeof reply === 'function' ? reply(args) : reply;
+    return { stdout: value.stdout ?? Buffer.alloc(0), stderr: value.stderr ?? '', exitCode: value.exitCode ?? 0 };
+  }
+}
+
+const out = (text: string): Partial<AdbResult> => ({ stdout: Buffer.from(text) });
+
+function gateway(runner: FakeRunner, clock = new FakeClock(), options = {}) {
+  return new AdbDeviceGateway(runner as unknown as AdbRunner, clock, silent, options);
+}
+
+async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HarnessError);
+  return error as HarnessError;
+}
+
+const pkg = (s: string) => s as PackageName;
+
+describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
+  it('is exactly this list, frozen', () => {
+    expect(Object.isFrozen(ADB_COMMANDS)).toBe(true);
+    const fixed = Object.entries(ADB_COMMANDS)
+      .filter(([, v]) => Array.isArray(v))
+      .map(([k, v]) => [k, (v as readonly string[]).join(' ')]);
+    expect(Object.fromEntries(fixed)).toEqual({
+      getState: 'get-state',
+      bootCompleted: 'shell getprop sys.boot_completed',
+      androidVersion: 'shell getprop ro.build.version.release',
+      model: 'shell getprop ro.product.model',
+      listPackages: 'shell pm list packages',
+      density: 'shell wm density',
+      dumpsysWindow: 'shell dumpsys window',
+      dumpUi: 'exec-out uiautomator dump /dev/tty',
+      screencap: 'exec-out screencap -p',
+      startApplicationSettings: 'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
+    });
+    for (const [, v] of fixed) expect(v).toBeTypeOf('string');
+    for (const value of Object.values(ADB_COMMANDS)) if (Array.isArray(value)) expect(Object.isFrozen(value)).toBe(true);
+    expect(ADB_COMMANDS.resolveLauncherActivity(pkg('com.android.settings'))).toEqual([
+      'shell', 'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', 'com.android.settings',
+    ]);
+    expect(ADB_COMMANDS.startActivity('com.android.settings/.Settings')).toEqual(['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']);
+  });
+
+  it.each(['com.x; rm -rf /', 'com.x/../../etc', '-e', '--user 0', 'com.x && whoami', 'com.x\ncom.y', 'com.android.settings/.Settings', '', '$(id)'])(
+    'refuses the package %j before building any argv',
+    (value) => {
+      expect(() => ADB_COMMANDS.resolveLauncherActivity(pkg(value))).toThrow(HarnessError);
+    },
+  );
+
+  it.each(['com.x/.Main; reboot', 'com.x/.A$B', 'com.x', "com.x/.M'", 'com.x/.M\nreboot', '-n com.x/.M'])('refuses the component %j', (value) => {
+    expect(() => ADB_COMMANDS.startActivity(value)).toThrow(HarnessError);
+  });
+
+  it('each gateway method issues exactly its closed-list argv', async () => {
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.getState, out('device\n'))
+      .on(ADB_COMMANDS.bootCompleted, out('1\n'))
+      .on(ADB_COMMANDS.androidVersion, out('14\n'))
+      .on(ADB_COMMANDS.model, out('sdk_gphone64_x86_64\n'))
+      .on(ADB_COMMANDS.listPackages, out('package:b\npackage:a\n'))
+      .on(ADB_COMMANDS.density, out('Physical density: 420\n'))
+      .on(ADB_COMMANDS.dumpsysWindow, out('  mCurrentFocus=Window{1 u0 com.android.settings/.Settings}\n'))
+      .on(ADB_COMMANDS.dumpUi, out(XML))
+      .on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([PNG_SIG, Buffer.from([1, 2, 3])]) })
+      .on(ADB_COMMANDS.resolveLauncherActivity(pkg('com.android.settings')), out('priority=0\ncom.android.settings/.Settings\n'))
+      .on(ADB_COMMANDS.startActivity('com.android.settings/.Settings'), out('Status: ok\nComplete\n'))
+      .on(ADB_COMMANDS.startApplicationSettings, out('Status: ok\nComplete\n'));
+    const g = gateway(runner);
+    const table: [() => Promise<unknown>, string[][]][] = [
+      [() => g.getState(), [['get-state'], ['shell', 'getprop', 'sys.boot_completed']]],
+      [() => g.getAndroidVersion(), [['shell', 'getprop', 'ro.build.version.release']]],
+      [() => g.getModel(), [['shell', 'getprop', 'ro.product.model']]],
+      [() => g.listPackages(), [['shell', 'pm', 'list', 'packages']]],
+      [() => g.getDensity(), [['shell', 'wm', 'density']]],
+      [() => g.getWindowState(), [['shell', 'dumpsys', 'window']]],
+      [() => g.dumpUi(), [['exec-out', 'uiautomator', 'dump', '/dev/tty']]],
+      [() => g.screencap(), [['exec-out', 'screencap', '-p']]],
+      [
+        () => g.resolveLauncherActivity(pkg('com.android.settings')),
+        [['shell', 'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', 'com.android.settings']],
+      ],
+      [() => g.startActivity('com.android.settings/.Settings'), [['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']]],
+      [() => g.startApplicationSettings(), [['shell', 'am', 'start', '-W', '-S', '-a', 'android.settings.APPLICATION_SETTINGS']]],
+    ];
+    for (const [call, expected] of table) {
+      runner.calls.length = 0;
+      await call();
+      expect(runner.calls).toEqual(expected);
+    }
+  });
+
+  it('returns parsed values', async () => {
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.getState, out('device\r\n'))
+      .on(ADB_COMMANDS.bootCompleted, out('1\r\n'))
+      .on(ADB_COMMANDS.androidVersion, out('14\r\n'))
+      .on(ADB_COMMANDS.listPackages, out('package:b\r\npackage:a\r\n'))
+      .on(ADB_COMMANDS.density, out('Physical density: 420\r\nOverride density: 480\r\n'));
+    const g = gateway(runner);
+    expect(await g.getState()).toBe('device');
+    expect(await g.getAndroidVersion()).toBe('14');
+    expect(await g.listPackages()).toEqual(['a', 'b']);
+    expect(await g.getDensity()).toBe(480);
+  });
+});
+
+describe('getState', () => {
+  it.each([
+    ['unauthorized\n', 0, /USB debugging/],
+    ['offline\n', 0, /offline/],
+    ['recovery\n', 0, /recovery mode/],
+    ['bootloader\n', 0, /bootloader mode/],
+    ['', 1, /not ready/],
+  ])('state %j is EMULATOR_UNAVAILABLE with its remedy', async (state, exitCode, remedy) => {
+    const runner = new FakeRunner().on(ADB_COMMANDS.getState, { stdout: Buffer.from(state), exitCode });
+    const error = await harnessError(gateway(runner).getState());
+    expect(error.code).toBe('EMULATOR_UNAVAILABLE');
+    expect(error.message).toMatch(remedy);
+  });
+
+  it('a device still booting is not ready', async () => {
+    const runner = new FakeRunner().on(ADB_COMMANDS.getState, out('device\n')).on(ADB_COMMANDS.bootCompleted, out('\n'));
+    const error = await harnessError(gateway(runner).getState());
+    expect(error.code).toBe('EMULATOR_UNAVAILABLE');
+    expect(error.message).toMatch(/still booting/);
+  });
+});
+
+describe('dumpUi', () => {
+  it('keeps <?xml … </hierarchy> and drops the trailing "UI hierchary dumped to" line', async () => {
+    const runner = new FakeRunner().on(ADB_COMMANDS.dumpUi, out(`${XML}UI hierchary dumped to: /dev/tty\r\n`));
+    expect(await gateway(runner).dumpUi()).toBe(XML);
+  });
+
+  it('keeps from <hierarchy when there is no XML declaration, and drops leading noise', () => {
+    expect(trimDump('WARNING: linker\n<hierarchy rotation="0"><node/></hierarchy>\nUI hierchary dumped to: /dev/tty')).toBe('<hierarchy rotation="0"><node/></hierarchy>');
+    expect(trimDump('no xml here')).toBeNull();
+    expect(trimDump('</hierarchy><?xml')).toBeNull();
+  });
+
+  it('retries a transient null root node with the clock, then succeeds', async () => {
+    const clock = new FakeClock();
+    const runner = new FakeRunner().on(
+      ADB_COMMANDS.dumpUi,
+      out('ERROR: null root node returned by UiTestAutomationBridge.\n'),
+      out('ERROR: null root node returned by UiTestAutomationBridge.\n'),
+      out(`${XML}UI hierchary dumped to: /dev/tty\n`),
+    );
+    const pending = gateway(runner, clock, { dumpRetries: 3, dumpRetryDelayMs: 500 }).dumpUi();
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await clock.advance(499);
+    expect(runner.calls).toHaveLength(1);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    expect(runner.calls).toHaveLength(2);
+    await clock.advance(500);
+    expect(await pending).toBe(XML);
+    expect(runner.calls).toHaveLength(3);
+  });
+
+  it('gives up after the bounded retries with UI_TREE_UNAVAILABLE', async () => {
+    const clock = new FakeClock();
+    const runner = new FakeRunner().on(ADB_COMMANDS.dumpUi, out('ERROR: null root node returned by UiTestAutomationBridge.\n'));
+    const pending = harnessError(gateway(runner, clock, { dumpRetries: 2, dumpRetryDelayMs: 100 }).dumpUi());
+    await clock.advance(1_000);
+    const error = await pending;
+    expect(error.code).toBe('UI_TREE_UNAVAILABLE');
+    expect(runner.calls).toHaveLength(3);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('does not retry "could not get idle state": a typed error with a hint', async () => {
+    const runner = new FakeRunner().on(ADB_COMMANDS.dumpUi, out('ERROR: could not get idle state.\n'));
+    const error = await harnessError(gateway(runner).dumpUi());
+    expect(error.code).toBe('UI_TREE_UNAVAILABLE');
+    expect(error.message).toMatch(/never became idle/);
+    expect(runner.calls).toHaveLength(1);
+  });
+
+  it('names another UiAutomation client when the registration is taken', async () => {
+    const runner = new FakeRunner().on(ADB_COMMANDS.dumpUi, {
+      stdout: Buffer.from('java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@3e1d0a2 already registered!\n'),
+      exitCode: 1,
+    });
+    const error = await harnessError(gateway(runner).dumpUi());
+    expect(error.code).toBe('UI_TREE_UNAVAILABLE');
+    expect(error.message).toMatch(/another automation client holds UiAutomation/);
+    expect(runner.calls).toHaveLength(1);
+  });
+});
+
+describe('screencap', () => {
+  it('cuts a warning printed before the PNG (multi-display devices)', async () => {
+    const png = Buffer.concat([PNG_SIG, Buffer.from('IHDR....')]);
+    const warning = Buffer.from('[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\nA display id can be specified with the [-d display-id] option.\nSee "dumpsys SurfaceFlinger --display-id" for valid display IDs.\n');
+    const runner = new FakeRunner().on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([warning, png]) });
+    expect((await gateway(runner).screencap()).equals(png)).toBe(true);
+    expect(extractPng(png)).toBe(png);
+  });
+
+  it('refuses output that is not a PNG with EVIDENCE_WRITE_FAILED', async () => {
+    const runner = new FakeRunner().on(ADB_COMMANDS.screencap, { stdout: Buffer.from('screencap: not found\n'), exitCode: 127 });
+    const error = await harnessError(gateway(runner).screencap());
+    expect(error.code).toBe('EVIDENCE_WRITE_FAILED');
+  });
+});
+
+describe('launches', () => {
+  it('resolveLauncherActivity returns the component, or null when none', async () => {
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.resolveLauncherActivity(pkg('com.example.app')), out('priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\r\ncom.example.app/.MainActivity\r\n'))
+      .on(ADB_COMMANDS.resolveLauncherActivity(pkg('com.missing')), out('No activity found\n'));
+    const g = gateway(runner);
+    expect(await g.resolveLauncherActivity(pkg('com.example.app'))).toBe('com.example.app/.MainActivity');
+    expect(await g.resolveLauncherActivity(pkg('com.missing'))).toBeNull();
+  });
+
+  it('startActivity maps Error lines and non-zero exits to APP_NOT_FOUND', async () => {
+    const runner = new FakeRunner().on(
+      ADB_COMMANDS.startActivity('com.x/.Main'),
+      out('Starting: Intent { cmp=com.x/.Main }\nError type 3\nError: Activity class {com.x/com.x.Main} does not exist.\n'),
+      { stdout: Buffer.from('Starting: Intent { cmp=com.x/.Main }\n'), exitCode: 1 },
+    );
+    const g = gateway(runner);
+    expect((await harnessError(g.startActivity('com.x/.Main'))).code).toBe('APP_NOT_FOUND');
+    expect((await harnessError(g.startActivity('com.x/.Main'))).code).toBe('APP_NOT_FOUND');
+  });
+
+  it('startActivity refuses an unsafe component without calling adb', async () => {
+    const runner = new FakeRunner();
+    const error = await harnessError(gateway(runner).startActivity('com.x/.Main;reboot'));
+    expect(error.code).toBe('APP_NOT_FOUND');
+    expect(runner.calls).toHaveLength(0);
+  });
+
+  it('startApplicationSettings maps failures to SETTINGS_FOREGROUND_FAILED', async () => {
+    const runner = new FakeRunner().on(ADB_COMMANDS.startApplicationSettings, out('Error: Activity not started, unable to resolve Intent { act=android.settings.APPLICATION_SETTINGS }\n'));
+    expect((await harnessError(gateway(runner).startApplicationSettings())).code).toBe('SETTINGS_FOREGROUND_FAILED');
+  });
+
+  it('a failing read is EMULATOR_UNAVAILABLE', async () => {
+    const runner = new FakeRunner().on(ADB_COMMANDS.density, { stdout: Buffer.alloc(0), exitCode: 1 });
+    expect((await harnessError(gateway(runner).getDensity())).code).toBe('EMULATOR_UNAVAILABLE');
+  });
+});

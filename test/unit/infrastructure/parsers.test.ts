@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  findAmStartError,
+  isValidComponent,
+  parseDensity,
+  parseDisplaySize,
+  parseForegroundPackage,
+  parseGetprop,
+  parseIme,
+  parsePackageList,
+  parseResolveActivity,
+  parseWindowState,
+} from '../../../src/infrastructure/adb/parsers.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = (name: string): string => readFileSync(path.join(here, 'fixtures', name), 'utf8');
+
+/** Every parser must give the same answer for LF and for CRLF (PTY) output. */
+const ENDINGS = [
+  ['LF', (s: string) => s.replace(/\r\n/g, '\n')],
+  ['CRLF', (s: string) => s.replace(/\r?\n/g, '\r\n')],
+] as const;
+
+describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
+  it('getprop: trims the value', () => {
+    expect(parseGetprop(eol('14\n'))).toBe('14');
+    expect(parseGetprop(eol('sdk_gphone64_x86_64\n'))).toBe('sdk_gphone64_x86_64');
+    expect(parseGetprop(eol('\n'))).toBe('');
+  });
+
+  it('pm list packages: sorted, unique, noise ignored', () => {
+    const out = eol('package:com.android.settings\npackage:com.android.chrome\npackage:com.android.settings\n\nWARNING: linker: something\npackage:bad name\n');
+    expect(parsePackageList(out)).toEqual(['com.android.chrome', 'com.android.settings']);
+    expect(parsePackageList(eol(''))).toEqual([]);
+  });
+
+  it('wm density: physical only, override wins, last density line wins', () => {
+    expect(parseDensity(eol('Physical density: 420\n'))).toBe(420);
+    expect(parseDensity(eol('Physical density: 420\nOverride density: 480\n'))).toBe(480);
+    // Order does not matter for the override.
+    expect(parseDensity(eol('Override density: 320\nPhysical density: 420\n'))).toBe(320);
+    expect(parseDensity(eol('density: 160\n'))).toBe(160);
+    expect(parseDensity(eol('Physical density: 0\n'))).toBeNull();
+    expect(parseDensity(eol('no density here\n'))).toBeNull();
+  });
+
+  it('API 34+: InsetsSource id=… type=ime visible=true gives the frame', () => {
+    const text = eol(fixture('dumpsys-window-api34-ime.txt'));
+    expect(parseIme(text)).toEqual({ visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } });
+  });
+
+  it('API 34+: visible=false means no keyboard even with a frame', () => {
+    expect(parseIme(eol(fixture('dumpsys-window-api34-noime.txt')))).toEqual({ visible: false, frame: null });
+  });
+
+  it('API 34+: only the InsetsSourceProvider mSource line is enough', () => {
+    const text = eol('  InsetsSourceProvider\n    mSource=InsetsSource id=3 type=ime frame=[0,1600][1080,2400] visible=true flags= sideHint=BOTTOM\n');
+    expect(parseIme(text)).toEqual({ visible: true, frame: { left: 0, top: 1600, right: 1080, bottom: 2400 } });
+  });
+
+  it('API 33: InsetsSource type=ITYPE_IME … visibleFrame … visible=true', () => {
+    const text = eol(fixture('dumpsys-window-api33-ime.txt'));
+    expect(parseIme(text)).toEqual({ visible: true, frame: { left: 0, top: 1402, right: 1080, bottom: 2340 } });
+    expect(parseIme(text.replace(/visible=true\r?$/gm, 'visible=false'))).toEqual({ visible: false, frame: null });
+  });
+
+  it('API 30: InsetsSource type=ITYPE_IME frame=… visible=true', () => {
+    const text = eol(fixture('dumpsys-window-api30-ime.txt'));
+    expect(parseIme(text)).toEqual({ visible: true, frame: { left: 0, top: 1341, right: 1080, bottom: 2154 } });
+    const hidden = text.replace(/type=ITYPE_IME frame=\[0,1341\]\[1080,2154\] visible=true/g, 'type=ITYPE_IME frame=[0,0][0,0] visible=false');
+    expect(parseIme(hidden)).toEqual({ visible: false, frame: null });
+  });
+
+  it('a visible IME source with an empty frame is not a keyboard', () => {
+    expect(parseIme(eol('      InsetsSource type=ITYPE_IME frame=[0,0][0,0] visible=true\n'))).toEqual({ visible: false, frame: null });
+  });
+
+  it('API 28: the InputMethod window block, minus the given visible insets above the keys', () => {
+    const text = eol(fixture('dumpsys-window-api28-ime.txt'));
+    expect(parseIme(text)).toEqual({ visible: true, frame: { left: 0, top: 1143, right: 1080, bottom: 1794 } });
+  });
+
+  it('API 28: a hidden input method window is no keyboard', () => {
+    expect(parseIme(eol(fixture('dumpsys-window-api28-noime.txt')))).toEqual({ visible: false, frame: null });
+  });
+
+  it('no IME information at all means no keyboard', () => {
+    expect(parseIme(eol('  mCurrentFocus=null\n'))).toEqual({ visible: false, frame: null });
+  });
+
+  it('foreground package from mCurrentFocus on every fixture', () => {
+    expect(parseForegroundPackage(eol(fixture('dumpsys-window-api34-ime.txt')))).toBe('com.android.settings');
+    expect(parseForegroundPackage(eol(fixture('dumpsys-window-api33-ime.txt')))).toBe('com.example.notes');
+    expect(parseForegroundPackage(eol(fixture('dumpsys-window-api30-ime.txt')))).toBe('com.android.chrome');
+    expect(parseForegroundPackage(eol(fixture('dumpsys-window-api28-ime.txt')))).toBe('com.android.settings');
+  });
+
+  it('foreground falls back to mFocusedApp when the focused window has no component', () => {
+    expect(
+      parseForegroundPackage(eol('  mCurrentFocus=Window{1a2b3c u0 PopupWindow:4d5e6f}\n  mFocusedApp=ActivityRecord{8a1f u0 com.whatsapp/.HomeActivity t3}\n')),
+    ).toBe('com.whatsapp');
+    expect(parseForegroundPackage(eol('  mCurrentFocus=null\n  mFocusedApp=AppWindowToken{41c8 token=Token{d0f3 ActivityRecord{7b2e u0 com.android.vending/.AssetBrowserActivity t5}}}\n'))).toBe(
+      'com.android.vending',
+    );
+    expect(parseForegroundPackage(eol('  mCurrentFocus=null\n  mFocusedApp=null\n'))).toBeNull();
+  });
+
+  it('display size: DisplayFrames, then cur=, then real, then init=', () => {
+    expect(parseDisplaySize(eol(fixture('dumpsys-window-api34-ime.txt')))).toEqual({ width: 1080, height: 2400 });
+    expect(parseDisplaySize(eol(fixture('dumpsys-window-api28-ime.txt')))).toEqual({ width: 1080, height: 1920 });
+    expect(parseDisplaySize(eol('    init=1080x2400 420dpi cur=2400x1080 app=2337x1080\n'))).toEqual({ width: 2400, height: 1080 });
+    expect(parseDisplaySize(eol('mDisplayInfo=DisplayInfo{"Built-in Screen", real 1440 x 3120, rotation 0}\n'))).toEqual({ width: 1440, height: 3120 });
+    expect(parseDisplaySize(eol('    init=720x1280 320dpi\n'))).toEqual({ width: 720, height: 1280 });
+    expect(parseDisplaySize(eol('nothing\n'))).toBeNull();
+  });
+
+  it('window state combines the three', () => {
+    expect(parseWindowState(eol(fixture('dumpsys-window-api34-noime.txt')))).toEqual({
+      foregroundPackage: 'com.android.settings',
+      ime: { visible: false, frame: null },
+      displaySize: { width: 1080, height: 2400 },
+    });
+  });
+
+  it('resolve-activity --brief: the component line, as printed', () => {
+    const out = eol('priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\ncom.android.settings/.Settings\n');
+    expect(parseResolveActivity(out, 'com.android.settings')).toBe('com.android.settings/.Settings');
+    const full = eol('priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.example.app/com.example.app.MainActivity\n');
+    expect(parseResolveActivity(full, 'com.example.app')).toBe('com.example.app/com.example.app.MainActivity');
+  });
+
+  it('resolve-activity: none, several (ResolverActivity), foreign package or unsafe name → null', () => {
+    expect(parseResolveActivity(eol('No activity found\n'), 'com.x')).toBeNull();
+    expect(parseResolveActivity(eol('priority=0 preferredOrder=0\nandroid/com.android.internal.app.ResolverActivity\n'), 'com.x')).toBeNull();
+    expect(parseResolveActivity(eol('priority=0\ncom.other/.Main\n'), 'com.x')).toBeNull();
+    expect(parseResolveActivity(eol('priority=0\ncom.x/.Main$Inner\n'), 'com.x')).toBeNull();
+    expect(parseResolveActivity(eol('priority=0\ncom.x/.Main;reboot\n'), 'com.x')).toBeNull();
+  });
+
+  it('am start errors are found; warnings and success are not errors', () => {
+    expect(findAmStartError(eol('Starting: Intent { cmp=com.x/.Main }\nError type 3\nError: Activity class {com.x/com.x.Main} does not exist.\n'))).toBe('Error type 3');
+    expect(findAmStartError(eol('Starting: Intent { act=android.settings.APPLICATION_SETTINGS }\nStatus: ok\nLaunchState: COLD\nActivity: com.android.settings/.Settings$ManageApplicationsActivity\nTotalTime: 811\nWaitTime: 815\nComplete\n'))).toBeNull();
+    expect(findAmStartError(eol('Warning: Activity not started, its current task has been brought to the front\nStatus: ok\nComplete\n'))).toBeNull();
+  });
+});
+
+describe('component validation', () => {
+  it.each(['com.x/.Main', 'com.x/com.x.ui.Main', 'a.b_c/.A1'])('accepts %s', (c) => expect(isValidComponent(c)).toBe(true));
+  it.each(['com.x', 'com.x/', '/.Main', 'com.x/.Main; reboot', 'com.x/.Main$Inner', 'com.x/.Main a', '-n/.x', 'com.x/../y', "com.x/'a'"])(
+    'refuses %s',
+    (c) => expect(isValidComponent(c)).toBe(false),
+  );
+});
