@@ -11,6 +11,7 @@
  *  - Rotated dumps: some devices (BlueStacks, rotation=1) report portrait bounds while the display
  *    is landscape. The audit screen is therefore the reported screen widened to cover the roots'
  *    own bounds: a node is off screen only when it leaves both the display and every window.
+ *  - Clipping by a non-scrollable ancestor or by the display edge: see `isPossiblyClipped`.
  */
 import type { ActionEntry, LayoutFinding } from './screen.js';
 import type { Rect, UiNode } from './uiNode.js';
@@ -47,12 +48,31 @@ export function auditArea(screen: AuditScreen, roots: readonly UiNode[]): Rect {
   return { left, top, right, bottom };
 }
 
-/** True when `rect` sits on an edge of a scrollable ancestor: the dump shows only its visible part. */
-export function isClippedByScrolling(node: UiNode, rect: Rect): boolean {
+/**
+ * True when the dump may be showing only part of the node, so its size says nothing about its
+ * real touch target. Dumps report visible bounds; clipping leaves the node flush with the edge
+ * that cut it. Three signs, any one suffices:
+ *  - it sits on an edge of a scrollable ancestor (a row or tile scrolled half out of its list);
+ *  - it sits on an edge of the screen area (a chip cut by the display edge);
+ *  - it is flush with exactly one edge of an ancestor that is itself squeezed below the minimum on
+ *    that axis (a toolbar collapsing mid-animation: a 17 px container holding an 8 px-high icon).
+ *    Flush with both edges is ordinary wrap_content layout, not clipping.
+ */
+export function isPossiblyClipped(node: UiNode, rect: Rect, area: Rect, minimumPx: number): boolean {
+  if (rect.top <= area.top || rect.left <= area.left || rect.bottom >= area.bottom || rect.right >= area.right) {
+    return true;
+  }
   for (let a = node.parent; a !== null; a = a.parent) {
-    if (!a.scrollable || !a.bounds) continue;
     const s = a.bounds;
-    if (rect.top <= s.top || rect.bottom >= s.bottom || rect.left <= s.left || rect.right >= s.right) return true;
+    if (!s) continue;
+    if (a.scrollable) {
+      if (rect.top <= s.top || rect.bottom >= s.bottom || rect.left <= s.left || rect.right >= s.right) return true;
+      continue;
+    }
+    const flushVertically = (rect.top === s.top) !== (rect.bottom === s.bottom);
+    const flushHorizontally = (rect.left === s.left) !== (rect.right === s.right);
+    if (flushVertically && s.bottom - s.top < minimumPx) return true;
+    if (flushHorizontally && s.right - s.left < minimumPx) return true;
   }
   return false;
 }
@@ -69,16 +89,18 @@ export function auditLayout(
   for (const { entry, node } of targets) {
     const rect = node.bounds;
     if (!rect) continue;
-    if (isClippedByScrolling(node, rect)) continue;
     const w = rect.right - rect.left;
     const h = rect.bottom - rect.top;
     const base = { selector: entry.selector, label: entry.label, size_px: [w, h] as const };
+    if (rect.left < area.left || rect.top < area.top || rect.right > area.right || rect.bottom > area.bottom) {
+      // Checked before the clipping test: a node reaching outside the screen is a finding in itself.
+      findings.push({ issue: 'off_screen', ...base });
+      continue;
+    }
+    if (isPossiblyClipped(node, rect, area, minimum)) continue;
     if (w <= 0 || h <= 0) {
       findings.push({ issue: 'no_area', ...base });
       continue;
-    }
-    if (rect.left < area.left || rect.top < area.top || rect.right > area.right || rect.bottom > area.bottom) {
-      findings.push({ issue: 'off_screen', ...base });
     }
     if (w * 160 < 48 * density && h * 160 < 48 * density) {
       findings.push({ issue: 'touch_target_too_small', ...base, minimum_px: minimum });

@@ -1,0 +1,293 @@
+import { describe, expect, it } from 'vitest';
+import { parseDump } from '../../../src/domain/dump.js';
+import { summariseScreen, summariseScreenDetailed } from '../../../src/domain/summary.js';
+import { matchSelector } from '../../../src/domain/matcher.js';
+import { parseSelector } from '../../../src/domain/validation.js';
+import type { ScreenContext, WindowState } from '../../../src/domain/screen.js';
+import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
+
+function ctx(window: Partial<WindowState> = {}, density = 420): ScreenContext {
+  return {
+    density,
+    window: { foregroundPackage: null, ime: { visible: false, frame: null }, displaySize: null, ...window },
+  };
+}
+
+function summarise(children: NodeSpec[], context = ctx()) {
+  return summariseScreen(parseDump(uiautomatorDump([screen(children)])), context);
+}
+
+/** Every unambiguous offer resolves (domain matcher) to exactly one node. */
+function expectEveryOfferUnique(children: NodeSpec[]) {
+  const tree = parseDump(uiautomatorDump([screen(children)]));
+  const { plans } = summariseScreenDetailed(tree, ctx());
+  for (const plan of plans.filter((p) => !p.entry.ambiguous)) {
+    expect(matchSelector(tree, parseSelector(plan.entry.selector))).toEqual([plan.selectorNode]);
+  }
+}
+
+describe('summariseScreen: roles (CONTRACT §6)', () => {
+  const children: NodeSpec[] = [
+    { cls: 'android.widget.EditText', hint: 'Search settings', clickable: true, bounds: '[0,0][1080,150]' },
+    { cls: 'com.google.android.material.textfield.TextInputEditText', text: 'typed', bounds: '[0,150][1080,300]' },
+    { cls: 'android.widget.Switch', text: 'Wi-Fi', checkable: true, checked: true, clickable: true, bounds: '[0,300][1080,450]' },
+    { cls: 'android.widget.Button', text: 'Calendar', clickable: true, bounds: '[0,450][1080,600]' },
+    { cls: 'android.view.View', desc: 'Hold me', longClickable: true, bounds: '[0,600][1080,750]' },
+    { cls: 'android.widget.TextView', text: 'Just a caption', bounds: '[0,750][1080,900]' },
+    { cls: 'android.widget.Button', text: 'Ghost', clickable: true, bounds: '[0,0][0,0]' },
+    { cls: 'android.widget.Button', text: 'No bounds', clickable: true, bounds: null },
+    {
+      cls: 'androidx.recyclerview.widget.RecyclerView',
+      desc: 'Scrollable list',
+      scrollable: true,
+      clickable: true,
+      bounds: '[0,900][1080,2000]',
+      children: [{ cls: 'android.widget.TextView', text: 'Inside list', bounds: '[100,1000][980,1100]' }],
+    },
+  ];
+  const summary = summarise(children);
+
+  it('gives each visible actionable node its role, in document order', () => {
+    expect(summary.actions.map((a) => [a.label, a.role])).toEqual([
+      ['Search settings', 'input'],
+      ['typed', 'input'],
+      ['Wi-Fi', 'toggle'],
+      ['Calendar', 'button'],
+      ['Hold me', 'long-press'],
+    ]);
+  });
+
+  it('chooses the selector attribute by the contract order', () => {
+    expect(summary.actions.map((a) => a.selector)).toEqual([
+      { input_hint: 'Search settings' },
+      { text: 'typed' },
+      { text: 'Wi-Fi' },
+      { text: 'Calendar' },
+      { content_desc: 'Hold me' },
+    ]);
+  });
+
+  it('reports checked for toggles only, enabled for all, bounds as a box', () => {
+    expect(summary.actions[2]).toMatchObject({ checked: true, enabled: true, bounds: { left: 0, top: 300, width: 1080, height: 150 } });
+    expect(summary.actions[3]).not.toHaveProperty('checked');
+  });
+
+  it('never offers scrollables, invisible nodes or plain text, but lists visible texts', () => {
+    const labels = summary.actions.map((a) => a.label);
+    expect(labels).not.toContain('Scrollable list');
+    expect(labels).not.toContain('Ghost');
+    expect(labels).not.toContain('No bounds');
+    expect(labels).not.toContain('Just a caption');
+    expect(summary.texts).toContain('Just a caption');
+    expect(summary.texts).toContain('Inside list');
+    expect(summary.texts).not.toContain('Ghost');
+    expect(summary.can_scroll).toBe(true);
+  });
+
+  it('de-duplicates texts and counts before truncation', () => {
+    const many = Array.from({ length: 250 }, (_, i) => ({ cls: 'android.widget.TextView', text: `T${i % 230}`, bounds: '[0,0][10,10]' }));
+    const s = summarise(many);
+    expect(s.texts).toHaveLength(200);
+    expect(s.counts.texts).toBe(230);
+    expect(s.truncated).toBe(true);
+  });
+
+  it('keeps at most 120 actions and counts all of them', () => {
+    const buttons = Array.from({ length: 130 }, (_, i) => ({
+      cls: 'android.widget.Button',
+      text: `B${i}`,
+      clickable: true,
+      bounds: `[100,${100 + i * 10}][900,${110 + i * 10}]`,
+    }));
+    const s = summarise(buttons);
+    expect(s.actions).toHaveLength(120);
+    expect(s.counts.actions).toBe(130);
+    expect(s.truncated).toBe(true);
+    expect(summarise(buttons.slice(0, 5)).truncated).toBe(false);
+  });
+
+  it('reads the same screen identically from the Appium shape', () => {
+    const fromAppium = summariseScreen(parseDump(appiumSource([screen(children)])), ctx());
+    expect(fromAppium.actions).toEqual(summary.actions);
+    expect(fromAppium.texts).toEqual(summary.texts);
+  });
+
+  it('has no can_scroll when nothing visible scrolls', () => {
+    expect(summarise([{ text: 'a', scrollable: true, bounds: '[0,0][0,0]' }]).can_scroll).toBe(false);
+  });
+});
+
+describe('summariseScreen: selectors from descendants', () => {
+  const row = (title: string, i: number): NodeSpec => ({
+    cls: 'android.widget.LinearLayout',
+    clickable: true,
+    bounds: `[0,${200 * i}][1080,${200 * i + 200}]`,
+    children: [
+      { cls: 'android.widget.ImageView', id: 'android:id/icon', bounds: `[20,${200 * i + 50}][120,${200 * i + 150}]` },
+      { cls: 'android.widget.TextView', id: 'android:id/title', text: title, bounds: `[150,${200 * i + 20}][900,${200 * i + 100}]` },
+    ],
+  });
+
+  it('prefers a descendant attribute that is unique over a shared resource-id', () => {
+    const s = summarise([row('Network & internet', 0), row('Connected devices', 1), row('Apps', 2)]);
+    expect(s.actions.map((a) => [a.selector, a.label, a.role])).toEqual([
+      [{ text: 'Network & internet' }, 'Network & internet', 'button'],
+      [{ text: 'Connected devices' }, 'Connected devices', 'button'],
+      [{ text: 'Apps' }, 'Apps', 'button'],
+    ]);
+    // The row's own bounds are advertised, not the title's.
+    expect(s.actions[0]!.bounds).toEqual({ left: 0, top: 0, width: 1080, height: 200 });
+  });
+
+  it('never borrows a selector from a descendant that takes the tap itself', () => {
+    const card: NodeSpec = {
+      cls: 'android.view.ViewGroup',
+      clickable: true,
+      bounds: '[0,0][1080,600]',
+      children: [
+        { cls: 'android.widget.Button', text: 'Like', clickable: true, bounds: '[0,500][300,600]' },
+        { cls: 'android.widget.TextView', text: 'Post title', bounds: '[0,0][1080,100]' },
+      ],
+    };
+    const s = summarise([card]);
+    expect(s.actions.map((a) => [a.selector, a.label])).toEqual([
+      [{ text: 'Post title' }, 'Post title'],
+      [{ text: 'Like' }, 'Like'],
+    ]);
+  });
+
+  it('offers an unlabelled node that has a resource-id, and not one with nothing at all', () => {
+    const s = summarise([
+      { cls: 'android.widget.ImageButton', id: 'com.example.app:id/fab', clickable: true, bounds: '[800,2000][1000,2200]' },
+      { cls: 'android.widget.ImageButton', clickable: true, bounds: '[100,2000][300,2200]' },
+    ]);
+    expect(s.actions.map((a) => [a.selector, a.label])).toEqual([[{ resource_id: 'com.example.app:id/fab' }, '']]);
+  });
+
+  it('does not offer a selector value ui_tap would refuse (too long), falling back to the next attribute', () => {
+    const s = summarise([{ cls: 'android.widget.Button', text: 'x'.repeat(300), id: 'com.example.app:id/long', clickable: true, bounds: '[0,0][500,500]' }]);
+    expect(s.actions[0]!.selector).toEqual({ resource_id: 'com.example.app:id/long' });
+    expect([...s.actions[0]!.label].length).toBeLessThanOrEqual(121);
+  });
+});
+
+describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
+  const profileSection = (name: string, top: number, visible = true): NodeSpec => ({
+    cls: 'android.widget.LinearLayout',
+    desc: name,
+    bounds: visible ? `[0,${top}][1080,${top + 400}]` : '[0,0][0,0]',
+    children: [
+      { cls: 'android.widget.TextView', text: 'Account', bounds: `[0,${top}][1080,${top + 100}]` },
+      { cls: 'android.widget.Button', text: 'Save', clickable: true, bounds: `[0,${top + 200}][1080,${top + 350}]` },
+    ],
+  });
+
+  it('tells two Save rows apart by their Personal/Work profile ancestors', () => {
+    const s = summarise([profileSection('Personal profile', 0), profileSection('Work profile', 500)]);
+    expect(s.actions.map((a) => [a.selector, a.disambiguated, a.ambiguous])).toEqual([
+      [{ text: 'Save', within: { content_desc: 'Personal profile' } }, true, undefined],
+      [{ text: 'Save', within: { content_desc: 'Work profile' } }, true, undefined],
+    ]);
+    expectEveryOfferUnique([profileSection('Personal profile', 0), profileSection('Work profile', 500)]);
+  });
+
+  it('uses invisible ancestors as context too', () => {
+    const s = summarise([profileSection('Personal profile', 0, false), profileSection('Work profile', 500, false)]);
+    expect(s.actions.map((a) => a.selector)).toEqual([
+      { text: 'Save', within: { content_desc: 'Personal profile' } },
+      { text: 'Save', within: { content_desc: 'Work profile' } },
+    ]);
+  });
+
+  it('leaves two Clock rows with no distinguishing ancestor ambiguous', () => {
+    const clockRow = (top: number): NodeSpec => ({
+      cls: 'android.widget.LinearLayout',
+      clickable: true,
+      bounds: `[0,${top}][1080,${top + 200}]`,
+      children: [{ cls: 'android.widget.TextView', id: 'android:id/title', text: 'Clock', bounds: `[100,${top}][900,${top + 200}]` }],
+    });
+    const list: NodeSpec = { cls: 'android.widget.LinearLayout', id: 'com.example.app:id/list', bounds: '[0,0][1080,1000]', children: [clockRow(0), clockRow(300)] };
+    const s = summarise([list]);
+    expect(s.actions).toHaveLength(2);
+    for (const a of s.actions) {
+      expect(a.ambiguous).toBe(true);
+      expect(a.disambiguated).toBeUndefined();
+      expect(a.selector).toEqual({ resource_id: 'android:id/title' });
+    }
+  });
+
+  it('counts invisible duplicates: the locator would see them, so the offer is not unique alone', () => {
+    const s = summarise([
+      { cls: 'android.widget.FrameLayout', id: 'com.example.app:id/dialog', bounds: '[0,0][1080,1000]', children: [{ cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[100,100][900,300]' }] },
+      { cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[0,0][0,0]' },
+    ]);
+    expect(s.actions).toHaveLength(1);
+    expect(s.actions[0]).toMatchObject({ selector: { text: 'OK', within: { resource_id: 'com.example.app:id/dialog' } }, disambiguated: true });
+  });
+
+  it('marks a single visible offer ambiguous when an invisible twin cannot be told apart', () => {
+    const s = summarise([
+      { cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[100,100][900,300]' },
+      { cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[0,0][0,0]' },
+    ]);
+    expect(s.actions[0]).toMatchObject({ selector: { text: 'OK' }, ambiguous: true });
+  });
+});
+
+describe('summariseScreen: Flutter labels', () => {
+  it('offers a content-desc with a newline as is, and it validates', () => {
+    const s = summarise([{ cls: 'android.view.View', desc: 'Historial\nTab 2 of 3', clickable: true, bounds: '[0,2200][360,2400]' }]);
+    expect(s.actions[0]!.selector).toEqual({ content_desc: 'Historial\nTab 2 of 3' });
+    expect(parseSelector(s.actions[0]!.selector).target.value).toBe('Historial\nTab 2 of 3');
+    expect(s.texts).toEqual(['Historial\nTab 2 of 3']);
+  });
+});
+
+describe('summariseScreen: keyboard', () => {
+  const children: NodeSpec[] = [
+    { cls: 'android.widget.EditText', hint: 'Message', bounds: '[0,1300][1080,1500]' },
+    { cls: 'android.widget.Button', text: 'Send', clickable: true, bounds: '[0,1600][1080,1800]' },
+    { cls: 'android.widget.Button', text: 'Half', clickable: true, bounds: '[0,1450][1080,1550]' },
+  ];
+
+  it('marks entries that strictly overlap the visible IME frame, and only those', () => {
+    const s = summarise(children, ctx({ ime: { visible: true, frame: { left: 0, top: 1500, right: 1080, bottom: 2400 } } }));
+    expect(s.keyboard).toEqual({ open: true, top: 1500 });
+    expect(s.actions.map((a) => [a.label, a.covered_by_keyboard])).toEqual([
+      ['Message', undefined],
+      ['Send', true],
+      ['Half', true],
+    ]);
+  });
+
+  it('reports a closed keyboard and covers nothing when the IME is hidden', () => {
+    const s = summarise(children, ctx({ ime: { visible: false, frame: { left: 0, top: 1500, right: 1080, bottom: 2400 } } }));
+    expect(s.keyboard).toEqual({ open: false, top: null });
+    expect(s.actions.some((a) => a.covered_by_keyboard)).toBe(false);
+  });
+});
+
+describe('summariseScreen: screen and foreground package', () => {
+  const tree = parseDump(
+    uiautomatorDump([
+      { cls: 'android.widget.FrameLayout', pkg: 'com.android.systemui', bounds: '[0,0][1080,80]' },
+      { cls: 'android.widget.FrameLayout', pkg: 'com.android.settings', bounds: '[0,80][1080,2340]' },
+    ]),
+  );
+
+  it('takes the display size from dumpsys first, then the declared size, then the windows', () => {
+    expect(summariseScreen(tree, ctx({ displaySize: { width: 1080, height: 2400 } })).screen).toEqual({ width: 1080, height: 2400 });
+    expect(summariseScreen(tree, ctx()).screen).toEqual({ width: 1080, height: 2340 });
+    const appium = parseDump(appiumSource([screen([])], { width: 1344, height: 2992 }));
+    expect(summariseScreen(appium, ctx()).screen).toEqual({ width: 1344, height: 2992 });
+  });
+
+  it('takes the package from dumpsys, else the first window that is not system UI', () => {
+    expect(summariseScreen(tree, ctx({ foregroundPackage: 'com.example' })).foreground_package).toBe('com.example');
+    expect(summariseScreen(tree, ctx()).foreground_package).toBe('com.android.settings');
+  });
+
+  it('is pure: the same input gives the same summary', () => {
+    expect(summariseScreen(tree, ctx())).toEqual(summariseScreen(tree, ctx()));
+  });
+});

@@ -1,0 +1,265 @@
+import { describe, expect, it } from 'vitest';
+import { HarnessError, type ErrorCode } from '../../../src/domain/errors.js';
+import {
+  parseDirection,
+  parsePackageName,
+  parseSelector,
+  parseSessionId,
+  parseText,
+} from '../../../src/domain/validation.js';
+
+function codeOf(fn: () => unknown): ErrorCode | 'no error' {
+  try {
+    fn();
+    return 'no error';
+  } catch (error) {
+    if (error instanceof HarnessError) return error.code;
+    throw error;
+  }
+}
+
+function messageOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof HarnessError) return error.message;
+    throw error;
+  }
+  throw new Error('expected a HarnessError');
+}
+
+const CONTROL_EXCEPT_WHITESPACE = [
+  ...Array.from({ length: 0x20 }, (_, i) => i).filter((c) => c !== 0x09 && c !== 0x0a && c !== 0x0d),
+  0x7f,
+  0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+];
+
+describe('parseSelector (CONTRACT §4)', () => {
+  it.each([
+    [{ resource_id: 'com.android.settings:id/search' }],
+    [{ text: 'Calendar' }],
+    [{ content_desc: 'Navigate up' }],
+    [{ text_contains: 'Cal' }],
+    [{ input_hint: 'Search' }],
+    [{ text: 'Save', within: { content_desc: 'Work profile' } }],
+    [{ text: 'Historial\nTab 2 of 3' }],
+    [{ content_desc: 'a\tb\r\nc' }],
+    [{ text: '日本語 العربية 😀' }],
+    [{ text: ' padded ' }],
+  ])('accepts %j and keeps the value exactly', (input) => {
+    const selector = parseSelector(input);
+    const [key, value] = Object.entries(input).find(([k]) => k !== 'within')!;
+    expect(selector.target).toEqual({ key, value });
+    if ('within' in input) expect(selector.within).toEqual({ key: 'content_desc', value: 'Work profile' });
+    else expect(selector.within).toBeUndefined();
+  });
+
+  it('accepts exactly 256 code points, emoji counted as one each', () => {
+    expect(codeOf(() => parseSelector({ text: '😀'.repeat(256) }))).toBe('no error');
+    expect(codeOf(() => parseSelector({ text: 'a'.repeat(256) }))).toBe('no error');
+  });
+
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['a string', 'Calendar'],
+    ['a number', 42],
+    ['a boolean', true],
+    ['an array', [{ text: 'x' }]],
+    ['an empty array', []],
+    ['an empty object', {}],
+    ['two keys', { text: 'a', content_desc: 'b' }],
+    ['all five keys', { resource_id: 'a', text: 'b', content_desc: 'c', text_contains: 'd', input_hint: 'e' }],
+    ['an unknown key', { xpath: '//*' }],
+    ['an unknown key beside a good one', { text: 'a', xpath: '//*' }],
+    ['a class selector', { class: 'android.widget.Button' }],
+    ['bounds', { bounds: '[0,0][1,1]' }],
+    ['only within', { within: { text: 'a' } }],
+    ['a nested within', { text: 'a', within: { text: 'b', within: { text: 'c' } } }],
+    ['within with two keys', { text: 'a', within: { text: 'b', content_desc: 'c' } }],
+    ['within empty', { text: 'a', within: {} }],
+    ['within a string', { text: 'a', within: 'Work profile' }],
+    ['within null', { text: 'a', within: null }],
+    ['within an array', { text: 'a', within: [{ text: 'b' }] }],
+    ['within with an unknown key', { text: 'a', within: { id: 'b' } }],
+    ['a number value', { text: 5 }],
+    ['a null value', { text: null }],
+    ['an object value', { text: { $ne: '' } }],
+    ['an array value', { text: ['a'] }],
+    ['an empty value', { text: '' }],
+    ['a whitespace value', { text: '   ' }],
+    ['a newline-only value', { text: '\n\t\r' }],
+    ['257 code points', { text: 'a'.repeat(257) }],
+    ['257 emoji', { text: '😀'.repeat(257) }],
+    ['10 KB', { text: 'x'.repeat(10_240) }],
+    ['NUL', { text: 'Cal\u0000endar' }],
+    ['ESC', { text: '\u001b[31mred' }],
+    ['DEL', { text: 'a\u007fb' }],
+    ['RLO', { text: 'abc\u202edcba' }],
+    ['LRI', { text: '\u2066x\u2069' }],
+    ['a lone surrogate', { text: 'a\ud800b' }],
+    ['a bad value inside within', { text: 'a', within: { text: 'b\u0000' } }],
+    ['an empty within value', { text: 'a', within: { content_desc: ' ' } }],
+  ])('refuses %s with INVALID_SELECTOR', (_name, input) => {
+    expect(codeOf(() => parseSelector(input))).toBe('INVALID_SELECTOR');
+  });
+
+  it.each(CONTROL_EXCEPT_WHITESPACE.map((c) => [c.toString(16).padStart(4, '0'), c]))(
+    'refuses U+%s in a value',
+    (_hex, cp) => {
+      expect(codeOf(() => parseSelector({ content_desc: `x${String.fromCodePoint(cp as number)}y` }))).toBe(
+        'INVALID_SELECTOR',
+      );
+    },
+  );
+
+  it('refuses class instances and prototype tricks', () => {
+    class Fake {
+      text = 'a';
+    }
+    expect(codeOf(() => parseSelector(new Fake()))).toBe('INVALID_SELECTOR');
+    expect(codeOf(() => parseSelector(JSON.parse('{"__proto__": {"text": "x"}}')))).toBe('INVALID_SELECTOR');
+    expect(codeOf(() => parseSelector(new Date()))).toBe('INVALID_SELECTOR');
+  });
+
+  it('tells the model what is accepted and never echoes hostile input verbatim', () => {
+    const message = messageOf(() => parseSelector({ text: 'a', content_desc: 'b' }));
+    expect(message).toContain('exactly one of resource_id, text, content_desc, text_contains, input_hint');
+    expect(message).toContain('within');
+    const huge = messageOf(() => parseSelector({ ['x'.repeat(5000) + '\u0000\u202e']: 'a' }));
+    expect(huge.length).toBeLessThan(700);
+    expect(huge).not.toMatch(/[\u0000-\u001f\u202a-\u202e]/);
+    const long = messageOf(() => parseSelector({ text: 'y'.repeat(100_000) }));
+    expect(long).not.toContain('y'.repeat(50));
+    expect(long).toContain('100000 characters');
+    const nul = messageOf(() => parseSelector({ text: 'ab\u0000' }));
+    expect(nul).toContain('U+0000');
+    expect(nul).not.toContain('\u0000');
+  });
+
+  it('treats a key whose value is undefined as absent', () => {
+    expect(parseSelector({ text: 'a', content_desc: undefined, within: undefined })).toEqual({
+      target: { key: 'text', value: 'a' },
+    });
+  });
+});
+
+describe('parseText (CONTRACT §4)', () => {
+  it.each(['hello', 'a', ' ', '😀'.repeat(512), 'x'.repeat(512), 'Ünïcödé 日本 עברית', "it's \"quoted\" $(rm -rf /)"])(
+    'accepts %j',
+    (text) => {
+      expect(parseText(text)).toBe(text);
+    },
+  );
+
+  it.each([
+    ['empty', ''],
+    ['513 code points', 'x'.repeat(513)],
+    ['513 emoji', '😀'.repeat(513)],
+    ['newline', 'a\nb'],
+    ['carriage return', 'a\rb'],
+    ['tab', 'a\tb'],
+    ['NUL', 'a\u0000'],
+    ['DEL', '\u007f'],
+    ['C1 control', 'a\u0085b'],
+    ['RLO', '\u202eabc'],
+    ['PDI', 'abc\u2069'],
+    ['lone surrogate', '\udc00'],
+    ['number', 42],
+    ['null', null],
+    ['object', { text: 'a' }],
+    ['array', ['a']],
+  ])('refuses %s with INVALID_TEXT', (_name, input) => {
+    expect(codeOf(() => parseText(input))).toBe('INVALID_TEXT');
+  });
+
+  it('explains that a newline is not text', () => {
+    expect(messageOf(() => parseText('a\n'))).toMatch(/newline/);
+  });
+});
+
+describe('parsePackageName (CONTRACT §4)', () => {
+  it.each(['com.android.settings', 'a', 'A_b.C1', 'com.google.android.apps.nexuslauncher', `a${'b'.repeat(254)}`])(
+    'accepts %s',
+    (pkg) => {
+      expect(parsePackageName(pkg)).toBe(pkg);
+    },
+  );
+
+  it.each([
+    'com.x; rm -rf /',
+    'com.x/../../etc',
+    '-e',
+    '--user 0',
+    'com.x && whoami',
+    'com.x\ncom.y',
+    'com.android.settings/.Settings',
+    '',
+    ' com.x',
+    'com.x ',
+    'com..x',
+    '.com.x',
+    'com.x.',
+    '1com.x',
+    'com.1x',
+    'com.x$(id)',
+    'com.x`id`',
+    'com.x|sh',
+    'com.x\u0000',
+    'com.x\r',
+    'com.\u202ex',
+    'com.éx',
+    'com-x',
+    `a${'b'.repeat(255)}`,
+  ])('refuses %j with INVALID_PACKAGE', (pkg) => {
+    expect(codeOf(() => parsePackageName(pkg))).toBe('INVALID_PACKAGE');
+  });
+
+  it.each([null, undefined, 7, ['com.x'], { name: 'com.x' }])('refuses the non-string %j', (value) => {
+    expect(codeOf(() => parsePackageName(value))).toBe('INVALID_PACKAGE');
+  });
+
+  it('escapes what it quotes back', () => {
+    const message = messageOf(() => parsePackageName('com.x\ncom.y\u202e'));
+    expect(message).not.toMatch(/[\n\u202e]/);
+    expect(message).toContain('\\u000a');
+  });
+});
+
+describe('parseDirection (CONTRACT §4)', () => {
+  it('accepts exactly up and down', () => {
+    expect(parseDirection('up')).toBe('up');
+    expect(parseDirection('down')).toBe('down');
+  });
+  it.each(['UP', 'Down', ' up', 'left', 'right', '', 'up\n', null, 1, ['up'], { direction: 'up' }])(
+    'refuses %j with INVALID_SCROLL_DIRECTION',
+    (value) => {
+      expect(codeOf(() => parseDirection(value))).toBe('INVALID_SCROLL_DIRECTION');
+    },
+  );
+});
+
+describe('parseSessionId (CONTRACT §4)', () => {
+  it.each(['a'.repeat(24), 'A-z_0'.repeat(5), 'x'.repeat(128)])('accepts %s', (id) => {
+    expect(parseSessionId(id)).toBe(id);
+  });
+  it.each([
+    'a'.repeat(23),
+    'x'.repeat(129),
+    '',
+    `${'a'.repeat(24)}\n`,
+    `${'a'.repeat(24)} `,
+    `${'a'.repeat(23)}/`,
+    `${'a'.repeat(23)}.`,
+    `../${'a'.repeat(24)}`,
+    `${'a'.repeat(23)}é`,
+    null,
+    123456789012345678901234567890,
+    { id: 'a'.repeat(24) },
+  ])('refuses %j with INVALID_UI_SESSION', (value) => {
+    expect(codeOf(() => parseSessionId(value))).toBe('INVALID_UI_SESSION');
+  });
+  it('never echoes the id', () => {
+    expect(messageOf(() => parseSessionId('secret-but-short'))).not.toContain('secret');
+  });
+});
