@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe } from 'vitest';
 import { freePort, waitForPort } from './ports.js';
-import { stopChild } from './processes.js';
+import { stopChild, trackChild } from './processes.js';
 
 export interface AdbResult {
   readonly stdout: Buffer;
@@ -148,6 +148,7 @@ export async function startAdbServer(options: StartAdbServerOptions = {}): Promi
     env: serverEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  trackChild(child);
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
   const exitedEarly = new Promise<never>((_, reject) => {

@@ -1,4 +1,35 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/**
+ * A sidecar that outlives a killed test worker: every 300 ms it checks that the test process
+ * (argv[1]) is alive; once it is gone, it ends the child (argv[2]) by pid, SIGTERM then SIGKILL.
+ * It exits by itself as soon as the child is gone.
+ */
+const WATCHDOG_SOURCE = `
+const [parent, child] = process.argv.slice(1).map(Number);
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const timer = setInterval(() => {
+  if (!alive(child)) process.exit(0);
+  if (alive(parent)) return;
+  clearInterval(timer);
+  try { process.kill(child, 'SIGTERM'); } catch {}
+  setTimeout(() => { try { process.kill(child, 'SIGKILL'); } catch {} process.exit(0); }, 3000);
+}, 300);
+`;
+
+/**
+ * Makes sure a child this test process started (an adb server, Appium) is ended by its pid
+ * even if the test process dies without calling stop() (a failing hook, a worker killed by the
+ * runner): a test must never leave a server running on the machine.
+ */
+export function trackChild(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  const watchdog = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, String(process.pid), String(child.pid)], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  watchdog.unref();
+}
 
 /**
  * Ends a process this test started, by its pid: SIGTERM, then SIGKILL if it is still
