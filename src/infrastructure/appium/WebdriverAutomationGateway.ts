@@ -122,14 +122,8 @@ export class WebdriverAutomationGateway implements AutomationGateway {
   }
 
   async listSessionIds(): Promise<string[]> {
-    let body: unknown;
-    try {
-      body = await this.getJson('/appium/sessions');
-    } catch (error) {
-      // Appium 2 only knows the deprecated /sessions.
-      if (!(error instanceof NotFound)) throw error;
-      body = await this.getJson('/sessions');
-    }
+    // Appium 2 only knows the deprecated /sessions.
+    const body = (await this.getJson('/appium/sessions', { missingIsNull: true })) ?? (await this.getJson('/sessions'));
     const value = (body as { value?: unknown } | null)?.value;
     if (!Array.isArray(value)) throw new HarnessError('APPIUM_UNAVAILABLE', `Appium at ${this.url} answered its session list in an unexpected shape.`);
     return value
@@ -168,14 +162,14 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     return new WebdriverSession(driver, this.clock, this.options.logger, (error) => this.unavailable(error));
   }
 
-  private async getJson(path: string): Promise<unknown> {
+  private async getJson(path: string, options: { missingIsNull?: boolean } = {}): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.url}${path}`, { signal: AbortSignal.timeout(Math.min(this.options.connectTimeoutMs, 10_000)) });
     } catch (error) {
       throw this.unavailable(error);
     }
-    if (response.status === 404) throw new NotFound();
+    if (response.status === 404 && options.missingIsNull) return null;
     if (!response.ok) throw this.unavailable(new Error(`HTTP ${response.status} from ${path}`));
     try {
       return await response.json();
@@ -184,8 +178,6 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     }
   }
 }
-
-class NotFound extends Error {}
 
 async function defaultRemote(options: Record<string, unknown>): Promise<DriverLike> {
   // webdriverio logs through loglevel, whose info goes to stdout, which belongs to MCP. Loggers

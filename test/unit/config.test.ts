@@ -1,0 +1,179 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { checkAppiumUrl, checkSerial } from '../../src/domain/guards.js';
+import { HarnessError } from '../../src/domain/errors.js';
+
+function load(env: NodeJS.ProcessEnv) {
+  const warnings: string[] = [];
+  const config = loadConfig(env, (m) => warnings.push(m), '/work/project');
+  return { config, warnings };
+}
+
+describe('loadConfig', () => {
+  it('gives the documented defaults with no variables and no warnings', () => {
+    const { config, warnings } = load({});
+    expect(config).toEqual({
+      udid: 'emulator-5554',
+      allowSerials: [],
+      appiumUrl: 'http://127.0.0.1:4723',
+      appiumUrlExplicit: false,
+      flowIdleTimeoutMs: 60_000,
+      actionTimeoutMs: 90_000,
+      connectTimeoutMs: 120_000,
+      artifactsDir: path.resolve('/work/project', 'artifacts'),
+      logLevel: 'info',
+      appiumExtraCapabilities: {},
+      adbServerPort: null,
+    });
+    expect(warnings).toEqual([]);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const { config, warnings } = load({
+      ANDROID_UDID: '127.0.0.1:40555',
+      ANDROID_MCP_ALLOW_SERIALS: ' 127.0.0.1:40555 , ,emulator-x ',
+      APPIUM_URL: 'http://localhost:4999/',
+      ANDROID_MCP_FLOW_IDLE_TIMEOUT: '5',
+      ANDROID_MCP_ACTION_TIMEOUT: '2.5',
+      ANDROID_MCP_CONNECT_TIMEOUT: '30',
+      ANDROID_MCP_ARTIFACTS_DIR: 'out/evidence',
+      ANDROID_MCP_LOG_LEVEL: 'debug',
+      ANDROID_MCP_APPIUM_CAPS: '{"appium:systemPort":8210,"appium:skipServerInstallation":true}',
+      ANDROID_ADB_SERVER_PORT: '15037',
+    });
+    expect(warnings).toEqual([]);
+    expect(config).toMatchObject({
+      udid: '127.0.0.1:40555',
+      allowSerials: ['127.0.0.1:40555', 'emulator-x'],
+      appiumUrl: 'http://localhost:4999',
+      appiumUrlExplicit: true,
+      flowIdleTimeoutMs: 5_000,
+      actionTimeoutMs: 2_500,
+      connectTimeoutMs: 30_000,
+      artifactsDir: path.resolve('/work/project', 'out/evidence'),
+      logLevel: 'debug',
+      appiumExtraCapabilities: { 'appium:systemPort': 8210, 'appium:skipServerInstallation': true },
+      adbServerPort: 15037,
+    });
+  });
+
+  it('keeps an absolute artifacts directory as is', () => {
+    expect(load({ ANDROID_MCP_ARTIFACTS_DIR: '/var/evidence' }).config.artifactsDir).toBe(path.resolve('/var/evidence'));
+  });
+
+  it.each([
+    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', 'abc', 'flowIdleTimeoutMs', 60_000],
+    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', '-5', 'flowIdleTimeoutMs', 60_000],
+    ['ANDROID_MCP_ACTION_TIMEOUT', '0', 'actionTimeoutMs', 90_000],
+    ['ANDROID_MCP_ACTION_TIMEOUT', 'Infinity', 'actionTimeoutMs', 90_000],
+    ['ANDROID_MCP_CONNECT_TIMEOUT', '1e9', 'connectTimeoutMs', 120_000],
+    ['ANDROID_MCP_LOG_LEVEL', 'loud', 'logLevel', 'info'],
+    ['ANDROID_ADB_SERVER_PORT', '99999', 'adbServerPort', null],
+    ['ANDROID_ADB_SERVER_PORT', '50.5', 'adbServerPort', null],
+    ['APPIUM_URL', 'not a url', 'appiumUrl', 'http://127.0.0.1:4723'],
+  ] as const)('%s=%j falls back to its default with a warning', (name, value, key, expected) => {
+    const { config, warnings } = load({ [name]: value });
+    expect(config[key]).toBe(expected);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(name);
+  });
+
+  it('treats blank values as unset, silently', () => {
+    const { config, warnings } = load({ ANDROID_UDID: '  ', APPIUM_URL: '', ANDROID_MCP_LOG_LEVEL: ' ' });
+    expect(config.udid).toBe('emulator-5554');
+    expect(config.appiumUrlExplicit).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
+  it('keeps a non-loopback APPIUM_URL: the guard refuses it per call, not the config', () => {
+    const { config } = load({ APPIUM_URL: 'http://10.0.0.5:4723' });
+    expect(config.appiumUrl).toBe('http://10.0.0.5:4723');
+    expect(config.appiumUrlExplicit).toBe(true);
+  });
+
+  it('an unusable APPIUM_URL counts as not set (managed Appium may start)', () => {
+    expect(load({ APPIUM_URL: '::::' }).config.appiumUrlExplicit).toBe(false);
+  });
+
+  it('extra capabilities cannot override the contract five, nor adbPort when the port is set', () => {
+    const { config, warnings } = load({
+      ANDROID_ADB_SERVER_PORT: '15037',
+      ANDROID_MCP_APPIUM_CAPS: JSON.stringify({
+        platformName: 'iOS',
+        'appium:automationName': 'Espresso',
+        'appium:udid': 'other',
+        'appium:noReset': false,
+        'appium:newCommandTimeout': 0,
+        'appium:adbPort': 5037,
+        browserName: 'chrome',
+        'appium:systemPort': 8211,
+      }),
+    });
+    expect(config.appiumExtraCapabilities).toEqual({ 'appium:systemPort': 8211 });
+    expect(warnings).toHaveLength(7);
+  });
+
+  it.each(['not json', '[1,2]', '"text"', '42', 'null'])('ANDROID_MCP_APPIUM_CAPS=%s is ignored with a warning', (value) => {
+    const { config, warnings } = load({ ANDROID_MCP_APPIUM_CAPS: value });
+    expect(config.appiumExtraCapabilities).toEqual({});
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('checkSerial', () => {
+  it.each(['emulator-5554', 'emulator-5556', 'emulator-0'])('accepts the emulator serial %s', (s) => {
+    expect(() => checkSerial(s, [])).not.toThrow();
+  });
+
+  it.each(['R58M123ABC', '127.0.0.1:5555', 'emulator-', 'emulator-55a4', 'xemulator-5554', 'emulator-5554 ', 'emulator-5554\n', ''])(
+    'refuses %j unless allow-listed',
+    (s) => {
+      let error: unknown;
+      try {
+        checkSerial(s, ['something-else']);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(HarnessError);
+      expect((error as HarnessError).code).toBe('EMULATOR_UNAVAILABLE');
+      expect((error as HarnessError).message).toMatch(/ANDROID_MCP_ALLOW_SERIALS/);
+    },
+  );
+
+  it('accepts an explicitly allowed serial, exactly', () => {
+    expect(() => checkSerial('127.0.0.1:40555', ['127.0.0.1:40555'])).not.toThrow();
+    expect(() => checkSerial('127.0.0.1:4055', ['127.0.0.1:40555'])).toThrow(HarnessError);
+    expect(() => checkSerial('', [''])).toThrow(HarnessError);
+  });
+});
+
+describe('checkAppiumUrl', () => {
+  it.each(['http://127.0.0.1:4723', 'http://localhost:4723', 'http://[::1]:4723', 'http://127.0.0.1:4723/wd/hub', 'http://LOCALHOST:4723'])('accepts %s', (url) => {
+    expect(checkAppiumUrl(url)).toBeInstanceOf(URL);
+  });
+
+  it.each([
+    'https://127.0.0.1:4723',
+    'http://10.0.0.5:4723',
+    'http://0.0.0.0:4723',
+    'http://127.0.0.2:4723',
+    'http://localhost.evil.com:4723',
+    'http://127.0.0.1.nip.io:4723',
+    'http://[::2]:4723',
+    'ws://127.0.0.1:4723',
+    'file:///etc/passwd',
+    'not a url',
+    '',
+  ])('refuses %j with APPIUM_UNAVAILABLE', (url) => {
+    let error: unknown;
+    try {
+      checkAppiumUrl(url);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(HarnessError);
+    expect((error as HarnessError).code).toBe('APPIUM_UNAVAILABLE');
+  });
+});

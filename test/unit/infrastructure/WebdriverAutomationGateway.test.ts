@@ -1,0 +1,300 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HarnessError } from '../../../src/domain/errors.js';
+import type { Logger } from '../../../src/domain/ports.js';
+import {
+  buildCapabilities,
+  sanitizeMessage,
+  WebdriverAutomationGateway,
+  type DriverLike,
+} from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
+import { FakeClock } from '../../support/FakeClock.js';
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const W3C = 'element-6066-11e4-a52e-4f735466cecf';
+
+let server: Server | null = null;
+afterEach(async () => {
+  if (server) await new Promise((resolve) => server?.close(resolve));
+  server = null;
+});
+
+/** A tiny stand-in HTTP server on 127.0.0.1 (not Appium): answers each path with a canned reply. */
+async function stub(routes: Record<string, { status?: number; body: string }>): Promise<string> {
+  server = createServer((req, res) => {
+    const route = routes[req.url ?? ''];
+    res.writeHead(route?.status ?? (route ? 200 : 404), { 'content-type': 'application/json' });
+    res.end(route?.body ?? '{}');
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function gatewayAt(url: string, extra: Partial<ConstructorParameters<typeof WebdriverAutomationGateway>[0]> = {}) {
+  return new WebdriverAutomationGateway({ url, udid: 'emulator-5554', connectTimeoutMs: 2_000, logger: silent, ...extra });
+}
+
+async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HarnessError);
+  return error as HarnessError;
+}
+
+describe('status and session list over HTTP', () => {
+  it('reads the version from value.build.version', async () => {
+    const url = await stub({ '/status': { body: JSON.stringify({ value: { ready: true, build: { version: '3.8.0' } } }) } });
+    expect(await gatewayAt(url).status()).toEqual({ version: '3.8.0' });
+  });
+
+  it('connection refused → APPIUM_UNAVAILABLE with the remedy naming the URL', async () => {
+    const url = await stub({});
+    await new Promise((resolve) => server?.close(resolve));
+    server = null;
+    const error = await harnessError(gatewayAt(url).status());
+    expect(error.code).toBe('APPIUM_UNAVAILABLE');
+    expect(error.message).toContain(`Start Appium so it answers at ${url}`);
+  });
+
+  it.each([
+    ['not JSON', { body: '<html>hello</html>' }],
+    ['no build version', { body: JSON.stringify({ value: { ready: true } }) }],
+    ['HTTP 500', { status: 500, body: '{}' }],
+    ['HTTP 404', { status: 404, body: '{}' }],
+  ])('a malformed /status (%s) → APPIUM_UNAVAILABLE', async (_label, reply) => {
+    const url = await stub({ '/status': reply });
+    expect((await harnessError(gatewayAt(url).status())).code).toBe('APPIUM_UNAVAILABLE');
+  });
+
+  it('lists session ids from /appium/sessions, falling back to /sessions', async () => {
+    let url = await stub({ '/appium/sessions': { body: JSON.stringify({ value: [{ id: 'a', capabilities: {} }, { id: 'b' }] }) } });
+    expect(await gatewayAt(url).listSessionIds()).toEqual(['a', 'b']);
+    await new Promise((resolve) => server?.close(resolve));
+    url = await stub({ '/sessions': { body: JSON.stringify({ value: [{ id: 'c' }] }) } });
+    expect(await gatewayAt(url).listSessionIds()).toEqual(['c']);
+  });
+});
+
+describe('capabilities', () => {
+  it('are exactly the contract five, plus adbPort when given', () => {
+    expect(buildCapabilities('emulator-5554')).toEqual({
+      platformName: 'Android',
+      'appium:automationName': 'UiAutomator2',
+      'appium:udid': 'emulator-5554',
+      'appium:noReset': true,
+      'appium:newCommandTimeout': 60,
+    });
+    expect(buildCapabilities('emulator-5554', {}, 15037)['appium:adbPort']).toBe(15037);
+  });
+
+  it('extras cannot override the five or adbPort', () => {
+    const caps = buildCapabilities(
+      'emulator-5554',
+      { platformName: 'iOS', 'appium:udid': 'x', 'appium:noReset': false, 'appium:newCommandTimeout': 0, 'appium:automationName': 'Espresso', 'appium:adbPort': 1, 'appium:systemPort': 8210 },
+      15037,
+    );
+    expect(caps).toEqual({
+      platformName: 'Android',
+      'appium:automationName': 'UiAutomator2',
+      'appium:udid': 'emulator-5554',
+      'appium:noReset': true,
+      'appium:newCommandTimeout': 60,
+      'appium:adbPort': 15037,
+      'appium:systemPort': 8210,
+    });
+  });
+});
+
+/** A scripted driver: records calls; `find` answers from a queue. */
+class FakeDriver implements DriverLike {
+  readonly sessionId = 'sess-1';
+  readonly calls: unknown[][] = [];
+  findAnswers: (() => unknown)[] = [];
+  text = '';
+  attributes: Record<string, string | null> = {};
+  failWith: Record<string, unknown> = {};
+
+  private record(name: string, ...args: unknown[]) {
+    this.calls.push([name, ...args]);
+    if (this.failWith[name]) throw this.failWith[name];
+  }
+  async findElement(using: string, value: string) {
+    this.record('findElement', using, value);
+    const next = this.findAnswers.length > 1 ? this.findAnswers.shift() : this.findAnswers[0];
+    return next ? next() : null;
+  }
+  async getElementText(id: string) { this.record('getElementText', id); return this.text; }
+  async getElementAttribute(id: string, name: string) { this.record('getElementAttribute', id, name); return this.attributes[name] ?? null; }
+  async elementClick(id: string) { this.record('elementClick', id); }
+  async elementClear(id: string) { this.record('elementClear', id); }
+  async elementSendKeys(id: string, text: string) { this.record('elementSendKeys', id, text); }
+  async performActions(actions: object[]) { this.record('performActions', actions); }
+  async releaseActions() { this.record('releaseActions'); }
+  async getWindowRect() { this.record('getWindowRect'); return { x: 0, y: 0, width: 1080, height: 2400 }; }
+  async back() { this.record('back'); }
+  async getPageSource() { this.record('getPageSource'); return '<hierarchy/>'; }
+  async takeScreenshot() { this.record('takeScreenshot'); return Buffer.from('png!').toString('base64'); }
+  async deleteSession() { this.record('deleteSession'); }
+}
+
+function wdError(name: string, message = name): Error {
+  const e = new Error(message);
+  e.name = name;
+  return e;
+}
+
+async function openWith(driver: FakeDriver, clock = new FakeClock()) {
+  let seen: Record<string, unknown> | null = null;
+  const gateway = gatewayAt('http://127.0.0.1:4723', {
+    clock,
+    adbPort: 15037,
+    remote: async (options) => {
+      seen = options;
+      return driver;
+    },
+  });
+  const session = await gateway.openSession();
+  return { session, options: seen as unknown as Record<string, unknown>, clock };
+}
+
+describe('openSession', () => {
+  it('passes host, port, path, silent logging, no retries and the capabilities', async () => {
+    const { session, options } = await openWith(new FakeDriver());
+    expect(session.id).toBe('sess-1');
+    expect(options).toMatchObject({ protocol: 'http', hostname: '127.0.0.1', port: 4723, path: '/', logLevel: 'silent', connectionRetryCount: 0 });
+    expect(options.capabilities).toEqual(buildCapabilities('emulator-5554', {}, 15037));
+  });
+
+  it('maps a refused connection to APPIUM_UNAVAILABLE and other failures to a sanitised APPIUM_UNAVAILABLE', async () => {
+    const refused = Object.assign(new Error('Unable to connect to "http://127.0.0.1:4723/"'), { code: 'ECONNREFUSED' });
+    const g1 = gatewayAt('http://127.0.0.1:4723', { remote: async () => Promise.reject(refused) });
+    expect((await harnessError(g1.openSession())).message).toMatch(/Start Appium/);
+    const g2 = gatewayAt('http://127.0.0.1:4723', {
+      remote: async () => Promise.reject(new Error("Could not find 'adb' in [\"/home/me/Android/Sdk/platform-tools/adb\"]\n    at Foo (/x/y.js:1:1)")),
+    });
+    const error = await harnessError(g2.openSession());
+    expect(error.code).toBe('APPIUM_UNAVAILABLE');
+    expect(error.message).not.toContain('/home/me');
+    expect(error.message).not.toContain('y.js');
+  });
+});
+
+describe('AutomationSession', () => {
+  it('findElement uses the protocol strategy directly and returns the element id', async () => {
+    const driver = new FakeDriver();
+    driver.findAnswers = [() => ({ [W3C]: 'el-7' })];
+    const { session } = await openWith(driver);
+    expect(await session.findElement({ using: 'accessibility id', value: 'Navigate up' }, 10_000)).toEqual({ id: 'el-7' });
+    expect(driver.calls).toEqual([['findElement', 'accessibility id', 'Navigate up']]);
+  });
+
+  it('findElement polls every 250 ms until found, using the clock', async () => {
+    const driver = new FakeDriver();
+    driver.findAnswers = [() => ({ error: 'no such element' }), () => { throw wdError('no such element'); }, () => ({ ELEMENT: 'el-9' })];
+    const { session, clock } = await openWith(driver);
+    const pending = session.findElement({ using: 'xpath', value: "//*[@text='Apps']" }, 10_000);
+    await clock.advance(250);
+    await clock.advance(250);
+    expect(await pending).toEqual({ id: 'el-9' });
+    expect(driver.calls).toHaveLength(3);
+  });
+
+  it('findElement gives null at the deadline', async () => {
+    const driver = new FakeDriver();
+    driver.findAnswers = [() => ({ error: 'no such element' })];
+    const { session, clock } = await openWith(driver);
+    const pending = session.findElement({ using: 'id', value: 'android:id/title' }, 1_000);
+    await clock.advance(1_000);
+    expect(await pending).toBeNull();
+    expect(driver.calls.length).toBe(5);
+  });
+
+  it('elementLabel: text, then content-desc, then hint', async () => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    driver.text = 'Calendar';
+    expect(await session.elementLabel({ id: 'e' })).toBe('Calendar');
+    driver.text = '';
+    driver.attributes = { 'content-desc': 'Navigate up' };
+    expect(await session.elementLabel({ id: 'e' })).toBe('Navigate up');
+    driver.attributes = { 'content-desc': null, hint: 'Search settings' };
+    expect(await session.elementLabel({ id: 'e' })).toBe('Search settings');
+  });
+
+  it('typeText clears then sends the whole Unicode string at once', async () => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    await session.typeText({ id: 'e' }, 'Café 東京 🚀');
+    expect(driver.calls).toEqual([['elementClear', 'e'], ['elementSendKeys', 'e', 'Café 東京 🚀']]);
+  });
+
+  it('swipe is one W3C touch pointer action then a release', async () => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    await session.swipe({ x: 540, y: 1800 }, { x: 540.4, y: 600 }, 300);
+    expect(driver.calls).toEqual([
+      [
+        'performActions',
+        [
+          {
+            type: 'pointer',
+            id: 'finger1',
+            parameters: { pointerType: 'touch' },
+            actions: [
+              { type: 'pointerMove', duration: 0, origin: 'viewport', x: 540, y: 1800 },
+              { type: 'pointerDown', button: 0 },
+              { type: 'pause', duration: 50 },
+              { type: 'pointerMove', duration: 300, origin: 'viewport', x: 540, y: 600 },
+              { type: 'pointerUp', button: 0 },
+            ],
+          },
+        ],
+      ],
+      ['releaseActions'],
+    ]);
+  });
+
+  it('windowSize, back, pageSource, screenshot', async () => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    expect(await session.windowSize()).toEqual({ width: 1080, height: 2400 });
+    await session.back();
+    expect(await session.pageSource()).toBe('<hierarchy/>');
+    expect((await session.screenshot()).toString()).toBe('png!');
+  });
+
+  it('close deletes the session once and swallows a failure', async () => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    driver.failWith.deleteSession = new Error('gone');
+    await expect(session.close()).resolves.toBeUndefined();
+    await session.close();
+    expect(driver.calls.filter((c) => c[0] === 'deleteSession')).toHaveLength(1);
+  });
+
+  it.each([
+    [wdError('invalid session id'), 'APPIUM_UNAVAILABLE'],
+    [Object.assign(new Error('Request failed with error code ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'APPIUM_UNAVAILABLE'],
+    [wdError('stale element reference'), 'UI_ELEMENT_NOT_FOUND'],
+    [wdError('element not interactable'), 'UI_ELEMENT_NOT_FOUND'],
+    [wdError('unknown error', 'An unknown server-side error occurred: /home/me/secret'), 'INTERNAL_ERROR'],
+  ])('maps a click failure %s to %s, without host paths', async (error, code) => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    driver.failWith.elementClick = error;
+    const mapped = await harnessError(session.click({ id: 'e' }));
+    expect(mapped.code).toBe(code);
+    expect(mapped.message).not.toContain('/home/me');
+    expect(mapped.cause).toBe(error);
+  });
+});
+
+describe('sanitizeMessage', () => {
+  it('removes paths, URLs and stack frames', () => {
+    const out = sanitizeMessage('Error at /usr/lib/node_modules/appium/x.js and C:\\Users\\me\\sdk for http://127.0.0.1:4723/x\n    at foo (/a/b.js:1:2)');
+    expect(out).not.toMatch(/usr\/lib|Users|127\.0\.0\.1|b\.js/);
+  });
+});
