@@ -1,0 +1,18 @@
+import type { AppService } from './services/AppService.js';
+import type { CaptureService } from './services/CaptureService.js';
+import type { FlowService } from './services/FlowService.js';
+import type { SettingsService } from './services/SettingsService.js';
+import type { StatusService } from './services/StatusService.js';
+import type { TreeService } from './services/TreeService.js';
+import type { UiActionService } from './services/UiActionService.js';
+
+/** One service per capability; the MCP tools are thin translations onto these. */
+export interface HarnessServices {
+  readonly status: StatusService;
+  readonly tree: TreeService;
+  readonly capture: CaptureService;
+  readonly apps: AppService;
+  readonly flows: FlowService;
+  readonly actions: UiActionService;
+  readonly settings: SettingsService;
+}

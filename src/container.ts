@@ -1,0 +1,174 @@
+/**
+ * The only place that knows every layer: builds the adapters from the configuration,
+ * the application services on top of them, and the MCP server on top of those.
+ * Tests pass in-memory fakes for any port through `overrides`.
+ */
+import { readFileSync } from 'node:fs';
+import { Ceilings } from './application/Ceilings.js';
+import { withDeadline } from './application/deadline.js';
+import { DeviceAccess } from './application/DeviceAccess.js';
+import { DeviceGate } from './application/DeviceGate.js';
+import { EvidenceCapture } from './application/EvidenceCapture.js';
+import { EvidenceWriter } from './application/EvidenceWriter.js';
+import { FlowSessions } from './application/FlowSessions.js';
+import type { HarnessServices } from './application/HarnessServices.js';
+import { OperationRunner } from './application/OperationRunner.js';
+import { SessionBroker } from './application/SessionBroker.js';
+import { AppService } from './application/services/AppService.js';
+import { CaptureService } from './application/services/CaptureService.js';
+import { FlowService } from './application/services/FlowService.js';
+import { SettingsService } from './application/services/SettingsService.js';
+import { StatusService } from './application/services/StatusService.js';
+import { TreeService } from './application/services/TreeService.js';
+import { UiActionService } from './application/services/UiActionService.js';
+import type { HarnessConfig } from './config.js';
+import type {
+  AutomationGateway,
+  Clock,
+  DeviceGateway,
+  EvidenceStore,
+  ImageTools,
+  Logger,
+  RandomSource,
+} from './domain/ports.js';
+import { AdbDeviceGateway } from './infrastructure/adb/AdbDeviceGateway.js';
+import { locateAdb } from './infrastructure/adb/adbLocator.js';
+import { AdbRunner } from './infrastructure/adb/AdbRunner.js';
+import { WebdriverAutomationGateway } from './infrastructure/appium/WebdriverAutomationGateway.js';
+import { SystemClock } from './infrastructure/clock/SystemClock.js';
+import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
+import { createLogger } from './infrastructure/logging/logger.js';
+import { PngImageTools } from './infrastructure/png/PngImageTools.js';
+import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
+import { HarnessMcpServer } from './mcp/HarnessMcpServer.js';
+import { createTools } from './mcp/tools/index.js';
+import type { ToolDefinition } from './mcp/ToolDefinition.js';
+
+/** The ports, each replaceable (unit tests, the virtual device, managed Appium). */
+export interface ContainerDeps {
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly logger: Logger;
+  readonly device: DeviceGateway;
+  readonly automation: AutomationGateway;
+  readonly evidenceStore: EvidenceStore;
+  readonly imageTools: ImageTools;
+  /** Environment used to locate adb (defaults to process.env). */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface Container {
+  readonly config: HarnessConfig;
+  readonly deps: Omit<ContainerDeps, 'env'>;
+  readonly services: HarnessServices;
+  readonly tools: readonly ToolDefinition[];
+  readonly flows: FlowSessions;
+  readonly gate: DeviceGate;
+  readonly evidence: EvidenceWriter;
+  readonly runner: OperationRunner;
+  readonly server: HarnessMcpServer;
+  /** Closes the open flow (releasing its Appium session), then the MCP server. Bounded. */
+  shutdown(): Promise<void>;
+}
+
+/** How long shutdown waits for the flow's session to close before giving up on it. */
+const SHUTDOWN_FLOW_BUDGET_MS = 3_000;
+
+export function packageVersion(): string {
+  try {
+    const raw = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+    const version = (JSON.parse(raw) as { version?: unknown }).version;
+    return typeof version === 'string' ? version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function createContainer(config: HarnessConfig, overrides: Partial<ContainerDeps> = {}): Container {
+  const env = overrides.env ?? process.env;
+  const clock = overrides.clock ?? new SystemClock();
+  const random = overrides.random ?? new CryptoRandom();
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const device = overrides.device ?? createDeviceGateway(config, env, clock, logger);
+  const automation =
+    overrides.automation ??
+    new WebdriverAutomationGateway({
+      url: config.appiumUrl,
+      udid: config.udid,
+      connectTimeoutMs: config.connectTimeoutMs,
+      extraCapabilities: { ...config.appiumExtraCapabilities },
+      ...(config.adbServerPort === null ? {} : { adbPort: config.adbServerPort }),
+      logger,
+      clock,
+    });
+  const evidenceStore = overrides.evidenceStore ?? new FileEvidenceStore(config.artifactsDir);
+  const imageTools = overrides.imageTools ?? new PngImageTools();
+
+  const ceilings = new Ceilings(
+    clock,
+    { actionTimeoutMs: config.actionTimeoutMs, connectTimeoutMs: config.connectTimeoutMs },
+    logger,
+  );
+  const gate = new DeviceGate(clock);
+  const access = new DeviceAccess(gate, ceilings, device, {
+    udid: config.udid,
+    allowSerials: config.allowSerials,
+    appiumUrl: config.appiumUrl,
+  });
+  const flows = new FlowSessions(clock, random, ceilings, automation, logger, config.flowIdleTimeoutMs);
+  const broker = new SessionBroker(flows, ceilings, automation, logger);
+  const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, random, logger);
+  const capture = new EvidenceCapture(evidence, logger);
+
+  const services: HarnessServices = {
+    status: new StatusService(access, automation, ceilings),
+    tree: new TreeService(access, flows),
+    capture: new CaptureService(access, capture, imageTools),
+    apps: new AppService(access, flows, capture, clock),
+    flows: new FlowService(access, flows),
+    actions: new UiActionService(access, broker, capture, logger),
+    settings: new SettingsService(access, flows, capture, clock),
+  };
+  const tools = createTools(services);
+  const runner = new OperationRunner(random, logger);
+  const server = new HarnessMcpServer({ version: packageVersion(), tools, runner, artifacts: evidence });
+
+  const shutdown = async (): Promise<void> => {
+    await withDeadline(clock, SHUTDOWN_FLOW_BUDGET_MS, flows.shutdown(), 'closing the flow at shutdown took too long').catch(
+      (error: unknown) => logger.warn('the flow could not be closed at shutdown', { cause: String(error) }),
+    );
+    await server.close().catch((error: unknown) => logger.warn('closing the MCP server failed', { cause: String(error) }));
+  };
+
+  return {
+    config,
+    deps: { clock, random, logger, device, automation, evidenceStore, imageTools },
+    services,
+    tools,
+    flows,
+    gate,
+    evidence,
+    runner,
+    server,
+    shutdown,
+  };
+}
+
+/**
+ * adb through the closed list. When adb cannot be found the runner still exists and answers
+ * every call with EMULATOR_UNAVAILABLE and the install remedy, so the server starts anyway.
+ */
+function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, clock: Clock, logger: Logger): DeviceGateway {
+  const adb = locateAdb(env);
+  if (adb) logger.debug('adb located', { source: adb.source });
+  else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
+  const runner = new AdbRunner({
+    adbPath: adb?.path ?? null,
+    // A serial adb would read as an option is refused by the guard before any call; keep the runner constructible.
+    serial: config.udid.startsWith('-') ? 'refused-serial' : config.udid,
+    defaultTimeoutMs: config.actionTimeoutMs,
+    env,
+    logger,
+  });
+  return new AdbDeviceGateway(runner, clock, logger);
+}

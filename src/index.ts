@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * The `android-mcp-harness` bin: a small dispatcher. With no subcommand it serves MCP over
+ * stdio, and then stdout carries nothing but JSON-RPC; everything human goes to stderr.
+ * Other parts add their subcommands to `commands`.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadConfig } from './config.js';
+import { createContainer, packageVersion } from './container.js';
+
+/** A subcommand: receives the arguments after its name, resolves to an exit code. */
+type Command = (args: readonly string[]) => Promise<number>;
+
+/** Stops within this long after stdin closes or a signal arrives, whatever is still pending. */
+const EXIT_DEADLINE_MS = 4_500;
+
+const USAGE = `Usage: android-mcp-harness [command]
+
+Commands:
+  (none), serve    Run the MCP server over stdio (what MCP clients start).
+  --help           Show this help.
+  --version        Show the version.
+
+Configuration is read from the environment: ANDROID_UDID, ANDROID_MCP_ALLOW_SERIALS, APPIUM_URL,
+ANDROID_MCP_FLOW_IDLE_TIMEOUT, ANDROID_MCP_ACTION_TIMEOUT, ANDROID_MCP_CONNECT_TIMEOUT,
+ANDROID_MCP_ARTIFACTS_DIR, ANDROID_MCP_LOG_LEVEL, ANDROID_MCP_APPIUM_CAPS, ANDROID_ADB_SERVER_PORT.
+`;
+
+function stderr(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Serves MCP over stdio until stdin closes or a signal arrives; the flow is closed first. */
+async function serve(): Promise<number> {
+  const config = loadConfig(process.env, (message) => stderr(`android-mcp-harness: ${message}`));
+  const container = createContainer(config);
+  const logger = container.deps.logger;
+
+  let stopping = false;
+  const stop = (reason: string, code: number): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { reason });
+    // Whatever hangs, the process is gone in time; unref so it never keeps us alive by itself.
+    setTimeout(() => process.exit(code), EXIT_DEADLINE_MS).unref();
+    container.shutdown().then(
+      () => process.exit(code),
+      (error: unknown) => {
+        logger.error('shutdown failed', { cause: String(error) });
+        process.exit(code);
+      },
+    );
+  };
+
+  process.stdin.once('end', () => stop('stdin closed', 0));
+  process.stdin.once('close', () => stop('stdin closed', 0));
+  process.once('SIGINT', () => stop('SIGINT', 0));
+  process.once('SIGTERM', () => stop('SIGTERM', 0));
+  process.on('uncaughtException', (error) => {
+    logger.error('uncaught exception', { cause: error.stack ?? String(error) });
+    stop('uncaught exception', 1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    logger.error('unhandled rejection', { cause: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) });
+  });
+
+  await container.server.connect(new StdioServerTransport());
+  logger.info('serving MCP over stdio', { version: packageVersion(), udid: config.udid });
+  // Runs until stop() exits the process.
+  return new Promise<number>(() => undefined);
+}
+
+const commands: Record<string, Command> = {
+  serve: () => serve(),
+};
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) return serve();
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE); // stdout-ok: the CLI's intended output, not in server mode
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${packageVersion()}\n`); // stdout-ok: the CLI's intended output, not in server mode
+    return 0;
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    stderr(`android-mcp-harness: unknown command ${JSON.stringify(name.slice(0, 64))}`);
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  return command(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    stderr(`android-mcp-harness: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

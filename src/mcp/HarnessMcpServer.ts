@@ -1,0 +1,91 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { OperationRunner } from '../application/OperationRunner.js';
+import { ARTIFACT_TEMPLATE, listArtifacts, readArtifact, type ArtifactReader } from './artifactResource.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { presentResult } from './presenters.js';
+import { ENVELOPE_OUTPUT_SCHEMA, toInputJsonSchema } from './schemas.js';
+import type { ToolDefinition } from './ToolDefinition.js';
+
+export const SERVER_NAME = 'android-mcp-harness';
+
+export interface HarnessMcpServerOptions {
+  readonly version: string;
+  readonly tools: readonly ToolDefinition[];
+  readonly runner: OperationRunner;
+  readonly artifacts: ArtifactReader;
+}
+
+/** The MCP form of a tool definition, as tools/list publishes it. */
+export function publishTool(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toInputJsonSchema(tool.inputSchema),
+    outputSchema: ENVELOPE_OUTPUT_SCHEMA as unknown as Tool['outputSchema'],
+    annotations: { ...tool.annotations },
+  };
+}
+
+/**
+ * The MCP server over the low-level SDK `Server`: it publishes the tool schemas for the
+ * model but validates nothing itself, so that the domain's typed errors (INVALID_SELECTOR …)
+ * reach the model as envelopes instead of the SDK's generic input-validation error.
+ * Every call goes through the one error boundary, the OperationRunner.
+ */
+export class HarnessMcpServer {
+  readonly server: Server;
+  private readonly byName: ReadonlyMap<string, ToolDefinition>;
+  private readonly published: readonly Tool[];
+
+  constructor(private readonly options: HarnessMcpServerOptions) {
+    this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+    this.published = options.tools.map(publishTool);
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server is what lets us own validation errors
+    this.server = new Server(
+      { name: SERVER_NAME, version: options.version },
+      { capabilities: { tools: {}, resources: {} }, instructions: SERVER_INSTRUCTIONS },
+    );
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.published] }));
+    this.server.setRequestHandler(CallToolRequestSchema, (request) =>
+      this.callTool(request.params.name, request.params.arguments ?? {}),
+    );
+    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
+    this.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listArtifacts(options.artifacts) }));
+    this.server.setRequestHandler(ReadResourceRequestSchema, (request) => readArtifact(options.artifacts, request.params.uri));
+  }
+
+  /** Unknown names are a protocol error (there is no tool to put in an envelope). */
+  async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const tool = this.byName.get(name);
+    if (!tool) {
+      const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(shown)}. The tools are: ${[...this.byName.keys()].join(', ')}.`,
+      );
+    }
+    const result = await this.options.runner.run(tool.name, (context) => tool.execute(args, context));
+    return presentResult(result);
+  }
+
+  connect(transport: Transport): Promise<void> {
+    return this.server.connect(transport);
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import type { HarnessServices } from '../../application/HarnessServices.js';
+import { OBSERVER, type ToolDefinition } from '../ToolDefinition.js';
+
+export function appListInstalledTool(services: HarnessServices): ToolDefinition {
+  return {
+    name: 'app_list_installed',
+    title: 'Installed apps',
+    description: 'Lists installed package names, sorted: {packages, count}. Next: app_open with one of them.',
+    inputSchema: z.object({}),
+    annotations: OBSERVER,
+    execute: (_args, context) => services.apps.listInstalled(context),
+  };
+}

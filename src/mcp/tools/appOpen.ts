@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import type { HarnessServices } from '../../application/HarnessServices.js';
+import { parsePackageName } from '../../domain/validation.js';
+import { actor, type ToolDefinition } from '../ToolDefinition.js';
+
+export function appOpenTool(services: HarnessServices): ToolDefinition {
+  return {
+    name: 'app_open',
+    title: 'Open an app',
+    description:
+      'Launches an installed app by package name and waits until it shows. Returns {opened_package, foreground_package} ' +
+      'and a screenshot as evidence. Next: ui_get_tree.',
+    inputSchema: z.object({
+      package_name: z.string().describe('e.g. com.android.settings (see app_list_installed)'),
+    }),
+    annotations: actor(true),
+    execute: (args, context) => {
+      const pkg = parsePackageName(args.package_name);
+      return services.apps.open(context, pkg);
+    },
+  };
+}

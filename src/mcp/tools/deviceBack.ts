@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import type { HarnessServices } from '../../application/HarnessServices.js';
+import { optionalSessionId } from '../arguments.js';
+import { sessionIdSchema } from '../schemas.js';
+import { actor, type ToolDefinition } from '../ToolDefinition.js';
+
+export function deviceBackTool(services: HarnessServices): ToolDefinition {
+  return {
+    name: 'device_back',
+    title: 'Back',
+    description:
+      'Presses Android Back (also closes the keyboard). Returns {back_to_package, foreground_package} and evidence. Next: ui_get_tree.',
+    inputSchema: z.object({ session_id: sessionIdSchema }),
+    annotations: actor(false),
+    execute: (args, context) => services.actions.back(context, optionalSessionId(args)),
+  };
+}

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import type { HarnessServices } from '../../application/HarnessServices.js';
+import { OBSERVER, type ToolDefinition } from '../ToolDefinition.js';
+
+export function emulatorGetStatusTool(services: HarnessServices): ToolDefinition {
+  return {
+    name: 'emulator_get_status',
+    title: 'Emulator status',
+    description:
+      'Checks that the emulator and Appium answer. Returns {udid, android_version, model, appium_version}; ' +
+      'on failure the error message says what to fix. Changes nothing. Next: ui_get_tree.',
+    inputSchema: z.object({}),
+    annotations: OBSERVER,
+    execute: (_args, context) => services.status.status(context),
+  };
+}

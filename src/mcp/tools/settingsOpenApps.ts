@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import type { HarnessServices } from '../../application/HarnessServices.js';
+import { actor, type ToolDefinition } from '../ToolDefinition.js';
+
+export function settingsOpenAppsTool(services: HarnessServices): ToolDefinition {
+  return {
+    name: 'settings_open_apps',
+    title: 'Settings → Apps',
+    description:
+      'Opens Settings → Apps (the list of all apps) and waits for it. Returns {screen_marker} and evidence. Next: ui_get_tree.',
+    inputSchema: z.object({}),
+    annotations: actor(true),
+    execute: (_args, context) => services.settings.openApps(context),
+  };
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import type { HarnessServices } from '../../application/HarnessServices.js';
+import { parseDirection } from '../../domain/validation.js';
+import { optionalSessionId } from '../arguments.js';
+import { sessionIdSchema } from '../schemas.js';
+import { actor, type ToolDefinition } from '../ToolDefinition.js';
+
+export function uiScrollTool(services: HarnessServices): ToolDefinition {
+  return {
+    name: 'ui_scroll',
+    title: 'Scroll',
+    description:
+      'Scrolls the screen one page: "down" shows what is further down, "up" goes back. Returns {direction, foreground_package} ' +
+      'and evidence. Next: ui_get_tree (can_scroll tells whether there is more).',
+    inputSchema: z.object({ direction: z.enum(['up', 'down']), session_id: sessionIdSchema }),
+    annotations: actor(false),
+    execute: (args, context) => {
+      const direction = parseDirection(args.direction);
+      const sessionId = optionalSessionId(args);
+      return services.actions.scroll(context, direction, sessionId);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import type { HarnessServices } from '../../application/HarnessServices.js';
+import { parseSelector } from '../../domain/validation.js';
+import { optionalSessionId } from '../arguments.js';
+import { selectorSchema, sessionIdSchema } from '../schemas.js';
+import { actor, type ToolDefinition } from '../ToolDefinition.js';
+
+export function uiTapTool(services: HarnessServices): ToolDefinition {
+  return {
+    name: 'ui_tap',
+    title: 'Tap an element',
+    description:
+      'Taps the element a selector from ui_get_tree names (waits up to 10 s for it). Returns {target, element_label, foreground_package} ' +
+      'and a screenshot as evidence; when nothing matches, the error lists what the screen offers. Next: ui_get_tree.',
+    inputSchema: z.object({ selector: selectorSchema, session_id: sessionIdSchema }),
+    annotations: actor(false),
+    execute: (args, context) => {
+      const selector = parseSelector(args.selector);
+      const sessionId = optionalSessionId(args);
+      return services.actions.tap(context, selector, sessionId);
+    },
+  };
+}
