@@ -45,7 +45,7 @@ if (!present) {
 
 describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
   const files = fixtureFiles();
-  const totals = { files: 0, nodes: 0, offered: 0, checked: 0, viaId: 0, viaA11y: 0, viaXpath: 0, disambiguated: 0, ambiguous: 0, findings: 0 };
+  const totals = { files: 0, nodes: 0, offered: 0, checked: 0, viaId: 0, viaA11y: 0, viaXpath: 0, disambiguated: 0, ambiguous: 0, findings: 0, xmlBytes: 0, summaryBytes: 0 };
 
   it('finds the fixtures', () => {
     expect(files.length).toBeGreaterThanOrEqual(40);
@@ -64,6 +64,11 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
       totals.nodes += tree.nodes.length;
       totals.offered += plans.length;
       totals.findings += summary.counts.layout_findings;
+      totals.xmlBytes += Buffer.byteLength(xml);
+      totals.summaryBytes += Buffer.byteLength(JSON.stringify(summary));
+      // Real dumps report visible (clipped) bounds: nothing in them can be off screen, and a
+      // rotated dump (BlueStacks, rotation=1 with portrait bounds) must not look like it is.
+      expect(summary.layout_findings.filter((f) => f.issue === 'off_screen')).toEqual([]);
 
       expect(summary.actions.length).toBe(Math.min(plans.length, 120));
       expect(summary.counts.actions).toBe(plans.length);
@@ -99,6 +104,24 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
       }
     });
   }
+
+  it('parses and summarises the largest fixture well under 20 ms', () => {
+    const largest = [...files].sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0]!;
+    const xml = readFileSync(largest, 'utf8');
+    for (let i = 0; i < 10; i++) summariseScreenDetailed(parseDump(xml), context);
+    const runs: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const started = performance.now();
+      summariseScreenDetailed(parseDump(xml), context);
+      runs.push(performance.now() - started);
+    }
+    runs.sort((a, b) => a - b);
+    const median = runs[Math.floor(runs.length / 2)]!;
+    // eslint-disable-next-line no-console -- the measurement is part of the report
+    console.log(`parse+summarise ${largest.slice(fixturesRoot.length + 1)} (${xml.length} chars): median ${median.toFixed(2)} ms over ${runs.length} runs`);
+    // The 20 ms target is a benchmark figure; the unit bound is loose so a busy CI box cannot flake it.
+    expect(median).toBeLessThan(100);
+  });
 
   it('reports the sweep counts', () => {
     // eslint-disable-next-line no-console -- the counts are part of the report

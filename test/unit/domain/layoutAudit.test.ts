@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { parseDump } from '../../../src/domain/dump.js';
+import { summariseScreen } from '../../../src/domain/summary.js';
+import { minimumTouchPx } from '../../../src/domain/layoutAudit.js';
+import type { ScreenContext, WindowState } from '../../../src/domain/screen.js';
+import { screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
+
+function ctx(density: number, window: Partial<WindowState> = {}): ScreenContext {
+  return { density, window: { foregroundPackage: null, ime: { visible: false, frame: null }, displaySize: null, ...window } };
+}
+
+function audit(children: NodeSpec[], density: number, window: Partial<WindowState> = {}, rootBounds?: string) {
+  return summariseScreen(parseDump(uiautomatorDump([screen(children, rootBounds)])), ctx(density, window)).layout_findings;
+}
+
+/** A clickable square of `size` px placed well inside a plain (non-scrollable) panel. */
+function square(size: number, label = 'Icon'): NodeSpec {
+  return {
+    cls: 'android.widget.FrameLayout',
+    bounds: '[100,500][980,1500]',
+    children: [{ cls: 'android.widget.ImageButton', desc: label, clickable: true, bounds: `[500,900][${500 + size},${900 + size}]` }],
+  };
+}
+
+describe('layout audit: touch_target_too_small with the real density', () => {
+  it.each([
+    [160, 48],
+    [320, 96],
+    [420, 126],
+    [480, 144],
+  ])('minimum at %i dpi is %i px', (density, minimum) => {
+    expect(minimumTouchPx(density)).toBe(minimum);
+    // One pixel short on both axes: a finding that names the size and the minimum.
+    expect(audit([square(minimum - 1)], density)).toEqual([
+      { issue: 'touch_target_too_small', selector: { content_desc: 'Icon' }, label: 'Icon', size_px: [minimum - 1, minimum - 1], minimum_px: minimum },
+    ]);
+    // Exactly the minimum: no finding.
+    expect(audit([square(minimum)], density)).toEqual([]);
+  });
+
+  it('is not a finding when only one axis is small (a wide row)', () => {
+    const row: NodeSpec = {
+      cls: 'android.widget.FrameLayout',
+      bounds: '[0,500][1080,1500]',
+      children: [{ cls: 'android.widget.Button', text: 'Wide', clickable: true, bounds: '[40,900][1040,940]' }],
+    };
+    expect(audit([row], 420)).toEqual([]);
+  });
+
+  it('does not flag a 100 px target at 160 or 320 dpi but does at 420 and 480', () => {
+    expect(audit([square(100)], 160)).toEqual([]);
+    expect(audit([square(100)], 320)).toEqual([]);
+    expect(audit([square(100)], 420).map((f) => f.minimum_px)).toEqual([126]);
+    expect(audit([square(100)], 480).map((f) => f.minimum_px)).toEqual([144]);
+  });
+});
+
+describe('layout audit: clipping is not a finding', () => {
+  const list = (children: NodeSpec[]): NodeSpec => ({
+    cls: 'androidx.recyclerview.widget.RecyclerView',
+    scrollable: true,
+    bounds: '[0,200][1080,1800]',
+    children,
+  });
+
+  it('no finding for a wide row clipped by its scroll container', () => {
+    const clippedRow: NodeSpec = { cls: 'android.widget.LinearLayout', clickable: true, bounds: '[0,1780][1080,1800]', children: [{ cls: 'android.widget.TextView', text: 'Half a row', bounds: '[40,1780][1040,1800]' }] };
+    expect(audit([list([clippedRow])], 420)).toEqual([]);
+  });
+
+  it('no finding for a narrow tile or a zero-high row cut at the edge of the list', () => {
+    const tile: NodeSpec = { cls: 'android.widget.ImageButton', desc: 'Tile', clickable: true, bounds: '[100,1790][200,1800]' };
+    const gone: NodeSpec = { cls: 'android.widget.Button', text: 'Gone', clickable: true, bounds: '[0,200][1080,200]' };
+    expect(audit([list([tile, gone])], 420)).toEqual([]);
+  });
+
+  it('no finding for an icon cut by the screen edge', () => {
+    const chip: NodeSpec = { cls: 'android.widget.Button', text: 'Chip', clickable: true, bounds: '[1040,600][1080,640]' };
+    expect(audit([chip], 420)).toEqual([]);
+  });
+
+  it('no finding for an icon flush with one edge of a container squeezed below the minimum', () => {
+    const toolbar: NodeSpec = {
+      cls: 'android.view.ViewGroup',
+      bounds: '[0,1388][1080,1405]',
+      children: [{ cls: 'android.widget.ImageButton', desc: 'Close', clickable: true, bounds: '[28,1397][152,1405]' }],
+    };
+    expect(audit([{ cls: 'android.widget.FrameLayout', bounds: '[0,1264][1080,2205]', children: [toolbar] }], 420)).toEqual([]);
+  });
+
+  it('still flags a small icon inside a wrap_content row (flush with both edges is not clipping)', () => {
+    const row: NodeSpec = {
+      cls: 'android.widget.LinearLayout',
+      bounds: '[300,800][700,836]',
+      children: [{ cls: 'android.widget.ImageView', desc: 'Like', clickable: true, bounds: '[400,800][436,836]' }],
+    };
+    expect(audit([row], 240).map((f) => [f.issue, f.size_px])).toEqual([['touch_target_too_small', [36, 36]]]);
+  });
+});
+
+describe('layout audit: no_area and off_screen', () => {
+  it('reports a zero-width target that nothing clipped', () => {
+    const panel: NodeSpec = { cls: 'android.widget.FrameLayout', bounds: '[100,400][980,1400]', children: [{ cls: 'android.widget.Button', text: 'Thin', clickable: true, bounds: '[300,500][300,600]' }] };
+    expect(audit([panel], 420)).toEqual([{ issue: 'no_area', selector: { text: 'Thin' }, label: 'Thin', size_px: [0, 100] }]);
+  });
+
+  it('reports a target reaching past the screen', () => {
+    const findings = audit(
+      [{ cls: 'android.widget.Button', text: 'Past the edge', clickable: true, bounds: '[900,500][1200,700]' }],
+      420,
+      { displaySize: { width: 1080, height: 2400 } },
+    );
+    expect(findings).toEqual([{ issue: 'off_screen', selector: { text: 'Past the edge' }, label: 'Past the edge', size_px: [300, 200] }]);
+  });
+
+  it('has no false off_screen when a rotated dump keeps portrait bounds (BlueStacks, rotation=1)', () => {
+    const tree = parseDump(
+      uiautomatorDump(
+        [screen([{ cls: 'android.widget.Button', text: 'Like', clickable: true, bounds: '[300,1700][800,1850]' }], '[0,0][1080,1920]')],
+        1,
+      ),
+    );
+    const summary = summariseScreen(tree, ctx(240, { displaySize: { width: 1920, height: 1080 } }));
+    expect(summary.screen).toEqual({ width: 1920, height: 1080 });
+    expect(summary.layout_findings).toEqual([]);
+  });
+
+  it('audits only offered actions, not plain text or scrollables', () => {
+    const findings = audit(
+      [
+        { cls: 'android.widget.TextView', text: 'tiny caption', bounds: '[500,500][510,510]' },
+        { cls: 'android.widget.ScrollView', scrollable: true, clickable: true, desc: 'scroller', bounds: '[500,600][510,610]' },
+      ],
+      420,
+    );
+    expect(findings).toEqual([]);
+  });
+});

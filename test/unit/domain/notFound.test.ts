@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { notFoundMessage } from '../../../src/domain/notFound.js';
+import type { ActionEntry, Role } from '../../../src/domain/screen.js';
+
+function offer(label: string, role: Role = 'button', extra: Partial<ActionEntry> = {}): ActionEntry {
+  return { selector: { text: label }, label, role, enabled: true, bounds: { left: 0, top: 0, width: 10, height: 10 }, ...extra };
+}
+
+describe('notFoundMessage (CONTRACT §7)', () => {
+  it('names what was asked and what the screen offers', () => {
+    const message = notFoundMessage({ target: { key: 'text', value: 'Calender' } }, [offer('Calendar'), offer('Search…', 'input')]);
+    expect(message).toBe("No visible element matched text 'Calender' before timeout. The screen offers: 'Calendar' (button), 'Search…' (input).");
+  });
+
+  it('with 40 candidates names 10 and ends "and 30 more."', () => {
+    const offers = Array.from({ length: 40 }, (_, i) => offer(`Item ${i}`));
+    const message = notFoundMessage({ target: { key: 'content_desc', value: 'X' } }, offers);
+    expect(message.endsWith('and 30 more.')).toBe(true);
+    expect(message.match(/\(button\)/g)).toHaveLength(10);
+    expect(message).toContain("'Item 0' (button)");
+    expect(message).toContain("'Item 9' (button) and 30 more.");
+    expect(message).not.toContain('Item 10');
+  });
+
+  it('cuts labels at 40 characters with an ellipsis and flattens newlines', () => {
+    const long = 'A very long label that goes on and on and on forever';
+    const message = notFoundMessage({ target: { key: 'text', value: 'x' } }, [offer(long), offer('Historial\nTab 2 of 3')]);
+    const quoted = [...message.matchAll(/'([^']*)' \(button\)/g)].map((m) => m[1]!);
+    expect(quoted[0]).toBe(`${long.slice(0, 39)}…`);
+    expect([...quoted[0]!].length).toBe(40);
+    expect(quoted[1]).toBe('Historial Tab 2 of 3');
+    expect(notFoundMessage({ target: { key: 'text', value: 'x' } }, [offer('x'.repeat(40))])).toContain(`'${'x'.repeat(40)}'`);
+  });
+
+  it('names ready offers first: enabled, unambiguous, not under the keyboard', () => {
+    const offers = [
+      offer('Disabled', 'button', { enabled: false }),
+      offer('Twin', 'button', { ambiguous: true }),
+      offer('Hidden', 'button', { covered_by_keyboard: true }),
+      offer('Ready', 'toggle'),
+    ];
+    const message = notFoundMessage({ target: { key: 'text', value: 'x' } }, offers);
+    expect(message).toContain("offers: 'Ready' (toggle), 'Disabled' (button), 'Twin' (button), 'Hidden' (button).");
+  });
+
+  it('uses the selector value when an offer has no label', () => {
+    const unlabelled: ActionEntry = { ...offer(''), selector: { resource_id: 'com.example.app:id/fab' } };
+    expect(notFoundMessage({ target: { key: 'text', value: 'x' } }, [unlabelled])).toContain("'com.example.app:id/fab' (button)");
+  });
+
+  it('describes within and escapes hostile values', () => {
+    const message = notFoundMessage(
+      { target: { key: 'text', value: 'Save\u202e\n' + 'z'.repeat(500) }, within: { key: 'content_desc', value: 'Work profile' } },
+      [],
+    );
+    expect(message).toMatch(/^No visible element matched text 'Save\\u202e\\u000az+…' within content_desc 'Work profile' before timeout\./);
+    expect(message).not.toMatch(/[\u202e\n]/);
+    expect(message.length).toBeLessThan(300);
+    expect(message).toContain('ui_get_tree');
+  });
+});
