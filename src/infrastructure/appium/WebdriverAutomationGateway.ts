@@ -102,9 +102,10 @@ export class WebdriverAutomationGateway implements AutomationGateway {
   }
 
   private unavailable(cause?: unknown): HarnessError {
+    const port = URL.canParse(this.url) ? new URL(this.url).port || '80' : '4723';
     return new HarnessError(
       'APPIUM_UNAVAILABLE',
-      `Appium does not answer at ${this.url}. Start Appium so it answers at ${this.url} (npx appium --address 127.0.0.1 --port 4723 with the uiautomator2 driver installed), then retry.`,
+      `Appium does not answer at ${this.url}. Start Appium so it answers at ${this.url} (npx appium --address 127.0.0.1 --port ${port}, with the uiautomator2 driver installed), then retry.`,
       { cause },
     );
   }
@@ -149,7 +150,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       });
     } catch (error) {
       this.options.logger.error('Appium session creation failed', { cause: String(error) });
-      if (CONNECTION_CODES.has(errorCode(error) ?? '') || /ECONNREFUSED|fetch failed|Unable to connect/i.test(String(error))) {
+      if (CONNECTION_CODES.has(errorCode(error) ?? '') || /ECONNREFUSED|fetch failed|Failed to fetch|Unable to connect|compatible server running/i.test(String(error))) {
         throw this.unavailable(error);
       }
       throw new HarnessError(
