@@ -8,7 +8,7 @@
  */
 import type { Selector, SelectorTerm } from './selector.js';
 import type { ActionEntry } from './screen.js';
-import { cutCodePoints, safePreview } from './nodeFacts.js';
+import { codePointLength, cutCodePoints, safePreview } from './nodeFacts.js';
 
 export const NOT_FOUND_MAX_OFFERS = 10;
 export const NOT_FOUND_LABEL_MAX = 40;
@@ -28,12 +28,11 @@ function offerName(entry: ActionEntry): string {
   return Object.values(target).find((v): v is string => typeof v === 'string') ?? '';
 }
 
-/** Cut to at most `NOT_FOUND_LABEL_MAX` code points including the ellipsis; control characters escaped. */
+/** One line, at most `NOT_FOUND_LABEL_MAX` code points including the ellipsis, control characters escaped. */
 function shortLabel(label: string): string {
   const flat = label.replace(/\s+/g, ' ').trim();
-  const cut = cutCodePoints(flat, NOT_FOUND_LABEL_MAX - 1);
-  const name = cut.length < flat.length && !cut.endsWith('…') ? cut : cutCodePoints(flat, NOT_FOUND_LABEL_MAX) === flat ? flat : cut;
-  return safePreview(name, NOT_FOUND_LABEL_MAX + 1);
+  const name = codePointLength(flat) <= NOT_FOUND_LABEL_MAX ? flat : cutCodePoints(flat, NOT_FOUND_LABEL_MAX - 1);
+  return safePreview(name, NOT_FOUND_LABEL_MAX);
 }
 
 /**

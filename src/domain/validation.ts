@@ -7,7 +7,6 @@ import { HarnessError } from './errors.js';
 import { SELECTOR_KEYS, type Selector, type SelectorKey, type SelectorTerm } from './selector.js';
 import type { PackageName } from './ports.js';
 import {
-  codePointLength,
   isControlOrBidi,
   isWellFormedUnicode,
   safePreview,
