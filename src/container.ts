@@ -35,6 +35,14 @@ import { AdbDeviceGateway } from './infrastructure/adb/AdbDeviceGateway.js';
 import { locateAdb } from './infrastructure/adb/adbLocator.js';
 import { AdbRunner } from './infrastructure/adb/AdbRunner.js';
 import { WebdriverAutomationGateway } from './infrastructure/appium/WebdriverAutomationGateway.js';
+import { findPackageRoot } from './infrastructure/appium/appiumInstall.js';
+import { EndpointAutomationGateway } from './infrastructure/appium/EndpointAutomationGateway.js';
+import {
+  FixedAppiumEndpoint,
+  ManagedAppium,
+  androidSdkRootFor,
+  type AppiumEndpoint,
+} from './infrastructure/appium/ManagedAppium.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
 import { createLogger } from './infrastructure/logging/logger.js';
@@ -55,6 +63,8 @@ export interface ContainerDeps {
   readonly imageTools: ImageTools;
   /** Environment used to locate adb (defaults to process.env). */
   readonly env: NodeJS.ProcessEnv;
+  /** Where Appium is: APPIUM_URL as given, or the harness's own Appium started on first use. */
+  readonly appium: AppiumEndpoint;
 }
 
 export interface Container {
@@ -90,17 +100,22 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const random = overrides.random ?? new CryptoRandom();
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   const device = overrides.device ?? createDeviceGateway(config, env, clock, logger);
+  // The MCP server exists only further down; boot progress reaches the client through it.
+  let notifyClient: (message: string) => void = () => undefined;
+  const appium = overrides.appium ?? createAppiumEndpoint(config, env, logger, (message) => notifyClient(message));
   const automation =
     overrides.automation ??
-    new WebdriverAutomationGateway({
-      url: config.appiumUrl,
-      udid: config.udid,
-      connectTimeoutMs: config.connectTimeoutMs,
-      extraCapabilities: { ...config.appiumExtraCapabilities },
-      ...(config.adbServerPort === null ? {} : { adbPort: config.adbServerPort }),
-      logger,
-      clock,
-    });
+    new EndpointAutomationGateway(appium, (url) =>
+      new WebdriverAutomationGateway({
+        url,
+        udid: config.udid,
+        connectTimeoutMs: config.connectTimeoutMs,
+        extraCapabilities: { ...config.appiumExtraCapabilities },
+        ...(config.adbServerPort === null ? {} : { adbPort: config.adbServerPort }),
+        logger,
+        clock,
+      }),
+    );
   const evidenceStore = overrides.evidenceStore ?? new FileEvidenceStore(config.artifactsDir);
   const imageTools = overrides.imageTools ?? new PngImageTools();
 
@@ -132,17 +147,23 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const tools = createTools(services);
   const runner = new OperationRunner(random, logger);
   const server = new HarnessMcpServer({ version: packageVersion(), tools, runner, artifacts: evidence });
+  notifyClient = (message) => {
+    // notifications/message: the client sees Appium booting instead of a silent tool call.
+    server.server.sendLoggingMessage({ level: 'info', logger: 'appium', data: message }).catch(() => undefined);
+  };
 
   const shutdown = async (): Promise<void> => {
     await withDeadline(clock, SHUTDOWN_FLOW_BUDGET_MS, flows.shutdown(), 'closing the flow at shutdown took too long').catch(
       (error: unknown) => logger.warn('the flow could not be closed at shutdown', { cause: String(error) }),
     );
+    // After the flow: closing its session needs Appium alive.
+    await appium.stop().catch((error: unknown) => logger.warn('stopping Appium failed', { cause: String(error) }));
     await server.close().catch((error: unknown) => logger.warn('closing the MCP server failed', { cause: String(error) }));
   };
 
   return {
     config,
-    deps: { clock, random, logger, device, automation, evidenceStore, imageTools },
+    deps: { clock, random, logger, device, automation, evidenceStore, imageTools, appium },
     services,
     tools,
     flows,
@@ -151,6 +172,38 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     runner,
     server,
     shutdown,
+  };
+}
+
+/**
+ * APPIUM_URL set: that server, never one of ours. Unset: the harness's own Appium, started at
+ * the first call that needs it, with ANDROID_HOME pointing at the SDK of the adb in use
+ * (appium-adb insists on an SDK root even when adb is on PATH).
+ */
+function createAppiumEndpoint(
+  config: HarnessConfig,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  onProgress: (message: string) => void,
+): AppiumEndpoint {
+  if (config.appiumUrlExplicit) return new FixedAppiumEndpoint(config.appiumUrl);
+  const adb = locateAdb(env);
+  const sdk = adb && adb.source === 'PATH' ? androidSdkRootFor(adb.path) : null;
+  const managed = new ManagedAppium({
+    packageRoot: findPackageRoot(),
+    logger,
+    onProgress,
+    androidSdkRoot: sdk?.root ?? null,
+    env,
+    startTimeoutMs: config.connectTimeoutMs,
+    stopGraceMs: 1_500,
+  });
+  if (!sdk) return managed;
+  return {
+    managed: true,
+    url: () => managed.url(),
+    stop: () => managed.stop().finally(sdk.cleanup),
+    killNow: () => managed.killNow(),
   };
 }
 

@@ -18,6 +18,7 @@ const USAGE = `Usage: android-mcp-harness [command]
 
 Commands:
   (none), serve    Run the MCP server over stdio (what MCP clients start).
+  doctor           Check everything a real run needs (adb, device, Appium, …) and say what to fix.
   --help           Show this help.
   --version        Show the version.
 
@@ -52,6 +53,8 @@ async function serve(): Promise<number> {
     );
   };
 
+  // Last resort for the harness's own Appium: whatever path leads to exit, kill it by pid.
+  process.once('exit', () => container.deps.appium.killNow());
   process.stdin.once('end', () => stop('stdin closed', 0));
   process.stdin.once('close', () => stop('stdin closed', 0));
   process.once('SIGINT', () => stop('SIGINT', 0));
@@ -72,6 +75,7 @@ async function serve(): Promise<number> {
 
 const commands: Record<string, Command> = {
   serve: () => serve(),
+  doctor: async (args) => (await import('./doctor/cli.js')).doctorMain(args),
 };
 
 async function main(argv: readonly string[]): Promise<number> {

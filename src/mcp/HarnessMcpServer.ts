@@ -56,7 +56,7 @@ export class HarnessMcpServer {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server is what lets us own validation errors
     this.server = new Server(
       { name: SERVER_NAME, version: options.version },
-      { capabilities: { tools: {}, resources: {} }, instructions: SERVER_INSTRUCTIONS },
+      { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: SERVER_INSTRUCTIONS },
     );
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.published] }));
     this.server.setRequestHandler(CallToolRequestSchema, (request) =>
