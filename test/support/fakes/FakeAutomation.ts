@@ -1,0 +1,130 @@
+import { HarnessError } from '../../../src/domain/errors.js';
+import type { AutomationGateway, AutomationSession, ElementRef, Locator } from '../../../src/domain/ports.js';
+import { settingsAppsDump } from './screens.js';
+
+type SessionMethod = Exclude<keyof AutomationSession, 'id'>;
+
+/** One fake Appium session; what it finds is decided by `elements` (locator value → label). */
+export class FakeSession implements AutomationSession {
+  readonly calls: string[] = [];
+  closed = false;
+  readonly typed: string[] = [];
+  readonly swipes: { from: { x: number; y: number }; to: { x: number; y: number }; durationMs: number }[] = [];
+
+  constructor(
+    readonly id: string,
+    private readonly owner: FakeAutomation,
+  ) {}
+
+  private async answer<T>(name: SessionMethod, value: () => T): Promise<T> {
+    this.calls.push(name);
+    this.owner.log.push(`${this.id}:${name}`);
+    await Promise.resolve();
+    if (this.owner.hang.has(name)) return new Promise<T>(() => undefined);
+    const failure = this.owner.failWith[name];
+    if (failure) throw failure;
+    return value();
+  }
+
+  findElement(locator: Locator, _timeoutMs: number): Promise<ElementRef | null> {
+    return this.answer('findElement', () => {
+      this.owner.locators.push(locator);
+      const label = this.owner.find(locator);
+      return label === undefined ? null : { id: `el:${label}` };
+    });
+  }
+  elementLabel(element: ElementRef): Promise<string> {
+    return this.answer('elementLabel', () => element.id.slice(3));
+  }
+  elementText(element: ElementRef): Promise<string> {
+    return this.answer('elementText', () => element.id.slice(3));
+  }
+  click(_element: ElementRef): Promise<void> {
+    return this.answer('click', () => undefined);
+  }
+  typeText(_element: ElementRef, text: string): Promise<void> {
+    return this.answer('typeText', () => {
+      this.typed.push(text);
+    });
+  }
+  swipe(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void> {
+    return this.answer('swipe', () => {
+      this.swipes.push({ from, to, durationMs });
+    });
+  }
+  windowSize(): Promise<{ width: number; height: number }> {
+    return this.answer('windowSize', () => ({ width: 1080, height: 2400 }));
+  }
+  back(): Promise<void> {
+    return this.answer('back', () => undefined);
+  }
+  pageSource(): Promise<string> {
+    return this.answer('pageSource', () => this.owner.source);
+  }
+  screenshot(): Promise<Buffer> {
+    return this.answer('screenshot', () => Buffer.alloc(0));
+  }
+  close(): Promise<void> {
+    this.calls.push('close');
+    this.owner.log.push(`${this.id}:close`);
+    this.closed = true;
+    this.owner.open.delete(this.id);
+    return Promise.resolve();
+  }
+}
+
+/**
+ * An in-memory Appium. `open` holds the ids of sessions not yet closed, which is what
+ * the no-orphans checks look at. `pendingOpen` makes openSession wait for the test.
+ */
+export class FakeAutomation implements AutomationGateway {
+  readonly log: string[] = [];
+  readonly locators: Locator[] = [];
+  readonly open = new Map<string, FakeSession>();
+  readonly sessions: FakeSession[] = [];
+  version = '3.8.0';
+  source = settingsAppsDump();
+  /** Locator value → label of the element it finds; anything else finds nothing. */
+  elements = new Map<string, string>();
+  hang: Set<SessionMethod> = new Set();
+  failWith: Partial<Record<SessionMethod, HarnessError>> = {};
+  statusFailure: HarnessError | null = null;
+  openFailure: HarnessError | null = null;
+  /** When set, openSession waits until the test calls `release()`. */
+  holdOpen = false;
+  private releases: (() => void)[] = [];
+  private counter = 0;
+
+  find(locator: Locator): string | undefined {
+    return this.elements.get(locator.value);
+  }
+
+  status(): Promise<{ version: string }> {
+    this.log.push('status');
+    return this.statusFailure ? Promise.reject(this.statusFailure) : Promise.resolve({ version: this.version });
+  }
+
+  async openSession(): Promise<AutomationSession> {
+    this.log.push('openSession');
+    if (this.openFailure) throw this.openFailure;
+    if (this.holdOpen) await new Promise<void>((resolve) => this.releases.push(resolve));
+    this.counter += 1;
+    const session = new FakeSession(`s${this.counter}`, this);
+    this.open.set(session.id, session);
+    this.sessions.push(session);
+    return session;
+  }
+
+  /** Lets every held openSession finish. */
+  release(): void {
+    const pending = this.releases;
+    this.releases = [];
+    for (const resolve of pending) resolve();
+  }
+
+  listSessionIds(): Promise<string[]> {
+    return Promise.resolve([...this.open.keys()]);
+  }
+}
+
+export const NOT_INSTALLED = new HarnessError('APPIUM_UNAVAILABLE', 'Appium does not answer at http://127.0.0.1:4723.');

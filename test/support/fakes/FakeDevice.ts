@@ -1,0 +1,75 @@
+import { HarnessError } from '../../../src/domain/errors.js';
+import type { DeviceGateway, PackageName } from '../../../src/domain/ports.js';
+import type { WindowState } from '../../../src/domain/screen.js';
+import { makePng } from './images.js';
+import { settingsAppsDump } from './screens.js';
+
+/**
+ * An in-memory device: every call is logged by name, answers come from public fields a
+ * test may change, and `failWith` / `hang` make any call fail or never answer.
+ */
+export class FakeDevice implements DeviceGateway {
+  readonly calls: string[] = [];
+  state = 'device';
+  androidVersion = '14';
+  model = 'sdk_gphone64_x86_64';
+  packages = ['com.android.settings', 'com.example.app', 'com.android.chrome'];
+  density = 420;
+  foreground: string | null = 'com.android.settings';
+  dump = settingsAppsDump();
+  png = makePng(40, 80);
+  launcher: Record<string, string> = { 'com.example.app': 'com.example.app/.MainActivity' };
+  /** Called after startActivity / startApplicationSettings, to move the screen. */
+  onStart: (component: string) => void = (component) => {
+    this.foreground = component.split('/')[0] ?? null;
+  };
+  failWith: Partial<Record<keyof DeviceGateway, HarnessError>> = {};
+  hang: Set<keyof DeviceGateway> = new Set();
+
+  private async answer<T>(name: keyof DeviceGateway, value: () => T): Promise<T> {
+    this.calls.push(name);
+    await Promise.resolve();
+    if (this.hang.has(name)) return new Promise<T>(() => undefined);
+    const failure = this.failWith[name];
+    if (failure) throw failure;
+    return value();
+  }
+
+  getState(): Promise<string> {
+    return this.answer('getState', () => this.state);
+  }
+  getAndroidVersion(): Promise<string> {
+    return this.answer('getAndroidVersion', () => this.androidVersion);
+  }
+  getModel(): Promise<string> {
+    return this.answer('getModel', () => this.model);
+  }
+  listPackages(): Promise<string[]> {
+    return this.answer('listPackages', () => [...this.packages]);
+  }
+  getDensity(): Promise<number> {
+    return this.answer('getDensity', () => this.density);
+  }
+  getWindowState(): Promise<WindowState> {
+    return this.answer('getWindowState', () => ({
+      foregroundPackage: this.foreground,
+      ime: { visible: false, frame: null },
+      displaySize: { width: 1080, height: 2400 },
+    }));
+  }
+  dumpUi(): Promise<string> {
+    return this.answer('dumpUi', () => this.dump);
+  }
+  screencap(): Promise<Buffer> {
+    return this.answer('screencap', () => this.png);
+  }
+  resolveLauncherActivity(pkg: PackageName): Promise<string | null> {
+    return this.answer('resolveLauncherActivity', () => this.launcher[pkg] ?? null);
+  }
+  startActivity(component: string): Promise<void> {
+    return this.answer('startActivity', () => this.onStart(component));
+  }
+  startApplicationSettings(): Promise<void> {
+    return this.answer('startApplicationSettings', () => this.onStart('com.android.settings/.Settings'));
+  }
+}

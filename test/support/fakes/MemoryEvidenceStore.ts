@@ -1,0 +1,28 @@
+import type { EvidenceStore } from '../../../src/domain/ports.js';
+
+/**
+ * Evidence in a Map that really enforces exclusive creation: the existence check and
+ * the insert happen in one turn, after a macrotask, so concurrent writers interleave
+ * exactly where a file system would let them race.
+ */
+export class MemoryEvidenceStore implements EvidenceStore {
+  readonly files = new Map<string, Buffer>();
+  readonly reads: string[] = [];
+  eexistCount = 0;
+  failWith: NodeJS.ErrnoException | null = null;
+
+  async createExclusive(name: string, bytes: Buffer): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.failWith) throw this.failWith;
+    if (this.files.has(name)) {
+      this.eexistCount += 1;
+      throw Object.assign(new Error(`EEXIST: file already exists, open '${name}'`), { code: 'EEXIST' });
+    }
+    this.files.set(name, bytes);
+  }
+
+  read(name: string): Promise<Buffer | null> {
+    this.reads.push(name);
+    return Promise.resolve(this.files.get(name) ?? null);
+  }
+}

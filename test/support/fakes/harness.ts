@@ -1,0 +1,87 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { HarnessConfig } from '../../../src/config.js';
+import { createContainer, type Container } from '../../../src/container.js';
+import type { Envelope } from '../../../src/domain/envelope.js';
+import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
+import { FakeClock } from '../FakeClock.js';
+import { FakeAutomation } from './FakeAutomation.js';
+import { FakeDevice } from './FakeDevice.js';
+import { MemoryEvidenceStore } from './MemoryEvidenceStore.js';
+import { RecordingLogger } from './RecordingLogger.js';
+import { SeededRandom } from './SeededRandom.js';
+
+export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfig {
+  return {
+    udid: 'emulator-5554',
+    allowSerials: [],
+    appiumUrl: 'http://127.0.0.1:4723',
+    appiumUrlExplicit: true,
+    flowIdleTimeoutMs: 60_000,
+    actionTimeoutMs: 90_000,
+    connectTimeoutMs: 120_000,
+    artifactsDir: '/nonexistent/artifacts',
+    logLevel: 'silent',
+    appiumExtraCapabilities: {},
+    adbServerPort: null,
+    ...overrides,
+  };
+}
+
+export interface TestHarness {
+  readonly container: Container;
+  readonly clock: FakeClock;
+  readonly device: FakeDevice;
+  readonly automation: FakeAutomation;
+  readonly store: MemoryEvidenceStore;
+  readonly logger: RecordingLogger;
+  /** Calls a tool through the MCP server's single entry point (no transport). */
+  call(tool: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** The envelope of a call, moving the fake clock until it answers. */
+  envelope(tool: string, args?: Record<string, unknown>): Promise<Envelope>;
+}
+
+/** Moves the fake clock in steps until `promise` settles (or `maxMs` of fake time passes). */
+export async function drive<T>(clock: FakeClock, promise: Promise<T>, stepMs = 100, maxMs = 600_000): Promise<T> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  // Let work that needs no time finish first, so a quick call does not move the clock at all.
+  for (let i = 0; i < 20 && !settled; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  for (let elapsed = 0; !settled && elapsed < maxMs; elapsed += stepMs) await clock.advance(stepMs);
+  return promise;
+}
+
+export function buildHarness(config: Partial<HarnessConfig> = {}): TestHarness {
+  const clock = new FakeClock();
+  const device = new FakeDevice();
+  const automation = new FakeAutomation();
+  const store = new MemoryEvidenceStore();
+  const logger = new RecordingLogger();
+  const container = createContainer(testConfig(config), {
+    clock,
+    random: new SeededRandom(7),
+    logger,
+    device,
+    automation,
+    evidenceStore: store,
+    imageTools: new PngImageTools(),
+    env: {},
+  });
+  const call = (tool: string, args: Record<string, unknown> = {}) => container.server.callTool(tool, args);
+  return {
+    container,
+    clock,
+    device,
+    automation,
+    store,
+    logger,
+    call,
+    envelope: async (tool, args = {}) => envelopeOf(await drive(clock, call(tool, args))),
+  };
+}
+
+export function envelopeOf(result: CallToolResult): Envelope {
+  return result.structuredContent as unknown as Envelope;
+}

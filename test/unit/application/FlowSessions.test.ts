@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { buildHarness, drive, envelopeOf } from '../../support/fakes/harness.js';
+
+const SELECTOR = { text: 'Calendar' };
+
+function withCalendar(h: ReturnType<typeof buildHarness>): void {
+  h.automation.elements.set('//*[@text="Calendar"]', 'Calendar');
+  h.automation.elements.set("//*[@text='Calendar']", 'Calendar');
+}
+
+describe('flow sessions', () => {
+  it('opens one Appium session under an opaque URL-safe id', async () => {
+    const h = buildHarness();
+    const opened = await h.envelope('ui_session_open');
+    expect(opened.ok).toBe(true);
+    const data = opened.data as { session_id: string; idle_timeout_seconds: number };
+    expect(data.session_id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(data.idle_timeout_seconds).toBe(60);
+    expect(h.automation.open.size).toBe(1);
+  });
+
+  it('refuses a second flow with EMULATOR_BUSY', async () => {
+    const h = buildHarness();
+    await h.envelope('ui_session_open');
+    const second = await h.envelope('ui_session_open');
+    expect(second.error?.code).toBe('EMULATOR_BUSY');
+    expect(h.automation.sessions).toHaveLength(1);
+  });
+
+  it('while a flow is open, calls without its id get EMULATOR_BUSY saying how to proceed', async () => {
+    const h = buildHarness();
+    withCalendar(h);
+    await h.envelope('ui_session_open');
+    await h.clock.advance(15_000);
+    for (const [tool, args] of [
+      ['ui_tap', { selector: SELECTOR }],
+      ['ui_tap', { selector: SELECTOR, session_id: 'x'.repeat(32) }],
+      ['device_back', {}],
+      ['app_open', { package_name: 'com.example.app' }],
+      ['settings_open_apps', {}],
+    ] as const) {
+      const envelope = await h.envelope(tool, args);
+      expect(envelope.error?.code, tool).toBe('EMULATOR_BUSY');
+      expect(envelope.error?.message).toContain('A flow owns the device: pass its session_id or close it with ui_session_close; it expires in 45 s');
+    }
+    expect(h.device.calls).not.toContain('startActivity');
+    expect(h.device.calls).not.toContain('startApplicationSettings');
+  });
+
+  it('expires by timer after the idle lease even if nobody calls, and the id is then INVALID_UI_SESSION', async () => {
+    const h = buildHarness();
+    withCalendar(h);
+    const id = ((await h.envelope('ui_session_open')).data as { session_id: string }).session_id;
+    await h.clock.advance(59_999);
+    expect(h.automation.open.size).toBe(1);
+    await h.clock.advance(1);
+    expect(h.automation.open.size).toBe(0);
+    const late = await h.envelope('ui_tap', { selector: SELECTOR, session_id: id });
+    expect(late.error?.code).toBe('INVALID_UI_SESSION');
+    expect(late.error?.message).toContain('expired');
+    // The device is free again for single actions.
+    expect((await h.envelope('ui_tap', { selector: SELECTOR })).ok).toBe(true);
+  });
+
+  it('renews the lease on every use', async () => {
+    const h = buildHarness();
+    withCalendar(h);
+    const id = ((await h.envelope('ui_session_open')).data as { session_id: string }).session_id;
+    await h.clock.advance(50_000);
+    expect((await h.envelope('ui_tap', { selector: SELECTOR, session_id: id })).ok).toBe(true);
+    await h.clock.advance(50_000);
+    expect(h.automation.open.size).toBe(1);
+    expect((await h.envelope('ui_get_tree', { session_id: id })).ok).toBe(true);
+    await h.clock.advance(59_000);
+    expect(h.automation.open.size).toBe(1);
+    await h.clock.advance(1_100);
+    expect(h.automation.open.size).toBe(0);
+  });
+
+  it('runs every action of the flow on the same session and closes it with ui_session_close', async () => {
+    const h = buildHarness();
+    withCalendar(h);
+    h.automation.elements.set('//*[@text="Search"]', 'Search');
+    const id = ((await h.envelope('ui_session_open')).data as { session_id: string }).session_id;
+    expect((await h.envelope('ui_tap', { selector: SELECTOR, session_id: id })).ok).toBe(true);
+    expect((await h.envelope('ui_scroll', { direction: 'down', session_id: id })).ok).toBe(true);
+    expect((await h.envelope('device_back', { session_id: id })).ok).toBe(true);
+    expect(h.automation.sessions).toHaveLength(1);
+    const closed = await h.envelope('ui_session_close', { session_id: id });
+    expect(closed).toMatchObject({ ok: true, data: { closed: true } });
+    expect(h.automation.open.size).toBe(0);
+    expect((await h.envelope('ui_tap', { selector: SELECTOR, session_id: id })).error?.code).toBe('INVALID_UI_SESSION');
+    expect((await h.envelope('ui_session_close', { session_id: id })).error?.code).toBe('INVALID_UI_SESSION');
+  });
+
+  it('ui_get_tree reads through the open flow instead of uiautomator dump, with or without the id', async () => {
+    const h = buildHarness();
+    const id = ((await h.envelope('ui_session_open')).data as { session_id: string }).session_id;
+    const without = await h.envelope('ui_get_tree');
+    const withId = await h.envelope('ui_get_tree', { session_id: id });
+    expect(without.ok).toBe(true);
+    expect(withId.ok).toBe(true);
+    expect(h.device.calls).not.toContain('dumpUi');
+    expect(h.automation.sessions[0]?.calls.filter((c) => c === 'pageSource')).toHaveLength(2);
+    // Reading without the id does not keep the flow alive.
+    await h.clock.advance(60_000);
+    expect(h.automation.open.size).toBe(0);
+  });
+
+  it('a driver call that never answers ends in OPERATION_TIMEOUT at the ceiling, frees the gate and voids the flow', async () => {
+    const h = buildHarness({ actionTimeoutMs: 2_000 });
+    withCalendar(h);
+    const id = ((await h.envelope('ui_session_open')).data as { session_id: string }).session_id;
+    h.automation.hang.add('click');
+    const pending = h.call('ui_tap', { selector: SELECTOR, session_id: id });
+    let loopTicks = 0;
+    const ticker = setInterval(() => (loopTicks += 1), 0);
+    await h.clock.advance(1_999);
+    expect(h.container.gate.isHeld).toBe(true);
+    await h.clock.advance(1);
+    const envelope = envelopeOf(await pending);
+    clearInterval(ticker);
+    expect(loopTicks).toBeGreaterThan(0);
+    expect(envelope.error?.code).toBe('OPERATION_TIMEOUT');
+    expect(envelope.error?.message).toContain('ui_session_open');
+    expect(h.container.gate.isHeld).toBe(false);
+    await new Promise((r) => setImmediate(r));
+    expect(h.automation.open.size).toBe(0);
+    expect((await h.envelope('ui_tap', { selector: SELECTOR, session_id: id })).error?.code).toBe('INVALID_UI_SESSION');
+    h.automation.hang.clear();
+    expect((await h.envelope('ui_tap', { selector: SELECTOR })).ok).toBe(true);
+  });
+
+  it('a session Appium creates after the connect budget is closed when it arrives: no orphan', async () => {
+    const h = buildHarness({ connectTimeoutMs: 5_000 });
+    h.automation.holdOpen = true;
+    const envelope = await h.envelope('ui_session_open');
+    expect(envelope.error?.code).toBe('OPERATION_TIMEOUT');
+    expect(envelope.error?.message).toContain('ANDROID_MCP_CONNECT_TIMEOUT');
+    expect(h.container.gate.isHeld).toBe(false);
+    expect(h.container.flows.isOpen).toBe(false);
+    h.automation.release();
+    await new Promise((r) => setImmediate(r));
+    expect(h.automation.sessions).toHaveLength(1);
+    expect(h.automation.sessions[0]?.closed).toBe(true);
+    expect(h.automation.open.size).toBe(0);
+  });
+
+  it('closes the flow on shutdown', async () => {
+    const h = buildHarness();
+    await h.envelope('ui_session_open');
+    await drive(h.clock, h.container.shutdown());
+    expect(h.automation.open.size).toBe(0);
+    expect(h.container.flows.isOpen).toBe(false);
+  });
+});

@@ -1,0 +1,347 @@
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { buildLocator } from '../../../src/domain/locator.js';
+import { parseSelector } from '../../../src/domain/validation.js';
+import { buildHarness, envelopeOf, type TestHarness } from '../../support/fakes/harness.js';
+import { makePng } from '../../support/fakes/images.js';
+import { launcherDump, settingsAppsDump } from '../../support/fakes/screens.js';
+
+/** Makes the fake Appium find `selector` (through the domain's own locator) as an element labelled `label`. */
+function offer(h: TestHarness, selector: Record<string, unknown>, label: string): void {
+  h.automation.elements.set(buildLocator(parseSelector(selector)).value, label);
+}
+
+/** Starts a call that holds the gate until the test lets the device answer. */
+function holdGate(h: TestHarness): { pending: Promise<unknown>; release: () => void } {
+  h.device.hang.add('getState');
+  const pending = h.call('emulator_get_status');
+  return {
+    pending,
+    release: () => {
+      h.device.hang.delete('getState');
+    },
+  };
+}
+
+describe('validation comes before the gate and the session checks', () => {
+  it.each([
+    ['ui_tap', { selector: { text: '' } }, 'INVALID_SELECTOR'],
+    ['ui_tap', { selector: { text: 'a', resource_id: 'b' } }, 'INVALID_SELECTOR'],
+    ['ui_tap', { selector: 'Calendar' }, 'INVALID_SELECTOR'],
+    ['ui_type_text', { selector: { text: 'Search' }, text: 'line\nbreak' }, 'INVALID_TEXT'],
+    ['ui_type_text', { selector: { text: 'Search' }, text: '' }, 'INVALID_TEXT'],
+    ['app_open', { package_name: 'com.x; rm -rf /' }, 'INVALID_PACKAGE'],
+    ['app_open', { package_name: '--user 0' }, 'INVALID_PACKAGE'],
+    ['ui_scroll', { direction: 'left' }, 'INVALID_SCROLL_DIRECTION'],
+    ['device_back', { session_id: 'short' }, 'INVALID_UI_SESSION'],
+    ['ui_session_close', {}, 'INVALID_UI_SESSION'],
+    ['ui_get_tree', { session_id: 'has spaces in it and is long enough' }, 'INVALID_UI_SESSION'],
+  ] as const)('%s %j answers %s while the gate is held, touching nothing', async (tool, args, code) => {
+    const h = buildHarness();
+    const held = holdGate(h);
+    await new Promise((r) => setImmediate(r));
+    expect(h.container.gate.isHeld).toBe(true);
+    const callsBefore = h.device.calls.length;
+    const envelope = envelopeOf(await h.call(tool, args as Record<string, unknown>));
+    expect(envelope.error?.code).toBe(code);
+    expect(h.device.calls.length).toBe(callsBefore);
+    expect(h.automation.log).toEqual([]);
+    held.release();
+  });
+
+  it('a valid call while the gate is held gets EMULATOR_BUSY at once, without waiting', async () => {
+    const h = buildHarness();
+    holdGate(h);
+    await new Promise((r) => setImmediate(r));
+    const started = h.clock.monotonicMs();
+    const envelope = envelopeOf(await h.call('ui_get_tree'));
+    expect(envelope.error?.code).toBe('EMULATOR_BUSY');
+    expect(envelope.error?.message).toContain('emulator_get_status');
+    expect(h.clock.monotonicMs()).toBe(started);
+    expect(h.device.calls).toEqual(['getState']);
+  });
+
+  it('two simultaneous calls never share the device', async () => {
+    const h = buildHarness();
+    const [a, b] = await Promise.all([h.call('app_list_installed'), h.call('screen_capture')]);
+    const codes = [envelopeOf(a), envelopeOf(b)].map((e) => (e.ok ? 'ok' : e.error?.code));
+    expect(codes).toEqual(['ok', 'EMULATOR_BUSY']);
+  });
+});
+
+describe('guards run before anything is sent', () => {
+  const ALL_CALLS: [string, Record<string, unknown>][] = [
+    ['emulator_get_status', {}],
+    ['ui_get_tree', {}],
+    ['screen_capture', {}],
+    ['app_list_installed', {}],
+    ['app_open', { package_name: 'com.example.app' }],
+    ['ui_session_open', {}],
+    ['ui_tap', { selector: { text: 'Calendar' } }],
+    ['ui_type_text', { selector: { text: 'Calendar' }, text: 'hi' }],
+    ['ui_scroll', { direction: 'down' }],
+    ['device_back', {}],
+    ['settings_open_apps', {}],
+  ];
+
+  it('a serial that is not an emulator is refused with EMULATOR_UNAVAILABLE and nothing reaches adb or Appium', async () => {
+    const h = buildHarness({ udid: 'R58M12345' });
+    for (const [tool, args] of ALL_CALLS) {
+      const envelope = await h.envelope(tool, args);
+      expect(envelope.error?.code, tool).toBe('EMULATOR_UNAVAILABLE');
+      expect(envelope.error?.message).toContain('ANDROID_MCP_ALLOW_SERIALS');
+    }
+    expect(h.device.calls).toEqual([]);
+    expect(h.automation.log).toEqual([]);
+  });
+
+  it('an allow-listed serial is accepted', async () => {
+    const h = buildHarness({ udid: '127.0.0.1:5555', allowSerials: ['127.0.0.1:5555'] });
+    expect((await h.envelope('app_list_installed')).ok).toBe(true);
+  });
+
+  it('a non-loopback Appium is refused with APPIUM_UNAVAILABLE before any request', async () => {
+    const h = buildHarness({ appiumUrl: 'http://10.0.0.5:4723' });
+    for (const tool of ['emulator_get_status', 'ui_session_open', 'ui_tap', 'device_back'] as const) {
+      const args = tool === 'ui_tap' ? { selector: { text: 'Calendar' } } : {};
+      expect((await h.envelope(tool, args)).error?.code, tool).toBe('APPIUM_UNAVAILABLE');
+    }
+    expect(h.automation.log).toEqual([]);
+    expect(h.device.calls).toEqual([]);
+    // adb-only observers still work.
+    expect((await h.envelope('ui_get_tree')).ok).toBe(true);
+  });
+});
+
+describe('observers', () => {
+  it('emulator_get_status reports the device and Appium', async () => {
+    const h = buildHarness();
+    const envelope = await h.envelope('emulator_get_status');
+    expect(envelope.data).toEqual({ udid: 'emulator-5554', android_version: '14', model: 'sdk_gphone64_x86_64', appium_version: '3.8.0' });
+    expect(h.automation.log).toEqual(['status']);
+  });
+
+  it('ui_get_tree summarises the dump read through adb and adds ui_tree only on request', async () => {
+    const h = buildHarness();
+    const plain = await h.envelope('ui_get_tree');
+    expect(plain.ok).toBe(true);
+    const data = plain.data as Record<string, unknown>;
+    expect(data.foreground_package).toBe('com.android.settings');
+    expect(data).not.toHaveProperty('ui_tree');
+    const labels = (data.actions as { label: string }[]).map((a) => a.label);
+    expect(labels).toEqual(expect.arrayContaining(['Calendar', 'Clock']));
+    const raw = await h.envelope('ui_get_tree', { include_raw: true });
+    expect((raw.data as Record<string, unknown>).ui_tree).toBe(settingsAppsDump());
+    expect((await h.envelope('ui_get_tree', { include_raw: 'yes' })).data).not.toHaveProperty('ui_tree');
+    expect(h.device.calls.filter((c) => c === 'dumpUi')).toHaveLength(3);
+    expect(h.automation.log).toEqual([]);
+  });
+
+  it('ui_get_tree answers UI_TREE_UNAVAILABLE for an unparseable dump', async () => {
+    const h = buildHarness();
+    h.device.dump = 'ERROR: null root node returned by UiTestAutomationBridge.';
+    expect((await h.envelope('ui_get_tree')).error?.code).toBe('UI_TREE_UNAVAILABLE');
+  });
+
+  it('app_list_installed sorts and counts', async () => {
+    const h = buildHarness();
+    h.device.packages = ['b.two', 'a.one', 'b.two', 'c.three'];
+    expect((await h.envelope('app_list_installed')).data).toEqual({ packages: ['a.one', 'b.two', 'c.three'], count: 3 });
+  });
+
+  it('screen_capture keeps the full picture on disk and returns a preview of at most 1568 px', async () => {
+    const h = buildHarness();
+    h.device.png = makePng(2000, 300);
+    const result = await h.call('screen_capture');
+    const envelope = envelopeOf(result);
+    expect(envelope.data).toEqual({ captured: true, width: 2000, height: 300 });
+    expect(envelope.evidence?.artifact_id).toMatch(/-screen\.png$/);
+    expect(h.store.files.get(envelope.evidence?.artifact_id ?? '')).toEqual(h.device.png);
+    const image = result.content.find((c) => c.type === 'image');
+    expect(image).toBeDefined();
+    const preview = PNG.sync.read(Buffer.from((image as { data: string }).data, 'base64'));
+    expect(Math.max(preview.width, preview.height)).toBeLessThanOrEqual(1568);
+    expect(Buffer.from((image as { data: string }).data, 'base64').length).toBeLessThan(1_000_000);
+  });
+
+  it('screen_capture refuses a blank screen with the graphics remedy', async () => {
+    const h = buildHarness();
+    h.device.png = makePng(30, 30, true);
+    const envelope = await h.envelope('screen_capture');
+    expect(envelope.error?.code).toBe('EVIDENCE_WRITE_FAILED');
+    expect(envelope.error?.message).toContain('swiftshader');
+    expect(h.store.files.size).toBe(0);
+  });
+});
+
+describe('actions', () => {
+  it('ui_tap reads the label before the click, reports the foreground and leaves evidence; the temporary session is closed', async () => {
+    const h = buildHarness();
+    offer(h, { text: 'Calendar' }, 'Calendar');
+    const envelope = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
+    expect(envelope).toMatchObject({
+      ok: true,
+      data: { target: { text: 'Calendar' }, element_label: 'Calendar', foreground_package: 'com.android.settings' },
+    });
+    expect(envelope.evidence?.artifact_id).toMatch(/-ui-tap\.png$/);
+    const calls = h.automation.sessions[0]?.calls ?? [];
+    expect(calls.indexOf('elementLabel')).toBeLessThan(calls.indexOf('click'));
+    expect(calls.at(-1)).toBe('close');
+    expect(h.automation.open.size).toBe(0);
+    expect(h.device.calls).not.toContain('dumpUi');
+  });
+
+  it('a selector with within reaches the driver as one locator', async () => {
+    const h = buildHarness();
+    const selector = { text: 'Save', within: { content_desc: 'Work profile' } };
+    offer(h, selector, 'Save');
+    const envelope = await h.envelope('ui_tap', { selector });
+    expect(envelope.data).toMatchObject({ target: selector });
+    expect(h.automation.locators[0]?.using).toBe('xpath');
+  });
+
+  it('nothing matched: UI_ELEMENT_NOT_FOUND naming what the screen offers, with failure evidence', async () => {
+    const h = buildHarness();
+    const envelope = await h.envelope('ui_tap', { selector: { text: 'Bluetooth' } });
+    expect(envelope.ok).toBe(false);
+    expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    expect(envelope.error?.message).toContain('The screen offers');
+    expect(envelope.error?.message).toContain("'Calendar' (button)");
+    expect(envelope.evidence?.artifact_id).toMatch(/-failure-ui-tap\.png$/);
+    expect(h.store.files.has(envelope.evidence?.artifact_id ?? '')).toBe(true);
+    expect(h.device.calls).not.toContain('dumpUi');
+    expect(h.automation.open.size).toBe(0);
+  });
+
+  it('ui_type_text counts code points and replaces the text', async () => {
+    const h = buildHarness();
+    offer(h, { input_hint: 'Search' }, '');
+    const text = 'café 👍🏽';
+    const envelope = await h.envelope('ui_type_text', { selector: { input_hint: 'Search' }, text });
+    expect(envelope.data).toMatchObject({ target: { input_hint: 'Search' }, characters_sent: [...text].length });
+    expect(h.automation.sessions[0]?.typed).toEqual([text]);
+    expect(envelope.evidence?.artifact_id).toMatch(/-ui-type\.png$/);
+  });
+
+  it('ui_scroll swipes 300 ms through the centre between 75 % and 25 % of the height', async () => {
+    const h = buildHarness();
+    const down = await h.envelope('ui_scroll', { direction: 'down' });
+    const up = await h.envelope('ui_scroll', { direction: 'up' });
+    expect(down.data).toEqual({ direction: 'down', foreground_package: 'com.android.settings' });
+    expect(up.data).toMatchObject({ direction: 'up' });
+    expect(h.automation.sessions[0]?.swipes).toEqual([{ from: { x: 540, y: 1800 }, to: { x: 540, y: 600 }, durationMs: 300 }]);
+    expect(h.automation.sessions[1]?.swipes).toEqual([{ from: { x: 540, y: 600 }, to: { x: 540, y: 1800 }, durationMs: 300 }]);
+    expect(down.evidence?.artifact_id).toMatch(/-ui-scroll\.png$/);
+  });
+
+  it('device_back presses back then reads the foreground package', async () => {
+    const h = buildHarness();
+    h.device.foreground = 'com.google.android.apps.nexuslauncher';
+    const envelope = await h.envelope('device_back');
+    expect(envelope.data).toEqual({
+      back_to_package: 'com.google.android.apps.nexuslauncher',
+      foreground_package: 'com.google.android.apps.nexuslauncher',
+    });
+    expect(envelope.evidence?.artifact_id).toMatch(/-device-back\.png$/);
+  });
+
+  it('a hung driver call without a flow: OPERATION_TIMEOUT at the ceiling, gate free, session closed', async () => {
+    const h = buildHarness({ actionTimeoutMs: 3_000 });
+    h.automation.hang.add('back');
+    const envelope = await h.envelope('device_back');
+    expect(envelope.error?.code).toBe('OPERATION_TIMEOUT');
+    expect(h.clock.monotonicMs()).toBeLessThanOrEqual(3_100);
+    expect(h.container.gate.isHeld).toBe(false);
+    expect(envelope.evidence).toBeNull();
+    await new Promise((r) => setImmediate(r));
+    expect(h.automation.open.size).toBe(0);
+  });
+
+  it('Appium down: APPIUM_UNAVAILABLE, nothing left open', async () => {
+    const h = buildHarness();
+    h.automation.openFailure = new (await import('../../../src/domain/errors.js')).HarnessError('APPIUM_UNAVAILABLE', 'Start Appium.');
+    const envelope = await h.envelope('device_back');
+    expect(envelope.error).toEqual({ code: 'APPIUM_UNAVAILABLE', message: 'Start Appium.' });
+    expect(envelope.evidence).toBeNull();
+  });
+});
+
+describe('app_open and settings_open_apps (adb only, no Appium)', () => {
+  it('app_open resolves the launcher activity, starts it, waits until visible and leaves evidence', async () => {
+    const h = buildHarness();
+    h.device.onStart = (component) => {
+      h.device.foreground = component.split('/')[0] ?? null;
+      // The window appears a second later, as a cold start does.
+      h.device.dump = '<?xml version="1.0"?><hierarchy rotation="0"></hierarchy>';
+      h.clock.setTimeout(() => (h.device.dump = launcherDump('com.example.app')), 1_000);
+    };
+    const envelope = await h.envelope('app_open', { package_name: 'com.example.app' });
+    expect(envelope).toMatchObject({ ok: true, data: { opened_package: 'com.example.app', foreground_package: 'com.example.app' } });
+    expect(envelope.evidence?.artifact_id).toMatch(/-app-open\.png$/);
+    expect(h.device.calls).toContain('startActivity');
+    expect(h.automation.log).toEqual([]);
+    expect(h.clock.monotonicMs()).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('app_open: no launcher activity is APP_NOT_FOUND, with a hint for installed and missing packages', async () => {
+    const h = buildHarness();
+    const missing = await h.envelope('app_open', { package_name: 'com.not.there' });
+    expect(missing.error?.code).toBe('APP_NOT_FOUND');
+    expect(missing.error?.message).toContain('not installed');
+    const noLauncher = await h.envelope('app_open', { package_name: 'com.android.chrome' });
+    expect(noLauncher.error?.message).toContain('no single launcher activity');
+    expect(h.device.calls).not.toContain('startActivity');
+  });
+
+  it('app_open: an app that never shows is APP_NOT_FOUND after 6 s, with failure evidence', async () => {
+    const h = buildHarness();
+    h.device.onStart = () => undefined; // Settings stays in front.
+    const envelope = await h.envelope('app_open', { package_name: 'com.example.app' });
+    expect(envelope.error?.code).toBe('APP_NOT_FOUND');
+    expect(envelope.error?.message).toContain('6 s');
+    expect(envelope.evidence?.artifact_id).toMatch(/-failure-app-open\.png$/);
+    expect(h.clock.monotonicMs()).toBeGreaterThanOrEqual(5_500);
+    expect(h.clock.monotonicMs()).toBeLessThan(7_000);
+  });
+
+  it('settings_open_apps waits for All apps and leaves evidence', async () => {
+    const h = buildHarness();
+    h.device.foreground = 'com.google.android.apps.nexuslauncher';
+    const envelope = await h.envelope('settings_open_apps');
+    expect(envelope).toMatchObject({ ok: true, data: { screen_marker: 'All apps' } });
+    expect(envelope.evidence?.artifact_id).toMatch(/-settings-apps\.png$/);
+    expect(h.automation.log).toEqual([]);
+  });
+
+  it('settings_open_apps: Settings not in front is SETTINGS_FOREGROUND_FAILED with failure evidence', async () => {
+    const h = buildHarness();
+    h.device.foreground = 'com.android.launcher';
+    h.device.onStart = () => undefined;
+    const envelope = await h.envelope('settings_open_apps');
+    expect(envelope.error?.code).toBe('SETTINGS_FOREGROUND_FAILED');
+    expect(envelope.evidence?.artifact_id).toMatch(/-failure-settings-apps\.png$/);
+    expect(h.clock.monotonicMs()).toBeLessThanOrEqual(8_500);
+  });
+
+  it('settings_open_apps: Settings without the Apps list is SETTINGS_FOREGROUND_FAILED after 8 s', async () => {
+    const h = buildHarness();
+    h.device.dump = launcherDump('com.android.settings');
+    const envelope = await h.envelope('settings_open_apps');
+    expect(envelope.error?.code).toBe('SETTINGS_FOREGROUND_FAILED');
+    expect(envelope.error?.message).toContain('All apps');
+  });
+});
+
+describe('unclassified failures', () => {
+  it('become INTERNAL_ERROR with the operation id, no stack and no host path', async () => {
+    const h = buildHarness();
+    h.device.listPackages = () => Promise.reject(new RangeError('boom at /home/dev/secret/file.ts:1:2'));
+    const result = await h.call('app_list_installed');
+    const envelope = envelopeOf(result);
+    expect(result.isError).toBe(true);
+    expect(envelope.error?.code).toBe('INTERNAL_ERROR');
+    expect(envelope.error?.message).toContain(envelope.operation_id);
+    expect(JSON.stringify(result)).not.toMatch(/\/home|RangeError|boom/);
+    expect(h.logger.entries.some((e) => e.level === 'error' && String(e.fields?.cause).includes('boom'))).toBe(true);
+  });
+});
