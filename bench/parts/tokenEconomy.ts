@@ -13,6 +13,7 @@ import { measure, type Size } from '../lib/tokens.js';
 import { formatMobileMcpJson, formatMobileMcpText, mobileMcpElements } from '../peers/mobileMcp.js';
 import { appiumMcpEntries, formatAppiumMcp } from '../peers/appiumMcp.js';
 import { toAppiumShape, toUiautomatorShape } from '../peers/shapes.js';
+import { COMPACT_STEPS, compactSummary } from '../prototype/compactSummary.js';
 
 export type LossReason =
   | 'invisible'
@@ -20,12 +21,19 @@ export type LossReason =
   | 'not actionable, no label'
   | 'scrollable container'
   | 'inside a scrollable only'
+  | 'actionable container, its actionable children are offered'
   | 'actionable, no label or id to select by'
+  | 'actionable, label unusable as a selector (over 256 code points or control characters)'
   | 'truncated (over the action cap)'
   | 'unexplained';
 
 /** Reasons that mean a real actionable target went missing (the target says: none, unless explained). */
-const LOST_ACTIONABLE: readonly LossReason[] = ['actionable, no label or id to select by', 'truncated (over the action cap)', 'unexplained'];
+const LOST_ACTIONABLE: readonly LossReason[] = [
+  'actionable, no label or id to select by',
+  'actionable, label unusable as a selector (over 256 code points or control characters)',
+  'truncated (over the action cap)',
+  'unexplained',
+];
 
 export interface PeerComparison {
   readonly listed: number;
@@ -59,6 +67,8 @@ export interface FileResult {
   readonly appiumMcp: Size & { readonly elements: number };
   readonly vsMobileMcp: PeerComparison;
   readonly vsAppiumMcp: PeerComparison;
+  /** The prototype compact presenter (bench/prototype), text block after each cumulative step. */
+  readonly compact: { step: string; text: Size }[];
 }
 
 export interface TokenEconomyResult {
@@ -78,16 +88,32 @@ function labelOf(n: UiNode): string {
   return '';
 }
 
-function hasSelectorSource(n: UiNode): boolean {
+/** CONTRACT §4: a selector value is at most 256 code points, without control or bidi characters (\n \r \t allowed). */
+function usableAsSelector(v: string): boolean {
+  if (v.trim() === '' || [...v].length > 256) return false;
+  return !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(v);
+}
+
+/**
+ * The values a selector for `n` could be built from: its own and its visible descendants' attributes,
+ * skipping descendants that are actionable or scrollable themselves (a tap there reaches them, not `n`).
+ */
+function selectorSources(n: UiNode): string[] {
+  const out: string[] = [];
   const stack: UiNode[] = [n];
   while (stack.length) {
     const x = stack.pop() as UiNode;
-    if (x !== n && !isVisibleNode(x)) continue;
-    if ([x.resourceId, x.contentDesc, x.text, x.hint].some((v) => v.trim() !== '')) return true;
+    if (x !== n && (!isVisibleNode(x) || hasRole(x) || x.scrollable)) continue;
+    for (const v of [x.resourceId, x.contentDesc, x.text, x.hint]) if (v.trim() !== '') out.push(v);
     stack.push(...x.children);
   }
-  return false;
+  return out;
 }
+
+const inside = (inner: { left: number; top: number; width: number; height: number }, outer: UiNode): boolean => {
+  const b = outer.bounds;
+  return b !== null && inner.left >= b.left && inner.top >= b.top && inner.left + inner.width <= b.right && inner.top + inner.height <= b.bottom;
+};
 
 /** Why a node a peer lists is, or is not, among our offered targets. */
 function classify(node: UiNode, offered: Set<string>, summary: ScreenSummary, textSet: Set<string>): LossReason | 'covered' {
@@ -109,7 +135,11 @@ function classify(node: UiNode, offered: Set<string>, summary: ScreenSummary, te
   }
   const k = rectKey(owner);
   if (k !== null && offered.has(k)) return 'covered';
-  if (!hasSelectorSource(owner)) return 'actionable, no label or id to select by';
+  const ownerNode = owner;
+  if (summary.actions.some((a) => inside(a.bounds, ownerNode))) return 'actionable container, its actionable children are offered';
+  const sources = selectorSources(owner);
+  if (sources.length === 0) return 'actionable, no label or id to select by';
+  if (!sources.some(usableAsSelector)) return 'actionable, label unusable as a selector (over 256 code points or control characters)';
   if (summary.counts.actions > summary.actions.length) return 'truncated (over the action cap)';
   return 'unexplained';
 }
@@ -180,6 +210,10 @@ export function runTokenEconomy(domain: DomainApi): TokenEconomyResult {
         appiumMcp: { ...measure(formatAppiumMcp(am)), elements: am.length },
         vsMobileMcp: compare(tree, summary, mm.map((e) => e.order), (i) => JSON.stringify(mm[i])),
         vsAppiumMcp: compare(tree, summary, am.map((e) => e.order), (i) => JSON.stringify(am[i]?.element)),
+        compact: COMPACT_STEPS.map((step, i) => ({
+          step: step.id,
+          text: measure(JSON.stringify({ ...envelopeFor(summary), data: compactSummary(summary, i + 1) })),
+        })),
       });
     } catch (err) {
       errors.push({ file: f.name, error: err instanceof Error ? err.message : String(err) });

@@ -1,0 +1,305 @@
+/**
+ * Parts 4 and 5: the built server over real stdio, driving the virtual device through the real adb
+ * (a private adb server) and the real Appium. Latency per tool, split from outside the harness into
+ * time inside adb processes (timed adb wrapper, lib/timedAdb.ts), time inside Appium requests (timed
+ * proxy, lib/timedProxy.ts) and the rest: the harness's own overhead (stdio, validation, gate,
+ * summary, evidence PNG checks and writes). Then memory over 1,000 mixed calls.
+ */
+import { readdirSync, readFileSync, mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { cleanEnv, spawnServer, type Spawned } from '../lib/mcpClient.js';
+import { REPO_ROOT } from '../lib/paths.js';
+import { median, p95, round } from '../lib/stats.js';
+import { createTimedAdb } from '../lib/timedAdb.js';
+import { coveredMs, startTimedProxy } from '../lib/timedProxy.js';
+import { measure, type Size } from '../lib/tokens.js';
+
+export interface ToolLatency {
+  readonly tool: string;
+  readonly calls: number;
+  readonly failures: number;
+  readonly total_ms: { median: number; p95: number };
+  readonly adb_ms: { median: number };
+  readonly appium_ms: { median: number };
+  readonly overhead_ms: { median: number; p95: number };
+  /** Median overhead over median total, in percent. */
+  readonly overhead_percent: number;
+  /** CONTRACT target: overhead ≤ max(10 % of the call, 15 ms), judged on medians. */
+  readonly target_met: boolean;
+  readonly firstError?: string;
+}
+
+export interface MemoryResult {
+  readonly status: 'measured' | 'skipped';
+  readonly mode?: 'virtual device' | 'no device (every device call fails fast)';
+  readonly reason?: string;
+  readonly calls?: number;
+  /** [calls made, RSS in MB] */
+  readonly rss_mb?: [number, number][];
+  readonly after_start_mb?: number;
+  readonly after_all_mb?: number;
+  readonly growth_second_half_mb?: number;
+}
+
+export type EndToEndResult =
+  | { readonly status: 'skipped'; readonly reason: string; readonly memory?: MemoryResult }
+  | {
+      readonly status: 'measured';
+      readonly iterations: number;
+      readonly tools: ToolLatency[];
+      readonly flowSaving?: { without_ms: number; with_ms: number };
+      readonly uiGetTreeWire?: { text: Size; structuredEqualsText: boolean };
+      readonly notes: string[];
+      readonly memory: MemoryResult;
+    };
+
+export interface EndToEndOptions {
+  readonly built: boolean;
+  readonly calls: number;
+  readonly memoryCalls: number;
+  readonly parts: Set<string>;
+  readonly log: (line: string) => void;
+}
+
+type Starter = (...args: unknown[]) => Promise<Record<string, unknown>>;
+
+/** The virtual-device helper of test/support, whatever file it lives in. */
+async function findDeviceStarter(): Promise<Starter | null> {
+  const dir = join(REPO_ROOT, 'test', 'support');
+  if (!existsSync(dir)) return null;
+  for (const file of readdirSync(dir)) {
+    if (!file.endsWith('.ts')) continue;
+    const text = readFileSync(join(dir, file), 'utf8');
+    if (!/export (async )?function startVirtualDeviceForTest\b/.test(text)) continue;
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
+    const fn = mod['startVirtualDeviceForTest'];
+    if (typeof fn === 'function') return fn as Starter;
+  }
+  return null;
+}
+
+function envelopeOf(result: CallToolResult): { ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null } {
+  const sc = result.structuredContent as { ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null } | undefined;
+  if (sc) return sc;
+  const first = result.content[0];
+  return JSON.parse(first && first.type === 'text' ? first.text : '{}');
+}
+
+const rssMb = (pid: number | null | undefined): number => {
+  if (!pid) return Number.NaN;
+  const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)\s+kB/);
+  return m ? round(Number(m[1]) / 1024, 1) : Number.NaN;
+};
+
+interface Sample {
+  readonly label: string;
+  readonly total: number;
+  readonly adb: number;
+  readonly appium: number;
+  /** Union of adb and Appium time within the call (they may overlap). */
+  readonly inside: number;
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
+async function memoryRun(server: Spawned, calls: number, withDevice: boolean): Promise<MemoryResult> {
+  const mix: [string, Record<string, unknown>][] = [
+    ['emulator_get_status', {}],
+    ['ui_get_tree', {}],
+    ['app_list_installed', {}],
+    ['ui_tap', { selector: {} }],
+    ['app_open', { package_name: 'com.x; rm -rf /' }],
+    ['ui_scroll', { direction: 'sideways' }],
+    ['ui_get_tree', { session_id: 'not a session' }],
+    ['ui_type_text', { selector: { text: 'x' }, text: 'line\nbreak' }],
+  ];
+  const rss: [number, number][] = [[0, rssMb(server.transport.pid)]];
+  for (let i = 1; i <= calls; i++) {
+    const [name, args] = mix[i % mix.length] as [string, Record<string, unknown>];
+    await server.client.callTool({ name, arguments: args }).catch(() => undefined);
+    if (i % 100 === 0) rss.push([i, rssMb(server.transport.pid)]);
+  }
+  const at = (n: number): number => rss.find(([c]) => c === n)?.[1] ?? Number.NaN;
+  const half = Math.floor(calls / 200) * 100;
+  return {
+    status: 'measured',
+    mode: withDevice ? 'virtual device' : 'no device (every device call fails fast)',
+    calls,
+    rss_mb: rss,
+    after_start_mb: at(0),
+    after_all_mb: at(calls),
+    growth_second_half_mb: round(at(calls) - at(half), 1),
+  };
+}
+
+async function memoryWithoutDevice(options: EndToEndOptions): Promise<MemoryResult> {
+  const bin = join(REPO_ROOT, 'dist', 'index.js');
+  if (!existsSync(bin)) return { status: 'skipped', reason: 'dist/index.js is missing' };
+  const cwd = mkdtempSync(join(tmpdir(), 'amh-bench-mem-'));
+  const server = await spawnServer(process.execPath, [bin], cleanEnv({ ANDROID_ADB_SERVER_PORT: '5999', ANDROID_HOME: cwd, ANDROID_SDK_ROOT: cwd, PATH: '/nonexistent', APPIUM_URL: 'http://127.0.0.1:9' }), cwd);
+  try {
+    return await memoryRun(server, options.memoryCalls, false);
+  } finally {
+    await server.client.close().catch(() => undefined);
+  }
+}
+
+export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndResult> {
+  const { log } = options;
+  if (!options.built) return { status: 'skipped', reason: 'the build failed, so there is no dist/index.js to run' };
+  const support = join(REPO_ROOT, 'test', 'support');
+  const starter = await findDeviceStarter().catch(() => null);
+  let missing: string | null = null;
+  if (!starter) missing = 'no virtual-device helper yet (test/support exports no startVirtualDeviceForTest)';
+  if (!existsSync(join(support, 'adbServer.ts')) || !existsSync(join(support, 'appium.ts'))) missing = 'test/support has no adb server or Appium helper';
+  if (missing) {
+    log(`  skipped: ${missing}; memory measured without a device instead`);
+    return { status: 'skipped', reason: missing, memory: options.parts.has('5') ? await memoryWithoutDevice(options) : { status: 'skipped', reason: 'not requested' } };
+  }
+  const adbMod = (await import(pathToFileURL(join(support, 'adbServer.ts')).href)) as typeof import('../../test/support/adbServer.js');
+  const appiumMod = (await import(pathToFileURL(join(support, 'appium.ts')).href)) as typeof import('../../test/support/appium.js');
+  const devicesMod = (await import(pathToFileURL(join(support, 'adbDevices.ts')).href)) as typeof import('../../test/support/adbDevices.js');
+  if (!adbMod.locateAdb()) return { status: 'skipped', reason: 'adb is not installed (apt-get install -y adb)', memory: await memoryWithoutDevice(options) };
+
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const notes: string[] = [];
+  try {
+    const adbServer = await adbMod.startAdbServer();
+    cleanups.push(() => adbServer.stop());
+    const device = await (starter as Starter)({ adbServer });
+    if (typeof device['stop'] === 'function') cleanups.push(() => (device['stop'] as () => Promise<void>)());
+    const serial =
+      typeof device['serial'] === 'string'
+        ? (device['serial'] as string)
+        : await devicesMod.connectDevice(adbServer, Number(device['port']));
+    const appium = await appiumMod.startAppium({ adbPort: adbServer.port, logLevel: 'warn' });
+    cleanups.push(() => appium.stop());
+    const proxy = await startTimedProxy(appium.url);
+    cleanups.push(() => proxy.close());
+    const timedAdb = createTimedAdb(adbServer.adbPath);
+    const cwd = mkdtempSync(join(tmpdir(), 'amh-bench-e2e-'));
+    const env = cleanEnv({
+      ANDROID_HOME: timedAdb.androidHome,
+      ANDROID_SDK_ROOT: timedAdb.androidHome,
+      ANDROID_ADB_SERVER_PORT: String(adbServer.port),
+      ANDROID_UDID: serial,
+      ANDROID_MCP_ALLOW_SERIALS: serial,
+      APPIUM_URL: proxy.url,
+      ANDROID_MCP_APPIUM_CAPS: JSON.stringify({ 'appium:adbPort': adbServer.port }),
+      ANDROID_MCP_LOG_LEVEL: 'warn',
+    });
+    const server = await spawnServer(process.execPath, [join(REPO_ROOT, 'dist', 'index.js')], env, cwd);
+    cleanups.push(() => server.client.close());
+
+    const samples: Sample[] = [];
+    const call = async (label: string, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown> | null> => {
+      const from = performance.timeOrigin + performance.now();
+      const result = (await server.client.callTool({ name, arguments: args })) as CallToolResult;
+      const to = performance.timeOrigin + performance.now();
+      const adbIntervals = timedAdb.intervals();
+      const appiumIntervals = proxy.intervals();
+      const adb = coveredMs(adbIntervals, from, to);
+      const appiumMs = coveredMs(appiumIntervals, from, to);
+      const inside = coveredMs([...adbIntervals, ...appiumIntervals], from, to);
+      const env_ = envelopeOf(result);
+      samples.push({
+        label,
+        total: to - from,
+        adb,
+        appium: appiumMs,
+        inside,
+        ok: env_.ok,
+        ...(env_.ok ? {} : { error: `${env_.error?.code}: ${env_.error?.message}`.slice(0, 200) }),
+      });
+      return env_.ok ? env_.data : null;
+    };
+
+    // The wire form of ui_get_tree, checked once: text block = JSON of structuredContent.
+    const first = (await server.client.callTool({ name: 'ui_get_tree', arguments: {} })) as CallToolResult;
+    const block = first.content[0];
+    const text = block && block.type === 'text' ? block.text : '';
+    const uiGetTreeWire = { text: measure(text), structuredEqualsText: text === JSON.stringify(first.structuredContent) };
+
+    const iterations = options.parts.has('4') ? options.calls : 0;
+    for (let i = 0; i < iterations; i++) {
+      await call('emulator_get_status', 'emulator_get_status');
+      await call('app_list_installed', 'app_list_installed');
+      await call('ui_get_tree', 'ui_get_tree');
+      await call('screen_capture', 'screen_capture');
+      await call('app_open', 'app_open', { package_name: 'com.android.settings' });
+      await call('settings_open_apps', 'settings_open_apps');
+      const tree = (await call('ui_get_tree', 'ui_get_tree')) as { actions?: { selector: unknown; label: string; role: string; ambiguous?: boolean; enabled: boolean; covered_by_keyboard?: boolean }[] } | null;
+      const usable = (tree?.actions ?? []).filter((a) => !a.ambiguous && a.enabled && !a.covered_by_keyboard);
+      const target = usable.find((a) => a.label === 'Calendar') ?? usable.find((a) => a.role === 'button');
+      if (target) {
+        await call('ui_tap (no flow)', 'ui_tap', { selector: target.selector });
+        await call('device_back (no flow)', 'device_back');
+      } else if (i === 0) notes.push('no usable button on Settings → Apps: ui_tap not measured');
+      await call('ui_scroll (no flow)', 'ui_scroll', { direction: 'down' });
+      await call('ui_scroll (no flow)', 'ui_scroll', { direction: 'up' });
+      const session = (await call('ui_session_open', 'ui_session_open')) as { session_id?: string } | null;
+      if (session?.session_id) {
+        if (target) {
+          await call('ui_tap (flow)', 'ui_tap', { selector: target.selector, session_id: session.session_id });
+          await call('device_back (flow)', 'device_back', { session_id: session.session_id });
+        }
+        await call('ui_get_tree (flow)', 'ui_get_tree', { session_id: session.session_id });
+        await call('ui_scroll (flow)', 'ui_scroll', { direction: 'down', session_id: session.session_id });
+        await call('ui_scroll (flow)', 'ui_scroll', { direction: 'up', session_id: session.session_id });
+        await call('ui_session_close', 'ui_session_close', { session_id: session.session_id });
+      }
+      const input = (tree?.actions ?? []).find((a) => a.role === 'input' && !a.ambiguous);
+      if (input) await call('ui_type_text (no flow)', 'ui_type_text', { selector: input.selector, text: 'cal' });
+      else if (i === 0) notes.push('no input on Settings → Apps: ui_type_text not measured');
+      if ((i + 1) % 5 === 0) log(`  e2e iteration ${i + 1}/${iterations}`);
+    }
+
+    const labels = [...new Set(samples.map((s) => s.label))];
+    const tools: ToolLatency[] = labels.map((label) => {
+      const got = samples.filter((s) => s.label === label);
+      const totals = got.map((s) => s.total);
+      const overhead = got.map((s) => Math.max(0, s.total - s.inside));
+      const medTotal = median(totals);
+      const medOver = median(overhead);
+      const failures = got.filter((s) => !s.ok);
+      return {
+        tool: label,
+        calls: got.length,
+        failures: failures.length,
+        total_ms: { median: round(medTotal, 1), p95: round(p95(totals), 1) },
+        adb_ms: { median: round(median(got.map((s) => s.adb)), 1) },
+        appium_ms: { median: round(median(got.map((s) => s.appium)), 1) },
+        overhead_ms: { median: round(medOver, 1), p95: round(p95(overhead), 1) },
+        overhead_percent: round((100 * medOver) / medTotal, 1),
+        target_met: medOver <= Math.max(0.1 * medTotal, 15),
+        ...(failures[0]?.error ? { firstError: failures[0].error } : {}),
+      };
+    });
+    const tapNoFlow = tools.find((t) => t.tool === 'ui_tap (no flow)');
+    const tapFlow = tools.find((t) => t.tool === 'ui_tap (flow)');
+
+    let memory: MemoryResult = { status: 'skipped', reason: 'not requested' };
+    if (options.parts.has('5')) {
+      log(`  memory: ${options.memoryCalls} mixed calls…`);
+      memory = await memoryRun(server, options.memoryCalls, true);
+    }
+    return {
+      status: 'measured',
+      iterations,
+      tools,
+      ...(tapNoFlow && tapFlow ? { flowSaving: { without_ms: tapNoFlow.total_ms.median, with_ms: tapFlow.total_ms.median } } : {}),
+      uiGetTreeWire,
+      notes,
+      memory,
+    };
+  } catch (err) {
+    const reason = `the end-to-end environment did not come up: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
+    log(`  skipped: ${reason}`);
+    return { status: 'skipped', reason, memory: options.parts.has('5') ? await memoryWithoutDevice(options) : { status: 'skipped', reason: 'not requested' } };
+  } finally {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  }
+}

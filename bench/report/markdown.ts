@@ -1,0 +1,254 @@
+/** bench/results/latest.md: the figures of one run, targets first, then each part in detail. */
+import type { BenchResults } from '../run.js';
+import type { FileResult, TokenEconomyResult } from '../parts/tokenEconomy.js';
+import type { CpuResult } from '../parts/cpuCost.js';
+import type { CatalogueResult } from '../parts/catalogue.js';
+import { COMPACT_STEPS } from '../prototype/compactSummary.js';
+import { CATALOGUE_STEPS, compactCatalogue } from '../prototype/compactCatalogue.js';
+import { median, round } from '../lib/stats.js';
+import { measure } from '../lib/tokens.js';
+
+type Row = (string | number)[];
+
+function table(head: string[], rows: Row[]): string {
+  const line = (cells: (string | number)[]): string => `| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const yes = (ok: boolean | null | 'explained'): string =>
+  ok === 'explained' ? '**missed, every drop explained**' : ok === null ? 'n/a' : ok ? '**met**' : '**missed**';
+const short = (file: string): string => file.replace(/^dumps\//, '').replace(/^appium-source\//, 'appium:').replace(/\.xml$/, '');
+
+interface Target {
+  name: string;
+  value: string;
+  met: boolean | null | 'explained';
+}
+
+function tokenTargets(te: TokenEconomyResult): Target[] {
+  const files = te.files;
+  const pct = median(files.map((f) => f.ours.percentOfRawBytes));
+  const over = (pick: (f: FileResult) => number, skip: (f: FileResult) => boolean = () => false): FileResult[] =>
+    files.filter((f) => !skip(f) && f.ours.text.tokens_o200k > pick(f));
+  const overMobileText = over((f) => f.mobileMcpText.tokens_o200k, (f) => f.mobileMcpEmptyMultiWindow);
+  const overMobileJson = over((f) => f.mobileMcpJson.tokens_o200k, (f) => f.mobileMcpEmptyMultiWindow);
+  const overAppium = over((f) => f.appiumMcp.tokens_o200k);
+  const lostM = files.reduce((s, f) => s + f.vsMobileMcp.lostActionable, 0);
+  const lostA = files.reduce((s, f) => s + f.vsAppiumMcp.lostActionable, 0);
+  const unexplained = files.reduce((s, f) => s + (f.vsMobileMcp.notOffered['unexplained'] ?? 0) + (f.vsAppiumMcp.notOffered['unexplained'] ?? 0), 0);
+  return [
+    { name: '1. summary median ≤ 5 % of raw XML bytes (text block)', value: `${pct} %`, met: pct <= 5 },
+    { name: '1. never more tokens than mobile-mcp text list (o200k, text block)', value: `${overMobileText.length} of ${files.length - files.filter((f) => f.mobileMcpEmptyMultiWindow).length} files over`, met: overMobileText.length === 0 },
+    { name: '1. never more tokens than mobile-mcp JSON list', value: `${overMobileJson.length} files over`, met: overMobileJson.length === 0 },
+    { name: '1. never more tokens than appium-mcp generate_locators', value: `${overAppium.length} files over`, met: overAppium.length === 0 },
+    {
+      name: '1. no actionable target lost (each drop explained)',
+      value: `${lostM} (vs mobile-mcp) / ${lostA} (vs appium-mcp) actionable entries not offered, ${unexplained} unexplained`,
+      met: unexplained === 0 && lostM + lostA === 0 ? true : unexplained === 0 ? 'explained' : false,
+    },
+  ];
+}
+
+function tokenSection(te: TokenEconomyResult, r: BenchResults): string {
+  if (te.status !== 'measured') return `Skipped: ${te.reason}\n`;
+  const files = te.files;
+  const agg = te.aggregate ?? {};
+  const aggRows: Row[] = Object.entries(agg).map(([k, v]) => [k, v.median, v.p90]);
+  const perFile: Row[] = files.map((f) => [
+    short(f.file),
+    f.raw.bytes,
+    f.raw.tokens_o200k,
+    f.ours.text.bytes,
+    f.ours.text.tokens_o200k,
+    `${f.ours.percentOfRawBytes} %`,
+    `${f.ours.actions}${f.ours.ambiguous ? ` (${f.ours.ambiguous} amb.)` : ''}${f.ours.truncated ? ' trunc.' : ''}`,
+    f.mobileMcpEmptyMultiWindow ? `${f.mobileMcpText.tokens_o200k} (empty†)` : f.mobileMcpText.tokens_o200k,
+    f.mobileMcpJson.tokens_o200k,
+    f.mobileMcpJson.elements,
+    f.appiumMcp.tokens_o200k,
+    f.appiumMcp.elements,
+    `${f.vsMobileMcp.lostActionable} / ${f.vsAppiumMcp.lostActionable}`,
+  ]);
+  const reasons = (pick: (f: FileResult) => FileResult['vsMobileMcp']): Row[] => {
+    const total = new Map<string, number>();
+    let listed = 0;
+    let covered = 0;
+    for (const f of files) {
+      const c = pick(f);
+      listed += c.listed;
+      covered += c.covered;
+      for (const [k, v] of Object.entries(c.notOffered)) total.set(k, (total.get(k) ?? 0) + (v ?? 0));
+    }
+    return [['listed by the peer', listed], ['covered: we offer the same target', covered], ...[...total.entries()].sort((a, b) => b[1] - a[1])];
+  };
+  const examples = files.flatMap((f) => [...f.vsMobileMcp.examples.map((e) => ({ f, peer: 'mobile-mcp', e })), ...f.vsAppiumMcp.examples.map((e) => ({ f, peer: 'appium-mcp', e }))]);
+  const compactRows: Row[] = [
+    ['(current format)', `${median(files.map((f) => f.ours.percentOfRawBytes))} %`, median(files.map((f) => f.ours.text.bytes)), median(files.map((f) => f.ours.text.tokens_o200k)), files.filter((f) => !f.mobileMcpEmptyMultiWindow && f.ours.text.tokens_o200k > f.mobileMcpText.tokens_o200k).length],
+    ...COMPACT_STEPS.map((step, i) => {
+      const bytes = files.map((f) => f.compact[i]?.text.bytes ?? Number.NaN);
+      const pct = files.map((f) => round((100 * (f.compact[i]?.text.bytes ?? Number.NaN)) / f.raw.bytes, 2));
+      const toks = files.map((f) => f.compact[i]?.text.tokens_o200k ?? Number.NaN);
+      const over = files.filter((f) => !f.mobileMcpEmptyMultiWindow && (f.compact[i]?.text.tokens_o200k ?? 0) > f.mobileMcpText.tokens_o200k).length;
+      return [`+ ${step.id}: ${step.description}`, `${median(pct)} %`, median(bytes), median(toks), over];
+    }),
+  ];
+  const multi = files.filter((f) => f.mobileMcpEmptyMultiWindow).map((f) => short(f.file));
+  return [
+    `${files.length} dumps (${te.errors.length} failed${te.errors.length ? `: ${te.errors.map((e) => `${e.file}: ${e.error}`).join('; ')}` : ''}). Tokens: o200k_base (gpt-tokenizer); cl100k figures are in latest.json.`,
+    `Our figure is the **text block** (the minified JSON of the envelope). \`structuredContent\` is the same object, so a client that forwards both gives the model twice that (median ${agg['ours_both_tokens_o200k']?.median} tokens, p90 ${agg['ours_both_tokens_o200k']?.p90}).`,
+    '',
+    '### Medians and p90 over all dumps',
+    table(['figure', 'median', 'p90'], aggRows),
+    '',
+    '### Per dump (bytes; tokens o200k)',
+    table(['dump', 'raw B', 'raw tok', 'ours B', 'ours tok', 'ours/raw', 'our actions', 'mobile-mcp text tok', 'mobile-mcp JSON tok', 'mobile-mcp elems', 'appium-mcp tok', 'appium-mcp elems', 'lost vs m / a'], perFile),
+    '',
+    multi.length
+      ? `† mobile-mcp returns an **empty list** on dumps with several top-level windows (${multi.join(', ')}): its walker is handed the array of windows and finds no \`node\` on it. These files are left out of the "never more tokens than mobile-mcp" target.`
+      : '',
+    '',
+    `Rebuild fidelity: mobile-mcp rebuild vs the published package's own code on the same dumps: ${r.fidelity.status === 'checked' ? `${r.fidelity.identical}/${r.fidelity.files} byte-identical (JSON and text formats)${r.fidelity.mismatches.length ? `; differ: ${r.fidelity.mismatches.join(', ')}` : ''}` : `not checked (${r.fidelity.reason})`}.`,
+    '',
+    '### Entries a peer lists that we do not offer, by reason (all dumps)',
+    '"Covered" means the peer entry\'s tap lands on a target we offer (same node, or its nearest actionable ancestor). Only the three "actionable, …" / "truncated" / "unexplained" reasons are lost targets.',
+    '',
+    '**vs mobile-mcp**',
+    table(['reason', 'entries'], reasons((f) => f.vsMobileMcp)),
+    '',
+    '**vs appium-mcp**',
+    table(['reason', 'entries'], reasons((f) => f.vsAppiumMcp)),
+    '',
+    examples.length ? '**Examples of lost actionable entries**' : '',
+    ...examples.slice(0, 12).map(({ f, peer, e }) => `- ${short(f.file)} (${peer}, ${e.reason}): \`${e.peerEntry.replace(/`/g, "'")}\``),
+    '',
+    '### Prototype: a compact presenter (bench/prototype/compactSummary.ts), steps cumulative',
+    'Selectors are passed through unchanged, so every offered selector still goes straight into ui_tap.',
+    '',
+    table(['format', 'median ours/raw', 'median bytes', 'median tokens', 'files over mobile-mcp text'], compactRows),
+    '',
+  ].join('\n');
+}
+
+function cpuSection(cpu: CpuResult): string {
+  if (cpu.status !== 'measured') return `Skipped: ${cpu.reason}\n`;
+  const rows: Row[] = [...cpu.files].sort((a, b) => b.bytes - a.bytes).map((f) => [short(f.file), f.bytes, f.nodes, f.parse_ms, f.summarise_ms, f.serialise_ms, f.total_ms, f.total_p90_ms]);
+  return [
+    `Median of ${cpu.runs} runs after ${cpu.warmup} warm-up runs, per dump, in one process. Fit: total ≈ ${cpu.fit?.intercept_ms} ms + ${cpu.fit?.ms_per_100kb} ms per 100 KB of XML.`,
+    '',
+    table(['dump (largest first)', 'bytes', 'nodes', 'parse ms', 'summarise+audit ms', 'serialise ms', 'total ms', 'total p90 ms'], rows),
+    '',
+  ].join('\n');
+}
+
+function catalogueSection(cat: CatalogueResult, raw: BenchResults['ourCatalogueRaw']): string {
+  const rows: Row[] = cat.entries.map((e) =>
+    e.status === 'measured'
+      ? [e.label, e.version ?? '', e.tools ?? '', e.catalogue?.chars ?? '', e.catalogue?.bytes ?? '', e.catalogue?.tokens_o200k ?? '', `${e.longestDescription?.tool} (${e.longestDescription?.chars})`, e.startup_ms?.median ?? '', e.startup_ms?.p90 ?? '', e.initialize_ms?.median ?? '']
+      : [e.label, e.version ?? '', `not measured: ${e.reason}`, '', '', '', '', '', '', ''],
+  );
+  const out = [
+    `Each server spawned ${cat.spawns} times over stdio (round-robin, one discarded warm-up spawn each), no device attached; the SDK's Client + StdioClientTransport. Start-up = spawn → tools/list answer.`,
+    '',
+    table(['server', 'version', 'tools', 'catalogue chars', 'bytes', 'tokens o200k', 'longest description', 'start-up median ms', 'p90 ms', 'initialize median ms'], rows),
+    '',
+  ];
+  if (raw) {
+    const fields = new Map<string, number>();
+    for (const t of raw.tools) for (const [k, v] of Object.entries(t)) fields.set(k, (fields.get(k) ?? 0) + JSON.stringify(v).length);
+    out.push('**Where our catalogue\'s characters go** (sum over the tools, JSON of each field)', '', table(['field', 'chars'], [...fields.entries()].sort((a, b) => b[1] - a[1])), '');
+    const steps: Row[] = [['(as sent)', measure(JSON.stringify(raw)).chars, measure(JSON.stringify(raw)).tokens_o200k]];
+    CATALOGUE_STEPS.forEach((s, i) => {
+      const m = measure(JSON.stringify(compactCatalogue(raw, i + 1)));
+      steps.push([`+ ${s.id}: ${s.description}`, m.chars, m.tokens_o200k]);
+    });
+    out.push('**Prototype: a smaller catalogue (bench/prototype/compactCatalogue.ts), steps cumulative**', '', table(['change', 'chars', 'tokens o200k'], steps), '');
+  }
+  return out.join('\n');
+}
+
+function e2eSection(r: BenchResults): string {
+  const e = r.endToEnd;
+  if (e.status !== 'measured') return `Part 4 skipped: ${e.reason}\n`;
+  const rows: Row[] = e.tools.map((t) => [t.tool, t.calls, t.failures, t.total_ms.median, t.total_ms.p95, t.adb_ms.median, t.appium_ms.median, t.overhead_ms.median, t.overhead_ms.p95, `${t.overhead_percent} %`, yes(t.target_met), t.firstError ?? '']);
+  return [
+    `${e.iterations} iterations of the sequence; medians and p95 per tool. adb = time inside adb processes (timed wrapper found through ANDROID_HOME); Appium = time inside HTTP requests to Appium (timed proxy at APPIUM_URL); overhead = total − union(adb, Appium).`,
+    '',
+    table(['tool', 'calls', 'failed', 'total median ms', 'p95', 'adb median', 'Appium median', 'overhead median', 'overhead p95', 'overhead %', 'target', 'first error'], rows),
+    '',
+    e.flowSaving ? `ui_tap without a flow: ${e.flowSaving.without_ms} ms median; inside a flow: ${e.flowSaving.with_ms} ms (a flow saves ${round(e.flowSaving.without_ms - e.flowSaving.with_ms, 1)} ms per tap: no session create/delete).` : '',
+    e.uiGetTreeWire ? `ui_get_tree on the virtual device: text block ${e.uiGetTreeWire.text.bytes} B / ${e.uiGetTreeWire.text.tokens_o200k} tokens; text block == JSON of structuredContent: ${e.uiGetTreeWire.structuredEqualsText}.` : '',
+    ...e.notes.map((n) => `- ${n}`),
+    '',
+  ].join('\n');
+}
+
+function memorySection(r: BenchResults): string {
+  const m = r.endToEnd.memory;
+  if (!m || m.status !== 'measured') {
+    const why = m?.reason ?? (r.endToEnd.status === 'skipped' ? r.endToEnd.reason : 'not run');
+    return `Skipped: ${why}\n`;
+  }
+  return [
+    `Mode: ${m.mode}. ${m.calls} mixed calls (observers and failing validation calls), RSS of the server process from /proc.`,
+    '',
+    table(['calls made', 'RSS MB'], (m.rss_mb ?? []).map(([c, v]) => [c, v])),
+    '',
+    `After start ${m.after_start_mb} MB, after all calls ${m.after_all_mb} MB, growth across the second half ${m.growth_second_half_mb} MB.`,
+    '',
+  ].join('\n');
+}
+
+export function renderMarkdown(r: BenchResults): string {
+  const targets: Target[] = [];
+  if (r.tokenEconomy.status === 'measured') targets.push(...tokenTargets(r.tokenEconomy as TokenEconomyResult));
+  if (r.cpu.status === 'measured' && (r.cpu as CpuResult).largest) {
+    const l = (r.cpu as CpuResult).largest!;
+    targets.push({ name: '2. CPU on the largest fixture < 20 ms', value: `${l.total_ms} ms (${short(l.file)}, ${l.bytes} B)`, met: l.total_ms < 20 });
+  }
+  if ('entries' in r.catalogue) {
+    const ours = r.catalogue.entries.find((e) => e.label === 'android-mcp-harness');
+    if (ours?.status === 'measured') {
+      targets.push({ name: '3. our catalogue ≤ 6,000 characters', value: `${ours.catalogue?.chars}`, met: (ours.catalogue?.chars ?? Infinity) <= 6000 });
+      for (const peer of r.catalogue.entries.filter((e) => e.label !== 'android-mcp-harness')) {
+        targets.push({
+          name: `3. our start-up faster than ${peer.label}`,
+          value: peer.status === 'measured' ? `${ours.startup_ms?.median} ms vs ${peer.startup_ms?.median} ms` : `not measured: ${peer.reason}`,
+          met: peer.status === 'measured' ? (ours.startup_ms?.median ?? Infinity) < (peer.startup_ms?.median ?? 0) : null,
+        });
+      }
+    } else targets.push({ name: '3. our catalogue and start-up', value: `not measured: ${ours?.reason}`, met: null });
+  }
+  const e = r.endToEnd;
+  if (e.status === 'measured') {
+    const missed = e.tools.filter((t) => !t.target_met);
+    targets.push({ name: '4. overhead ≤ max(10 % of the call, 15 ms), every tool', value: missed.length ? `missed by ${missed.map((t) => `${t.tool} (${t.overhead_ms.median} ms of ${t.total_ms.median})`).join(', ')}` : 'all tools', met: missed.length === 0 });
+  } else targets.push({ name: '4. end to end', value: `skipped: ${e.reason}`, met: null });
+  const m = e.memory;
+  if (m?.status === 'measured') {
+    targets.push({ name: `5. RSS ≤ 150 MB after ${m.calls} calls (${m.mode})`, value: `${m.after_all_mb} MB`, met: (m.after_all_mb ?? Infinity) <= 150 });
+    targets.push({ name: '5. no growth across the second half (≤ 2 MB of noise)', value: `${m.growth_second_half_mb} MB`, met: (m.growth_second_half_mb ?? Infinity) <= 2 });
+  } else targets.push({ name: '5. memory', value: `skipped: ${m?.reason ?? 'not run'}`, met: null });
+
+  const mc = r.machine;
+  return [
+    '# Benchmark results (latest run)',
+    '',
+    `Measured ${mc.date} on ${mc.cpu} × ${mc.cores} cores, ${mc.memory_gb} GB, ${mc.os}, Node ${mc.node}. Reproduce: \`npm run bench\` (see bench/README.md).`,
+    `Build: ${r.build.ok ? 'ok' : `failed (${r.build.detail})`}. Peers: ${r.peers.map((p) => (p.installed ? `${p.pkg} ${p.version}` : `${p.pkg}: ${p.reason}`)).join('; ') || 'not installed in this run'}.`,
+    '',
+    '## Targets',
+    table(['target', 'value', 'verdict'], targets.map((t) => [t.name, t.value, yes(t.met)])),
+    '',
+    '## 1. Token economy',
+    tokenSection(r.tokenEconomy as TokenEconomyResult, r),
+    '## 2. Harness CPU cost',
+    r.cpu.status === 'measured' ? cpuSection(r.cpu as CpuResult) : `Skipped: ${(r.cpu as { reason: string }).reason}\n`,
+    '## 3. Catalogue and start-up',
+    'entries' in r.catalogue ? catalogueSection(r.catalogue, r.ourCatalogueRaw) : `Skipped: ${r.catalogue.reason}\n`,
+    '## 4. End to end on the virtual device',
+    e2eSection(r),
+    '## 5. Memory',
+    memorySection(r),
+  ].join('\n');
+}
+

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench`: every figure of bench/README.md in one run, written to bench/results/latest.{json,md}.
+ * Benchmarks report; they never fail on timing. Exit code 0 unless the bench itself crashed.
+ *
+ * Flags: --parts=1,2,3,4,5 (default all) · --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
+ *        --no-build (use dist/ as it is) · --quick (fewer repetitions, for a smoke run)
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { loadDomain, type DomainApi } from './lib/domain.js';
+import { describeMachine } from './lib/machine.js';
+import { REPO_ROOT, RESULTS_DIR } from './lib/paths.js';
+import { installPeer, PEERS, peerPackageDir, type PeerInstall } from './lib/peerInstall.js';
+import { checkMobileMcpFidelity, type FidelityResult } from './peers/fidelity.js';
+import { runTokenEconomy, type TokenEconomyResult } from './parts/tokenEconomy.js';
+import { runCpuCost, type CpuResult } from './parts/cpuCost.js';
+import { ourServer, peerServer, runCatalogue, type CatalogueResult } from './parts/catalogue.js';
+import { runEndToEnd, type EndToEndResult } from './parts/endToEnd.js';
+import { renderMarkdown } from './report/markdown.js';
+
+const run = promisify(execFile);
+
+function flag(name: string): string | undefined {
+  const hit = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (!hit) return undefined;
+  return hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : 'true';
+}
+
+const log = (line: string): void => {
+  process.stderr.write(`[bench] ${line}\n`);
+};
+
+export interface BenchResults {
+  readonly machine: ReturnType<typeof describeMachine>;
+  readonly build: { ok: boolean; detail?: string };
+  readonly peers: { label: string; pkg: string; version?: string; installed: boolean; reason?: string }[];
+  readonly fidelity: FidelityResult;
+  readonly tokenEconomy: TokenEconomyResult | { status: 'skipped'; reason: string };
+  readonly cpu: CpuResult | { status: 'skipped'; reason: string };
+  readonly catalogue: CatalogueResult | { status: 'skipped'; reason: string };
+  readonly ourCatalogueRaw?: { tools: Record<string, unknown>[] };
+  readonly endToEnd: EndToEndResult;
+}
+
+async function build(): Promise<{ ok: boolean; detail?: string }> {
+  if (flag('no-build')) return { ok: true, detail: 'skipped by --no-build' };
+  try {
+    await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: REPO_ROOT, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    return { ok: true };
+  } catch (err) {
+    const e = err as { stdout?: string; message?: string };
+    return { ok: false, detail: (e.stdout || e.message || String(err)).split('\n').filter((l) => l.includes('error')).slice(0, 5).join(' | ') };
+  }
+}
+
+async function main(): Promise<void> {
+  const parts = new Set((flag('parts') ?? '1,2,3,4,5').split(',').map((p) => p.trim()));
+  const quick = flag('quick') !== undefined;
+  const machine = describeMachine();
+  log(`machine: ${machine.cpu} × ${machine.cores}, ${machine.memory_gb} GB, Node ${machine.node}`);
+
+  log('building dist/ (npm run build)…');
+  const built = await build();
+  if (!built.ok) log(`build failed: ${built.detail}`);
+
+  let installs: PeerInstall[] = [];
+  if (parts.has('1') || parts.has('3')) {
+    log('installing the published peers into the scratch folder…');
+    installs = await Promise.all(PEERS.map((p) => installPeer(p)));
+    for (const i of installs) log(i.ok ? `peer ${i.spec.label} ${i.version}` : `peer ${i.spec.label}: not measured: ${i.reason}`);
+  }
+  const mobileInstall = installs.find((i): i is PeerInstall & { ok: true } => i.ok && i.spec.label === 'mobile-mcp');
+
+  let domain: DomainApi | null = null;
+  let domainError = '';
+  try {
+    domain = await loadDomain();
+  } catch (err) {
+    domainError = `the domain did not load: ${err instanceof Error ? err.message : String(err)}`;
+  }
+
+  let tokenEconomy: BenchResults['tokenEconomy'] = { status: 'skipped', reason: 'not requested' };
+  let fidelity: FidelityResult = { status: 'not checked', reason: 'part 1 not requested', files: 0, identical: 0, mismatches: [] };
+  if (parts.has('1')) {
+    log('part 1: token economy…');
+    tokenEconomy = domain ? runTokenEconomy(domain) : { status: 'skipped', reason: domainError };
+    fidelity = checkMobileMcpFidelity(mobileInstall ? peerPackageDir(mobileInstall) : null);
+    log(`  mobile-mcp rebuild fidelity: ${fidelity.status} ${fidelity.identical}/${fidelity.files}`);
+  }
+
+  let cpu: BenchResults['cpu'] = { status: 'skipped', reason: 'not requested' };
+  if (parts.has('2')) {
+    log('part 2: CPU cost…');
+    cpu = domain ? runCpuCost(domain, quick ? 50 : 100, quick ? 10 : 20) : { status: 'skipped', reason: domainError };
+  }
+
+  let catalogue: BenchResults['catalogue'] = { status: 'skipped', reason: 'not requested' };
+  let ourCatalogueRaw: BenchResults['ourCatalogueRaw'];
+  if (parts.has('3')) {
+    log('part 3: catalogue and start-up…');
+    const servers = [ourServer(), ...installs.map(peerServer)];
+    const spawns = Number(flag('spawns') ?? (quick ? 3 : 7));
+    const result = await runCatalogue(servers, spawns);
+    ourCatalogueRaw = result.ourRaw;
+    catalogue = { spawns: result.spawns, entries: result.entries };
+  }
+
+  let endToEnd: EndToEndResult = { status: 'skipped', reason: 'not requested' };
+  if (parts.has('4') || parts.has('5')) {
+    log('parts 4–5: end to end and memory…');
+    endToEnd = await runEndToEnd({
+      built: built.ok || existsSync(join(REPO_ROOT, 'dist', 'index.js')),
+      calls: Number(flag('calls') ?? (quick ? 10 : 30)),
+      memoryCalls: quick ? 200 : 1000,
+      parts,
+      log,
+    });
+  }
+
+  const results: BenchResults = {
+    machine,
+    build: built,
+    peers: installs.map((i) => ({
+      label: i.spec.label,
+      pkg: i.spec.pkg,
+      installed: i.ok,
+      ...(i.ok ? { version: i.version } : { reason: i.reason }),
+    })),
+    fidelity,
+    tokenEconomy,
+    cpu,
+    catalogue,
+    ...(ourCatalogueRaw ? { ourCatalogueRaw } : {}),
+    endToEnd,
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 1)}\n`);
+  writeFileSync(join(RESULTS_DIR, 'latest.md'), renderMarkdown(results));
+  log(`wrote ${join('bench', 'results', 'latest.md')} and latest.json`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[bench] crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});
