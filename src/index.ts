@@ -19,6 +19,7 @@ const USAGE = `Usage: android-mcp-harness [command]
 Commands:
   (none), serve    Run the MCP server over stdio (what MCP clients start).
   doctor           Check everything a real run needs (adb, device, Appium, …) and say what to fix.
+  flow FILE.json   Run a reference flow through the server over stdio; JSON report on stdout.
   --help           Show this help.
   --version        Show the version.
 
@@ -76,6 +77,7 @@ async function serve(): Promise<number> {
 const commands: Record<string, Command> = {
   serve: () => serve(),
   doctor: async (args) => (await import('./doctor/cli.js')).doctorMain(args),
+  flow: async (args) => (await import('./flow/cli.js')).flowMain(args),
 };
 
 async function main(argv: readonly string[]): Promise<number> {

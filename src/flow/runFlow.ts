@@ -1,0 +1,185 @@
+/**
+ * Runs a reference flow the way a model would drive the harness: app_open → ui_get_tree →
+ * ui_session_open → the steps (with the session id injected), stopping at the first failure →
+ * ui_session_close (always, once a session is open) → ui_get_tree (always: the report shows
+ * where the flow ended). Talks to the server only through `FlowClient`, so the same code runs
+ * over real stdio (flow CLI, demo) and against a fake in unit tests.
+ */
+import type { FlowFile, FlowStepTool } from './flowFile.js';
+
+/** The envelope of CONTRACT §2, as read back from a tool result. */
+export interface FlowEnvelope {
+  readonly ok: boolean;
+  readonly operation_id?: string;
+  readonly tool?: string;
+  readonly data?: Record<string, unknown>;
+  readonly evidence?: { readonly artifact_id: string; readonly path: string; readonly uri: string } | null;
+  readonly error?: { readonly code: string; readonly message: string } | null;
+}
+
+export interface FlowClient {
+  /** One tools/call; resolves with the envelope (protocol failures become an envelope with code PROTOCOL_ERROR). */
+  callTool(name: string, args: Record<string, unknown>): Promise<{ envelope: FlowEnvelope; isError: boolean }>;
+}
+
+export type FlowPhase = 'setup' | 'step' | 'teardown';
+
+export interface FlowCall {
+  readonly phase: FlowPhase;
+  /** 0-based index into the file's steps, for phase 'step'. */
+  readonly step_index: number | null;
+  readonly tool: string;
+  readonly arguments: Record<string, unknown>;
+  readonly ok: boolean;
+  readonly duration_ms: number;
+  readonly envelope: FlowEnvelope;
+}
+
+export interface FlowReport {
+  readonly flow: string;
+  readonly package_name: string;
+  readonly passed: boolean;
+  readonly started_at: string;
+  readonly duration_ms: number;
+  /** Steps of the file that ran, and how many it has. */
+  readonly steps_run: number;
+  readonly steps_total: number;
+  readonly calls: readonly FlowCall[];
+  readonly first_error: {
+    readonly tool: string;
+    readonly phase: FlowPhase;
+    readonly step_index: number | null;
+    readonly code: string;
+    readonly message: string;
+  } | null;
+  /** Evidence paths in call order (relative to the server's working directory). */
+  readonly evidence: readonly string[];
+}
+
+export interface RunFlowOptions {
+  /** Shown in the report (the file name). */
+  readonly source: string;
+  readonly now?: () => Date;
+  readonly monotonicMs?: () => number;
+}
+
+/** Replaces the session id in recorded arguments: the id is a capability, not a fact worth keeping. */
+const SESSION_PLACEHOLDER = '<session_id>';
+
+export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFlowOptions): Promise<FlowReport> {
+  const now = options.now ?? (() => new Date());
+  const mono = options.monotonicMs ?? (() => performance.now());
+  const startedAt = now();
+  const started = mono();
+  const calls: FlowCall[] = [];
+  let stepsRun = 0;
+
+  const call = async (phase: FlowPhase, stepIndex: number | null, tool: string, args: Record<string, unknown>, recorded = args) => {
+    const t0 = mono();
+    let envelope: FlowEnvelope;
+    let isError: boolean;
+    try {
+      ({ envelope, isError } = await client.callTool(tool, args));
+    } catch (error) {
+      // A client that throws (server gone, broken pipe) still yields a failed call, never a crash.
+      envelope = { ok: false, error: { code: 'CLIENT_ERROR', message: error instanceof Error ? error.message : String(error) } };
+      isError = true;
+    }
+    const ok = envelope.ok === true && !isError;
+    calls.push({ phase, step_index: stepIndex, tool, arguments: recorded, ok, duration_ms: Math.round(mono() - t0), envelope });
+    return { ok, envelope };
+  };
+
+  let sessionId: string | null = null;
+  const drive = async (): Promise<void> => {
+    if (!(await call('setup', null, 'app_open', { package_name: flow.package_name })).ok) return;
+    if (!(await call('setup', null, 'ui_get_tree', {})).ok) return;
+    const session = await call('setup', null, 'ui_session_open', {});
+    const id = session.envelope.data?.session_id;
+    if (!session.ok || typeof id !== 'string') return;
+    sessionId = id;
+    for (const [index, step] of flow.steps.entries()) {
+      stepsRun += 1;
+      const tool: FlowStepTool = step.tool;
+      const result = await call('step', index, tool, { ...step.arguments, session_id: id }, { ...step.arguments, session_id: SESSION_PLACEHOLDER });
+      if (!result.ok) return;
+    }
+  };
+
+  try {
+    await drive();
+  } finally {
+    if (sessionId !== null) {
+      await call('teardown', null, 'ui_session_close', { session_id: sessionId }, { session_id: SESSION_PLACEHOLDER });
+    }
+    await call('teardown', null, 'ui_get_tree', {});
+  }
+  return finish();
+
+  function finish(): FlowReport {
+    const failed = calls.find((c) => !c.ok);
+    return {
+      flow: options.source,
+      package_name: flow.package_name,
+      passed: failed === undefined && stepsRun === flow.steps.length,
+      started_at: startedAt.toISOString(),
+      duration_ms: Math.round(mono() - started),
+      steps_run: stepsRun,
+      steps_total: flow.steps.length,
+      calls,
+      first_error: failed
+        ? {
+            tool: failed.tool,
+            phase: failed.phase,
+            step_index: failed.step_index,
+            code: failed.envelope.error?.code ?? 'UNKNOWN',
+            message: failed.envelope.error?.message ?? 'the call failed without an error in its envelope',
+          }
+        : null,
+      evidence: calls.flatMap((c) => (c.envelope.evidence?.path ? [c.envelope.evidence.path] : [])),
+    };
+  }
+}
+
+/** A few words about what a successful call returned, for the human summary. */
+function describe(callRecord: FlowCall): string {
+  const data = callRecord.envelope.data ?? {};
+  switch (callRecord.tool) {
+    case 'app_open':
+      return `foreground ${String(data.foreground_package ?? '?')}`;
+    case 'ui_get_tree': {
+      const actions = Array.isArray(data.actions) ? data.actions.length : '?';
+      return `${String(data.foreground_package ?? '?')}, ${actions} actions offered`;
+    }
+    case 'ui_session_open':
+      return `idle timeout ${String(data.idle_timeout_seconds ?? '?')} s`;
+    case 'ui_tap':
+      return `tapped '${String(data.element_label ?? '')}'`;
+    case 'ui_type_text':
+      return `${String(data.characters_sent ?? '?')} characters sent`;
+    case 'ui_scroll':
+      return `scrolled ${String(data.direction ?? '')}`;
+    case 'device_back':
+      return `back to ${String(data.back_to_package ?? data.foreground_package ?? '?')}`;
+    default:
+      return '';
+  }
+}
+
+/** The readable summary printed to stderr. */
+export function summarizeReport(report: FlowReport): string[] {
+  const verdict = report.passed ? 'PASSED' : 'FAILED';
+  const lines = [
+    `flow ${report.flow} (${report.package_name}): ${verdict}, ${report.steps_run}/${report.steps_total} steps, ${report.calls.length} calls, ${(report.duration_ms / 1000).toFixed(1)} s`,
+  ];
+  for (const c of report.calls) {
+    const label = c.phase === 'step' ? `step ${(c.step_index ?? 0) + 1} ${c.tool}` : c.tool;
+    const target = c.arguments.selector === undefined ? '' : ` ${JSON.stringify(c.arguments.selector)}`;
+    const detail = c.ok ? describe(c) : `${c.envelope.error?.code ?? 'ERROR'}: ${c.envelope.error?.message ?? ''}`;
+    const evidence = c.envelope.evidence?.path ? `  [${c.envelope.evidence.path}]` : '';
+    lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${label}${target} — ${detail}${evidence}`);
+  }
+  if (report.evidence.length > 0) lines.push(`evidence (${report.evidence.length} PNG): ${report.evidence.join(', ')}`);
+  if (report.first_error) lines.push(`first error: ${report.first_error.tool} → ${report.first_error.code}: ${report.first_error.message}`);
+  return lines;
+}
