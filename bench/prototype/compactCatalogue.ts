@@ -27,24 +27,6 @@ export const CATALOGUE_STEPS: readonly CatalogueStep[] = [
       return { ...t, annotations: out };
     },
   },
-  {
-    id: 'selector-schema-shared-shape',
-    description: '`within` typed by a reference to the selector keys (`$defs`) instead of repeating the five properties; `additionalProperties` left out',
-    apply: (t) => {
-      const text = JSON.stringify(t['inputSchema'] ?? {});
-      if (!text.includes('"within"')) return t;
-      const term = { type: 'object', properties: { resource_id: { type: 'string' }, text: { type: 'string' }, content_desc: { type: 'string' }, text_contains: { type: 'string' }, input_hint: { type: 'string' } } };
-      const schema = JSON.parse(text) as Json;
-      const props = schema['properties'] as Json;
-      const sel = props['selector'] as Json;
-      props['selector'] = {
-        allOf: [{ $ref: '#/$defs/term' }],
-        properties: { within: { $ref: '#/$defs/term' } },
-        ...(sel['description'] ? { description: sel['description'] } : {}),
-      };
-      return { ...t, inputSchema: { ...schema, $defs: { term } } };
-    },
-  },
 ];
 
 export function compactCatalogue(result: { tools: Json[] }, upTo = CATALOGUE_STEPS.length): { tools: Json[] } {
