@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BLANK_CAPTURE_MESSAGE, EvidenceWriter } from '../../../src/application/EvidenceWriter.js';
 import { ARTIFACT_ID_PATTERN } from '../../../src/domain/evidenceName.js';
+import type { RandomSource } from '../../../src/domain/ports.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
 import { FakeClock } from '../../support/FakeClock.js';
 import { makePng } from '../../support/fakes/images.js';
@@ -8,7 +9,7 @@ import { MemoryEvidenceStore } from '../../support/fakes/MemoryEvidenceStore.js'
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 import { SeededRandom } from '../../support/fakes/SeededRandom.js';
 
-function writer(store = new MemoryEvidenceStore(), random = new SeededRandom(1)) {
+function writer(store = new MemoryEvidenceStore(), random: RandomSource = new SeededRandom(1)) {
   return { store, writer: new EvidenceWriter(store, new PngImageTools(), new FakeClock(), random, new RecordingLogger()) };
 }
 
@@ -57,7 +58,10 @@ describe('EvidenceWriter', () => {
     const store = new MemoryEvidenceStore();
     store.failWith = Object.assign(new Error("EACCES: permission denied, open '/home/u/artifacts/x.png'"), { code: 'EACCES' });
     const { writer: w } = writer(store);
-    const failure = await w.write('screen', makePng(4, 4)).catch((e: unknown) => e as Error);
+    const failure = (await w.write('screen', makePng(4, 4)).then(
+      () => new Error('the write succeeded'),
+      (e: unknown) => e as Error,
+    )) as Error;
     expect(failure).toMatchObject({ code: 'EVIDENCE_WRITE_FAILED' });
     expect(failure.message).toContain('EACCES');
     expect(failure.message).not.toContain('/home/u');
