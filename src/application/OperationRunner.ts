@@ -63,7 +63,9 @@ export class OperationRunner {
 
   private failure(tool: string, operationId: string, error: unknown): Envelope {
     if (error instanceof HarnessError && error.code !== 'INTERNAL_ERROR') {
-      this.logger.info('operation failed', { operation_id: operationId, tool, code: error.code, cause: describe(error.cause) });
+      this.logger.info('operation failed', { operation_id: operationId, tool, code: error.code });
+      // Causes may quote device or driver output (even typed text); keep them below info.
+      if (error.cause !== undefined) this.logger.debug('operation failure cause', { operation_id: operationId, cause: describe(error.cause) });
       return {
         ok: false,
         operation_id: operationId,
