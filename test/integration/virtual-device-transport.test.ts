@@ -388,6 +388,21 @@ describeWithAdb('virtual device ADB transport with the real adb', () => {
     }
   });
 
+  it('shows a device in recovery as `recovery`', async () => {
+    device.state = 'recovery';
+    await disconnectDevice(server, serial);
+    transport.dropConnections();
+    try {
+      await server.adb(['connect', serial]);
+      expect(await waitForDeviceState(server, serial, ['recovery'])).toBe('recovery');
+    } finally {
+      device.state = 'device';
+      await disconnectDevice(server, serial);
+      transport.dropConnections();
+      await connectDevice(server, transport.port);
+    }
+  });
+
   it('drops and refuses connections while offline, and comes back', async () => {
     device.online = false;
     const seen = await waitForDeviceState(server, serial, ['offline', 'absent']);
