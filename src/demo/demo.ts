@@ -1,0 +1,165 @@
+/**
+ * `npm run demo`: the harness end to end with nothing but Node and adb on the machine.
+ * Starts a private adb server and the virtual device (each on a free loopback port, each a
+ * child we hold by pid), connects them, runs docs/flows/example.json through the built
+ * server over stdio with the harness's own Appium (real adb, real Appium 3 + UiAutomator2,
+ * real webdriverio), prints the summary and the evidence, and stops everything it started.
+ * This is a CLI: its summary goes to stdout; progress goes to stderr.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { locateAdb } from '../infrastructure/adb/adbLocator.js';
+import { findPackageRoot } from '../infrastructure/appium/appiumInstall.js';
+import { freeLoopbackPort } from '../infrastructure/appium/ManagedAppium.js';
+import { runFlowFile } from '../flow/cli.js';
+import type { FlowReport } from '../flow/runFlow.js';
+
+const say = (line: string): void => {
+  process.stderr.write(`demo: ${line}\n`);
+};
+
+/** Resolves once something accepts connections on 127.0.0.1:port. */
+async function waitForPort(port: number, timeoutMs: number, child: ChildProcess, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before listening`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not listen on 127.0.0.1:${port} within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function adb(adbPath: string, adbPort: number, args: readonly string[], timeoutMs = 15_000): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(adbPath, ['-P', String(adbPort), ...args], { timeout: timeoutMs, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, output: `${String(stdout)}${String(stderr)}` });
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess | null, graceMs = 3000): Promise<void> {
+  if (!child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Every child the demo started, so a signal handler can end them by pid. */
+const startedChildren: ChildProcess[] = [];
+
+export interface DemoResult {
+  readonly report: FlowReport;
+  readonly serial: string;
+}
+
+export async function runDemo(options: { flowFile?: string; out?: (line: string) => void } = {}): Promise<DemoResult> {
+  const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`)); // stdout-ok: the demo's summary
+  const root = findPackageRoot(fileURLToPath(import.meta.url));
+  const serverScript = path.join(root, 'dist', 'index.js');
+  const flowFile = options.flowFile ?? path.join(root, 'docs', 'flows', 'example.json');
+  const located = locateAdb(process.env);
+  if (!located) {
+    throw new Error('adb was not found. Install it (Debian/Ubuntu: sudo apt-get install -y adb; macOS: brew install android-platform-tools) or set ANDROID_HOME, then run the demo again.');
+  }
+  const started = startedChildren;
+  let adbServer: ChildProcess | null = null;
+  let device: ChildProcess | null = null;
+  let adbPort = 0;
+  let serial = '';
+  try {
+    adbPort = await freeLoopbackPort();
+    say(`starting a private adb server (${located.path}) on 127.0.0.1:${adbPort}`);
+    // A private server never touches the user's own adb server or emulators; 5553 stops its emulator-port scan.
+    adbServer = spawn(located.path, ['-P', String(adbPort), 'nodaemon', 'server'], {
+      env: { ...process.env, ADB_LOCAL_TRANSPORT_MAX_PORT: '5553' },
+      stdio: 'ignore',
+    });
+    started.push(adbServer);
+    await waitForPort(adbPort, 10_000, adbServer, 'the adb server');
+
+    const devicePort = await freeLoopbackPort();
+    say(`starting the virtual device on 127.0.0.1:${devicePort}`);
+    device = spawn(process.execPath, [serverScript, 'virtual-device', '--port', String(devicePort), '--quiet'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    started.push(device);
+    await waitForPort(devicePort, 15_000, device, 'the virtual device');
+
+    serial = `127.0.0.1:${devicePort}`;
+    const connected = await adb(located.path, adbPort, ['connect', serial]);
+    if (connected.code !== 0 || !/connected to/.test(connected.output)) throw new Error(`adb connect ${serial} failed: ${connected.output.trim()}`);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const listed = await adb(located.path, adbPort, ['devices']);
+      if (new RegExp(`^${serial.replace(/\./g, '\\.')}\\s+device$`, 'm').test(listed.output)) break;
+      if (Date.now() > deadline) throw new Error(`${serial} never became "device" in adb devices:\n${listed.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    say(`${serial} is online; running ${path.relative(process.cwd(), flowFile) || flowFile} through the harness (managed Appium)`);
+
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ANDROID_ADB_SERVER_PORT: String(adbPort),
+      ANDROID_UDID: serial,
+      ANDROID_MCP_ALLOW_SERIALS: serial,
+    };
+    // The demo shows the zero-setup path: the harness starts its own Appium.
+    delete env.APPIUM_URL;
+    const summary: string[] = [];
+    const report = await runFlowFile({
+      file: flowFile,
+      connection: { serverScript, env, cwd: process.cwd() },
+      log: (line) => summary.push(line),
+    });
+    for (const line of summary) out(line);
+    if (report.evidence.length > 0) {
+      out('');
+      out('Evidence PNGs (open them to see each step):');
+      for (const file of report.evidence) out(`  ${path.resolve(process.cwd(), file)}`);
+    }
+    return { report, serial };
+  } finally {
+    if (serial && adbServer?.exitCode === null) await adb(located.path, adbPort, ['disconnect', serial], 5_000);
+    await stopChild(device);
+    await stopChild(adbServer);
+    for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    say('stopped everything the demo started (virtual device, adb server; the harness and its Appium exited with their stdin)');
+  }
+}
+
+async function main(): Promise<void> {
+  try {
+    const { report } = await runDemo();
+    process.exitCode = report.passed ? 0 : 1;
+    say(report.passed ? 'the example flow passed.' : 'the example flow FAILED; the summary above names the first error.');
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    process.exitCode = 1;
+  }
+}
+
+// Run when executed directly (node dist/demo/demo.js), not when imported by a test.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      say(`${signal} received; stopping what the demo started`);
+      for (const child of startedChildren) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      // The harness server sees its stdin close when we exit, and its Appium follows it.
+      process.exit(130);
+    });
+  }
+  void main();
+}
