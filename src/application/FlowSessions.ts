@@ -164,10 +164,11 @@ export class FlowSessions {
     }
   }
 
-  /** (Re)starts the idle timer from now. */
+  /** (Re)starts the idle timer so it fires when the lease, counted from the last use, runs out. */
   private arm(flow: Flow): void {
     if (flow.timer) this.clock.clearTimeout(flow.timer);
-    flow.timer = this.clock.setTimeout(() => this.onIdle(flow), this.idleTimeoutMs);
+    const left = Math.max(0, flow.lastUseMs + this.idleTimeoutMs - this.clock.monotonicMs());
+    flow.timer = this.clock.setTimeout(() => this.onIdle(flow), left);
   }
 
   private onIdle(flow: Flow): void {
@@ -175,6 +176,10 @@ export class FlowSessions {
     if (this.flow !== flow) return;
     // A call running right now keeps the flow alive; its `finally` re-arms the timer.
     if (flow.inUse > 0) return;
+    if (this.clock.monotonicMs() - flow.lastUseMs < this.idleTimeoutMs) {
+      this.arm(flow);
+      return;
+    }
     this.end(flow, 'expired');
     this.logger.info('flow expired', { session: flow.session.id });
     this.closeInBackground(flow);

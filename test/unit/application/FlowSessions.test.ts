@@ -102,8 +102,12 @@ describe('flow sessions', () => {
     expect(withId.ok).toBe(true);
     expect(h.device.calls).not.toContain('dumpUi');
     expect(h.automation.sessions[0]?.calls.filter((c) => c === 'pageSource')).toHaveLength(2);
-    // Reading without the id does not keep the flow alive.
-    await h.clock.advance(60_000);
+    // Reading without the id does not keep the flow alive (reading with it did, at t=0).
+    await h.clock.advance(30_000);
+    expect((await h.envelope('ui_get_tree')).ok).toBe(true);
+    await h.clock.advance(29_999);
+    expect(h.automation.open.size).toBe(1);
+    await h.clock.advance(1);
     expect(h.automation.open.size).toBe(0);
   });
 
