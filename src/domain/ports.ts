@@ -122,3 +122,25 @@ export interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
+
+/** What a hold on the device is for, written into the cross-process lock for EMULATOR_BUSY messages. */
+export interface DeviceLockActivity {
+  /** The tool running (`ui_tap`), or what keeps the device between calls (`an open Appium session`). */
+  readonly tool: string;
+  /** The operation id, or the Appium session id for a session hold. */
+  readonly operationId: string;
+  /** 'operation' while a tool call runs; 'session' while an Appium session opened by this process lives (a flow). */
+  readonly kind: 'operation' | 'session';
+}
+
+/**
+ * One owner of the device across every harness process on this machine (issue 7): the
+ * in-process DeviceGate cannot see another MCP client's server. Holds are re-entrant
+ * within one process: the first hold takes the lock, the last release gives it back.
+ * Synchronous on purpose: taken before the first await of an operation, and given back
+ * from a process 'exit' handler, where nothing asynchronous runs.
+ */
+export interface DeviceLock {
+  /** Takes a hold, or throws EMULATOR_BUSY naming the holding process; the function given back releases it (idempotent). */
+  hold(activity: DeviceLockActivity): () => void;
+}

@@ -1,0 +1,72 @@
+import type { AutomationGateway, AutomationSession, Clock, DeviceLock, Logger } from '../domain/ports.js';
+
+/** A session whose close never settles (Appium hung) gives the device back after this long anyway. */
+export const SESSION_CLOSE_HOLD_LIMIT_MS = 15_000;
+
+/**
+ * Keeps this process's cross-process device lock for as long as an Appium session it opened
+ * lives. A flow's session outlives the operation that opened it (ui_session_open), and a
+ * per-action session that timed out is still being closed after its operation answered:
+ * another harness process must not drive the device meanwhile. The hold is taken before the
+ * session is requested (inside the operation's hold, so it is re-entrant and cannot fail) and
+ * given back when the session's close settles.
+ */
+export class SessionHoldingAutomation implements AutomationGateway {
+  constructor(
+    private readonly inner: AutomationGateway,
+    private readonly lock: DeviceLock,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly closeHoldLimitMs: number = SESSION_CLOSE_HOLD_LIMIT_MS,
+  ) {}
+
+  status(): Promise<{ version: string }> {
+    return this.inner.status();
+  }
+
+  listSessionIds(): Promise<string[]> {
+    return this.inner.listSessionIds();
+  }
+
+  async openSession(): Promise<AutomationSession> {
+    const release = this.lock.hold({ tool: 'an Appium session', operationId: 'opening', kind: 'session' });
+    let session: AutomationSession;
+    try {
+      session = await this.inner.openSession();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return this.holding(session, release);
+  }
+
+  private holding(inner: AutomationSession, release: () => void): AutomationSession {
+    let closing: Promise<void> | null = null;
+    const close = (): Promise<void> => {
+      if (closing) return closing;
+      const limit = this.clock.setTimeout(() => {
+        this.logger.warn('an Appium session did not finish closing; giving the device lock back anyway', { session: inner.id });
+        release();
+      }, this.closeHoldLimitMs);
+      closing = inner.close().finally(() => {
+        this.clock.clearTimeout(limit);
+        release();
+      });
+      return closing;
+    };
+    return {
+      id: inner.id,
+      findElement: (locator, timeoutMs) => inner.findElement(locator, timeoutMs),
+      elementLabel: (element) => inner.elementLabel(element),
+      elementText: (element) => inner.elementText(element),
+      click: (element) => inner.click(element),
+      typeText: (element, text) => inner.typeText(element, text),
+      swipe: (from, to, durationMs) => inner.swipe(from, to, durationMs),
+      windowSize: () => inner.windowSize(),
+      back: () => inner.back(),
+      pageSource: () => inner.pageSource(),
+      screenshot: () => inner.screenshot(),
+      close,
+    };
+  }
+}
