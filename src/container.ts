@@ -14,6 +14,7 @@ import { FlowSessions } from './application/FlowSessions.js';
 import type { HarnessServices } from './application/HarnessServices.js';
 import { OperationRunner } from './application/OperationRunner.js';
 import { SessionBroker } from './application/SessionBroker.js';
+import { SessionHoldingAutomation } from './application/SessionHoldingAutomation.js';
 import { AppService } from './application/services/AppService.js';
 import { CaptureService } from './application/services/CaptureService.js';
 import { FlowService } from './application/services/FlowService.js';
@@ -26,6 +27,7 @@ import type {
   AutomationGateway,
   Clock,
   DeviceGateway,
+  DeviceLock,
   EvidenceStore,
   ImageTools,
   Logger,
@@ -45,6 +47,7 @@ import {
 } from './infrastructure/appium/ManagedAppium.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
+import { defaultLockDirectory, FileDeviceLock } from './infrastructure/lock/FileDeviceLock.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
 import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
@@ -65,6 +68,12 @@ export interface ContainerDeps {
   readonly env: NodeJS.ProcessEnv;
   /** Where Appium is: APPIUM_URL as given, or the harness's own Appium started on first use. */
   readonly appium: AppiumEndpoint;
+  /**
+   * The device lock shared by every harness process on the machine. Default: a lock file
+   * (ANDROID_MCP_LOCK_DIR, else the user's runtime directory) when the real adb gateway is
+   * used; none when a `device` is injected (a fake device has no other process to meet).
+   */
+  readonly deviceLock?: DeviceLock | null;
 }
 
 export interface Container {
@@ -124,14 +133,22 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     { actionTimeoutMs: config.actionTimeoutMs, connectTimeoutMs: config.connectTimeoutMs },
     logger,
   );
-  const gate = new DeviceGate(clock);
+  const deviceLock =
+    overrides.deviceLock !== undefined
+      ? overrides.deviceLock
+      : overrides.device
+        ? null
+        : new FileDeviceLock({ directory: defaultLockDirectory(env), serial: config.udid, logger, releaseOnExit: true });
+  const gate = new DeviceGate(clock, deviceLock ?? undefined);
+  // An Appium session (a flow's above all) keeps the device this process's between calls.
+  const sessionAutomation = deviceLock ? new SessionHoldingAutomation(automation, deviceLock, clock, logger) : automation;
   const access = new DeviceAccess(gate, ceilings, device, {
     udid: config.udid,
     allowSerials: config.allowSerials,
     appiumUrl: config.appiumUrl,
   });
-  const flows = new FlowSessions(clock, random, ceilings, automation, logger, config.flowIdleTimeoutMs);
-  const broker = new SessionBroker(flows, ceilings, automation, logger);
+  const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs);
+  const broker = new SessionBroker(flows, ceilings, sessionAutomation, logger);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, random, logger);
   const capture = new EvidenceCapture(evidence, logger);
 

@@ -1,5 +1,5 @@
 import { HarnessError } from '../domain/errors.js';
-import type { Clock } from '../domain/ports.js';
+import type { Clock, DeviceLock } from '../domain/ports.js';
 
 /** Who holds the device right now, for the EMULATOR_BUSY message. */
 interface Holder {
@@ -16,7 +16,14 @@ interface Holder {
 export class DeviceGate {
   private holder: Holder | null = null;
 
-  constructor(private readonly clock: Clock) {}
+  /**
+   * `crossProcess`: the device lock shared with every other harness process on the machine
+   * (issue 7), taken after this process's own gate and given back with it.
+   */
+  constructor(
+    private readonly clock: Clock,
+    private readonly crossProcess?: DeviceLock,
+  ) {}
 
   get isHeld(): boolean {
     return this.holder !== null;
@@ -36,10 +43,13 @@ export class DeviceGate {
           'There is no queue: retry when that call has answered.',
       );
     }
+    // Throws EMULATOR_BUSY naming the other process when one holds the device.
+    const releaseCrossProcess = this.crossProcess?.hold({ tool, operationId, kind: 'operation' });
     const mine: Holder = { tool, operationId, sinceMs: this.clock.monotonicMs() };
     this.holder = mine;
     return () => {
       if (this.holder === mine) this.holder = null;
+      releaseCrossProcess?.();
     };
   }
 

@@ -1,0 +1,110 @@
+/**
+ * The cross-process device lock wired into the container: two containers stand for two
+ * server processes (different pids) sharing one lock directory and one device.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createContainer } from '../../../src/container.js';
+import type { Envelope } from '../../../src/domain/envelope.js';
+import { FileDeviceLock, type ProcessProbe } from '../../../src/infrastructure/lock/FileDeviceLock.js';
+import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
+import { FakeClock } from '../../support/FakeClock.js';
+import { FakeAutomation } from '../../support/fakes/FakeAutomation.js';
+import { FakeDevice } from '../../support/fakes/FakeDevice.js';
+import { drive, envelopeOf, testConfig } from '../../support/fakes/harness.js';
+import { MemoryEvidenceStore } from '../../support/fakes/MemoryEvidenceStore.js';
+import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
+import { SeededRandom } from '../../support/fakes/SeededRandom.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const everyoneAlive: ProcessProbe = { isAlive: () => true, startTime: () => null };
+
+function server(pid: number, directory: string, device: FakeDevice, automation: FakeAutomation) {
+  const clock = new FakeClock();
+  const logger = new RecordingLogger();
+  const lock = new FileDeviceLock({ directory, serial: 'emulator-5554', logger, pid, hostname: 'h', probe: everyoneAlive });
+  const container = createContainer(testConfig(), {
+    clock,
+    random: new SeededRandom(pid),
+    logger,
+    device,
+    automation,
+    evidenceStore: new MemoryEvidenceStore(),
+    imageTools: new PngImageTools(),
+    env: {},
+    deviceLock: lock,
+  });
+  const call = async (tool: string, args: Record<string, unknown> = {}): Promise<Envelope> =>
+    envelopeOf(await drive(clock, container.server.callTool(tool, args)));
+  return { container, call, lock, clock };
+}
+
+describe('one owner across processes (container wiring)', () => {
+  it('a flow open in one process makes every call of another EMULATOR_BUSY until it is closed', async () => {
+    const directory = join(mkdtempSync(join(tmpdir(), 'amh-xlock-')), 'locks');
+    dirs.push(directory);
+    const device = new FakeDevice();
+    const automation = new FakeAutomation();
+    const a = server(1001, directory, device, automation);
+    const b = server(1002, directory, device, automation);
+
+    const opened = await a.call('ui_session_open');
+    expect(opened.ok).toBe(true);
+    const sessionId = (opened.data as { session_id: string }).session_id;
+    // Between A's calls the flow's session keeps the device A's.
+    expect(a.lock.peek()?.activity.kind).toBe('session');
+
+    for (const tool of ['ui_get_tree', 'screen_capture', 'app_list_installed', 'ui_session_open', 'device_back']) {
+      const refused = await b.call(tool);
+      expect(refused.error?.code, tool).toBe('EMULATOR_BUSY');
+      expect(refused.error?.message).toContain('pid 1001');
+      expect(refused.error?.message).toMatch(/Appium session open/);
+    }
+    // A itself goes on using its flow.
+    expect((await a.call('ui_get_tree', { session_id: sessionId })).ok).toBe(true);
+    expect((await a.call('ui_session_close', { session_id: sessionId })).ok).toBe(true);
+    expect(a.lock.peek()).toBeNull();
+    expect((await b.call('ui_get_tree')).ok).toBe(true);
+    expect(b.lock.peek()).toBeNull();
+  });
+
+  it('an expired flow gives the device back without any call', async () => {
+    const directory = join(mkdtempSync(join(tmpdir(), 'amh-xlock-')), 'locks');
+    dirs.push(directory);
+    const device = new FakeDevice();
+    const automation = new FakeAutomation();
+    const a = server(1001, directory, device, automation);
+    const b = server(1002, directory, device, automation);
+    expect((await a.call('ui_session_open')).ok).toBe(true);
+    expect((await b.call('ui_get_tree')).error?.code).toBe('EMULATOR_BUSY');
+    await a.clock.advance(61_000);
+    expect(automation.open.size).toBe(0);
+    expect(a.lock.peek()).toBeNull();
+    expect((await b.call('ui_get_tree')).ok).toBe(true);
+  });
+
+  it('a per-action session keeps nothing after its action; invalid input never touches the lock', async () => {
+    const directory = join(mkdtempSync(join(tmpdir(), 'amh-xlock-')), 'locks');
+    dirs.push(directory);
+    const device = new FakeDevice();
+    const automation = new FakeAutomation();
+    automation.elements.set("//*[@text='Calendar']", 'Calendar');
+    const a = server(1001, directory, device, automation);
+    const b = server(1002, directory, device, automation);
+    const hold = b.lock.hold({ tool: 'ui_scroll', operationId: 'op-b', kind: 'operation' });
+    // Validation runs before the gate: a malformed call is answered with its own error, not BUSY.
+    expect((await a.call('ui_tap', { selector: { text: '' } })).error?.code).toBe('INVALID_SELECTOR');
+    expect((await a.call('ui_tap', { selector: { text: 'Calendar' } })).error?.code).toBe('EMULATOR_BUSY');
+    hold();
+    const tapped = await a.call('ui_tap', { selector: { text: 'Calendar' } });
+    expect(tapped.ok, JSON.stringify(tapped.error)).toBe(true);
+    expect(a.lock.peek()).toBeNull();
+    expect(automation.open.size).toBe(0);
+  });
+});
