@@ -21,6 +21,9 @@ WORKDIR /app
 # Dependencies first, so that editing the sources does not reinstall them.
 COPY package.json package-lock.json ./
 ARG NPM_INSTALL="npm ci --no-audit --no-fund"
+# Behind a TLS-intercepting proxy, mount its CA bundle for the build only and name it here
+# (docs/docker.md); nothing of it stays in the image.
+ARG NODE_EXTRA_CA_CERTS
 RUN ${NPM_INSTALL}
 COPY . .
 RUN npm run build
