@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { startAdbTransport, type AdbTransport } from '../../src/virtual-device/adb/index.js';
+import type { AdbTransport } from '../../src/virtual-device/adb/index.js';
 import type {
   DeviceConnectionState,
   DeviceLogKind,
@@ -22,6 +22,7 @@ import type {
 import { connectDevice, disconnectDevice, waitForDeviceState } from '../support/adbDevices.js';
 import { openDeviceService } from '../support/adbHostClient.js';
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
+import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
 import { duplexPair } from '../support/duplexPair.js';
 import { freePort } from '../support/ports.js';
 import { sleep } from '../support/processes.js';
@@ -163,18 +164,19 @@ describeWithAdb('virtual device ADB transport with the real adb', () => {
   let device: ScriptedDevice;
   let transport: AdbTransport;
   let serial: string;
+  let attached: AttachedDevice;
   const workDir = mkdtempSync(join(tmpdir(), 'amh-transport-'));
 
   beforeAll(async () => {
     server = await startAdbServer();
     device = new ScriptedDevice();
-    transport = await startAdbTransport({ port: await freePort(), services: device });
-    serial = await connectDevice(server, transport.port);
+    attached = await attachDeviceToAdb(device, server);
+    transport = attached.transport;
+    serial = attached.serial;
   });
 
   afterAll(async () => {
-    if (server && serial) await disconnectDevice(server, serial);
-    await transport?.close();
+    await attached?.stop();
     await server?.stop();
     device?.http.close();
   });
