@@ -1,0 +1,401 @@
+/**
+ * The virtual Android device: what the ADB transport calls (`DeviceServices`) and what
+ * tests drive in-process (screens, the ordered log, faults). See docs/virtual-device.md.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import type { DeviceConnectionState, DeviceLogEntry, DeviceLogKind, DeviceServices, ShellIo, ShellOrigin, VirtualFileStat } from '../contracts.js';
+import { defaultScenario, platformPackages, type HelperVersions } from '../scenario/defaultScenario.js';
+import { loadScenarioFile } from '../scenario/load.js';
+import type { PackageSpec, ScenarioSpec } from '../scenario/model.js';
+import { normalizeScenario } from '../scenario/normalize.js';
+import { importHierarchyXml } from '../scenario/xmlImport.js';
+import { LogcatBuffer, type DumpOutcome, type ShellDevice } from '../shell/context.js';
+import { registerBasicCommands } from '../shell/commands/basic.js';
+import { registerDumpsys } from '../shell/commands/dumpsys.js';
+import { registerPackageCommands } from '../shell/commands/packages.js';
+import { registerScreenCommands } from '../shell/commands/screen.js';
+import { ShellInterpreter, type CommandHandler } from '../shell/interpreter.js';
+import { Uia2Server } from '../uia2/server.js';
+import { realClock, type DeviceClock } from './clock.js';
+import { describeFault, faultApplies, type Fault } from './faults.js';
+import { detectHelperVersions } from './helperVersions.js';
+import { Instrumentation, uiAutomationAlreadyRegistered } from './instrumentation.js';
+import { renderScreenshot } from './screenshot.js';
+import { toDumpXml, toPageSource } from './serialize.js';
+import { SystemState } from './system.js';
+import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
+import { flatten, type UiElement } from './uiTree.js';
+
+export interface VirtualDeviceOptions {
+  readonly clock?: DeviceClock;
+  /** How long `am instrument` takes before port 6790 answers (the real server needs about a second). */
+  readonly instrumentationStartupMs?: number;
+  /** How long a `uiautomator dump` holds UiAutomation. */
+  readonly dumpDurationMs?: number;
+  readonly helperVersions?: HelperVersions;
+  /** Behave like a device without shell_v2 (CRLF through a PTY). */
+  readonly legacyPty?: boolean;
+  readonly connectionState?: DeviceConnectionState;
+  /** Called for every log entry (the CLI prints them). */
+  readonly onLog?: (entry: DeviceLogEntry) => void;
+}
+
+export interface StaticScreenOptions extends VirtualDeviceOptions {
+  /** Package shown by dumpsys (default: the dump's first package). */
+  readonly package?: string;
+  /** Activity shown by dumpsys (default `.StaticActivity`). */
+  readonly activity?: string;
+}
+
+export interface CurrentScreen {
+  readonly package: string;
+  readonly activity: string;
+  readonly screenId: string;
+}
+
+export class VirtualDevice implements DeviceServices {
+  private readonly clock: DeviceClock;
+  private readonly startedAt: number;
+  private readonly entries: DeviceLogEntry[] = [];
+  private seq = 0;
+  private readonly activeFaults: Fault[] = [];
+  private blipUntil = 0;
+  private screenshotCache: { key: string; png: Buffer } | null = null;
+  private readonly shell: ShellInterpreter;
+  private readonly commands = new Map<string, CommandHandler>();
+  private readonly shellEnv = new Map<string, string>();
+  readonly ui: DeviceUi;
+  readonly system: SystemState;
+  readonly instrumentation: Instrumentation;
+  readonly logcat: LogcatBuffer;
+  private readonly uia2: Uia2Server;
+  private legacy: boolean;
+  private state: DeviceConnectionState;
+
+  constructor(scenario: ScenarioSpec, private readonly options: VirtualDeviceOptions = {}) {
+    this.clock = options.clock ?? realClock;
+    this.startedAt = this.clock.nowMs();
+    this.legacy = options.legacyPty ?? false;
+    this.state = options.connectionState ?? 'device';
+    const log = (kind: DeviceLogKind, detail: string): void => this.log(kind, detail);
+    this.logcat = new LogcatBuffer(this.clock);
+    this.ui = new DeviceUi(normalizeScenario(scenario), log);
+    this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
+    this.instrumentation = new Instrumentation(this.system, this.clock, log, options.instrumentationStartupMs ?? 800);
+    this.uia2 = new Uia2Server({
+      ui: this.ui,
+      system: this.system,
+      instrumentation: this.instrumentation,
+      clock: this.clock,
+      log,
+      screenshotPng: () => this.screenshotPng(),
+      requestFault: (subject) => this.faultFor('uia2', subject),
+    });
+    const shellDevice: ShellDevice = {
+      ui: this.ui,
+      system: this.system,
+      instrumentation: this.instrumentation,
+      clock: this.clock,
+      logcat: this.logcat,
+      log,
+      screenshotPng: () => this.screenshotPng(),
+      dumpHierarchy: (signal) => this.dumpHierarchy(signal),
+      runNested: (line, out, err, signal) => this.shell.run(line, out, err, signal, new Map(this.shellEnv)),
+    };
+    registerBasicCommands(this.commands, shellDevice);
+    registerPackageCommands(this.commands, shellDevice);
+    registerDumpsys(this.commands, shellDevice);
+    registerScreenCommands(this.commands, shellDevice);
+    this.shell = new ShellInterpreter({
+      command: (name) => (name.startsWith('__') ? undefined : this.commands.get(name)),
+      readFile: (p) => this.system.readFile(p),
+      writeFile: (p, data, append) => this.system.writeFile(p, data, { append }),
+      unknownCommand: (name, line) => this.log('unknown-command', `${name} (in: ${line})`),
+    });
+    this.logcat.add('ActivityManager', 'System now ready', 'I', 541);
+  }
+
+  // --- factories -------------------------------------------------------------
+
+  /** Launcher, Settings (every CONTRACT §10 row), a Flutter-style notes app and placeholder apps. */
+  static withDefaultScenario(options: VirtualDeviceOptions = {}): VirtualDevice {
+    return new VirtualDevice(defaultScenario(options.helperVersions ?? detectHelperVersions()), options);
+  }
+
+  /** A scenario file (JSON, see docs/virtual-device.md); Appium's helper packages are added when it omits them. */
+  static fromScenarioFile(file: string, options: VirtualDeviceOptions = {}): VirtualDevice {
+    const versions = options.helperVersions ?? detectHelperVersions();
+    const scenario = loadScenarioFile(file);
+    return new VirtualDevice(withPlatformPackages(scenario, versions), options);
+  }
+
+  /** Any real uiautomator dump or Appium page source as one static screen: every node can be found and clicked, and clicks are logged. */
+  static withStaticScreen(dumpXml: string, options: StaticScreenOptions = {}): VirtualDevice {
+    const imported = importHierarchyXml(dumpXml);
+    const pkg = options.package ?? imported.package;
+    const scenario: ScenarioSpec = {
+      name: 'static-screen',
+      home: 'static',
+      packages: [{ name: pkg, launcher: { activity: options.activity ?? '.StaticActivity', screen: 'static' } }],
+      screens: [{ id: 'static', package: pkg, activity: options.activity ?? '.StaticActivity', root: imported.root, static: true, onBack: [] }],
+    };
+    return new VirtualDevice(withPlatformPackages(scenario, options.helperVersions ?? detectHelperVersions()), options);
+  }
+
+  /** Reads a dump file for `withStaticScreen`. */
+  static fromDumpFile(file: string, options: StaticScreenOptions = {}): VirtualDevice {
+    return VirtualDevice.withStaticScreen(readFileSync(path.resolve(file), 'utf8'), options);
+  }
+
+  // --- DeviceServices -----------------------------------------------------------
+
+  bannerProperties(): { name: string; model: string; device: string } {
+    const p = this.system.props;
+    return { name: p.get('ro.product.name') ?? '', model: p.get('ro.product.model') ?? '', device: p.get('ro.product.device') ?? '' };
+  }
+
+  isOnline(): boolean {
+    if (this.activeFaults.some((f) => f.kind === 'offline')) return false;
+    return this.clock.nowMs() >= this.blipUntil;
+  }
+
+  legacyPty(): boolean {
+    return this.legacy;
+  }
+
+  connectionState(): DeviceConnectionState {
+    return this.state;
+  }
+
+  async runShell(commandLine: string, io: ShellIo, origin: ShellOrigin): Promise<number> {
+    this.log('shell', `${origin}: ${commandLine}`);
+    const fault = this.faultFor('shell', commandLine);
+    if (fault === 'hang') {
+      this.log('fault', `shell hung (injected): ${commandLine}`);
+      await new Promise<void>((resolve) => io.aborted.addEventListener('abort', () => resolve(), { once: true }));
+      return 130;
+    }
+    if (fault > 0) await this.clock.sleep(fault, io.aborted);
+    const code = await this.shell.run(commandLine, (c) => io.stdout(c), (c) => io.stderr(c), io.aborted, this.shellEnv);
+    this.shellEnv.delete('?');
+    return code;
+  }
+
+  openTcp(port: number): Duplex | null {
+    return port === 6790 ? this.uia2.open() : null;
+  }
+
+  statFile(p: string): VirtualFileStat | null {
+    return this.system.stat(p);
+  }
+
+  readFile(p: string): Buffer | null {
+    return this.system.readFile(p);
+  }
+
+  writeFile(p: string, bytes: Buffer, mode: number): void {
+    const problem = this.system.writeFile(p, bytes, { mode: mode & 0o7777 });
+    if (problem) this.log('sync', `write ${p} failed: ${problem}`);
+  }
+
+  installPackage(args: readonly string[], apk: Buffer): string {
+    this.log('abb', `install ${args.join(' ')} (${apk.length} bytes)`);
+    // The APK is not parsed: the helper packages it could be are already installed.
+    return 'Success\n';
+  }
+
+  runAbb(args: readonly string[]): string {
+    const [service, verb, ...rest] = args;
+    if (service === 'package' && verb === 'uninstall') {
+      const pkg = rest.filter((a) => !a.startsWith('-')).pop() ?? '';
+      return this.system.installed.delete(pkg) ? 'Success\n' : 'Failure [DELETE_FAILED_INTERNAL_ERROR]\n';
+    }
+    if (service === 'package' && verb === 'install') return 'Success\n';
+    return `Unknown abb command: ${args.join(' ')}\n`;
+  }
+
+  /** With no arguments: the ordered device log (control API). With arguments: appends to it (DeviceServices). */
+  log(): readonly DeviceLogEntry[];
+  log(kind: DeviceLogKind, detail: string): void;
+  log(kind?: DeviceLogKind, detail?: string): readonly DeviceLogEntry[] | undefined {
+    if (kind === undefined) return this.entries;
+    const entry: DeviceLogEntry = { seq: ++this.seq, atMs: this.clock.nowMs() - this.startedAt, kind, detail: detail ?? '' };
+    this.entries.push(entry);
+    if (this.entries.length > 50_000) this.entries.splice(0, 10_000);
+    if (kind === 'screen') this.logcat.add('WindowManager', entry.detail, 'I', 541);
+    this.options.onLog?.(entry);
+    return undefined;
+  }
+
+  // --- control API for tests -------------------------------------------------------
+
+  /** The ordered device log: every shell command, UIA2 request, click, input and screen change. */
+  logEntries(): readonly DeviceLogEntry[] {
+    return this.entries;
+  }
+
+  clearLog(): void {
+    this.entries.length = 0;
+    this.ui.clearClicks();
+  }
+
+  /** Every tap the device received, with the named element's and the receiving node's bounds. */
+  clicks(): readonly ClickRecord[] {
+    return this.ui.clicks();
+  }
+
+  currentScreen(): CurrentScreen {
+    const fg: ForegroundInfo = this.ui.foreground();
+    return { package: fg.package, activity: fg.activity, screenId: fg.screenId };
+  }
+
+  /** Shows a screen of the scenario (on top of the launcher), its state reset. */
+  setScreen(screenId: string, params: Readonly<Record<string, string>> = {}): void {
+    this.ui.setScreen(screenId, params);
+  }
+
+  /** The rendered nodes of the current screen, in document order. */
+  nodes(): readonly UiElement[] {
+    return flatten(this.ui.tree());
+  }
+
+  /** What `uiautomator dump` would print now (faults ignored). */
+  dumpXml(): string {
+    return toDumpXml(this.ui.tree());
+  }
+
+  /** What UIA2 `GET /source` would answer now. */
+  pageSource(): string {
+    return toPageSource(this.ui.tree());
+  }
+
+  imeVisible(): boolean {
+    return this.ui.imeVisible();
+  }
+
+  instrumentationRunning(): boolean {
+    return this.instrumentation.isRunning();
+  }
+
+  uia2SessionCount(): number {
+    return this.uia2.activeSessionCount();
+  }
+
+  injectFault(fault: Fault): void {
+    this.log('fault', `inject ${describeFault(fault)}`);
+    switch (fault.kind) {
+      case 'drop-connection':
+        // The transport polls isOnline(); a short blip makes it drop every connection once.
+        this.blipUntil = this.clock.nowMs() + 300;
+        return;
+      case 'instrumentation-crash':
+        if ((fault.when ?? 'now') === 'now') this.instrumentation.end('crash');
+        else this.instrumentation.crashOnNextStart = true;
+        return;
+      default:
+        this.activeFaults.push(fault);
+    }
+  }
+
+  clearFaults(): void {
+    this.activeFaults.length = 0;
+    this.blipUntil = 0;
+    this.instrumentation.crashOnNextStart = false;
+    this.log('fault', 'cleared');
+  }
+
+  faults(): readonly Fault[] {
+    return this.activeFaults;
+  }
+
+  setLegacyPty(on: boolean): void {
+    this.legacy = on;
+  }
+
+  setConnectionState(state: DeviceConnectionState): void {
+    this.state = state;
+  }
+
+  // --- internals -----------------------------------------------------------------
+
+  private faultFor(target: 'shell' | 'uia2', subject: string): 'hang' | number {
+    let delay = 0;
+    for (const f of this.activeFaults) {
+      if (f.kind === 'hung' && faultApplies(f, target, subject)) return 'hang';
+      if (f.kind === 'slow' && faultApplies(f, target, subject)) delay = Math.max(delay, f.delayMs);
+    }
+    return delay;
+  }
+
+  screenshotPng(): Buffer {
+    const blank = this.activeFaults.some((f) => f.kind === 'blank-screenshot');
+    const key = `${this.ui.version}:${this.ui.imeVisible()}:${blank}:${this.ui.foreground().screenId}`;
+    if (this.screenshotCache?.key !== key) {
+      this.screenshotCache = {
+        key,
+        png: renderScreenshot({ root: this.ui.tree(), screenId: this.ui.foreground().screenId, imeFrame: this.ui.imeVisible() ? this.ui.imeFrame() : null, blank }),
+      };
+    }
+    return this.screenshotCache.png;
+  }
+
+  private async dumpHierarchy(signal: AbortSignal): Promise<DumpOutcome> {
+    if (!this.instrumentation.acquireForDump()) {
+      this.log('shell', 'uiautomator dump: UiAutomation is held by the instrumentation');
+      const msg = uiAutomationAlreadyRegistered('4b0e3b3');
+      return {
+        ok: false,
+        code: 1,
+        stdout: '',
+        stderr:
+          'java.lang.RuntimeException: Error while connecting UiAutomation@5f3c8e0[id=-1, displayId=0, flags=0]\n' +
+          '\tat android.app.UiAutomation.connectWithTimeout(UiAutomation.java:380)\n' +
+          '\tat com.android.uiautomator.core.UiAutomationShellWrapper.connect(UiAutomationShellWrapper.java:60)\n' +
+          '\tat com.android.commands.uiautomator.DumpCommand.run(DumpCommand.java:80)\n' +
+          '\tat com.android.commands.uiautomator.Launcher.main(Launcher.java:83)\n' +
+          '\tat com.android.internal.os.RuntimeInit.nativeFinishInit(Native Method)\n' +
+          '\tat com.android.internal.os.RuntimeInit.main(RuntimeInit.java:355)\n' +
+          `Caused by: java.lang.IllegalStateException: ${msg}\n` +
+          '\tat android.os.Parcel.createExceptionOrNull(Parcel.java:3069)\n' +
+          '\tat android.os.Parcel.createException(Parcel.java:3053)\n' +
+          '\tat android.os.Parcel.readException(Parcel.java:3036)\n' +
+          '\tat android.os.Parcel.readException(Parcel.java:2978)\n' +
+          '\tat android.view.accessibility.IAccessibilityManager$Stub$Proxy.registerUiTestAutomationService(IAccessibilityManager.java:1151)\n',
+      };
+    }
+    try {
+      const duration = this.options.dumpDurationMs ?? 0;
+      if (duration > 0) await this.clock.sleep(duration, signal);
+      const nullRoot = this.activeFaults.find((f) => f.kind === 'null-root');
+      if (nullRoot && nullRoot.kind === 'null-root' && nullRoot.times > 0) {
+        const remaining = nullRoot.times - 1;
+        this.activeFaults.splice(this.activeFaults.indexOf(nullRoot), 1);
+        if (remaining > 0) this.activeFaults.push({ kind: 'null-root', times: remaining });
+        this.log('fault', `uiautomator dump: null root node (${remaining} more)`);
+        return { ok: false, code: 0, stdout: '', stderr: 'ERROR: null root node returned by UiTestAutomationBridge.\n' };
+      }
+      if (this.activeFaults.some((f) => f.kind === 'idle-state')) {
+        this.log('fault', 'uiautomator dump: could not get idle state');
+        return { ok: false, code: 0, stdout: '', stderr: 'ERROR: could not get idle state.\n' };
+      }
+      if (this.activeFaults.some((f) => f.kind === 'empty-dump')) {
+        return { ok: true, xml: `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0" />` };
+      }
+      const xml = toDumpXml(this.ui.tree());
+      if (this.activeFaults.some((f) => f.kind === 'malformed-dump')) {
+        return { ok: true, xml: `${xml.slice(0, Math.floor(xml.length / 2))}<node index="0" text="broken` };
+      }
+      return { ok: true, xml };
+    } finally {
+      this.instrumentation.releaseDump();
+    }
+  }
+}
+
+function withPlatformPackages(scenario: ScenarioSpec, versions: HelperVersions): ScenarioSpec {
+  const declared = new Set(scenario.packages.map((p) => p.name));
+  const extra: PackageSpec[] = platformPackages(versions).filter((p) => !declared.has(p.name));
+  return { ...scenario, packages: [...scenario.packages, ...extra] };
+}

@@ -1,0 +1,7 @@
+/** The device side of the virtual Android device: factories, control API and fault names. */
+export { VirtualDevice, type CurrentScreen, type StaticScreenOptions, type VirtualDeviceOptions } from './VirtualDevice.js';
+export type { Fault, FaultKind, FaultTarget } from './faults.js';
+export type { ClickRecord, ClickSource } from './ui.js';
+export type { UiElement } from './uiTree.js';
+export type { DeviceClock } from './clock.js';
+export { realClock } from './clock.js';

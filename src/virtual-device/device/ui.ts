@@ -1,0 +1,405 @@
+/**
+ * The device's screen state machine: the stack of screen visits (tasks by package),
+ * the IME, taps with hit-testing, keys, swipes and text input. Everything that changes
+ * what is on screen goes through here and is logged.
+ */
+import type { Action } from '../scenario/model.js';
+import { IME_FRAME, qualifyActivity, shortActivity } from '../scenario/model.js';
+import type { NormalizedScenario } from '../scenario/normalize.js';
+import type { DeviceLogKind } from '../contracts.js';
+import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js';
+import { describeElement, flatten, maxScroll, newVisit, renderVisit, substitute, type UiElement, type Visit } from './uiTree.js';
+
+export type ClickSource = 'uia2-click' | 'w3c-actions' | 'input-tap' | 'input-keyevent';
+
+export interface ClickRecord {
+  readonly source: ClickSource;
+  readonly screenId: string;
+  readonly x: number;
+  readonly y: number;
+  /** The element the client asked to click, when it named one. */
+  readonly element: { readonly key: string; readonly bounds: Rect; readonly description: string } | null;
+  /** The node that received the tap (topmost clickable at the point), or null. */
+  readonly target: { readonly key: string; readonly bounds: Rect; readonly description: string } | null;
+  /** The tap landed on the open IME. */
+  readonly onKeyboard: boolean;
+}
+
+export interface ForegroundInfo {
+  readonly package: string;
+  /** Fully qualified activity class. */
+  readonly activity: string;
+  readonly screenId: string;
+}
+
+export type LaunchOutcome = 'started' | 'brought-to-front' | 'no-screen';
+
+export class DeviceUi {
+  private stack: Visit[] = [];
+  private imeOpen = false;
+  private cachedTree: { version: number; root: UiElement } | null = null;
+  /** Bumps when the foreground visit changes (element ids go stale). */
+  generation = 0;
+  /** Bumps on any visible change (screenshots, caches). */
+  version = 0;
+  private readonly clickLog: ClickRecord[] = [];
+
+  constructor(
+    private readonly scenario: NormalizedScenario,
+    private readonly log: (kind: DeviceLogKind, detail: string) => void,
+  ) {
+    this.stack = [this.visitOf(scenario.spec.home)];
+    const start = scenario.spec.start;
+    if (start !== undefined && start !== scenario.spec.home) this.stack.push(this.visitOf(start));
+    this.imeOpen = this.top().focusedKey !== null;
+  }
+
+  private visitOf(screenId: string, params: Readonly<Record<string, string>> = {}): Visit {
+    const screen = this.scenario.screens.get(screenId);
+    if (!screen) throw new Error(`Unknown screen '${screenId}'. Known screens: ${[...this.scenario.screens.keys()].join(', ')}.`);
+    return newVisit(screen, params);
+  }
+
+  private top(): Visit {
+    const visit = this.stack[this.stack.length - 1];
+    if (!visit) throw new Error('The screen stack is empty');
+    return visit;
+  }
+
+  current(): Visit {
+    return this.top();
+  }
+
+  foreground(): ForegroundInfo {
+    const spec = this.top().screen.spec;
+    return { package: spec.package, activity: qualifyActivity(spec.package, spec.activity), screenId: spec.id };
+  }
+
+  /** `pkg/.Act` as dumpsys and am print it. */
+  foregroundComponent(short = true): string {
+    const spec = this.top().screen.spec;
+    return `${spec.package}/${short ? shortActivity(spec.package, spec.activity) : qualifyActivity(spec.package, spec.activity)}`;
+  }
+
+  /** The screen an implicit intent action opens (`android.settings.APPLICATION_SETTINGS`). */
+  intentScreen(action: string): string | undefined {
+    return this.scenario.spec.intents?.[action];
+  }
+
+  tree(): UiElement {
+    if (this.cachedTree?.version !== this.version) this.cachedTree = { version: this.version, root: renderVisit(this.top()) };
+    return this.cachedTree.root;
+  }
+
+  imeVisible(): boolean {
+    return this.imeOpen;
+  }
+
+  imeFrame(): Rect {
+    return rectOf(IME_FRAME);
+  }
+
+  clicks(): readonly ClickRecord[] {
+    return this.clickLog;
+  }
+
+  clearClicks(): void {
+    this.clickLog.length = 0;
+  }
+
+  packagesInStack(): string[] {
+    return [...new Set(this.stack.map((v) => v.screen.spec.package))];
+  }
+
+  /** A change on the same screen (text, scroll, toggle): ids stay valid, pixels change. */
+  private changed(detail: string): void {
+    this.version++;
+    this.log('screen', `${detail} on ${this.foregroundComponent()} [${this.top().screen.spec.id}]${this.imeOpen ? ' ime=open' : ''}`);
+  }
+
+  private push(visit: Visit, detail: string, replace = false): void {
+    if (replace) this.stack.pop();
+    this.stack.push(visit);
+    // A screen that focuses a field on open shows the IME, as a search activity does.
+    this.version++;
+    this.generation++;
+    this.imeOpen = visit.screen.spec.focusOnOpen !== undefined;
+    this.log('screen', `${detail} -> ${this.foregroundComponent()} [${visit.screen.spec.id}]${this.imeOpen ? ' ime=open' : ''}`);
+  }
+
+  /** Test control: show a screen on top of the launcher, state reset. */
+  setScreen(screenId: string, params: Readonly<Record<string, string>> = {}): void {
+    const visit = this.visitOf(screenId, params);
+    this.stack = screenId === this.scenario.spec.home ? [visit] : [this.visitOf(this.scenario.spec.home), visit];
+    this.version++;
+    this.generation++;
+    this.imeOpen = visit.screen.spec.focusOnOpen !== undefined;
+    this.log('screen', `setScreen -> ${this.foregroundComponent()} [${screenId}]`);
+  }
+
+  /** Start a screen the way `am start` does: bring the package's task to front when the root matches, else push. */
+  startScreen(screenId: string, options: { clearTask?: boolean; params?: Readonly<Record<string, string>>; reason: string }): LaunchOutcome {
+    const screen = this.scenario.screens.get(screenId);
+    if (!screen) return 'no-screen';
+    const pkg = screen.spec.package;
+    if (options.clearTask) this.removePackage(pkg, false);
+    const task = this.stack.filter((v) => v.screen.spec.package === pkg);
+    const rootOfTask = task[0];
+    if (rootOfTask && rootOfTask.screen.spec.id === screenId && screenId !== this.scenario.spec.home) {
+      this.stack = this.stack.filter((v) => v.screen.spec.package !== pkg).concat(task);
+      if (task[task.length - 1] === this.stack[this.stack.length - 1] && this.stack.length > 0) {
+        this.version++;
+        this.generation++;
+        this.imeOpen = false;
+        this.log('screen', `${options.reason} (task brought to front) -> ${this.foregroundComponent()} [${this.top().screen.spec.id}]`);
+      }
+      return 'brought-to-front';
+    }
+    if (screenId === this.scenario.spec.home) {
+      this.home(options.reason);
+      return 'brought-to-front';
+    }
+    this.push(this.visitOf(screenId, options.params ?? {}), options.reason);
+    return 'started';
+  }
+
+  /** `am force-stop`: the package's screens leave the stack. */
+  removePackage(pkg: string, log = true): void {
+    const before = this.top();
+    this.stack = this.stack.filter((v) => v.screen.spec.package !== pkg);
+    if (this.stack.length === 0) this.stack = [this.visitOf(this.scenario.spec.home)];
+    if (this.top() !== before) {
+      this.version++;
+      this.generation++;
+      this.imeOpen = false;
+      if (log) this.log('screen', `force-stop ${pkg} -> ${this.foregroundComponent()} [${this.top().screen.spec.id}]`);
+    }
+  }
+
+  home(reason = 'home'): void {
+    const homeId = this.scenario.spec.home;
+    const launcher = this.stack.find((v) => v.screen.spec.id === homeId) ?? this.visitOf(homeId);
+    const wasTop = this.top() === launcher;
+    this.stack = this.stack.filter((v) => v !== launcher).concat(launcher);
+    if (!wasTop) {
+      this.version++;
+      this.generation++;
+      this.imeOpen = false;
+    }
+    this.log('screen', `${reason} -> ${this.foregroundComponent()} [${homeId}]`);
+  }
+
+  back(reason = 'back'): void {
+    if (this.imeOpen) {
+      this.imeOpen = false;
+      this.version++;
+      this.log('screen', `${reason}: IME hidden on ${this.foregroundComponent()}`);
+      return;
+    }
+    const onBack = this.top().screen.spec.onBack;
+    if (onBack) {
+      this.run(onBack, this.top(), reason);
+      if (onBack.length === 0) this.log('screen', `${reason}: nothing to go back to on ${this.foregroundComponent()}`);
+      return;
+    }
+    this.pop(reason);
+  }
+
+  private pop(reason: string): void {
+    if (this.stack.length <= 1) {
+      this.home(reason);
+      return;
+    }
+    this.stack.pop();
+    this.version++;
+    this.generation++;
+    this.imeOpen = false;
+    this.log('screen', `${reason} -> ${this.foregroundComponent()} [${this.top().screen.spec.id}]`);
+  }
+
+  /** Android key codes; returns false for keys the device ignores. */
+  pressKey(code: number, reason: string): boolean {
+    this.log('input', `keyevent ${code} (${reason})`);
+    switch (code) {
+      case 3:
+        this.home(`${reason} HOME`);
+        return true;
+      case 4:
+      case 111:
+        this.back(`${reason} BACK`);
+        return true;
+      case 66:
+      case 160:
+        if (this.imeOpen) {
+          this.imeOpen = false;
+          this.version++;
+          this.log('screen', `${reason} ENTER: IME hidden`);
+        }
+        return true;
+      case 67: {
+        const field = this.focusedField();
+        if (field) this.setText(field.key, field.text.slice(0, -1), `${reason} DEL`);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  focusedField(): UiElement | null {
+    const key = this.top().focusedKey;
+    if (key === null) return null;
+    return flatten(this.tree()).find((e) => e.key === key && e.className.endsWith('EditText')) ?? null;
+  }
+
+  setText(key: string, text: string, reason: string): void {
+    const visit = this.top();
+    visit.texts.set(key, text);
+    this.version++;
+    this.log('input', `${reason}: ${key} text=${JSON.stringify(text)} on [${visit.screen.spec.id}]`);
+  }
+
+  /** `input text`: characters go to the focused field when the IME could deliver them. */
+  typeText(text: string, reason: string): boolean {
+    const field = this.focusedField();
+    if (!field) {
+      this.log('input', `${reason}: ${JSON.stringify(text)} dropped (no focused text field)`);
+      return false;
+    }
+    this.setText(field.key, field.text + text, reason);
+    return true;
+  }
+
+  private record(record: ClickRecord): ClickRecord {
+    this.clickLog.push(record);
+    const el = record.element ? ` element=${record.element.key} ${record.element.description} bounds=${formatBounds(record.element.bounds)}` : '';
+    const target = record.onKeyboard
+      ? ' target=ime'
+      : record.target
+        ? ` target=${record.target.key} ${record.target.description} bounds=${formatBounds(record.target.bounds)}`
+        : ' target=none';
+    this.log('click', `${record.source} at=(${record.x},${record.y})${el}${target} screen=${record.screenId}`);
+    return record;
+  }
+
+  clickElement(element: UiElement, source: ClickSource): ClickRecord {
+    const { x, y } = center(element.bounds);
+    return this.tapAt(x, y, source, element);
+  }
+
+  tapAt(x: number, y: number, source: ClickSource, element: UiElement | null = null): ClickRecord {
+    const visit = this.top();
+    const screenId = visit.screen.spec.id;
+    const named = element ? { key: element.key, bounds: element.bounds, description: describeElement(element) } : null;
+    if (this.imeOpen && contains(this.imeFrame(), x, y)) {
+      return this.record({ source, screenId, x, y, element: named, target: null, onKeyboard: true });
+    }
+    const hit = this.hitTest(x, y, (e) => e.clickable && e.enabled);
+    const record = this.record({
+      source,
+      screenId,
+      x,
+      y,
+      element: named,
+      target: hit ? { key: hit.key, bounds: hit.bounds, description: describeElement(hit) } : null,
+      onKeyboard: false,
+    });
+    if (!hit || visit.screen.spec.static) return record;
+    if (hit.className.endsWith('EditText')) this.focus(visit, hit.key);
+    if (hit.onClick.length > 0) this.run(hit.onClick, visit, `click ${describeElement(hit)}`, hit.key);
+    else if (hit.checkable) this.toggle(visit, hit.key);
+    return record;
+  }
+
+  /** Topmost element (last drawn) at a point that passes the filter. */
+  hitTest(x: number, y: number, accept: (e: UiElement) => boolean): UiElement | null {
+    const all = flatten(this.tree());
+    for (let i = all.length - 1; i >= 0; i--) {
+      const e = all[i];
+      if (e && contains(e.bounds, x, y) && accept(e)) return e;
+    }
+    return null;
+  }
+
+  /** A vertical swipe scrolls the scrollable container under its start point. Returns whether anything moved. */
+  swipe(x1: number, y1: number, x2: number, y2: number, reason: string): boolean {
+    const scroller = this.hitTest(x1, y1, (e) => e.scrollable);
+    const dy = y2 - y1;
+    this.log('input', `${reason} swipe (${x1},${y1})->(${x2},${y2})${scroller ? ` over ${scroller.key}` : ' over nothing scrollable'}`);
+    if (!scroller || Math.abs(dy) < 8 || this.top().screen.spec.static) return false;
+    return this.scrollBy(scroller.key, -dy, reason);
+  }
+
+  scrollBy(key: string, delta: number, reason: string): boolean {
+    const visit = this.top();
+    const spec = visit.screen.nodesByKey.get(key);
+    if (!spec) return false;
+    const before = visit.scroll.get(key) ?? 0;
+    const after = Math.max(0, Math.min(maxScroll(spec, visit), before + delta));
+    if (after === before) {
+      this.log('screen', `${reason}: ${key} already at its ${delta > 0 ? 'end' : 'start'} (offset ${before})`);
+      return false;
+    }
+    visit.scroll.set(key, after);
+    this.changed(`${reason}: scrolled ${key} offset ${before}->${after}`);
+    return true;
+  }
+
+  private focus(visit: Visit, key: string): void {
+    visit.focusedKey = key;
+    this.imeOpen = true;
+    this.version++;
+    this.log('screen', `focus ${key} on [${visit.screen.spec.id}] ime=open`);
+  }
+
+  private toggle(visit: Visit, key: string): void {
+    const spec = visit.screen.nodesByKey.get(key);
+    const now = !(visit.checked.get(key) ?? spec?.checked ?? false);
+    visit.checked.set(key, now);
+    this.changed(`toggle ${key} checked=${now}`);
+  }
+
+  private run(actions: readonly Action[], visit: Visit, reason: string, selfKey?: string): void {
+    for (const action of actions) {
+      switch (action.type) {
+        case 'goto':
+          this.push(this.visitOf(action.screen, substituteParams(action.params ?? {}, visit)), reason, action.replace === true);
+          break;
+        case 'back':
+          this.pop(reason);
+          break;
+        case 'home':
+          this.home(reason);
+          break;
+        case 'launch': {
+          const pkg = this.scenario.spec.packages.find((p) => p.name === action.package);
+          if (pkg?.launcher && pkg.launcher.screen !== '') this.startScreen(pkg.launcher.screen, { reason: `${reason} launch ${pkg.name}` });
+          else this.log('screen', `${reason}: ${action.package} has no launcher screen`);
+          break;
+        }
+        case 'toggle':
+          this.toggle(visit, action.node ?? selfKey ?? '');
+          break;
+        case 'focus':
+          this.focus(visit, action.node ?? selfKey ?? '');
+          break;
+        case 'setText':
+          visit.texts.set(action.node, substitute(action.template, visit));
+          this.changed(`${reason}: ${action.node} text=${JSON.stringify(visit.texts.get(action.node))}`);
+          break;
+        case 'hideKeyboard':
+          if (this.imeOpen) {
+            this.imeOpen = false;
+            this.changed(`${reason}: IME hidden`);
+          }
+          break;
+      }
+    }
+  }
+}
+
+function substituteParams(params: Readonly<Record<string, string>>, visit: Visit): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) out[k] = substitute(v, visit);
+  return out;
+}

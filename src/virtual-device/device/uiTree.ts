@@ -1,0 +1,162 @@
+/**
+ * The rendered UI: what uiautomator would see right now. Built from a screen's node specs
+ * and the visit's state (texts, checks, focus, scroll offsets).
+ */
+import type { Action, NodeSpec } from '../scenario/model.js';
+import type { NormalizedScreen } from '../scenario/normalize.js';
+import { intersect, rectOf, type Rect } from './geometry.js';
+
+export interface UiElement {
+  readonly key: string;
+  readonly index: number;
+  readonly className: string;
+  readonly text: string;
+  readonly resourceId: string;
+  readonly contentDesc: string;
+  readonly hint: string;
+  readonly package: string;
+  readonly checkable: boolean;
+  readonly checked: boolean;
+  readonly clickable: boolean;
+  readonly enabled: boolean;
+  readonly focusable: boolean;
+  readonly focused: boolean;
+  readonly scrollable: boolean;
+  readonly longClickable: boolean;
+  readonly password: boolean;
+  readonly selected: boolean;
+  /** On-screen bounds (clipped by scrolling containers). */
+  readonly bounds: Rect;
+  readonly drawingOrder: number;
+  readonly onClick: readonly Action[];
+  readonly children: UiElement[];
+  parent: UiElement | null;
+}
+
+/** The mutable state of one screen visit. */
+export interface Visit {
+  readonly screen: NormalizedScreen;
+  readonly params: Readonly<Record<string, string>>;
+  readonly texts: Map<string, string>;
+  readonly checked: Map<string, boolean>;
+  readonly scroll: Map<string, number>;
+  focusedKey: string | null;
+}
+
+export function newVisit(screen: NormalizedScreen, params: Readonly<Record<string, string>> = {}): Visit {
+  return { screen, params, texts: new Map(), checked: new Map(), scroll: new Map(), focusedKey: screen.spec.focusOnOpen ?? null };
+}
+
+export function substitute(template: string, visit: Visit): string {
+  if (!template.includes('{{')) return template;
+  return template.replace(/\{\{(@?)([^}]+)\}\}/g, (_m, at: string, name: string) => {
+    if (at === '@') return textOfKey(visit, name);
+    return visit.params[name] ?? '';
+  });
+}
+
+export function textOfKey(visit: Visit, key: string): string {
+  const override = visit.texts.get(key);
+  if (override !== undefined) return override;
+  const spec = visit.screen.nodesByKey.get(key);
+  return spec ? substitute(spec.text ?? '', visit) : '';
+}
+
+function allTexts(spec: NodeSpec, visit: Visit): string[] {
+  const own = [textOfKey(visit, spec.key ?? ''), substitute(spec.contentDesc ?? '', visit)];
+  return own.concat(...(spec.children ?? []).map((c) => allTexts(c, visit)));
+}
+
+interface Placed {
+  readonly spec: NodeSpec;
+  readonly extraDy: number;
+}
+
+/** Children of a list, filtered by a query field and restacked when the list asks for it. */
+function placedChildren(spec: NodeSpec, visit: Visit): Placed[] {
+  const children = spec.children ?? [];
+  if (spec.filterBy === undefined) return children.map((c) => ({ spec: c, extraDy: 0 }));
+  const query = textOfKey(visit, spec.filterBy).trim().toLowerCase();
+  if (query === '') return [];
+  const first = children[0];
+  let cursor = first ? first.bounds[1] : spec.bounds[1];
+  const placed: Placed[] = [];
+  for (const child of children) {
+    if (!allTexts(child, visit).some((t) => t.toLowerCase().includes(query))) continue;
+    placed.push({ spec: child, extraDy: cursor - child.bounds[1] });
+    cursor += child.bounds[3] - child.bounds[1];
+  }
+  return placed;
+}
+
+/** How far a scrollable node can scroll (content bottom beyond its own bottom). */
+export function maxScroll(spec: NodeSpec, visit: Visit): number {
+  let bottom = spec.bounds[3];
+  for (const { spec: child, extraDy } of placedChildren(spec, visit)) bottom = Math.max(bottom, child.bounds[3] + extraDy);
+  return Math.max(0, bottom - spec.bounds[3]);
+}
+
+export function renderVisit(visit: Visit): UiElement {
+  let order = 0;
+  const render = (spec: NodeSpec, dy: number, clip: Rect | null, index: number, pkg: string): UiElement | null => {
+    const full = rectOf(spec.bounds, dy);
+    const bounds = clip ? intersect(full, clip) : full;
+    if (!bounds) return null;
+    const key = spec.key ?? '';
+    const isScroller = visit.screen.spec.static !== true && spec.scrollable === true && spec.children !== undefined;
+    const childDy = isScroller ? dy - (visit.scroll.get(key) ?? 0) : dy;
+    const childClip = isScroller ? bounds : clip;
+    const element: UiElement = {
+      key,
+      index,
+      className: spec.class,
+      text: textOfKey(visit, key),
+      resourceId: spec.resourceId ?? '',
+      contentDesc: substitute(spec.contentDesc ?? '', visit),
+      hint: spec.hint ?? '',
+      package: spec.package ?? pkg,
+      checkable: spec.checkable ?? false,
+      checked: visit.checked.get(key) ?? spec.checked ?? false,
+      clickable: spec.clickable ?? false,
+      enabled: spec.enabled ?? true,
+      focusable: spec.focusable ?? false,
+      focused: visit.focusedKey !== null ? visit.focusedKey === key : (spec.focused ?? false),
+      scrollable: spec.scrollable ?? false,
+      longClickable: spec.longClickable ?? false,
+      password: spec.password ?? false,
+      selected: spec.selected ?? false,
+      bounds,
+      drawingOrder: order++,
+      onClick: spec.onClick ?? [],
+      children: [],
+      parent: null,
+    };
+    for (const { spec: child, extraDy } of placedChildren(spec, visit)) {
+      const rendered = render(child, childDy + extraDy, childClip, element.children.length, element.package);
+      if (rendered) {
+        rendered.parent = element;
+        element.children.push(rendered);
+      }
+    }
+    return element;
+  };
+  const root = render(visit.screen.root, 0, null, 0, visit.screen.spec.package);
+  if (!root) throw new Error(`Screen '${visit.screen.spec.id}' has an empty root.`);
+  return root;
+}
+
+/** Document order (pre-order), the order uiautomator dumps and XPath results use. */
+export function flatten(root: UiElement): UiElement[] {
+  const out: UiElement[] = [];
+  const walk = (e: UiElement): void => {
+    out.push(e);
+    for (const c of e.children) walk(c);
+  };
+  walk(root);
+  return out;
+}
+
+export function describeElement(e: UiElement): string {
+  const label = e.text || e.contentDesc || e.hint || e.resourceId;
+  return `${e.className}${label ? ` "${label.replace(/\n/g, '\\n')}"` : ''}`;
+}

@@ -1,0 +1,119 @@
+/**
+ * The scenario model: what the virtual device shows and how it reacts.
+ * Screens are trees of node specs in uiautomator vocabulary; behaviour is attached
+ * to nodes as actions. Everything here is plain data, so a scenario can be JSON.
+ */
+
+/** `[left, top, right, bottom]` in screen pixels (content pixels inside a scrollable). */
+export type BoundsTuple = readonly [number, number, number, number];
+
+export type Action =
+  /** Push a screen (optionally with parameters substituted into `{{name}}` placeholders). */
+  | {
+      readonly type: 'goto';
+      readonly screen: string;
+      readonly params?: Readonly<Record<string, string>>;
+      /** Replace the current screen instead of pushing (tabs inside one activity). */
+      readonly replace?: boolean;
+    }
+  /** What the back key does. */
+  | { readonly type: 'back' }
+  | { readonly type: 'home' }
+  /** Start a package's launcher activity (launcher icons). */
+  | { readonly type: 'launch'; readonly package: string }
+  /** Flip `checked` of a node (default: the clicked node). */
+  | { readonly type: 'toggle'; readonly node?: string }
+  /** Focus a text field and open the IME (default: the clicked node). */
+  | { readonly type: 'focus'; readonly node?: string }
+  /** Set a node's text from a template: `{{@key}}` is another node's text, `{{name}}` a screen parameter. */
+  | { readonly type: 'setText'; readonly node: string; readonly template: string }
+  | { readonly type: 'hideKeyboard' };
+
+export interface NodeSpec {
+  /** Stable identity within its screen (state and element ids hang on it); assigned from the tree path when absent. */
+  readonly key?: string;
+  readonly class: string;
+  readonly text?: string;
+  readonly resourceId?: string;
+  readonly contentDesc?: string;
+  readonly hint?: string;
+  /** Defaults to the screen's package. */
+  readonly package?: string;
+  readonly bounds: BoundsTuple;
+  readonly checkable?: boolean;
+  readonly checked?: boolean;
+  readonly clickable?: boolean;
+  readonly enabled?: boolean;
+  readonly focusable?: boolean;
+  readonly focused?: boolean;
+  readonly scrollable?: boolean;
+  readonly longClickable?: boolean;
+  readonly password?: boolean;
+  readonly selected?: boolean;
+  readonly onClick?: readonly Action[];
+  /**
+   * Children. Inside a scrollable node they are in content coordinates: they move with the
+   * node's scroll offset and only those inside its bounds are on screen (as a RecyclerView does).
+   */
+  readonly children?: readonly NodeSpec[];
+  /** For a scrollable list: show only children whose texts contain the text of this node (search results), restacked. */
+  readonly filterBy?: string;
+}
+
+export interface ScreenSpec {
+  readonly id: string;
+  readonly package: string;
+  /** Activity class, fully qualified or `.Short` relative to the package. */
+  readonly activity: string;
+  readonly root: NodeSpec;
+  /** What back does here (default: pop to the previous screen). */
+  readonly onBack?: readonly Action[];
+  /** Key of a text field that is focused, with the IME open, when the screen opens. */
+  readonly focusOnOpen?: string;
+  /** A static screen never changes: clicks are logged and nothing else happens. */
+  readonly static?: boolean;
+}
+
+export interface PackageSpec {
+  readonly name: string;
+  readonly label?: string;
+  /** The MAIN/LAUNCHER activity and the screen it shows. */
+  readonly launcher?: { readonly activity: string; readonly screen: string };
+  /** Other startable activities (`am start -n pkg/act`) and their screens. */
+  readonly activities?: Readonly<Record<string, string>>;
+  /** Listed by `pm list packages -3`. */
+  readonly thirdParty?: boolean;
+  readonly versionCode?: number;
+  readonly versionName?: string;
+}
+
+export interface ScenarioSpec {
+  readonly name: string;
+  /** The launcher's screen id (HOME). */
+  readonly home: string;
+  /** The screen shown at boot (default: home). */
+  readonly start?: string;
+  readonly packages: readonly PackageSpec[];
+  readonly screens: readonly ScreenSpec[];
+  /** Implicit intents: action → screen (`am start -a android.settings.APPLICATION_SETTINGS`). */
+  readonly intents?: Readonly<Record<string, string>>;
+}
+
+export const SCREEN_WIDTH = 1080;
+export const SCREEN_HEIGHT = 2400;
+export const PHYSICAL_DENSITY = 420;
+export const STATUS_BAR_HEIGHT = 63;
+export const NAVIGATION_BAR_HEIGHT = 126;
+/** Where the IME sits when it is open (as a Pixel 7-like device at 420 dpi reports it). */
+export const IME_FRAME: BoundsTuple = [0, 1517, 1080, 2400];
+
+/** `.Act` → `pkg.Act`; an already qualified name is returned as is. */
+export function qualifyActivity(pkg: string, activity: string): string {
+  return activity.startsWith('.') ? `${pkg}${activity}` : activity;
+}
+
+/** `pkg.Act` → `.Act` when it lives under the package (the short form dumpsys prints). */
+export function shortActivity(pkg: string, activity: string): string {
+  const full = qualifyActivity(pkg, activity);
+  return full.startsWith(`${pkg}.`) ? full.slice(pkg.length) : full;
+}

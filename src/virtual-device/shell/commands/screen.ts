@@ -1,0 +1,209 @@
+/** `input`, `uiautomator`, `screencap`, `logcat`, `ps`, `pidof`, `kill`. */
+import { PNG } from 'pngjs';
+import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../scenario/model.js';
+import type { CommandIo } from '../interpreter.js';
+import type { CommandTable, ShellDevice } from '../context.js';
+
+const KEYCODES: Readonly<Record<string, number>> = {
+  KEYCODE_HOME: 3,
+  KEYCODE_BACK: 4,
+  KEYCODE_DPAD_UP: 19,
+  KEYCODE_DPAD_DOWN: 20,
+  KEYCODE_POWER: 26,
+  KEYCODE_TAB: 61,
+  KEYCODE_SPACE: 62,
+  KEYCODE_ENTER: 66,
+  KEYCODE_DEL: 67,
+  KEYCODE_MENU: 82,
+  KEYCODE_SEARCH: 84,
+  KEYCODE_ESCAPE: 111,
+  KEYCODE_WAKEUP: 224,
+  KEYCODE_APP_SWITCH: 187,
+  KEYCODE_NUMPAD_ENTER: 160,
+};
+
+const INPUT_SOURCES = new Set(['keyboard', 'mouse', 'joystick', 'touchnavigation', 'touchpad', 'trackball', 'dpad', 'stylus', 'gamepad', 'touchscreen', 'rotaryencoder']);
+
+function input(io: CommandIo, device: ShellDevice): number {
+  let args = io.argv.slice(1);
+  if (args[0] === '-d') args = args.slice(2);
+  if (args[0] !== undefined && INPUT_SOURCES.has(args[0])) args = args.slice(1);
+  const [sub, ...rest] = args;
+  const nums = rest.map((a) => Number(a));
+  switch (sub) {
+    case 'tap': {
+      const [x, y] = nums;
+      if (x === undefined || y === undefined || Number.isNaN(x) || Number.isNaN(y)) break;
+      device.ui.tapAt(Math.round(x), Math.round(y), 'input-tap');
+      return 0;
+    }
+    case 'swipe':
+    case 'draganddrop': {
+      const [x1, y1, x2, y2] = nums;
+      if ([x1, y1, x2, y2].some((n) => n === undefined || Number.isNaN(n))) break;
+      device.ui.swipe(x1 ?? 0, y1 ?? 0, x2 ?? 0, y2 ?? 0, `input ${sub}`);
+      return 0;
+    }
+    case 'keyevent':
+    case 'press': {
+      const codes = sub === 'press' ? [23] : rest.filter((a) => a !== '--longpress' && a !== '--doubletap').map((a) => KEYCODES[a] ?? KEYCODES[`KEYCODE_${a}`] ?? Number(a));
+      for (const code of codes) if (!Number.isNaN(code)) device.ui.pressKey(code, 'input keyevent');
+      return 0;
+    }
+    case 'text': {
+      // `input text` turns %s into spaces; other characters go through as typed.
+      const text = rest.join(' ').replace(/%s/g, ' ');
+      device.ui.typeText(text, 'input text');
+      return 0;
+    }
+    default:
+      break;
+  }
+  io.err('Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n\nThe commands and default sources are:\n      text <string> (Default: keyboard)\n      keyevent [--longpress|--doubletap] <key code number or name> ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n');
+  return 1;
+}
+
+async function uiautomator(io: CommandIo, device: ShellDevice): Promise<number> {
+  const [sub, ...rest] = io.argv.slice(1);
+  if (sub !== 'dump') {
+    io.out('Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\nhelp: displays help message\n\nruntest: executes UI automation tests\n\ndump: creates an XML dump of current UI hierarchy\n\nevents: prints out accessibility events until terminated\n');
+    return sub === undefined || sub === 'help' ? 0 : 1;
+  }
+  const file = rest.filter((a) => !a.startsWith('-')).pop() ?? '/sdcard/window_dump.xml';
+  const outcome = await device.dumpHierarchy(io.signal);
+  if (!outcome.ok) {
+    if (outcome.stdout) io.out(outcome.stdout);
+    if (outcome.stderr) io.err(outcome.stderr);
+    return outcome.code;
+  }
+  if (file === '/dev/tty') {
+    io.out(outcome.xml);
+    io.out('UI hierchary dumped to: /dev/tty\n');
+    return 0;
+  }
+  const problem = device.system.writeFile(file, Buffer.from(outcome.xml, 'utf8'));
+  if (problem) {
+    io.err(`ERROR: could not write to ${file}: ${problem}\n`);
+    return 1;
+  }
+  io.out(`UI hierchary dumped to: ${file}\n`);
+  return 0;
+}
+
+function screencap(io: CommandIo, device: ShellDevice): number {
+  const args = io.argv.slice(1);
+  let png = args.includes('-p');
+  const file = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-d').pop();
+  if (file?.endsWith('.png')) png = true;
+  const pngBytes = device.screenshotPng();
+  let bytes: Buffer;
+  if (png) bytes = pngBytes;
+  else {
+    // Raw: width, height, pixel format (1 = RGBA_8888), colour space, then pixels.
+    const decoded = PNG.sync.read(pngBytes);
+    const header = Buffer.alloc(16);
+    header.writeUInt32LE(SCREEN_WIDTH, 0);
+    header.writeUInt32LE(SCREEN_HEIGHT, 4);
+    header.writeUInt32LE(1, 8);
+    header.writeUInt32LE(1, 12);
+    bytes = Buffer.concat([header, decoded.data]);
+  }
+  if (file !== undefined) {
+    const problem = device.system.writeFile(file, bytes);
+    if (problem) {
+      io.err(`Error opening file: ${file} (${problem})\n`);
+      return 1;
+    }
+    return 0;
+  }
+  io.out(bytes);
+  return 0;
+}
+
+async function logcat(io: CommandIo, device: ShellDevice): Promise<number> {
+  const args = io.argv.slice(1);
+  if (args.includes('-c')) {
+    device.logcat.clear();
+    return 0;
+  }
+  for (const line of device.logcat.all()) io.out(`${line}\n`);
+  if (args.includes('-d')) return 0;
+  // Long-lived until the client goes away, as the real logcat.
+  const unsubscribe = device.logcat.subscribe((line) => io.out(`${line}\n`));
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  unsubscribe();
+  return 130;
+}
+
+const PS_HELP = `usage: ps [-AadefLlnwZ] [-gG GROUP,] [-k FIELD,] [-o FIELD,] [-p PID,] [-t TTY,] [-uU USER,]
+
+List processes.
+
+Which processes to show (-gGuUpPt selections may be comma separated lists):
+
+-A\tAll\t\t\t\t\t-a\tHas terminal not session leader
+-d\tAll but session leaders\t\t-e\tSynonym for -A
+-g\tIn GROUPs\t\t\t\t-G\tIn real GROUPs (before sgid)
+-p\tPIDs (--pid)\t\t\t\t-P\tParent PIDs (--ppid)
+-s\tIn session IDs\t\t\t\t-t\tAttached to selected TTYs
+-T\tShow threads also\t\t\t-u\tOwned by selected USERs
+-U\tReal USERs (before suid)
+`;
+
+function ps(io: CommandIo, device: ShellDevice): number {
+  const args = io.argv.slice(1);
+  if (args.includes('--help')) {
+    io.out(PS_HELP);
+    return 0;
+  }
+  const all = args.some((a) => a === '-A' || a === '-e' || /^-[a-zA-Z]*A/.test(a));
+  let rows = device.system.processes(device.ui.packagesInStack());
+  const p = args.indexOf('-p');
+  if (p >= 0) {
+    const pids = (args[p + 1] ?? '').split(',').map(Number);
+    rows = rows.filter((r) => pids.includes(r.pid));
+  } else if (!all) {
+    rows = [
+      { user: 'shell', pid: 7001, ppid: 1490, name: 'sh' },
+      { user: 'shell', pid: 7002, ppid: 7001, name: 'ps' },
+    ];
+  }
+  const names = args.filter((a) => !a.startsWith('-') && !/^\d[\d,]*$/.test(a));
+  if (names.length > 0) rows = rows.filter((r) => names.includes(r.name));
+  io.out('USER            PID   PPID        VSZ    RSS WCHAN            ADDR S NAME                       \n');
+  for (const r of rows) {
+    io.out(`${r.user.padEnd(12)} ${String(r.pid).padStart(6)} ${String(r.ppid).padStart(6)} ${String(12_000_000 + r.pid * 7).padStart(10)} ${String(80_000 + r.pid).padStart(6)} do_epoll_wait       0 S ${r.name}\n`);
+  }
+  return 0;
+}
+
+export function registerScreenCommands(table: CommandTable, device: ShellDevice): void {
+  table.set('input', (io) => input(io, device));
+  table.set('uiautomator', (io) => uiautomator(io, device));
+  table.set('screencap', (io) => screencap(io, device));
+  table.set('logcat', (io) => logcat(io, device));
+  table.set('ps', (io) => ps(io, device));
+  table.set('pidof', (io) => {
+    const names = io.argv.slice(1).filter((a) => !a.startsWith('-'));
+    const pids = device.system.processes(device.ui.packagesInStack()).filter((r) => names.includes(r.name)).map((r) => r.pid);
+    if (pids.length === 0) return 1;
+    io.out(`${pids.join(' ')}\n`);
+    return 0;
+  });
+  table.set('kill', (io) => {
+    const pids = io.argv.slice(1).filter((a) => /^\d+$/.test(a)).map(Number);
+    let status = 0;
+    for (const pid of pids) {
+      const row = device.system.processes(device.ui.packagesInStack()).find((r) => r.pid === pid);
+      if (row?.name === 'io.appium.uiautomator2.server') device.instrumentation.end('force-stop');
+      else if (!row || !device.system.killProcess(pid)) {
+        io.err(`/system/bin/sh: kill: ${pid}: ${row ? 'Operation not permitted' : 'No such process'}\n`);
+        status = 1;
+      }
+    }
+    return status;
+  });
+}

@@ -1,0 +1,404 @@
+/**
+ * The UiAutomator2 server's HTTP API, as appium-uiautomator2-driver 8.x talks to it.
+ * Reached only through `tcp:6790` streams while the instrumentation runs; it owns no port.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { DeviceLogKind } from '../contracts.js';
+import type { DeviceClock } from '../device/clock.js';
+import { center } from '../device/geometry.js';
+import type { Instrumentation } from '../device/instrumentation.js';
+import { toPageSource } from '../device/serialize.js';
+import type { SystemState } from '../device/system.js';
+import type { DeviceUi } from '../device/ui.js';
+import { flatten, type UiElement } from '../device/uiTree.js';
+import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
+import { duplexPair } from './duplexPair.js';
+import { InvalidSelectorError, locate } from './locate.js';
+
+const W3C_ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
+
+export interface Uia2Device {
+  readonly ui: DeviceUi;
+  readonly system: SystemState;
+  readonly instrumentation: Instrumentation;
+  readonly clock: DeviceClock;
+  log(kind: DeviceLogKind, detail: string): void;
+  screenshotPng(): Buffer;
+  /** 'hang' never answers; a number delays the answer by that many ms. */
+  requestFault(subject: string): 'hang' | number;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const noSuchElement = (): HttpError => new HttpError(404, 'no such element', 'An element could not be located on the page using the given search parameters.');
+
+interface Session {
+  readonly id: string;
+  readonly capabilities: Record<string, unknown>;
+  readonly elements: Map<string, { generation: number; key: string }>;
+  readonly idsByNode: Map<string, string>;
+}
+
+type Json = Record<string, unknown>;
+
+export class Uia2Server {
+  private readonly server = http.createServer((req, res) => void this.handle(req, res));
+  private readonly connections = new Set<Duplex>();
+  private session: Session | null = null;
+  private settings: Json = {
+    actionAcknowledgmentTimeout: 3000,
+    allowInvisibleElements: false,
+    ignoreUnimportantViews: false,
+    elementResponseAttributes: '',
+    enableMultiWindows: false,
+    enableNotificationListener: true,
+    keyInjectionDelay: 0,
+    scrollAcknowledgmentTimeout: 200,
+    shouldUseCompactResponses: true,
+    waitForIdleTimeout: 10000,
+    waitForSelectorTimeout: 10000,
+    normalizeTagNames: false,
+    shutdownOnPowerDisconnect: true,
+    simpleBoundsCalculation: false,
+    trackScrollEvents: true,
+    wakeLockTimeout: 86400000,
+    serverPort: 6790,
+    mjpegServerPort: 7810,
+    mjpegServerFramerate: 10,
+    mjpegScalingFactor: 50,
+    mjpegServerScreenshotQuality: 50,
+    mjpegBilinearFiltering: false,
+    useResourcesForOrientationDetection: false,
+    enableTopmostWindowFromActivePackage: false,
+    limitXPathContextScope: true,
+  };
+
+  constructor(private readonly device: Uia2Device) {
+    this.server.keepAliveTimeout = 0;
+    device.instrumentation.onEnd(() => {
+      this.session = null;
+      for (const c of this.connections) c.destroy();
+      this.connections.clear();
+    });
+  }
+
+  /** A stream into port 6790, or null while nothing listens there. */
+  open(): Duplex | null {
+    if (!this.device.instrumentation.isServing()) return null;
+    const [client, server] = duplexPair();
+    this.connections.add(server);
+    server.on('close', () => this.connections.delete(server));
+    this.server.emit('connection', server);
+    return client;
+  }
+
+  activeSessionCount(): number {
+    return this.session ? 1 : 0;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0]?.replace(/^\/wd\/hub/, '').replace(/\/+$/, '') || '/';
+    const subject = `${method} ${path}`;
+    const fault = this.device.requestFault(subject);
+    if (fault === 'hang') {
+      this.device.log('fault', `uia2 ${subject}: hung (injected)`);
+      return;
+    }
+    if (fault > 0) await this.device.clock.sleep(fault);
+    let body: Json = {};
+    try {
+      const text = Buffer.concat(chunks).toString('utf8');
+      body = text ? (JSON.parse(text) as Json) : {};
+    } catch {
+      body = {};
+    }
+    let status = 200;
+    let payload: unknown;
+    try {
+      const value = this.route(method, path, body);
+      payload = { sessionId: this.session?.id ?? null, value: value === undefined ? null : value };
+    } catch (e) {
+      if (e instanceof HttpError) {
+        status = e.status;
+        payload = { value: { error: e.error, message: e.message, stacktrace: '' } };
+      } else {
+        status = 500;
+        payload = { value: { error: 'unknown error', message: (e as Error).message, stacktrace: '' } };
+      }
+    }
+    const json = JSON.stringify(payload);
+    this.device.log('uia2', `${subject} -> ${status}${status >= 400 ? ` ${json.slice(0, 160)}` : ''}`);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+    res.end(json);
+  }
+
+  private route(method: string, path: string, body: Json): unknown {
+    if (method === 'GET' && path === '/status') return { ready: true, message: 'UiAutomator2 Server is ready to accept commands' };
+    if (method === 'GET' && path === '/sessions') return this.session ? [{ id: this.session.id, capabilities: this.session.capabilities }] : [];
+    if (method === 'POST' && path === '/session') return this.createSession(body);
+    const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
+    if (!m || m[1] === undefined) throw new HttpError(404, 'unknown command', `The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource: ${method} ${path}`);
+    const session = this.session;
+    if (!session || session.id !== m[1]) throw new HttpError(404, 'invalid session id', `A session is either terminated or not started (${m[1]})`);
+    const rest = m[2] ?? '/';
+    if (method === 'DELETE' && rest === '/') {
+      this.session = null;
+      // The real server stops its instrumentation right after answering.
+      void this.device.clock.sleep(15).then(() => this.device.instrumentation.end('session-deleted'));
+      return null;
+    }
+    return this.sessionCommand(session, method, rest, body);
+  }
+
+  private createSession(body: Json): unknown {
+    const caps = body.capabilities as { firstMatch?: Json[]; alwaysMatch?: Json } | undefined;
+    const capabilities: Json = { ...(caps?.alwaysMatch ?? {}), ...(caps?.firstMatch?.[0] ?? {}) };
+    const id = randomUUID();
+    this.session = { id, capabilities, elements: new Map(), idsByNode: new Map() };
+    return { sessionId: id, capabilities };
+  }
+
+  private ref(session: Session, e: UiElement): Json {
+    const nodeKey = `${this.device.ui.generation}:${e.key}`;
+    let id = session.idsByNode.get(nodeKey);
+    if (!id) {
+      id = randomUUID();
+      session.idsByNode.set(nodeKey, id);
+      session.elements.set(id, { generation: this.device.ui.generation, key: e.key });
+    }
+    return { ELEMENT: id, [W3C_ELEMENT]: id };
+  }
+
+  private element(session: Session, id: string): UiElement {
+    const known = session.elements.get(id);
+    if (!known) throw new HttpError(404, 'no such element', `The element identified by '${id}' is unknown`);
+    const stale = (): HttpError => new HttpError(404, 'stale element reference', `The element '${id}' does not exist in DOM anymore`);
+    if (known.generation !== this.device.ui.generation) throw stale();
+    const e = flatten(this.device.ui.tree()).find((n) => n.key === known.key);
+    if (!e) throw stale();
+    return e;
+  }
+
+  private find(session: Session, body: Json, contextId: string | null, multiple: boolean): unknown {
+    const strategy = String(body.strategy ?? body.using ?? '');
+    const selector = String(body.selector ?? body.value ?? '');
+    const context = contextId ? this.element(session, contextId) : null;
+    let found: UiElement[];
+    try {
+      found = locate(strategy, selector, {
+        root: this.device.ui.tree(),
+        context,
+        currentPackage: this.device.ui.foreground().package,
+        scroll: (el, delta) => this.device.ui.scrollBy(el.key, delta, 'uia2 UiScrollable'),
+        refresh: () => this.device.ui.tree(),
+      });
+    } catch (e) {
+      if (e instanceof InvalidSelectorError) throw new HttpError(400, 'invalid selector', e.message);
+      throw e;
+    }
+    this.device.log('uia2', `find ${strategy}=${JSON.stringify(selector)} -> ${found.length} element(s)`);
+    if (multiple) return found.map((e) => this.ref(session, e));
+    const first = found[0];
+    if (!first) throw noSuchElement();
+    return this.ref(session, first);
+  }
+
+  private attribute(e: UiElement, name: string): string | null {
+    const b = (v: boolean): string => (v ? 'true' : 'false');
+    switch (name) {
+      case 'text': return e.text;
+      case 'content-desc': case 'contentDescription': case 'name': return e.contentDesc || null;
+      case 'resource-id': case 'resourceId': return e.resourceId || null;
+      case 'class': case 'className': return e.className;
+      case 'package': return e.package;
+      case 'hint': return e.hint || null;
+      case 'bounds': return `[${e.bounds.left},${e.bounds.top}][${e.bounds.right},${e.bounds.bottom}]`;
+      case 'index': return String(e.index);
+      case 'checkable': return b(e.checkable);
+      case 'checked': return b(e.checked);
+      case 'clickable': return b(e.clickable);
+      case 'enabled': return b(e.enabled);
+      case 'focusable': return b(e.focusable);
+      case 'focused': return b(e.focused);
+      case 'long-clickable': case 'longClickable': return b(e.longClickable);
+      case 'scrollable': return b(e.scrollable);
+      case 'selected': return b(e.selected);
+      case 'password': return b(e.password);
+      case 'displayed': return 'true';
+      default: return null;
+    }
+  }
+
+  private sessionCommand(session: Session, method: string, rest: string, body: Json): unknown {
+    const ui = this.device.ui;
+    const key = `${method} ${rest}`;
+    switch (key) {
+      case 'GET /': return session.capabilities;
+      case 'GET /appium/device/pixel_ratio': return this.device.system.density() / 160;
+      case 'GET /appium/device/system_bars': return { statusBar: STATUS_BAR_HEIGHT, navigationBar: NAVIGATION_BAR_HEIGHT };
+      case 'GET /appium/device/display_density': return this.device.system.density();
+      case 'GET /window/current/size': return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
+      case 'GET /window/rect': return { x: 0, y: 0, width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
+      case 'GET /appium/device/info': return this.deviceInfo();
+      case 'GET /appium/device/current_package': return ui.foreground().package;
+      case 'GET /appium/device/current_activity': return ui.foreground().activity;
+      case 'GET /appium/device/is_keyboard_shown': return ui.imeVisible();
+      case 'GET /appium/settings': return this.settings;
+      case 'POST /appium/settings':
+        this.settings = { ...this.settings, ...((body.settings as Json | undefined) ?? {}) };
+        return null;
+      case 'GET /orientation': return 'PORTRAIT';
+      case 'GET /rotation': return { x: 0, y: 0, z: 0 };
+      case 'GET /alert/text': throw new HttpError(404, 'no such alert', 'An attempt was made to operate on a modal dialog when one was not open.');
+      case 'POST /element': return this.find(session, body, null, false);
+      case 'POST /elements': return this.find(session, body, null, true);
+      case 'GET /element/active': {
+        const focused = flatten(ui.tree()).find((e) => e.focused);
+        if (!focused) throw noSuchElement();
+        return this.ref(session, focused);
+      }
+      case 'GET /source': return toPageSource(ui.tree());
+      case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
+      case 'POST /actions': return this.actions(session, body);
+      case 'DELETE /actions': return null;
+      case 'POST /back':
+        ui.back('uia2 back');
+        return null;
+      case 'POST /appium/device/press_keycode':
+      case 'POST /appium/device/long_press_keycode':
+        this.pressKeycode(Number(body.keycode));
+        return null;
+      case 'POST /appium/device/hide_keyboard':
+      case 'POST /appium/commands/hide_keyboard':
+        if (ui.imeVisible()) ui.back('uia2 hide_keyboard');
+        return null;
+      default:
+        break;
+    }
+    const el = /^\/element\/([^/]+)(\/.*)$/.exec(rest);
+    if (el && el[1] !== undefined && el[2] !== undefined) return this.elementCommand(session, method, el[1], el[2], body);
+    throw new HttpError(404, 'unknown command', `The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource: ${method} /session/:sessionId${rest}`);
+  }
+
+  private elementCommand(session: Session, method: string, id: string, sub: string, body: Json): unknown {
+    if (method === 'POST' && sub === '/element') return this.find(session, body, id, false);
+    if (method === 'POST' && sub === '/elements') return this.find(session, body, id, true);
+    const e = this.element(session, id);
+    const attr = /^\/attribute\/(.+)$/.exec(sub);
+    if (method === 'GET' && attr && attr[1] !== undefined) return this.attribute(e, decodeURIComponent(attr[1]));
+    switch (`${method} ${sub}`) {
+      case 'GET /text': return e.text;
+      case 'GET /name': return e.className;
+      case 'GET /rect': return { x: e.bounds.left, y: e.bounds.top, width: e.bounds.right - e.bounds.left, height: e.bounds.bottom - e.bounds.top };
+      case 'GET /location': return { x: e.bounds.left, y: e.bounds.top };
+      case 'GET /size': return { width: e.bounds.right - e.bounds.left, height: e.bounds.bottom - e.bounds.top };
+      case 'GET /displayed': return true;
+      case 'GET /enabled': return e.enabled;
+      case 'GET /selected': return e.selected || e.checked;
+      case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
+      case 'POST /click':
+        this.device.ui.clickElement(e, 'uia2-click');
+        return null;
+      case 'POST /clear':
+        this.device.ui.setText(e.key, '', 'uia2 clear');
+        return null;
+      case 'POST /value': {
+        const text = typeof body.text === 'string' ? body.text : Array.isArray(body.value) ? (body.value as unknown[]).join('') : '';
+        const replace = body.replace === true;
+        this.device.ui.setText(e.key, replace ? text : e.text + text, `uia2 setValue${replace ? ' (replace)' : ''}`);
+        return null;
+      }
+      default:
+        throw new HttpError(404, 'unknown command', `The requested resource could not be found: ${method} /element/:id${sub}`);
+    }
+  }
+
+  private pressKeycode(code: number): void {
+    if (this.device.ui.pressKey(code, 'uia2 press_keycode')) return;
+    if (code >= 29 && code <= 54) this.device.ui.typeText(String.fromCharCode(97 + code - 29), 'uia2 press_keycode');
+    else if (code >= 7 && code <= 16) this.device.ui.typeText(String(code - 7), 'uia2 press_keycode');
+    else if (code === 62) this.device.ui.typeText(' ', 'uia2 press_keycode');
+  }
+
+  /** W3C actions: a pointer that goes down and up near one point taps it; one that travels vertically swipes. */
+  private actions(session: Session, body: Json): null {
+    const sources = Array.isArray(body.actions) ? (body.actions as Json[]) : [];
+    for (const source of sources) {
+      const steps = Array.isArray(source.actions) ? (source.actions as Json[]) : [];
+      if (source.type === 'key') {
+        for (const step of steps) {
+          if (step.type !== 'keyDown' || typeof step.value !== 'string') continue;
+          const v = step.value;
+          if (v === '\uE007' || v === '\uE006') this.device.ui.pressKey(66, 'uia2 actions');
+          else if (v === '\uE003') this.device.ui.pressKey(67, 'uia2 actions');
+          else if (v.codePointAt(0) !== undefined && (v.codePointAt(0) ?? 0) < 0xe000) this.device.ui.typeText(v, 'uia2 actions');
+        }
+        continue;
+      }
+      if (source.type !== 'pointer') continue;
+      let x = 0;
+      let y = 0;
+      let down: { x: number; y: number } | null = null;
+      let travelled = 0;
+      for (const step of steps) {
+        if (step.type === 'pointerMove') {
+          const origin = step.origin;
+          let nx = Number(step.x ?? 0);
+          let ny = Number(step.y ?? 0);
+          if (origin === 'pointer') {
+            nx += x;
+            ny += y;
+          } else if (origin && typeof origin === 'object') {
+            const id = String((origin as Json)[W3C_ELEMENT] ?? (origin as Json).ELEMENT ?? '');
+            const c = center(this.element(session, id).bounds);
+            nx += c.x;
+            ny += c.y;
+          }
+          if (down) travelled = Math.max(travelled, Math.hypot(nx - down.x, ny - down.y));
+          x = Math.round(nx);
+          y = Math.round(ny);
+        } else if (step.type === 'pointerDown') {
+          down = { x, y };
+          travelled = 0;
+        } else if (step.type === 'pointerUp' && down) {
+          if (travelled < 20) this.device.ui.tapAt(down.x, down.y, 'w3c-actions');
+          else this.device.ui.swipe(down.x, down.y, x, y, 'uia2 actions');
+          down = null;
+        }
+      }
+    }
+    return null;
+  }
+
+  private deviceInfo(): Json {
+    const props = this.device.system.props;
+    return {
+      androidId: this.device.system.settings.secure.get('android_id') ?? '',
+      apiVersion: props.get('ro.build.version.sdk') ?? '34',
+      platformVersion: props.get('ro.build.version.release') ?? '14',
+      manufacturer: props.get('ro.product.manufacturer') ?? 'Google',
+      model: props.get('ro.product.model') ?? '',
+      brand: props.get('ro.product.brand') ?? 'google',
+      locale: 'en_US',
+      timeZone: 'Etc/UTC',
+      realDisplaySize: `${SCREEN_WIDTH}x${SCREEN_HEIGHT}`,
+      displayDensity: this.device.system.density(),
+      carrierName: 'T-Mobile',
+      networks: [],
+      bluetooth: { state: 'OFF' },
+    };
+  }
+}
