@@ -1,7 +1,7 @@
 /**
- * `android-mcp-harness doctor` as a user runs it: the built bin, real adb, real Appium, the
- * virtual device, with one piece taken away at a time. Each missing piece must show up as its
- * own [MISS] line with a remedy, everything else still checked, and exit code 1.
+ * `android-mcp-harness doctor` as a user runs it: the built bin, the real adb, with one piece
+ * taken away at a time (doctorVirtualDevice.test.ts adds the device). Each missing piece must
+ * show up as its own [MISS] line with a remedy, everything else still checked, and exit code 1.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,9 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdbServer, describeWithAdb, type PrivateAdbServer } from '../support/adbServer.js';
-import { connectDevice, disconnectDevice } from '../support/adbDevices.js';
-import { startVirtualDeviceProcess, type VirtualDeviceProcess } from '../support/virtualDeviceProcess.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(repoRoot, 'dist', 'index.js');
@@ -103,54 +100,3 @@ describe('doctor without the pieces (no device needed)', () => {
   });
 });
 
-describeWithAdb('doctor against the virtual device through the real adb and Appium', () => {
-  let adb: PrivateAdbServer;
-  let device: VirtualDeviceProcess;
-  let serial: string;
-
-  beforeAll(async () => {
-    adb = await startAdbServer();
-    device = await startVirtualDeviceProcess();
-    serial = await connectDevice(adb, device.port);
-  });
-
-  afterAll(async () => {
-    if (adb && serial) await disconnectDevice(adb, serial);
-    await device?.stop();
-    await adb?.stop();
-  });
-
-  const deviceEnv = (extra: NodeJS.ProcessEnv = {}) =>
-    baseEnv({ ANDROID_ADB_SERVER_PORT: String(adb.port), ANDROID_UDID: serial, ANDROID_MCP_ALLOW_SERIALS: serial, ...extra });
-
-  it('everything present (managed Appium, target app): exit 0, every line ok', async () => {
-    const run = await runDoctor(deviceEnv(), ['--package', 'com.example.notes']);
-    expect(run.stdout).toContain('Everything a real run needs is in place.');
-    expect(run.code).toBe(0);
-    for (const name of ['node', 'dependencies', 'config', 'evidence', 'adb', 'serial', 'device', 'android', 'app', 'appium']) {
-      expect(run.marks[name], `${name} in\n${run.stdout}`).toBe('[ok  ]');
-    }
-    expect(run.stdout).toMatch(/android +Android \d+ \(API \d+\), boot completed/);
-    expect(run.stdout).toMatch(/app +com\.example\.notes is installed and launchable/);
-    expect(run.stdout).toMatch(/managed mode: Appium 3\.\d+\.\d+ with uiautomator2/);
-  });
-
-  it('an app that is not installed blocks, the device is still ok', async () => {
-    const run = await runDoctor(deviceEnv(), ['--package', 'com.example.absent']);
-    expect(run.code).toBe(1);
-    expect(run.marks).toMatchObject({ device: '[ok  ]', android: '[ok  ]', app: '[MISS]' });
-  });
-
-  it('device absent (a serial adb does not know): device blocks, android skipped', async () => {
-    const run = await runDoctor(deviceEnv({ ANDROID_UDID: 'emulator-5998' }));
-    expect(run.code).toBe(1);
-    expect(run.marks).toMatchObject({ adb: '[ok  ]', serial: '[ok  ]', device: '[MISS]', android: '[--  ]' });
-    expect(run.stdout).toMatch(/^ {2}device: .*emulator-5998/m);
-  });
-
-  it('a serial the guard refuses blocks before adb is asked anything', async () => {
-    const run = await runDoctor(deviceEnv({ ANDROID_MCP_ALLOW_SERIALS: '' }));
-    expect(run.code).toBe(1);
-    expect(run.marks).toMatchObject({ serial: '[MISS]', device: '[--  ]' });
-  });
-});
