@@ -4,9 +4,9 @@
  * stdio, and then stdout carries nothing but JSON-RPC; everything human goes to stderr.
  * Other parts add their subcommands to `commands`.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig } from './config.js';
 import { createContainer, packageVersion } from './container.js';
+import { StdioJsonRpcTransport } from './mcp/StdioJsonRpcTransport.js';
 
 /** A subcommand: receives the arguments after its name, resolves to an exit code. */
 type Command = (args: readonly string[]) => Promise<number>;
@@ -68,7 +68,8 @@ async function serve(): Promise<number> {
     logger.error('unhandled rejection', { cause: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) });
   });
 
-  await container.server.connect(new StdioServerTransport());
+  // Not the SDK's StdioServerTransport: it drops malformed lines without an answer and closes on a long one.
+  await container.server.connect(new StdioJsonRpcTransport());
   logger.info('serving MCP over stdio', { version: packageVersion(), udid: config.udid });
   // Runs until stop() exits the process.
   return new Promise<number>(() => undefined);
