@@ -96,7 +96,7 @@ export class StdioJsonRpcTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return this.write(message);
+    return this.write(invalidParamsAsSuch(message));
   }
 
   async close(): Promise<void> {
@@ -158,6 +158,31 @@ export class StdioJsonRpcTransport implements Transport {
       else this.output.once('drain', resolve);
     });
   }
+}
+
+/**
+ * The SDK validates a request's params with zod before our handler runs and reports a failure
+ * as `-32603 Internal error` whose message is the pretty-printed issue list. It is the client's
+ * mistake, so it goes out as `-32602 Invalid params` with one readable line instead.
+ */
+function invalidParamsAsSuch(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message) || message.error.code !== ErrorCode.InternalError) return message;
+  const text = message.error.message;
+  if (!text.trimStart().startsWith('[')) return message;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(text);
+  } catch {
+    return message;
+  }
+  if (!Array.isArray(issues) || issues.length === 0) return message;
+  const described: string[] = [];
+  for (const issue of issues.slice(0, 3)) {
+    const { path, message: what } = (issue ?? {}) as { path?: unknown; message?: unknown };
+    if (!Array.isArray(path) || path[0] !== 'params' || typeof what !== 'string') return message;
+    described.push(`${path.map(String).join('.')}: ${what}`);
+  }
+  return { ...message, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${described.join('; ')}` } };
 }
 
 /** The id of a would-be request that is not a response, when it is a string or an integer. */

@@ -243,6 +243,12 @@ describe(`protocol robustness (seed ${SEED})`, () => {
       }
       expect(JSONRPCMessageSchema.safeParse(message).success, `not a JSON-RPC message: ${line.slice(0, 300)} — ${context}`).toBe(true);
       if ('result' in message || 'error' in message) received.push(idKey(message.id));
+      const error = message.error as { code?: number; message?: string } | undefined;
+      // One readable line per error, and a client's mistake is never an internal error.
+      if (error) {
+        expect(error.message, `multi-line error — ${context}`).not.toMatch(/\n/);
+        expect(error.code, `internal error for ${line.slice(0, 300)} — ${context}`).not.toBe(-32603);
+      }
     }
     const got = count(received);
     const missing = [...expected].filter(([key, n]) => (got.get(key) ?? 0) < n).map(([key]) => key);

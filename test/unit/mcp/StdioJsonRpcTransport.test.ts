@@ -94,3 +94,16 @@ describe('StdioJsonRpcTransport', () => {
     expect(closed).toBe(true);
   });
 });
+
+describe('StdioJsonRpcTransport outgoing errors', () => {
+  it("turns the SDK's params validation failure (-32603 with a zod dump) into -32602 with one line", async () => {
+    const h = await harness();
+    const zodDump = JSON.stringify([{ expected: 'string', code: 'invalid_type', path: ['params', 'uri'], message: 'Invalid input: expected string, received number' }], null, 2);
+    await h.transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: zodDump } });
+    await h.transport.send({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'something else broke' } });
+    expect(h.replies()).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: params.uri: Invalid input: expected string, received number' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'something else broke' } },
+    ]);
+  });
+});
