@@ -1,0 +1,205 @@
+/**
+ * `android-mcp-harness virtual-device [--port N] [--scenario FILE] [--screen DUMP.xml]`:
+ * runs the virtual Android device in the foreground until SIGINT/SIGTERM. Everything it
+ * prints goes to stderr (stdout belongs to MCP when the same bin serves it).
+ */
+import { startAdbTransport } from './adb/index.js';
+import type { DeviceLogEntry } from './contracts.js';
+import { VirtualDevice } from './device/index.js';
+
+/** Where the device's screens come from. */
+export type CliDeviceSource =
+  | { readonly kind: 'default' }
+  | { readonly kind: 'scenario'; readonly file: string }
+  | { readonly kind: 'screen'; readonly file: string };
+
+function createDevice(source: CliDeviceSource, onLog: ((entry: DeviceLogEntry) => void) | undefined): VirtualDevice {
+  const options = onLog ? { onLog } : {};
+  switch (source.kind) {
+    case 'scenario':
+      return VirtualDevice.fromScenarioFile(source.file, options);
+    case 'screen':
+      return VirtualDevice.fromDumpFile(source.file, options);
+    default:
+      return VirtualDevice.withDefaultScenario(options);
+  }
+}
+
+function describeSource(source: CliDeviceSource): string {
+  switch (source.kind) {
+    case 'scenario':
+      return `scenario ${source.file}`;
+    case 'screen':
+      return `static screen from ${source.file}`;
+    default:
+      return 'default scenario';
+  }
+}
+
+function formatLogEntry(entry: DeviceLogEntry): string {
+  return `[device] +${(entry.atMs / 1000).toFixed(3)}s ${entry.kind} ${entry.detail}`;
+}
+
+const DEFAULT_PORT = 5555;
+
+const USAGE = `Usage: android-mcp-harness virtual-device [options]
+
+Runs a virtual Android device that the real adb and Appium (UiAutomator2) accept.
+
+Options:
+  --port N          TCP port for the ADB transport (default ${DEFAULT_PORT}). On 5555 the adb server
+                    finds it by itself as emulator-5554, like an AVD; on another port run
+                    \`adb connect 127.0.0.1:N\`.
+  --scenario FILE   A scenario file (JSON) instead of the built-in scenario.
+  --screen DUMP.xml Show a uiautomator dump as a static screen (every node can be found and clicked).
+  --host 127.0.0.1  Listen address; only loopback is allowed.
+  --quiet           Do not print the device log.
+  --help            Show this help.
+`;
+
+export interface VirtualDeviceCliOptions {
+  readonly port: number;
+  readonly host: '127.0.0.1';
+  readonly source: CliDeviceSource;
+  readonly quiet: boolean;
+}
+
+export class CliUsageError extends Error {}
+
+function parsePort(value: string | undefined): number {
+  const port = Number(value);
+  if (!value || !/^\d+$/.test(value) || port < 1 || port > 65535) {
+    throw new CliUsageError(`--port needs a number between 1 and 65535, got ${JSON.stringify(value ?? '')}`);
+  }
+  return port;
+}
+
+/** Parses the subcommand's arguments; null means --help. Throws CliUsageError on bad input. */
+export function parseVirtualDeviceArgs(argv: readonly string[]): VirtualDeviceCliOptions | null {
+  let port = DEFAULT_PORT;
+  let scenarioFile: string | undefined;
+  let screenFile: string | undefined;
+  let quiet = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new CliUsageError(`${flag} needs a value`);
+      i += 1;
+      return next;
+    };
+    switch (flag) {
+      case '--help':
+      case '-h':
+        return null;
+      case '--port':
+        port = parsePort(value());
+        break;
+      case '--scenario':
+        scenarioFile = value();
+        break;
+      case '--screen':
+        screenFile = value();
+        break;
+      case '--host': {
+        const host = value();
+        if (host !== '127.0.0.1' && host !== 'localhost') {
+          throw new CliUsageError(`--host ${host}: the virtual device listens on loopback only (127.0.0.1)`);
+        }
+        break;
+      }
+      case '--quiet':
+        quiet = true;
+        break;
+      default:
+        throw new CliUsageError(`unknown option ${JSON.stringify(arg.slice(0, 64))}`);
+    }
+  }
+  if (scenarioFile !== undefined && screenFile !== undefined) {
+    throw new CliUsageError('--scenario and --screen cannot be combined: pick one');
+  }
+  const source: CliDeviceSource =
+    screenFile !== undefined
+      ? { kind: 'screen', file: screenFile }
+      : scenarioFile !== undefined
+        ? { kind: 'scenario', file: scenarioFile }
+        : { kind: 'default' };
+  return { port, host: '127.0.0.1', source, quiet };
+}
+
+/** How a user reaches the device on that port. */
+export function reachInstructions(port: number): string[] {
+  if (port === DEFAULT_PORT) {
+    return [
+      `  serial: emulator-5554 (the adb server probes 5555 itself, as for an AVD: do not also \`adb connect\` it;`,
+      `          if adb was already running, \`adb devices\` shows it within a few seconds)`,
+      `  try:    adb -s emulator-5554 shell getprop ro.build.version.sdk`,
+    ];
+  }
+  return [
+    `  connect: adb connect 127.0.0.1:${port}`,
+    `  serial:  127.0.0.1:${port}`,
+    `  try:     adb -s 127.0.0.1:${port} shell getprop ro.build.version.sdk`,
+    `  done:    adb disconnect 127.0.0.1:${port}`,
+  ];
+}
+
+function stderr(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+export async function runVirtualDeviceCli(argv: readonly string[]): Promise<number> {
+  let options: VirtualDeviceCliOptions | null;
+  try {
+    options = parseVirtualDeviceArgs(argv);
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    stderr(`virtual-device: ${error.message}`);
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  if (!options) {
+    process.stderr.write(USAGE);
+    return 0;
+  }
+
+  let device: VirtualDevice;
+  try {
+    device = createDevice(options.source, options.quiet ? undefined : (entry) => stderr(formatLogEntry(entry)));
+  } catch (error) {
+    stderr(`virtual-device: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+
+  let transport: Awaited<ReturnType<typeof startAdbTransport>>;
+  try {
+    transport = await startAdbTransport({ port: options.port, host: options.host, services: device });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const hint =
+      code === 'EADDRINUSE'
+        ? ` (port ${options.port} is in use: an emulator or another virtual device? pick another with --port)`
+        : '';
+    stderr(`virtual-device: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}${hint}`);
+    return 1;
+  }
+
+  stderr(`virtual-device: ${describeSource(options.source)}, listening on ${options.host}:${transport.port}`);
+  for (const line of reachInstructions(transport.port)) stderr(line);
+  stderr('  stop:   Ctrl-C');
+
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  stderr('virtual-device: stopping');
+  await transport.close();
+  return 0;
+}
