@@ -153,8 +153,10 @@ function describe(callRecord: FlowCall): string {
     }
     case 'ui_session_open':
       return `idle timeout ${String(data.idle_timeout_seconds ?? '?')} s`;
+    case 'ui_session_close':
+      return 'closed';
     case 'ui_tap':
-      return `tapped '${String(data.element_label ?? '')}'`;
+      return data.element_label ? `tapped '${String(data.element_label)}'` : 'tapped (the element has no label)';
     case 'ui_type_text':
       return `${String(data.characters_sent ?? '?')} characters sent`;
     case 'ui_scroll':
