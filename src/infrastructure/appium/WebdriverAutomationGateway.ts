@@ -258,7 +258,8 @@ class WebdriverSession implements AutomationSession {
   async typeText(element: ElementRef, text: string): Promise<void> {
     await this.call(() => this.driver.elementClear(element.id), 'clear');
     // UiAutomator2's setValue takes the whole string, Unicode included; no key-by-key typing.
-    await this.call(() => this.driver.elementSendKeys(element.id, text), 'type');
+    // Its errors quote the value ("Cannot set the element to '…'"): the text must reach no log.
+    await this.call(() => this.driver.elementSendKeys(element.id, text).catch((error: unknown) => Promise.reject(withoutText(error, text))), 'type');
   }
 
   async swipe(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void> {
@@ -345,6 +346,31 @@ class WebdriverSession implements AutomationSession {
     }
     return new HarnessError('INTERNAL_ERROR', `The automation driver failed during the ${what}; the server log has the details.`, { cause: error });
   }
+}
+
+/** The typed text cut out of a driver error's message and stack (raw and JSON-escaped forms). */
+export function withoutText(error: unknown, text: string): unknown {
+  if (text.length === 0) return error;
+  const forms = [...new Set([text, JSON.stringify(text).slice(1, -1)])].filter((form) => form.length > 0);
+  const scrub = (value: unknown): unknown => {
+    if (typeof value !== 'string') return value;
+    let result = value;
+    for (const form of forms) result = result.split(form).join('<typed text>');
+    return result;
+  };
+  if (typeof error === 'string') return scrub(error);
+  if (typeof error !== 'object' || error === null) return error;
+  const record = error as { message?: unknown; stack?: unknown };
+  try {
+    record.message = scrub(record.message);
+    record.stack = scrub(record.stack);
+  } catch {
+    // A frozen error: replace it by a plain one with the same name.
+    const replaced = new Error(String(scrub(record.message)));
+    replaced.name = String((error as { name?: unknown }).name ?? 'Error');
+    return replaced;
+  }
+  return error;
 }
 
 function isNoSuchElement(error: unknown): boolean {
