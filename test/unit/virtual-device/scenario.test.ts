@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { center } from '../../../src/virtual-device/device/geometry.js';
 import type { UiElement } from '../../../src/virtual-device/device/uiTree.js';
 import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
+import { defaultScenario } from '../../../src/virtual-device/scenario/defaultScenario.js';
 import { parseScenario } from '../../../src/virtual-device/scenario/load.js';
 import { sh } from './helpers.js';
 
@@ -162,6 +163,14 @@ describe('static screens and scenario files', () => {
       expect(click?.element?.bounds).toEqual(clickable.bounds);
       expect(d.log().some((e) => e.kind === 'click' && e.detail.includes(`bounds=[${clickable.bounds.left},${clickable.bounds.top}]`))).toBe(true);
     }
+  });
+
+  it('the default scenario is itself expressible in the scenario file format', () => {
+    const spec = defaultScenario({ uiautomator2Server: '10.6.6', appiumSettings: '8.0.9' });
+    const reloaded = parseScenario(JSON.parse(JSON.stringify(spec)), '/');
+    const d = new VirtualDevice(reloaded);
+    d.setScreen('all_apps');
+    expect(d.nodes().filter((n) => n.text === 'Clock')).toHaveLength(2);
   });
 
   it('loads a JSON scenario with an inline XML screen and rules', () => {
