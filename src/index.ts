@@ -20,6 +20,7 @@ Commands:
   (none), serve    Run the MCP server over stdio (what MCP clients start).
   doctor           Check everything a real run needs (adb, device, Appium, …) and say what to fix.
   flow FILE.json   Run a reference flow through the server over stdio; JSON report on stdout.
+  virtual-device   Run a virtual Android device that the real adb and Appium accept (--help).
   --help           Show this help.
   --version        Show the version.
 
@@ -79,6 +80,7 @@ const commands: Record<string, Command> = {
   serve: () => serve(),
   doctor: async (args) => (await import('./doctor/cli.js')).doctorMain(args),
   flow: async (args) => (await import('./flow/cli.js')).flowMain(args),
+  'virtual-device': async (args) => (await import('./virtual-device/cli.js')).runVirtualDeviceCli(args),
 };
 
 async function main(argv: readonly string[]): Promise<number> {
