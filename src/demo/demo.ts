@@ -93,10 +93,19 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
     const devicePort = await freeLoopbackPort();
     say(`starting the virtual device on 127.0.0.1:${devicePort}`);
     device = spawn(process.execPath, [serverScript, 'virtual-device', '--port', String(devicePort), '--quiet'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     started.push(device);
-    await waitForPort(devicePort, 15_000, device, 'the virtual device');
+    // Its own instructions are for people running it by hand: keep them for a failure only.
+    let deviceOutput = '';
+    device.stderr?.on('data', (chunk: Buffer) => {
+      deviceOutput = `${deviceOutput}${chunk.toString('utf8')}`.slice(-4000);
+    });
+    try {
+      await waitForPort(devicePort, 15_000, device, 'the virtual device');
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${deviceOutput}`);
+    }
 
     serial = `127.0.0.1:${devicePort}`;
     const connected = await adb(located.path, adbPort, ['connect', serial]);
@@ -108,7 +117,8 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
       if (Date.now() > deadline) throw new Error(`${serial} never became "device" in adb devices:\n${listed.output}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    say(`${serial} is online; running ${path.relative(process.cwd(), flowFile) || flowFile} through the harness (managed Appium)`);
+    const shown = path.relative(process.cwd(), flowFile);
+    say(`${serial} is online; running ${shown && !shown.startsWith('..') ? shown : flowFile} through the harness (managed Appium)`);
 
     const env: NodeJS.ProcessEnv = {
       ...process.env,
