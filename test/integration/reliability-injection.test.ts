@@ -1,0 +1,283 @@
+/**
+ * Issue 7 §1, injection: 300+ hostile values into every parameter of every tool, through real
+ * stdio (the built server, the SDK Client) against the virtual device on a real adb server and
+ * a real Appium. CI runs every value the contract refuses (each must come back as its typed
+ * INVALID_* error without reaching adb, Appium or the device) and a sample of the values the
+ * contract accepts (each must be inert: typed as text, searched as an XPath literal, ignored);
+ * `npm run soak` runs every accepted value (RELIABILITY_FULL=1).
+ *
+ * How the harness's own adb traffic is told from Appium's: the harness runs with a tracing adb
+ * wrapper (ANDROID_HOME), Appium with the real adb. Every traced argv must be on the closed list
+ * of CONTRACT §8; every shell command the device logged must be either one of those or one of
+ * the fixed commands Appium runs to set up and end its UiAutomator2 session; and no hostile
+ * value may appear in any shell command at all.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startHarness, type HarnessProcess } from '../e2e/support/harnessClient.js';
+import { describeWithAdb } from '../support/adbServer.js';
+import {
+  describeHostile,
+  HOSTILE_SELECTOR_SHAPES,
+  hostileValues,
+  packageAccepted,
+  selectorValueAccepted,
+  textAccepted,
+  withValue,
+  type Hostile,
+} from '../support/hostileValues.js';
+import { ensureBuilt } from '../support/rawServer.js';
+import { isClosedListArgv, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
+
+const FULL = process.env.RELIABILITY_FULL === '1';
+const SELECTOR_KEYS = ['resource_id', 'text', 'content_desc', 'text_contains', 'input_hint'];
+
+/** What a slot expects for a value: a typed error code, or 'inert' (valid input, run in phase 2). */
+type Expectation = string;
+
+interface Slot {
+  readonly name: string;
+  readonly tool: string;
+  args(hostile: Hostile): Record<string, unknown>;
+  expect(hostile: Hostile): Expectation;
+}
+
+function valueOf(hostile: Hostile): unknown {
+  return 'absent' in hostile ? undefined : hostile.value;
+}
+
+/** CONTRACT §4 selector shape, written independently of src/domain. */
+function selectorAccepted(value: unknown, allowWithin = true): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const entries = Object.entries(value as Record<string, unknown>);
+  const terms = entries.filter(([key]) => key !== 'within');
+  const within = entries.find(([key]) => key === 'within');
+  if (terms.length !== 1 || !SELECTOR_KEYS.includes(terms[0]?.[0] ?? '')) return false;
+  if (!selectorValueAccepted(terms[0]?.[1])) return false;
+  if (within === undefined) return true;
+  return allowWithin && selectorAccepted(within[1], false);
+}
+
+function sessionSlot(tool: string, base: Record<string, unknown>): Slot {
+  return {
+    name: `${tool}.session_id`,
+    tool,
+    args: (h) => withValue(base, 'session_id', h),
+    // Absent and null both mean "no session_id" (arguments.ts); anything else names no open flow.
+    expect: (h) => (valueOf(h) === undefined || valueOf(h) === null ? 'inert' : 'INVALID_UI_SESSION'),
+  };
+}
+
+function selectorSlot(tool: string, base: Record<string, unknown>, wrap: (v: unknown, h: Hostile) => unknown, name: string): Slot {
+  return {
+    name: `${tool}.${name}`,
+    tool,
+    args: (h) => ({ ...base, selector: wrap(valueOf(h), h) }),
+    expect: (h) => (selectorAccepted(wrap(valueOf(h), h)) ? 'inert' : 'INVALID_SELECTOR'),
+  };
+}
+
+const term = (key: string) => (v: unknown, h: Hostile) => ('absent' in h ? {} : { [key]: v });
+
+const SLOTS: Slot[] = [
+  { name: 'app_open.package_name', tool: 'app_open', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
+  { name: 'ui_scroll.direction', tool: 'ui_scroll', args: (h) => withValue({}, 'direction', h), expect: (h) => (valueOf(h) === 'up' || valueOf(h) === 'down' ? 'inert' : 'INVALID_SCROLL_DIRECTION') },
+  { name: 'ui_session_close.session_id', tool: 'ui_session_close', args: (h) => withValue({}, 'session_id', h), expect: () => 'INVALID_UI_SESSION' },
+  sessionSlot('ui_get_tree', {}),
+  sessionSlot('ui_tap', { selector: { text: 'Apps' } }),
+  sessionSlot('ui_type_text', { selector: { input_hint: 'Search' }, text: 'ok' }),
+  sessionSlot('ui_scroll', { direction: 'down' }),
+  sessionSlot('device_back', {}),
+  selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? undefined : v), 'selector'),
+  ...SELECTOR_KEYS.map((key) => selectorSlot('ui_tap', {}, term(key), `selector.${key}`)),
+  selectorSlot('ui_tap', {}, (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { content_desc: v } }), 'selector.within.content_desc'),
+  selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [String(v)]: 'x' }), 'selector.<key>'),
+  selectorSlot('ui_type_text', { text: 'ok' }, term('input_hint'), 'selector.input_hint'),
+  selectorSlot('ui_type_text', { text: 'ok' }, (v, h) => ('absent' in h ? undefined : v), 'selector'),
+  { name: 'ui_type_text.text', tool: 'ui_type_text', args: (h) => withValue({ selector: { input_hint: 'Search' } }, 'text', h), expect: (h) => (textAccepted(valueOf(h)) ? 'inert' : 'INVALID_TEXT') },
+  { name: 'ui_get_tree.include_raw', tool: 'ui_get_tree', args: (h) => withValue({}, 'include_raw', h), expect: () => 'inert' },
+];
+
+/** Commands Appium itself runs to set up, keep and end a UiAutomator2 session: fixed strings, no caller input. */
+const APPIUM_COMMANDS: RegExp[] = [
+  /^getprop ro\.build\.version\.sdk$/,
+  /^settings (put|delete) global hidden_api_policy/,
+  /^dumpsys (package|activity services) io\.appium\.(settings|uiautomator2\.server)(\/\.[\w.]+)?$/,
+  /^cmd notification allow_listener io\.appium\.settings\/\.NLService$/,
+  /^appops set io\.appium\.settings (PROJECT_MEDIA|android:mock_location) allow$/,
+  /^am start-activity -n io\.appium\.settings\/\.Settings -a android\.intent\.action\.MAIN -c android\.intent\.category\.LAUNCHER$/,
+  /^export ANDROID_LOG_TAGS="''"; exec logcat '-v' 'threadtime'$/,
+  /^\[ -e '\/data\/local\/tmp\/mock_apps\.json' \] && echo __PASS__$/,
+  /^mkdir -p -- '\/data\/local\/tmp'$/,
+  /^cat \/data\/local\/tmp\/mock_apps\.json$/,
+  /^cmd package list packages --show-versioncode$/,
+  /^pm list instrumentation$/,
+  /^dumpsys deviceidle whitelist \+io\.appium\.settings ; dumpsys deviceidle whitelist \+io\.appium\.uiautomator2\.server ; dumpsys deviceidle whitelist \+io\.appium\.uiautomator2\.server\.test ;$/,
+  /^am force-stop io\.appium\.uiautomator2\.server(\.test)?$/,
+  /^am instrument -w -e disableAnalytics true io\.appium\.uiautomator2\.server\.test\/androidx\.test\.runner\.AndroidJUnitRunner$/,
+  /^dumpsys (power|window displays|display)$/,
+  /^ps( --help| -A)?$/,
+  /^am instrument: /, // the device's own notes about the instrumentation's life
+  /^input keyevent \d+$/,
+];
+
+/** The harness's closed list as the device logs it (origin stripped). */
+function isHarnessDeviceCommand(command: string): boolean {
+  const fixed = [
+    'getprop sys.boot_completed',
+    'getprop ro.build.version.release',
+    'getprop ro.product.model',
+    'pm list packages',
+    'wm density',
+    'dumpsys window',
+    "uiautomator 'dump' '/dev/tty'",
+    "screencap '-p'",
+    'am start -W -S -a android.settings.APPLICATION_SETTINGS',
+  ];
+  if (fixed.includes(command)) return true;
+  const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
+  return (
+    new RegExp(`^cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(command) ||
+    new RegExp(`^am start -W -n ${pkg}/[.A-Za-z0-9_]+$`).test(command)
+  );
+}
+
+describeWithAdb('injection: hostile values into every parameter of every tool', () => {
+  let stack: ReliabilityStack;
+  let harness: HarnessProcess;
+  const inert: { slot: Slot; hostile: Hostile }[] = [];
+  let refusedCalls = 0;
+  const inertValues = new Set<string>();
+  /** Shell commands seen during a clean warm-up (the harness's and Appium's own). */
+  const baseline = new Set<string>();
+  const shellCommands = (): string[] =>
+    stack.device
+      .log()
+      .filter((e) => e.kind === 'shell' || e.kind === 'unknown-command')
+      .map((e) => e.detail.replace(/^(shell_v2|shell|exec): /, ''));
+
+  beforeAll(async () => {
+    ensureBuilt();
+    stack = await startReliabilityStack({ appium: true });
+    harness = await startHarness(stack.harnessEnv('injection'));
+    // A clean warm-up: what the device sees from honest calls, so that anything new is attributable.
+    for (const tool of ['emulator_get_status', 'ui_get_tree', 'app_list_installed']) expect((await harness.call(tool)).envelope.ok).toBe(true);
+    const flow = await harness.call('ui_session_open');
+    expect((await harness.call('ui_session_close', { session_id: flow.envelope.data.session_id })).envelope.ok).toBe(true);
+    for (const command of shellCommands()) baseline.add(command);
+  }, 120_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await stack?.stop();
+  }, 60_000);
+
+  const appiumRequests = (): number => {
+    const log = readFileSync(stack.appium?.logFile ?? '', 'utf8');
+    return (log.match(/\[HTTP\] -->/g) ?? []).length;
+  };
+
+  it('refuses every value the contract refuses with its typed error, before adb, Appium or the device', async () => {
+    const values = hostileValues();
+    expect(values.length).toBeGreaterThanOrEqual(300);
+    const deviceBefore = stack.device.log().length;
+    const traceBefore = stack.trace().length;
+    const appiumBefore = appiumRequests();
+    const wrong: string[] = [];
+    for (const slot of SLOTS) {
+      const pool = slot.name.endsWith('.selector') ? [...values, ...HOSTILE_SELECTOR_SHAPES] : values;
+      for (const hostile of pool) {
+        const expected = slot.expect(hostile);
+        if (expected === 'inert') {
+          inert.push({ slot, hostile });
+          continue;
+        }
+        const answer = await harness.call(slot.tool, slot.args(hostile), 10_000);
+        refusedCalls += 1;
+        if (answer.envelope.error?.code !== expected) wrong.push(`${slot.name} ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'} (expected ${expected})`);
+        else if (answer.elapsedMs > 2_000) wrong.push(`${slot.name} ${describeHostile(hostile)} took ${answer.elapsedMs} ms`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Nothing reached the device, the harness's adb, or Appium.
+    expect(stack.device.log().slice(deviceBefore).map((e) => `${e.kind} ${e.detail}`)).toEqual([]);
+    expect(stack.trace().length).toBe(traceBefore);
+    expect(appiumRequests()).toBe(appiumBefore);
+    process.stderr.write(`[reliability] injection: ${values.length} hostile values (+${HOSTILE_SELECTOR_SHAPES.length} selector shapes), ${refusedCalls} refused calls over ${SLOTS.length} parameter slots, ${inert.length} accepted as inert\n`);
+  }, 300_000);
+
+  it('handles the values the contract accepts as inert text: typed exactly, searched as literals, never in a shell', async () => {
+    const device = stack.device;
+    const sample = <T>(items: T[], n: number): T[] => (FULL ? items : items.filter((_, i) => i % Math.max(1, Math.ceil(items.length / n)) === 0));
+    const bySlot = (name: string) => inert.filter((item) => item.slot.name === name);
+    const problems: string[] = [];
+
+    // Typed text: into the Settings search field, inside one flow; the field must hold exactly the value.
+    device.setScreen('settings_search');
+    const opened = await harness.call('ui_session_open', {});
+    expect(opened.envelope.ok, JSON.stringify(opened.envelope.error)).toBe(true);
+    const sessionId = String(opened.envelope.data.session_id);
+    const texts = sample(bySlot('ui_type_text.text'), 25);
+    for (const { hostile } of texts) {
+      const value = valueOf(hostile) as string;
+      inertValues.add(value);
+      const answer = await harness.call('ui_type_text', { selector: { input_hint: 'Search' }, text: value, session_id: sessionId });
+      const field = device.nodes().find((node) => node.className.endsWith('EditText'));
+      if (!answer.envelope.ok) problems.push(`type ${describeHostile(hostile)} → ${answer.envelope.error?.code}`);
+      else if (field?.text !== value) problems.push(`type ${describeHostile(hostile)}: the field holds ${JSON.stringify(field?.text)?.slice(0, 80)}`);
+      else if (answer.envelope.data.characters_sent !== [...value].length) problems.push(`type ${describeHostile(hostile)}: characters_sent ${String(answer.envelope.data.characters_sent)}`);
+    }
+    // Selector values: searched as literals; nothing matches, nothing is tapped (each find waits its 10 s).
+    const selectorValues = sample(
+      inert.filter((item) => item.slot.name === 'ui_tap.selector.text' && /['"\]|/;$`]/.test(String(valueOf(item.hostile)))),
+      2,
+    );
+    const clicksBefore = device.clicks().length;
+    for (const { hostile } of selectorValues) {
+      inertValues.add(String(valueOf(hostile)));
+      const answer = await harness.call('ui_tap', { selector: { text: valueOf(hostile) }, session_id: sessionId }, 30_000);
+      if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND') problems.push(`tap ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
+    }
+    expect(device.clicks().length).toBe(clicksBefore);
+    expect((await harness.call('ui_session_close', { session_id: sessionId })).envelope.ok).toBe(true);
+
+    // Package names that have the right shape: resolved (validated argv), not found, nothing started.
+    for (const { hostile } of bySlot('app_open.package_name')) {
+      inertValues.add(String(valueOf(hostile)));
+      const answer = await harness.call('app_open', { package_name: valueOf(hostile) });
+      if (answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_open ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
+    }
+    // include_raw: only a literal true asks for the XML; anything else is ignored.
+    for (const { hostile } of sample(bySlot('ui_get_tree.include_raw'), 5)) {
+      const answer = await harness.call('ui_get_tree', withValue({}, 'include_raw', hostile));
+      if (!answer.envelope.ok || 'ui_tree' in answer.envelope.data) problems.push(`include_raw ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'raw XML'}`);
+    }
+    // Tools without parameters ignore unknown arguments, whatever they hold.
+    const extras = { package_name: '; reboot', text: '$(reboot)', selector: { text: "' or '1'='1" }, direction: '--help', session_id: '../../etc/passwd', include_raw: 'true' };
+    for (const tool of ['emulator_get_status', 'app_list_installed', 'screen_capture', 'settings_open_apps']) {
+      const answer = await harness.call(tool, extras);
+      if (!answer.envelope.ok) problems.push(`${tool} with hostile extras → ${answer.envelope.error?.code}`);
+    }
+    for (const value of Object.values(extras)) inertValues.add(typeof value === 'string' ? value : JSON.stringify(value));
+    expect(problems).toEqual([]);
+    expect(await stack.appium?.sessionIds()).toEqual([]);
+    process.stderr.write(`[reliability] injection: ${texts.length} hostile texts typed exactly, ${selectorValues.length} hostile selectors not found, ${bySlot('app_open.package_name').length} shaped packages not found\n`);
+  }, 600_000);
+
+  it('the harness ran only the closed adb list, and no hostile value reached a shell on the device', () => {
+    const trace = stack.trace();
+    expect(trace.length).toBeGreaterThan(0);
+    expect(trace.filter((r) => !isClosedListArgv(r.argv, stack.serial)).map((r) => r.argv.join(' '))).toEqual([]);
+    const commands = shellCommands();
+    const unknown = [...new Set(commands.filter((c) => !isHarnessDeviceCommand(c) && !APPIUM_COMMANDS.some((re) => re.test(c))))];
+    expect(unknown).toEqual([]);
+    // No hostile value in any command the honest warm-up did not also run, except as the validated
+    // package argument of the closed list (resolve-activity), which is where a package name belongs.
+    const fresh = commands.filter((c) => !baseline.has(c) && !isHarnessDeviceCommand(c));
+    const leaked = [...inertValues].filter((v) => v.trim().length >= 2 && fresh.some((c) => c.includes(v)));
+    expect(leaked).toEqual([]);
+    // The package-shaped values reached adb only as the validated resolve-activity argument.
+    const resolved = trace.filter((r) => r.argv.includes('resolve-activity'));
+    expect(resolved.every((r) => isClosedListArgv(r.argv, stack.serial))).toBe(true);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * The whole real stack for the reliability suites (issue 7): a private adb server, the
+ * virtual device attached to it in this process (its log and fault injection at hand), an
+ * optional real Appium on that adb server, and an environment for harness processes whose
+ * adb is a tracing wrapper: every adb call a harness makes is appended to a trace file with
+ * its start and end time, exit code, the process's tag and its exact argv. That is how the
+ * harness's own adb traffic is told apart from Appium's (Appium uses the real adb directly).
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VirtualDevice, type VirtualDeviceOptions } from '../../src/virtual-device/device/index.js';
+import { locateAdb, startAdbServer, type PrivateAdbServer } from './adbServer.js';
+import { startAppium, type RunningAppium } from './appium.js';
+import { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';
+
+export interface AdbTraceRecord {
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly exitCode: number;
+  readonly tag: string;
+  /** argv after `adb`, e.g. ['-s', serial, 'shell', 'wm', 'density']. */
+  readonly argv: readonly string[];
+}
+
+export interface ReliabilityStack {
+  readonly scratch: string;
+  readonly adb: PrivateAdbServer;
+  readonly device: VirtualDevice;
+  readonly attached: AttachedDevice;
+  readonly serial: string;
+  readonly appium: RunningAppium | null;
+  readonly artifactsDir: string;
+  readonly lockDir: string;
+  readonly traceFile: string;
+  /** The environment of a harness process on this stack; `tag` marks its adb calls in the trace. */
+  harnessEnv(tag: string, extra?: Record<string, string>): Record<string, string>;
+  trace(): AdbTraceRecord[];
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  readonly appium?: boolean;
+  readonly device?: VirtualDeviceOptions;
+}
+
+const SEPARATOR = '\u001f';
+
+function writeAdbWrapper(root: string, realAdb: string): void {
+  const dir = join(root, 'platform-tools');
+  mkdirSync(dir, { recursive: true });
+  const script = `#!/bin/sh
+start=$(date +%s%3N)
+"${realAdb}" "$@"
+rc=$?
+end=$(date +%s%3N)
+{ printf '%s %s %s %s' "$start" "$end" "$rc" "\${AMH_ADB_TAG:-untagged}"; for a in "$@"; do printf '\\037%s' "$a"; done; printf '\\n'; } >> "\${AMH_ADB_TRACE:-/dev/null}"
+exit $rc
+`;
+  writeFileSync(join(dir, 'adb'), script);
+  chmodSync(join(dir, 'adb'), 0o755);
+}
+
+export function parseTrace(text: string): AdbTraceRecord[] {
+  return text
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => {
+      const [head = '', ...argv] = line.split(SEPARATOR);
+      const [start, end, rc, tag] = head.split(' ');
+      return { startMs: Number(start), endMs: Number(end), exitCode: Number(rc), tag: tag ?? '', argv };
+    });
+}
+
+export async function startReliabilityStack(options: StackOptions = {}): Promise<ReliabilityStack> {
+  const realAdb = locateAdb();
+  if (!realAdb) throw new Error('adb was not found: install it (`apt-get install -y adb`).');
+  const scratch = mkdtempSync(join(tmpdir(), 'amh-reliability-'));
+  const sdk = join(scratch, 'sdk');
+  writeAdbWrapper(sdk, realAdb);
+  const traceFile = join(scratch, 'adb-trace.log');
+  writeFileSync(traceFile, '');
+  const artifactsDir = join(scratch, 'artifacts');
+  const lockDir = join(scratch, 'locks');
+
+  const adb = await startAdbServer();
+  const cleanup: (() => Promise<void>)[] = [() => adb.stop()];
+  try {
+    const device = VirtualDevice.withDefaultScenario(options.device ?? {});
+    const attached = await attachDeviceToAdb(device, adb);
+    cleanup.unshift(() => attached.stop());
+    const appium = options.appium ? await startAppium({ adbPort: adb.port }) : null;
+    if (appium) cleanup.unshift(() => appium.stop());
+    const baseEnv: Record<string, string> = {};
+    for (const key of ['PATH', 'HOME', 'LANG', 'TMPDIR', 'SystemRoot']) {
+      const value = process.env[key];
+      if (value !== undefined) baseEnv[key] = value;
+    }
+    return {
+      scratch,
+      adb,
+      device,
+      attached,
+      serial: attached.serial,
+      appium,
+      artifactsDir,
+      lockDir,
+      traceFile,
+      harnessEnv: (tag, extra = {}) => ({
+        ...baseEnv,
+        ANDROID_HOME: sdk,
+        ANDROID_UDID: attached.serial,
+        ANDROID_MCP_ALLOW_SERIALS: attached.serial,
+        ANDROID_ADB_SERVER_PORT: String(adb.port),
+        // A fixed Appium (ours, or an unreachable one): never a managed one.
+        APPIUM_URL: appium?.url ?? 'http://127.0.0.1:9',
+        ANDROID_MCP_ARTIFACTS_DIR: artifactsDir,
+        ANDROID_MCP_LOCK_DIR: lockDir,
+        ANDROID_MCP_LOG_LEVEL: 'info',
+        AMH_ADB_TRACE: traceFile,
+        AMH_ADB_TAG: tag,
+        ...extra,
+      }),
+      trace: () => (existsSync(traceFile) ? parseTrace(readFileSync(traceFile, 'utf8')) : []),
+      stop: async () => {
+        for (const step of cleanup) await step().catch(() => undefined);
+        rmSync(scratch, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    for (const step of cleanup) await step().catch(() => undefined);
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The device-side command line a closed-list adb argv produces (as the device logs it, without origin). */
+export function deviceCommandOf(argv: readonly string[]): string | null {
+  const rest = argv[0] === '-s' ? argv.slice(2) : argv;
+  if (rest[0] === 'shell' || rest[0] === 'exec-out') return rest.slice(1).join(' ');
+  return null;
+}
+
+/** CONTRACT §8 + `getprop sys.boot_completed`: does this argv (after `-s serial`) belong to the closed list? */
+export function isClosedListArgv(argv: readonly string[], serial: string): boolean {
+  if (argv[0] !== '-s' || argv[1] !== serial) return false;
+  const rest = argv.slice(2).join(' ');
+  const fixed = [
+    'get-state',
+    'shell getprop sys.boot_completed',
+    'shell getprop ro.build.version.release',
+    'shell getprop ro.product.model',
+    'shell pm list packages',
+    'shell wm density',
+    'shell dumpsys window',
+    'exec-out uiautomator dump /dev/tty',
+    'exec-out screencap -p',
+    'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
+  ];
+  if (fixed.includes(rest)) return true;
+  const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
+  if (new RegExp(`^shell cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(rest)) return true;
+  return new RegExp(`^shell am start -W -n ${pkg}/(?:\\.|${pkg}\\.)?[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*$`).test(rest);
+}
+
+export function sleepMs(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
