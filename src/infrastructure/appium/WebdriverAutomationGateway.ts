@@ -338,6 +338,8 @@ class WebdriverSession implements AutomationSession {
     if (CONNECTION_CODES.has(errorCode(error) ?? '') || /ECONNREFUSED|ECONNRESET|fetch failed/i.test(message)) {
       return this.unavailable(error);
     }
+    // Appium answers the requests in flight this way when it is stopped (Ctrl-C, SIGTERM) before it exits.
+    if (/process has received SIG[A-Z]+ signal/i.test(message)) return this.unavailable(error);
     if (isStale(error) || isNoSuchElement(error)) {
       return new HarnessError('UI_ELEMENT_NOT_FOUND', `The element went away before the ${what}. Read the screen again with ui_get_tree and retry.`, { cause: error });
     }
