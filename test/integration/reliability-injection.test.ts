@@ -228,10 +228,11 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
       else if (answer.envelope.data.characters_sent !== [...value].length) problems.push(`type ${describeHostile(hostile)}: characters_sent ${String(answer.envelope.data.characters_sent)}`);
     }
     // Selector values: searched as literals; nothing matches, nothing is tapped (each find waits its 10 s).
-    const selectorValues = sample(
-      inert.filter((item) => item.slot.name === 'ui_tap.selector.text' && /['"\]|/;$`]/.test(String(valueOf(item.hostile)))),
-      2,
-    );
+    // CI: 2 (each waits its 10 s); soak: 40.
+    const selectorValues = inert
+      .filter((item) => item.slot.name === 'ui_tap.selector.text' && /['"\]|/;$`]/.test(String(valueOf(item.hostile))))
+      .filter((_, i, all) => i % Math.max(1, Math.floor(all.length / (FULL ? 40 : 2))) === 0)
+      .slice(0, FULL ? 40 : 2);
     const clicksBefore = device.clicks().length;
     for (const { hostile } of selectorValues) {
       inertValues.add(String(valueOf(hostile)));
