@@ -13,7 +13,9 @@
  *     resource-id, content-desc, text, hint (in that order, skipping blanks and values a selector
  *     may not carry). Descendants that are actionable or scrollable themselves are skipped with
  *     their subtrees: a tap on them would go to them, not to N.
- *  2. The first candidate that alone resolves to exactly its node wins.
+ *  2. The first candidate that alone resolves to exactly its node wins; only resource-ids may be
+ *     passed over this way: candidates after the first label (content-desc, text, hint) are not
+ *     considered, so a repeated label gets a `within` or stays `ambiguous` (CONTRACT-SEL-CTX-1).
  *  3. Otherwise the first candidate that a `within` on an ancestor (visible or not; resource-id,
  *     content-desc, text, hint, nearest first) narrows to exactly its node → `disambiguated`.
  *  4. Otherwise the first candidate, marked `ambiguous` — never a silent coin toss.
@@ -204,9 +206,14 @@ interface Choice {
   readonly ambiguous?: true;
 }
 
-function chooseSelector(tree: UiTree, candidates: readonly Candidate[]): Choice | null {
-  const first = candidates[0];
+function chooseSelector(tree: UiTree, all: readonly Candidate[]): Choice | null {
+  const first = all[0];
   if (!first) return null;
+  // A shared resource-id may be passed over for a later candidate, but the first label
+  // (content-desc, text, hint) may not: a repeated label is told apart only by a `within`,
+  // otherwise it stays ambiguous (CONTRACT-SEL-CTX-1) — never by a sibling's unique text.
+  const firstLabel = all.findIndex((c) => c.term.key !== 'resource_id');
+  const candidates = firstLabel === -1 ? all : all.slice(0, firstLabel + 1);
   for (const c of candidates) {
     if (resolvesToExactly(tree, c.term, c.node)) return { selector: { target: c.term }, source: c.node };
   }

@@ -216,6 +216,23 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
     }
   });
 
+  it('does not tell two Clock rows apart by a unique sibling summary: ambiguous, labelled Clock', () => {
+    const clockRow = (top: number, size: string): NodeSpec => ({
+      cls: 'android.widget.LinearLayout',
+      clickable: true,
+      bounds: `[0,${top}][1080,${top + 200}]`,
+      children: [
+        { cls: 'android.widget.TextView', text: 'Clock', bounds: `[100,${top}][900,${top + 100}]` },
+        { cls: 'android.widget.TextView', text: size, bounds: `[100,${top + 100}][900,${top + 200}]` },
+      ],
+    });
+    const s = summarise([clockRow(0, '21.45 MB'), clockRow(300, '8.12 MB')]);
+    expect(s.actions.map((a) => [a.selector, a.label, a.ambiguous])).toEqual([
+      [{ text: 'Clock' }, 'Clock', true],
+      [{ text: 'Clock' }, 'Clock', true],
+    ]);
+  });
+
   it('counts invisible duplicates: the locator would see them, so the offer is not unique alone', () => {
     const s = summarise([
       { cls: 'android.widget.FrameLayout', id: 'com.example.app:id/dialog', bounds: '[0,0][1080,1000]', children: [{ cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[100,100][900,300]' }] },
