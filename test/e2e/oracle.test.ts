@@ -1,0 +1,647 @@
+/**
+ * The oracle of CONTRACT §10, end to end: an MCP client over real stdio → `node dist/index.js`
+ * → the real adb → a real Appium 3 + UiAutomator2 → the virtual device (default), or a real
+ * emulator with ANDROID_MCP_E2E_TARGET=emulator. One test per row, named after it; each checks
+ * the envelopes AND, on the virtual device, the device's own log (what really reached it).
+ * Then the action ceiling for real (a hung click, ANDROID_MCP_ACTION_TIMEOUT=2).
+ *
+ * One private adb server, one device and one Appium for the whole file; the main harness
+ * process is shared by the rows, a second one runs with a 2 s ceiling, and short-lived ones
+ * carry refused configurations. docs/verification.md explains each row.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionEntry, ScreenSummary } from '../../src/domain/screen.js';
+import type { WireSelector } from '../../src/domain/selector.js';
+import { TOOL_NAMES } from '../../src/mcp/tools/index.js';
+import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
+import type { ClickRecord, VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { describeWithAdb } from '../support/adbServer.js';
+import { sleep } from '../support/processes.js';
+import { pixelsDiffer, readEvidence } from './support/evidence.js';
+import { startHarness, type HarnessProcess, type ToolAnswer, type WireEnvelope } from './support/harnessClient.js';
+import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
+
+/** Why a row is skipped against a real emulator (shown in the test name). */
+const NEEDS_FAULTS = '[skipped on a real emulator: needs fault injection]';
+const NEEDS_SCREEN = '[skipped on a real emulator: needs a scripted screen]';
+const vdOnly = (reason: string): string => (ON_EMULATOR ? ` ${reason}` : '');
+
+/** The package FLOW-APP-1 opens: the scenario's Notes app, or any launchable app on an emulator. */
+const APP_PACKAGE = process.env.ANDROID_MCP_E2E_APP || (ON_EMULATOR ? 'com.android.settings' : 'com.example.notes');
+const SETTINGS = 'com.android.settings';
+
+/** Shell commands the four observers may send (CONTRACT §8, read-only entries), as the device logs them. */
+const READ_ONLY_SHELL =
+  /^(?:shell_v2|shell|exec): (?:getprop '?(?:sys\.boot_completed|ro\.build\.version\.release|ro\.product\.model)'?|pm '?list'? '?packages'?|wm '?density'?|dumpsys '?window'?|uiautomator '?dump'? '?\/dev\/tty'?|screencap '?-p'?)$/;
+
+let stack: E2eStack;
+let harness: HarnessProcess;
+let shortCeiling: HarnessProcess | null = null;
+
+function device(): VirtualDevice {
+  if (!stack.device) throw new Error('this check needs the virtual device');
+  return stack.device;
+}
+
+/** What the harness and the device said, for failure messages. */
+function context(answer?: ToolAnswer, entries?: readonly DeviceLogEntry[]): string {
+  const parts: string[] = [];
+  if (answer) parts.push(`envelope: ${JSON.stringify(answer.envelope).slice(0, 1500)}`);
+  if (entries) parts.push(`device log:\n${formatLog(entries).slice(-4000)}`);
+  return parts.join('\n');
+}
+
+function expectOk(answer: ToolAnswer, entries?: readonly DeviceLogEntry[]): WireEnvelope {
+  expect(answer.envelope.ok, context(answer, entries)).toBe(true);
+  return answer.envelope;
+}
+
+function expectError(answer: ToolAnswer, code: string): WireEnvelope {
+  expect(answer.envelope.ok, context(answer)).toBe(false);
+  expect(answer.envelope.error?.code, context(answer)).toBe(code);
+  return answer.envelope;
+}
+
+async function tree(h: HarnessProcess, args: Record<string, unknown> = {}): Promise<ScreenSummary> {
+  const answer = await h.call('ui_get_tree', args);
+  return expectOk(answer).data as unknown as ScreenSummary;
+}
+
+/** The entry the summary offers for a label (the model's way to name a target: no coordinates). */
+function offered(summary: ScreenSummary, label: string | RegExp): ActionEntry {
+  const entry = summary.actions.find((a) => (typeof label === 'string' ? a.label === label : label.test(a.label)));
+  if (!entry) throw new Error(`the summary offers no ${String(label)}: ${summary.actions.map((a) => a.label).join(' | ')}`);
+  return entry;
+}
+
+function inside(click: ClickRecord, entry: ActionEntry): boolean {
+  const b = entry.bounds;
+  return click.x >= b.left && click.x < b.left + b.width && click.y >= b.top && click.y < b.top + b.height;
+}
+
+/** Polls GET /appium/sessions until it equals `expected` (the harness closes abandoned sessions behind its answer). */
+async function sessionsSettle(expected: readonly string[], timeoutMs = 10_000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ids = await stack.appium.sessionIds();
+    if (JSON.stringify([...ids].sort()) === JSON.stringify([...expected].sort()) || Date.now() > deadline) return ids;
+    await sleep(250);
+  }
+}
+
+/** The second harness: same stack, ANDROID_MCP_ACTION_TIMEOUT=2. */
+async function shortCeilingHarness(): Promise<HarnessProcess> {
+  shortCeiling ??= await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '2' }));
+  return shortCeiling;
+}
+
+/** Brings Settings to its home screen: scripted on the virtual device, `app_open` on an emulator. */
+async function settingsHome(): Promise<void> {
+  if (stack.device) {
+    stack.device.setScreen('settings_home');
+    return;
+  }
+  expectOk(await harness.call('app_open', { package_name: SETTINGS }));
+}
+
+describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' : 'virtual device'}`, () => {
+  beforeAll(async () => {
+    stack = await startStack({ label: 'oracle' });
+    harness = await startHarness(stack.harnessEnv());
+  }, 120_000);
+
+  afterAll(async () => {
+    await shortCeiling?.close();
+    await harness?.close();
+    await stack?.stop();
+  }, 60_000);
+
+  it('CONTRACT-STDIO-1: a real MCP client over real stdio sees exactly the twelve names and gets a structured status', async () => {
+    const listed = await harness.client.listTools();
+    expect(listed.tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
+    for (const tool of listed.tools) {
+      expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.description, tool.name).toBeTruthy();
+      expect(tool.outputSchema, tool.name).toBeTruthy();
+      const observer = ['emulator_get_status', 'ui_get_tree', 'screen_capture', 'app_list_installed'].includes(tool.name);
+      expect(tool.annotations?.readOnlyHint ?? false, tool.name).toBe(observer);
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
+    }
+    const status = expectOk(await harness.call('emulator_get_status'));
+    expect(status.evidence).toBeNull();
+    expect(status.data.udid).toBe(stack.serial);
+    expect(status.data.android_version).toMatch(/^\d+(\.\d+)*$/);
+    expect(typeof status.data.model).toBe('string');
+    expect(status.data.appium_version).toMatch(/^3\./);
+    if (stack.device) {
+      expect(status.data.android_version).toBe('14');
+      expect(status.data.model).toBe('Virtual Pixel 7');
+    }
+  });
+
+  it('INV-OBS-1: observing changes nothing on screen and opens no Appium session', async () => {
+    await settingsHome();
+    const sessionsBefore = await stack.appium.sessionIds();
+    const vd = stack.device;
+    const before = vd ? { screen: vd.currentScreen(), xml: vd.dumpXml(), png: vd.screenshotPng(), ime: vd.imeVisible() } : null;
+    const treeBefore = vd ? null : await tree(harness);
+    const window = vd ? logWindow(vd) : null;
+
+    const answers = [
+      await harness.call('emulator_get_status'),
+      await harness.call('ui_get_tree'),
+      await harness.call('ui_get_tree', { include_raw: true }),
+      await harness.call('screen_capture'),
+      await harness.call('app_list_installed'),
+    ];
+    const entries = window?.since() ?? [];
+    for (const answer of answers) expectOk(answer, entries);
+    const raw = answers[2]?.envelope.data.ui_tree;
+    expect(typeof raw === 'string' && raw.includes('<hierarchy')).toBe(true);
+    expect(answers[1]?.envelope.data.ui_tree).toBeUndefined();
+    readEvidence(stack.evidenceDir, answers[3]!.envelope, 'screen');
+    const packages = answers[4]?.envelope.data.packages as string[];
+    expect(packages).toContain(SETTINGS);
+    expect([...packages].sort()).toEqual(packages);
+    expect(answers[4]?.envelope.data.count).toBe(packages.length);
+
+    expect(await stack.appium.sessionIds()).toEqual(sessionsBefore);
+    if (vd && before && window) {
+      // The device saw only the read-only adb list: no input, no click, no UIA2 request,
+      // no instrumentation, no screen change, nothing installed or pushed.
+      const log = formatLog(entries);
+      expect(entries.filter((e) => ['click', 'input', 'uia2', 'screen', 'abb', 'sync', 'tcp'].includes(e.kind)), log).toEqual([]);
+      const shells = entries.filter((e) => e.kind === 'shell');
+      expect(shells.length, log).toBeGreaterThan(0);
+      for (const entry of shells) expect(entry.detail, log).toMatch(READ_ONLY_SHELL);
+      expect(log).not.toMatch(/am instrument|input |monkey/);
+      expect(vd.currentScreen()).toEqual(before.screen);
+      expect(vd.dumpXml()).toBe(before.xml);
+      expect(vd.screenshotPng().equals(before.png)).toBe(true);
+      expect(vd.imeVisible()).toBe(before.ime);
+      expect(vd.uia2SessionCount()).toBe(0);
+      expect(vd.instrumentationRunning()).toBe(false);
+    } else {
+      const treeAfter = await tree(harness);
+      expect(treeAfter.foreground_package).toBe(treeBefore?.foreground_package);
+      expect(treeAfter.actions.map((a) => a.label)).toEqual(treeBefore?.actions.map((a) => a.label));
+    }
+  });
+
+  it('INV-SAFE-1: a non-emulator serial or a non-loopback Appium is refused with a typed error; nothing reaches the device or Appium', async () => {
+    const sessionsBefore = await stack.appium.sessionIds();
+    const everyTool: [string, Record<string, unknown>][] = [
+      ['emulator_get_status', {}],
+      ['ui_get_tree', {}],
+      ['screen_capture', {}],
+      ['app_list_installed', {}],
+      ['app_open', { package_name: SETTINGS }],
+      ['ui_session_open', {}],
+      ['ui_session_close', { session_id: 'a'.repeat(32) }],
+      ['ui_tap', { selector: { text: 'Apps' } }],
+      ['ui_type_text', { selector: { input_hint: 'Search' }, text: 'Battery' }],
+      ['ui_scroll', { direction: 'down' }],
+      ['device_back', {}],
+      ['settings_open_apps', {}],
+    ];
+    const appiumTools = new Set(['emulator_get_status', 'ui_session_open', 'ui_session_close', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back']);
+    // A serial that is not emulator-N and not opted in: on the virtual device it is the very
+    // serial that works elsewhere in this file, so a leak would show in its log.
+    const refusedSerial = ON_EMULATOR ? '127.0.0.1:5555' : stack.serial;
+    // 0.0.0.0 and https on the test Appium's own port would reach it if the guard let them through.
+    const appiumPort = stack.appium.port;
+    const configurations: { name: string; env: Record<string, string>; tools: [string, Record<string, unknown>][]; code: string }[] = [
+      { name: `serial ${refusedSerial} without opt-in`, env: { ANDROID_UDID: refusedSerial, ANDROID_MCP_ALLOW_SERIALS: '' }, tools: everyTool, code: 'EMULATOR_UNAVAILABLE' },
+      { name: 'physical-looking serial', env: { ANDROID_UDID: 'R58M41ABCDE', ANDROID_MCP_ALLOW_SERIALS: stack.device ? stack.serial : '' }, tools: everyTool, code: 'EMULATOR_UNAVAILABLE' },
+      ...['http://192.0.2.10:4723', `http://0.0.0.0:${appiumPort}`, `https://127.0.0.1:${appiumPort}`, `http://127.0.0.1.nip.io:${appiumPort}`].map((url) => ({
+        name: `Appium at ${url}`,
+        env: { APPIUM_URL: url },
+        tools: everyTool.filter(([tool]) => appiumTools.has(tool)),
+        code: 'APPIUM_UNAVAILABLE',
+      })),
+    ];
+    for (const configuration of configurations) {
+      const refused = await startHarness(stack.harnessEnv(configuration.env));
+      try {
+        const window = stack.device ? logWindow(stack.device) : null;
+        for (const [tool, args] of configuration.tools) {
+          const answer = await refused.call(tool, args);
+          expectError(answer, configuration.code);
+          expect(answer.envelope.evidence, `${configuration.name}: ${tool}`).toBeNull();
+          expect(answer.elapsedMs, `${configuration.name}: ${tool} answered at once`).toBeLessThan(3000);
+        }
+        if (window) expect(formatLog(window.since()), `${configuration.name}: the device saw nothing`).toBe('');
+      } finally {
+        await refused.close();
+      }
+      expect(await stack.appium.sessionIds(), `${configuration.name}: Appium got no session`).toEqual(sessionsBefore);
+    }
+  });
+
+  it(`INV-CONC-1: two simultaneous operations never share the device: the second gets EMULATOR_BUSY${vdOnly('')}`, async () => {
+    await settingsHome();
+    const vd = stack.device;
+    if (!vd) {
+      // Real device: both requests leave together; the first one holds the gate for the whole
+      // uiautomator dump (seconds), the second is refused at once.
+      const [first, second] = await Promise.all([harness.call('ui_get_tree'), harness.call('screen_capture')]);
+      expectOk(first!);
+      expectError(second!, 'EMULATOR_BUSY');
+      expect(second!.elapsedMs).toBeLessThan(first!.elapsedMs);
+      return;
+    }
+    // The first call's dump is held 1.5 s on the device; the others arrive while it runs.
+    vd.injectFault({ kind: 'slow', delayMs: 1500, target: 'shell', match: 'uiautomator' });
+    const window = logWindow(vd);
+    try {
+      const first = harness.call('ui_get_tree');
+      await sleep(300);
+      const [capture, tap, flow] = await Promise.all([
+        harness.call('screen_capture'),
+        harness.call('ui_tap', { selector: { text: 'Apps' } }),
+        harness.call('ui_session_open'),
+      ]);
+      const firstAnswer = await first;
+      const entries = window.since();
+      expectOk(firstAnswer, entries);
+      for (const refused of [capture, tap, flow]) {
+        expectError(refused, 'EMULATOR_BUSY');
+        expect(refused.elapsedMs, 'refused at once, not queued').toBeLessThan(1000);
+        expect(refused.envelope.error?.message).toMatch(/ui_get_tree|busy|another/i);
+      }
+      // Only the first operation reached the device: its dump, density and window reads.
+      const log = formatLog(entries);
+      expect(entries.filter((e) => ['click', 'input', 'uia2', 'screen', 'abb', 'sync', 'tcp'].includes(e.kind)), log).toEqual([]);
+      expect(log).not.toMatch(/screencap|am instrument/);
+      expect(entries.filter((e) => e.kind === 'shell' && e.detail.includes('uiautomator')), log).toHaveLength(1);
+    } finally {
+      vd.clearFaults();
+    }
+
+    // Inside a flow too: a second call with the same session_id while a tap is on the device.
+    const open = expectOk(await harness.call('ui_session_open'));
+    const sessionId = open.data.session_id as string;
+    vd.injectFault({ kind: 'slow', delayMs: 1500, target: 'uia2', match: '/click' });
+    vd.clearLog();
+    try {
+      const tap = harness.call('ui_tap', { selector: { text: 'Network & internet' }, session_id: sessionId });
+      await sleep(500);
+      const scroll = await harness.call('ui_scroll', { direction: 'down', session_id: sessionId });
+      const tapAnswer = await tap;
+      expectOk(tapAnswer, vd.logEntries());
+      expectError(scroll, 'EMULATOR_BUSY');
+      expect(vd.clicks()).toHaveLength(1);
+      expect(vd.clicks().filter((c) => c.source === 'w3c-actions')).toHaveLength(0);
+    } finally {
+      vd.clearFaults();
+      expectOk(await harness.call('ui_session_close', { session_id: sessionId }));
+    }
+  });
+
+  it('SEQ-EVID-1: two consecutive captures give two distinct artifact ids, both files present', async () => {
+    const first = expectOk(await harness.call('screen_capture'));
+    const second = expectOk(await harness.call('screen_capture'));
+    const a = readEvidence(stack.evidenceDir, first, 'screen');
+    const b = readEvidence(stack.evidenceDir, second, 'screen');
+    expect(a.artifactId).not.toBe(b.artifactId);
+    expect(first.operation_id).not.toBe(second.operation_id);
+    for (const [envelope, file] of [[first, a], [second, b]] as const) {
+      expect(envelope.data).toEqual({ captured: true, width: file.width, height: file.height });
+    }
+    // The model also gets the picture, scaled to at most 1568 px and under 1 MB.
+    const answer = await harness.call('screen_capture');
+    const image = answer.result.content.find((c) => c.type === 'image');
+    expect(image?.type === 'image' && image.mimeType).toBe('image/png');
+    if (image?.type === 'image') expect(Buffer.from(image.data, 'base64').length).toBeLessThan(1_000_000);
+  });
+
+  it('FLOW-NAV-1: settings_open_apps reaches Settings → Apps (All apps) with evidence', async () => {
+    const window = stack.device ? logWindow(stack.device) : null;
+    if (stack.device) stack.device.setScreen('launcher');
+    const answer = await harness.call('settings_open_apps');
+    const envelope = expectOk(answer, window?.since());
+    expect(envelope.data).toEqual({ screen_marker: 'All apps' });
+    readEvidence(stack.evidenceDir, envelope, 'settings-apps');
+    const summary = await tree(harness);
+    expect(summary.foreground_package).toBe(SETTINGS);
+    expect(summary.texts).toContain('All apps');
+    if (window && stack.device) {
+      const entries = window.since();
+      const log = formatLog(entries);
+      expect(entries.filter((e) => e.kind === 'shell' && e.detail.includes('am start')).map((e) => e.detail), log).toEqual([
+        'shell_v2: am start -W -S -a android.settings.APPLICATION_SETTINGS',
+      ]);
+      expect(entries.filter((e) => e.kind === 'click' || e.kind === 'input' || e.kind === 'uia2'), log).toEqual([]);
+      expect(stack.device.currentScreen().screenId).toBe('settings_apps');
+    }
+  });
+
+  it('FLOW-UI-1: app_open → ui_tap → ui_scroll → device_back move through Settings with no coordinates, one evidence file per action', async () => {
+    const window = stack.device ? logWindow(stack.device) : null;
+    const opened = expectOk(await harness.call('app_open', { package_name: SETTINGS }));
+    expect(opened.data).toEqual({ opened_package: SETTINGS, foreground_package: SETTINGS });
+    const home = await tree(harness);
+    const apps = offered(home, 'Apps');
+    const tapped = expectOk(await harness.call('ui_tap', { selector: apps.selector }), window?.since());
+    expect(tapped.data).toMatchObject({ target: apps.selector, element_label: 'Apps', foreground_package: SETTINGS });
+    const scrolled = expectOk(await harness.call('ui_scroll', { direction: 'down' }));
+    expect(scrolled.data).toEqual({ direction: 'down', foreground_package: SETTINGS });
+    const back = expectOk(await harness.call('device_back'));
+    expect(back.data).toEqual({ back_to_package: SETTINGS, foreground_package: SETTINGS });
+
+    const files = [
+      readEvidence(stack.evidenceDir, opened, 'app-open'),
+      readEvidence(stack.evidenceDir, tapped, 'ui-tap'),
+      readEvidence(stack.evidenceDir, scrolled, 'ui-scroll'),
+      readEvidence(stack.evidenceDir, back, 'device-back'),
+    ];
+    expect(new Set(files.map((f) => f.artifactId)).size).toBe(4);
+    // Navigation shows: Settings home and Settings → Apps are different pictures.
+    expect(pixelsDiffer(files[0]!.bytes, files[1]!.bytes)).toBe(true);
+    const after = await tree(harness);
+    expect(after.texts).toContain('Apps');
+
+    if (window && stack.device) {
+      const entries = window.since();
+      const log = formatLog(entries);
+      // Exactly one tap, inside the bounds the summary advertised; one swipe; one back key.
+      const clicks = entries.filter((e) => e.kind === 'click');
+      expect(clicks, log).toHaveLength(1);
+      const click = stack.device.clicks().at(-1)!;
+      expect(inside(click, apps), `click ${click.x},${click.y} inside ${JSON.stringify(apps.bounds)}`).toBe(true);
+      expect(entries.filter((e) => e.kind === 'input' && / swipe /.test(e.detail)), log).toHaveLength(1);
+      expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/back -> 200$/.test(e.detail)), log).toHaveLength(1);
+      const screens = entries.filter((e) => e.kind === 'screen').map((e) => e.detail);
+      expect(screens.some((s) => s.includes('[settings_home]')), log).toBe(true);
+      expect(screens.some((s) => s.includes('[settings_apps]')), log).toBe(true);
+      expect(stack.device.currentScreen().screenId).toBe('settings_home');
+    }
+  });
+
+  it('FLOW-TEXT-1: ui_tap then ui_type_text with {input_hint: "Search"} puts the text in a real field', async () => {
+    await settingsHome();
+    const home = await tree(harness);
+    const search = offered(home, /^Search/);
+    expectOk(await harness.call('ui_tap', { selector: search.selector }));
+    const typed = expectOk(await harness.call('ui_type_text', { selector: { input_hint: 'Search' }, text: 'Battery' }));
+    expect(typed.data).toMatchObject({ target: { input_hint: 'Search' }, characters_sent: 7 });
+    readEvidence(stack.evidenceDir, typed, 'ui-type');
+    const after = await tree(harness);
+    const field = after.actions.find((a) => a.role === 'input');
+    expect(field, JSON.stringify(after.actions)).toBeTruthy();
+    expect(after.texts).toContain('Battery');
+    if (stack.device) {
+      const node = stack.device.nodes().find((n) => n.className.endsWith('EditText'));
+      expect(node?.text).toBe('Battery');
+      expect(node?.hint).toBe('Search settings');
+    }
+  });
+
+  it('FLOW-CHAIN-1: ui_session_open → ui_tap → ui_type_text → ui_session_close keeps focus and field state and releases the driver', async () => {
+    await settingsHome();
+    const sessionsBefore = await stack.appium.sessionIds();
+    const home = await tree(harness);
+    const search = offered(home, /^Search/);
+    const window = stack.device ? logWindow(stack.device) : null;
+
+    const open = expectOk(await harness.call('ui_session_open'));
+    const sessionId = open.data.session_id as string;
+    expect(sessionId).toMatch(/^[A-Za-z0-9_-]{24,128}$/);
+    expect(open.data.idle_timeout_seconds).toBe(60);
+    expect(await stack.appium.sessionIds()).toHaveLength(sessionsBefore.length + 1);
+
+    expectOk(await harness.call('ui_tap', { selector: search.selector, session_id: sessionId }));
+    const typed = expectOk(await harness.call('ui_type_text', { selector: { input_hint: 'Search' }, text: 'Wi-Fi', session_id: sessionId }));
+    expect(typed.data.characters_sent).toBe(5);
+    // Read through the flow's own driver: the field still holds the text and keeps focus.
+    const during = await tree(harness, { session_id: sessionId });
+    expect(during.texts).toContain('Wi-Fi');
+    expect(during.keyboard.open).toBe(true);
+    // Without the id, the flow owns the device.
+    expectError(await harness.call('ui_tap', { selector: search.selector }), 'EMULATOR_BUSY');
+
+    expect(expectOk(await harness.call('ui_session_close', { session_id: sessionId })).data).toEqual({ closed: true });
+    expect(await sessionsSettle(sessionsBefore)).toEqual(sessionsBefore);
+    expectError(await harness.call('ui_tap', { selector: search.selector, session_id: sessionId }), 'INVALID_UI_SESSION');
+
+    if (window && stack.device) {
+      const entries = window.since();
+      const log = formatLog(entries);
+      // One session, one instrumentation for the whole chain; focus stayed on the field.
+      expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session -> 200$/.test(e.detail)), log).toHaveLength(1);
+      expect(entries.filter((e) => e.kind === 'shell' && /am instrument: .* started/.test(e.detail)), log).toHaveLength(1);
+      const field = stack.device.nodes().find((n) => n.className.endsWith('EditText'));
+      expect(field?.text).toBe('Wi-Fi');
+      expect(field?.focused).toBe(true);
+      expect(stack.device.uia2SessionCount()).toBe(0);
+    }
+  });
+
+  it(`FLOW-SEL-ALL-1: every enabled, unambiguous, uncovered selector the summary offers finds exactly one element on that same screen${vdOnly(NEEDS_SCREEN)}`, async () => {
+    if (!stack.device) return; // named skip on a real emulator: see the title; the sweep does it per fixture
+    const vd = stack.device;
+    const open = expectOk(await harness.call('ui_session_open'));
+    const sessionId = open.data.session_id as string;
+    const failures: string[] = [];
+    let tried = 0;
+    try {
+      for (const screen of ['launcher', 'settings_home', 'settings_network', 'settings_apps', 'all_apps', 'app_info', 'settings_accounts', 'settings_search', 'notes_main']) {
+        vd.setScreen(screen, screen === 'app_info' ? { app: 'Notes' } : {});
+        const summary = await tree(harness, { session_id: sessionId });
+        const ready = summary.actions.filter((a) => a.enabled && !a.ambiguous && !a.covered_by_keyboard);
+        expect(ready.length, screen).toBeGreaterThan(0);
+        for (const entry of ready) {
+          vd.setScreen(screen, screen === 'app_info' ? { app: 'Notes' } : {});
+          vd.clearLog();
+          tried += 1;
+          const answer = await harness.call('ui_tap', { selector: entry.selector, session_id: sessionId });
+          const finds = vd.logEntries().filter((e) => e.kind === 'uia2' && e.detail.startsWith('find '));
+          const clicks = vd.clicks();
+          const what = `${screen} ${JSON.stringify(entry.selector)}`;
+          if (!answer.envelope.ok) failures.push(`${what}: ${answer.envelope.error?.code} ${answer.envelope.error?.message}`);
+          else if (finds.length !== 1 || !/-> 1 element\(s\)$/.test(finds[0]!.detail)) failures.push(`${what}: finds ${finds.map((f) => f.detail).join('; ')}`);
+          else if (clicks.length !== 1 || !inside(clicks[0]!, entry)) failures.push(`${what}: clicks ${JSON.stringify(clicks)} vs bounds ${JSON.stringify(entry.bounds)}`);
+        }
+      }
+    } finally {
+      expectOk(await harness.call('ui_session_close', { session_id: sessionId }));
+    }
+    expect(failures, `${failures.length} of ${tried} selectors failed`).toEqual([]);
+    expect(tried).toBeGreaterThan(40);
+  });
+
+  it(`CONTRACT-SEL-CTX-1: repeated labels are told apart only by a semantic ancestor that leaves one target; otherwise ambiguous${vdOnly(NEEDS_SCREEN)}`, async () => {
+    if (!stack.device) return;
+    const vd = stack.device;
+    // Two profiles, each with a Save button and an Account name field: the profile's content-desc tells them apart.
+    vd.setScreen('settings_accounts');
+    const accounts = await tree(harness);
+    const saves = accounts.actions.filter((a) => a.label === 'Save');
+    expect(saves).toHaveLength(2);
+    const expectedSaves: WireSelector[] = [
+      { text: 'Save', within: { content_desc: 'Personal profile' } },
+      { text: 'Save', within: { content_desc: 'Work profile' } },
+    ];
+    expect(saves.map((s) => s.selector)).toEqual(expectedSaves);
+    for (const save of saves) {
+      expect(save.disambiguated).toBe(true);
+      expect(save.ambiguous).toBeUndefined();
+    }
+    const fields = accounts.actions.filter((a) => a.role === 'input');
+    expect(fields).toHaveLength(2);
+    for (const field of fields) expect(field.selector.within, JSON.stringify(field)).toBeTruthy();
+    // Unique labels need no context.
+    for (const entry of accounts.actions.filter((a) => a.label !== 'Save' && a.role !== 'input')) expect(entry.selector.within).toBeUndefined();
+
+    // The within selector lands on the Work profile's button, and only there.
+    vd.clearLog();
+    expectOk(await harness.call('ui_type_text', { selector: fields[1]!.selector, text: 'Ada' }));
+    expectOk(await harness.call('ui_tap', { selector: saves[1]!.selector }));
+    const clicks = vd.clicks().filter((c) => c.source === 'uia2-click');
+    expect(clicks.at(-1)?.element?.key).toBe('work_save');
+    const after = await tree(harness);
+    expect(after.texts).toContain('Work profile saved: Ada');
+    expect(after.texts.some((t) => t.startsWith('Personal profile saved'))).toBe(false);
+
+    // Two `Clock` rows with nothing semantic around them: ambiguous, never a coin toss.
+    vd.setScreen('all_apps');
+    const all = await tree(harness);
+    const clocks = all.actions.filter((a) => a.label === 'Clock');
+    expect(clocks).toHaveLength(2);
+    for (const clock of clocks) {
+      expect(clock.ambiguous).toBe(true);
+      expect(clock.disambiguated).toBeUndefined();
+    }
+    expect(all.actions.find((a) => a.label === 'Calendar')?.ambiguous).toBeUndefined();
+  });
+
+  it('FLOW-APP-1: a declared launchable package opens and is observable', async () => {
+    const listed = expectOk(await harness.call('app_list_installed'));
+    expect(listed.data.packages as string[]).toContain(APP_PACKAGE);
+    const window = stack.device ? logWindow(stack.device) : null;
+    if (stack.device) stack.device.setScreen('launcher');
+    const opened = expectOk(await harness.call('app_open', { package_name: APP_PACKAGE }), window?.since());
+    expect(opened.data).toEqual({ opened_package: APP_PACKAGE, foreground_package: APP_PACKAGE });
+    readEvidence(stack.evidenceDir, opened, 'app-open');
+    const summary = await tree(harness);
+    expect(summary.foreground_package).toBe(APP_PACKAGE);
+    expect(summary.texts.length + summary.actions.length).toBeGreaterThan(0);
+    // A package that is not installed is refused with the typed error, not a hang.
+    expectError(await harness.call('app_open', { package_name: 'com.example.not.installed' }), 'APP_NOT_FOUND');
+    if (window && stack.device) {
+      const entries = window.since();
+      const log = formatLog(entries);
+      expect(log).toContain(`cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER ${APP_PACKAGE}`);
+      expect(log).toContain(`am start -W -n ${APP_PACKAGE}/`);
+      expect(stack.device.currentScreen().package).toBe(APP_PACKAGE);
+      expect(entries.filter((e) => e.kind === 'click' || e.kind === 'input' || e.kind === 'uia2'), log).toEqual([]);
+    }
+  });
+
+  it(`INV-SESSION-1: Appium's session count is the same before and after a batch with successes, failures and timeouts${vdOnly(NEEDS_FAULTS)}`, async () => {
+    if (!stack.device) return;
+    const vd = stack.device;
+    const short = await shortCeilingHarness();
+    const before = await stack.appium.sessionIds();
+    const outcomes: string[] = [];
+    const messages: string[] = [];
+    const note = (answer: ToolAnswer): void => {
+      outcomes.push(answer.envelope.ok ? 'ok' : String(answer.envelope.error?.code));
+      messages.push(`${answer.envelope.tool} (${answer.elapsedMs} ms): ${answer.envelope.ok ? 'ok' : `${answer.envelope.error?.code} ${answer.envelope.error?.message}`}`);
+    };
+
+    vd.setScreen('settings_home');
+    // Successes: per-action sessions and a flow.
+    note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
+    note(await harness.call('device_back'));
+    const flow = await harness.call('ui_session_open');
+    note(flow);
+    const sessionId = flow.envelope.data.session_id as string;
+    note(await harness.call('ui_scroll', { direction: 'down', session_id: sessionId }));
+    // Failures: refused while the flow owns the device, unknown id, element not found (10 s wait).
+    note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
+    note(await harness.call('ui_session_close', { session_id: sessionId }));
+    note(await harness.call('ui_tap', { selector: { text: 'Apps' }, session_id: 'Z'.repeat(32) }));
+    note(await harness.call('ui_tap', { selector: { text: 'No such row on this screen' } }));
+    // The instrumentation crashes on start (the driver may recover by starting it again, or fail).
+    vd.setScreen('settings_home');
+    vd.injectFault({ kind: 'instrumentation-crash', when: 'next-start' });
+    note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
+    vd.clearFaults();
+    // The crash leaves the device dumpable again.
+    note(await harness.call('ui_get_tree'));
+    // Timeouts (2 s ceiling): a hung click in a per-action session and in a flow, a hung swipe.
+    vd.setScreen('settings_home');
+    vd.injectFault({ kind: 'hung', target: 'uia2', match: '/click' });
+    note(await short.call('ui_tap', { selector: { text: 'Apps' } }));
+    const shortFlow = await short.call('ui_session_open');
+    note(shortFlow);
+    note(await short.call('ui_tap', { selector: { text: 'Apps' }, session_id: shortFlow.envelope.data.session_id as string }));
+    vd.clearFaults();
+    vd.injectFault({ kind: 'hung', target: 'uia2', match: '/actions' });
+    note(await short.call('ui_scroll', { direction: 'down' }));
+    vd.clearFaults();
+    // The other process closes its abandoned sessions behind its answers (and holds the
+    // machine-wide device lock meanwhile); then this process acts again.
+    await sessionsSettle(before);
+    vd.setScreen('settings_home');
+    note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
+
+    expect(outcomes.filter((o) => o === 'ok').length, messages.join('\n')).toBeGreaterThanOrEqual(5);
+    expect(outcomes, messages.join('\n')).toEqual(expect.arrayContaining(['EMULATOR_BUSY', 'INVALID_UI_SESSION', 'UI_ELEMENT_NOT_FOUND', 'OPERATION_TIMEOUT']));
+    expect(outcomes.filter((o) => o === 'OPERATION_TIMEOUT').length, messages.join('\n')).toBe(3);
+    process.stderr.write(`[INV-SESSION-1] batch:\n${messages.join('\n')}\n`);
+    const after = await sessionsSettle(before);
+    expect(after, `sessions left behind after:\n${messages.join('\n')}`).toEqual(before);
+    // Nothing holds UiAutomation any more: a plain dump works again.
+    expectOk(await harness.call('ui_get_tree'));
+  });
+
+  describe('the action ceiling for real', () => {
+    it(`a hung click with ANDROID_MCP_ACTION_TIMEOUT=2 returns OPERATION_TIMEOUT within the ceiling + 2 s, the next call is accepted, the flow is voided and Appium keeps no session${vdOnly(NEEDS_FAULTS)}`, async () => {
+      if (!stack.device) return;
+      const vd = stack.device;
+      const short = await shortCeilingHarness();
+      const before = await stack.appium.sessionIds();
+      vd.setScreen('settings_home');
+      const open = expectOk(await short.call('ui_session_open'));
+      const sessionId = open.data.session_id as string;
+      vd.injectFault({ kind: 'hung', target: 'uia2', match: '/click' });
+      const window = logWindow(vd);
+      try {
+        const timedOut = await short.call('ui_tap', { selector: { text: 'Apps' }, session_id: sessionId });
+        expectError(timedOut, 'OPERATION_TIMEOUT');
+        expect(timedOut.elapsedMs, 'answered within the ceiling + 2 s').toBeLessThan(2000 + 2000);
+        expect(timedOut.elapsedMs).toBeGreaterThanOrEqual(1900);
+        expect(timedOut.envelope.error?.message).toMatch(/ANDROID_MCP_ACTION_TIMEOUT/);
+        expect(timedOut.envelope.error?.message).toMatch(/ui_session_open/);
+        // The click really hung on the device.
+        expect(formatLog(window.since())).toMatch(/hung \(injected\)/);
+        // The gate is free: the next call is accepted at once.
+        const next = await short.call('emulator_get_status');
+        expectOk(next);
+        expect(next.elapsedMs).toBeLessThan(2000);
+        // The flow used at the time is void.
+        expectError(await short.call('ui_scroll', { direction: 'down', session_id: sessionId }), 'INVALID_UI_SESSION');
+        expectError(await short.call('ui_session_close', { session_id: sessionId }), 'INVALID_UI_SESSION');
+        // The abandoned session is closed by the harness, not left to newCommandTimeout (60 s).
+        const after = await sessionsSettle(before, 8_000);
+        expect(after, formatLog(window.since())).toEqual(before);
+
+        // The same for a per-action session.
+        vd.setScreen('settings_home');
+        const single = await short.call('ui_tap', { selector: { text: 'Apps' } });
+        expectError(single, 'OPERATION_TIMEOUT');
+        expect(single.elapsedMs).toBeLessThan(2000 + 2000);
+        expect(await sessionsSettle(before, 8_000)).toEqual(before);
+      } finally {
+        vd.clearFaults();
+      }
+      // Once the fault is gone the same server acts again.
+      vd.setScreen('settings_home');
+      expectOk(await short.call('ui_tap', { selector: { text: 'Apps' } }));
+      expect(await sessionsSettle(before)).toEqual(before);
+    });
+  });
+});
