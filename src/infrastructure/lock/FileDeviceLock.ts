@@ -167,12 +167,14 @@ export class FileDeviceLock implements DeviceLock {
   hold(activity: DeviceLockActivity): () => void {
     const token = Symbol(activity.tool);
     const hold: Hold = { activity, sinceMs: this.now() };
+    // For a fresh acquisition: the wall-clock ms right after the lock file appeared (the window's true start).
+    let atMs = hold.sinceMs;
     if (this.owned && this.stillOurs()) {
       this.holds.set(token, hold);
       this.rewrite();
     } else {
       this.owned = null;
-      this.acquire(hold);
+      atMs = this.acquire(hold);
       this.holds.set(token, hold);
     }
     this.options.logger.debug('device lock held', {
@@ -180,7 +182,7 @@ export class FileDeviceLock implements DeviceLock {
       tool: activity.tool,
       operation_id: activity.operationId,
       kind: activity.kind,
-      at_ms: hold.sinceMs,
+      at_ms: atMs,
       holds: this.holds.size,
     });
     let released = false;
@@ -207,25 +209,28 @@ export class FileDeviceLock implements DeviceLock {
     const hold = this.holds.get(token);
     if (!hold) return;
     this.holds.delete(token);
+    // For the last hold: the wall-clock ms right before the lock file goes (the window's true end).
+    let atMs = this.now();
+    if (this.holds.size === 0) atMs = this.removeIfOurs() ?? atMs;
+    else if (this.owned) this.rewrite();
     this.options.logger.debug('device lock released', {
       pid: this.pid,
       tool: hold.activity.tool,
       operation_id: hold.activity.operationId,
       kind: hold.activity.kind,
-      at_ms: this.now(),
+      at_ms: atMs,
       holds: this.holds.size,
     });
-    if (this.holds.size === 0) this.removeIfOurs();
-    else if (this.owned) this.rewrite();
   }
 
-  private acquire(first: Hold): void {
+  /** Takes the lock file or throws EMULATOR_BUSY; returns the wall-clock ms right after it was taken. */
+  private acquire(first: Hold): number {
     this.ensureDirectory();
     for (let attempt = 0; attempt < ACQUIRE_ATTEMPTS; attempt += 1) {
       const record = this.recordFor(first, this.now());
       if (this.createExclusive(record)) {
         this.owned = record;
-        return;
+        return this.now();
       }
       const reading = this.read();
       if (reading.kind === 'absent') continue; // released between our attempt and the read: try again
@@ -336,12 +341,16 @@ export class FileDeviceLock implements DeviceLock {
     return reading.kind === 'record' && reading.record.nonce === this.owned?.nonce;
   }
 
-  private removeIfOurs(): void {
+  /** Removes our lock file; returns the wall-clock ms right before it went (null when it was not ours). */
+  private removeIfOurs(): number | null {
     const owned = this.owned;
     this.owned = null;
-    if (!owned) return;
+    if (!owned) return null;
     const reading = this.read();
-    if (reading.kind === 'record' && reading.record.nonce === owned.nonce) this.unlinkQuietly(this.path);
+    if (reading.kind !== 'record' || reading.record.nonce !== owned.nonce) return null;
+    const atMs = this.now();
+    this.unlinkQuietly(this.path);
+    return atMs;
   }
 
   private recordFor(hold: Hold, nowMs: number): LockRecord {
