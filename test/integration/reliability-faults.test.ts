@@ -177,7 +177,7 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
     try {
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir], { stdio: 'ignore' });
     } catch {
-      // Unprivileged: covered at the adapter level by test/unit/application/EvidenceWriter.test.ts (ENOSPC remedy).
+      // Unprivileged: covered at the adapter level by test/unit/application/evidenceDiskFull.test.ts.
       context.skip();
       return;
     }
