@@ -5,10 +5,10 @@
  * ANDROID_MCP_E2E_TARGET=emulator, a real emulator on the default adb server.
  * The harness under test is spawned separately (harnessClient.ts) with `harnessEnv()`.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { DeviceLogEntry } from '../../../src/virtual-device/contracts.js';
+import type { DeviceLogEntry, DeviceServices } from '../../../src/virtual-device/contracts.js';
 import { VirtualDevice, type VirtualDeviceOptions } from '../../../src/virtual-device/device/index.js';
 import { waitForDeviceState } from '../../support/adbDevices.js';
 import { locateAdb, runAdb, startAdbServer, type AdbResult, type PrivateAdbServer } from '../../support/adbServer.js';
@@ -43,16 +43,23 @@ export interface StartStackOptions {
   readonly label: string;
   /** Builds the virtual device (default: the default scenario). Ignored on a real emulator. */
   readonly device?: (options: VirtualDeviceOptions) => VirtualDevice;
+  /**
+   * Puts these services on the wire instead of `device` (e.g. a switch between several
+   * virtual devices); `E2eStack.device` is then null. Ignored on a real emulator.
+   */
+  readonly services?: DeviceServices;
 }
 
-function evidenceDirFor(label: string): string {
+/** ANDROID_MCP_E2E_EVIDENCE_DIR/<label> (kept, e.g. uploaded by CI), else a temporary directory removed at stop(). */
+function evidenceDirFor(label: string): { dir: string; cleanup: () => Promise<void> } {
   const root = process.env.ANDROID_MCP_E2E_EVIDENCE_DIR;
   if (root) {
     const dir = join(root, label);
     mkdirSync(dir, { recursive: true });
-    return dir;
+    return { dir, cleanup: async () => undefined };
   }
-  return mkdtempSync(join(tmpdir(), `amh-e2e-${label}-`));
+  const dir = mkdtempSync(join(tmpdir(), `amh-e2e-${label}-`));
+  return { dir, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** The few variables the harness needs from the outside: PATH for node and adb, HOME. */
@@ -77,12 +84,14 @@ async function startVirtualStack(options: StartStackOptions): Promise<E2eStack> 
   try {
     const adbServer: PrivateAdbServer = await startAdbServer();
     stops.push(() => adbServer.stop());
-    const device = (options.device ?? ((o) => VirtualDevice.withDefaultScenario(o)))({});
-    const attached: AttachedDevice = await attachDeviceToAdb(device, adbServer);
+    const device = options.services ? null : (options.device ?? ((o) => VirtualDevice.withDefaultScenario(o)))({});
+    const attached: AttachedDevice = await attachDeviceToAdb(options.services ?? (device as VirtualDevice), adbServer);
     stops.push(() => attached.stop());
     const appium = await startAppium({ adbPort: adbServer.port });
     stops.push(() => appium.stop());
-    const evidenceDir = evidenceDirFor(options.label);
+    const evidence = evidenceDirFor(options.label);
+    stops.unshift(evidence.cleanup);
+    const evidenceDir = evidence.dir;
     const androidHome = androidHomeForAppium();
     return {
       kind: 'virtual',
@@ -124,7 +133,8 @@ async function startEmulatorStack(options: StartStackOptions): Promise<E2eStack>
   const fakeServer = { adb: (args: readonly string[]) => runAdb(adbPath, args, env) } as unknown as PrivateAdbServer;
   await waitForDeviceState(fakeServer, serial, ['device'], 60_000);
   const appium = await startAppium({ adbPort });
-  const evidenceDir = evidenceDirFor(options.label);
+  const evidence = evidenceDirFor(options.label);
+  const evidenceDir = evidence.dir;
   const androidHome = process.env.ANDROID_HOME ?? dirname(dirname(adbPath));
   return {
     kind: 'emulator',
@@ -147,7 +157,10 @@ async function startEmulatorStack(options: StartStackOptions): Promise<E2eStack>
         },
         extra,
       ),
-    stop: () => appium.stop(),
+    stop: async () => {
+      await appium.stop();
+      await evidence.cleanup();
+    },
   };
 }
 

@@ -1,0 +1,153 @@
+/**
+ * The fixtures sweep through the whole stack (issue 4): every real dump in ../shared/fixtures
+ * is shown by the virtual device as a static screen, `ui_get_tree` summarises it (through
+ * `uiautomator dump`), and every offered enabled, unambiguous, uncovered selector is tapped over
+ * real stdio → the built server → real adb → real Appium 3 + UiAutomator2, in ONE flow per dump.
+ * The device's own log must show, per tap, exactly one find that matched exactly one element
+ * and exactly one click, inside the bounds the summary advertised.
+ *
+ * One adb server, one Appium and one harness process for the whole sweep; the dumps are
+ * swapped behind one adb transport (SwitchableDevice). ANDROID_MCP_E2E_SWEEP_LIMIT=N taps
+ * at most N selectors per dump, chosen evenly (a quick local run); CI runs the full sweep.
+ * Skipped with a message when ../shared/fixtures is absent, and on a real emulator (it needs
+ * the virtual device to show a dump).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionEntry, ScreenSummary } from '../../src/domain/screen.js';
+import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { describeWithAdb } from '../support/adbServer.js';
+import { startHarness, type HarnessProcess } from './support/harnessClient.js';
+import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
+import { SwitchableDevice } from './support/switchableDevice.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const fixturesRoot = resolve(here, '..', '..', '..', 'shared', 'fixtures');
+const present = existsSync(fixturesRoot);
+const files = present
+  ? ['dumps', 'appium-source'].flatMap((dir) => {
+      const full = join(fixturesRoot, dir);
+      return existsSync(full) ? readdirSync(full).filter((f) => f.endsWith('.xml')).sort().map((f) => join(dir, f)) : [];
+    })
+  : [];
+const limit = Number(process.env.ANDROID_MCP_E2E_SWEEP_LIMIT ?? '0');
+
+if (!present) process.stderr.write(`[skip] fixtures sweep (e2e): ${fixturesRoot} is absent (clone ../shared next to the repository)\n`);
+
+/** Every k-th entry so that at most `n` remain, first and last included (deterministic). */
+function sample<T>(items: readonly T[], n: number): readonly T[] {
+  if (n <= 0 || items.length <= n) return items;
+  const out: T[] = [];
+  for (let i = 0; i < n; i += 1) out.push(items[Math.round((i * (items.length - 1)) / (n - 1 || 1))] as T);
+  return [...new Set(out)];
+}
+
+function inside(x: number, y: number, entry: ActionEntry): boolean {
+  const b = entry.bounds;
+  return x >= b.left && x < b.left + b.width && y >= b.top && y < b.top + b.height;
+}
+
+interface FileReport {
+  readonly offered: number;
+  readonly tried: number;
+  readonly failures: string[];
+  readonly ms: number;
+}
+
+const reports = new Map<string, FileReport>();
+
+const title = ON_EMULATOR
+  ? 'fixtures sweep through the full stack [skipped on a real emulator: needs the virtual device to show each dump (--screen)]'
+  : 'fixtures sweep through the full stack (virtual device shows each ../shared/fixtures dump)';
+
+(ON_EMULATOR || !present ? describe.skip : describeWithAdb)(title, () => {
+  let stack: E2eStack;
+  let switchable: SwitchableDevice;
+  let harness: HarnessProcess;
+  const started = Date.now();
+
+  beforeAll(async () => {
+    switchable = new SwitchableDevice(VirtualDevice.withDefaultScenario());
+    stack = await startStack({ label: 'sweep', services: switchable });
+    harness = await startHarness(stack.harnessEnv());
+  }, 120_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await stack?.stop();
+    let tried = 0;
+    let failed = 0;
+    const lines: string[] = [];
+    for (const [file, report] of reports) {
+      tried += report.tried;
+      failed += report.failures.length;
+      if (report.failures.length > 0) lines.push(`  ${file}: ${report.failures.length} of ${report.tried} failed\n    ${report.failures.slice(0, 5).join('\n    ')}`);
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.error(
+      `[fixtures sweep e2e] ${reports.size} dumps, ${tried} selectors tapped${limit > 0 ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${limit})` : ''}, ` +
+        `${failed} failures, ${seconds} s\n${lines.join('\n')}`,
+    );
+  }, 60_000);
+
+  it('finds the fixtures', () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  for (const file of files) {
+    it(`${file}: every ready selector is tapped once, inside its advertised bounds`, async () => {
+      const t0 = Date.now();
+      const xml = readFileSync(join(fixturesRoot, file), 'utf8');
+      const vd = VirtualDevice.withStaticScreen(xml);
+      switchable.switchTo(vd);
+      const staticPackage = vd.currentScreen().package;
+
+      const treeAnswer = await harness.call('ui_get_tree');
+      expect(treeAnswer.envelope.ok, JSON.stringify(treeAnswer.envelope).slice(0, 1000)).toBe(true);
+      const summary = treeAnswer.envelope.data as unknown as ScreenSummary;
+      expect(summary.foreground_package).toBe(staticPackage);
+      const ready = summary.actions.filter((a) => a.enabled && !a.ambiguous && !a.covered_by_keyboard);
+      const chosen = sample(ready, limit);
+      const failures: string[] = [];
+
+      let sessionId = '';
+      const openFlow = async (): Promise<void> => {
+        const open = await harness.call('ui_session_open');
+        expect(open.envelope.ok, JSON.stringify(open.envelope)).toBe(true);
+        sessionId = open.envelope.data.session_id as string;
+      };
+      await openFlow();
+      try {
+        for (const entry of chosen) {
+          const what = `${JSON.stringify(entry.selector)} (${entry.label.slice(0, 40)})`;
+          const version = vd.ui.version;
+          const window = logWindow(vd);
+          const clicksBefore = vd.clicks().length;
+          const answer = await harness.call('ui_tap', { selector: entry.selector, session_id: sessionId });
+          const entries = window.since();
+          const finds = entries.filter((e) => e.kind === 'uia2' && e.detail.startsWith('find '));
+          const clicks = vd.clicks().slice(clicksBefore);
+          if (!answer.envelope.ok) {
+            failures.push(`${what}: ${answer.envelope.error?.code} ${answer.envelope.error?.message?.slice(0, 200)}`);
+            if (answer.envelope.error?.code === 'OPERATION_TIMEOUT' || answer.envelope.error?.code === 'INVALID_UI_SESSION') await openFlow();
+          } else if (finds.length !== 1 || !/-> 1 element\(s\)$/.test(finds[0]!.detail)) {
+            failures.push(`${what}: the find matched ${finds.map((f) => f.detail).join('; ') || 'nothing logged'}`);
+          } else if (clicks.length !== 1 || entries.filter((e) => e.kind === 'click').length !== 1) {
+            failures.push(`${what}: ${clicks.length} clicks\n${formatLog(entries.filter((e) => e.kind === 'click'))}`);
+          } else if (!inside(clicks[0]!.x, clicks[0]!.y, entry)) {
+            failures.push(`${what}: click at (${clicks[0]!.x},${clicks[0]!.y}) outside ${JSON.stringify(entry.bounds)}`);
+          }
+          // Static screens do not navigate, but a tap may still change state (focus, IME): reset it.
+          if (vd.ui.version !== version) vd.setScreen('static');
+        }
+      } finally {
+        const closed = await harness.call('ui_session_close', { session_id: sessionId });
+        expect(closed.envelope.ok, JSON.stringify(closed.envelope)).toBe(true);
+      }
+      reports.set(file, { offered: summary.actions.length, tried: chosen.length, failures, ms: Date.now() - t0 });
+      expect(failures, `${file}: ${failures.length} of ${chosen.length} taps failed`).toEqual([]);
+    });
+  }
+});
