@@ -16,11 +16,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionEntry, ScreenSummary } from '../../src/domain/screen.js';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startHarness, type HarnessProcess } from './support/harnessClient.js';
 import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
+import { boxOf, isReady, nameOf, pointInside, type WireSummary } from './support/summary.js';
 import { SwitchableDevice } from './support/switchableDevice.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -42,11 +42,6 @@ function sample<T>(items: readonly T[], n: number): readonly T[] {
   const out: T[] = [];
   for (let i = 0; i < n; i += 1) out.push(items[Math.round((i * (items.length - 1)) / (n - 1 || 1))] as T);
   return [...new Set(out)];
-}
-
-function inside(x: number, y: number, entry: ActionEntry): boolean {
-  const b = entry.bounds;
-  return x >= b.left && x < b.left + b.width && y >= b.top && y < b.top + b.height;
 }
 
 interface FileReport {
@@ -106,9 +101,9 @@ const title = ON_EMULATOR
 
       const treeAnswer = await harness.call('ui_get_tree');
       expect(treeAnswer.envelope.ok, JSON.stringify(treeAnswer.envelope).slice(0, 1000)).toBe(true);
-      const summary = treeAnswer.envelope.data as unknown as ScreenSummary;
+      const summary = treeAnswer.envelope.data as unknown as WireSummary;
       expect(summary.foreground_package).toBe(staticPackage);
-      const ready = summary.actions.filter((a) => a.enabled && !a.ambiguous && !a.covered_by_keyboard);
+      const ready = summary.actions.filter(isReady);
       const chosen = sample(ready, limit);
       const failures: string[] = [];
 
@@ -121,7 +116,7 @@ const title = ON_EMULATOR
       await openFlow();
       try {
         for (const entry of chosen) {
-          const what = `${JSON.stringify(entry.selector)} (${entry.label.slice(0, 40)})`;
+          const what = `${JSON.stringify(entry.selector)} (${nameOf(entry).slice(0, 40)})`;
           const version = vd.ui.version;
           const window = logWindow(vd);
           const clicksBefore = vd.clicks().length;
@@ -136,8 +131,8 @@ const title = ON_EMULATOR
             failures.push(`${what}: the find matched ${finds.map((f) => f.detail).join('; ') || 'nothing logged'}`);
           } else if (clicks.length !== 1 || entries.filter((e) => e.kind === 'click').length !== 1) {
             failures.push(`${what}: ${clicks.length} clicks\n${formatLog(entries.filter((e) => e.kind === 'click'))}`);
-          } else if (!inside(clicks[0]!.x, clicks[0]!.y, entry)) {
-            failures.push(`${what}: click at (${clicks[0]!.x},${clicks[0]!.y}) outside ${JSON.stringify(entry.bounds)}`);
+          } else if (!pointInside(clicks[0]!.x, clicks[0]!.y, entry)) {
+            failures.push(`${what}: click at (${clicks[0]!.x},${clicks[0]!.y}) outside ${JSON.stringify(boxOf(entry))}`);
           }
           // Static screens do not navigate, but a tap may still change state (focus, IME): reset it.
           if (vd.ui.version !== version) vd.setScreen('static');

@@ -10,8 +10,6 @@
  * carry refused configurations. docs/verification.md explains each row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionEntry, ScreenSummary } from '../../src/domain/screen.js';
-import type { WireSelector } from '../../src/domain/selector.js';
 import { TOOL_NAMES } from '../../src/mcp/tools/index.js';
 import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
 import type { ClickRecord, VirtualDevice } from '../../src/virtual-device/device/index.js';
@@ -20,6 +18,7 @@ import { sleep } from '../support/processes.js';
 import { pixelsDiffer, readEvidence } from './support/evidence.js';
 import { startHarness, type HarnessProcess, type ToolAnswer, type WireEnvelope } from './support/harnessClient.js';
 import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
+import { boxOf, isReady, keyboardOpen, nameOf, pointInside, roleOf, shows, type WireAction, type WireSelector, type WireSummary } from './support/summary.js';
 
 /** Why a row is skipped against a real emulator (shown in the test name). */
 const NEEDS_FAULTS = '[skipped on a real emulator: needs fault injection]';
@@ -62,21 +61,20 @@ function expectError(answer: ToolAnswer, code: string): WireEnvelope {
   return answer.envelope;
 }
 
-async function tree(h: HarnessProcess, args: Record<string, unknown> = {}): Promise<ScreenSummary> {
+async function tree(h: HarnessProcess, args: Record<string, unknown> = {}): Promise<WireSummary> {
   const answer = await h.call('ui_get_tree', args);
-  return expectOk(answer).data as unknown as ScreenSummary;
+  return expectOk(answer).data as unknown as WireSummary;
 }
 
 /** The entry the summary offers for a label (the model's way to name a target: no coordinates). */
-function offered(summary: ScreenSummary, label: string | RegExp): ActionEntry {
-  const entry = summary.actions.find((a) => (typeof label === 'string' ? a.label === label : label.test(a.label)));
-  if (!entry) throw new Error(`the summary offers no ${String(label)}: ${summary.actions.map((a) => a.label).join(' | ')}`);
+function offered(summary: WireSummary, label: string | RegExp): WireAction {
+  const entry = summary.actions.find((a) => (typeof label === 'string' ? nameOf(a) === label : label.test(nameOf(a))));
+  if (!entry) throw new Error(`the summary offers no ${String(label)}: ${summary.actions.map(nameOf).join(' | ')}`);
   return entry;
 }
 
-function inside(click: ClickRecord, entry: ActionEntry): boolean {
-  const b = entry.bounds;
-  return click.x >= b.left && click.x < b.left + b.width && click.y >= b.top && click.y < b.top + b.height;
+function inside(click: ClickRecord, entry: WireAction): boolean {
+  return pointInside(click.x, click.y, entry);
 }
 
 /** Polls GET /appium/sessions until it equals `expected` (the harness closes abandoned sessions behind its answer). */
@@ -185,7 +183,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     } else {
       const treeAfter = await tree(harness);
       expect(treeAfter.foreground_package).toBe(treeBefore?.foreground_package);
-      expect(treeAfter.actions.map((a) => a.label)).toEqual(treeBefore?.actions.map((a) => a.label));
+      expect(treeAfter.actions.map(nameOf)).toEqual(treeBefore?.actions.map(nameOf));
     }
   });
 
@@ -325,7 +323,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     readEvidence(stack.evidenceDir, envelope, 'settings-apps');
     const summary = await tree(harness);
     expect(summary.foreground_package).toBe(SETTINGS);
-    expect(summary.texts).toContain('All apps');
+    expect(shows(summary, 'All apps'), JSON.stringify(summary)).toBe(true);
     if (window && stack.device) {
       const entries = window.since();
       const log = formatLog(entries);
@@ -345,6 +343,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const apps = offered(home, 'Apps');
     const tapped = expectOk(await harness.call('ui_tap', { selector: apps.selector }), window?.since());
     expect(tapped.data).toMatchObject({ target: apps.selector, element_label: 'Apps', foreground_package: SETTINGS });
+    expect(boxOf(apps).width).toBeGreaterThan(0);
     const scrolled = expectOk(await harness.call('ui_scroll', { direction: 'down' }));
     expect(scrolled.data).toEqual({ direction: 'down', foreground_package: SETTINGS });
     const back = expectOk(await harness.call('device_back'));
@@ -360,7 +359,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     // Navigation shows: Settings home and Settings → Apps are different pictures.
     expect(pixelsDiffer(files[0]!.bytes, files[1]!.bytes)).toBe(true);
     const after = await tree(harness);
-    expect(after.texts).toContain('Apps');
+    expect(shows(after, 'Apps'), JSON.stringify(after)).toBe(true);
 
     if (window && stack.device) {
       const entries = window.since();
@@ -388,9 +387,9 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     expect(typed.data).toMatchObject({ target: { input_hint: 'Search' }, characters_sent: 7 });
     readEvidence(stack.evidenceDir, typed, 'ui-type');
     const after = await tree(harness);
-    const field = after.actions.find((a) => a.role === 'input');
+    const field = after.actions.find((a) => roleOf(a) === 'input');
     expect(field, JSON.stringify(after.actions)).toBeTruthy();
-    expect(after.texts).toContain('Battery');
+    expect(shows(after, 'Battery'), JSON.stringify(after)).toBe(true);
     if (stack.device) {
       const node = stack.device.nodes().find((n) => n.className.endsWith('EditText'));
       expect(node?.text).toBe('Battery');
@@ -416,8 +415,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     expect(typed.data.characters_sent).toBe(5);
     // Read through the flow's own driver: the field still holds the text and keeps focus.
     const during = await tree(harness, { session_id: sessionId });
-    expect(during.texts).toContain('Wi-Fi');
-    expect(during.keyboard.open).toBe(true);
+    expect(shows(during, 'Wi-Fi'), JSON.stringify(during)).toBe(true);
+    expect(keyboardOpen(during)).toBe(true);
     // Without the id, the flow owns the device.
     expectError(await harness.call('ui_tap', { selector: search.selector }), 'EMULATOR_BUSY');
 
@@ -449,7 +448,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       for (const screen of ['launcher', 'settings_home', 'settings_network', 'settings_apps', 'all_apps', 'app_info', 'settings_accounts', 'settings_search', 'notes_main']) {
         vd.setScreen(screen, screen === 'app_info' ? { app: 'Notes' } : {});
         const summary = await tree(harness, { session_id: sessionId });
-        const ready = summary.actions.filter((a) => a.enabled && !a.ambiguous && !a.covered_by_keyboard);
+        const ready = summary.actions.filter(isReady);
         expect(ready.length, screen).toBeGreaterThan(0);
         for (const entry of ready) {
           vd.setScreen(screen, screen === 'app_info' ? { app: 'Notes' } : {});
@@ -461,7 +460,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
           const what = `${screen} ${JSON.stringify(entry.selector)}`;
           if (!answer.envelope.ok) failures.push(`${what}: ${answer.envelope.error?.code} ${answer.envelope.error?.message}`);
           else if (finds.length !== 1 || !/-> 1 element\(s\)$/.test(finds[0]!.detail)) failures.push(`${what}: finds ${finds.map((f) => f.detail).join('; ')}`);
-          else if (clicks.length !== 1 || !inside(clicks[0]!, entry)) failures.push(`${what}: clicks ${JSON.stringify(clicks)} vs bounds ${JSON.stringify(entry.bounds)}`);
+          else if (clicks.length !== 1 || !inside(clicks[0]!, entry)) failures.push(`${what}: clicks ${JSON.stringify(clicks)} vs bounds ${JSON.stringify(boxOf(entry))}`);
         }
       }
     } finally {
@@ -477,7 +476,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     // Two profiles, each with a Save button and an Account name field: the profile's content-desc tells them apart.
     vd.setScreen('settings_accounts');
     const accounts = await tree(harness);
-    const saves = accounts.actions.filter((a) => a.label === 'Save');
+    const saves = accounts.actions.filter((a) => nameOf(a) === 'Save');
     expect(saves).toHaveLength(2);
     const expectedSaves: WireSelector[] = [
       { text: 'Save', within: { content_desc: 'Personal profile' } },
@@ -488,11 +487,11 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       expect(save.disambiguated).toBe(true);
       expect(save.ambiguous).toBeUndefined();
     }
-    const fields = accounts.actions.filter((a) => a.role === 'input');
+    const fields = accounts.actions.filter((a) => roleOf(a) === 'input');
     expect(fields).toHaveLength(2);
     for (const field of fields) expect(field.selector.within, JSON.stringify(field)).toBeTruthy();
     // Unique labels need no context.
-    for (const entry of accounts.actions.filter((a) => a.label !== 'Save' && a.role !== 'input')) expect(entry.selector.within).toBeUndefined();
+    for (const entry of accounts.actions.filter((a) => nameOf(a) !== 'Save' && roleOf(a) !== 'input')) expect(entry.selector.within).toBeUndefined();
 
     // The within selector lands on the Work profile's button, and only there.
     vd.clearLog();
@@ -501,19 +500,19 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const clicks = vd.clicks().filter((c) => c.source === 'uia2-click');
     expect(clicks.at(-1)?.element?.key).toBe('work_save');
     const after = await tree(harness);
-    expect(after.texts).toContain('Work profile saved: Ada');
+    expect(shows(after, 'Work profile saved: Ada'), JSON.stringify(after)).toBe(true);
     expect(after.texts.some((t) => t.startsWith('Personal profile saved'))).toBe(false);
 
     // Two `Clock` rows with nothing semantic around them: ambiguous, never a coin toss.
     vd.setScreen('all_apps');
     const all = await tree(harness);
-    const clocks = all.actions.filter((a) => a.label === 'Clock');
+    const clocks = all.actions.filter((a) => nameOf(a) === 'Clock');
     expect(clocks).toHaveLength(2);
     for (const clock of clocks) {
       expect(clock.ambiguous).toBe(true);
       expect(clock.disambiguated).toBeUndefined();
     }
-    expect(all.actions.find((a) => a.label === 'Calendar')?.ambiguous).toBeUndefined();
+    expect(all.actions.find((a) => nameOf(a) === 'Calendar')?.ambiguous).toBeUndefined();
   });
 
   it('FLOW-APP-1: a declared launchable package opens and is observable', async () => {
