@@ -5,7 +5,9 @@ import type { AdbResult, AdbRunner } from './AdbRunner.js';
 import {
   findAmStartError,
   isValidComponent,
+  isValidDisplayId,
   isValidPackageName,
+  parseActiveDisplayId,
   parseDensity,
   parseGetprop,
   parsePackageList,
@@ -24,6 +26,9 @@ function frozen(...argv: string[]): Argv {
  * Only two entries take a value, and both validate it before building the vector: a package
  * name (CONTRACT §4 pattern) and a `pkg/activity` component read back from the device.
  * `bootCompleted` is a documented, read-only addition (issue 8: a booting device is not ready).
+ * `displays` and `screencapDisplay` are documented, read-only additions (issue 8: several
+ * displays): only run when `screencap -p` warned that it picked a display by itself; the id
+ * is the digits-only physical id the device printed, checked again before the argv exists.
  */
 export const ADB_COMMANDS = Object.freeze({
   getState: frozen('get-state'),
@@ -35,6 +40,11 @@ export const ADB_COMMANDS = Object.freeze({
   dumpsysWindow: frozen('shell', 'dumpsys', 'window'),
   dumpUi: frozen('exec-out', 'uiautomator', 'dump', '/dev/tty'),
   screencap: frozen('exec-out', 'screencap', '-p'),
+  displays: frozen('shell', 'dumpsys', 'display'),
+  screencapDisplay: (displayId: string): Argv => {
+    if (!isValidDisplayId(displayId)) throw new HarnessError('EVIDENCE_WRITE_FAILED', 'The display id the device reported is not a plain number; it is not used.');
+    return frozen('exec-out', 'screencap', '-p', '-d', displayId);
+  },
   resolveLauncherActivity: (pkg: PackageName): Argv => {
     if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
     return frozen(
@@ -55,6 +65,8 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const NULL_ROOT = /null root node returned by UiTestAutomationBridge/i;
 const IDLE_STATE = /could not get idle state/i;
 const ALREADY_REGISTERED = /UiAutomationService[\s\S]*already registered/i;
+/** AOSP screencap.cpp, on stderr (merged into exec-out's stdout) when it chose a display itself. */
+const MULTIPLE_DISPLAYS = /Multiple displays were found, but no display id was specified/;
 
 export interface AdbDeviceGatewayOptions {
   /** Extra attempts after a transient `null root node` or empty dump (default 2). */
@@ -175,9 +187,42 @@ export class AdbDeviceGateway implements DeviceGateway {
     }
   }
 
+  /**
+   * `screencap -p`; when the device warns that it has several displays and picked one by
+   * itself (a foldable's cover panel may be first, and off), capture again with `-d` and
+   * the physical id of the display that is on. Text before the PNG never reaches the file.
+   */
   async screencap(): Promise<Buffer> {
     const result = await this.runner.run(ADB_COMMANDS.screencap);
     const png = extractPng(result.stdout);
+    const head = png === null ? result.stdout : result.stdout.subarray(0, result.stdout.length - png.length);
+    if (MULTIPLE_DISPLAYS.test(`${head.subarray(0, 4096).toString('utf8')}\n${result.stderr}`)) {
+      const chosen = await this.captureActiveDisplay();
+      if (chosen !== null) return chosen;
+    }
+    return this.requirePng(result, png);
+  }
+
+  /** The capture of the display that is ON, or null when it cannot be told (the default capture is then kept). */
+  private async captureActiveDisplay(): Promise<Buffer | null> {
+    try {
+      const displays = await this.runner.run(ADB_COMMANDS.displays);
+      const displayId = displays.exitCode === 0 ? parseActiveDisplayId(text(displays)) : null;
+      if (displayId === null) {
+        this.logger.warn('screencap: several displays but none reported as on; keeping the default capture', {});
+        return null;
+      }
+      const again = await this.runner.run(ADB_COMMANDS.screencapDisplay(displayId));
+      const png = extractPng(again.stdout);
+      this.logger.debug('screencap: captured the display that is on', { displayId, ok: png !== null });
+      return png;
+    } catch (error) {
+      this.logger.warn('screencap: choosing the display failed; keeping the default capture', { error: String(error) });
+      return null;
+    }
+  }
+
+  private requirePng(result: AdbResult, png: Buffer | null): Buffer {
     if (png === null) {
       this.logger.warn('screencap returned no PNG', {
         exitCode: result.exitCode,

@@ -18,6 +18,11 @@ export function isValidComponent(component: string): boolean {
   return COMPONENT.test(component);
 }
 
+/** A physical display id as `screencap -d` takes it: digits only (it reaches the device's shell). */
+export function isValidDisplayId(id: string): boolean {
+  return /^[0-9]{1,20}$/.test(id);
+}
+
 export function isValidPackageName(name: string): boolean {
   return PACKAGE.test(name);
 }
@@ -202,6 +207,21 @@ export function findAmStartError(text: string): string | null {
   for (const line of splitLines(text)) {
     const trimmed = line.trim();
     if (/^(Error( type \d+)?:?|Exception occurred|java\.lang\.\w+Exception)/.test(trimmed)) return trimmed;
+  }
+  return null;
+}
+
+/**
+ * `dumpsys display`: the physical id of the display that is on, from the first
+ * `DisplayDeviceInfo{"…": uniqueId="local:<id>", … state ON, …}` line (a folded or opened
+ * foldable lists both panels; the one in use is ON). null when no local display is on.
+ */
+export function parseActiveDisplayId(text: string): string | null {
+  for (const line of splitLines(text)) {
+    if (!/^\s*DisplayDeviceInfo\{/.test(line)) continue;
+    const id = /uniqueId="local:(\d+)"/.exec(line)?.[1];
+    const state = /,\s*state\s+([A-Z_]+)/.exec(line)?.[1];
+    if (id !== undefined && state === 'ON' && isValidDisplayId(id)) return id;
   }
   return null;
 }

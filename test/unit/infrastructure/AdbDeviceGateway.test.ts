@@ -65,6 +65,7 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       dumpsysWindow: 'shell dumpsys window',
       dumpUi: 'exec-out uiautomator dump /dev/tty',
       screencap: 'exec-out screencap -p',
+      displays: 'shell dumpsys display',
       startApplicationSettings: 'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
     });
     for (const [, v] of fixed) expect(v).toBeTypeOf('string');
@@ -73,6 +74,11 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       'shell', 'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', 'com.android.settings',
     ]);
     expect(ADB_COMMANDS.startActivity('com.android.settings/.Settings')).toEqual(['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']);
+    expect(ADB_COMMANDS.screencapDisplay('4619827551948147201')).toEqual(['exec-out', 'screencap', '-p', '-d', '4619827551948147201']);
+  });
+
+  it.each(['', '0x1', '1;reboot', '1 2', '-1', '$(id)', '1\n2', '123456789012345678901'])('refuses the display id %j', (value) => {
+    expect(() => ADB_COMMANDS.screencapDisplay(value)).toThrow(HarnessError);
   });
 
   it.each(['com.x; rm -rf /', 'com.x/../../etc', '-e', '--user 0', 'com.x && whoami', 'com.x\ncom.y', 'com.android.settings/.Settings', '', '$(id)'])(
@@ -232,6 +238,49 @@ describe('screencap', () => {
     const runner = new FakeRunner().on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([warning, png]) });
     expect((await gateway(runner).screencap()).equals(png)).toBe(true);
     expect(extractPng(png)).toBe(png);
+  });
+
+  const MULTI = '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\n';
+  const DISPLAYS =
+    'Display Devices: size=2\n' +
+    '  DisplayDeviceInfo{"Outer Display": uniqueId="local:4619827259835644672", 1080 x 2092, modeId 1, state OFF, committedState OFF, FLAG_SECURE}\n' +
+    '    mState=OFF\n' +
+    '  DisplayDeviceInfo{"Inner Display": uniqueId="local:4619827551948147201", 1080 x 2400, modeId 1, state ON, committedState ON, FLAG_SECURE}\n' +
+    '    mState=ON\n';
+
+  it('several displays: captures again with -d and the physical id of the display that is on', async () => {
+    const outer = Buffer.concat([PNG_SIG, Buffer.from('outer')]);
+    const inner = Buffer.concat([PNG_SIG, Buffer.from('inner')]);
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([Buffer.from(MULTI), outer]) })
+      .on(ADB_COMMANDS.displays, out(DISPLAYS.replace(/\n/g, '\r\n')))
+      .on(ADB_COMMANDS.screencapDisplay('4619827551948147201'), { stdout: inner });
+    expect((await gateway(runner).screencap()).equals(inner)).toBe(true);
+    expect(runner.calls).toEqual([
+      ['exec-out', 'screencap', '-p'],
+      ['shell', 'dumpsys', 'display'],
+      ['exec-out', 'screencap', '-p', '-d', '4619827551948147201'],
+    ]);
+  });
+
+  it('several displays but none on, or a failing lookup: keeps the default capture, warning cut', async () => {
+    const first = Buffer.concat([PNG_SIG, Buffer.from('first')]);
+    const noneOn = new FakeRunner()
+      .on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([Buffer.from(MULTI), first]) })
+      .on(ADB_COMMANDS.displays, out(DISPLAYS.replace('state ON', 'state OFF')));
+    expect((await gateway(noneOn).screencap()).equals(first)).toBe(true);
+    expect(noneOn.calls).toHaveLength(2);
+    const failing = new FakeRunner()
+      .on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([Buffer.from(MULTI), first]) })
+      .on(ADB_COMMANDS.displays, { stdout: Buffer.from("Can't find service: display\n"), exitCode: 0 });
+    expect((await gateway(failing).screencap()).equals(first)).toBe(true);
+  });
+
+  it('one display: no lookup at all', async () => {
+    const png = Buffer.concat([PNG_SIG, Buffer.from('x')]);
+    const runner = new FakeRunner().on(ADB_COMMANDS.screencap, { stdout: png });
+    await gateway(runner).screencap();
+    expect(runner.calls).toEqual([['exec-out', 'screencap', '-p']]);
   });
 
   it('refuses output that is not a PNG with EVIDENCE_WRITE_FAILED', async () => {

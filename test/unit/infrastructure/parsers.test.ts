@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   findAmStartError,
   isValidComponent,
+  isValidDisplayId,
+  parseActiveDisplayId,
   parseDensity,
   parseDisplaySize,
   parseForegroundPackage,
@@ -153,4 +155,24 @@ describe('component validation', () => {
     'refuses %s',
     (c) => expect(isValidComponent(c)).toBe(false),
   );
+});
+
+describe('parseActiveDisplayId (dumpsys display, issue 8: several displays)', () => {
+  it('picks the local display that is ON on a foldable, with LF and CRLF', () => {
+    const text = fixture('dumpsys-display-foldable.txt');
+    expect(parseActiveDisplayId(text)).toBe('4619827551948147201');
+    expect(parseActiveDisplayId(text.replace(/\n/g, '\r\n'))).toBe('4619827551948147201');
+  });
+
+  it('ignores virtual displays and answers null when no local display is on', () => {
+    const text = fixture('dumpsys-display-foldable.txt').replace('state ON, committedState ON, frameRateOverride', 'state OFF, committedState OFF, frameRateOverride');
+    expect(parseActiveDisplayId(text)).toBeNull();
+    expect(parseActiveDisplayId('')).toBeNull();
+  });
+
+  it('accepts digits only as a display id', () => {
+    expect(isValidDisplayId('0')).toBe(true);
+    expect(isValidDisplayId('4619827551948147201')).toBe(true);
+    for (const bad of ['', '-1', '1a', '1 2', '1;id', '$(id)', '123456789012345678901']) expect(isValidDisplayId(bad)).toBe(false);
+  });
 });
