@@ -70,14 +70,25 @@ export class AppService {
   private async waitUntilVisible(device: DeviceGateway, pkg: PackageName): Promise<string | null> {
     const deadline = this.clock.monotonicMs() + APP_VISIBLE_TIMEOUT_MS;
     let foreground: string | null = null;
+    let lastDump: boolean | null = null;
     for (;;) {
       foreground = (await device.getWindowState()).foregroundPackage;
-      if ((foreground === null || foreground === pkg) && (await this.showsNodesOf(device, pkg))) return foreground ?? pkg;
+      if (foreground === null || foreground === pkg) {
+        lastDump = await this.showsNodesOf(device, pkg);
+        if (lastDump === true) return foreground ?? pkg;
+      }
       if (this.clock.monotonicMs() + APP_POLL_INTERVAL_MS > deadline) break;
       await this.clock.sleep(APP_POLL_INTERVAL_MS);
     }
-    // The window manager says it is in front even if no dump could confirm it (a screen that never idles).
-    if (foreground === pkg) return foreground;
+    // The window manager says it is in front and no dump could be read (a screen that never idles).
+    if (foreground === pkg && lastDump === null) return foreground;
+    if (foreground === pkg) {
+      // Issue 8: a cold start can leave the app's window without content for seconds.
+      throw new HarnessError(
+        'APP_NOT_FOUND',
+        `${pkg} was started and has focus, but its window still showed no content after ${APP_VISIBLE_TIMEOUT_MS / 1000} s (a slow cold start). Call ui_get_tree in a few seconds to see whether it appeared, or retry app_open.`,
+      );
+    }
     throw new HarnessError(
       'APP_NOT_FOUND',
       `${pkg} was started but did not become visible within ${APP_VISIBLE_TIMEOUT_MS / 1000} s` +
@@ -85,13 +96,14 @@ export class AppService {
     );
   }
 
-  private async showsNodesOf(device: DeviceGateway, pkg: string): Promise<boolean> {
+  /** Whether the dump shows a visible node of `pkg`; null when no dump could be read. */
+  private async showsNodesOf(device: DeviceGateway, pkg: string): Promise<boolean | null> {
     try {
       const tree = parseDump(await device.dumpUi());
       return tree.nodes.some((node) => node.packageName === pkg && isVisible(node));
     } catch (error) {
       // A transient dump failure right after a launch is expected; the next poll retries.
-      if (error instanceof HarnessError && error.code === 'UI_TREE_UNAVAILABLE') return false;
+      if (error instanceof HarnessError && error.code === 'UI_TREE_UNAVAILABLE') return null;
       throw error;
     }
   }

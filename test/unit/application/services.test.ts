@@ -1,4 +1,5 @@
 import { PNG } from 'pngjs';
+import { HarnessError } from '../../../src/domain/errors.js';
 import { describe, expect, it } from 'vitest';
 import { buildLocator } from '../../../src/domain/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
@@ -302,6 +303,28 @@ describe('app_open and settings_open_apps (adb only, no Appium)', () => {
     expect(envelope.evidence?.artifact_id).toMatch(/-failure-app-open\.png$/);
     expect(h.clock.monotonicMs()).toBeGreaterThanOrEqual(5_500);
     expect(h.clock.monotonicMs()).toBeLessThan(7_000);
+  });
+
+  it('app_open: focused but its window still empty after 6 s (slow cold start) is APP_NOT_FOUND saying so (issue 8)', async () => {
+    const h = buildHarness();
+    h.device.onStart = (component) => {
+      h.device.foreground = component.split('/')[0] ?? null;
+      h.device.dump = launcherDump('com.google.android.apps.nexuslauncher');
+    };
+    const envelope = await h.envelope('app_open', { package_name: 'com.example.app' });
+    expect(envelope.error?.code).toBe('APP_NOT_FOUND');
+    expect(envelope.error?.message).toMatch(/has focus, but its window still showed no content after 6 s/);
+  });
+
+  it('app_open: focused and no dump readable (a screen that never idles) still counts as opened', async () => {
+    const h = buildHarness();
+    h.device.onStart = (component) => {
+      h.device.foreground = component.split('/')[0] ?? null;
+      h.device.failWith.dumpUi = new HarnessError('UI_TREE_UNAVAILABLE', 'could not get idle state');
+    };
+    const envelope = await h.envelope('app_open', { package_name: 'com.example.app' });
+    expect(envelope).toMatchObject({ ok: true, data: { opened_package: 'com.example.app' } });
+    expect(h.clock.monotonicMs()).toBeGreaterThanOrEqual(5_500);
   });
 
   it('settings_open_apps waits for All apps and leaves evidence', async () => {
