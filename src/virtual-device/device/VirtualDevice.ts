@@ -24,11 +24,12 @@ import { detectHelperVersions } from './helperVersions.js';
 import { Instrumentation, uiAutomationAlreadyRegistered } from './instrumentation.js';
 import { renderScreenshot } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
-import { SystemState } from './system.js';
+import { DEFAULT_PROPS, SystemState } from './system.js';
+import { DeviceTraits, releaseForSdk, type DeviceTraitOptions, type VirtualDisplay } from './traits.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 
-export interface VirtualDeviceOptions {
+export interface VirtualDeviceOptions extends DeviceTraitOptions {
   readonly clock?: DeviceClock;
   /** How long `am instrument` takes before port 6790 answers (the real server needs about a second). */
   readonly instrumentationStartupMs?: number;
@@ -38,6 +39,8 @@ export interface VirtualDeviceOptions {
   /** Behave like a device without shell_v2 (CRLF through a PTY). */
   readonly legacyPty?: boolean;
   readonly connectionState?: DeviceConnectionState;
+  /** Issue 8: `get-state` says `device` but sys.boot_completed stays unset for this long. */
+  readonly bootDelayMs?: number;
   /** Called for every log entry (the CLI prints them). */
   readonly onLog?: (entry: DeviceLogEntry) => void;
 }
@@ -73,16 +76,23 @@ export class VirtualDevice implements DeviceServices {
   private readonly uia2: Uia2Server;
   private legacy: boolean;
   private state: DeviceConnectionState;
+  /** Issue 8 traits (displays, launch delay); the API level and density live in `system`. */
+  readonly traits: DeviceTraits;
+  private pendingLaunch: { pkg: string; previousXml: string; until: number } | null = null;
+  private booting: AbortController | null = null;
 
   constructor(scenario: ScenarioSpec, private readonly options: VirtualDeviceOptions = {}) {
     this.clock = options.clock ?? realClock;
     this.startedAt = this.clock.nowMs();
     this.legacy = options.legacyPty ?? false;
     this.state = options.connectionState ?? 'device';
+    this.traits = new DeviceTraits(options);
     const log = (kind: DeviceLogKind, detail: string): void => this.log(kind, detail);
     this.logcat = new LogcatBuffer(this.clock);
     this.ui = new DeviceUi(normalizeScenario(scenario), log);
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
+    if (options.sdk !== undefined) this.setSdk(options.sdk);
+    if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
     this.instrumentation = new Instrumentation(this.system, this.clock, log, options.instrumentationStartupMs ?? 800);
     this.uia2 = new Uia2Server({
       ui: this.ui,
@@ -98,6 +108,9 @@ export class VirtualDevice implements DeviceServices {
       system: this.system,
       instrumentation: this.instrumentation,
       clock: this.clock,
+      traits: this.traits,
+      beginLaunch: (pkg) => this.beginLaunch(pkg),
+      launchInProgress: () => this.launchInProgress(),
       logcat: this.logcat,
       log,
       screenshotPng: () => this.screenshotPng(),
@@ -115,6 +128,7 @@ export class VirtualDevice implements DeviceServices {
       unknownCommand: (name, line) => this.log('unknown-command', `${name} (in: ${line})`),
     });
     this.logcat.add('ActivityManager', 'System now ready', 'I', 541);
+    if (options.bootDelayMs !== undefined && options.bootDelayMs > 0) this.setBooting(options.bootDelayMs);
   }
 
   // --- factories -------------------------------------------------------------
@@ -253,6 +267,7 @@ export class VirtualDevice implements DeviceServices {
 
   /** Shows a screen of the scenario (on top of the launcher), its state reset. */
   setScreen(screenId: string, params: Readonly<Record<string, string>> = {}): void {
+    this.pendingLaunch = null;
     this.ui.setScreen(screenId, params);
   }
 
@@ -316,6 +331,90 @@ export class VirtualDevice implements DeviceServices {
 
   setConnectionState(state: DeviceConnectionState): void {
     this.state = state;
+  }
+
+  // --- issue 8 traits (docs/device-quirks.md) -------------------------------------
+
+  /** Physical displays, first = what `screencap` without `-d` captures. See FOLDABLE_DISPLAYS. */
+  setDisplays(displays: readonly VirtualDisplay[]): void {
+    if (displays.length === 0) throw new Error('A device has at least one display');
+    this.traits.displays = displays;
+    this.log('fault', `trait displays: ${displays.map((d) => `${d.physicalId} ${d.state}`).join(', ')}`);
+  }
+
+  /** A cold launch shows the app's window only `ms` after `am start -W` returns (the launcher stays in the dump). */
+  setLaunchDelay(ms: number): void {
+    this.traits.launchDelayMs = Math.max(0, ms);
+    this.pendingLaunch = null;
+    this.log('fault', `trait launch delay: ${ms} ms`);
+  }
+
+  /** API level: ro.build.version.sdk and .release, and the `dumpsys window` layout of that version. */
+  setSdk(sdk: number): void {
+    this.system.props.set('ro.build.version.sdk', String(sdk));
+    this.system.props.set('ro.build.version.release', releaseForSdk(sdk));
+    this.system.props.set('ro.build.version.release_or_codename', releaseForSdk(sdk));
+  }
+
+  /** `wm density N` (null: `wm density reset`). */
+  setDensityOverride(density: number | null): void {
+    this.system.densityOverride = density;
+    this.ui.version++;
+  }
+
+  /**
+   * The device answers adb (`get-state` is `device`) but has not finished booting:
+   * sys.boot_completed is unset and the boot animation runs for `ms`, then boot completes.
+   */
+  setBooting(ms: number): void {
+    this.booting?.abort();
+    const props = this.system.props;
+    props.delete('sys.boot_completed');
+    props.delete('dev.bootcomplete');
+    props.set('init.svc.bootanim', 'running');
+    this.log('fault', `trait booting for ${ms} ms`);
+    const booting = new AbortController();
+    this.booting = booting;
+    this.clock.sleep(ms, booting.signal).then(
+      () => {
+        if (this.booting === booting) this.finishBoot();
+      },
+      () => undefined,
+    );
+  }
+
+  /** Back to a booted single-display API 34 phone with shell_v2, no launch delay, no density override. */
+  resetTraits(): void {
+    this.traits.reset();
+    this.pendingLaunch = null;
+    this.legacy = this.options.legacyPty ?? false;
+    this.state = this.options.connectionState ?? 'device';
+    this.setDensityOverride(null);
+    for (const key of ['ro.build.version.sdk', 'ro.build.version.release', 'ro.build.version.release_or_codename']) {
+      this.system.props.set(key, DEFAULT_PROPS[key] as string);
+    }
+    if (this.booting) this.finishBoot();
+  }
+
+  private finishBoot(): void {
+    this.booting?.abort();
+    this.booting = null;
+    this.system.props.set('sys.boot_completed', '1');
+    this.system.props.set('dev.bootcomplete', '1');
+    this.system.props.set('init.svc.bootanim', 'stopped');
+    this.log('fault', 'boot completed');
+  }
+
+  private beginLaunch(pkg: string): void {
+    if (this.traits.launchDelayMs <= 0) return;
+    const previousXml = this.launchInProgress()?.previousXml ?? toDumpXml(this.ui.tree());
+    this.pendingLaunch = { pkg, previousXml, until: this.clock.nowMs() + this.traits.launchDelayMs };
+    this.log('fault', `slow launch of ${pkg}: its window has no content for ${this.traits.launchDelayMs} ms`);
+  }
+
+  private launchInProgress(): { pkg: string; previousXml: string } | null {
+    if (this.pendingLaunch && this.clock.nowMs() >= this.pendingLaunch.until) this.pendingLaunch = null;
+    return this.pendingLaunch;
   }
 
   // --- internals -----------------------------------------------------------------
@@ -383,7 +482,8 @@ export class VirtualDevice implements DeviceServices {
       if (this.activeFaults.some((f) => f.kind === 'empty-dump')) {
         return { ok: true, xml: `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0" />` };
       }
-      const xml = toDumpXml(this.ui.tree());
+      const launching = this.launchInProgress();
+      const xml = launching ? launching.previousXml : toDumpXml(this.ui.tree());
       if (this.activeFaults.some((f) => f.kind === 'malformed-dump')) {
         return { ok: true, xml: `${xml.slice(0, Math.floor(xml.length / 2))}<node index="0" text="broken` };
       }

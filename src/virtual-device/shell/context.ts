@@ -3,6 +3,7 @@ import type { DeviceLogKind } from '../contracts.js';
 import type { DeviceClock } from '../device/clock.js';
 import type { Instrumentation } from '../device/instrumentation.js';
 import type { SystemState } from '../device/system.js';
+import type { DeviceTraits } from '../device/traits.js';
 import type { DeviceUi } from '../device/ui.js';
 import type { CommandHandler } from './interpreter.js';
 
@@ -13,6 +14,12 @@ export interface ShellDevice {
   readonly system: SystemState;
   readonly instrumentation: Instrumentation;
   readonly clock: DeviceClock;
+  /** Issue 8 traits: displays, launch delay (the API level lives in system.props). */
+  readonly traits: DeviceTraits;
+  /** `am start` calls this right before a cold launch changes the screen (the launch-delay trait). */
+  beginLaunch(pkg: string): void;
+  /** A cold launch whose window has not been drawn yet: its package and the dump of what was on screen before. */
+  launchInProgress(): { readonly pkg: string; readonly previousXml: string } | null;
   log(kind: DeviceLogKind, detail: string): void;
   /** The current screen as PNG (honours the blank-screenshot fault). */
   screenshotPng(): Buffer;

@@ -1,38 +1,125 @@
-/** `dumpsys` services, with the lines Appium and the harness parse, in API 34's layout. */
+/** `dumpsys` services, with the lines Appium and the harness parse; `dumpsys window` in the layout of the device's API level. */
 import { IME_FRAME, NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT, shortActivity } from '../../scenario/model.js';
 import type { CommandIo } from '../interpreter.js';
 import type { CommandTable, ShellDevice } from '../context.js';
 
-function focusLines(device: ShellDevice, indent: string): string {
-  const fg = device.ui.foreground();
-  return `${indent}mCurrentFocus=Window{8d0a2f1 u0 ${fg.package}/${fg.activity}}\n${indent}mFocusedApp=ActivityRecord{4c1b7a5 u0 ${fg.package}/${shortActivity(fg.package, fg.activity)} t42}\n`;
+/** API level from ro.build.version.sdk (34 when unset or unreadable). */
+export function sdkOf(device: ShellDevice): number {
+  const sdk = Number.parseInt(device.system.props.get('ro.build.version.sdk') ?? '', 10);
+  return Number.isInteger(sdk) && sdk > 0 ? sdk : 34;
 }
 
-function insetsLines(device: ShellDevice): string {
-  const ime = device.ui.imeVisible();
+function focusLines(device: ShellDevice, indent: string): string {
+  const fg = device.ui.foreground();
+  const record = `ActivityRecord{4c1b7a5 u0 ${fg.package}/${shortActivity(fg.package, fg.activity)} t42}`;
+  // API 28 wraps the record in the window token; 29+ prints the record itself.
+  const focusedApp = sdkOf(device) <= 28 ? `AppWindowToken{41c8a07 token=Token{d0f3a46 ${record}}}` : record;
+  // While a slow app's first window is still being drawn, no window has focus yet.
+  const focus = device.launchInProgress() ? 'null' : `Window{8d0a2f1 u0 ${fg.package}/${fg.activity}}`;
+  return `${indent}mCurrentFocus=${focus}\n${indent}mFocusedApp=${focusedApp}\n`;
+}
+
+function imeFrameText(): string {
   const [l, t, r, b] = IME_FRAME;
+  return `[${l},${t}][${r},${b}]`;
+}
+
+/**
+ * The IME in the controller's InsetsState, as each version prints it (fixtures of the same
+ * formats: test/unit/infrastructure/fixtures/dumpsys-window-api*.txt):
+ * API 34+ `InsetsSource id=3 type=ime frame=… visibleFrame=… visible=… flags=…`,
+ * API 31–33 `InsetsSource type=ITYPE_IME frame=… visibleFrame=… visible=…`,
+ * API 30 `InsetsSource type=ITYPE_IME frame=… visible=…`. API 28–29 have no insets controller.
+ */
+function insetsLines(device: ShellDevice): string {
+  const sdk = sdkOf(device);
+  const ime = device.ui.imeVisible();
+  const frame = imeFrameText();
+  const bars = (status: string, nav: string, suffix: string): string =>
+    `        InsetsSource ${status} frame=[0,0][${SCREEN_WIDTH},${STATUS_BAR_HEIGHT}] visible=true${suffix}\n` +
+    `        InsetsSource ${nav} frame=[0,${SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT}][${SCREEN_WIDTH},${SCREEN_HEIGHT}] visible=true${suffix}\n`;
+  if (sdk >= 34) {
+    return (
+      '    InsetsStateController\n' +
+      '      InsetsState\n' +
+      `        mDisplayFrame=[0,0][${SCREEN_WIDTH},${SCREEN_HEIGHT}]\n` +
+      bars('id=27 type=statusBars', 'id=d6370001 type=navigationBars', ' flags=') +
+      `        InsetsSource id=3 type=ime frame=${frame} visible=${ime} flags=\n`
+    );
+  }
+  const visibleFrame = sdk >= 31 ? ` visibleFrame=${frame}` : '';
+  const imeLine = `InsetsSource type=ITYPE_IME frame=${frame}${visibleFrame} visible=${ime}`;
   return (
-    '    InsetsStateController\n' +
-    '      InsetsState\n' +
-    '        mDisplayFrame=[0,0][1080,2400]\n' +
-    `        InsetsSource id=27 type=statusBars frame=[0,0][${SCREEN_WIDTH},${STATUS_BAR_HEIGHT}] visible=true flags=\n` +
-    `        InsetsSource id=d6370001 type=navigationBars frame=[0,${SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT}][${SCREEN_WIDTH},${SCREEN_HEIGHT}] visible=true flags=\n` +
-    `        InsetsSource id=3 type=ime frame=[${l},${t}][${r},${b}] visible=${ime} flags=\n`
+    '  InsetsStateController\n' +
+    '    InsetsState\n' +
+    (sdk >= 31 ? `      mDisplayFrame=Rect(0, 0 - ${SCREEN_WIDTH}, ${SCREEN_HEIGHT})\n` : '') +
+    bars('type=ITYPE_STATUS_BAR', 'type=ITYPE_NAVIGATION_BAR', '').replace(/^ {8}/gm, '      ') +
+    `      ${imeLine}\n` +
+    '    ITYPE_IME -> Window{e3f0c12 u0 InputMethod}\n' +
+    '      InsetsSourceProvider\n' +
+    `        mSource=${imeLine}\n` +
+    '        mFrozen=false\n'
   );
 }
 
 function displaysSection(device: ShellDevice): string {
   const density = device.system.density();
-  return (
+  const sdk = sdkOf(device);
+  const head =
     'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n' +
-    '  Display: mDisplayId=0 rootTasks=3\n' +
+    `  Display: mDisplayId=0${sdk >= 31 ? ' rootTasks=3' : sdk >= 29 ? ' stacks=2' : ''}\n` +
     `    init=${SCREEN_WIDTH}x${SCREEN_HEIGHT} ${density}dpi cur=${SCREEN_WIDTH}x${SCREEN_HEIGHT} app=${SCREEN_WIDTH}x${SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT} rng=1080x1017-2274x2211\n` +
-    `    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,${SCREEN_WIDTH},${SCREEN_HEIGHT}))\n` +
+    `    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,${SCREEN_WIDTH},${SCREEN_HEIGHT}))\n`;
+  if (sdk < 34) {
+    return (
+      head +
+      '\n' +
+      `  DisplayFrames w=${SCREEN_WIDTH} h=${SCREEN_HEIGHT} r=0\n` +
+      `    mStable=[0,${STATUS_BAR_HEIGHT}][${SCREEN_WIDTH},${SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT}]\n` +
+      '\n' +
+      (sdk >= 30 ? `${insetsLines(device)}\n` : '') +
+      focusLines(device, '  ') +
+      '  mInputMethodWindow=Window{e3f0c12 u0 InputMethod}\n' +
+      '\n'
+    );
+  }
+  return (
+    head +
     '    mDisplayInfo=DisplayInfo{"Built-in Screen", displayId 0, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real 1080 x 2400, largest app 2400 x 2274, smallest app 1080 x 1017, appMode 1080 x 2274, mode 1, defaultMode 1, rotation 0, state ON}\n' +
     focusLines(device, '    ') +
     `    mInputMethodWindow=Window{e3f0c12 u0 InputMethod}\n` +
     insetsLines(device) +
     '\n'
+  );
+}
+
+/**
+ * The input method's window block. On API 28–29 this is the only place the keyboard shows:
+ * the window spans from above the keys (`mFrame`), `mGivenVisibleInsets` gives the
+ * transparent part on top, and it is shown when it has a surface and its view is VISIBLE.
+ */
+function imeWindowBlock(device: ShellDevice): string {
+  const ime = device.ui.imeVisible();
+  if (sdkOf(device) > 29) {
+    return `  Window #0 Window{e3f0c12 u0 InputMethod}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{9a8b7c6 1024:u0a10133} mClient=android.os.BinderProxy@1f2e3d4\n    mViewVisibility=${ime ? '0x0' : '0x8'} mHaveFrame=true mObscured=false\n`;
+  }
+  const [l, t, r, b] = IME_FRAME;
+  const transparentTop = 126;
+  return (
+    '  Window #0 Window{e3f0c12 u0 InputMethod}:\n' +
+    '    mDisplayId=0 stackId=0 mSession=Session{9a8b7c6 1024:u0a10133} mClient=android.os.BinderProxy@1f2e3d4\n' +
+    '    mOwnerUid=10133 mShowToOwnerOnly=true package=com.google.android.inputmethod.latin appop=NONE\n' +
+    '    mAttrs=WM.LayoutParams{(0,0)(fillxwrap) gr=#50 sim=#120 ty=INPUT_METHOD fmt=TRANSPARENT wanim=0x1030056\n' +
+    '      fl=NOT_FOCUSABLE LAYOUT_IN_SCREEN SPLIT_TOUCH HARDWARE_ACCELERATED DRAWS_SYSTEM_BAR_BACKGROUNDS}\n' +
+    `    Requested w=${r - l} h=${b - t + transparentTop} mLayoutSeq=212\n` +
+    '    mIsImWindow=true mIsWallpaper=false mIsFloatingLayer=true mWallpaperVisible=false\n' +
+    `    mViewVisibility=${ime ? '0x0' : '0x8'} mHaveFrame=true mObscured=false\n` +
+    '    mSeq=0 mSystemUiVisibility=0x0\n' +
+    `    mGivenContentInsets=[0,${transparentTop}][0,0] mGivenVisibleInsets=[0,${transparentTop}][0,0]\n` +
+    `    mHasSurface=${ime} isReadyForDisplay()=true mWindowRemovalAllowed=false\n` +
+    `    mFrame=[${l},${t - transparentTop}][${r},${b}] last=[${l},${t - transparentTop}][${r},${b}]\n` +
+    '    isOnScreen=true\n' +
+    `    isVisible=${ime}\n`
   );
 }
 
@@ -70,10 +157,9 @@ function policySection(): string {
 
 function windowsSection(device: ShellDevice): string {
   const fg = device.ui.foreground();
-  const ime = device.ui.imeVisible();
   return (
     'WINDOW MANAGER WINDOWS (dumpsys window windows)\n' +
-    `  Window #0 Window{e3f0c12 u0 InputMethod}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{9a8b7c6 1024:u0a10133} mClient=android.os.BinderProxy@1f2e3d4\n    mViewVisibility=${ime ? '0x0' : '0x8'} mHaveFrame=true mObscured=false\n` +
+    imeWindowBlock(device) +
     `  Window #1 Window{8d0a2f1 u0 ${fg.package}/${fg.activity}}:\n    mDisplayId=0 rootTaskId=42 mSession=Session{5d6e7f8 2000:u0a10160} mClient=android.os.BinderProxy@2c3d4e5\n    mViewVisibility=0x0 mHaveFrame=true mObscured=false\n` +
     '\n' +
     focusLines(device, '  ') +
@@ -126,6 +212,28 @@ function dumpsysActivity(io: CommandIo, device: ShellDevice, args: readonly stri
   return 0;
 }
 
+/**
+ * `dumpsys display`: one `DisplayDeviceInfo{…}` line per physical display, with its
+ * `uniqueId="local:<physical id>"` (what `screencap -d` takes) and its power `state`,
+ * then the device's `mState=`; logical displays follow with their `mDisplayId`.
+ */
+function displayDump(device: ShellDevice): string {
+  const displays = device.traits.displays;
+  const density = device.system.density();
+  const viewports = displays
+    .filter((d) => d.state === 'ON')
+    .map((d, i) => `DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=${i}, uniqueId='local:${d.physicalId}', physicalPort=${i}, orientation=0, logicalFrame=Rect(0, 0 - ${d.width}, ${d.height}), physicalFrame=Rect(0, 0 - ${d.width}, ${d.height}), deviceWidth=${d.width}, deviceHeight=${d.height}}`)
+    .join(', ');
+  let text = `DISPLAY MANAGER (dumpsys display)\n  mOnlyCore=false\n  mSafeMode=false\n  mPendingTraversal=false\n  mViewports=[${viewports}]\n\nDisplay Devices: size=${displays.length}\n`;
+  displays.forEach((d, port) => {
+    text +=
+      `  DisplayDeviceInfo{"${d.name}": uniqueId="local:${d.physicalId}", ${d.width} x ${d.height}, modeId 1, defaultModeId 1, density ${density}, ${density}.0 x ${density}.0 dpi, touch INTERNAL, rotation 0, type INTERNAL, address {port=${port}}, state ${d.state}, committedState ${d.state}, FLAG_ALLOWED_TO_BE_DEFAULT_DISPLAY, FLAG_ROTATES_WITH_CONTENT, FLAG_SECURE}\n` +
+      `    mAdapter=LocalDisplayAdapter\n    mUniqueId=local:${d.physicalId}\n    mPhysicalDisplayId=${d.physicalId}\n    mState=${d.state}\n`;
+  });
+  text += `\nLogical Displays: size=1\n  Display 0:\n    mDisplayId=0\n    mPrimaryDisplayDevice=${device.traits.activeDisplay().name}\n    mBaseDisplayInfo=DisplayInfo{"${device.traits.activeDisplay().name}", displayId 0, real ${device.traits.activeDisplay().width} x ${device.traits.activeDisplay().height}, state ON}\n`;
+  return text;
+}
+
 export function registerDumpsys(table: CommandTable, device: ShellDevice): void {
   table.set('dumpsys', (io) => {
     const [service, ...args] = io.argv.slice(1);
@@ -159,7 +267,7 @@ export function registerDumpsys(table: CommandTable, device: ShellDevice): void 
         return 0;
       }
       case 'display':
-        io.out(`DISPLAY MANAGER (dumpsys display)\n  mOnlyCore=false\n  mSafeMode=false\n  mPendingTraversal=false\n  mViewports=[DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, uniqueId='local:4619827259835644672', physicalPort=0, orientation=0, logicalFrame=Rect(0, 0 - ${SCREEN_WIDTH}, ${SCREEN_HEIGHT}), physicalFrame=Rect(0, 0 - ${SCREEN_WIDTH}, ${SCREEN_HEIGHT}), deviceWidth=${SCREEN_WIDTH}, deviceHeight=${SCREEN_HEIGHT}}]\n\nDisplay Devices: size=1\n  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:4619827259835644672", ${SCREEN_WIDTH} x ${SCREEN_HEIGHT}, modeId 1, density ${device.system.density()}, state ON}\n    mScreenState=ON\n`);
+        io.out(displayDump(device));
         return 0;
       case 'battery':
         io.out('Current Battery Service state:\n  AC powered: true\n  USB powered: false\n  Wireless powered: false\n  status: 2\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n  voltage: 5000\n  temperature: 250\n  technology: Li-ion\n');

@@ -123,6 +123,8 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       // A trampoline (io.appium.settings) that finishes at once; only its service keeps running.
       if (target.pkg.name === 'io.appium.settings') system.settingsHelperForeground = true;
     } else {
+      // A cold start of a slow app: its window comes up with no content for a while (launch-delay trait).
+      if (!wasRunning || intent.stop) device.beginLaunch(target.pkg.name);
       const result = ui.startScreen(target.screen, { clearTask: intent.stop, reason: `am start ${component}` });
       if (result === 'brought-to-front') outcome = 'brought-to-front';
     }

@@ -1,6 +1,5 @@
 /** `input`, `uiautomator`, `screencap`, `logcat`, `ps`, `pidof`, `kill`. */
 import { PNG } from 'pngjs';
-import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../scenario/model.js';
 import type { CommandIo } from '../interpreter.js';
 import type { CommandTable, ShellDevice } from '../context.js';
 
@@ -90,20 +89,60 @@ async function uiautomator(io: CommandIo, device: ShellDevice): Promise<number> 
   return 0;
 }
 
+/** What screencap prints (on stderr) when several displays exist and no `-d` was given (AOSP screencap.cpp). */
+export const MULTIPLE_DISPLAYS_WARNING =
+  '[Warning] Multiple displays were found, but no display id was specified! ' +
+  'Defaulting to the first display found, however this default is not guaranteed ' +
+  'to be consistent across captures. A display id should be specified.\n' +
+  'A display ID can be specified with the [-d display-id] option.\n' +
+  'See "dumpsys SurfaceFlinger --display-id" for valid display IDs.\n';
+
+const offPanels = new Map<string, Buffer>();
+
+/** A panel that is off captures as all black, as SurfaceFlinger returns it. */
+function blackPng(width: number, height: number): Buffer {
+  const key = `${width}x${height}`;
+  let png = offPanels.get(key);
+  if (!png) {
+    const image = new PNG({ width, height });
+    for (let i = 3; i < image.data.length; i += 4) image.data[i] = 255;
+    png = PNG.sync.write(image);
+    offPanels.set(key, png);
+  }
+  return png;
+}
+
 function screencap(io: CommandIo, device: ShellDevice): number {
   const args = io.argv.slice(1);
   let png = args.includes('-p');
   const file = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-d').pop();
   if (file?.endsWith('.png')) png = true;
-  const pngBytes = device.screenshotPng();
+  const displays = device.traits.displays;
+  const d = args.indexOf('-d');
+  let display = displays[0];
+  if (d >= 0) {
+    const id = args[d + 1] ?? '';
+    if (!/^\d+$/.test(id)) {
+      io.err('Invalid display ID: Incorrect encoding.\n');
+      return 1;
+    }
+    display = displays.find((x) => x.physicalId === id);
+    if (!display) {
+      io.err('Capturing failed.\n');
+      return 1;
+    }
+  } else if (displays.length > 1) {
+    io.err(MULTIPLE_DISPLAYS_WARNING);
+  }
+  const pngBytes = display === undefined || display === device.traits.activeDisplay() ? device.screenshotPng() : blackPng(display.width, display.height);
   let bytes: Buffer;
   if (png) bytes = pngBytes;
   else {
     // Raw: width, height, pixel format (1 = RGBA_8888), colour space, then pixels.
     const decoded = PNG.sync.read(pngBytes);
     const header = Buffer.alloc(16);
-    header.writeUInt32LE(SCREEN_WIDTH, 0);
-    header.writeUInt32LE(SCREEN_HEIGHT, 4);
+    header.writeUInt32LE(decoded.width, 0);
+    header.writeUInt32LE(decoded.height, 4);
     header.writeUInt32LE(1, 8);
     header.writeUInt32LE(1, 12);
     bytes = Buffer.concat([header, decoded.data]);

@@ -1,0 +1,73 @@
+/**
+ * Issue 8: behaviours only some real devices show, as switchable traits. Faults (faults.ts)
+ * make a device misbehave; traits make it a different, perfectly healthy kind of device:
+ * a foldable with two displays, an app that starts slowly, a device still booting, an
+ * older Android whose `dumpsys window` describes the keyboard differently.
+ */
+import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../scenario/model.js';
+
+/** One physical display as `dumpsys display` and `screencap -d` know it. */
+export interface VirtualDisplay {
+  /** The physical display id (`uniqueId="local:<id>"`, what `screencap -d` takes on Android 10+). */
+  readonly physicalId: string;
+  readonly name: string;
+  /** ON for the screen the user looks at; a folded foldable's other panel is OFF. */
+  readonly state: 'ON' | 'OFF';
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The single built-in screen every phone has (the id a Pixel emulator reports). */
+export const BUILT_IN_DISPLAY: VirtualDisplay = Object.freeze({
+  physicalId: '4619827259835644672',
+  name: 'Built-in Screen',
+  state: 'ON',
+  width: SCREEN_WIDTH,
+  height: SCREEN_HEIGHT,
+});
+
+/**
+ * A foldable held open: SurfaceFlinger lists the outer (cover) panel first, and it is OFF;
+ * the inner panel shows the UI. `screencap -p` without `-d` captures the first one.
+ */
+export const FOLDABLE_DISPLAYS: readonly VirtualDisplay[] = Object.freeze([
+  Object.freeze({ physicalId: '4619827259835644672', name: 'Outer Display', state: 'OFF' as const, width: 1080, height: 2092 }),
+  Object.freeze({ physicalId: '4619827551948147201', name: 'Inner Display', state: 'ON' as const, width: SCREEN_WIDTH, height: SCREEN_HEIGHT }),
+]);
+
+export interface DeviceTraitOptions {
+  /** Physical displays, first = the one SurfaceFlinger lists first. Default: one built-in screen. */
+  readonly displays?: readonly VirtualDisplay[];
+  /** A cold `am start` shows the app's window only this long after `am start -W` returned. */
+  readonly launchDelayMs?: number;
+  /** `wm density N` already set at boot (`Override density: N`). */
+  readonly densityOverride?: number;
+  /** API level (ro.build.version.sdk): decides the `dumpsys window` layout (28, 30, 31–33, 34+). */
+  readonly sdk?: number;
+}
+
+/** Android release for an API level, for ro.build.version.release. */
+export function releaseForSdk(sdk: number): string {
+  const table: Readonly<Record<number, string>> = { 26: '8.0.0', 27: '8.1.0', 28: '9', 29: '10', 30: '11', 31: '12', 32: '12', 33: '13', 34: '14', 35: '15', 36: '16' };
+  return table[sdk] ?? String(Math.max(1, sdk - 20));
+}
+
+export class DeviceTraits {
+  displays: readonly VirtualDisplay[] = [BUILT_IN_DISPLAY];
+  launchDelayMs = 0;
+
+  constructor(options: DeviceTraitOptions = {}) {
+    if (options.displays && options.displays.length > 0) this.displays = options.displays;
+    this.launchDelayMs = Math.max(0, options.launchDelayMs ?? 0);
+  }
+
+  /** The display the UI is on: the first that is ON (the inner panel of an open foldable). */
+  activeDisplay(): VirtualDisplay {
+    return this.displays.find((d) => d.state === 'ON') ?? (this.displays[0] as VirtualDisplay);
+  }
+
+  reset(): void {
+    this.displays = [BUILT_IN_DISPLAY];
+    this.launchDelayMs = 0;
+  }
+}
