@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { UiNode, UiTree } from '../../src/domain/uiNode.js';
-import type { ScreenSummary } from '../../src/domain/screen.js';
+import { isIconGlyphsOnly } from '../../src/domain/nodeFacts.js';
+import { nameOfEntry, selectorValueOf, type ActionEntry, type ScreenSummary } from '../../src/domain/screen.js';
 import { contextFor, envelopeFor, hasRole, isVisibleNode, type DomainApi } from '../lib/domain.js';
 import { listFixtures } from '../lib/paths.js';
 import { median, p90, round } from '../lib/stats.js';
@@ -13,11 +14,11 @@ import { measure, type Size } from '../lib/tokens.js';
 import { formatMobileMcpJson, formatMobileMcpText, mobileMcpElements } from '../peers/mobileMcp.js';
 import { appiumMcpEntries, formatAppiumMcp } from '../peers/appiumMcp.js';
 import { toAppiumShape, toUiautomatorShape } from '../peers/shapes.js';
-import { COMPACT_STEPS, compactSummary } from '../prototype/compactSummary.js';
 
 export type LossReason =
   | 'invisible'
-  | 'not actionable, label kept in texts'
+  | 'not actionable, label shown (texts or an action)'
+  | 'not actionable, icon-font glyph only (left out of texts)'
   | 'not actionable, no label'
   | 'scrollable container'
   | 'inside a scrollable only'
@@ -67,8 +68,6 @@ export interface FileResult {
   readonly appiumMcp: Size & { readonly elements: number };
   readonly vsMobileMcp: PeerComparison;
   readonly vsAppiumMcp: PeerComparison;
-  /** The prototype compact presenter (bench/prototype), text block after each cumulative step. */
-  readonly compact: { step: string; text: Size }[];
 }
 
 export interface TokenEconomyResult {
@@ -79,7 +78,13 @@ export interface TokenEconomyResult {
   readonly aggregate?: Record<string, { median: number; p90: number }>;
 }
 
-const key = (b: { left: number; top: number; width: number; height: number }): string => `${b.left},${b.top},${b.width},${b.height}`;
+type Box = { left: number; top: number; width: number; height: number };
+const key = (b: Box): string => `${b.left},${b.top},${b.width},${b.height}`;
+/** The summary sends bounds as `[left, top, width, height]`. */
+const boxOf = (a: ActionEntry): Box => ({ left: a.bounds[0], top: a.bounds[1], width: a.bounds[2], height: a.bounds[3] });
+/** Single findings listed: a grouped finding names several actions. */
+const findingsListed = (s: ScreenSummary): number =>
+  (s.layout_findings ?? []).reduce((n, f) => n + ('actions' in f ? f.actions.length : 1), 0);
 const rectKey = (n: UiNode): string | null =>
   n.bounds ? key({ left: n.bounds.left, top: n.bounds.top, width: n.bounds.right - n.bounds.left, height: n.bounds.bottom - n.bounds.top }) : null;
 
@@ -110,7 +115,7 @@ function selectorSources(n: UiNode): string[] {
   return out;
 }
 
-const inside = (inner: { left: number; top: number; width: number; height: number }, outer: UiNode): boolean => {
+const inside = (inner: Box, outer: UiNode): boolean => {
   const b = outer.bounds;
   return b !== null && inner.left >= b.left && inner.top >= b.top && inner.left + inner.width <= b.right && inner.top + inner.height <= b.bottom;
 };
@@ -130,17 +135,18 @@ function classify(node: UiNode, offered: Set<string>, summary: ScreenSummary, te
   if (owner === null) {
     if (node.scrollable) return 'scrollable container';
     const label = labelOf(node);
-    if (label !== '') return textSet.has(label) || summary.truncated ? 'not actionable, label kept in texts' : 'unexplained';
+    if (label !== '' && isIconGlyphsOnly(label)) return 'not actionable, icon-font glyph only (left out of texts)';
+    if (label !== '') return textSet.has(label) || summary.truncated ? 'not actionable, label shown (texts or an action)' : 'unexplained';
     return underScrollable ? 'inside a scrollable only' : 'not actionable, no label';
   }
   const k = rectKey(owner);
   if (k !== null && offered.has(k)) return 'covered';
   const ownerNode = owner;
-  if (summary.actions.some((a) => inside(a.bounds, ownerNode))) return 'actionable container, its actionable children are offered';
+  if (summary.actions.some((a) => inside(boxOf(a), ownerNode))) return 'actionable container, its actionable children are offered';
   const sources = selectorSources(owner);
   if (sources.length === 0) return 'actionable, no label or id to select by';
   if (!sources.some(usableAsSelector)) return 'actionable, label unusable as a selector (over 256 code points or control characters)';
-  if (summary.counts.actions > summary.actions.length) return 'truncated (over the action cap)';
+  if ((summary.counts?.actions ?? 0) > summary.actions.length) return 'truncated (over the action cap)';
   return 'unexplained';
 }
 
@@ -150,8 +156,9 @@ function compare(
   peerOrders: readonly number[],
   describe: (i: number) => string,
 ): PeerComparison {
-  const offered = new Set(summary.actions.map((a) => key(a.bounds)));
-  const textSet = new Set(summary.texts);
+  const offered = new Set(summary.actions.map((a) => key(boxOf(a))));
+  // A label is shown when it is in texts or an action shows it (texts leave those out).
+  const textSet = new Set([...summary.texts, ...summary.actions.map(nameOfEntry), ...summary.actions.map(selectorValueOf)]);
   const notOffered: Partial<Record<LossReason, number>> = {};
   const examples: { reason: LossReason; peerEntry: string }[] = [];
   let covered = 0;
@@ -198,10 +205,10 @@ export function runTokenEconomy(domain: DomainApi): TokenEconomyResult {
           both,
           actions: summary.actions.length,
           ambiguous: summary.actions.filter((a) => a.ambiguous).length,
-          actionsBeforeCap: summary.counts.actions,
+          actionsBeforeCap: summary.counts?.actions ?? summary.actions.length,
           texts: summary.texts.length,
-          layoutFindings: summary.layout_findings.length,
-          truncated: summary.truncated,
+          layoutFindings: summary.counts?.layout_findings ?? findingsListed(summary),
+          truncated: summary.truncated === true,
           percentOfRawBytes: round((100 * text.bytes) / Buffer.byteLength(xml, 'utf8'), 2),
         },
         mobileMcpJson: { ...measure(formatMobileMcpJson(mm)), elements: mm.length },
@@ -210,10 +217,6 @@ export function runTokenEconomy(domain: DomainApi): TokenEconomyResult {
         appiumMcp: { ...measure(formatAppiumMcp(am)), elements: am.length },
         vsMobileMcp: compare(tree, summary, mm.map((e) => e.order), (i) => JSON.stringify(mm[i])),
         vsAppiumMcp: compare(tree, summary, am.map((e) => e.order), (i) => JSON.stringify(am[i]?.element)),
-        compact: COMPACT_STEPS.map((step, i) => ({
-          step: step.id,
-          text: measure(JSON.stringify({ ...envelopeFor(summary), data: compactSummary(summary, i + 1) })),
-        })),
       });
     } catch (err) {
       errors.push({ file: f.name, error: err instanceof Error ? err.message : String(err) });

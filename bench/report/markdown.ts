@@ -3,7 +3,6 @@ import type { BenchResults } from '../run.js';
 import type { FileResult, TokenEconomyResult } from '../parts/tokenEconomy.js';
 import type { CpuResult } from '../parts/cpuCost.js';
 import type { CatalogueResult } from '../parts/catalogue.js';
-import { COMPACT_STEPS } from '../prototype/compactSummary.js';
 import { CATALOGUE_STEPS, compactCatalogue } from '../prototype/compactCatalogue.js';
 import { median, round } from '../lib/stats.js';
 import { measure } from '../lib/tokens.js';
@@ -82,16 +81,6 @@ function tokenSection(te: TokenEconomyResult, r: BenchResults): string {
     return [['listed by the peer', listed], ['covered: we offer the same target', covered], ...[...total.entries()].sort((a, b) => b[1] - a[1])];
   };
   const examples = files.flatMap((f) => [...f.vsMobileMcp.examples.map((e) => ({ f, peer: 'mobile-mcp', e })), ...f.vsAppiumMcp.examples.map((e) => ({ f, peer: 'appium-mcp', e }))]);
-  const compactRows: Row[] = [
-    ['(current format)', `${median(files.map((f) => f.ours.percentOfRawBytes))} %`, median(files.map((f) => f.ours.text.bytes)), median(files.map((f) => f.ours.text.tokens_o200k)), files.filter((f) => !f.mobileMcpEmptyMultiWindow && f.ours.text.tokens_o200k > f.mobileMcpText.tokens_o200k).length],
-    ...COMPACT_STEPS.map((step, i) => {
-      const bytes = files.map((f) => f.compact[i]?.text.bytes ?? Number.NaN);
-      const pct = files.map((f) => round((100 * (f.compact[i]?.text.bytes ?? Number.NaN)) / f.raw.bytes, 2));
-      const toks = files.map((f) => f.compact[i]?.text.tokens_o200k ?? Number.NaN);
-      const over = files.filter((f) => !f.mobileMcpEmptyMultiWindow && (f.compact[i]?.text.tokens_o200k ?? 0) > f.mobileMcpText.tokens_o200k).length;
-      return [`+ ${step.id}: ${step.description}`, `${median(pct)} %`, median(bytes), median(toks), over];
-    }),
-  ];
   const multi = files.filter((f) => f.mobileMcpEmptyMultiWindow).map((f) => short(f.file));
   return [
     `${files.length} dumps (${te.errors.length} failed${te.errors.length ? `: ${te.errors.map((e) => `${e.file}: ${e.error}`).join('; ')}` : ''}). Tokens: o200k_base (gpt-tokenizer); cl100k figures are in latest.json.`,
@@ -120,11 +109,6 @@ function tokenSection(te: TokenEconomyResult, r: BenchResults): string {
     '',
     examples.length ? '**Examples of lost actionable entries**' : '',
     ...examples.slice(0, 12).map(({ f, peer, e }) => `- ${short(f.file)} (${peer}, ${e.reason}): \`${e.peerEntry.replace(/`/g, "'")}\``),
-    '',
-    '### Prototype: a compact presenter (bench/prototype/compactSummary.ts), steps cumulative',
-    'Selectors are passed through unchanged, so every offered selector still goes straight into ui_tap.',
-    '',
-    table(['format', 'median ours/raw', 'median bytes', 'median tokens', 'files over mobile-mcp text'], compactRows),
     '',
   ].join('\n');
 }

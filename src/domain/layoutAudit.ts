@@ -13,12 +13,18 @@
  *    own bounds: a node is off screen only when it leaves both the display and every window.
  *  - Clipping by a non-scrollable ancestor or by the display edge: see `isPossiblyClipped`.
  */
-import type { ActionEntry, LayoutFinding } from './screen.js';
+import type { LayoutIssue } from './screen.js';
 import type { Rect, UiNode } from './uiNode.js';
 
-export interface AuditTarget {
-  readonly entry: ActionEntry;
-  readonly node: UiNode;
+/** One audited finding, before the summary decides how to name its target (by index, or by selector). */
+export interface AuditFinding {
+  readonly issue: LayoutIssue;
+  /** Index of the audited target in the list given to `auditLayout`. */
+  readonly index: number;
+  /** [width, height] in pixels. */
+  readonly sizePx: readonly [number, number];
+  /** Only for touch_target_too_small: ceil(48 * density / 160). */
+  readonly minimumPx?: number;
 }
 
 export interface AuditScreen {
@@ -77,34 +83,35 @@ export function isPossiblyClipped(node: UiNode, rect: Rect, area: Rect, minimumP
   return false;
 }
 
+/** Audits the offered targets' nodes, in order; each finding names its target by index. */
 export function auditLayout(
-  targets: readonly AuditTarget[],
+  targets: readonly UiNode[],
   screen: AuditScreen,
   roots: readonly UiNode[],
   density: number,
-): LayoutFinding[] {
+): AuditFinding[] {
   const area = auditArea(screen, roots);
   const minimum = minimumTouchPx(density);
-  const findings: LayoutFinding[] = [];
-  for (const { entry, node } of targets) {
+  const findings: AuditFinding[] = [];
+  targets.forEach((node, index) => {
     const rect = node.bounds;
-    if (!rect) continue;
+    if (!rect) return;
     const w = rect.right - rect.left;
     const h = rect.bottom - rect.top;
-    const base = { selector: entry.selector, label: entry.label, size_px: [w, h] as const };
+    const base = { index, sizePx: [w, h] as const };
     if (rect.left < area.left || rect.top < area.top || rect.right > area.right || rect.bottom > area.bottom) {
       // Checked before the clipping test: a node reaching outside the screen is a finding in itself.
       findings.push({ issue: 'off_screen', ...base });
-      continue;
+      return;
     }
-    if (isPossiblyClipped(node, rect, area, minimum)) continue;
+    if (isPossiblyClipped(node, rect, area, minimum)) return;
     if (w <= 0 || h <= 0) {
       findings.push({ issue: 'no_area', ...base });
-      continue;
+      return;
     }
     if (w * 160 < 48 * density && h * 160 < 48 * density) {
-      findings.push({ issue: 'touch_target_too_small', ...base, minimum_px: minimum });
+      findings.push({ issue: 'touch_target_too_small', ...base, minimumPx: minimum });
     }
-  }
+  });
   return findings;
 }

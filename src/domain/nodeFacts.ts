@@ -40,7 +40,17 @@ export function roleOf(node: UiNode): Role | null {
 }
 
 export function toBox(rect: Rect): BoxBounds {
-  return { left: rect.left, top: rect.top, width: rect.right - rect.left, height: rect.bottom - rect.top };
+  return [rect.left, rect.top, rect.right - rect.left, rect.bottom - rect.top];
+}
+
+/**
+ * Icon-font glyphs (Private Use Area code points: Material or Font Awesome icons drawn as text)
+ * mean nothing outside their font, so a text made only of them tells a model nothing.
+ */
+const ICON_GLYPHS_ONLY = /^[\s\u{E000}-\u{F8FF}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]*$/u;
+
+export function isIconGlyphsOnly(text: string): boolean {
+  return ICON_GLYPHS_ONLY.test(text);
 }
 
 export function codePointLength(value: string): number {

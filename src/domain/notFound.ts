@@ -8,6 +8,7 @@
  */
 import type { Selector, SelectorTerm } from './selector.js';
 import type { ActionEntry } from './screen.js';
+import { nameOfEntry, roleOfEntry } from './screen.js';
 import { codePointLength, cutCodePoints, safePreview } from './nodeFacts.js';
 
 export const NOT_FOUND_MAX_OFFERS = 10;
@@ -18,14 +19,7 @@ function describeTerm(term: SelectorTerm): string {
 }
 
 function isReady(entry: ActionEntry): boolean {
-  return entry.enabled && !entry.ambiguous && !entry.covered_by_keyboard;
-}
-
-/** The label a model would recognise: the entry's label, else the value of its selector. */
-function offerName(entry: ActionEntry): string {
-  if (entry.label.trim() !== '') return entry.label;
-  const { within: _within, ...target } = entry.selector;
-  return Object.values(target).find((v): v is string => typeof v === 'string') ?? '';
+  return entry.enabled !== false && !entry.ambiguous && !entry.covered_by_keyboard;
 }
 
 /** One line, at most `NOT_FOUND_LABEL_MAX` code points including the ellipsis, control characters escaped. */
@@ -48,7 +42,7 @@ export function notFoundMessage(selector: Selector, offers: readonly ActionEntry
     return `${head} The screen offers nothing to act on; call ui_get_tree to see it, or ui_scroll / device_back to move on.`;
   }
   const ordered = [...offers.filter(isReady), ...offers.filter((o) => !isReady(o))];
-  const named = ordered.slice(0, NOT_FOUND_MAX_OFFERS).map((o) => `'${shortLabel(offerName(o))}' (${o.role})`);
+  const named = ordered.slice(0, NOT_FOUND_MAX_OFFERS).map((o) => `'${shortLabel(nameOfEntry(o))}' (${roleOfEntry(o)})`);
   const rest = offers.length - named.length;
   return `${head} The screen offers: ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}.`;
 }

@@ -24,39 +24,82 @@ export interface ScreenContext {
 
 export type Role = 'input' | 'toggle' | 'button' | 'long-press';
 
+/**
+ * One offered target. Compact by design (it is repeated up to 120 times): a field that would
+ * only repeat what the entry already says is left out, and its absence has one fixed meaning.
+ */
 export interface ActionEntry {
+  /** Goes back unchanged to ui_tap / ui_type_text. */
   readonly selector: WireSelector;
-  readonly label: string;
-  readonly role: Role;
-  readonly enabled: boolean;
+  /** What the element says; absent when the selector's value already says exactly that, or when it says nothing. */
+  readonly label?: string;
+  /** Absent means `button`, the role of almost every entry. */
+  readonly role?: Exclude<Role, 'button'>;
+  /** Present only when the element is disabled. */
+  readonly enabled?: false;
   readonly bounds: BoxBounds;
+  /** Toggles only. */
   readonly checked?: boolean;
   readonly disambiguated?: true;
   readonly ambiguous?: true;
   readonly covered_by_keyboard?: true;
 }
 
-export type LayoutIssue = 'no_area' | 'off_screen' | 'touch_target_too_small';
-
-export interface LayoutFinding {
-  readonly issue: LayoutIssue;
-  readonly selector: WireSelector;
-  readonly label: string;
-  /** [width, height] in pixels. */
-  readonly size_px: readonly [number, number];
-  /** Only for touch_target_too_small: ceil(48 * density / 160). */
-  readonly minimum_px?: number;
+/** The role an entry declares: `button` when the entry leaves it out. */
+export function roleOfEntry(entry: ActionEntry): Role {
+  return entry.role ?? 'button';
 }
 
-/** CONTRACT §6: the screen in the server's own vocabulary. */
+/** The selector's own value (its target term), which doubles as the label when `label` is absent. */
+export function selectorValueOf(entry: ActionEntry): string {
+  const { within: _within, ...target } = entry.selector;
+  return Object.values(target).find((v): v is string => typeof v === 'string') ?? '';
+}
+
+/** What a model reads as the entry's name: its label, else the value of its selector. */
+export function nameOfEntry(entry: ActionEntry): string {
+  return entry.label ?? selectorValueOf(entry);
+}
+
+export type LayoutIssue = 'no_area' | 'off_screen' | 'touch_target_too_small';
+
+/**
+ * Layout findings, grouped: one per issue for the offered actions it concerns, named by their index
+ * in `actions` (each action's bounds carry its size). An entry cut by the 120-action limit has no
+ * index: a finding on it stands alone and carries its selector, label and size itself.
+ */
+export type LayoutFinding =
+  | {
+      readonly issue: LayoutIssue;
+      /** Indexes into `actions`, in screen order. */
+      readonly actions: readonly number[];
+      /** Only for touch_target_too_small: ceil(48 * density / 160). */
+      readonly minimum_px?: number;
+    }
+  | {
+      readonly issue: LayoutIssue;
+      readonly selector: WireSelector;
+      readonly label?: string;
+      /** [width, height] in pixels. */
+      readonly size_px: readonly [number, number];
+      readonly minimum_px?: number;
+    };
+
+/**
+ * CONTRACT §6: the screen in the server's own vocabulary, in its compact form (docs/summary.md).
+ * `texts` leaves out strings an offered action already shows. What would say "nothing" is left
+ * out: `keyboard` is present only when it is open, `layout_findings` only when there are some,
+ * `truncated` (always `true`) and `counts` only when a list was cut.
+ */
 export interface ScreenSummary {
   readonly foreground_package: string;
   readonly screen: { readonly width: number; readonly height: number };
   readonly texts: readonly string[];
   readonly actions: readonly ActionEntry[];
   readonly can_scroll: boolean;
-  readonly keyboard: { readonly open: boolean; readonly top: number | null };
-  readonly layout_findings: readonly LayoutFinding[];
-  readonly counts: { readonly texts: number; readonly actions: number; readonly layout_findings: number };
-  readonly truncated: boolean;
+  readonly keyboard?: { readonly open: true; readonly top: number };
+  readonly layout_findings?: readonly LayoutFinding[];
+  /** Before the cut; `layout_findings` counts single findings (one per issue and target). */
+  readonly counts?: { readonly texts: number; readonly actions: number; readonly layout_findings: number };
+  readonly truncated?: true;
 }

@@ -24,12 +24,13 @@
  * list ambiguous although each row's text is unique.
  */
 import type { ActionEntry, LayoutFinding, Role, ScreenContext, ScreenSummary } from './screen.js';
+import { selectorValueOf } from './screen.js';
 import type { Selector, SelectorKey, SelectorTerm, WireSelector } from './selector.js';
 import { selectorToWire } from './selector.js';
 import type { Rect, UiNode, UiTree } from './uiNode.js';
 import { hasAncestorMatching, matchTerm, termMatchesNode } from './matcher.js';
-import { auditLayout } from './layoutAudit.js';
-import { cutCodePoints, isBlank, isEditText, isVisible, ownLabel, roleOf, selectorValueProblem, toBox } from './nodeFacts.js';
+import { auditLayout, type AuditFinding } from './layoutAudit.js';
+import { cutCodePoints, isBlank, isEditText, isIconGlyphsOnly, isVisible, ownLabel, roleOf, selectorValueProblem, toBox } from './nodeFacts.js';
 
 export const MAX_ACTIONS = 120;
 export const MAX_TEXTS = 200;
@@ -47,6 +48,8 @@ export interface ActionPlan {
   /** The node the selector resolves to: `node` itself or a descendant whose tap reaches `node`. */
   readonly selectorNode: UiNode;
   readonly selector: Selector;
+  /** The entry's label before cutting, '' when it has none (the entry may leave it out). */
+  readonly fullLabel: string;
 }
 
 export interface DetailedSummary {
@@ -72,34 +75,91 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
     if (!isVisible(node)) continue;
     if (node.scrollable) canScroll = true;
     const label = ownLabel(node);
-    if (label !== '') texts.add(cutCodePoints(label, MAX_TEXT_CODE_POINTS));
+    if (label !== '') texts.add(label);
     const role = roleOf(node);
     if (role === null) continue;
     const plan = planAction(tree, node, role, keyboardFrame);
     if (plan) plans.push(plan);
   }
 
+  const offered = plans.slice(0, MAX_ACTIONS);
   const findings = auditLayout(
-    plans.map((p) => ({ entry: p.entry, node: p.node })),
+    plans.map((p) => p.node),
     screen,
     tree.roots,
     context.density,
   );
-  const allTexts = [...texts];
+  const shown = stringsShownBy(offered);
+  const allTexts = [
+    ...new Set(
+      [...texts].filter((t) => !shown.has(t) && !isIconGlyphsOnly(t)).map((t) => cutCodePoints(t, MAX_TEXT_CODE_POINTS)),
+    ),
+  ];
   const truncated =
     plans.length > MAX_ACTIONS || allTexts.length > MAX_TEXTS || findings.length > MAX_LAYOUT_FINDINGS;
+  const layoutFindings = groupFindings(findings.slice(0, MAX_LAYOUT_FINDINGS), plans);
   const summary: ScreenSummary = {
     foreground_package: foregroundPackage(tree, context),
     screen,
     texts: allTexts.slice(0, MAX_TEXTS),
-    actions: plans.slice(0, MAX_ACTIONS).map((p) => p.entry),
+    actions: offered.map((p) => p.entry),
     can_scroll: canScroll,
-    keyboard: { open: keyboardFrame !== null, top: keyboardFrame ? keyboardFrame.top : null },
-    layout_findings: findings.slice(0, MAX_LAYOUT_FINDINGS) as LayoutFinding[],
-    counts: { texts: allTexts.length, actions: plans.length, layout_findings: findings.length },
-    truncated,
+    ...(keyboardFrame ? { keyboard: { open: true as const, top: keyboardFrame.top } } : {}),
+    ...(layoutFindings.length > 0 ? { layout_findings: layoutFindings } : {}),
+    ...(truncated
+      ? {
+          counts: { texts: allTexts.length, actions: plans.length, layout_findings: findings.length },
+          truncated: true as const,
+        }
+      : {}),
   };
   return { summary, plans };
+}
+
+
+
+/**
+ * The strings an offered action already shows in full: its selector's value and its label
+ * (unless the label was cut). `texts` leaves them out rather than repeat them.
+ */
+function stringsShownBy(offered: readonly ActionPlan[]): Set<string> {
+  const shown = new Set<string>();
+  for (const { entry, fullLabel } of offered) {
+    shown.add(selectorValueOf(entry));
+    if (entry.label === undefined || entry.label === fullLabel) shown.add(fullLabel);
+  }
+  return shown;
+}
+
+/**
+ * Findings on offered actions are grouped by issue (in order of first appearance) and name the
+ * actions by index; a finding on an entry past the 120 cut stands alone and names its selector.
+ */
+function groupFindings(findings: readonly AuditFinding[], plans: readonly ActionPlan[]): LayoutFinding[] {
+  const groups = new Map<string, { issue: AuditFinding['issue']; actions: number[]; minimum_px?: number }>();
+  const out: LayoutFinding[] = [];
+  for (const finding of findings) {
+    const minimum = finding.minimumPx !== undefined ? { minimum_px: finding.minimumPx } : {};
+    if (finding.index < MAX_ACTIONS) {
+      let group = groups.get(finding.issue);
+      if (!group) {
+        group = { issue: finding.issue, actions: [], ...minimum };
+        groups.set(finding.issue, group);
+        out.push(group);
+      }
+      group.actions.push(finding.index);
+      continue;
+    }
+    const { entry, fullLabel } = plans[finding.index]!;
+    out.push({
+      issue: finding.issue,
+      selector: entry.selector,
+      ...(fullLabel !== '' ? { label: cutCodePoints(fullLabel, MAX_LABEL_CODE_POINTS) } : {}),
+      size_px: finding.sizePx,
+      ...minimum,
+    });
+  }
+  return out;
 }
 
 /** Display size from dumpsys, else the size Appium declared, else the extent of the windows. */
@@ -236,16 +296,18 @@ function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect 
     ownLabel(node) || ownLabel(choice.source) || sources.map(ownLabel).find((l) => l !== '') || '';
   const bounds = node.bounds!;
   const wire: WireSelector = selectorToWire(choice.selector);
+  // Left out when it would only repeat the selector's value (or say nothing): see ActionEntry.
+  const sayLabel = label !== '' && label !== choice.selector.target.value;
   const entry: ActionEntry = {
     selector: wire,
-    label: cutCodePoints(label, MAX_LABEL_CODE_POINTS),
-    role,
-    enabled: node.enabled,
+    ...(sayLabel ? { label: cutCodePoints(label, MAX_LABEL_CODE_POINTS) } : {}),
+    ...(role !== 'button' ? { role } : {}),
+    ...(node.enabled ? {} : { enabled: false as const }),
     bounds: toBox(bounds),
     ...(role === 'toggle' ? { checked: node.checked } : {}),
     ...(choice.disambiguated ? { disambiguated: true as const } : {}),
     ...(choice.ambiguous ? { ambiguous: true as const } : {}),
     ...(keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {}),
   };
-  return { entry, node, selectorNode: choice.source, selector: choice.selector };
+  return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: label };
 }

@@ -6,13 +6,12 @@ export interface Rect {
   readonly bottom: number;
 }
 
-/** What goes out to the model for auditing; never accepted as input. */
-export interface BoxBounds {
-  readonly left: number;
-  readonly top: number;
-  readonly width: number;
-  readonly height: number;
-}
+/**
+ * What goes out to the model for auditing, never accepted as input: `[left, top, width, height]`
+ * in physical pixels. An array rather than four named keys: it is repeated on every offered
+ * action, and the names cost more than the numbers (bench/README.md, part 1).
+ */
+export type BoxBounds = readonly [left: number, top: number, width: number, height: number];
 
 /**
  * One node of a UI hierarchy, whichever dump shape it came from

@@ -9,9 +9,10 @@ export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
     name: 'ui_get_tree',
     title: 'Read the screen',
     description:
-      'Summarises the current screen: foreground_package, texts, and `actions` (label, role, selector). ' +
+      'Summarises the current screen: foreground_package, texts, and `actions` ({selector, label, role, bounds}; ' +
+      'no label: the selector\'s value is the label; no role: button). ' +
       'To act, send an action\'s `selector` unchanged to ui_tap or ui_type_text; `ambiguous` entries cannot be targeted, ' +
-      '`bounds` are for auditing only. Changes nothing.',
+      '`bounds` ([left, top, width, height]) are for auditing only. Changes nothing.',
     inputSchema: z.object({
       include_raw: z.boolean().optional().describe('Also return the raw XML as `ui_tree` (large; rarely needed).'),
       session_id: sessionIdSchema,

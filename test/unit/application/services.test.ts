@@ -3,6 +3,7 @@ import { HarnessError } from '../../../src/domain/errors.js';
 import { describe, expect, it } from 'vitest';
 import { buildLocator } from '../../../src/domain/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
+import { nameOfEntry, type ActionEntry } from '../../../src/domain/screen.js';
 import { buildHarness, envelopeOf, type TestHarness } from '../../support/fakes/harness.js';
 import { makePng } from '../../support/fakes/images.js';
 import { launcherDump, settingsAppsDump } from '../../support/fakes/screens.js';
@@ -129,7 +130,7 @@ describe('observers', () => {
     const data = plain.data as Record<string, unknown>;
     expect(data.foreground_package).toBe('com.android.settings');
     expect(data).not.toHaveProperty('ui_tree');
-    const labels = (data.actions as { label: string }[]).map((a) => a.label);
+    const labels = (data.actions as ActionEntry[]).map(nameOfEntry);
     expect(labels).toEqual(expect.arrayContaining(['Calendar', 'Clock']));
     const raw = await h.envelope('ui_get_tree', { include_raw: true });
     expect((raw.data as Record<string, unknown>).ui_tree).toBe(settingsAppsDump());

@@ -9,8 +9,12 @@ function ctx(density: number, window: Partial<WindowState> = {}): ScreenContext 
   return { density, window: { foregroundPackage: null, ime: { visible: false, frame: null }, displaySize: null, ...window } };
 }
 
+function summary(children: NodeSpec[], density: number, window: Partial<WindowState> = {}, rootBounds?: string) {
+  return summariseScreen(parseDump(uiautomatorDump([screen(children, rootBounds)])), ctx(density, window));
+}
+
 function audit(children: NodeSpec[], density: number, window: Partial<WindowState> = {}, rootBounds?: string) {
-  return summariseScreen(parseDump(uiautomatorDump([screen(children, rootBounds)])), ctx(density, window)).layout_findings;
+  return summary(children, density, window, rootBounds).layout_findings ?? [];
 }
 
 /** A clickable square of `size` px placed well inside a plain (non-scrollable) panel. */
@@ -30,10 +34,10 @@ describe('layout audit: touch_target_too_small with the real density', () => {
     [480, 144],
   ])('minimum at %i dpi is %i px', (density, minimum) => {
     expect(minimumTouchPx(density)).toBe(minimum);
-    // One pixel short on both axes: a finding that names the size and the minimum.
-    expect(audit([square(minimum - 1)], density)).toEqual([
-      { issue: 'touch_target_too_small', selector: { content_desc: 'Icon' }, label: 'Icon', size_px: [minimum - 1, minimum - 1], minimum_px: minimum },
-    ]);
+    // One pixel short on both axes: a finding that names the action (whose bounds give the size) and the minimum.
+    const s = summary([square(minimum - 1)], density);
+    expect(s.layout_findings).toEqual([{ issue: 'touch_target_too_small', actions: [0], minimum_px: minimum }]);
+    expect(s.actions[0]).toEqual({ selector: { content_desc: 'Icon' }, bounds: [500, 900, minimum - 1, minimum - 1] });
     // Exactly the minimum: no finding.
     expect(audit([square(minimum)], density)).toEqual([]);
   });
@@ -94,14 +98,16 @@ describe('layout audit: clipping is not a finding', () => {
       bounds: '[300,800][700,836]',
       children: [{ cls: 'android.widget.ImageView', desc: 'Like', clickable: true, bounds: '[400,800][436,836]' }],
     };
-    expect(audit([row], 240).map((f) => [f.issue, f.size_px])).toEqual([['touch_target_too_small', [36, 36]]]);
+    const s = summary([row], 240);
+    expect(s.layout_findings).toEqual([{ issue: 'touch_target_too_small', actions: [0], minimum_px: 72 }]);
+    expect(s.actions[0]!.bounds).toEqual([400, 800, 36, 36]);
   });
 });
 
 describe('layout audit: no_area and off_screen', () => {
   it('reports a zero-width target that nothing clipped', () => {
     const panel: NodeSpec = { cls: 'android.widget.FrameLayout', bounds: '[100,400][980,1400]', children: [{ cls: 'android.widget.Button', text: 'Thin', clickable: true, bounds: '[300,500][300,600]' }] };
-    expect(audit([panel], 420)).toEqual([{ issue: 'no_area', selector: { text: 'Thin' }, label: 'Thin', size_px: [0, 100] }]);
+    expect(audit([panel], 420)).toEqual([{ issue: 'no_area', actions: [0] }]);
   });
 
   it('reports a target reaching past the screen', () => {
@@ -110,7 +116,7 @@ describe('layout audit: no_area and off_screen', () => {
       420,
       { displaySize: { width: 1080, height: 2400 } },
     );
-    expect(findings).toEqual([{ issue: 'off_screen', selector: { text: 'Past the edge' }, label: 'Past the edge', size_px: [300, 200] }]);
+    expect(findings).toEqual([{ issue: 'off_screen', actions: [0] }]);
   });
 
   it('has no false off_screen when a rotated dump keeps portrait bounds (BlueStacks, rotation=1)', () => {
@@ -122,7 +128,7 @@ describe('layout audit: no_area and off_screen', () => {
     );
     const summary = summariseScreen(tree, ctx(240, { displaySize: { width: 1920, height: 1080 } }));
     expect(summary.screen).toEqual({ width: 1920, height: 1080 });
-    expect(summary.layout_findings).toEqual([]);
+    expect(summary).not.toHaveProperty('layout_findings');
   });
 
   it('audits only offered actions, not plain text or scrollables', () => {
@@ -134,5 +140,43 @@ describe('layout audit: no_area and off_screen', () => {
       420,
     );
     expect(findings).toEqual([]);
+  });
+});
+
+describe('layout audit: how findings name their targets', () => {
+  it('groups findings by issue, naming the offered actions by index in screen order', () => {
+    const panel: NodeSpec = {
+      cls: 'android.widget.FrameLayout',
+      bounds: '[100,400][980,1400]',
+      children: [
+        { cls: 'android.widget.ImageButton', desc: 'A', clickable: true, bounds: '[200,500][250,550]' },
+        { cls: 'android.widget.Button', text: 'Wide', clickable: true, bounds: '[200,600][900,800]' },
+        { cls: 'android.widget.Button', text: 'Thin', clickable: true, bounds: '[300,900][300,1000]' },
+        { cls: 'android.widget.ImageButton', desc: 'B', clickable: true, bounds: '[600,500][650,550]' },
+      ],
+    };
+    expect(audit([panel], 420)).toEqual([
+      { issue: 'touch_target_too_small', actions: [0, 3], minimum_px: 126 },
+      { issue: 'no_area', actions: [2] },
+    ]);
+  });
+
+  it('names an entry past the 120-action cut by its selector, label and size', () => {
+    const buttons: NodeSpec[] = Array.from({ length: 120 }, (_, i) => ({
+      cls: 'android.widget.Button',
+      text: `B${i}`,
+      clickable: true,
+      bounds: `[100,${200 + i * 10}][900,${210 + i * 10}]`,
+    }));
+    const small: NodeSpec = { cls: 'android.widget.ImageButton', id: 'com.example.app:id/last', desc: 'Last', clickable: true, bounds: '[500,1500][540,1540]' };
+    const s = summary([{ cls: 'android.widget.FrameLayout', bounds: '[50,100][1000,2000]', children: [...buttons, small] }], 420);
+    expect(s.actions).toHaveLength(120);
+    expect(s.truncated).toBe(true);
+    expect(s.layout_findings).toEqual([
+      { issue: 'touch_target_too_small', selector: { resource_id: 'com.example.app:id/last' }, label: 'Last', size_px: [40, 40], minimum_px: 126 },
+    ]);
+    // Its label stays in texts: no offered action shows it.
+    expect(s.texts).toEqual(['Last']);
+    expect(s.counts).toEqual({ texts: 1, actions: 121, layout_findings: 1 });
   });
 });

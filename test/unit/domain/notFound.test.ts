@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { notFoundMessage } from '../../../src/domain/notFound.js';
 import type { ActionEntry, Role } from '../../../src/domain/screen.js';
 
+/** An entry as the summary writes it: the label is the selector's value, `button` and `enabled` are implied. */
 function offer(label: string, role: Role = 'button', extra: Partial<ActionEntry> = {}): ActionEntry {
-  return { selector: { text: label }, label, role, enabled: true, bounds: { left: 0, top: 0, width: 10, height: 10 }, ...extra };
+  return { selector: { text: label }, ...(role !== 'button' ? { role } : {}), bounds: [0, 0, 10, 10], ...extra };
 }
 
 describe('notFoundMessage (CONTRACT §7)', () => {
@@ -41,6 +42,11 @@ describe('notFoundMessage (CONTRACT §7)', () => {
     ];
     const message = notFoundMessage({ target: { key: 'text', value: 'x' } }, offers);
     expect(message).toContain("offers: 'Ready' (toggle), 'Disabled' (button), 'Twin' (button), 'Hidden' (button).");
+  });
+
+  it('prefers the label to the selector value when the entry has one', () => {
+    const labelled: ActionEntry = { selector: { resource_id: 'com.example.app:id/send' }, label: 'Send', bounds: [0, 0, 10, 10] };
+    expect(notFoundMessage({ target: { key: 'text', value: 'x' } }, [labelled])).toContain("'Send' (button)");
   });
 
   it('uses the selector value when an offer has no label', () => {

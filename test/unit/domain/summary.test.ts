@@ -3,7 +3,7 @@ import { parseDump } from '../../../src/domain/dump.js';
 import { summariseScreen, summariseScreenDetailed } from '../../../src/domain/summary.js';
 import { matchSelector } from '../../../src/domain/matcher.js';
 import { parseSelector } from '../../../src/domain/validation.js';
-import type { ScreenContext, WindowState } from '../../../src/domain/screen.js';
+import { nameOfEntry, roleOfEntry, type ScreenContext, type WindowState } from '../../../src/domain/screen.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
 
 function ctx(window: Partial<WindowState> = {}, density = 420): ScreenContext {
@@ -48,7 +48,7 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
   const summary = summarise(children);
 
   it('gives each visible actionable node its role, in document order', () => {
-    expect(summary.actions.map((a) => [a.label, a.role])).toEqual([
+    expect(summary.actions.map((a) => [nameOfEntry(a), roleOfEntry(a)])).toEqual([
       ['Search settings', 'input'],
       ['typed', 'input'],
       ['Wi-Fi', 'toggle'],
@@ -67,13 +67,26 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
     ]);
   });
 
-  it('reports checked for toggles only, enabled for all, bounds as a box', () => {
-    expect(summary.actions[2]).toMatchObject({ checked: true, enabled: true, bounds: { left: 0, top: 300, width: 1080, height: 150 } });
+  it('reports checked for toggles only, bounds as [left, top, width, height]', () => {
+    expect(summary.actions[2]).toEqual({ selector: { text: 'Wi-Fi' }, role: 'toggle', bounds: [0, 300, 1080, 150], checked: true });
     expect(summary.actions[3]).not.toHaveProperty('checked');
   });
 
+  it('leaves out what an entry would only repeat: role button, enabled true, a label equal to the selector value', () => {
+    expect(summary.actions[3]).toEqual({ selector: { text: 'Calendar' }, bounds: [0, 450, 1080, 150] });
+    const s = summarise([
+      { cls: 'android.widget.Button', text: 'Off', enabled: false, clickable: true, bounds: '[0,0][1080,150]' },
+      { cls: 'android.widget.ImageButton', id: 'com.example.app:id/send', desc: 'Send', clickable: true, bounds: '[0,150][1080,300]' },
+    ]);
+    expect(s.actions).toEqual([
+      { selector: { text: 'Off' }, enabled: false, bounds: [0, 0, 1080, 150] },
+      // The id does not say "Send": the label does.
+      { selector: { resource_id: 'com.example.app:id/send' }, label: 'Send', bounds: [0, 150, 1080, 150] },
+    ]);
+  });
+
   it('never offers scrollables, invisible nodes or plain text, but lists visible texts', () => {
-    const labels = summary.actions.map((a) => a.label);
+    const labels = summary.actions.map(nameOfEntry);
     expect(labels).not.toContain('Scrollable list');
     expect(labels).not.toContain('Ghost');
     expect(labels).not.toContain('No bounds');
@@ -88,8 +101,32 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
     const many = Array.from({ length: 250 }, (_, i) => ({ cls: 'android.widget.TextView', text: `T${i % 230}`, bounds: '[0,0][10,10]' }));
     const s = summarise(many);
     expect(s.texts).toHaveLength(200);
-    expect(s.counts.texts).toBe(230);
+    expect(s.counts?.texts).toBe(230);
     expect(s.truncated).toBe(true);
+  });
+
+  it('leaves out of texts what an offered action shows in full, and icon-font glyphs', () => {
+    const s = summarise([
+      { cls: 'android.widget.Button', text: 'Calendar', clickable: true, bounds: '[0,0][1080,150]' },
+      { cls: 'android.widget.TextView', text: 'Calendar', bounds: '[0,150][1080,300]' },
+      { cls: 'android.widget.TextView', text: '\ue8b6', bounds: '[0,300][100,400]' },
+      { cls: 'android.widget.TextView', text: '\ue8b6 Search', bounds: '[0,400][1080,500]' },
+      { cls: 'android.widget.TextView', text: 'Caption', bounds: '[0,500][1080,600]' },
+    ]);
+    expect(s.texts).toEqual(['\ue8b6 Search', 'Caption']);
+  });
+
+  it('keeps a text whose action label was cut, and counts only when something was cut', () => {
+    const long = 'L'.repeat(130);
+    const s = summarise([
+      { cls: 'android.widget.ImageButton', id: 'com.example.app:id/more', desc: long, clickable: true, bounds: '[0,0][1080,150]' },
+    ]);
+    expect(s.actions[0]!.label).toBe(`${'L'.repeat(120)}…`);
+    expect(s.texts).toEqual([long]);
+    expect(s).not.toHaveProperty('counts');
+    expect(s).not.toHaveProperty('truncated');
+    expect(s).not.toHaveProperty('keyboard');
+    expect(s).not.toHaveProperty('layout_findings');
   });
 
   it('keeps at most 120 actions and counts all of them', () => {
@@ -101,9 +138,9 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
     }));
     const s = summarise(buttons);
     expect(s.actions).toHaveLength(120);
-    expect(s.counts.actions).toBe(130);
+    expect(s.counts?.actions).toBe(130);
     expect(s.truncated).toBe(true);
-    expect(summarise(buttons.slice(0, 5)).truncated).toBe(false);
+    expect(summarise(buttons.slice(0, 5))).not.toHaveProperty('truncated');
   });
 
   it('reads the same screen identically from the Appium shape', () => {
@@ -130,13 +167,13 @@ describe('summariseScreen: selectors from descendants', () => {
 
   it('prefers a descendant attribute that is unique over a shared resource-id', () => {
     const s = summarise([row('Network & internet', 0), row('Connected devices', 1), row('Apps', 2)]);
-    expect(s.actions.map((a) => [a.selector, a.label, a.role])).toEqual([
+    expect(s.actions.map((a) => [a.selector, nameOfEntry(a), roleOfEntry(a)])).toEqual([
       [{ text: 'Network & internet' }, 'Network & internet', 'button'],
       [{ text: 'Connected devices' }, 'Connected devices', 'button'],
       [{ text: 'Apps' }, 'Apps', 'button'],
     ]);
     // The row's own bounds are advertised, not the title's.
-    expect(s.actions[0]!.bounds).toEqual({ left: 0, top: 0, width: 1080, height: 200 });
+    expect(s.actions[0]!.bounds).toEqual([0, 0, 1080, 200]);
   });
 
   it('never borrows a selector from a descendant that takes the tap itself', () => {
@@ -150,7 +187,7 @@ describe('summariseScreen: selectors from descendants', () => {
       ],
     };
     const s = summarise([card]);
-    expect(s.actions.map((a) => [a.selector, a.label])).toEqual([
+    expect(s.actions.map((a) => [a.selector, nameOfEntry(a)])).toEqual([
       [{ text: 'Post title' }, 'Post title'],
       [{ text: 'Like' }, 'Like'],
     ]);
@@ -161,13 +198,13 @@ describe('summariseScreen: selectors from descendants', () => {
       { cls: 'android.widget.ImageButton', id: 'com.example.app:id/fab', clickable: true, bounds: '[800,2000][1000,2200]' },
       { cls: 'android.widget.ImageButton', clickable: true, bounds: '[100,2000][300,2200]' },
     ]);
-    expect(s.actions.map((a) => [a.selector, a.label])).toEqual([[{ resource_id: 'com.example.app:id/fab' }, '']]);
+    expect(s.actions).toEqual([{ selector: { resource_id: 'com.example.app:id/fab' }, bounds: [800, 2000, 200, 200] }]);
   });
 
   it('does not offer a selector value ui_tap would refuse (too long), falling back to the next attribute', () => {
     const s = summarise([{ cls: 'android.widget.Button', text: 'x'.repeat(300), id: 'com.example.app:id/long', clickable: true, bounds: '[0,0][500,500]' }]);
     expect(s.actions[0]!.selector).toEqual({ resource_id: 'com.example.app:id/long' });
-    expect([...s.actions[0]!.label].length).toBeLessThanOrEqual(121);
+    expect(s.actions[0]!.label).toBe(`${'x'.repeat(120)}…`);
   });
 });
 
@@ -227,7 +264,7 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
       ],
     });
     const s = summarise([clockRow(0, '21.45 MB'), clockRow(300, '8.12 MB')]);
-    expect(s.actions.map((a) => [a.selector, a.label, a.ambiguous])).toEqual([
+    expect(s.actions.map((a) => [a.selector, nameOfEntry(a), a.ambiguous])).toEqual([
       [{ text: 'Clock' }, 'Clock', true],
       [{ text: 'Clock' }, 'Clock', true],
     ]);
@@ -256,7 +293,8 @@ describe('summariseScreen: Flutter labels', () => {
     const s = summarise([{ cls: 'android.view.View', desc: 'Historial\nTab 2 of 3', clickable: true, bounds: '[0,2200][360,2400]' }]);
     expect(s.actions[0]!.selector).toEqual({ content_desc: 'Historial\nTab 2 of 3' });
     expect(parseSelector(s.actions[0]!.selector).target.value).toBe('Historial\nTab 2 of 3');
-    expect(s.texts).toEqual(['Historial\nTab 2 of 3']);
+    // The action shows the label in full, so texts does not repeat it.
+    expect(s.texts).toEqual([]);
   });
 });
 
@@ -270,7 +308,7 @@ describe('summariseScreen: keyboard', () => {
   it('marks entries that strictly overlap the visible IME frame, and only those', () => {
     const s = summarise(children, ctx({ ime: { visible: true, frame: { left: 0, top: 1500, right: 1080, bottom: 2400 } } }));
     expect(s.keyboard).toEqual({ open: true, top: 1500 });
-    expect(s.actions.map((a) => [a.label, a.covered_by_keyboard])).toEqual([
+    expect(s.actions.map((a) => [nameOfEntry(a), a.covered_by_keyboard])).toEqual([
       ['Message', undefined],
       ['Send', true],
       ['Half', true],
@@ -279,7 +317,7 @@ describe('summariseScreen: keyboard', () => {
 
   it('reports a closed keyboard and covers nothing when the IME is hidden', () => {
     const s = summarise(children, ctx({ ime: { visible: false, frame: { left: 0, top: 1500, right: 1080, bottom: 2400 } } }));
-    expect(s.keyboard).toEqual({ open: false, top: null });
+    expect(s).not.toHaveProperty('keyboard');
     expect(s.actions.some((a) => a.covered_by_keyboard)).toBe(false);
   });
 });
