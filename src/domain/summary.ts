@@ -214,12 +214,26 @@ function selectorSources(node: UiNode): UiNode[] {
   const walk = (parent: UiNode): void => {
     for (const child of parent.children) {
       if (child.scrollable || roleOf(child) !== null) continue;
-      if (isVisible(child)) out.push(child);
+      if (isVisible(child) && tapLandsIn(child, node.bounds)) out.push(child);
       walk(child);
     }
   };
   walk(node);
   return out;
+}
+
+/**
+ * UiAutomator2 clicks an element at the centre of its visible bounds, so a descendant can name
+ * N only when that centre lies inside N. A clipped descendant of a row scrolled almost out of
+ * its list reports an empty or inverted rectangle (`[49,326][431,263]`) whose centre lies
+ * outside the row: a tap there would land on something else.
+ */
+function tapLandsIn(child: UiNode, target: Rect | null): boolean {
+  const b = child.bounds;
+  if (b === null || target === null || b.right <= b.left || b.bottom <= b.top) return false;
+  const x = Math.floor((b.left + b.right) / 2);
+  const y = Math.floor((b.top + b.bottom) / 2);
+  return x >= target.left && x < target.right && y >= target.top && y < target.bottom;
 }
 
 function candidatesFor(node: UiNode, sources: readonly UiNode[]): Candidate[] {
