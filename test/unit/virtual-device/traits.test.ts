@@ -1,0 +1,113 @@
+/**
+ * Issue 8 traits of the virtual device, in process: the `dumpsys window` layout of each API
+ * level has the shape of the parser fixtures written from AOSP (so the device and the
+ * harness's parsers cannot drift apart), two displays, slow launches, booting.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { extractPng } from '../../../src/infrastructure/adb/AdbDeviceGateway.js';
+import { parseActiveDisplayId, parseWindowState } from '../../../src/infrastructure/adb/parsers.js';
+import { FOLDABLE_DISPLAYS, VirtualDevice } from '../../../src/virtual-device/device/index.js';
+import { sh } from './helpers.js';
+import type { ShellIo } from '../../../src/virtual-device/contracts.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = (name: string): string => readFileSync(path.join(here, '..', 'infrastructure', 'fixtures', name), 'utf8');
+const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
+
+/** A line's shape: numbers and hex ids become N, so only the layout is compared. */
+const shape = (line: string): string => line.trim().replace(/\b[0-9a-f]{6,}\b/g, 'H').replace(/-?\d+/g, 'N');
+const imeLines = (text: string): string[] => text.split('\n').filter((l) => /InsetsSource\b.*type=(ime|ITYPE_IME)|mGivenVisibleInsets=|^\s*mFrame=|Window\{\S+ u0 InputMethod\}:/.test(l)).map(shape);
+
+async function execBytes(d: VirtualDevice, line: string): Promise<Buffer> {
+  // exec: has no shell_v2 framing, so stderr arrives on the same stream, before the PNG.
+  const out: Buffer[] = [];
+  const io: ShellIo = { stdout: (c) => void out.push(Buffer.from(c)), stderr: (c) => void out.push(Buffer.from(c)), aborted: new AbortController().signal, onStdin: () => undefined };
+  await d.runShell(line, io, 'exec');
+  return Buffer.concat(out);
+}
+
+describe('dumpsys window per API level (keyboard open on the search screen)', () => {
+  it.each([
+    [28, 'dumpsys-window-api28-ime.txt'],
+    [30, 'dumpsys-window-api30-ime.txt'],
+    [33, 'dumpsys-window-api33-ime.txt'],
+  ])('API %i prints the IME in the layout of %s, and the harness reads top 1517', async (sdk, name) => {
+    const d = newDevice();
+    d.setSdk(sdk);
+    d.setScreen('settings_search');
+    const out = (await sh(d, 'dumpsys window')).stdout;
+    const fromDevice = new Set(imeLines(out));
+    const expected = imeLines(fixture(name));
+    expect(expected.length).toBeGreaterThanOrEqual(2);
+    for (const line of expected) expect(fromDevice, `missing a line shaped like: ${line}`).toContain(line);
+    expect(parseWindowState(out).ime).toEqual({ visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } });
+    expect(parseWindowState(out).foregroundPackage).toBe('com.google.android.settings.intelligence');
+  });
+
+  it('API 34 keeps its InsetsSource id=… type=ime line; a closed IME reads as no keyboard on every level', async () => {
+    const d = newDevice();
+    d.setScreen('settings_search');
+    expect((await sh(d, 'dumpsys window')).stdout).toMatch(/InsetsSource id=3 type=ime frame=\[0,1517\]\[1080,2400\] visible=true flags=/);
+    for (const sdk of [28, 30, 33, 34]) {
+      d.setSdk(sdk);
+      d.setScreen('settings_home');
+      expect(parseWindowState((await sh(d, 'dumpsys window')).stdout).ime.visible).toBe(false);
+    }
+    d.resetTraits();
+    expect((await sh(d, 'getprop ro.build.version.sdk')).stdout).toBe('34\n');
+  });
+});
+
+describe('two displays', () => {
+  it('screencap without -d warns and captures the first (off, black) panel; -d <id> captures the panel that is on', async () => {
+    const d = newDevice();
+    d.setDisplays(FOLDABLE_DISPLAYS);
+    const warned = await execBytes(d, 'screencap -p');
+    expect(warned.toString('latin1')).toMatch(/^\[Warning\] Multiple displays were found, but no display id was specified! Defaulting to the first display found/);
+    const outer = PNG.sync.read(extractPng(warned) as Buffer);
+    expect([outer.width, outer.height]).toEqual([1080, 2092]);
+    const id = parseActiveDisplayId((await sh(d, 'dumpsys display')).stdout);
+    expect(id).toBe('4619827551948147201');
+    const inner = await execBytes(d, `screencap -p -d ${id}`);
+    expect(extractPng(inner)).toBe(inner);
+    expect(PNG.sync.read(inner).height).toBe(2400);
+    expect((await sh(d, 'screencap -p -d 42')).code).toBe(1);
+    d.resetTraits();
+    const single = await execBytes(d, 'screencap -p');
+    expect(extractPng(single)).toBe(single);
+  });
+});
+
+describe('slow cold launch and boot', () => {
+  it('a cold start keeps the launcher in the dump and focus null for the delay; a warm one does not wait', async () => {
+    const d = newDevice();
+    d.setLaunchDelay(150);
+    expect((await sh(d, 'am start -W -n com.example.notes/.MainActivity')).stdout).toContain('Status: ok');
+    expect(d.currentScreen().screenId).toBe('notes_main');
+    expect((await sh(d, 'uiautomator dump /dev/tty')).stdout).not.toContain('com.example.notes');
+    expect((await sh(d, 'dumpsys window windows')).stdout).toContain('mCurrentFocus=null');
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await sh(d, 'uiautomator dump /dev/tty')).stdout).toContain('package="com.example.notes"');
+    await sh(d, 'am start -W -n com.android.settings/.Settings');
+    await new Promise((r) => setTimeout(r, 200));
+    await sh(d, 'am start -W -n com.example.notes/.MainActivity');
+    expect((await sh(d, 'uiautomator dump /dev/tty')).stdout).toContain('package="com.example.notes"');
+  });
+
+  it('booting: sys.boot_completed unset until the delay has passed', async () => {
+    const d = VirtualDevice.withDefaultScenario({ bootDelayMs: 100 });
+    expect((await sh(d, 'getprop sys.boot_completed')).stdout).toBe('\n');
+    expect((await sh(d, 'getprop init.svc.bootanim')).stdout).toBe('running\n');
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await sh(d, 'getprop sys.boot_completed')).stdout).toBe('1\n');
+  });
+
+  it('density override option', async () => {
+    const d = VirtualDevice.withDefaultScenario({ densityOverride: 480 });
+    expect((await sh(d, 'wm density')).stdout).toBe('Physical density: 420\nOverride density: 480\n');
+  });
+});
