@@ -237,7 +237,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     }
   });
 
-  it(`INV-CONC-1: two simultaneous operations never share the device: the second gets EMULATOR_BUSY${vdOnly('')}`, async () => {
+  it('INV-CONC-1: two simultaneous operations never share the device: the second gets EMULATOR_BUSY', async () => {
     await settingsHome();
     const vd = stack.device;
     if (!vd) {
@@ -438,9 +438,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     }
   });
 
-  it(`FLOW-SEL-ALL-1: every enabled, unambiguous, uncovered selector the summary offers finds exactly one element on that same screen${vdOnly(NEEDS_SCREEN)}`, async () => {
-    if (!stack.device) return; // named skip on a real emulator: see the title; the sweep does it per fixture
-    const vd = stack.device;
+  it.skipIf(ON_EMULATOR)(`FLOW-SEL-ALL-1: every enabled, unambiguous, uncovered selector the summary offers finds exactly one element on that same screen${vdOnly(NEEDS_SCREEN)}`, async () => {
+    const vd = device();
     const open = expectOk(await harness.call('ui_session_open'));
     const sessionId = open.data.session_id as string;
     const failures: string[] = [];
@@ -471,9 +470,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     expect(tried).toBeGreaterThan(40);
   });
 
-  it(`CONTRACT-SEL-CTX-1: repeated labels are told apart only by a semantic ancestor that leaves one target; otherwise ambiguous${vdOnly(NEEDS_SCREEN)}`, async () => {
-    if (!stack.device) return;
-    const vd = stack.device;
+  it.skipIf(ON_EMULATOR)(`CONTRACT-SEL-CTX-1: repeated labels are told apart only by a semantic ancestor that leaves one target; otherwise ambiguous${vdOnly(NEEDS_SCREEN)}`, async () => {
+    const vd = device();
     // Two profiles, each with a Save button and an Account name field: the profile's content-desc tells them apart.
     vd.setScreen('settings_accounts');
     const accounts = await tree(harness);
@@ -539,9 +537,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     }
   });
 
-  it(`INV-SESSION-1: Appium's session count is the same before and after a batch with successes, failures and timeouts${vdOnly(NEEDS_FAULTS)}`, async () => {
-    if (!stack.device) return;
-    const vd = stack.device;
+  it.skipIf(ON_EMULATOR)(`INV-SESSION-1: Appium's session count is the same before and after a batch with successes, failures and timeouts${vdOnly(NEEDS_FAULTS)}`, async () => {
+    const vd = device();
     const short = await shortCeilingHarness();
     const before = await stack.appium.sessionIds();
     const outcomes: string[] = [];
@@ -599,9 +596,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
   });
 
   describe('the action ceiling for real', () => {
-    it(`a hung click with ANDROID_MCP_ACTION_TIMEOUT=2 returns OPERATION_TIMEOUT within the ceiling + 2 s, the next call is accepted, the flow is voided and Appium keeps no session${vdOnly(NEEDS_FAULTS)}`, async () => {
-      if (!stack.device) return;
-      const vd = stack.device;
+    it.skipIf(ON_EMULATOR)(`a hung click with ANDROID_MCP_ACTION_TIMEOUT=2 returns OPERATION_TIMEOUT within the ceiling + 2 s, the next call is accepted, the flow is voided and Appium keeps no session${vdOnly(NEEDS_FAULTS)}`, async () => {
+      const vd = device();
       const short = await shortCeilingHarness();
       const before = await stack.appium.sessionIds();
       vd.setScreen('settings_home');
