@@ -3,7 +3,6 @@ import type { BenchResults } from '../run.js';
 import type { FileResult, TokenEconomyResult } from '../parts/tokenEconomy.js';
 import type { CpuResult } from '../parts/cpuCost.js';
 import type { CatalogueResult } from '../parts/catalogue.js';
-import { CATALOGUE_STEPS, compactCatalogue } from '../prototype/compactCatalogue.js';
 import { median, round } from '../lib/stats.js';
 import { measure } from '../lib/tokens.js';
 
@@ -140,12 +139,6 @@ function catalogueSection(cat: CatalogueResult, raw: BenchResults['ourCatalogueR
     const fields = new Map<string, number>();
     for (const t of raw.tools) for (const [k, v] of Object.entries(t)) fields.set(k, (fields.get(k) ?? 0) + JSON.stringify(v).length);
     out.push('**Where our catalogue\'s characters go** (sum over the tools, JSON of each field)', '', table(['field', 'chars'], [...fields.entries()].sort((a, b) => b[1] - a[1])), '');
-    const steps: Row[] = [['(as sent)', measure(JSON.stringify(raw)).chars, measure(JSON.stringify(raw)).tokens_o200k]];
-    CATALOGUE_STEPS.forEach((s, i) => {
-      const m = measure(JSON.stringify(compactCatalogue(raw, i + 1)));
-      steps.push([`+ ${s.id}: ${s.description}`, m.chars, m.tokens_o200k]);
-    });
-    out.push('**Prototype: a smaller catalogue (bench/prototype/compactCatalogue.ts), steps cumulative**', '', table(['change', 'chars', 'tokens o200k'], steps), '');
   }
   return out.join('\n');
 }

@@ -29,6 +29,15 @@ export interface ToolDefinition {
 
 export const OBSERVER: ToolAnnotations = Object.freeze({ readOnlyHint: true, openWorldHint: false });
 
+/**
+ * Acting tools: readOnlyHint stays explicit (clients gate on it), destructiveHint: false differs
+ * from the MCP default (true); idempotentHint is sent only when true, false being its default.
+ */
 export function actor(idempotent: boolean): ToolAnnotations {
-  return Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: idempotent, openWorldHint: false });
+  return Object.freeze({
+    readOnlyHint: false,
+    destructiveHint: false,
+    ...(idempotent ? { idempotentHint: true } : {}),
+    openWorldHint: false,
+  });
 }

@@ -12,33 +12,39 @@ function selectorTerm() {
   >;
 }
 
-// `within` is published loosely (same keys, one of them) to keep the catalogue small; the domain checks it.
+// `within` is published loosely (an object of the same keys) to keep the catalogue small; the domain checks it.
 export const selectorSchema = z
-  .object({ ...selectorTerm(), within: z.record(z.string(), z.string()).optional() })
-  .describe('Copy the `selector` of an entry in ui_get_tree `actions` unchanged: exactly one key, optional `within`.');
+  .object({ ...selectorTerm(), within: z.object({}).optional() })
+  .describe('From ui_get_tree, unchanged');
 
-export const sessionIdSchema = z
-  .string()
-  .optional()
-  .describe('The id from ui_session_open, while a flow is open; omit otherwise.');
+// Undescribed on purpose: ui_session_open's description says where it comes from, once instead of six times.
+export const sessionIdSchema = z.string().optional();
 
-/** Publishes a zod schema as the JSON Schema of a tool's `inputSchema`. */
+/** Publishes a zod schema as the JSON Schema of a tool's `inputSchema`, without empty `properties`. */
 export function toInputJsonSchema(schema: z.ZodObject): { type: 'object'; [key: string]: unknown } {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  return { ...json, type: 'object' };
+  return { ...(withoutEmptyProperties(json) as Record<string, unknown>), type: 'object' };
 }
 
-/** CONTRACT §2: every tool answers this envelope, success or failure (`data` is `{}` on failure). */
+/** `properties: {}` says nothing an object schema does not already say; the catalogue is sent on every connect. */
+function withoutEmptyProperties(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutEmptyProperties);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && value !== null && typeof value === 'object' && Object.keys(value).length === 0) continue;
+    out[key] = withoutEmptyProperties(value);
+  }
+  return out;
+}
+
+/**
+ * CONTRACT §2: every tool answers this envelope, success or failure (`data` is `{}` on failure).
+ * Published as its required keys only: it is repeated on all twelve tools, and the property
+ * shapes (spelled out in docs/contract.md §3) would triple the catalogue's size for no decision a
+ * client makes. Still honest: every answer, success or failure, has exactly these keys.
+ */
 export const ENVELOPE_OUTPUT_SCHEMA = Object.freeze({
   type: 'object',
-  properties: {
-    ok: { type: 'boolean' },
-    operation_id: { type: 'string' },
-    tool: { type: 'string' },
-    data: { type: 'object' },
-    // {artifact_id, path, uri} and {code, message}; kept untyped inside to keep tools/list small.
-    evidence: { type: ['object', 'null'] },
-    error: { type: ['object', 'null'] },
-  },
   required: ['ok', 'operation_id', 'tool', 'data', 'evidence', 'error'],
 } as const);

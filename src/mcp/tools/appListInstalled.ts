@@ -6,7 +6,7 @@ export function appListInstalledTool(services: HarnessServices): ToolDefinition 
   return {
     name: 'app_list_installed',
     title: 'Installed apps',
-    description: 'Lists installed package names, sorted: {packages, count}. Next: app_open with one of them.',
+    description: 'Installed packages, sorted: {packages, count}. Next: app_open.',
     inputSchema: z.object({}),
     annotations: OBSERVER,
     execute: (_args, context) => services.apps.listInstalled(context),

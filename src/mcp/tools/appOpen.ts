@@ -6,12 +6,11 @@ import { actor, type ToolDefinition } from '../ToolDefinition.js';
 export function appOpenTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'app_open',
-    title: 'Open an app',
+    title: 'Open app',
     description:
-      'Launches an installed app by package name and waits until it shows. Returns {opened_package, foreground_package} ' +
-      'and a screenshot as evidence. Next: ui_get_tree.',
+      'Launches an app and waits until it shows: {opened_package, foreground_package} + evidence. Next: ui_get_tree.',
     inputSchema: z.object({
-      package_name: z.string().describe('e.g. com.android.settings (see app_list_installed)'),
+      package_name: z.string().describe('e.g. com.android.settings'),
     }),
     annotations: actor(true),
     execute: (args, context) => {

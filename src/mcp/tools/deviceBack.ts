@@ -9,7 +9,7 @@ export function deviceBackTool(services: HarnessServices): ToolDefinition {
     name: 'device_back',
     title: 'Back',
     description:
-      'Presses Android Back (also closes the keyboard). Returns {back_to_package, foreground_package} and evidence. Next: ui_get_tree.',
+      'Presses Back (also closes the keyboard): {back_to_package, foreground_package} + evidence. Next: ui_get_tree.',
     inputSchema: z.object({ session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => services.actions.back(context, optionalSessionId(args)),

@@ -7,8 +7,7 @@ export function emulatorGetStatusTool(services: HarnessServices): ToolDefinition
     name: 'emulator_get_status',
     title: 'Emulator status',
     description:
-      'Checks that the emulator and Appium answer. Returns {udid, android_version, model, appium_version}; ' +
-      'on failure the error message says what to fix. Changes nothing. Next: ui_get_tree.',
+      'Checks the emulator and Appium: {udid, android_version, model, appium_version}. Next: ui_get_tree.',
     inputSchema: z.object({}),
     annotations: OBSERVER,
     execute: (_args, context) => services.status.status(context),

@@ -7,8 +7,7 @@ export function screenCaptureTool(services: HarnessServices): ToolDefinition {
     name: 'screen_capture',
     title: 'Screenshot',
     description:
-      'Takes a screenshot: saves it as evidence (full resolution) and returns a scaled image plus {captured, width, height}. ' +
-      'Prefer ui_get_tree to decide what to tap; use this to look at visuals.',
+      'Screenshot, kept as evidence, returned scaled: {captured, width, height}. Pick targets with ui_get_tree.',
     inputSchema: z.object({}),
     annotations: OBSERVER,
     execute: (_args, context) => services.capture.capture(context),

@@ -7,7 +7,7 @@ export function settingsOpenAppsTool(services: HarnessServices): ToolDefinition 
     name: 'settings_open_apps',
     title: 'Settings → Apps',
     description:
-      'Opens Settings → Apps (the list of all apps) and waits for it. Returns {screen_marker} and evidence. Next: ui_get_tree.',
+      'Opens Settings → Apps and waits for it: {screen_marker} + evidence. Next: ui_get_tree.',
     inputSchema: z.object({}),
     annotations: actor(true),
     execute: (_args, context) => services.settings.openApps(context),

@@ -7,14 +7,12 @@ import { OBSERVER, type ToolDefinition } from '../ToolDefinition.js';
 export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_get_tree',
-    title: 'Read the screen',
+    title: 'Read screen',
     description:
-      'Summarises the current screen: foreground_package, texts, and `actions` ({selector, label, role, bounds}; ' +
-      'no label: the selector\'s value is the label; no role: button). ' +
-      'To act, send an action\'s `selector` unchanged to ui_tap or ui_type_text; `ambiguous` entries cannot be targeted, ' +
-      '`bounds` ([left, top, width, height]) are for auditing only. Changes nothing.',
+      'Reads the screen: foreground_package, texts, actions [{selector, label (else the selector\'s value), role (else button), ' +
+      'bounds [left, top, width, height], audit only}]. To act, pass a selector unchanged to ui_tap or ui_type_text, not an `ambiguous` one.',
     inputSchema: z.object({
-      include_raw: z.boolean().optional().describe('Also return the raw XML as `ui_tree` (large; rarely needed).'),
+      include_raw: z.boolean().optional().describe('Adds the raw XML as ui_tree (large)'),
       session_id: sessionIdSchema,
     }),
     annotations: OBSERVER,

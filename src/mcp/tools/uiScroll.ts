@@ -10,8 +10,7 @@ export function uiScrollTool(services: HarnessServices): ToolDefinition {
     name: 'ui_scroll',
     title: 'Scroll',
     description:
-      'Scrolls the screen one page: "down" shows what is further down, "up" goes back. Returns {direction, foreground_package} ' +
-      'and evidence. Next: ui_get_tree (can_scroll tells whether there is more).',
+      'Scrolls one page (down: further down): {direction, foreground_package} + evidence. Next: ui_get_tree.',
     inputSchema: z.object({ direction: z.enum(['up', 'down']), session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => {

@@ -7,8 +7,8 @@ export function uiSessionCloseTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_session_close',
     title: 'End a flow',
-    description: 'Closes the flow opened by ui_session_open and frees the device. Returns {closed: true}.',
-    inputSchema: z.object({ session_id: z.string().describe('The id from ui_session_open.') }),
+    description: 'Ends the flow and frees the device: {closed: true}.',
+    inputSchema: z.object({ session_id: z.string() }),
     annotations: actor(false),
     execute: (args, context) => {
       const sessionId = parseSessionId(args.session_id);

@@ -7,8 +7,7 @@ export function uiSessionOpenTool(services: HarnessServices): ToolDefinition {
     name: 'ui_session_open',
     title: 'Start a flow',
     description:
-      'Opens a flow for several actions in a row (faster, keeps focus and field state). Returns {session_id, idle_timeout_seconds}: ' +
-      'pass session_id to every call until ui_session_close; the flow closes itself after that many idle seconds.',
+      'Starts a flow (faster for several steps; keeps focus): {session_id, idle_timeout_seconds}. Pass session_id to each call, then ui_session_close.',
     inputSchema: z.object({}),
     annotations: actor(false),
     execute: (_args, context) => services.flows.open(context),

@@ -8,10 +8,9 @@ import { actor, type ToolDefinition } from '../ToolDefinition.js';
 export function uiTapTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_tap',
-    title: 'Tap an element',
+    title: 'Tap',
     description:
-      'Taps the element a selector from ui_get_tree names (waits up to 10 s for it). Returns {target, element_label, foreground_package} ' +
-      'and a screenshot as evidence; when nothing matches, the error lists what the screen offers. Next: ui_get_tree.',
+      'Taps what the selector names (waits up to 10 s): {target, element_label, foreground_package} + evidence; a miss lists what is offered. Next: ui_get_tree.',
     inputSchema: z.object({ selector: selectorSchema, session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => {

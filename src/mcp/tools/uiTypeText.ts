@@ -8,13 +8,13 @@ import { actor, type ToolDefinition } from '../ToolDefinition.js';
 export function uiTypeTextTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_type_text',
-    title: 'Type into a field',
+    title: 'Type text',
     description:
-      'Replaces the text of the input a selector names (an `input` entry of ui_get_tree, or {input_hint: "Search"}). ' +
-      'Returns {target, characters_sent, foreground_package} and evidence. No newlines: submit with ui_tap.',
+      'Replaces the text of the field a selector names (an input action or {input_hint: "Search"}): ' +
+      '{target, characters_sent, foreground_package} + evidence. Submit with ui_tap.',
     inputSchema: z.object({
       selector: selectorSchema,
-      text: z.string().describe('1 to 512 characters, no control characters.'),
+      text: z.string().describe('1 to 512 characters, one line'),
       session_id: sessionIdSchema,
     }),
     annotations: actor(true),
