@@ -1,5 +1,19 @@
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
+import type { PNG as PngClass } from 'pngjs';
 import type { ImageTools, PngInfo } from '../../domain/ports.js';
+
+type PngModule = { PNG: typeof PngClass };
+let pngModule: PngModule | undefined;
+
+/**
+ * pngjs is loaded on the first image, not at start-up: the server must answer tools/list fast
+ * (issue 6, start-up target) and many sessions never capture. pngjs is CommonJS, so a synchronous
+ * require keeps this adapter's API synchronous.
+ */
+function pngjs(): PngModule {
+  pngModule ??= createRequire(import.meta.url)('pngjs') as PngModule;
+  return pngModule;
+}
 
 /**
  * PNG inspection and scaling with pngjs, which decodes every colour type (0, 2, 3, 4, 6), bit
@@ -7,13 +21,13 @@ import type { ImageTools, PngInfo } from '../../domain/ports.js';
  */
 export class PngImageTools implements ImageTools {
   inspect(png: Buffer): PngInfo {
-    const image = PNG.sync.read(png);
+    const image = pngjs().PNG.sync.read(png);
     return { width: image.width, height: image.height, uniform: isUniform(image.data) };
   }
 
   downscale(png: Buffer, maxSide: number, maxBytes: number): Buffer {
     if (!(maxSide >= 1) || !(maxBytes >= 1)) throw new RangeError('maxSide and maxBytes must be positive');
-    const source = PNG.sync.read(png);
+    const source = pngjs().PNG.sync.read(png);
     const longSide = Math.max(source.width, source.height);
     let scale = Math.min(1, maxSide / longSide);
     if (scale === 1 && png.length < maxBytes) return png;
@@ -39,9 +53,9 @@ function isUniform(rgba: Buffer): boolean {
 }
 
 function encode(image: { width: number; height: number; data: Buffer }): Buffer {
-  const out = new PNG({ width: image.width, height: image.height });
+  const out = new (pngjs().PNG)({ width: image.width, height: image.height });
   image.data.copy(out.data, 0, 0, image.width * image.height * 4);
-  return PNG.sync.write(out, { colorType: 6, deflateLevel: 6 });
+  return pngjs().PNG.sync.write(out, { colorType: 6, deflateLevel: 6 });
 }
 
 /**
