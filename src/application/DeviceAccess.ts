@@ -33,7 +33,7 @@ export class DeviceAccess {
     checkSerial(this.policy.udid, this.policy.allowSerials);
   }
 
-  /** Both guards (tools that talk to Appium). */
+  /** Both guards: tools that talk to Appium, and every tool that changes the screen. */
   checkDeviceAndAppium(): void {
     this.checkDevice();
     checkAppiumUrl(this.policy.appiumUrl);
@@ -45,15 +45,18 @@ export class DeviceAccess {
 
   /**
    * Runs `body` as the device's only owner, after the guards that `reach` needs:
-   * 'adb' for tools that only read through adb, 'appium' for tools that drive Appium.
+   * 'adb' for tools that only read through adb, 'appium' for tools that read through
+   * Appium too, 'act' for every tool that changes the
+   * screen (even through adb, like `am start`): a configuration that names a
+   * non-loopback Appium is unsafe as a whole, so nothing mutating runs under it (INV-SAFE-1).
    */
   async exclusive<T>(
     context: OperationContext,
-    reach: 'adb' | 'appium',
+    reach: 'adb' | 'appium' | 'act',
     body: (device: DeviceGateway) => Promise<T>,
   ): Promise<T> {
-    if (reach === 'appium') this.checkDeviceAndAppium();
-    else this.checkDevice();
+    if (reach === 'adb') this.checkDevice();
+    else this.checkDeviceAndAppium();
     return this.gate.run(context.tool, context.operationId, () => body(this.boundedDevice));
   }
 }

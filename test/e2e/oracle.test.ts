@@ -203,7 +203,9 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       ['device_back', {}],
       ['settings_open_apps', {}],
     ];
-    const appiumTools = new Set(['emulator_get_status', 'ui_session_open', 'ui_session_close', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back']);
+    // Every tool that reads Appium or changes the screen: app_open and settings_open_apps act
+    // through adb, but an unsafe Appium configuration refuses every mutating tool.
+    const appiumTools = new Set(['emulator_get_status', 'app_open', 'ui_session_open', 'ui_session_close', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back', 'settings_open_apps']);
     // A serial that is not emulator-N and not opted in: on the virtual device it is the very
     // serial that works elsewhere in this file, so a leak would show in its log.
     const refusedSerial = ON_EMULATOR ? '127.0.0.1:5555' : stack.serial;

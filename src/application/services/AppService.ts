@@ -28,7 +28,7 @@ export class AppService {
   }
 
   open(context: OperationContext, pkg: PackageName): Promise<Outcome> {
-    return this.access.exclusive(context, 'adb', async (device) => {
+    return this.access.exclusive(context, 'act', async (device) => {
       // The launch and the visibility polling (a dump) would pull the screen from under a flow.
       this.flows.assertNoFlow();
       const component = await this.launcherComponent(device, pkg);

@@ -10,11 +10,11 @@ export class FlowService {
   ) {}
 
   open(context: OperationContext): Promise<Outcome> {
-    return this.access.exclusive(context, 'appium', async () => ({ data: await this.flows.open() }));
+    return this.access.exclusive(context, 'act', async () => ({ data: await this.flows.open() }));
   }
 
   close(context: OperationContext, sessionId: string): Promise<Outcome> {
-    return this.access.exclusive(context, 'appium', async () => {
+    return this.access.exclusive(context, 'act', async () => {
       await this.flows.close(sessionId);
       return { data: { closed: true } };
     });

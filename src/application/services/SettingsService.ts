@@ -24,7 +24,7 @@ export class SettingsService {
   ) {}
 
   openApps(context: OperationContext): Promise<Outcome> {
-    return this.access.exclusive(context, 'adb', async (device) => {
+    return this.access.exclusive(context, 'act', async (device) => {
       this.flows.assertNoFlow();
       try {
         await device.startApplicationSettings();

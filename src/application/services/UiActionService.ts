@@ -78,7 +78,7 @@ export class UiActionService {
     sessionId: string | undefined,
     body: (device: DeviceGateway, session: AutomationSession) => Promise<Record<string, unknown>>,
   ): Promise<Outcome> {
-    return this.access.exclusive(context, 'appium', async (device) => {
+    return this.access.exclusive(context, 'act', async (device) => {
       let reachedDevice = false;
       try {
         const data = await this.sessions.withSession(sessionId, (session) => {

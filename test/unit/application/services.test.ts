@@ -102,10 +102,11 @@ describe('guards run before anything is sent', () => {
     expect((await h.envelope('app_list_installed')).ok).toBe(true);
   });
 
-  it('a non-loopback Appium is refused with APPIUM_UNAVAILABLE before any request', async () => {
+  it('a non-loopback Appium is refused with APPIUM_UNAVAILABLE before any request, and nothing mutating runs', async () => {
     const h = buildHarness({ appiumUrl: 'http://10.0.0.5:4723' });
-    for (const tool of ['emulator_get_status', 'ui_session_open', 'ui_tap', 'device_back'] as const) {
-      const args = tool === 'ui_tap' ? { selector: { text: 'Calendar' } } : {};
+    for (const tool of ['emulator_get_status', 'ui_session_open', 'ui_tap', 'device_back', 'app_open', 'settings_open_apps'] as const) {
+      const args =
+        tool === 'ui_tap' ? { selector: { text: 'Calendar' } } : tool === 'app_open' ? { package_name: 'com.android.settings' } : {};
       expect((await h.envelope(tool, args)).error?.code, tool).toBe('APPIUM_UNAVAILABLE');
     }
     expect(h.automation.log).toEqual([]);
