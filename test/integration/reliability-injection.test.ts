@@ -251,7 +251,8 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     // include_raw: only a literal true asks for the XML; anything else is ignored.
     for (const { hostile } of sample(bySlot('ui_get_tree.include_raw'), 5)) {
       const answer = await harness.call('ui_get_tree', withValue({}, 'include_raw', hostile));
-      if (!answer.envelope.ok || 'ui_tree' in answer.envelope.data) problems.push(`include_raw ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'raw XML'}`);
+      const wantsRaw = valueOf(hostile) === true;
+      if (!answer.envelope.ok || 'ui_tree' in answer.envelope.data !== wantsRaw) problems.push(`include_raw ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'raw XML'}`);
     }
     // Tools without parameters ignore unknown arguments, whatever they hold.
     const extras = { package_name: '; reboot', text: '$(reboot)', selector: { text: "' or '1'='1" }, direction: '--help', session_id: '../../etc/passwd', include_raw: 'true' };

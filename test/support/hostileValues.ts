@@ -120,6 +120,7 @@ export function hostileValues(): Hostile[] {
 
 // --- Oracles from CONTRACT §4 -------------------------------------------------------------
 
+/** CONTRACT §4's list: C0, DEL, and the bidi overrides and isolates. */
 function isControlOrBidi(cp: number): boolean {
   return cp <= 0x1f || cp === 0x7f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
@@ -143,7 +144,11 @@ export function selectorValueAccepted(value: unknown): boolean {
 export function textAccepted(value: unknown): boolean {
   if (typeof value !== 'string' || hasLoneSurrogate(value)) return false;
   const cps = [...value];
-  return cps.length >= 1 && cps.length <= 512 && cps.every((ch) => !isControlOrBidi(ch.codePointAt(0) ?? 0));
+  // "No control characters at all": the C1 controls (U+0080–U+009F, e.g. NEL) count too.
+  return cps.length >= 1 && cps.length <= 512 && cps.every((ch) => {
+    const cp = ch.codePointAt(0) ?? 0;
+    return !isControlOrBidi(cp) && !(cp >= 0x80 && cp <= 0x9f);
+  });
 }
 
 /** CONTRACT §4 package pattern (the implementation also caps the length at 255). */
