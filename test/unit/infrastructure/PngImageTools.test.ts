@@ -146,3 +146,38 @@ describe('PngImageTools.downscale', () => {
     expect(tools.inspect(tools.downscale(gradientPng(800, 1600), 400, 1_000_000)).uniform).toBe(false);
   });
 });
+
+describe('PngImageTools.inspect: the fast path (8-bit grey, grey+alpha, RGB, RGBA) agrees with a full decode', () => {
+  /** An RGBA image of `w`×`h`, filled by `rgba`, encoded by pngjs as `colorType` with one filter for every row. */
+  function encoded(w: number, h: number, colorType: 0 | 2 | 4 | 6, filterType: number, rgba: (x: number, y: number) => number[]): Buffer {
+    const image = new PNG({ width: w, height: h });
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) image.data.set(rgba(x, y), (y * w + x) * 4);
+    return PNG.sync.write(image, { colorType, filterType, inputColorType: 6, inputHasAlpha: true });
+  }
+  const fullDecode = (png: Buffer): boolean => {
+    const data = PNG.sync.read(png).data;
+    return data.every((v, i) => v === data[i % 4]);
+  };
+
+  for (const colorType of [0, 2, 4, 6] as const) {
+    for (const filterType of [0, 1, 2, 3, 4]) {
+      it(`type ${colorType}, filter ${filterType}: uniform, last pixel different, and noise`, () => {
+        const grey = (v: number): number[] => [v, v, v, 255];
+        const cases = [
+          encoded(13, 7, colorType, filterType, () => grey(90)),
+          encoded(13, 7, colorType, filterType, (x, y) => grey(x === 12 && y === 6 ? 91 : 90)),
+          encoded(13, 7, colorType, filterType, (x, y) => [(x * 37 + y * 11) % 256, (x * 5 + y * 71) % 256, (x * y * 13) % 256, colorType >= 4 ? (x + y * 29) % 256 : 255]),
+        ];
+        expect(cases.map((png) => tools.inspect(png).uniform)).toEqual(cases.map(fullDecode));
+        expect(cases.map((png) => tools.inspect(png).uniform)).toEqual([true, false, false]);
+      });
+    }
+  }
+
+  it('a damaged chunk (CRC mismatch) is left to the full decoder, which refuses it', () => {
+    const png = encoded(8, 8, 6, 0, () => [1, 2, 3, 255]);
+    const damaged = Buffer.from(png);
+    damaged[damaged.length - 20] = (damaged[damaged.length - 20] as number) ^ 0xff; // inside IDAT
+    expect(() => tools.inspect(damaged)).toThrow();
+  });
+});
