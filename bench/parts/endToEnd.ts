@@ -5,7 +5,7 @@
  * proxy, lib/timedProxy.ts) and the rest: the harness's own overhead (stdio, validation, gate,
  * summary, evidence PNG checks and writes). Then memory over 1,000 mixed calls.
  */
-import { readdirSync, readFileSync, mkdtempSync, existsSync } from 'node:fs';
+import { readFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -64,22 +64,27 @@ export interface EndToEndOptions {
   readonly log: (line: string) => void;
 }
 
-type Starter = (...args: unknown[]) => Promise<Record<string, unknown>>;
+type TestSupport = typeof import('../../test/support/index.js');
 
-/** The virtual-device helper of test/support, whatever file it lives in. */
-async function findDeviceStarter(): Promise<Starter | null> {
-  const dir = join(REPO_ROOT, 'test', 'support');
-  if (!existsSync(dir)) return null;
-  for (const file of readdirSync(dir)) {
-    if (!file.endsWith('.ts')) continue;
-    const text = readFileSync(join(dir, file), 'utf8');
-    if (!/export (async )?function startVirtualDeviceForTest\b/.test(text)) continue;
-    const mod = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
-    const fn = mod['startVirtualDeviceForTest'];
-    if (typeof fn === 'function') return fn as Starter;
-  }
-  return null;
+/** test/support (private adb server, virtual device, Appium), loaded at run time: absent, the part says so. */
+async function loadTestSupport(): Promise<TestSupport | null> {
+  const entry = join(REPO_ROOT, 'test', 'support', 'index.ts');
+  if (!existsSync(entry)) return null;
+  return (await import(pathToFileURL(entry).href)) as TestSupport;
 }
+
+/** An offered action as the compact summary sends it (docs/summary.md): absent fields have their default. */
+interface WireAction {
+  readonly selector: Record<string, unknown>;
+  readonly label?: string;
+  readonly role?: string;
+  readonly enabled?: boolean;
+  readonly ambiguous?: true;
+  readonly covered_by_keyboard?: true;
+}
+const nameOf = (a: WireAction): string =>
+  a.label ?? String(Object.entries(a.selector).find(([k, v]) => k !== 'within' && typeof v === 'string')?.[1] ?? '');
+const roleOf = (a: WireAction): string => a.role ?? 'button';
 
 function envelopeOf(result: CallToolResult): { ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null } {
   const sc = result.structuredContent as { ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null } | undefined;
@@ -135,6 +140,26 @@ async function memoryRun(server: Spawned, calls: number, withDevice: boolean): P
   };
 }
 
+/**
+ * Closes the client (stdin of the server), then makes sure the server process is gone: the
+ * harness exits within 5 s after stdin closes (CONTRACT); if it has not, it is killed by its pid.
+ */
+async function closeServer(server: Spawned): Promise<void> {
+  const pid = server.transport.pid;
+  await server.client.close().catch(() => undefined);
+  if (pid === null) return;
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let waited = 0; alive() && waited < 6000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  if (alive()) process.kill(pid, 'SIGKILL');
+}
+
 async function memoryWithoutDevice(options: EndToEndOptions): Promise<MemoryResult> {
   const bin = join(REPO_ROOT, 'dist', 'index.js');
   if (!existsSync(bin)) return { status: 'skipped', reason: 'dist/index.js is missing' };
@@ -143,44 +168,45 @@ async function memoryWithoutDevice(options: EndToEndOptions): Promise<MemoryResu
   try {
     return await memoryRun(server, options.memoryCalls, false);
   } finally {
-    await server.client.close().catch(() => undefined);
+    await closeServer(server);
+    rmSync(cwd, { recursive: true, force: true });
   }
 }
 
 export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndResult> {
   const { log } = options;
   if (!options.built) return { status: 'skipped', reason: 'the build failed, so there is no dist/index.js to run' };
-  const support = join(REPO_ROOT, 'test', 'support');
-  const starter = await findDeviceStarter().catch(() => null);
-  let missing: string | null = null;
-  if (!starter) missing = 'no virtual-device helper yet (test/support exports no startVirtualDeviceForTest)';
-  if (!existsSync(join(support, 'adbServer.ts')) || !existsSync(join(support, 'appium.ts'))) missing = 'test/support has no adb server or Appium helper';
-  if (missing) {
+  const support = await loadTestSupport().catch(() => null);
+  if (!support) {
+    const missing = 'test/support is absent, so there is no virtual device to drive';
     log(`  skipped: ${missing}; memory measured without a device instead`);
     return { status: 'skipped', reason: missing, memory: options.parts.has('5') ? await memoryWithoutDevice(options) : { status: 'skipped', reason: 'not requested' } };
   }
-  const adbMod = (await import(pathToFileURL(join(support, 'adbServer.ts')).href)) as typeof import('../../test/support/adbServer.js');
-  const appiumMod = (await import(pathToFileURL(join(support, 'appium.ts')).href)) as typeof import('../../test/support/appium.js');
-  const devicesMod = (await import(pathToFileURL(join(support, 'adbDevices.ts')).href)) as typeof import('../../test/support/adbDevices.js');
-  if (!adbMod.locateAdb()) return { status: 'skipped', reason: 'adb is not installed (apt-get install -y adb)', memory: await memoryWithoutDevice(options) };
+  if (!support.locateAdb()) return { status: 'skipped', reason: 'adb is not installed (apt-get install -y adb)', memory: await memoryWithoutDevice(options) };
 
+  // Everything started here is stopped by pid in `finally`, newest first: the server (stdin closed,
+  // then killed if it lingers), the proxy, Appium, the virtual device and the private adb server.
   const cleanups: (() => Promise<unknown>)[] = [];
   const notes: string[] = [];
   try {
-    const adbServer = await adbMod.startAdbServer();
+    const adbServer = await support.startAdbServer();
     cleanups.push(() => adbServer.stop());
-    const device = await (starter as Starter)({ adbServer });
-    if (typeof device['stop'] === 'function') cleanups.push(() => (device['stop'] as () => Promise<void>)());
-    const serial =
-      typeof device['serial'] === 'string'
-        ? (device['serial'] as string)
-        : await devicesMod.connectDevice(adbServer, Number(device['port']));
-    const appium = await appiumMod.startAppium({ adbPort: adbServer.port, logLevel: 'warn' });
+    const vd = await support.startVirtualDeviceForTest({ adb: adbServer });
+    cleanups.push(() => vd.stop());
+    const serial = vd.serial;
+    const appium = await support.startAppium({ adbPort: adbServer.port, logLevel: 'warn' });
     cleanups.push(() => appium.stop());
+    cleanups.push(async () => {
+      // No Appium session may outlive the run (CONTRACT INV-SESSION-1); say so if one did.
+      const left = await appium.sessionIds().catch(() => []);
+      if (left.length > 0) notes.push(`${left.length} Appium session(s) left after the run`);
+    });
     const proxy = await startTimedProxy(appium.url);
     cleanups.push(() => proxy.close());
     const timedAdb = createTimedAdb(adbServer.adbPath);
+    cleanups.push(async () => rmSync(timedAdb.androidHome, { recursive: true, force: true }));
     const cwd = mkdtempSync(join(tmpdir(), 'amh-bench-e2e-'));
+    cleanups.push(async () => rmSync(cwd, { recursive: true, force: true }));
     const env = cleanEnv({
       ANDROID_HOME: timedAdb.androidHome,
       ANDROID_SDK_ROOT: timedAdb.androidHome,
@@ -188,11 +214,10 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       ANDROID_UDID: serial,
       ANDROID_MCP_ALLOW_SERIALS: serial,
       APPIUM_URL: proxy.url,
-      ANDROID_MCP_APPIUM_CAPS: JSON.stringify({ 'appium:adbPort': adbServer.port }),
       ANDROID_MCP_LOG_LEVEL: 'warn',
     });
     const server = await spawnServer(process.execPath, [join(REPO_ROOT, 'dist', 'index.js')], env, cwd);
-    cleanups.push(() => server.client.close());
+    cleanups.push(() => closeServer(server));
 
     const samples: Sample[] = [];
     const call = async (label: string, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown> | null> => {
@@ -231,9 +256,9 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       await call('screen_capture', 'screen_capture');
       await call('app_open', 'app_open', { package_name: 'com.android.settings' });
       await call('settings_open_apps', 'settings_open_apps');
-      const tree = (await call('ui_get_tree', 'ui_get_tree')) as { actions?: { selector: unknown; label: string; role: string; ambiguous?: boolean; enabled: boolean; covered_by_keyboard?: boolean }[] } | null;
-      const usable = (tree?.actions ?? []).filter((a) => !a.ambiguous && a.enabled && !a.covered_by_keyboard);
-      const target = usable.find((a) => a.label === 'Calendar') ?? usable.find((a) => a.role === 'button');
+      const tree = (await call('ui_get_tree', 'ui_get_tree')) as { actions?: WireAction[] } | null;
+      const usable = (tree?.actions ?? []).filter((a) => !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
+      const target = usable.find((a) => nameOf(a) === 'Calendar') ?? usable.find((a) => roleOf(a) === 'button');
       if (target) {
         await call('ui_tap (no flow)', 'ui_tap', { selector: target.selector });
         await call('device_back (no flow)', 'device_back');
@@ -251,7 +276,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
         await call('ui_scroll (flow)', 'ui_scroll', { direction: 'up', session_id: session.session_id });
         await call('ui_session_close', 'ui_session_close', { session_id: session.session_id });
       }
-      const input = (tree?.actions ?? []).find((a) => a.role === 'input' && !a.ambiguous);
+      const input = (tree?.actions ?? []).find((a) => roleOf(a) === 'input' && !a.ambiguous);
       if (input) await call('ui_type_text (no flow)', 'ui_type_text', { selector: input.selector, text: 'cal' });
       else if (i === 0) notes.push('no input on Settings → Apps: ui_type_text not measured');
       if ((i + 1) % 5 === 0) log(`  e2e iteration ${i + 1}/${iterations}`);
@@ -283,8 +308,12 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
 
     let memory: MemoryResult = { status: 'skipped', reason: 'not requested' };
     if (options.parts.has('5')) {
-      log(`  memory: ${options.memoryCalls} mixed calls…`);
-      memory = await memoryRun(server, options.memoryCalls, true);
+      // A fresh server: "after start" must mean after start, not after part 4's screenshots and sessions.
+      await closeServer(server);
+      const fresh = await spawnServer(process.execPath, [join(REPO_ROOT, 'dist', 'index.js')], env, cwd);
+      cleanups.push(() => closeServer(fresh));
+      log(`  memory: ${options.memoryCalls} mixed calls on a fresh server…`);
+      memory = await memoryRun(fresh, options.memoryCalls, true);
     }
     return {
       status: 'measured',

@@ -4,7 +4,6 @@ import type { FileResult, TokenEconomyResult } from '../parts/tokenEconomy.js';
 import type { CpuResult } from '../parts/cpuCost.js';
 import type { CatalogueResult } from '../parts/catalogue.js';
 import { median, round } from '../lib/stats.js';
-import { measure } from '../lib/tokens.js';
 
 type Row = (string | number)[];
 
