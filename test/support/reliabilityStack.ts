@@ -156,8 +156,11 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
     'exec-out uiautomator dump /dev/tty',
     'exec-out screencap -p',
     'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
+    // Read only after screencap warns of several displays (issue 8).
+    'shell dumpsys display',
   ];
   if (fixed.includes(rest)) return true;
+  if (/^exec-out screencap -p -d [0-9]{1,20}$/.test(rest)) return true;
   const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
   if (new RegExp(`^shell cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(rest)) return true;
   return new RegExp(`^shell am start -W -n ${pkg}/(?:\\.|${pkg}\\.)?[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*$`).test(rest);
