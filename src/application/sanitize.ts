@@ -3,8 +3,10 @@
  * (CONTRACT §2). Relative paths (`artifacts/<id>`) and URLs are kept.
  */
 const STACK_LINE = /\n\s+at\s[\s\S]*$/;
-// An absolute POSIX path: a slash not preceded by a word character, dot, colon or slash (so URLs, `a/b` survive).
-const POSIX_PATH = /(?<![\w.:/~-])\/(?:[^\s/'"`()<>]+\/)*[^\s/'"`()<>]*/g;
+// An absolute POSIX path: a slash not preceded by a word character, dot or slash (so `a/b` survives).
+// A colon may precede it (`error:/home/…`, `file:/tmp/…`, `C:/Users/…`): a URL's `://` still
+// survives, since its first slash is a match of `/` alone (kept) and its second follows a slash.
+const POSIX_PATH = /(?<![\w./~-])\/(?:[^\s/'"`()<>]+\/)*[^\s/'"`()<>]*/g;
 const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[^\s\\'"`()<>]+\\)*[^\s\\'"`()<>]*/g;
 const HOME_PATH = /(?<![\w.:/])~\/(?:[^\s/'"`()<>]+\/?)*/g;
 const FILE_URL = /file:\/\/\S+/g;
