@@ -79,7 +79,13 @@ export function keyboardOpen(summary: WireSummary): boolean {
   return summary.keyboard?.open === true;
 }
 
-/** True when the screen shows `text`: as a text, or as the name of an offered action. */
+/**
+ * True when the screen shows `text`: as a text, or as the name or selector value of an offered
+ * action (texts leave out strings an action already carries in either place).
+ */
 export function shows(summary: WireSummary, text: string): boolean {
-  return summary.texts.includes(text) || summary.actions.some((a) => nameOf(a) === text);
+  return (
+    summary.texts.includes(text) ||
+    summary.actions.some((a) => nameOf(a) === text || selectorValue(a) === text)
+  );
 }
