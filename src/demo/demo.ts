@@ -7,12 +7,11 @@
  * This is a CLI: its summary goes to stdout; progress goes to stderr.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { locateAdb } from '../infrastructure/adb/adbLocator.js';
 import { findPackageRoot } from '../infrastructure/appium/appiumInstall.js';
-import { freeLoopbackPort } from '../infrastructure/appium/ManagedAppium.js';
+import { freeLoopbackPort, waitForLoopbackPort } from '../infrastructure/net/loopbackPorts.js';
 import { runFlowFile } from '../flow/cli.js';
 import type { FlowReport } from '../flow/runFlow.js';
 
@@ -20,23 +19,16 @@ const say = (line: string): void => {
   process.stderr.write(`demo: ${line}\n`);
 };
 
-/** Resolves once something accepts connections on 127.0.0.1:port. */
-async function waitForPort(port: number, timeoutMs: number, child: ChildProcess, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before listening`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ port, host: '127.0.0.1' });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not listen on 127.0.0.1:${port} within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Resolves once `child` listens on 127.0.0.1:port; fails at once when it exits first. */
+function waitForPort(port: number, timeoutMs: number, child: ChildProcess, what: string): Promise<void> {
+  return waitForLoopbackPort(port, {
+    timeoutMs,
+    intervalMs: 100,
+    what,
+    stillStarting: () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before listening`);
+    },
+  });
 }
 
 function adb(adbPath: string, adbPort: number, args: readonly string[], timeoutMs = 15_000): Promise<{ code: number; output: string }> {

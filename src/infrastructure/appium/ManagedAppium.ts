@@ -17,11 +17,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { HarnessError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports.js';
+import { freeLoopbackPort } from '../net/loopbackPorts.js';
 import { locateAppiumInstall, type AppiumInstall } from './appiumInstall.js';
 
 /** The Appium server the harness talks to, resolved lazily. */
@@ -94,20 +94,6 @@ require(appiumMain).main().catch((e) => { console.error(e && e.message ? e.messa
 `;
 
 const OUTPUT_TAIL_LINES = 40;
-
-/** A TCP port on 127.0.0.1 that was free a moment ago (the caller retries if it is taken meanwhile). */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /**
  * An SDK root Appium accepts for the adb the harness uses. The adb of an SDK
