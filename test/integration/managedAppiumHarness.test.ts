@@ -16,6 +16,7 @@ import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../suppo
 import { connectDevice, disconnectDevice } from '../support/adbDevices.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { startVirtualDeviceProcess, type VirtualDeviceProcess } from '../support/virtualDeviceProcess.js';
+import { isAlive } from '../support/processes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(repoRoot, 'dist', 'index.js');
@@ -36,15 +37,6 @@ function appiumChildren(pid: number): number[] {
     }
   }
   return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -99,7 +91,7 @@ describeWithAdb('managed and fixed Appium through the harness on the virtual dev
   });
 
   afterAll(async () => {
-    for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of leftovers) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     if (adb && serial) await disconnectDevice(adb, serial);
     await device?.stop();
     await adb?.stop();
@@ -147,8 +139,8 @@ describeWithAdb('managed and fixed Appium through the harness on the virtual dev
       expect(appiumChildren(harness.pid)).toEqual(children);
 
       await harness.client.close();
-      await waitUntil(() => !alive(harness.pid), 10_000, 'the harness to exit');
-      await waitUntil(() => children.every((pid) => !alive(pid)), 10_000, 'Appium to stop with the harness');
+      await waitUntil(() => !isAlive(harness.pid), 10_000, 'the harness to exit');
+      await waitUntil(() => children.every((pid) => !isAlive(pid)), 10_000, 'Appium to stop with the harness');
     } finally {
       await harness.client.close().catch(() => undefined);
     }
@@ -162,7 +154,7 @@ describeWithAdb('managed and fixed Appium through the harness on the virtual dev
     expect(children).toHaveLength(1);
     leftovers.push(...children);
     process.kill(harness.pid, 'SIGKILL');
-    await waitUntil(() => children.every((pid) => !alive(pid)), 10_000, 'Appium to notice its parent died');
+    await waitUntil(() => children.every((pid) => !isAlive(pid)), 10_000, 'Appium to notice its parent died');
     await harness.client.close().catch(() => undefined);
   });
 

@@ -26,6 +26,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PNG } from 'pngjs';
 import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
 import { REPO_ROOT } from './appium.js';
+import { awaitExitOrKill } from './processes.js';
 import { BUILT_BIN } from './rawServer.js';
 import { sleepMs, type ReliabilityStack } from './reliabilityStack.js';
 
@@ -96,20 +97,9 @@ async function startClient(env: Record<string, string>): Promise<{ client: Clien
     stderr: () => Buffer.concat(chunks).toString('utf8'),
     close: async () => {
       await client.close().catch(() => undefined);
-      const deadline = Date.now() + 8_000;
-      while (alive(pid) && Date.now() < deadline) await sleepMs(50);
-      if (alive(pid)) process.kill(pid, 'SIGKILL');
+      await awaitExitOrKill(pid, 8_000, 50);
     },
   };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function ownershipWindows(tag: string, stderr: string, problems: string[]): Window[] {

@@ -52,3 +52,23 @@ export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<vo
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Whether a process with this pid exists (signal 0 probes it without delivering anything). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits up to graceMs for a process this test started (and asked to stop) to be gone, then
+ * ends it by its pid with SIGKILL if it is still there.
+ */
+export async function awaitExitOrKill(pid: number, graceMs: number, pollMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (isAlive(pid) && Date.now() < deadline) await sleep(pollMs);
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+}

@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { REPO_ROOT } from '../../support/appium.js';
+import { awaitExitOrKill } from '../../support/processes.js';
 
 export interface EnvelopeError {
   readonly code: string;
@@ -130,19 +131,8 @@ export async function startHarness(env: Record<string, string>): Promise<Harness
 
   const close = async (): Promise<void> => {
     await client.close().catch(() => undefined);
-    const deadline = Date.now() + 8_000;
-    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    if (alive(pid)) process.kill(pid, 'SIGKILL');
+    await awaitExitOrKill(pid, 8_000, 100);
   };
 
   return { client, pid, stderr: () => stderrText, call, close };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
