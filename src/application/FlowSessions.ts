@@ -5,7 +5,7 @@ import type { Ceilings } from './Ceilings.js';
 /** Length of the opaque id ui_session_open hands out (CONTRACT §5: at least 24). */
 export const FLOW_ID_LENGTH = 32;
 
-type EndReason = 'closed' | 'expired' | 'timeout' | 'shutdown';
+type EndReason = 'closed' | 'expired' | 'timeout' | 'lost' | 'shutdown';
 
 interface Flow {
   readonly id: string;
@@ -84,7 +84,8 @@ export class FlowSessions {
 
   /**
    * Runs `body` with the flow's driver, renewing the lease before and after. A call that
-   * runs past the action ceiling voids the flow: the next use gets INVALID_UI_SESSION.
+   * runs past the action ceiling, or finds the session or Appium gone, voids the flow: the
+   * next use gets INVALID_UI_SESSION and ui_session_open works at once.
    */
   async use<T>(id: string, body: (session: AutomationSession) => Promise<T>): Promise<T> {
     const flow = this.current(id);
@@ -121,12 +122,17 @@ export class FlowSessions {
       return await body(flow.session);
     } catch (error) {
       if (error instanceof HarnessError && error.code === 'OPERATION_TIMEOUT' && this.flow === flow) {
-        this.void(flow);
+        this.void(flow, 'timeout');
         throw new HarnessError(
           'OPERATION_TIMEOUT',
           `${error.message} The flow was closed; open a new one with ui_session_open.`,
           { cause: error },
         );
+      }
+      // The driver says the session ended or Appium is gone: keeping the flow would only make
+      // every later call EMULATOR_BUSY (and ui_session_open refuse) until the lease runs out.
+      if (error instanceof HarnessError && error.code === 'APPIUM_UNAVAILABLE' && this.flow === flow) {
+        this.void(flow, 'lost');
       }
       throw error;
     } finally {
@@ -156,6 +162,8 @@ export class FlowSessions {
         return `This flow expired after ${Math.round(this.idleTimeoutMs / 1000)} s without use; open a new one with ui_session_open.`;
       case 'timeout':
         return 'This flow was closed because a call ran past the action ceiling; open a new one with ui_session_open.';
+      case 'lost':
+        return 'This flow was closed because its Appium session ended (Appium or the driver stopped); open a new one with ui_session_open.';
       case 'closed':
       case 'shutdown':
         return 'This flow is closed; open a new one with ui_session_open, or call without session_id for a single action.';
@@ -185,9 +193,9 @@ export class FlowSessions {
     this.closeInBackground(flow);
   }
 
-  private void(flow: Flow): void {
-    this.end(flow, 'timeout');
-    this.logger.warn('flow voided after a timeout', { session: flow.session.id });
+  private void(flow: Flow, reason: 'timeout' | 'lost'): void {
+    this.end(flow, reason);
+    this.logger.warn('flow voided', { session: flow.session.id, reason });
     this.closeInBackground(flow);
   }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HarnessError } from '../../../src/domain/errors.js';
 import { buildHarness, drive, envelopeOf } from '../../support/fakes/harness.js';
 
 const SELECTOR = { text: 'Calendar' };
@@ -133,6 +134,27 @@ describe('flow sessions', () => {
     expect((await h.envelope('ui_tap', { selector: SELECTOR, session_id: id })).error?.code).toBe('INVALID_UI_SESSION');
     h.automation.hang.clear();
     expect((await h.envelope('ui_tap', { selector: SELECTOR })).ok).toBe(true);
+  });
+
+  it('a flow whose Appium session ended is voided: the error says so, the id is INVALID_UI_SESSION, a new flow opens at once', async () => {
+    const h = buildHarness();
+    withCalendar(h);
+    const id = ((await h.envelope('ui_session_open')).data as { session_id: string }).session_id;
+    h.automation.failWith.click = new HarnessError(
+      'APPIUM_UNAVAILABLE',
+      'The Appium session ended unexpectedly (the driver or the device restarted). Open a new flow with ui_session_open, or retry the action.',
+    );
+    const lost = await h.envelope('ui_tap', { selector: SELECTOR, session_id: id });
+    expect(lost.error?.code).toBe('APPIUM_UNAVAILABLE');
+    await new Promise((r) => setImmediate(r));
+    expect(h.automation.sessions[0]?.closed).toBe(true);
+    const again = await h.envelope('ui_tap', { selector: SELECTOR, session_id: id });
+    expect(again.error?.code).toBe('INVALID_UI_SESSION');
+    expect(again.error?.message).toContain('Appium session ended');
+    h.automation.failWith = {};
+    const reopened = await h.envelope('ui_session_open');
+    expect(reopened.ok, JSON.stringify(reopened.error)).toBe(true);
+    expect(h.automation.open.size).toBe(1);
   });
 
   it('a session Appium creates after the connect budget is closed when it arrives: no orphan', async () => {
