@@ -8,26 +8,17 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/domain/ports.js';
 import { findPackageRoot } from '../../src/infrastructure/appium/appiumInstall.js';
 import { ManagedAppium, answersStatus } from '../../src/infrastructure/appium/ManagedAppium.js';
+import { isAlive } from '../support/processes.js';
+import { silentLogger } from '../support/fakes/silentLogger.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = findPackageRoot(fileURLToPath(import.meta.url));
-const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitGone(pid: number, timeoutMs: number): Promise<number> {
   const started = Date.now();
-  while (alive(pid)) {
+  while (isAlive(pid)) {
     if (Date.now() - started > timeoutMs) throw new Error(`process ${pid} still alive after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -48,7 +39,7 @@ afterEach(() => {
 describe('ManagedAppium', () => {
   it('starts Appium 3 with the UiAutomator2 driver on 127.0.0.1, reports progress, reuses it, and stops it by pid', async () => {
     const progress: string[] = [];
-    const managed = new ManagedAppium({ packageRoot: root, logger: silent, androidSdkRoot: '/usr/lib/android-sdk', onProgress: (m) => progress.push(m) });
+    const managed = new ManagedAppium({ packageRoot: root, logger: silentLogger, androidSdkRoot: '/usr/lib/android-sdk', onProgress: (m) => progress.push(m) });
     try {
       const [first, second] = await Promise.all([managed.url(), managed.url()]);
       expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -67,7 +58,7 @@ describe('ManagedAppium', () => {
       expect(progress.at(-1)).toMatch(/^Appium is ready at http:\/\/127\.0\.0\.1:\d+/);
 
       await managed.stop();
-      expect(pid !== null && alive(pid)).toBe(false);
+      expect(pid !== null && isAlive(pid)).toBe(false);
       expect(await answersStatus(first, 500)).toBe(false);
     } finally {
       await managed.stop();
@@ -75,7 +66,7 @@ describe('ManagedAppium', () => {
   });
 
   it('starts again on the next call when Appium died under it', async () => {
-    const managed = new ManagedAppium({ packageRoot: root, logger: silent, androidSdkRoot: null });
+    const managed = new ManagedAppium({ packageRoot: root, logger: silentLogger, androidSdkRoot: null });
     try {
       await managed.url();
       const firstPid = managed.pid;

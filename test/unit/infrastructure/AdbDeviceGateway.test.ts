@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../src/domain/errors.js';
-import type { Logger, PackageName } from '../../../src/domain/ports.js';
+import type { PackageName } from '../../../src/domain/ports.js';
 import { ADB_COMMANDS, AdbDeviceGateway, extractPng, trimDump } from '../../../src/infrastructure/adb/AdbDeviceGateway.js';
 import type { AdbResult, AdbRunner } from '../../../src/infrastructure/adb/AdbRunner.js';
 import { FakeClock } from '../../support/FakeClock.js';
+import { harnessError } from '../../support/harnessError.js';
+import { silentLogger } from '../../support/fakes/silentLogger.js';
 
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const XML = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="Apps" class="android.widget.TextView" bounds="[0,0][100,100]" /></hierarchy>`;
 
@@ -35,16 +36,7 @@ class FakeRunner {
 const out = (text: string): Partial<AdbResult> => ({ stdout: Buffer.from(text) });
 
 function gateway(runner: FakeRunner, clock = new FakeClock(), options = {}) {
-  return new AdbDeviceGateway(runner as unknown as AdbRunner, clock, silent, options);
-}
-
-async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HarnessError);
-  return error as HarnessError;
+  return new AdbDeviceGateway(runner as unknown as AdbRunner, clock, silentLogger, options);
 }
 
 const pkg = (s: string) => s as PackageName;

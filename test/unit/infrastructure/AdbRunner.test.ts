@@ -2,11 +2,10 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarnessError } from '../../../src/domain/errors.js';
-import type { Logger } from '../../../src/domain/ports.js';
 import { AdbRunner, classifyAdbFailure } from '../../../src/infrastructure/adb/AdbRunner.js';
+import { harnessError } from '../../support/harnessError.js';
+import { silentLogger } from '../../support/fakes/silentLogger.js';
 
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
  * A fake adb: records its argv (one JSON line per call) and answers according to FAKE_ADB_MODE.
@@ -58,20 +57,11 @@ function setup(env: Record<string, string>, defaultTimeoutMs = 10_000) {
     serial: 'emulator-5554',
     defaultTimeoutMs,
     env: { PATH: process.env.PATH ?? '', FAKE_ADB_LOG: log, ...env },
-    logger: silent,
+    logger: silentLogger,
   });
   const calls = (): { argv: string[]; port: string | null }[] =>
     existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { argv: string[]; port: string | null }) : [];
   return { runner, calls };
-}
-
-async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HarnessError);
-  return error as HarnessError;
 }
 
 describe('AdbRunner against a fake adb executable', () => {
@@ -148,11 +138,11 @@ describe('AdbRunner against a fake adb executable', () => {
   });
 
   it('reports a missing adb with the install remedy, both when not located and when the path is gone', async () => {
-    const notLocated = new AdbRunner({ adbPath: null, serial: 'emulator-5554', defaultTimeoutMs: 1000, logger: silent });
+    const notLocated = new AdbRunner({ adbPath: null, serial: 'emulator-5554', defaultTimeoutMs: 1000, logger: silentLogger });
     const e1 = await harnessError(notLocated.run(['get-state']));
     expect(e1.code).toBe('EMULATOR_UNAVAILABLE');
     expect(e1.message).toMatch(/Install Android platform-tools or set ANDROID_HOME/);
-    const gone = new AdbRunner({ adbPath: path.join(dir, 'no-such-adb'), serial: 'emulator-5554', defaultTimeoutMs: 1000, logger: silent });
+    const gone = new AdbRunner({ adbPath: path.join(dir, 'no-such-adb'), serial: 'emulator-5554', defaultTimeoutMs: 1000, logger: silentLogger });
     const e2 = await harnessError(gone.run(['get-state']));
     expect(e2.message).toMatch(/Install Android platform-tools/);
     expect(e2.message).not.toContain(dir);

@@ -1,8 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HarnessError } from '../../../src/domain/errors.js';
-import type { Logger } from '../../../src/domain/ports.js';
 import {
   buildCapabilities,
   sanitizeMessage,
@@ -10,8 +8,9 @@ import {
   type DriverLike,
 } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
 import { FakeClock } from '../../support/FakeClock.js';
+import { harnessError } from '../../support/harnessError.js';
+import { silentLogger } from '../../support/fakes/silentLogger.js';
 
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
 
 let server: Server | null = null;
@@ -32,16 +31,7 @@ async function stub(routes: Record<string, { status?: number; body: string }>): 
 }
 
 function gatewayAt(url: string, extra: Partial<ConstructorParameters<typeof WebdriverAutomationGateway>[0]> = {}) {
-  return new WebdriverAutomationGateway({ url, udid: 'emulator-5554', connectTimeoutMs: 2_000, logger: silent, ...extra });
-}
-
-async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HarnessError);
-  return error as HarnessError;
+  return new WebdriverAutomationGateway({ url, udid: 'emulator-5554', connectTimeoutMs: 2_000, logger: silentLogger, ...extra });
 }
 
 describe('status and session list over HTTP', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../../src/domain/errors.js';
-import type { AutomationGateway, Logger } from '../../../../src/domain/ports.js';
+import type { AutomationGateway } from '../../../../src/domain/ports.js';
 import {
   findInstalledPackage,
   findPackageRoot,
@@ -17,8 +17,8 @@ import {
   androidSdkRootFor,
   type AppiumEndpoint,
 } from '../../../../src/infrastructure/appium/ManagedAppium.js';
+import { silentLogger } from '../../../support/fakes/silentLogger.js';
 
-const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const scratch: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'amh-unit-'));
@@ -128,7 +128,7 @@ describe('endpoints', () => {
     const root = tempDir();
     writePackage(root, 'android-mcp-harness', '0.1.0');
     const progress: string[] = [];
-    const managed = new ManagedAppium({ packageRoot: root, logger: silent, onProgress: (m) => progress.push(m) });
+    const managed = new ManagedAppium({ packageRoot: root, logger: silentLogger, onProgress: (m) => progress.push(m) });
     const failure = await managed.url().then(
       () => null,
       (error: unknown) => error,
@@ -143,7 +143,7 @@ describe('endpoints', () => {
   });
 
   it('a stopped managed endpoint refuses to start again', async () => {
-    const managed = new ManagedAppium({ packageRoot: tempDir(), logger: silent });
+    const managed = new ManagedAppium({ packageRoot: tempDir(), logger: silentLogger });
     await managed.stop();
     await expect(managed.url()).rejects.toMatchObject({ code: 'APPIUM_UNAVAILABLE' });
   });
