@@ -86,11 +86,11 @@ export interface Container {
   readonly evidence: EvidenceWriter;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
-  /** Closes the open flow (releasing its Appium session), then the MCP server. Bounded. */
+  /** Closes the open flow and the sessions of running actions, then Appium if it is ours, then the MCP server. Bounded. */
   shutdown(): Promise<void>;
 }
 
-/** How long shutdown waits for the flow's session to close before giving up on it. */
+/** How long shutdown waits for the flow's and running actions' sessions to close before giving up on them. */
 const SHUTDOWN_FLOW_BUDGET_MS = 3_000;
 
 export function packageVersion(): string {
@@ -170,10 +170,11 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
 
   const shutdown = async (): Promise<void> => {
-    await withDeadline(clock, SHUTDOWN_FLOW_BUDGET_MS, flows.shutdown(), 'closing the flow at shutdown took too long').catch(
-      (error: unknown) => logger.warn('the flow could not be closed at shutdown', { cause: String(error) }),
+    const closingSessions = Promise.all([flows.shutdown(), broker.shutdown()]);
+    await withDeadline(clock, SHUTDOWN_FLOW_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
+      (error: unknown) => logger.warn('the Appium sessions could not be closed at shutdown', { cause: String(error) }),
     );
-    // After the flow: closing its session needs Appium alive.
+    // After the sessions: closing them needs Appium alive.
     await appium.stop().catch((error: unknown) => logger.warn('stopping Appium failed', { cause: String(error) }));
     await server.close().catch((error: unknown) => logger.warn('closing the MCP server failed', { cause: String(error) }));
   };

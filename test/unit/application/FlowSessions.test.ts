@@ -172,6 +172,21 @@ describe('flow sessions', () => {
     expect(h.automation.open.size).toBe(0);
   });
 
+  it('closes the temporary session of an action still running at shutdown: no orphan left to newCommandTimeout', async () => {
+    const h = buildHarness();
+    withCalendar(h);
+    h.automation.hang.add('click');
+    const pending = h.call('ui_tap', { selector: SELECTOR });
+    const clicking = () => h.automation.sessions[0]?.calls.includes('click') ?? false;
+    for (let i = 0; i < 50 && !clicking(); i += 1) await new Promise((r) => setImmediate(r));
+    expect(clicking()).toBe(true);
+    expect(h.automation.open.size).toBe(1);
+    await drive(h.clock, h.container.shutdown());
+    expect(h.automation.open.size).toBe(0);
+    expect(h.automation.sessions[0]?.closed).toBe(true);
+    void pending;
+  });
+
   it('closes the flow on shutdown', async () => {
     const h = buildHarness();
     await h.envelope('ui_session_open');
