@@ -62,30 +62,23 @@ export class OperationRunner {
   }
 
   private failure(tool: string, operationId: string, error: unknown): Envelope {
-    if (error instanceof HarnessError && error.code !== 'INTERNAL_ERROR') {
+    const known = error instanceof HarnessError && error.code !== 'INTERNAL_ERROR';
+    if (known) {
       this.logger.info('operation failed', { operation_id: operationId, tool, code: error.code });
       // Causes may quote device or driver output (even typed text); keep them below info.
       if (error.cause !== undefined) this.logger.debug('operation failure cause', { operation_id: operationId, cause: describe(error.cause) });
-      return {
-        ok: false,
-        operation_id: operationId,
-        tool,
-        data: {},
-        evidence: error instanceof EvidencedError ? error.evidence : null,
-        error: { code: error.code, message: sanitizeMessage(error.message) },
-      };
+    } else {
+      this.logger.error('unexpected failure', { operation_id: operationId, tool, cause: describe(error) });
     }
-    this.logger.error('unexpected failure', { operation_id: operationId, tool, cause: describe(error) });
     return {
       ok: false,
       operation_id: operationId,
       tool,
       data: {},
       evidence: error instanceof EvidencedError ? error.evidence : null,
-      error: {
-        code: 'INTERNAL_ERROR',
-        message: `An unexpected error occurred; see the server log (operation ${operationId}).`,
-      },
+      error: known
+        ? { code: error.code, message: sanitizeMessage(error.message) }
+        : { code: 'INTERNAL_ERROR', message: `An unexpected error occurred; see the server log (operation ${operationId}).` },
     };
   }
 }
