@@ -8,6 +8,7 @@ import { accessSync, constants, createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe } from 'vitest';
+import { acceptsConnections } from '../../src/infrastructure/net/loopbackPorts.js';
 import { freePort, waitForPort } from './ports.js';
 import { stopChild, trackChild } from './processes.js';
 
@@ -158,6 +159,11 @@ export async function startAdbServer(options: StartAdbServerOptions = {}): Promi
 
   const stop = async (): Promise<void> => {
     await stopChild(child);
+    // A test that killed our server lets adb's client fork a new one on this port at the next
+    // command (`adb disconnect` in cleanup does): not our child, so end it through the port.
+    if (await acceptsConnections(port)) {
+      await runAdb(adbPath, ['-P', String(port), 'kill-server'], env, { timeoutMs: 5_000 }).catch(() => undefined);
+    }
     log.end();
   };
   try {
