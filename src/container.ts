@@ -155,7 +155,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const services: HarnessServices = {
     status: new StatusService(access, automation, ceilings),
     tree: new TreeService(access, flows),
-    capture: new CaptureService(access, capture, imageTools),
+    capture: new CaptureService(access, capture),
     apps: new AppService(access, flows, capture, clock),
     flows: new FlowService(access, flows),
     actions: new UiActionService(access, broker, capture, logger),

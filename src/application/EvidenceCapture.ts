@@ -30,9 +30,9 @@ export class EvidenceCapture {
     return this.writer.write(label, png);
   }
 
-  /** Stores a capture the caller already holds (screen_capture also previews it). */
-  write(label: string, png: Buffer): Promise<WrittenEvidence> {
-    return this.writer.write(label, png);
+  /** Stores a capture the caller already holds, with a preview of it from the same decode (screen_capture). */
+  writeWithPreview(label: string, png: Buffer, maxSide: number, maxBytes: number): Promise<WrittenEvidence & { preview: Buffer }> {
+    return this.writer.writeWithPreview(label, png, maxSide, maxBytes);
   }
 
   /**

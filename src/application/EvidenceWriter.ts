@@ -40,7 +40,25 @@ export class EvidenceWriter {
   ) {}
 
   async write(label: string, png: Buffer): Promise<WrittenEvidence> {
-    const { width, height } = this.assertShowsSomething(png);
+    return this.save(label, png, this.assertShowsSomething(() => this.images.inspect(png)));
+  }
+
+  /**
+   * write(), plus a preview of the capture for the client (screen_capture): the blank check and
+   * the preview come from one decode of the PNG.
+   */
+  async writeWithPreview(label: string, png: Buffer, maxSide: number, maxBytes: number): Promise<WrittenEvidence & { preview: Buffer }> {
+    let preview: Buffer | undefined;
+    const info = this.assertShowsSomething(() => {
+      const both = this.images.preview(png, maxSide, maxBytes);
+      preview = both.image;
+      return both.info;
+    });
+    const written = await this.save(label, png, info);
+    return { ...written, preview: preview as Buffer };
+  }
+
+  private async save(label: string, png: Buffer, { width, height }: PngInfo): Promise<WrittenEvidence> {
     for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt += 1) {
       const digits = String(this.random.int(1_000_000)).padStart(6, '0');
       const name = formatEvidenceName(this.clock.now(), digits, label);
@@ -75,10 +93,10 @@ export class EvidenceWriter {
     return [...this.recent].reverse();
   }
 
-  private assertShowsSomething(png: Buffer): PngInfo {
+  private assertShowsSomething(decode: () => PngInfo): PngInfo {
     let info: PngInfo;
     try {
-      info = this.images.inspect(png);
+      info = decode();
     } catch (error) {
       throw new HarnessError(
         'EVIDENCE_WRITE_FAILED',

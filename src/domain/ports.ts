@@ -109,11 +109,20 @@ export interface PngInfo {
   readonly uniform: boolean;
 }
 
+/** A capture's facts and its preview, from one decode. */
+export interface PngPreview {
+  readonly info: PngInfo;
+  /** A PNG whose longest side is ≤ maxSide and whose size is < maxBytes. */
+  readonly image: Buffer;
+}
+
 export interface ImageTools {
   /** Decodes a PNG; throws when the bytes are not a PNG. */
   inspect(png: Buffer): PngInfo;
   /** A PNG whose longest side is ≤ maxSide and whose size is < maxBytes. */
   downscale(png: Buffer, maxSide: number, maxBytes: number): Buffer;
+  /** inspect and downscale at once, decoding the PNG once; throws when the bytes are not a PNG. */
+  preview(png: Buffer, maxSide: number, maxBytes: number): PngPreview;
 }
 
 export interface Logger {

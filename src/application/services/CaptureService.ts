@@ -1,4 +1,3 @@
-import type { ImageTools } from '../../domain/ports.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { EvidenceCapture } from '../EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
@@ -12,15 +11,13 @@ export class CaptureService {
   constructor(
     private readonly access: DeviceAccess,
     private readonly evidence: EvidenceCapture,
-    private readonly images: ImageTools,
   ) {}
 
   capture(context: OperationContext): Promise<Outcome> {
     return this.access.exclusive(context, 'adb', async (device) => {
       const png = await device.screencap();
-      const written = await this.evidence.write('screen', png);
-      const image = this.images.downscale(png, PREVIEW_MAX_SIDE, PREVIEW_MAX_BYTES);
-      return { data: { captured: true, width: written.width, height: written.height }, evidence: written.ref, image };
+      const written = await this.evidence.writeWithPreview('screen', png, PREVIEW_MAX_SIDE, PREVIEW_MAX_BYTES);
+      return { data: { captured: true, width: written.width, height: written.height }, evidence: written.ref, image: written.preview };
     });
   }
 }

@@ -54,6 +54,21 @@ describe('EvidenceWriter', () => {
     expect(store.files.size).toBe(0);
   });
 
+  it('writeWithPreview: the same blank and not-a-PNG refusals, nothing written; else the full file and a preview', async () => {
+    const { writer: w, store } = writer();
+    await expect(w.writeWithPreview('screen', makePng(16, 16, true), 4, 1_000_000)).rejects.toMatchObject({
+      code: 'EVIDENCE_WRITE_FAILED',
+      message: BLANK_CAPTURE_MESSAGE,
+    });
+    await expect(w.writeWithPreview('screen', Buffer.from('not a png'), 4, 1_000_000)).rejects.toMatchObject({ code: 'EVIDENCE_WRITE_FAILED' });
+    expect(store.files.size).toBe(0);
+    const png = makePng(16, 16);
+    const written = await w.writeWithPreview('screen', png, 4, 1_000_000);
+    expect(written).toMatchObject({ width: 16, height: 16 });
+    expect(store.files.get(written.ref.artifact_id)).toEqual(png);
+    expect(new PngImageTools().inspect(written.preview)).toMatchObject({ width: 4, height: 4 });
+  });
+
   it('turns a file-system failure into EVIDENCE_WRITE_FAILED with a remedy and no path', async () => {
     const store = new MemoryEvidenceStore();
     store.failWith = Object.assign(new Error("EACCES: permission denied, open '/home/u/artifacts/x.png'"), { code: 'EACCES' });

@@ -48,6 +48,13 @@ describe('PngImageTools.inspect: blank detection for every colour type, bit dept
         }
       });
 
+      it(`${label}: preview() answers the blank check from its one decode, like inspect()`, () => {
+        const uniform = handPng({ ...spec, pixel: () => samplesFor(colorType, bitDepth, 'base') });
+        const lastDiffers = handPng({ ...spec, pixel: (x, y) => samplesFor(colorType, bitDepth, x === 10 && y === 8 ? 'colour' : 'base') });
+        expect(tools.preview(uniform, 4, 1_000_000).info).toEqual({ width: 11, height: 9, uniform: true });
+        expect(tools.preview(lastDiffers, 4, 1_000_000).info).toEqual({ width: 11, height: 9, uniform: false });
+      });
+
       if (colorType === 4 || colorType === 6) {
         it(`${label}: a difference only in alpha → not uniform`, () => {
           const png = handPng({ ...spec, pixel: (x, y) => samplesFor(colorType, bitDepth, x === 3 && y === 3 ? 'alpha' : 'base') });
@@ -82,7 +89,8 @@ function noisyPng(width: number, height: number): Buffer {
   const png = new PNG({ width, height });
   let seed = 12345;
   for (let i = 0; i < png.data.length; i++) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
+    // Math.imul: a plain product would exceed 2^53 and lose the low bits, making the "noise" periodic.
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     png.data[i] = i % 4 === 3 ? 255 : seed >>> 24;
   }
   return PNG.sync.write(png);
@@ -110,10 +118,33 @@ describe('PngImageTools.downscale', () => {
     const elapsed = performance.now() - started;
     const info = tools.inspect(out);
     expect(Math.max(info.width, info.height)).toBeLessThanOrEqual(1568);
-    expect(info.height).toBe(1568);
-    expect(info.width).toBe(Math.floor(1080 * (1568 / 2400)));
+    // The smallest integer factor that fits (2): each preview pixel averages a 2x2 block.
+    expect([info.width, info.height]).toEqual([540, 1200]);
     expect(out.length).toBeLessThan(1_000_000);
     expect(elapsed).toBeLessThan(5_000);
+  });
+
+  it('averages each block of the integer factor, and the edge blocks over the pixels they have', () => {
+    // 5x3 grey ramp, factor 2 (maxSide 3): blocks of 2x2, the last column and the last row narrower.
+    const png = new PNG({ width: 5, height: 3 });
+    for (let i = 0; i < 15; i++) {
+      png.data.fill(i * 10, i * 4, i * 4 + 3);
+      png.data[i * 4 + 3] = 255;
+    }
+    const out = PNG.sync.read(tools.downscale(PNG.sync.write(png), 3, 1_000_000));
+    expect([out.width, out.height]).toEqual([3, 2]);
+    const grey = [...Array(6).keys()].map((i) => out.data[i * 4]);
+    // (0+10+50+60)/4=30, (20+30+70+80)/4=50, (40+90)/2=65, (100+110)/2=105, (120+130)/2=125, 140
+    expect(grey).toEqual([30, 50, 65, 105, 125, 140]);
+  });
+
+  it('leaves out an alpha channel that is opaque everywhere, keeps one that is not', () => {
+    const colourType = (png: Buffer): number => png[25] as number; // IHDR's colour type byte
+    expect(colourType(tools.downscale(gradientPng(800, 1600), 400, 1_000_000))).toBe(2);
+    const translucent = new PNG({ width: 40, height: 40 });
+    translucent.data.fill(100);
+    translucent.data[3] = 0;
+    expect(colourType(tools.downscale(PNG.sync.write(translucent), 20, 1_000_000))).toBe(6);
   });
 
   it('shrinks further when the byte limit is not met at maxSide (noise does not compress)', () => {
@@ -173,6 +204,20 @@ describe('PngImageTools.inspect: the fast path (8-bit grey, grey+alpha, RGB, RGB
       });
     }
   }
+
+  it('a large capture: a difference early, only in the last pixel, or nowhere (the early prefix and the whole stream agree)', () => {
+    const grey = (v: number): number[] => [v, v, v, 255];
+    const big = (differs: (x: number, y: number) => boolean): Buffer =>
+      encoded(1080, 2400, 6, 2, (x, y) => (differs(x, y) ? grey(91) : grey(90)));
+    expect(tools.inspect(big((x, y) => x === 500 && y === 3)).uniform).toBe(false);
+    expect(tools.inspect(big((x, y) => x === 1079 && y === 2399)).uniform).toBe(false);
+    expect(tools.inspect(big(() => false)).uniform).toBe(true);
+  });
+
+  it('a capture cut short (no IEND) is left to the full decoder, which refuses it', () => {
+    const png = encoded(64, 64, 2, 1, (x, y) => [x * 4, y * 4, 0, 255]);
+    expect(() => tools.inspect(png.subarray(0, png.length - 12))).toThrow();
+  });
 
   it('a damaged chunk (CRC mismatch) is left to the full decoder, which refuses it', () => {
     const png = encoded(8, 8, 6, 0, () => [1, 2, 3, 255]);
