@@ -178,12 +178,14 @@ export function encodePng(image: Pixels, options: EncodeOptions): Buffer {
   header.writeUInt32BE(height, 4);
   header[8] = 8;
   header[9] = COLOUR_TYPE[keep] as number;
-  return Buffer.concat([
-    PNG_SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(scanlines, { level: options.level })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  const compressed = deflateSync(scanlines, { level: options.level });
+  // Written once into the final buffer: signature, IHDR, IDAT, IEND.
+  const out = Buffer.allocUnsafe(PNG_SIGNATURE.length + 3 * 12 + header.length + compressed.length);
+  let at = PNG_SIGNATURE.copy(out, 0);
+  at = writeChunk(out, at, 'IHDR', header);
+  at = writeChunk(out, at, 'IDAT', compressed);
+  writeChunk(out, at, 'IEND', Buffer.alloc(0));
+  return out;
 }
 
 const COLOUR_TYPE: Readonly<Record<number, number>> = { 1: 0, 2: 4, 3: 2, 4: 6 };
@@ -206,11 +208,11 @@ function paethFilter(row: Uint8Array, previous: Uint8Array, bpp: number, out: Bu
   }
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
+/** Writes one chunk (length, type, data, CRC of type and data) at `at`; returns where the next one starts. */
+function writeChunk(out: Buffer, at: number, type: string, data: Buffer): number {
+  out.writeUInt32BE(data.length, at);
+  out.write(type, at + 4, 'latin1');
+  data.copy(out, at + 8);
+  out.writeUInt32BE(crc32(out.subarray(at + 4, at + 8 + data.length)), at + 8 + data.length);
+  return at + 12 + data.length;
 }
