@@ -3,6 +3,7 @@ import type { AutomationSession, DeviceGateway } from '../domain/ports.js';
 import type { ScreenSummary } from '../domain/screen.js';
 import { summariseScreen } from '../domain/summary.js';
 import type { UiTree } from '../domain/uiNode.js';
+import { together } from './together.js';
 
 export interface ScreenReading {
   readonly summary: ScreenSummary;
@@ -18,19 +19,17 @@ export interface ScreenReading {
  * must read through it. Density and window state always come from adb (dumpsys and
  * wm, which do not touch UiAutomation).
  */
-export async function readScreenViaAdb(device: DeviceGateway): Promise<ScreenReading> {
-  const xml = await device.dumpUi();
-  return summarise(device, xml);
+export function readScreenViaAdb(device: DeviceGateway): Promise<ScreenReading> {
+  return readAlongside(device, device.dumpUi());
 }
 
-export async function readScreenViaDriver(device: DeviceGateway, session: AutomationSession): Promise<ScreenReading> {
-  const xml = await session.pageSource();
-  return summarise(device, xml);
+export function readScreenViaDriver(device: DeviceGateway, session: AutomationSession): Promise<ScreenReading> {
+  return readAlongside(device, session.pageSource());
 }
 
-async function summarise(device: DeviceGateway, xml: string): Promise<ScreenReading> {
+/** The tree, the density and the window state are independent reads: taken at once, all fresh. */
+async function readAlongside(device: DeviceGateway, source: Promise<string>): Promise<ScreenReading> {
+  const [xml, density, window] = await together(source, device.getDensity(), device.getWindowState());
   const tree = parseDump(xml);
-  const density = await device.getDensity();
-  const window = await device.getWindowState();
   return { summary: summariseScreen(tree, { density, window }), tree, xml };
 }

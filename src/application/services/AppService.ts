@@ -72,9 +72,13 @@ export class AppService {
     let foreground: string | null = null;
     let lastDump: boolean | null = null;
     for (;;) {
-      foreground = (await device.getWindowState()).foregroundPackage;
+      // The window state and the dump at once; the dump only counts when `pkg` (or no window) is in front.
+      const [window, dump] = await Promise.allSettled([device.getWindowState(), this.showsNodesOf(device, pkg)]);
+      if (window.status === 'rejected') throw window.reason;
+      foreground = window.value.foregroundPackage;
       if (foreground === null || foreground === pkg) {
-        lastDump = await this.showsNodesOf(device, pkg);
+        if (dump.status === 'rejected') throw dump.reason;
+        lastDump = dump.value;
         if (lastDump === true) return foreground ?? pkg;
       }
       if (this.clock.monotonicMs() + APP_POLL_INTERVAL_MS > deadline) break;

@@ -41,10 +41,13 @@ export class SettingsService {
     const deadline = this.clock.monotonicMs() + SETTINGS_WAIT_MS;
     let foreground: string | null = null;
     for (;;) {
-      foreground = (await device.getWindowState()).foregroundPackage;
+      // The window state and the dump at once; the marker only counts when Settings is in front.
+      const [window, marker] = await Promise.allSettled([device.getWindowState(), this.findMarker(device)]);
+      if (window.status === 'rejected') throw window.reason;
+      foreground = window.value.foregroundPackage;
       if (foreground === SETTINGS_PACKAGE) {
-        const marker = await this.findMarker(device);
-        if (marker) return marker;
+        if (marker.status === 'rejected') throw marker.reason;
+        if (marker.value) return marker.value;
       }
       if (this.clock.monotonicMs() + SETTINGS_POLL_INTERVAL_MS > deadline) break;
       await this.clock.sleep(SETTINGS_POLL_INTERVAL_MS);

@@ -2,6 +2,7 @@ import type { AutomationGateway } from '../../domain/ports.js';
 import type { Ceilings } from '../Ceilings.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
+import { together } from '../together.js';
 
 /** emulator_get_status: who is there, through read-only adb and Appium's /status. */
 export class StatusService {
@@ -13,10 +14,13 @@ export class StatusService {
 
   status(context: OperationContext): Promise<Outcome> {
     return this.access.exclusive(context, 'appium', async (device) => {
+      // First whether the device is there and booted (a clear remedy when not), then the rest at once.
       await device.getState();
-      const android_version = await device.getAndroidVersion();
-      const model = await device.getModel();
-      const appium = await this.ceilings.action('asking Appium for its status', this.automation.status());
+      const [android_version, model, appium] = await together(
+        device.getAndroidVersion(),
+        device.getModel(),
+        this.ceilings.action('asking Appium for its status', this.automation.status()),
+      );
       return { data: { udid: this.access.udid, android_version, model, appium_version: appium.version } };
     });
   }

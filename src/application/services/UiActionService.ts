@@ -11,6 +11,7 @@ import type { EvidenceCapture } from '../EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenViaDriver } from '../ScreenReader.js';
 import type { SessionBroker } from '../SessionBroker.js';
+import { together } from '../together.js';
 
 /** CONTRACT §7: each find waits up to 10 s. */
 export const FIND_TIMEOUT_MS = 10_000;
@@ -65,11 +66,17 @@ export class UiActionService {
   }
 
   back(context: OperationContext, sessionId?: string): Promise<Outcome> {
-    return this.act(context, 'device-back', sessionId, async (device, session) => {
-      await session.back();
-      const back_to_package = (await device.getWindowState()).foregroundPackage;
-      return { back_to_package };
-    });
+    return this.act(
+      context,
+      'device-back',
+      sessionId,
+      async (_device, session) => {
+        await session.back();
+        return {};
+      },
+      // The package back led to is the foreground read right after it (one read serves both keys).
+      (foreground) => ({ back_to_package: foreground }),
+    );
   }
 
   private act(
@@ -77,6 +84,7 @@ export class UiActionService {
     label: string,
     sessionId: string | undefined,
     body: (device: DeviceGateway, session: AutomationSession) => Promise<Record<string, unknown>>,
+    fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
   ): Promise<Outcome> {
     return this.access.exclusive(context, 'act', async (device) => {
       let reachedDevice = false;
@@ -85,9 +93,10 @@ export class UiActionService {
           reachedDevice = true;
           return body(device, session);
         });
-        const foreground_package = (await device.getWindowState()).foregroundPackage;
-        const written = await this.evidence.capture(device, label);
-        return { data: { ...data, foreground_package }, evidence: written.ref };
+        // After the action: the foreground package and the evidence screenshot, read at once.
+        const [window, written] = await together(device.getWindowState(), this.evidence.capture(device, label));
+        const foreground_package = window.foregroundPackage;
+        return { data: { ...data, ...fromForeground(foreground_package), foreground_package }, evidence: written.ref };
       } catch (error) {
         throw reachedDevice ? await this.evidence.attachFailure(device, label, error) : error;
       }

@@ -107,12 +107,19 @@ export class AdbDeviceGateway implements DeviceGateway {
   }
 
   async getState(): Promise<string> {
-    const result = await this.runner.run(ADB_COMMANDS.getState);
+    // Both reads at once (two adb processes overlap); the state is judged first, as its remedy is the one that helps.
+    const [stateRead, bootRead] = await Promise.allSettled([
+      this.runner.run(ADB_COMMANDS.getState),
+      this.runner.run(ADB_COMMANDS.bootCompleted),
+    ]);
+    if (stateRead.status === 'rejected') throw stateRead.reason;
+    const result = stateRead.value;
     const state = text(result).trim();
     if (result.exitCode !== 0 || state !== 'device') {
       throw new HarnessError('EMULATOR_UNAVAILABLE', stateRemedy(state || result.stderr.trim(), this.runner.serial));
     }
-    const booted = parseGetprop(text(await this.runner.run(ADB_COMMANDS.bootCompleted)));
+    if (bootRead.status === 'rejected') throw bootRead.reason;
+    const booted = parseGetprop(text(bootRead.value));
     if (booted !== '1') {
       throw new HarnessError(
         'EMULATOR_UNAVAILABLE',
