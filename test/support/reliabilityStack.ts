@@ -54,7 +54,10 @@ start=$(date +%s%3N)
 "${realAdb}" "$@"
 rc=$?
 end=$(date +%s%3N)
-{ printf '%s %s %s %s' "$start" "$end" "$rc" "\${AMH_ADB_TAG:-untagged}"; for a in "$@"; do printf '\\037%s' "$a"; done; printf '\\n'; } >> "\${AMH_ADB_TRACE:-/dev/null}"
+# The harness runs independent adb reads at once: build the record first and append it with
+# one write, so concurrent calls never interleave inside a line.
+record=$({ printf '%s %s %s %s' "$start" "$end" "$rc" "\${AMH_ADB_TAG:-untagged}"; for a in "$@"; do printf '\\037%s' "$a"; done; })
+printf '%s\\n' "$record" >> "\${AMH_ADB_TRACE:-/dev/null}"
 exit $rc
 `;
   writeFileSync(join(dir, 'adb'), script);
