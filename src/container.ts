@@ -14,6 +14,7 @@ import { FlowSessions } from './application/FlowSessions.js';
 import type { HarnessServices } from './application/HarnessServices.js';
 import { OperationRunner } from './application/OperationRunner.js';
 import { SessionBroker } from './application/SessionBroker.js';
+import { OneSessionAtATime } from './application/OneSessionAtATime.js';
 import { SessionHoldingAutomation } from './application/SessionHoldingAutomation.js';
 import { AppService } from './application/services/AppService.js';
 import { CaptureService } from './application/services/CaptureService.js';
@@ -141,7 +142,12 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
         : new FileDeviceLock({ directory: defaultLockDirectory(env), serial: config.udid, logger, releaseOnExit: true });
   const gate = new DeviceGate(clock, deviceLock ?? undefined);
   // An Appium session (a flow's above all) keeps the device this process's between calls.
-  const sessionAutomation = deviceLock ? new SessionHoldingAutomation(automation, deviceLock, clock, logger) : automation;
+  // A new session also waits until the one a timeout left closing is gone (its delete would kill the new server).
+  const sessionAutomation = new OneSessionAtATime(
+    deviceLock ? new SessionHoldingAutomation(automation, deviceLock, clock, logger) : automation,
+    clock,
+    logger,
+  );
   const access = new DeviceAccess(gate, ceilings, device, {
     udid: config.udid,
     allowSerials: config.allowSerials,

@@ -17,7 +17,7 @@ import { describeWithAdb } from '../support/adbServer.js';
 import { sleep } from '../support/processes.js';
 import { pixelsDiffer, readEvidence } from './support/evidence.js';
 import { startHarness, type HarnessProcess, type ToolAnswer, type WireEnvelope } from './support/harnessClient.js';
-import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
+import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack, type LogWindow } from './support/stack.js';
 import { boxOf, isReady, keyboardOpen, nameOf, pointInside, roleOf, shows, type WireAction, type WireSelector, type WireSummary } from './support/summary.js';
 
 /** Why a row is skipped against a real emulator (shown in the test name). */
@@ -48,6 +48,15 @@ function context(answer?: ToolAnswer, entries?: readonly DeviceLogEntry[]): stri
   if (answer) parts.push(`envelope: ${JSON.stringify(answer.envelope).slice(0, 1500)}`);
   if (entries) parts.push(`device log:\n${formatLog(entries).slice(-4000)}`);
   return parts.join('\n');
+}
+
+/** The short-ceiling harness's stderr, the device log and where Appium's log is, for a failure nobody can rerun at will. */
+function diagnostics(short: HarnessProcess, window: LogWindow): string {
+  return [
+    `short-ceiling harness stderr (tail):\n${short.stderr().slice(-30_000)}`,
+    `device log:\n${formatLog(window.since()).slice(-12_000)}`,
+    `Appium log: ${stack.appium.logFile}`,
+  ].join('\n');
 }
 
 function expectOk(answer: ToolAnswer, entries?: readonly DeviceLogEntry[]): WireEnvelope {
@@ -89,7 +98,8 @@ async function sessionsSettle(expected: readonly string[], timeoutMs = 10_000): 
 
 /** The second harness: same stack, ANDROID_MCP_ACTION_TIMEOUT=2. */
 async function shortCeilingHarness(): Promise<HarnessProcess> {
-  shortCeiling ??= await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '2' }));
+  // Debug level: an unexpected answer from this process is then explained by its own log (see diagnostics()).
+  shortCeiling ??= await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '2', ANDROID_MCP_LOG_LEVEL: 'debug' }));
   return shortCeiling;
 }
 
@@ -543,6 +553,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const vd = device();
     const short = await shortCeilingHarness();
     const before = await stack.appium.sessionIds();
+    const window = logWindow(vd);
     const outcomes: string[] = [];
     const messages: string[] = [];
     const note = (answer: ToolAnswer): void => {
@@ -587,6 +598,10 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     vd.setScreen('settings_home');
     note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
 
+    if (outcomes.includes('INTERNAL_ERROR')) {
+      // An untyped answer is a defect whose cause only the servers' logs show: keep them.
+      process.stderr.write(`[INV-SESSION-1] INTERNAL_ERROR in the batch:\n${messages.join('\n')}\n${diagnostics(short, window)}\n`);
+    }
     expect(outcomes.filter((o) => o === 'ok').length, messages.join('\n')).toBeGreaterThanOrEqual(5);
     expect(outcomes, messages.join('\n')).toEqual(expect.arrayContaining(['EMULATOR_BUSY', 'INVALID_UI_SESSION', 'UI_ELEMENT_NOT_FOUND', 'OPERATION_TIMEOUT']));
     expect(outcomes.filter((o) => o === 'OPERATION_TIMEOUT').length, messages.join('\n')).toBe(3);

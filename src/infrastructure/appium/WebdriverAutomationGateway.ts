@@ -90,6 +90,10 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** How Appium words a session whose UiAutomator2 server is gone (see WebdriverSession.map). */
+const SESSION_GONE =
+  /invalid session id|session is either terminated or not started|instrumentation process is not running|socket hang up/i;
+
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
 
 export class WebdriverAutomationGateway implements AutomationGateway {
@@ -328,7 +332,10 @@ class WebdriverSession implements AutomationSession {
     const name = (error as { name?: unknown } | null)?.name;
     const message = String((error as { message?: unknown } | null)?.message ?? error);
     this.logger.warn('driver call failed', { what, sessionId: this.id, name, cause: message.slice(0, 500) });
-    if (name === 'invalid session id' || /invalid session id|session is either terminated or not started/i.test(message)) {
+    // The UiAutomator2 server under the session died mid-command (its instrumentation ended or was
+    // force-stopped): Appium answers the request in flight with a proxy error ("socket hang up")
+    // and the next ones with "the instrumentation process is not running". The session is gone.
+    if (name === 'invalid session id' || SESSION_GONE.test(message)) {
       return new HarnessError(
         'APPIUM_UNAVAILABLE',
         'The Appium session ended unexpectedly (the driver or the device restarted). Open a new flow with ui_session_open, or retry the action.',

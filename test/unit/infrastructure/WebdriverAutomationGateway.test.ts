@@ -268,6 +268,9 @@ describe('AutomationSession', () => {
   it.each([
     [wdError('invalid session id'), 'APPIUM_UNAVAILABLE'],
     [Object.assign(new Error('Request failed with error code ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'APPIUM_UNAVAILABLE'],
+    // The UiAutomator2 server died under the session (force-stopped by an overlapping session delete).
+    [wdError('unknown error', 'An unknown server-side error occurred while processing the command. Original error: Could not proxy command to the remote server. Original error: socket hang up'), 'APPIUM_UNAVAILABLE'],
+    [wdError('no such context', "'POST /actions' cannot be proxied to UiAutomator2 server because the instrumentation process is not running (probably crashed). Check the server log"), 'APPIUM_UNAVAILABLE'],
     [wdError('stale element reference'), 'UI_ELEMENT_NOT_FOUND'],
     [wdError('element not interactable'), 'UI_ELEMENT_NOT_FOUND'],
     [wdError('unknown error', 'An unknown server-side error occurred: /home/me/secret'), 'INTERNAL_ERROR'],
