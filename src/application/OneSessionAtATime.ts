@@ -1,4 +1,5 @@
 import type { AutomationGateway, AutomationSession, Clock, Logger } from '../domain/ports.js';
+import { withCloseOnce } from './closeOnce.js';
 
 /** How long a new session waits for an earlier one's close before it is requested anyway. */
 export const PREVIOUS_CLOSE_WAIT_LIMIT_MS = 15_000;
@@ -51,11 +52,8 @@ export class OneSessionAtATime implements AutomationGateway {
   }
 
   private tracked(inner: AutomationSession): AutomationSession {
-    let closing: Promise<void> | null = null;
-    const close = (): Promise<void> => {
-      if (closing) return closing;
+    return withCloseOnce(inner, () => {
       const running = inner.close();
-      closing = running;
       const settledMark = running.then(
         () => undefined,
         () => undefined,
@@ -63,20 +61,6 @@ export class OneSessionAtATime implements AutomationGateway {
       this.closing.add(settledMark);
       void settledMark.then(() => this.closing.delete(settledMark));
       return running;
-    };
-    return {
-      id: inner.id,
-      findElement: (locator, timeoutMs) => inner.findElement(locator, timeoutMs),
-      elementLabel: (element) => inner.elementLabel(element),
-      elementText: (element) => inner.elementText(element),
-      click: (element) => inner.click(element),
-      typeText: (element, text) => inner.typeText(element, text),
-      swipe: (from, to, durationMs) => inner.swipe(from, to, durationMs),
-      windowSize: () => inner.windowSize(),
-      back: () => inner.back(),
-      pageSource: () => inner.pageSource(),
-      screenshot: () => inner.screenshot(),
-      close,
-    };
+    });
   }
 }

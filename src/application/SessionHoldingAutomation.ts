@@ -1,4 +1,5 @@
 import type { AutomationGateway, AutomationSession, Clock, DeviceLock, Logger } from '../domain/ports.js';
+import { withCloseOnce } from './closeOnce.js';
 
 /** A session whose close never settles (Appium hung) gives the device back after this long anyway. */
 export const SESSION_CLOSE_HOLD_LIMIT_MS = 15_000;
@@ -41,32 +42,15 @@ export class SessionHoldingAutomation implements AutomationGateway {
   }
 
   private holding(inner: AutomationSession, release: () => void): AutomationSession {
-    let closing: Promise<void> | null = null;
-    const close = (): Promise<void> => {
-      if (closing) return closing;
+    return withCloseOnce(inner, () => {
       const limit = this.clock.setTimeout(() => {
         this.logger.warn('an Appium session did not finish closing; giving the device lock back anyway', { session: inner.id });
         release();
       }, this.closeHoldLimitMs);
-      closing = inner.close().finally(() => {
+      return inner.close().finally(() => {
         this.clock.clearTimeout(limit);
         release();
       });
-      return closing;
-    };
-    return {
-      id: inner.id,
-      findElement: (locator, timeoutMs) => inner.findElement(locator, timeoutMs),
-      elementLabel: (element) => inner.elementLabel(element),
-      elementText: (element) => inner.elementText(element),
-      click: (element) => inner.click(element),
-      typeText: (element, text) => inner.typeText(element, text),
-      swipe: (from, to, durationMs) => inner.swipe(from, to, durationMs),
-      windowSize: () => inner.windowSize(),
-      back: () => inner.back(),
-      pageSource: () => inner.pageSource(),
-      screenshot: () => inner.screenshot(),
-      close,
-    };
+    });
   }
 }

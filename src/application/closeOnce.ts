@@ -1,0 +1,24 @@
+import type { AutomationSession } from '../domain/ports.js';
+
+/**
+ * `inner` unchanged except for its close, which runs `close` once: a session is closed by
+ * whoever gets there first (the flow, a timeout's cleanup, shutdown), and every later caller
+ * waits on that same close instead of asking Appium again.
+ */
+export function withCloseOnce(inner: AutomationSession, close: () => Promise<void>): AutomationSession {
+  let closing: Promise<void> | null = null;
+  return {
+    id: inner.id,
+    findElement: (locator, timeoutMs) => inner.findElement(locator, timeoutMs),
+    elementLabel: (element) => inner.elementLabel(element),
+    elementText: (element) => inner.elementText(element),
+    click: (element) => inner.click(element),
+    typeText: (element, text) => inner.typeText(element, text),
+    swipe: (from, to, durationMs) => inner.swipe(from, to, durationMs),
+    windowSize: () => inner.windowSize(),
+    back: () => inner.back(),
+    pageSource: () => inner.pageSource(),
+    screenshot: () => inner.screenshot(),
+    close: () => (closing ??= close()),
+  };
+}
