@@ -6,11 +6,19 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { DRIVER_IDLE_MARGIN_MS } from './application/driverIdleTimeout.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type ConfigLogLevel = (typeof LOG_LEVELS)[number];
 
-/** Capabilities the contract fixes (CONTRACT §5); ANDROID_MCP_APPIUM_CAPS may not override them. */
+/**
+ * Capabilities the harness sets itself (CONTRACT §5); ANDROID_MCP_APPIUM_CAPS may not override them.
+ * `appium:newCommandTimeout` is derived per session from the lease it serves (driverIdleTimeout.ts):
+ * a lower value would let Appium drop a session the harness still holds (a flow voided with
+ * APPIUM_UNAVAILABLE), a higher one or 0 (never) would let an orphaned session keep the device
+ * long after the harness let go. Change ANDROID_MCP_FLOW_IDLE_TIMEOUT or ANDROID_MCP_ACTION_TIMEOUT
+ * instead; the driver's timeout follows them.
+ */
 export const PROTECTED_CAPABILITIES: readonly string[] = Object.freeze([
   'platformName',
   'appium:automationName',
@@ -40,7 +48,9 @@ export interface HarnessConfig {
 export const CONFIG_DEFAULTS = Object.freeze({
   udid: 'emulator-5554',
   appiumUrl: 'http://127.0.0.1:4723',
-  flowIdleTimeoutSeconds: 60,
+  // A model thinks for tens of seconds between calls, minutes when it uses tools of its own;
+  // a flow holds the device meanwhile (docs/configuration.md, "Why a 300 s flow lease").
+  flowIdleTimeoutSeconds: 300,
   actionTimeoutSeconds: 90,
   connectTimeoutSeconds: 120,
   artifactsDir: 'artifacts',
@@ -96,6 +106,10 @@ function readCapabilities(env: NodeJS.ProcessEnv, protectedKeys: readonly string
   for (const [key, value] of Object.entries(parsed.data)) {
     if (!key.startsWith('appium:')) {
       warn(`ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; only appium:-prefixed capabilities may be added.`);
+    } else if (key === 'appium:newCommandTimeout') {
+      warn(
+        `ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; the harness derives it from ANDROID_MCP_FLOW_IDLE_TIMEOUT and ANDROID_MCP_ACTION_TIMEOUT (the longer plus ${DRIVER_IDLE_MARGIN_MS / 1000} s): set those instead.`,
+      );
     } else if (protectedKeys.includes(key)) {
       warn(`ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; the harness fixes it.`);
     } else {

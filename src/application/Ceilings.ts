@@ -10,6 +10,7 @@ import type {
   PackageName,
 } from '../domain/ports.js';
 import { withDeadline } from './deadline.js';
+import { driverIdleTimeoutMs } from './driverIdleTimeout.js';
 
 export interface CeilingSettings {
   /** ANDROID_MCP_ACTION_TIMEOUT: every device or driver call made while the gate is held. */
@@ -42,14 +43,16 @@ export class Ceilings {
 
   /**
    * Opens an Appium session within the connect budget. A session that Appium creates
-   * after the budget ran out is closed as soon as it arrives: no orphans.
+   * after the budget ran out is closed as soon as it arrives: no orphans. `heldIdleMs` is the
+   * longest the caller leaves the session unused between its calls (a flow's idle lease, 0 for
+   * a per-action session); the driver is told to wait longer than that (driverIdleTimeoutMs).
    */
-  async openSession(gateway: AutomationGateway): Promise<AutomationSession> {
+  async openSession(gateway: AutomationGateway, heldIdleMs: number): Promise<AutomationSession> {
     const seconds = Math.round(this.settings.connectTimeoutMs / 1000);
     const raw = await withDeadline(
       this.clock,
       this.settings.connectTimeoutMs,
-      gateway.openSession(),
+      gateway.openSession({ idleTimeoutMs: driverIdleTimeoutMs(heldIdleMs, this.settings.actionTimeoutMs) }),
       `Appium did not create a session within ${seconds} s (ANDROID_MCP_CONNECT_TIMEOUT). ` +
         'Check that Appium runs with the UiAutomator2 driver and that the device is online, then retry.',
       (late) => {

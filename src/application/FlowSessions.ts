@@ -61,7 +61,7 @@ export class FlowSessions {
         `A flow is already open and owns the device: use its session_id or close it with ui_session_close; it expires in ${this.secondsLeft()} s.`,
       );
     }
-    const session = await this.ceilings.openSession(this.automation);
+    const session = await this.ceilings.openSession(this.automation, this.idleTimeoutMs);
     const id = this.random.token(FLOW_ID_LENGTH);
     const flow: Flow = { id, session, lastUseMs: this.clock.monotonicMs(), inUse: 0, timer: null };
     this.flow = flow;

@@ -1,4 +1,4 @@
-import type { AutomationGateway, AutomationSession, Clock, Logger } from '../domain/ports.js';
+import type { AutomationGateway, AutomationSession, Clock, Logger, SessionOptions } from '../domain/ports.js';
 import { withCloseOnce } from './closeOnce.js';
 
 /** How long a new session waits for an earlier one's close before it is requested anyway. */
@@ -32,9 +32,9 @@ export class OneSessionAtATime implements AutomationGateway {
     return this.inner.listSessionIds();
   }
 
-  async openSession(): Promise<AutomationSession> {
+  async openSession(options: SessionOptions): Promise<AutomationSession> {
     await this.previousClosesSettled();
-    return this.tracked(await this.inner.openSession());
+    return this.tracked(await this.inner.openSession(options));
   }
 
   private async previousClosesSettled(): Promise<void> {

@@ -21,7 +21,8 @@ export class SessionBroker {
   async withSession<T>(sessionId: string | undefined, body: (session: AutomationSession) => Promise<T>): Promise<T> {
     if (sessionId !== undefined) return this.flows.use(sessionId, body);
     this.flows.assertNoFlow();
-    const session = await this.ceilings.openSession(this.automation);
+    // Closed as soon as the action ends: never idle between calls.
+    const session = await this.ceilings.openSession(this.automation, 0);
     this.live.add(session);
     let timedOut = false;
     try {

@@ -1,4 +1,4 @@
-import type { AutomationGateway, AutomationSession, Clock, DeviceLock, Logger } from '../domain/ports.js';
+import type { AutomationGateway, AutomationSession, Clock, DeviceLock, Logger, SessionOptions } from '../domain/ports.js';
 import { withCloseOnce } from './closeOnce.js';
 
 /** A session whose close never settles (Appium hung) gives the device back after this long anyway. */
@@ -29,11 +29,11 @@ export class SessionHoldingAutomation implements AutomationGateway {
     return this.inner.listSessionIds();
   }
 
-  async openSession(): Promise<AutomationSession> {
+  async openSession(options: SessionOptions): Promise<AutomationSession> {
     const release = this.lock.hold({ tool: 'an Appium session', operationId: 'opening', kind: 'session' });
     let session: AutomationSession;
     try {
-      session = await this.inner.openSession();
+      session = await this.inner.openSession(options);
     } catch (error) {
       release();
       throw error;

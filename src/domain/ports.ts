@@ -85,11 +85,21 @@ export interface AutomationSession {
   close(): Promise<void>;
 }
 
+/** What a new session is asked to survive. */
+export interface SessionOptions {
+  /**
+   * How long the driver must keep the session alive without receiving a command (Appium's
+   * `newCommandTimeout`). The driver drops an idle session after this on its own, which is the
+   * last net for a session the harness could not close; it must not drop one the harness holds.
+   */
+  readonly idleTimeoutMs: number;
+}
+
 export interface AutomationGateway {
   /** GET /status; throws APPIUM_UNAVAILABLE with a remedy when unreachable or malformed. */
   status(): Promise<{ version: string }>;
-  /** Creates a session with the contract's capabilities. */
-  openSession(): Promise<AutomationSession>;
+  /** Creates a session with the contract's capabilities and the idle timeout asked for. */
+  openSession(options: SessionOptions): Promise<AutomationSession>;
   /** Session ids Appium currently holds (GET /appium/sessions). */
   listSessionIds(): Promise<string[]>;
 }

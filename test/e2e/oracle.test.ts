@@ -10,6 +10,7 @@
  * carry refused configurations. docs/verification.md explains each row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_DEFAULTS } from '../../src/config.js';
 import { TOOL_NAMES } from '../../src/mcp/tools/index.js';
 import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
 import type { ClickRecord, VirtualDevice } from '../../src/virtual-device/device/index.js';
@@ -419,7 +420,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const open = expectOk(await harness.call('ui_session_open'));
     const sessionId = open.data.session_id as string;
     expect(sessionId).toMatch(/^[A-Za-z0-9_-]{24,128}$/);
-    expect(open.data.idle_timeout_seconds).toBe(60);
+    expect(open.data.idle_timeout_seconds).toBe(CONFIG_DEFAULTS.flowIdleTimeoutSeconds);
     expect(await stack.appium.sessionIds()).toHaveLength(sessionsBefore.length + 1);
 
     expectOk(await harness.call('ui_tap', { selector: search.selector, session_id: sessionId }));
@@ -638,7 +639,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
         // The flow used at the time is void.
         expectError(await short.call('ui_scroll', { direction: 'down', session_id: sessionId }), 'INVALID_UI_SESSION');
         expectError(await short.call('ui_session_close', { session_id: sessionId }), 'INVALID_UI_SESSION');
-        // The abandoned session is closed by the harness, not left to newCommandTimeout (60 s).
+        // The abandoned session is closed by the harness, not left to Appium's newCommandTimeout (the flow lease + 30 s).
         const after = await sessionsSettle(before, 8_000);
         expect(after, formatLog(window.since())).toEqual(before);
 

@@ -18,7 +18,7 @@ describe('loadConfig', () => {
       allowSerials: [],
       appiumUrl: 'http://127.0.0.1:4723',
       appiumUrlExplicit: false,
-      flowIdleTimeoutMs: 60_000,
+      flowIdleTimeoutMs: 300_000,
       actionTimeoutMs: 90_000,
       connectTimeoutMs: 120_000,
       artifactsDir: path.resolve('/work/project', 'artifacts'),
@@ -64,8 +64,8 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', 'abc', 'flowIdleTimeoutMs', 60_000],
-    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', '-5', 'flowIdleTimeoutMs', 60_000],
+    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', 'abc', 'flowIdleTimeoutMs', 300_000],
+    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', '-5', 'flowIdleTimeoutMs', 300_000],
     ['ANDROID_MCP_ACTION_TIMEOUT', '0', 'actionTimeoutMs', 90_000],
     ['ANDROID_MCP_ACTION_TIMEOUT', 'Infinity', 'actionTimeoutMs', 90_000],
     ['ANDROID_MCP_CONNECT_TIMEOUT', '1e9', 'connectTimeoutMs', 120_000],
@@ -113,6 +113,14 @@ describe('loadConfig', () => {
     });
     expect(config.appiumExtraCapabilities).toEqual({ 'appium:systemPort': 8211 });
     expect(warnings).toHaveLength(7);
+  });
+
+  it('a newCommandTimeout in ANDROID_MCP_APPIUM_CAPS is refused with the variables that set it instead', () => {
+    const { config, warnings } = load({ ANDROID_MCP_APPIUM_CAPS: '{"appium:newCommandTimeout":600}' });
+    expect(config.appiumExtraCapabilities).toEqual({});
+    expect(warnings).toEqual([
+      "ANDROID_MCP_APPIUM_CAPS: 'appium:newCommandTimeout' is ignored; the harness derives it from ANDROID_MCP_FLOW_IDLE_TIMEOUT and ANDROID_MCP_ACTION_TIMEOUT (the longer plus 30 s): set those instead.",
+    ]);
   });
 
   it.each(['not json', '[1,2]', '"text"', '42', 'null'])('ANDROID_MCP_APPIUM_CAPS=%s is ignored with a warning', (value) => {

@@ -5,7 +5,7 @@
  * delegates to a gateway built for that URL; a managed Appium restarted on another port
  * simply yields a new delegate.
  */
-import type { AutomationGateway, AutomationSession } from '../../domain/ports.js';
+import type { AutomationGateway, AutomationSession, SessionOptions } from '../../domain/ports.js';
 import type { AppiumEndpoint } from './ManagedAppium.js';
 
 export type GatewayForUrl = (url: string) => AutomationGateway;
@@ -22,8 +22,8 @@ export class EndpointAutomationGateway implements AutomationGateway {
     return (await this.current()).status();
   }
 
-  async openSession(): Promise<AutomationSession> {
-    return (await this.current()).openSession();
+  async openSession(options: SessionOptions): Promise<AutomationSession> {
+    return (await this.current()).openSession(options);
   }
 
   async listSessionIds(): Promise<string[]> {

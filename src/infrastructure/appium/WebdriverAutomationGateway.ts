@@ -6,6 +6,7 @@ import type {
   ElementRef,
   Locator,
   Logger,
+  SessionOptions,
 } from '../../domain/ports.js';
 import { SystemClock } from '../clock/SystemClock.js';
 
@@ -54,8 +55,20 @@ const CONTRACT_CAPABILITY_KEYS = [
   'appium:newCommandTimeout',
 ] as const;
 
-/** CONTRACT §5 capabilities; extras are added only where they do not touch the contract's five (or adbPort). */
-export function buildCapabilities(udid: string, extra: Record<string, unknown> = {}, adbPort?: number): Record<string, unknown> {
+export interface CapabilityInputs {
+  readonly udid: string;
+  /** How long Appium keeps the session without a command (SessionOptions.idleTimeoutMs). */
+  readonly idleTimeoutMs: number;
+  readonly extra?: Record<string, unknown>;
+  readonly adbPort?: number;
+}
+
+/**
+ * CONTRACT §5 capabilities; extras are added only where they do not touch the contract's five (or
+ * adbPort). newCommandTimeout is in whole seconds, rounded up so Appium never waits less than asked.
+ */
+export function buildCapabilities(inputs: CapabilityInputs): Record<string, unknown> {
+  const { udid, extra = {}, adbPort } = inputs;
   const caps: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(extra)) {
     if ((CONTRACT_CAPABILITY_KEYS as readonly string[]).includes(key)) continue;
@@ -67,7 +80,8 @@ export function buildCapabilities(udid: string, extra: Record<string, unknown> =
     'appium:automationName': 'UiAutomator2',
     'appium:udid': udid,
     'appium:noReset': true,
-    'appium:newCommandTimeout': 60,
+    // Appium reads 0 as "never time out": at least one second, so an orphan is always dropped.
+    'appium:newCommandTimeout': Math.max(1, Math.ceil(inputs.idleTimeoutMs / 1000)),
   });
   if (adbPort !== undefined) caps['appium:adbPort'] = adbPort;
   return caps;
@@ -136,9 +150,14 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       .filter((id): id is string => typeof id === 'string');
   }
 
-  async openSession(): Promise<AutomationSession> {
+  async openSession(options: SessionOptions): Promise<AutomationSession> {
     const target = new URL(this.url);
-    const capabilities = buildCapabilities(this.options.udid, this.options.extraCapabilities, this.options.adbPort);
+    const capabilities = buildCapabilities({
+      udid: this.options.udid,
+      idleTimeoutMs: options.idleTimeoutMs,
+      extra: this.options.extraCapabilities,
+      adbPort: this.options.adbPort,
+    });
     const remote = this.options.remote ?? defaultRemote;
     let driver: DriverLike;
     try {
@@ -163,7 +182,10 @@ export class WebdriverAutomationGateway implements AutomationGateway {
         { cause: error },
       );
     }
-    this.options.logger.info('Appium session opened', { sessionId: driver.sessionId });
+    this.options.logger.info('Appium session opened', {
+      sessionId: driver.sessionId,
+      newCommandTimeout: capabilities['appium:newCommandTimeout'],
+    });
     return new WebdriverSession(driver, this.clock, this.options.logger, (error) => this.unavailable(error));
   }
 
@@ -314,6 +336,12 @@ class WebdriverSession implements AutomationSession {
       await this.driver.deleteSession();
       this.logger.info('Appium session closed', { sessionId: this.id });
     } catch (error) {
+      // Appium already ended it (its newCommandTimeout fired, or the driver died and the flow was
+      // voided): the delete answers 404 invalid session id. Nothing is left to close.
+      if (isSessionAlreadyGone(error)) {
+        this.logger.debug('Appium session was already gone at close', { sessionId: this.id });
+        return;
+      }
       // Closing is best effort: newCommandTimeout is the last net for a session we could not delete.
       this.logger.warn('Appium session close failed', { sessionId: this.id, cause: String(error) });
     }
@@ -380,6 +408,13 @@ export function withoutText(error: unknown, text: string): unknown {
     return replaced;
   }
   return error;
+}
+
+/** What a delete of a session Appium no longer holds answers: HTTP 404 `invalid session id`. */
+function isSessionAlreadyGone(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = String((error as { message?: unknown } | null)?.message ?? error);
+  return name === 'invalid session id' || /invalid session id|session is either terminated or not started/i.test(message);
 }
 
 function isNoSuchElement(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import { HarnessError } from '../../../src/domain/errors.js';
-import type { AutomationGateway, AutomationSession, ElementRef, Locator } from '../../../src/domain/ports.js';
+import type { AutomationGateway, AutomationSession, ElementRef, Locator, SessionOptions } from '../../../src/domain/ports.js';
 import { settingsAppsDump } from './screens.js';
 
 type SessionMethod = Exclude<keyof AutomationSession, 'id'>;
@@ -82,6 +82,8 @@ export class FakeAutomation implements AutomationGateway {
   readonly locators: Locator[] = [];
   readonly open = new Map<string, FakeSession>();
   readonly sessions: FakeSession[] = [];
+  /** What each openSession was asked for, in order (the driver's idle timeout). */
+  readonly openOptions: SessionOptions[] = [];
   version = '3.8.0';
   source = settingsAppsDump();
   /** Locator value → label of the element it finds; anything else finds nothing. */
@@ -104,8 +106,9 @@ export class FakeAutomation implements AutomationGateway {
     return this.statusFailure ? Promise.reject(this.statusFailure) : Promise.resolve({ version: this.version });
   }
 
-  async openSession(): Promise<AutomationSession> {
+  async openSession(options: SessionOptions): Promise<AutomationSession> {
     this.log.push('openSession');
+    this.openOptions.push(options);
     if (this.openFailure) throw this.openFailure;
     if (this.holdOpen) await new Promise<void>((resolve) => this.releases.push(resolve));
     this.counter += 1;

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HarnessConfig } from '../../../src/config.js';
 import { createContainer, type Container } from '../../../src/container.js';
 import type { Envelope } from '../../../src/domain/envelope.js';
+import { WebdriverAutomationGateway, type RemoteFactory } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
 import { FakeClock } from '../FakeClock.js';
 import { FakeAutomation } from './FakeAutomation.js';
@@ -84,4 +85,51 @@ export function buildHarness(config: Partial<HarnessConfig> = {}): TestHarness {
 
 export function envelopeOf(result: CallToolResult): Envelope {
   return result.structuredContent as unknown as Envelope;
+}
+
+export interface DriverHarness {
+  readonly container: Container;
+  readonly clock: FakeClock;
+  readonly logger: RecordingLogger;
+  /** The envelope of a call, moving the fake clock until it answers. */
+  envelope(tool: string, args?: Record<string, unknown>): Promise<Envelope>;
+}
+
+/**
+ * The container over the real WebdriverAutomationGateway (capabilities, error mapping, logging),
+ * with the driver that webdriverio's `remote` would return supplied by the test; `remoteFor`
+ * gets the harness's fake clock so the driver can keep time with it.
+ */
+export function buildDriverHarness(
+  config: Partial<HarnessConfig>,
+  remoteFor: (clock: FakeClock) => RemoteFactory,
+  seed = 7,
+): DriverHarness {
+  const clock = new FakeClock();
+  const logger = new RecordingLogger();
+  const full = testConfig(config);
+  const automation = new WebdriverAutomationGateway({
+    url: full.appiumUrl,
+    udid: full.udid,
+    connectTimeoutMs: full.connectTimeoutMs,
+    logger,
+    clock,
+    remote: remoteFor(clock),
+  });
+  const container = createContainer(full, {
+    clock,
+    random: new SeededRandom(seed),
+    logger,
+    device: new FakeDevice(),
+    automation,
+    evidenceStore: new MemoryEvidenceStore(),
+    imageTools: new PngImageTools(),
+    env: {},
+  });
+  return {
+    container,
+    clock,
+    logger,
+    envelope: async (tool, args = {}) => envelopeOf(await drive(clock, container.server.callTool(tool, args))),
+  };
 }

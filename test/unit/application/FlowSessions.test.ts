@@ -18,6 +18,8 @@ describe('flow sessions', () => {
     expect(data.session_id).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(data.idle_timeout_seconds).toBe(60);
     expect(h.automation.open.size).toBe(1);
+    // A 60 s lease under a 90 s action ceiling: Appium waits for the longer, plus 30 s.
+    expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 120_000 }]);
   });
 
   it('refuses a second flow with EMULATOR_BUSY', async () => {

@@ -114,11 +114,11 @@ describe('OneSessionAtATime: a new session waits for the close a timeout left be
     const clock = new FakeClock();
     const appium = new OneDeviceAppium();
     const gateway = new OneSessionAtATime(appium, clock, silentLogger, 5_000);
-    const first = await gateway.openSession();
+    const first = await gateway.openSession({ idleTimeoutMs: 120_000 });
     expect(appium.opened).toEqual(['s1']);
     void first.close(); // never finishes
     let second: AutomationSession | null = null;
-    void gateway.openSession().then((s) => (second = s));
+    void gateway.openSession({ idleTimeoutMs: 120_000 }).then((s) => (second = s));
     await clock.advance(4_999);
     expect(appium.opened).toEqual(['s1']);
     await clock.advance(1);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Logger } from '../../../src/domain/ports.js';
 import {
   buildCapabilities,
   sanitizeMessage,
@@ -9,6 +10,7 @@ import {
 } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
 import { FakeClock } from '../../support/FakeClock.js';
 import { harnessError } from '../../support/harnessError.js';
+import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 import { silentLogger } from '../../support/fakes/silentLogger.js';
 
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
@@ -70,28 +72,36 @@ describe('status and session list over HTTP', () => {
 
 describe('capabilities', () => {
   it('are exactly the contract five, plus adbPort when given', () => {
-    expect(buildCapabilities('emulator-5554')).toEqual({
+    expect(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 120_000 })).toEqual({
       platformName: 'Android',
       'appium:automationName': 'UiAutomator2',
       'appium:udid': 'emulator-5554',
       'appium:noReset': true,
-      'appium:newCommandTimeout': 60,
+      'appium:newCommandTimeout': 120,
     });
-    expect(buildCapabilities('emulator-5554', {}, 15037)['appium:adbPort']).toBe(15037);
+    expect(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 120_000, adbPort: 15037 })['appium:adbPort']).toBe(15037);
+  });
+
+  it('newCommandTimeout is the idle timeout asked for, in whole seconds rounded up, never 0 (which Appium reads as never)', () => {
+    const timeout = (idleTimeoutMs: number) => buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs })['appium:newCommandTimeout'];
+    expect(timeout(210_000)).toBe(210);
+    expect(timeout(32_500)).toBe(33);
+    expect(timeout(0)).toBe(1);
   });
 
   it('extras cannot override the five or adbPort', () => {
-    const caps = buildCapabilities(
-      'emulator-5554',
-      { platformName: 'iOS', 'appium:udid': 'x', 'appium:noReset': false, 'appium:newCommandTimeout': 0, 'appium:automationName': 'Espresso', 'appium:adbPort': 1, 'appium:systemPort': 8210 },
-      15037,
-    );
+    const caps = buildCapabilities({
+      udid: 'emulator-5554',
+      idleTimeoutMs: 120_000,
+      extra: { platformName: 'iOS', 'appium:udid': 'x', 'appium:noReset': false, 'appium:newCommandTimeout': 0, 'appium:automationName': 'Espresso', 'appium:adbPort': 1, 'appium:systemPort': 8210 },
+      adbPort: 15037,
+    });
     expect(caps).toEqual({
       platformName: 'Android',
       'appium:automationName': 'UiAutomator2',
       'appium:udid': 'emulator-5554',
       'appium:noReset': true,
-      'appium:newCommandTimeout': 60,
+      'appium:newCommandTimeout': 120,
       'appium:adbPort': 15037,
       'appium:systemPort': 8210,
     });
@@ -136,17 +146,18 @@ function wdError(name: string, message = name): Error {
   return e;
 }
 
-async function openWith(driver: FakeDriver, clock = new FakeClock()) {
+async function openWith(driver: FakeDriver, clock = new FakeClock(), logger: Logger = silentLogger) {
   let seen: Record<string, unknown> | null = null;
   const gateway = gatewayAt('http://127.0.0.1:4723', {
     clock,
     adbPort: 15037,
+    logger,
     remote: async (options) => {
       seen = options;
       return driver;
     },
   });
-  const session = await gateway.openSession();
+  const session = await gateway.openSession({ idleTimeoutMs: 210_000 });
   return { session, options: seen as unknown as Record<string, unknown>, clock };
 }
 
@@ -155,17 +166,18 @@ describe('openSession', () => {
     const { session, options } = await openWith(new FakeDriver());
     expect(session.id).toBe('sess-1');
     expect(options).toMatchObject({ protocol: 'http', hostname: '127.0.0.1', port: 4723, path: '/', logLevel: 'silent', connectionRetryCount: 0 });
-    expect(options.capabilities).toEqual(buildCapabilities('emulator-5554', {}, 15037));
+    expect(options.capabilities).toEqual(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 210_000, adbPort: 15037 }));
+    expect((options.capabilities as Record<string, unknown>)['appium:newCommandTimeout']).toBe(210);
   });
 
   it('maps a refused connection to APPIUM_UNAVAILABLE and other failures to a sanitised APPIUM_UNAVAILABLE', async () => {
     const refused = Object.assign(new Error('Unable to connect to "http://127.0.0.1:4723/"'), { code: 'ECONNREFUSED' });
     const g1 = gatewayAt('http://127.0.0.1:4723', { remote: async () => Promise.reject(refused) });
-    expect((await harnessError(g1.openSession())).message).toMatch(/Start Appium/);
+    expect((await harnessError(g1.openSession({ idleTimeoutMs: 120_000 }))).message).toMatch(/Start Appium/);
     const g2 = gatewayAt('http://127.0.0.1:4723', {
       remote: async () => Promise.reject(new Error("Could not find 'adb' in [\"/home/me/Android/Sdk/platform-tools/adb\"]\n    at Foo (/x/y.js:1:1)")),
     });
-    const error = await harnessError(g2.openSession());
+    const error = await harnessError(g2.openSession({ idleTimeoutMs: 120_000 }));
     expect(error.code).toBe('APPIUM_UNAVAILABLE');
     expect(error.message).not.toContain('/home/me');
     expect(error.message).not.toContain('y.js');
@@ -256,13 +268,29 @@ describe('AutomationSession', () => {
     expect((await session.screenshot()).toString()).toBe('png!');
   });
 
-  it('close deletes the session once and swallows a failure', async () => {
+  it('close deletes the session once and swallows a failure, which is a warning', async () => {
     const driver = new FakeDriver();
-    const { session } = await openWith(driver);
-    driver.failWith.deleteSession = new Error('gone');
+    const logger = new RecordingLogger();
+    const { session } = await openWith(driver, new FakeClock(), logger);
+    driver.failWith.deleteSession = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4723'), { code: 'ECONNREFUSED' });
     await expect(session.close()).resolves.toBeUndefined();
     await session.close();
     expect(driver.calls.filter((c) => c[0] === 'deleteSession')).toHaveLength(1);
+    expect(logger.entries.filter((e) => e.level === 'warn').map((e) => e.message)).toEqual(['Appium session close failed']);
+  });
+
+  // What webdriverio threw for a DELETE of a session the real Appium 3 had already ended (measured).
+  it('a close of a session Appium already dropped (404 invalid session id) is expected: debug, not a warning', async () => {
+    const driver = new FakeDriver();
+    const logger = new RecordingLogger();
+    const { session } = await openWith(driver, new FakeClock(), logger);
+    driver.failWith.deleteSession = wdError(
+      'invalid session id',
+      'WebDriverError: A session is either terminated or not started when running "http://127.0.0.1:4723/session/sess-1" with method "DELETE"',
+    );
+    await expect(session.close()).resolves.toBeUndefined();
+    expect(logger.entries.filter((e) => e.level === 'warn' || e.level === 'error')).toEqual([]);
+    expect(logger.entries.find((e) => e.level === 'debug')?.message).toBe('Appium session was already gone at close');
   });
 
   it.each([

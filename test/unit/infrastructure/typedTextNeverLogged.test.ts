@@ -6,16 +6,10 @@
  * the real container: ceilings, session broker, evidence, the OperationRunner's logging.
  */
 import { describe, expect, it } from 'vitest';
-import { createContainer } from '../../../src/container.js';
 import type { Envelope } from '../../../src/domain/envelope.js';
-import { WebdriverAutomationGateway, type DriverLike } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
-import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
-import { FakeClock } from '../../support/FakeClock.js';
-import { FakeDevice } from '../../support/fakes/FakeDevice.js';
-import { drive, testConfig } from '../../support/fakes/harness.js';
-import { MemoryEvidenceStore } from '../../support/fakes/MemoryEvidenceStore.js';
-import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
-import { SeededRandom } from '../../support/fakes/SeededRandom.js';
+import type { DriverLike } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
+import { buildDriverHarness } from '../../support/fakes/harness.js';
+import type { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 
 const SECRET = `s3cr3t-"pa'ss" 🙂 مرحبا 你好`;
 const MARKERS = [SECRET, JSON.stringify(SECRET).slice(1, -1), 's3cr3t'];
@@ -61,28 +55,9 @@ class ScriptedDriver implements DriverLike {
 }
 
 async function typeWith(sendKeys: SendKeys): Promise<{ envelope: Envelope; logger: RecordingLogger }> {
-  const clock = new FakeClock();
-  const logger = new RecordingLogger();
-  const automation = new WebdriverAutomationGateway({
-    url: 'http://127.0.0.1:4723',
-    udid: 'emulator-5554',
-    connectTimeoutMs: 120_000,
-    logger,
-    clock,
-    remote: async () => new ScriptedDriver(sendKeys),
-  });
-  const container = createContainer(testConfig({ actionTimeoutMs: 2_000 }), {
-    clock,
-    random: new SeededRandom(3),
-    logger,
-    device: new FakeDevice(),
-    automation,
-    evidenceStore: new MemoryEvidenceStore(),
-    imageTools: new PngImageTools(),
-    env: {},
-  });
-  const result = await drive(clock, container.server.callTool('ui_type_text', { selector: { resource_id: 'com.app:id/search' }, text: SECRET }));
-  return { envelope: result.structuredContent as unknown as Envelope, logger };
+  const h = buildDriverHarness({ actionTimeoutMs: 2_000 }, () => async () => new ScriptedDriver(sendKeys), 3);
+  const envelope = await h.envelope('ui_type_text', { selector: { resource_id: 'com.app:id/search' }, text: SECRET });
+  return { envelope, logger: h.logger };
 }
 
 const SCENARIOS: [string, SendKeys, string | null][] = [

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../../src/domain/errors.js';
-import type { AutomationGateway } from '../../../../src/domain/ports.js';
+import type { AutomationGateway, SessionOptions } from '../../../../src/domain/ports.js';
 import {
   findInstalledPackage,
   findPackageRoot,
@@ -192,6 +192,20 @@ describe('EndpointAutomationGateway', () => {
     expect(built).toEqual(['http://127.0.0.1:1111', 'http://127.0.0.1:2222']);
   });
 
+  it('hands the session options to the delegate unchanged', async () => {
+    const asked: SessionOptions[] = [];
+    const gateway = new EndpointAutomationGateway(fakeEndpoint(['http://127.0.0.1:1111']), () => ({
+      status: () => Promise.resolve({ version: '3.8.0' }),
+      openSession: (options) => {
+        asked.push(options);
+        return Promise.reject(new Error('no session in this test'));
+      },
+      listSessionIds: () => Promise.resolve([]),
+    }));
+    await expect(gateway.openSession({ idleTimeoutMs: 330_000 })).rejects.toThrow('no session in this test');
+    expect(asked).toEqual([{ idleTimeoutMs: 330_000 }]);
+  });
+
   it('passes the endpoint failure through untouched', async () => {
     const failing: AppiumEndpoint = {
       managed: true,
@@ -202,6 +216,6 @@ describe('EndpointAutomationGateway', () => {
     const gateway = new EndpointAutomationGateway(failing, () => {
       throw new Error('must not build a delegate');
     });
-    await expect(gateway.openSession()).rejects.toMatchObject({ code: 'APPIUM_UNAVAILABLE', message: 'cannot start' });
+    await expect(gateway.openSession({ idleTimeoutMs: 120_000 })).rejects.toMatchObject({ code: 'APPIUM_UNAVAILABLE', message: 'cannot start' });
   });
 });
