@@ -7,8 +7,13 @@ import type { WindowState } from './screen.js';
 
 /** Time is a dependency so tests can move it by hand. */
 export interface Clock {
-  /** Wall-clock time, used for evidence names. */
+  /** Wall-clock time. */
   now(): Date;
+  /**
+   * Wall-clock time in whole microseconds since the Unix epoch (a safe integer until the year
+   * 2255), for evidence names: the seed's names carry microseconds, so name order is time order.
+   */
+  epochMicros(): number;
   /** Monotonic milliseconds, used for deadlines and leases. */
   monotonicMs(): number;
   setTimeout(callback: () => void, ms: number): TimerHandle;

@@ -11,7 +11,6 @@ import { artifactIdFromUri, readArtifact } from '../../../src/mcp/artifactResour
 import { FakeClock } from '../../support/FakeClock.js';
 import { makePng } from '../../support/fakes/images.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
-import { SeededRandom } from '../../support/fakes/SeededRandom.js';
 
 const CANARY = 'CANARY-7f3a-never-serve-me';
 
@@ -44,7 +43,7 @@ beforeAll(async () => {
   // A well-shaped name inside artifacts/ that points outside: must still never be served.
   symlinkSync(path.join(root, 'canary.txt'), path.join(artifacts, SYMLINKED_ID));
   store = new RecordingStore(new FileEvidenceStore(artifacts));
-  writer = new EvidenceWriter(store, new PngImageTools(), new FakeClock(), new SeededRandom(5), new RecordingLogger());
+  writer = new EvidenceWriter(store, new PngImageTools(), new FakeClock(), new RecordingLogger());
   issued = (await writer.write('screen', makePng(6, 6))).ref.artifact_id;
 });
 
