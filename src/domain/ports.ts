@@ -29,8 +29,6 @@ export interface RandomSource {
   uuid(): string;
   /** n cryptographically random URL-safe characters ([A-Za-z0-9_-]). */
   token(length: number): string;
-  /** An integer in [0, max). */
-  int(max: number): number;
 }
 
 /** A package name that passed CONTRACT §4 validation; only these may reach adb. */
