@@ -4,6 +4,7 @@
  * tools/list, so configuration never throws. The safety guards (serial, Appium URL) are
  * applied later, per call, by src/domain/guards.ts.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DRIVER_IDLE_MARGIN_MS } from './application/driverIdleTimeout.js';
@@ -38,6 +39,8 @@ export interface HarnessConfig {
   readonly connectTimeoutMs: number;
   /** Absolute path. */
   readonly artifactsDir: string;
+  /** How `evidence.path` names that directory, ending in a separator (see evidencePathPrefix). */
+  readonly artifactsPathPrefix: string;
   readonly logLevel: ConfigLogLevel;
   /** Extra `appium:` capabilities, protected keys already removed. */
   readonly appiumExtraCapabilities: Readonly<Record<string, unknown>>;
@@ -119,7 +122,34 @@ function readCapabilities(env: NodeJS.ProcessEnv, protectedKeys: readonly string
   return caps;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = process.cwd()): HarnessConfig {
+/** `dir` relative to `root` when it is `root` itself or below it, else null. */
+function below(root: string, dir: string): string | null {
+  const relative = path.relative(root, dir);
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return null;
+  return relative;
+}
+
+function isFileSystemRoot(dir: string): boolean {
+  return path.parse(dir).root === dir;
+}
+
+/**
+ * How `evidence.path` names the evidence directory `dir` (absolute), so the user can open the
+ * file: relative to the working directory when below it (`artifacts/`, `out/evidence/`); else
+ * `~/…/` when below the home directory (no user name in it); else the absolute directory, which
+ * the user configured themselves (ANDROID_MCP_ARTIFACTS_DIR). A working directory or home that is
+ * the file-system root (MCP clients often start servers in `/`) says nothing and is skipped.
+ * Only evidence.path uses this: error messages never name the directory (CONTRACT §2).
+ */
+export function evidencePathPrefix(dir: string, cwd: string, home: string | undefined): string {
+  const inCwd = isFileSystemRoot(cwd) ? null : below(cwd, dir);
+  if (inCwd !== null) return inCwd === '' ? './' : `${inCwd.split(path.sep).join('/')}/`;
+  const inHome = home && path.isAbsolute(home) && !isFileSystemRoot(path.resolve(home)) ? below(path.resolve(home), dir) : null;
+  if (inHome !== null) return inHome === '' ? '~/' : `~/${inHome.split(path.sep).join('/')}/`;
+  return dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = process.cwd(), home: string = os.homedir()): HarnessConfig {
   const udid = read(env, 'ANDROID_UDID', nonEmpty, CONFIG_DEFAULTS.udid, warn);
   const allowSerials = (env.ANDROID_MCP_ALLOW_SERIALS ?? '')
     .split(',')
@@ -130,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
   const action = read(env, 'ANDROID_MCP_ACTION_TIMEOUT', seconds, CONFIG_DEFAULTS.actionTimeoutSeconds, warn);
   const connect = read(env, 'ANDROID_MCP_CONNECT_TIMEOUT', seconds, CONFIG_DEFAULTS.connectTimeoutSeconds, warn);
   const artifacts = read(env, 'ANDROID_MCP_ARTIFACTS_DIR', nonEmpty, CONFIG_DEFAULTS.artifactsDir, warn);
+  const artifactsDir = path.resolve(cwd, artifacts);
   const level = read(env, 'ANDROID_MCP_LOG_LEVEL', logLevel, CONFIG_DEFAULTS.logLevel, warn);
   const adbServerPort = read<number | null>(env, 'ANDROID_ADB_SERVER_PORT', port, null, warn);
   const protectedKeys = adbServerPort === null ? PROTECTED_CAPABILITIES : [...PROTECTED_CAPABILITIES, 'appium:adbPort'];
@@ -141,7 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     flowIdleTimeoutMs: Math.round(flowIdle * 1000),
     actionTimeoutMs: Math.round(action * 1000),
     connectTimeoutMs: Math.round(connect * 1000),
-    artifactsDir: path.resolve(cwd, artifacts),
+    artifactsDir,
+    artifactsPathPrefix: evidencePathPrefix(artifactsDir, path.resolve(cwd), home),
     logLevel: level,
     appiumExtraCapabilities: Object.freeze(readCapabilities(env, protectedKeys, warn)),
     adbServerPort,

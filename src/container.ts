@@ -155,7 +155,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   });
   const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs);
   const broker = new SessionBroker(flows, ceilings, sessionAutomation, logger);
-  const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, random, logger);
+  const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix);
   const capture = new EvidenceCapture(evidence, logger);
 
   const services: HarnessServices = {

@@ -1,7 +1,7 @@
 import type { EvidenceRef } from '../domain/envelope.js';
 import { HarnessError } from '../domain/errors.js';
 import { formatEvidenceName, isArtifactId } from '../domain/evidenceName.js';
-import type { Clock, EvidenceStore, ImageTools, Logger, PngInfo, RandomSource } from '../domain/ports.js';
+import type { Clock, EvidenceStore, ImageTools, Logger, PngInfo } from '../domain/ports.js';
 
 /** A written evidence file and the size of the picture in it. */
 export interface WrittenEvidence {
@@ -10,7 +10,11 @@ export interface WrittenEvidence {
   readonly height: number;
 }
 
-/** Fresh digits are drawn this many times before giving up on a name (1e6 names per second and label). */
+/**
+ * Names tried before giving up. A clash only happens with a file this process did not write
+ * (another process sharing the directory, or a file left from before a clock step back), and
+ * each retry moves 1 µs past it, so a handful is plenty.
+ */
 const MAX_NAME_ATTEMPTS = 50;
 /** How many recent artifacts resources/list offers. */
 const RECENT_LIMIT = 50;
@@ -19,24 +23,31 @@ export const BLANK_CAPTURE_MESSAGE =
   "The screen capture was blank (every pixel the same): the emulator's graphics stack may be broken. " +
   'Start the emulator with -gpu swiftshader_indirect (or -gpu host), make sure the screen is on, then retry.';
 
-export function evidenceRef(artifactId: string): EvidenceRef {
-  return { artifact_id: artifactId, path: `artifacts/${artifactId}`, uri: `artifact://${artifactId}` };
+/** How the evidence directory is named in `evidence.path` when nothing else is configured. */
+export const DEFAULT_EVIDENCE_PATH_PREFIX = 'artifacts/';
+
+/** `pathPrefix` is how the user reaches the evidence directory (see config.ts, evidencePathPrefix). */
+export function evidenceRef(artifactId: string, pathPrefix: string = DEFAULT_EVIDENCE_PATH_PREFIX): EvidenceRef {
+  return { artifact_id: artifactId, path: `${pathPrefix}${artifactId}`, uri: `artifact://${artifactId}` };
 }
 
 /**
- * Writes evidence PNGs (CONTRACT §9): unique names even for captures in the same
- * millisecond, created exclusively (never overwriting), and only pictures that show
- * something, since a broken graphics stack answers with a uniform image.
+ * Writes evidence PNGs (CONTRACT §9): names stamped with the capture's microsecond, so their
+ * order is the order of the captures, unique even for captures in the same microsecond, created
+ * exclusively (never overwriting), and only pictures that show something, since a broken
+ * graphics stack answers with a uniform image.
  */
 export class EvidenceWriter {
   private readonly recent: string[] = [];
+  /** The last stamp issued (µs since the epoch): the next one is always later. */
+  private lastStamp = -1;
 
   constructor(
     private readonly store: EvidenceStore,
     private readonly images: ImageTools,
     private readonly clock: Clock,
-    private readonly random: RandomSource,
     private readonly logger: Logger,
+    private readonly pathPrefix: string = DEFAULT_EVIDENCE_PATH_PREFIX,
   ) {}
 
   async write(label: string, png: Buffer): Promise<WrittenEvidence> {
@@ -60,21 +71,32 @@ export class EvidenceWriter {
 
   private async save(label: string, png: Buffer, { width, height }: PngInfo): Promise<WrittenEvidence> {
     for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt += 1) {
-      const digits = String(this.random.int(1_000_000)).padStart(6, '0');
-      const name = formatEvidenceName(this.clock.now(), digits, label);
+      const name = formatEvidenceName(this.nextStamp(), label);
       try {
         await this.store.createExclusive(name, png);
       } catch (error) {
+        // Someone else holds that name; the next stamp is already past it.
         if (errorCode(error) === 'EEXIST') continue;
         throw writeFailure(error);
       }
       this.remember(name);
-      return { ref: evidenceRef(name), width, height };
+      return { ref: evidenceRef(name, this.pathPrefix), width, height };
     }
     throw new HarnessError(
       'EVIDENCE_WRITE_FAILED',
-      'No free evidence name was found after many attempts; retry, or clear old files from artifacts/.',
+      'No free evidence name was found after many attempts: another process may be writing into the same evidence directory. ' +
+        'Give each server its own ANDROID_MCP_ARTIFACTS_DIR, then retry.',
     );
+  }
+
+  /**
+   * The capture time in µs, moved 1 µs past the previous stamp when it is not later: taken
+   * synchronously, so concurrent captures get distinct stamps in the order they were asked
+   * for, and a clock stepped back never makes a name sort before an earlier one.
+   */
+  private nextStamp(): number {
+    this.lastStamp = Math.max(this.clock.epochMicros(), this.lastStamp + 1);
+    return this.lastStamp;
   }
 
   /** The bytes of an issued artifact, or null for anything that is not exactly an issued id. */
@@ -133,7 +155,7 @@ function writeFailure(error: unknown): HarnessError {
         : 'check that the directory exists and is writable';
   return new HarnessError(
     'EVIDENCE_WRITE_FAILED',
-    `The evidence file could not be written to artifacts/${code ? ` (${code})` : ''}: ${remedy}, then retry.`,
+    `The evidence file could not be written to the evidence directory (ANDROID_MCP_ARTIFACTS_DIR, default artifacts/)${code ? ` (${code})` : ''}: ${remedy}, then retry.`,
     { cause: error },
   );
 }

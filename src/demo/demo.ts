@@ -130,7 +130,8 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
     if (report.evidence.length > 0) {
       out('');
       out('Evidence PNGs (open them to see each step):');
-      for (const file of report.evidence) out(`  ${path.resolve(process.cwd(), file)}`);
+      // evidence.path is relative to the server's working directory (this one), `~/…` or absolute.
+      for (const file of report.evidence) out(`  ${file.startsWith('~/') ? file : path.resolve(process.cwd(), file)}`);
     }
     return { report, serial };
   } finally {

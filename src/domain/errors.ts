@@ -1,6 +1,6 @@
 /**
- * The closed set of error codes a client can receive (CONTRACT §3).
- * Every failure that crosses the MCP boundary is one of these.
+ * The closed set of error codes a client can receive (CONTRACT §3, plus INVALID_ARGUMENT:
+ * docs/contract.md §4). Every failure that crosses the MCP boundary is one of these.
  */
 export const ERROR_CODES = [
   'EMULATOR_UNAVAILABLE',
@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'INVALID_TEXT',
   'INVALID_PACKAGE',
   'INVALID_SCROLL_DIRECTION',
+  /** An optional argument of the wrong type that has no code of its own (issue 11: `include_raw: "yes"`). */
+  'INVALID_ARGUMENT',
   'APP_NOT_FOUND',
   'SETTINGS_FOREGROUND_FAILED',
   'OPERATION_TIMEOUT',

@@ -1,7 +1,8 @@
 /**
- * CONTRACT §9 evidence names: `YYYYMMDD-HHMMSS-NNNNNN-label.png`, in UTC. The six digits are
- * random (chosen by the caller through the RandomSource port) so two captures in the same
- * millisecond differ; the writer still creates files exclusively and retries on a clash.
+ * CONTRACT §9 evidence names: `YYYYMMDD-HHMMSS-NNNNNN-label.png`, in UTC. The six digits are the
+ * microseconds within the second (as in the seed's names), so sorting names sorts captures by
+ * time. The writer keeps them unique: its stamps move forward by 1 µs on a tie, and files are
+ * created exclusively.
  */
 
 export const EVIDENCE_LABELS = [
@@ -32,20 +33,20 @@ function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
 
-/** `YYYYMMDD-HHMMSS-NNNNNN-label.png` (UTC). Throws on a label or number the pattern would not accept. */
-export function formatEvidenceName(date: Date, sixDigits: number | string, label: string): string {
-  // A number in [0, 999999] or its six-digit string form; both render the same.
-  const digits = typeof sixDigits === 'string' && /^\d{6}$/.test(sixDigits) ? Number(sixDigits) : sixDigits;
-  if (typeof digits !== 'number' || !Number.isInteger(digits) || digits < 0 || digits > 999_999) {
-    throw new RangeError('evidence suffix must be an integer in [0, 999999] or six digits');
+/**
+ * `YYYYMMDD-HHMMSS-NNNNNN-label.png` (UTC) for a capture at `epochMicros` microseconds since the
+ * Unix epoch; NNNNNN is the microsecond within the second. Throws on a label or time the pattern
+ * would not accept.
+ */
+export function formatEvidenceName(epochMicros: number, label: string): string {
+  if (!Number.isSafeInteger(epochMicros) || epochMicros < 0) {
+    throw new RangeError('evidence time must be a non-negative whole number of microseconds');
   }
   if (!LABEL_PATTERN.test(label)) throw new RangeError('evidence label must match [a-z0-9-]{1,40}');
-  const time = date.getTime();
-  if (!Number.isFinite(time)) throw new RangeError('evidence date is invalid');
-  const year = date.getUTCFullYear();
-  if (year < 1000 || year > 9999) throw new RangeError('evidence year must have four digits');
+  // A safe integer of microseconds ends in 2255: the year always has four digits.
+  const date = new Date(Math.floor(epochMicros / 1000));
   const stamp =
-    `${pad(year, 4)}${pad(date.getUTCMonth() + 1, 2)}${pad(date.getUTCDate(), 2)}-` +
+    `${pad(date.getUTCFullYear(), 4)}${pad(date.getUTCMonth() + 1, 2)}${pad(date.getUTCDate(), 2)}-` +
     `${pad(date.getUTCHours(), 2)}${pad(date.getUTCMinutes(), 2)}${pad(date.getUTCSeconds(), 2)}`;
-  return `${stamp}-${pad(digits, 6)}-${label}.png`;
+  return `${stamp}-${pad(epochMicros % 1_000_000, 6)}-${label}.png`;
 }

@@ -7,8 +7,13 @@ import type { WindowState } from './screen.js';
 
 /** Time is a dependency so tests can move it by hand. */
 export interface Clock {
-  /** Wall-clock time, used for evidence names. */
+  /** Wall-clock time. */
   now(): Date;
+  /**
+   * Wall-clock time in whole microseconds since the Unix epoch (a safe integer until the year
+   * 2255), for evidence names: the seed's names carry microseconds, so name order is time order.
+   */
+  epochMicros(): number;
   /** Monotonic milliseconds, used for deadlines and leases. */
   monotonicMs(): number;
   setTimeout(callback: () => void, ms: number): TimerHandle;
@@ -24,8 +29,6 @@ export interface RandomSource {
   uuid(): string;
   /** n cryptographically random URL-safe characters ([A-Za-z0-9_-]). */
   token(length: number): string;
-  /** An integer in [0, max). */
-  int(max: number): number;
 }
 
 /** A package name that passed CONTRACT §4 validation; only these may reach adb. */

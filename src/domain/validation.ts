@@ -26,6 +26,7 @@ function selectorError(problem: string): HarnessError {
 }
 
 function describeType(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return 'a string';
@@ -81,8 +82,20 @@ function parseTerm(input: unknown, where: string, allowWithin: boolean): { term:
   return { term, within };
 }
 
+/**
+ * How an absent required argument is reported: by name, since "got nothing" does not tell the
+ * model which key it left out. JSON null counts as absent, as for the optional arguments.
+ */
+function missing(input: unknown, name: string): string | null {
+  if (input === undefined) return `the "${name}" argument is missing`;
+  if (input === null) return `the "${name}" argument is null`;
+  return null;
+}
+
 /** CONTRACT §4 selector rules; throws HarnessError('INVALID_SELECTOR'). */
 export function parseSelector(input: unknown): Selector {
+  const absent = missing(input, 'selector');
+  if (absent !== null) throw selectorError(`${absent} (it names the element to act on)`);
   const { term: target, within } = parseTerm(input, 'selector', true);
   if (within === undefined) return { target };
   const { term: context } = parseTerm(within, 'selector.within', false);
@@ -96,6 +109,8 @@ export function parseText(input: unknown): string {
   const accepted =
     `Text must be a string of 1 to ${TEXT_MAX_CODE_POINTS} characters without control characters ` +
     `(no newline, tab, NUL or bidi override; to submit, tap the button instead of sending a newline).`;
+  const absent = missing(input, 'text');
+  if (absent !== null) throw new HarnessError('INVALID_TEXT', `Invalid text: ${absent} (the text to type). ${accepted}`);
   if (typeof input !== 'string') {
     throw new HarnessError('INVALID_TEXT', `Invalid text: got ${describeType(input)}. ${accepted}`);
   }
@@ -132,6 +147,8 @@ export function parsePackageName(input: unknown): PackageName {
     `A package name is dot-separated segments of letters, digits and underscores, each starting with a letter, ` +
     `at most ${PACKAGE_NAME_MAX_LENGTH} characters (e.g. com.android.settings; no activity, path, space or flag). ` +
     `app_list_installed lists the installed packages.`;
+  const absent = missing(input, 'package_name');
+  if (absent !== null) throw new HarnessError('INVALID_PACKAGE', `Invalid package name: ${absent} (the app to open). ${accepted}`);
   if (typeof input !== 'string') {
     throw new HarnessError('INVALID_PACKAGE', `Invalid package name: got ${describeType(input)}. ${accepted}`);
   }
@@ -147,10 +164,26 @@ export function parsePackageName(input: unknown): PackageName {
 /** Throws HarnessError('INVALID_SCROLL_DIRECTION'). */
 export function parseDirection(input: unknown): ScrollDirection {
   if (input === 'up' || input === 'down') return input;
-  const got = typeof input === 'string' ? `'${safePreview(input, 20)}'` : describeType(input);
+  const absent = missing(input, 'direction');
+  const got = absent ?? `got ${typeof input === 'string' ? `'${safePreview(input, 20)}'` : describeType(input)}`;
   throw new HarnessError(
     'INVALID_SCROLL_DIRECTION',
-    `Invalid scroll direction ${got}: use exactly "up" or "down" (lowercase).`,
+    `Invalid scroll direction: ${got}. Send "direction": "up" or "down" (exactly, lowercase).`,
+  );
+}
+
+/**
+ * An optional on/off argument (`include_raw`): exactly the JSON booleans. A string such as "yes"
+ * or "true" is refused rather than read as off, so a model never believes it asked for something
+ * it did not get. Absent and null are handled by the caller (arguments.ts). Throws
+ * HarnessError('INVALID_ARGUMENT').
+ */
+export function parseFlag(input: unknown, name: string): boolean {
+  if (input === true || input === false) return input;
+  const got = typeof input === 'string' ? `the string '${safePreview(input, 20)}'` : describeType(input);
+  throw new HarnessError(
+    'INVALID_ARGUMENT',
+    `Invalid ${name}: got ${got}. Only the JSON booleans true and false are accepted (no quotes); leave it out for false.`,
   );
 }
 

@@ -6,7 +6,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type Tool,
@@ -14,6 +13,7 @@ import {
 import type { OperationRunner } from '../application/OperationRunner.js';
 import { ARTIFACT_TEMPLATE, listArtifacts, readArtifact, type ArtifactReader } from './artifactResource.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { protocolError } from './protocolError.js';
 import { presentResult } from './presenters.js';
 import { ENVELOPE_OUTPUT_SCHEMA, toInputJsonSchema } from './schemas.js';
 import type { ToolDefinition } from './ToolDefinition.js';
@@ -72,7 +72,7 @@ export class HarnessMcpServer {
     const tool = this.byName.get(name);
     if (!tool) {
       const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
-      throw new McpError(
+      throw protocolError(
         ErrorCode.InvalidParams,
         `Unknown tool ${JSON.stringify(shown)}. The tools are: ${[...this.byName.keys()].join(', ')}.`,
       );

@@ -19,6 +19,7 @@ import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, RequestIdSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { sdkErrorPrefix } from './protocolError.js';
 
 /** Far above any legitimate client frame (the largest tool argument is 512 characters of text). */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -96,7 +97,7 @@ export class StdioJsonRpcTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return this.write(invalidParamsAsSuch(message));
+    return this.write(withoutSdkPrefix(invalidParamsAsSuch(message)));
   }
 
   async close(): Promise<void> {
@@ -183,6 +184,18 @@ function invalidParamsAsSuch(message: JSONRPCMessage): JSONRPCMessage {
     described.push(`${path.map(String).join('.')}: ${what}`);
   }
   return { ...message, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${described.join('; ')}` } };
+}
+
+/**
+ * An McpError the SDK raises itself (e.g. "Invalid tools/call request") carries `MCP error <code>: `
+ * in its message, and the client's McpError adds it again; the code is in its own field, so the
+ * prefix goes. The server's own errors are built without it (protocolError.ts).
+ */
+function withoutSdkPrefix(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message)) return message;
+  const prefix = sdkErrorPrefix(message.error.code);
+  if (!message.error.message.startsWith(prefix)) return message;
+  return { ...message, error: { ...message.error, message: message.error.message.slice(prefix.length) } };
 }
 
 /** The id of a would-be request that is not a response, when it is a string or an integer. */

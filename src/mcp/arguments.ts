@@ -1,4 +1,4 @@
-import { parseSessionId } from '../domain/validation.js';
+import { parseFlag, parseSessionId } from '../domain/validation.js';
 
 /**
  * Optional arguments: absent and JSON null both mean "not given" (models often send
@@ -7,4 +7,10 @@ import { parseSessionId } from '../domain/validation.js';
 export function optionalSessionId(args: Readonly<Record<string, unknown>>): string | undefined {
   const raw = args.session_id;
   return raw === undefined || raw === null ? undefined : parseSessionId(raw);
+}
+
+/** An optional boolean: absent or null is false, true/false as sent, anything else INVALID_ARGUMENT. */
+export function optionalFlag(args: Readonly<Record<string, unknown>>, name: string): boolean {
+  const raw = args[name];
+  return raw === undefined || raw === null ? false : parseFlag(raw, name);
 }

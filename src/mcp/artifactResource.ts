@@ -1,5 +1,6 @@
-import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { isArtifactId } from '../domain/evidenceName.js';
+import { protocolError } from './protocolError.js';
 
 export const ARTIFACT_SCHEME = 'artifact://';
 /** JSON-RPC code the MCP specification gives "resource not found". */
@@ -30,17 +31,29 @@ export function artifactIdFromUri(uri: unknown): string | null {
   return isArtifactId(id) ? id : null;
 }
 
+/**
+ * CONTRACT §3 gives a failed artifact read the code EVIDENCE_WRITE_FAILED, so the messages keep it
+ * first, and then say at once that this was a read, of an id refused or unknown.
+ */
+const READ_FAILED = 'EVIDENCE_WRITE_FAILED (a read, nothing was written)';
+
 export async function readArtifact(reader: ArtifactReader, uri: unknown): Promise<ReadResourceResult> {
   const id = artifactIdFromUri(uri);
   if (id === null) {
-    throw new McpError(
+    // Never quoted back: it may be anything, a host path included.
+    throw protocolError(
       ErrorCode.InvalidParams,
-      'EVIDENCE_WRITE_FAILED: not an artifact uri. Use the `evidence.uri` of a tool answer (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
+      `${READ_FAILED}: refused to read that uri, it is not an artifact id the harness issues. ` +
+        'Use the `evidence.uri` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
     );
   }
   const bytes = await reader.read(id);
   if (bytes === null) {
-    throw new McpError(RESOURCE_NOT_FOUND, 'EVIDENCE_WRITE_FAILED: no such artifact in artifacts/. Take a new one with screen_capture.');
+    throw protocolError(
+      RESOURCE_NOT_FOUND,
+      `${READ_FAILED}: unknown artifact ${ARTIFACT_SCHEME}${id}: there is no such file in the evidence directory ` +
+        '(never written there, or removed). resources/list shows the recent ones; take a new one with screen_capture.',
+    );
   }
   return { contents: [{ uri: `${ARTIFACT_SCHEME}${id}`, mimeType: 'image/png', blob: bytes.toString('base64') }] };
 }

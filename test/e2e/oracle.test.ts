@@ -369,6 +369,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       readEvidence(stack.evidenceDir, back, 'device-back'),
     ];
     expect(new Set(files.map((f) => f.artifactId)).size).toBe(4);
+    // The names carry the capture's microsecond: sorted, they are in the order of the actions.
+    expect([...files.map((f) => f.artifactId)].sort()).toEqual(files.map((f) => f.artifactId));
     // Navigation shows: Settings home and Settings → Apps are different pictures.
     expect(pixelsDiffer(files[0]!.bytes, files[1]!.bytes)).toBe(true);
     const after = await tree(harness);

@@ -95,7 +95,8 @@ const SLOTS: Slot[] = [
   selectorSlot('ui_type_text', { text: 'ok' }, term('input_hint'), 'selector.input_hint'),
   selectorSlot('ui_type_text', { text: 'ok' }, (v, h) => ('absent' in h ? undefined : v), 'selector'),
   { name: 'ui_type_text.text', tool: 'ui_type_text', args: (h) => withValue({ selector: { input_hint: 'Search' } }, 'text', h), expect: (h) => (textAccepted(valueOf(h)) ? 'inert' : 'INVALID_TEXT') },
-  { name: 'ui_get_tree.include_raw', tool: 'ui_get_tree', args: (h) => withValue({}, 'include_raw', h), expect: () => 'inert' },
+  // Absent and null mean false; only the JSON booleans are accepted, anything else is refused typed (issue 11).
+  { name: 'ui_get_tree.include_raw', tool: 'ui_get_tree', args: (h) => withValue({}, 'include_raw', h), expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT') },
 ];
 
 /** Commands Appium itself runs to set up, keep and end a UiAutomator2 session: fixed strings, no caller input. */
@@ -248,7 +249,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
       const answer = await harness.call('app_open', { package_name: valueOf(hostile) });
       if (answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_open ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
     }
-    // include_raw: only a literal true asks for the XML; anything else is ignored.
+    // include_raw: true asks for the XML; false, null and absent do not (every other value was refused above).
     for (const { hostile } of sample(bySlot('ui_get_tree.include_raw'), 5)) {
       const answer = await harness.call('ui_get_tree', withValue({}, 'include_raw', hostile));
       const wantsRaw = valueOf(hostile) === true;

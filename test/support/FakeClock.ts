@@ -30,6 +30,11 @@ export class FakeClock implements Clock {
     return new Date(this.wallStart + this.mono);
   }
 
+  /** Moves with `advance`, which takes fractions of a millisecond (`advance(0.001)` is 1 µs). */
+  epochMicros(): number {
+    return this.wallStart * 1000 + Math.round(this.mono * 1000);
+  }
+
   monotonicMs(): number {
     return this.mono;
   }

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { evidencePathPrefix, loadConfig } from '../../src/config.js';
 import { checkAppiumUrl, checkSerial } from '../../src/domain/guards.js';
 import { HarnessError } from '../../src/domain/errors.js';
 
 function load(env: NodeJS.ProcessEnv) {
   const warnings: string[] = [];
-  const config = loadConfig(env, (m) => warnings.push(m), '/work/project');
+  const config = loadConfig(env, (m) => warnings.push(m), '/work/project', '/home/alice');
   return { config, warnings };
 }
 
@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       actionTimeoutMs: 90_000,
       connectTimeoutMs: 120_000,
       artifactsDir: path.resolve('/work/project', 'artifacts'),
+      artifactsPathPrefix: 'artifacts/',
       logLevel: 'info',
       appiumExtraCapabilities: {},
       adbServerPort: null,
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
       actionTimeoutMs: 2_500,
       connectTimeoutMs: 30_000,
       artifactsDir: path.resolve('/work/project', 'out/evidence'),
+      artifactsPathPrefix: 'out/evidence/',
       logLevel: 'debug',
       appiumExtraCapabilities: { 'appium:systemPort': 8210, 'appium:skipServerInstallation': true },
       adbServerPort: 15037,
@@ -61,6 +63,32 @@ describe('loadConfig', () => {
 
   it('keeps an absolute artifacts directory as is', () => {
     expect(load({ ANDROID_MCP_ARTIFACTS_DIR: '/var/evidence' }).config.artifactsDir).toBe(path.resolve('/var/evidence'));
+  });
+
+  it('names the artifacts directory in evidence.path as the user can open it', () => {
+    const prefix = (dir: string) => load({ ANDROID_MCP_ARTIFACTS_DIR: dir }).config.artifactsPathPrefix;
+    // Below the working directory: relative to it, even when configured absolute.
+    expect(prefix('/work/project/out/evidence')).toBe('out/evidence/');
+    expect(prefix('./shots')).toBe('shots/');
+    expect(prefix('.')).toBe('./');
+    // Outside it (issue 11: it used to say artifacts/ anyway): below home as ~/…, else absolute.
+    expect(prefix('/home/alice/evidence')).toBe('~/evidence/');
+    expect(prefix('../elsewhere')).toBe('/work/elsewhere/');
+    expect(prefix('/var/evidence')).toBe('/var/evidence/');
+    // A sibling whose name starts like the working directory is not below it.
+    expect(prefix('/work/project-evidence')).toBe('/work/project-evidence/');
+  });
+});
+
+describe('evidencePathPrefix', () => {
+  it('does not call a directory relative to a working directory or home that is the file-system root', () => {
+    // MCP clients often start servers in `/`; a path relative to it would look like a relative path.
+    expect(evidencePathPrefix('/Users/alice/evidence', '/', '/Users/alice')).toBe('~/evidence/');
+    expect(evidencePathPrefix('/srv/evidence', '/', '/')).toBe('/srv/evidence/');
+    expect(evidencePathPrefix('/srv/evidence', '/', undefined)).toBe('/srv/evidence/');
+    expect(evidencePathPrefix('/home/alice', '/work', '/home/alice')).toBe('~/');
+    expect(evidencePathPrefix('/home/alice/..x/e', '/home/alice/..x', '/home/alice')).toBe('e/');
+    expect(evidencePathPrefix('/home/alice/..x/e', '/work', '/home/alice')).toBe('~/..x/e/');
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { RandomSource } from '../../domain/ports.js';
 
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -16,10 +16,5 @@ export class CryptoRandom implements RandomSource {
     let out = '';
     for (const byte of bytes) out += URL_SAFE[byte & 63];
     return out;
-  }
-
-  int(max: number): number {
-    if (!Number.isInteger(max) || max <= 0) throw new RangeError('max must be a positive integer');
-    return randomInt(max);
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../application/HarnessServices.js';
-import { optionalSessionId } from '../arguments.js';
+import { optionalFlag, optionalSessionId } from '../arguments.js';
 import { sessionIdSchema } from '../schemas.js';
 import { OBSERVER, type ToolDefinition } from '../ToolDefinition.js';
 
@@ -17,8 +17,8 @@ export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
     }),
     annotations: OBSERVER,
     execute: (args, context) => {
-      // Only a literal `true` asks for the raw XML; any other value is inert.
-      const includeRaw = args.include_raw === true;
+      // true or false only: "yes" used to be read silently as false (issue 11).
+      const includeRaw = optionalFlag(args, 'include_raw');
       const sessionId = optionalSessionId(args);
       return services.tree.getTree(context, sessionId === undefined ? { includeRaw } : { includeRaw, sessionId });
     },

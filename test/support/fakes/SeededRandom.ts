@@ -16,7 +16,7 @@ export class SeededRandom implements RandomSource {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
-  int(max: number): number {
+  private int(max: number): number {
     return Math.floor(this.next() * max);
   }
 

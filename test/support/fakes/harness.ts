@@ -21,6 +21,7 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     actionTimeoutMs: 90_000,
     connectTimeoutMs: 120_000,
     artifactsDir: '/nonexistent/artifacts',
+    artifactsPathPrefix: 'artifacts/',
     logLevel: 'silent',
     appiumExtraCapabilities: {},
     adbServerPort: null,

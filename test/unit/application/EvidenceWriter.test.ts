@@ -1,41 +1,160 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BLANK_CAPTURE_MESSAGE, EvidenceWriter } from '../../../src/application/EvidenceWriter.js';
 import { ARTIFACT_ID_PATTERN } from '../../../src/domain/evidenceName.js';
-import type { RandomSource } from '../../../src/domain/ports.js';
+import { FileEvidenceStore } from '../../../src/infrastructure/fs/FileEvidenceStore.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
 import { FakeClock } from '../../support/FakeClock.js';
 import { makePng } from '../../support/fakes/images.js';
 import { MemoryEvidenceStore } from '../../support/fakes/MemoryEvidenceStore.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
-import { SeededRandom } from '../../support/fakes/SeededRandom.js';
 
-function writer(store = new MemoryEvidenceStore(), random: RandomSource = new SeededRandom(1)) {
-  return { store, writer: new EvidenceWriter(store, new PngImageTools(), new FakeClock(), random, new RecordingLogger()) };
+function writer(store = new MemoryEvidenceStore(), clock = new FakeClock(), pathPrefix?: string) {
+  return { store, clock, writer: new EvidenceWriter(store, new PngImageTools(), clock, new RecordingLogger(), pathPrefix) };
 }
 
+/** A wall clock that can be stepped (as NTP does) while the monotonic clock runs on. */
+class SteppedClock extends FakeClock {
+  stepMicros = 0;
+  override epochMicros(): number {
+    return super.epochMicros() + this.stepMicros;
+  }
+}
+
+/** The real store, counting the names the file system refused as already taken. */
+class ClashCountingStore extends FileEvidenceStore {
+  clashes = 0;
+  override async createExclusive(name: string, bytes: Buffer): Promise<void> {
+    try {
+      await super.createExclusive(name, bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') this.clashes += 1;
+      throw error;
+    }
+  }
+}
+
+/** The µs field of a name: what its position in a sorted listing depends on within one second. */
+const micros = (id: string): string => id.split('-')[2] ?? '';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('EvidenceWriter', () => {
-  it('issues a relative path and an artifact uri, never an absolute path', async () => {
+  it('issues a relative path and an artifact uri by default', async () => {
     const { writer: w, store } = writer();
     const written = await w.write('ui-tap', makePng(8, 8));
     expect(written.ref.artifact_id).toMatch(ARTIFACT_ID_PATTERN);
-    expect(written.ref.artifact_id).toMatch(/^20261130-171203-\d{6}-ui-tap\.png$/);
+    // The fake clock stands at 17:12:03.482 UTC: the six digits are its microseconds.
+    expect(written.ref.artifact_id).toBe('20261130-171203-482000-ui-tap.png');
     expect(written.ref.path).toBe(`artifacts/${written.ref.artifact_id}`);
     expect(written.ref.uri).toBe(`artifact://${written.ref.artifact_id}`);
     expect(written).toMatchObject({ width: 8, height: 8 });
     expect(store.files.has(written.ref.artifact_id)).toBe(true);
   });
 
-  it('gives 1,000 concurrent writes in the same instant 1,000 distinct files', async () => {
-    // Few random values force real clashes: the writer must retry with new digits.
-    const clashing = new SeededRandom(3);
-    const narrow = { uuid: () => clashing.uuid(), token: (n: number) => clashing.token(n), int: () => clashing.int(1_000_000) % 4000 };
-    const { writer: w, store } = writer(new MemoryEvidenceStore(), narrow);
-    const png = makePng(4, 4);
-    const refs = await Promise.all(Array.from({ length: 1000 }, () => w.write('screen', png)));
-    const ids = new Set(refs.map((r) => r.ref.artifact_id));
-    expect(ids.size).toBe(1000);
+  it('names the evidence directory as configured: ~/… or absolute when it lies outside the working directory', async () => {
+    const home = await writer(new MemoryEvidenceStore(), new FakeClock(), '~/evidence/').writer.write('screen', makePng(4, 4));
+    expect(home.ref.path).toBe(`~/evidence/${home.ref.artifact_id}`);
+    const outside = await writer(new MemoryEvidenceStore(), new FakeClock(), '/var/evidence/').writer.write('screen', makePng(4, 4));
+    expect(outside.ref.path).toBe(`/var/evidence/${outside.ref.artifact_id}`);
+    expect(outside.ref.uri).toBe(`artifact://${outside.ref.artifact_id}`);
+  });
+
+  it('within one second, names sort in the order of the captures (the six digits are the microseconds)', async () => {
+    // Issue 11: with random digits, a device-back taken after a ui-scroll sorted before it.
+    const { writer: w, clock } = writer(new MemoryEvidenceStore(), new FakeClock(new Date('2026-11-30T17:12:03.000Z')));
+    const taken: string[] = [];
+    const steps: [string, number][] = [['ui-tap', 12.345], ['ui-scroll', 797.146], ['device-back', 0.001], ['screen', 0.5], ['ui-type', 180]];
+    for (const [label, afterMs] of steps) {
+      await clock.advance(afterMs);
+      taken.push((await w.write(label, makePng(4, 4))).ref.artifact_id);
+    }
+    expect(taken.map(micros)).toEqual(['012345', '809491', '809492', '809992', '989992']);
+    expect(taken.every((id) => id.startsWith('20261130-171203-'))).toBe(true);
+    expect([...taken].sort()).toEqual(taken);
+  });
+
+  it('gives 1,000 concurrent captures at the same instant 1,000 distinct names, in the order they were asked for', async () => {
+    const clock = new FakeClock(new Date('2026-11-30T17:12:03.999Z'));
+    // At 03.9995 s the stamps run on into the next second, and the names must follow them there.
+    await clock.advance(0.5);
+    const { writer: w, store } = writer(new MemoryEvidenceStore(), clock);
+    const pngs = Array.from({ length: 1000 }, (_, i) => makePng(4, 4 + (i % 3)));
+    const refs = await Promise.all(pngs.map((png) => w.write('screen', png)));
+    const ids = refs.map((r) => r.ref.artifact_id);
+    expect(new Set(ids).size).toBe(1000);
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids[0]).toBe('20261130-171203-999500-screen.png');
+    expect(ids[999]).toBe('20261130-171204-000499-screen.png');
     expect(store.files.size).toBe(1000);
-    expect(store.eexistCount).toBeGreaterThan(0);
+    // Every file holds the capture its name was issued for: nothing was overwritten.
+    ids.forEach((id, i) => expect(store.files.get(id)).toBe(pngs[i]));
+    expect(store.eexistCount).toBe(0);
+  });
+
+  it('after a clash with a file it did not write, retries 1 µs later and never overwrites', async () => {
+    const store = new MemoryEvidenceStore();
+    const foreign = makePng(5, 5);
+    // Another process sharing the directory already took this microsecond (and the next).
+    store.files.set('20261130-171203-482000-ui-tap.png', foreign);
+    store.files.set('20261130-171203-482001-ui-tap.png', foreign);
+    const { writer: w } = writer(store);
+    const written = await w.write('ui-tap', makePng(4, 4));
+    expect(written.ref.artifact_id).toBe('20261130-171203-482002-ui-tap.png');
+    expect(store.eexistCount).toBe(2);
+    expect(store.files.get('20261130-171203-482000-ui-tap.png')).toBe(foreign);
+    // The next capture is later still, though the clock has not moved.
+    expect((await w.write('ui-tap', makePng(4, 4))).ref.artifact_id).toBe('20261130-171203-482003-ui-tap.png');
+  });
+
+  it('two writers on one real directory at the same instant (two processes): every file kept, names still the capture time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amh-evidence-'));
+    dirs.push(dir);
+    const clock = new FakeClock();
+    const stores = [new ClashCountingStore(dir), new ClashCountingStore(dir)] as const;
+    const [a, b] = stores.map((store) => new EvidenceWriter(store, new PngImageTools(), clock, new RecordingLogger())) as [EvidenceWriter, EvidenceWriter];
+    const pngA = makePng(4, 4);
+    const pngB = makePng(6, 6);
+    const both = await Promise.all([
+      Promise.all(Array.from({ length: 50 }, () => a.write('screen', pngA))),
+      Promise.all(Array.from({ length: 50 }, () => b.write('screen', pngB))),
+    ]);
+    const [idsA, idsB] = both.map((refs) => refs.map((r) => r.ref.artifact_id)) as [string[], string[]];
+    expect(new Set([...idsA, ...idsB]).size).toBe(100);
+    expect(readdirSync(dir)).toHaveLength(100);
+    // Both started at the same microsecond, so the file system's exclusive create did refuse names.
+    expect(stores[0].clashes + stores[1].clashes).toBeGreaterThan(0);
+    for (const [ids, png] of [[idsA, pngA], [idsB, pngB]] as const) {
+      for (const id of ids) expect(readFileSync(join(dir, id)).equals(png)).toBe(true);
+    }
+    // The clashes cost microseconds: every name is within 100 µs of the instant of the captures.
+    for (const id of [...idsA, ...idsB]) expect(Number(micros(id)) - 482_000).toBeLessThan(100);
+    expect([...idsA, ...idsB].every((id) => id.startsWith('20261130-171203-'))).toBe(true);
+  });
+
+  it('a clock stepped back never makes a name sort before an earlier one', async () => {
+    const clock = new SteppedClock(new Date('2026-11-30T17:12:04.000Z'));
+    const { writer: w } = writer(new MemoryEvidenceStore(), clock);
+    const first = (await w.write('screen', makePng(4, 4))).ref.artifact_id;
+    clock.stepMicros = -1_000_000; // NTP sets the wall clock one second back
+    const second = (await w.write('screen', makePng(4, 4))).ref.artifact_id;
+    expect(second).toBe('20261130-171204-000001-screen.png');
+    expect([first, second].sort()).toEqual([first, second]);
+  });
+
+  it('gives up with EVIDENCE_WRITE_FAILED when every name it tries is taken, saying what to do', async () => {
+    const store = new MemoryEvidenceStore();
+    store.failWith = Object.assign(new Error('EEXIST: file already exists'), { code: 'EEXIST' });
+    const { writer: w } = writer(store);
+    await expect(w.write('screen', makePng(4, 4))).rejects.toMatchObject({
+      code: 'EVIDENCE_WRITE_FAILED',
+      message: expect.stringContaining('ANDROID_MCP_ARTIFACTS_DIR'),
+    });
   });
 
   it('refuses a blank (uniform) capture with the graphics-stack remedy', async () => {

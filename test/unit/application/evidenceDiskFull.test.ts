@@ -16,7 +16,6 @@ import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js'
 import { FakeClock } from '../../support/FakeClock.js';
 import { makePng } from '../../support/fakes/images.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
-import { SeededRandom } from '../../support/fakes/SeededRandom.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,7 +35,7 @@ describe('evidence when the disk fills or turns read-only mid-write', () => {
         vi.spyOn(handle, 'writeFile').mockRejectedValue(Object.assign(new Error(`${code}: write failed`), { code }));
         return handle;
       });
-      const writer = new EvidenceWriter(new FileEvidenceStore(dir), new PngImageTools(), new FakeClock(), new SeededRandom(1), new RecordingLogger());
+      const writer = new EvidenceWriter(new FileEvidenceStore(dir), new PngImageTools(), new FakeClock(), new RecordingLogger());
       const error = await writer.write('screen', makePng(40, 80)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HarnessError);
       expect((error as HarnessError).code).toBe('EVIDENCE_WRITE_FAILED');

@@ -38,6 +38,10 @@ describe('validation comes before the gate and the session checks', () => {
     ['device_back', { session_id: 'short' }, 'INVALID_UI_SESSION'],
     ['ui_session_close', {}, 'INVALID_UI_SESSION'],
     ['ui_get_tree', { session_id: 'has spaces in it and is long enough' }, 'INVALID_UI_SESSION'],
+    // Issue 11: "yes" used to be ignored silently; only the JSON booleans are accepted.
+    ['ui_get_tree', { include_raw: 'yes' }, 'INVALID_ARGUMENT'],
+    ['ui_get_tree', { include_raw: 'true' }, 'INVALID_ARGUMENT'],
+    ['ui_get_tree', { include_raw: 1 }, 'INVALID_ARGUMENT'],
   ] as const)('%s %j answers %s while the gate is held, touching nothing', async (tool, args, code) => {
     const h = buildHarness();
     const held = holdGate(h);
@@ -135,8 +139,9 @@ describe('observers', () => {
     expect(labels).toEqual(expect.arrayContaining(['Calendar', 'Clock']));
     const raw = await h.envelope('ui_get_tree', { include_raw: true });
     expect((raw.data as Record<string, unknown>).ui_tree).toBe(settingsAppsDump());
-    expect((await h.envelope('ui_get_tree', { include_raw: 'yes' })).data).not.toHaveProperty('ui_tree');
-    expect(h.device.calls.filter((c) => c === 'dumpUi')).toHaveLength(3);
+    expect((await h.envelope('ui_get_tree', { include_raw: false })).data).not.toHaveProperty('ui_tree');
+    expect((await h.envelope('ui_get_tree', { include_raw: null })).data).not.toHaveProperty('ui_tree');
+    expect(h.device.calls.filter((c) => c === 'dumpUi')).toHaveLength(4);
     expect(h.automation.log).toEqual([]);
   });
 

@@ -2,38 +2,43 @@ import { describe, expect, it } from 'vitest';
 import { ARTIFACT_ID_PATTERN, EVIDENCE_LABELS, failureLabel, formatEvidenceName, isArtifactId } from '../../../src/domain/evidenceName.js';
 
 describe('formatEvidenceName (CONTRACT §9)', () => {
-  const date = new Date(Date.UTC(2026, 10, 30, 17, 12, 3, 999));
+  /** 2026-11-30 17:12:03 UTC plus `us` microseconds. */
+  const at = (us: number) => Date.UTC(2026, 10, 30, 17, 12, 3) * 1000 + us;
 
-  it('formats YYYYMMDD-HHMMSS-NNNNNN-label.png in UTC', () => {
-    expect(formatEvidenceName(date, 482911, 'ui-tap')).toBe('20261130-171203-482911-ui-tap.png');
-    expect(formatEvidenceName(date, 7, 'screen')).toBe('20261130-171203-000007-screen.png');
-    expect(formatEvidenceName(date, '000042', 'screen')).toBe('20261130-171203-000042-screen.png');
-    expect(formatEvidenceName(new Date(Date.UTC(2027, 0, 2, 3, 4, 5)), 999999, 'failure-app-open')).toBe('20270102-030405-999999-failure-app-open.png');
+  it('formats YYYYMMDD-HHMMSS-NNNNNN-label.png in UTC, NNNNNN the microseconds within the second', () => {
+    expect(formatEvidenceName(at(482_911), 'ui-tap')).toBe('20261130-171203-482911-ui-tap.png');
+    expect(formatEvidenceName(at(7), 'screen')).toBe('20261130-171203-000007-screen.png');
+    expect(formatEvidenceName(at(999_999), 'screen')).toBe('20261130-171203-999999-screen.png');
+    expect(formatEvidenceName(at(1_000_000), 'screen')).toBe('20261130-171204-000000-screen.png');
+    expect(formatEvidenceName(Date.UTC(2027, 0, 2, 3, 4, 5) * 1000, 'failure-app-open')).toBe('20270102-030405-000000-failure-app-open.png');
+  });
+
+  it('sorts names in time order within a second and across seconds, whatever the labels', () => {
+    const times = [at(245_718), at(810_491), at(810_492), at(999_999), at(1_000_000), at(61_000_001)];
+    const labels = ['ui-scroll', 'device-back', 'app-open', 'screen', 'failure-ui-tap', 'ui-type'];
+    const names = times.map((t, i) => formatEvidenceName(t, labels[i] ?? 'screen'));
+    expect([...names].reverse().sort()).toEqual(names);
   });
 
   it('issues only names its own pattern accepts, for every label and failure label', () => {
     for (const label of EVIDENCE_LABELS) {
-      expect(isArtifactId(formatEvidenceName(date, 123456, label))).toBe(true);
-      expect(isArtifactId(formatEvidenceName(date, 0, failureLabel(label)))).toBe(true);
+      expect(isArtifactId(formatEvidenceName(at(123_456), label))).toBe(true);
+      expect(isArtifactId(formatEvidenceName(at(0), failureLabel(label)))).toBe(true);
     }
   });
 
   it.each([
     [-1, 'screen'],
-    [1_000_000, 'screen'],
     [1.5, 'screen'],
-    ['12345', 'screen'],
+    [Number.NaN, 'screen'],
+    [Number.MAX_SAFE_INTEGER + 1, 'screen'],
     [1, '../x'],
     [1, 'Screen'],
     [1, ''],
     [1, 'a'.repeat(41)],
     [1, 'x.png'],
-  ])('refuses suffix %j with label %j', (digits, label) => {
-    expect(() => formatEvidenceName(date, digits, label)).toThrow(RangeError);
-  });
-
-  it('refuses an invalid date', () => {
-    expect(() => formatEvidenceName(new Date(Number.NaN), 1, 'screen')).toThrow(RangeError);
+  ])('refuses time %j with label %j', (micros, label) => {
+    expect(() => formatEvidenceName(micros, label)).toThrow(RangeError);
   });
 });
 

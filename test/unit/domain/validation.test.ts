@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HarnessError, type ErrorCode } from '../../../src/domain/errors.js';
 import {
   parseDirection,
+  parseFlag,
   parsePackageName,
   parseSelector,
   parseSessionId,
@@ -137,6 +138,15 @@ describe('parseSelector (CONTRACT §4)', () => {
     expect(nul).not.toContain('\u0000');
   });
 
+  it('says which argument is missing and what to send, never "got a undefined" (issue 11)', () => {
+    for (const input of [undefined, null]) {
+      const message = messageOf(() => parseSelector(input));
+      expect(message).toMatch(/^Invalid selector: the "selector" argument is (missing|null) \(it names the element to act on\)\. /);
+      expect(message).toContain('e.g. {"text": "Save"}');
+      expect(message).not.toMatch(/undefined|got a /);
+    }
+  });
+
   it('treats a key whose value is undefined as absent', () => {
     expect(parseSelector({ text: 'a', content_desc: undefined, within: undefined })).toEqual({
       target: { key: 'text', value: 'a' },
@@ -219,10 +229,26 @@ describe('parsePackageName (CONTRACT §4)', () => {
     expect(codeOf(() => parsePackageName(value))).toBe('INVALID_PACKAGE');
   });
 
+  it('names a missing package_name instead of "got a undefined"', () => {
+    const message = messageOf(() => parsePackageName(undefined));
+    expect(message).toMatch(/^Invalid package name: the "package_name" argument is missing \(the app to open\)\. A package name is/);
+    expect(message).not.toContain('undefined');
+  });
+
   it('escapes what it quotes back', () => {
     const message = messageOf(() => parsePackageName('com.x\ncom.y\u202e'));
     expect(message).not.toMatch(/[\n\u202e]/);
     expect(message).toContain('\\u000a');
+  });
+});
+
+describe('missing arguments (issue 11)', () => {
+  it('text and direction name the missing argument and what to send', () => {
+    expect(messageOf(() => parseText(undefined))).toMatch(/^Invalid text: the "text" argument is missing \(the text to type\)\. Text must be/);
+    expect(messageOf(() => parseDirection(undefined))).toBe('Invalid scroll direction: the "direction" argument is missing. Send "direction": "up" or "down" (exactly, lowercase).');
+    expect(messageOf(() => parseDirection(null))).toContain('the "direction" argument is null');
+    expect(messageOf(() => parseDirection('left'))).toBe(`Invalid scroll direction: got 'left'. Send "direction": "up" or "down" (exactly, lowercase).`);
+    for (const fn of [() => parseText(undefined), () => parseDirection(undefined), () => parseText(7)]) expect(messageOf(fn)).not.toMatch(/undefined|got a undefined/);
   });
 });
 
@@ -261,5 +287,33 @@ describe('parseSessionId (CONTRACT §4)', () => {
   });
   it('never echoes the id', () => {
     expect(messageOf(() => parseSessionId('secret-but-short'))).not.toContain('secret');
+  });
+});
+
+describe('parseFlag (include_raw)', () => {
+  it('accepts exactly the JSON booleans', () => {
+    expect(parseFlag(true, 'include_raw')).toBe(true);
+    expect(parseFlag(false, 'include_raw')).toBe(false);
+  });
+
+  it.each([
+    ['"yes"', 'yes'],
+    ['"true"', 'true'],
+    ['"false"', 'false'],
+    ['an empty string', ''],
+    ['1', 1],
+    ['0', 0],
+    ['an empty array', []],
+    ['an object', {}],
+    ['[true]', [true]],
+  ] as const)('refuses %s with INVALID_ARGUMENT, saying only true/false are accepted', (_label, value) => {
+    expect(codeOf(() => parseFlag(value, 'include_raw'))).toBe('INVALID_ARGUMENT');
+    const message = messageOf(() => parseFlag(value, 'include_raw'));
+    expect(message).toMatch(/^Invalid include_raw: got .+\. Only the JSON booleans true and false are accepted/);
+  });
+
+  it('quotes a string back safely', () => {
+    expect(messageOf(() => parseFlag('yes', 'include_raw'))).toContain("got the string 'yes'");
+    expect(messageOf(() => parseFlag('x\u202e'.repeat(30), 'include_raw'))).not.toMatch(/\u202e/);
   });
 });

@@ -96,6 +96,17 @@ describe('StdioJsonRpcTransport', () => {
 });
 
 describe('StdioJsonRpcTransport outgoing errors', () => {
+  it('sends an SDK McpError without the "MCP error <code>:" prefix the client adds again (issue 11)', async () => {
+    const h = await harness();
+    await h.transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'MCP error -32602: Invalid tools/call request: name missing' } });
+    // Only the prefix of the error's own code is the SDK's; any other text is the message itself.
+    await h.transport.send({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'MCP error -32602: quoted' } });
+    expect(h.replies()).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid tools/call request: name missing' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'MCP error -32602: quoted' } },
+    ]);
+  });
+
   it("turns the SDK's params validation failure (-32603 with a zod dump) into -32602 with one line", async () => {
     const h = await harness();
     const zodDump = JSON.stringify([{ expected: 'string', code: 'invalid_type', path: ['params', 'uri'], message: 'Invalid input: expected string, received number' }], null, 2);

@@ -11,7 +11,6 @@ import { artifactIdFromUri, readArtifact } from '../../../src/mcp/artifactResour
 import { FakeClock } from '../../support/FakeClock.js';
 import { makePng } from '../../support/fakes/images.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
-import { SeededRandom } from '../../support/fakes/SeededRandom.js';
 
 const CANARY = 'CANARY-7f3a-never-serve-me';
 
@@ -44,7 +43,7 @@ beforeAll(async () => {
   // A well-shaped name inside artifacts/ that points outside: must still never be served.
   symlinkSync(path.join(root, 'canary.txt'), path.join(artifacts, SYMLINKED_ID));
   store = new RecordingStore(new FileEvidenceStore(artifacts));
-  writer = new EvidenceWriter(store, new PngImageTools(), new FakeClock(), new SeededRandom(5), new RecordingLogger());
+  writer = new EvidenceWriter(store, new PngImageTools(), new FakeClock(), new RecordingLogger());
   issued = (await writer.write('screen', makePng(6, 6))).ref.artifact_id;
 });
 
@@ -122,6 +121,26 @@ describe('artifact:// resource', () => {
     }
     // Only the one well-shaped (symlinked) name ever reached the store, and the store refused it.
     expect(store.reads).toEqual([SYMLINKED_ID]);
+  });
+
+  it('says a failed read was a read: of a refused id, or of an unknown one (issue 11), with the contract code first', async () => {
+    const failure = (uri: string): Promise<McpError> =>
+      readArtifact(writer, uri).then(
+        () => new McpError(0, `served ${uri}`),
+        (error: unknown) => error as McpError,
+      );
+    const refused = await failure('artifact://../../README.md');
+    expect(refused).toBeInstanceOf(McpError);
+    expect(refused.code).toBe(-32602);
+    expect(refused.message).toMatch(/^EVIDENCE_WRITE_FAILED \(a read, nothing was written\): refused to read that uri, it is not an artifact id the harness issues\. /);
+    expect(refused.message).not.toContain('README');
+    const unknownId = '20261130-171203-999999-screen.png';
+    const unknown = await failure(`artifact://${unknownId}`);
+    expect(unknown.code).toBe(-32002);
+    expect(unknown.message).toMatch(new RegExp(`^EVIDENCE_WRITE_FAILED \\(a read, nothing was written\\): unknown artifact artifact://${unknownId}: `));
+    expect(unknown.message).toContain('screen_capture');
+    // The code travels in its own field; the message carries no SDK "MCP error -32002:" prefix.
+    for (const error of [refused, unknown]) expect(error.message).not.toMatch(/MCP error/);
   });
 
   it('parses nothing but the exact issued shape', () => {

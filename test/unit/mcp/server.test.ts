@@ -126,6 +126,19 @@ describe('MCP server', () => {
     await expect(client.callTool({ name: 'ui.tap', arguments: {} })).rejects.toThrow(/Unknown tool.*ui_tap/);
   });
 
+  it('its own JSON-RPC errors reach the client with the "MCP error <code>:" prefix once, not twice (issue 11)', async () => {
+    const { client } = await connected();
+    type Caught = Error & { code?: number };
+    const caught = (promise: Promise<unknown>): Promise<Caught> => promise.then(() => new Error('no error') as Caught, (error: unknown) => error as Caught);
+    const unknownTool = await caught(client.callTool({ name: 'ui.tap', arguments: {} }));
+    expect(unknownTool.code).toBe(-32602);
+    expect(unknownTool.message).toMatch(/^MCP error -32602: Unknown tool "ui\.tap"\. The tools are: /);
+    const refused = await caught(client.readResource({ uri: 'artifact://../../etc/passwd' }));
+    expect(refused.message).toMatch(/^MCP error -32602: EVIDENCE_WRITE_FAILED \(a read/);
+    const unknown = await caught(client.readResource({ uri: 'artifact://20261130-171203-000000-screen.png' }));
+    expect(unknown.message).toMatch(/^MCP error -32002: EVIDENCE_WRITE_FAILED \(a read/);
+  });
+
   it('screen_capture adds an image block', async () => {
     const { client } = await connected();
     const result = (await client.callTool({ name: 'screen_capture', arguments: {} })) as CallToolResult;
