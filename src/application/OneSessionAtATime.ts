@@ -1,3 +1,4 @@
+import type { AutomationEndpointStatus } from '../domain/automationEndpoint.js';
 import type { AutomationGateway, AutomationSession, Clock, Logger, SessionOptions } from '../domain/ports.js';
 import { withCloseOnce } from './closeOnce.js';
 
@@ -24,7 +25,7 @@ export class OneSessionAtATime implements AutomationGateway {
     private readonly waitLimitMs: number = PREVIOUS_CLOSE_WAIT_LIMIT_MS,
   ) {}
 
-  status(): Promise<{ version: string }> {
+  status(): Promise<AutomationEndpointStatus> {
     return this.inner.status();
   }
 

@@ -1,3 +1,4 @@
+import type { AutomationEndpointStatus } from '../domain/automationEndpoint.js';
 import type { AutomationGateway, AutomationSession, Clock, DeviceLock, Logger, SessionOptions } from '../domain/ports.js';
 import { withCloseOnce } from './closeOnce.js';
 
@@ -21,7 +22,7 @@ export class SessionHoldingAutomation implements AutomationGateway {
     private readonly closeHoldLimitMs: number = SESSION_CLOSE_HOLD_LIMIT_MS,
   ) {}
 
-  status(): Promise<{ version: string }> {
+  status(): Promise<AutomationEndpointStatus> {
     return this.inner.status();
   }
 

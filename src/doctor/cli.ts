@@ -3,8 +3,10 @@
  * Its report is this CLI's intended output, so it goes to stdout; exit 1 when anything blocks.
  */
 import { parseArgs } from 'node:util';
+import type { AutomationEndpointStatus } from '../domain/automationEndpoint.js';
 import type { Logger } from '../domain/ports.js';
 import { findPackageRoot } from '../infrastructure/appium/appiumInstall.js';
+import { parseEndpointStatus } from '../infrastructure/appium/endpointStatus.js';
 import { ManagedAppium } from '../infrastructure/appium/ManagedAppium.js';
 import { formatReport, runDoctor, type DoctorOptions } from './doctor.js';
 import { execFileRunner } from './processRunner.js';
@@ -17,13 +19,12 @@ target app, and Appium (APPIUM_URL, or the harness's own). Exit code 1 when anyt
 
 const quiet: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
-export async function appiumStatusVersion(url: string): Promise<string | null> {
+/** What answers GET <url>/status: Appium, a Selenium Grid in front of it, or null (nothing, or neither). */
+export async function endpointStatusAt(url: string): Promise<AutomationEndpointStatus | null> {
   try {
     const response = await fetch(`${url.replace(/\/+$/, '')}/status`, { signal: AbortSignal.timeout(5000) });
     if (!response.ok) return null;
-    const body = (await response.json()) as { value?: { build?: { version?: unknown } } };
-    const version = body.value?.build?.version;
-    return typeof version === 'string' && version ? version : null;
+    return parseEndpointStatus(await response.json());
   } catch {
     return null;
   }
@@ -38,12 +39,13 @@ export function realDoctorOptions(env: NodeJS.ProcessEnv, targetPackage: string 
     nodeVersion: process.versions.node,
     runner: execFileRunner,
     targetPackage,
-    appiumStatus: appiumStatusVersion,
+    appiumStatus: endpointStatusAt,
     async tryManagedAppium(androidSdkRoot) {
       const managed = new ManagedAppium({ packageRoot, logger: quiet, androidSdkRoot, env, startTimeoutMs: 60_000 });
       try {
         const url = await managed.url();
-        const version = await appiumStatusVersion(url);
+        const status = await endpointStatusAt(url);
+        const version = status?.kind === 'appium' ? status.version : null;
         if (!version) throw new Error(`it started but ${url}/status does not answer as Appium`);
         return { version };
       } finally {

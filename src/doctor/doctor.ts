@@ -8,6 +8,7 @@ import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type HarnessConfig } from '../config.js';
+import type { AutomationEndpointStatus, SeleniumGridEndpointStatus } from '../domain/automationEndpoint.js';
 import { checkAppiumUrl, checkSerial } from '../domain/guards.js';
 import { isHarnessError } from '../domain/errors.js';
 import { parsePackageName } from '../domain/validation.js';
@@ -36,8 +37,8 @@ export interface DoctorOptions {
   readonly runner: ProcessRunner;
   /** `--package com.x`: also check that this app is installed and launchable. */
   readonly targetPackage?: string | null;
-  /** GET <url>/status → Appium's version, or null when it does not answer as Appium. */
-  readonly appiumStatus: (url: string) => Promise<string | null>;
+  /** GET <url>/status → Appium or a Selenium Grid in front of it, or null when it answers as neither. */
+  readonly appiumStatus: (url: string) => Promise<AutomationEndpointStatus | null>;
   /** Starts the managed Appium, reads its version and stops it again. Throws with a reason. */
   readonly tryManagedAppium: (androidSdkRoot: string | null) => Promise<{ version: string }>;
   /** For tests: which files count as an executable adb. */
@@ -373,8 +374,9 @@ async function checkAppium(options: DoctorOptions, config: HarnessConfig, facts:
         remedy: isHarnessError(error) ? error.message : 'Point APPIUM_URL at an Appium on 127.0.0.1.',
       };
     }
-    const version = await options.appiumStatus(config.appiumUrl);
-    if (!version) {
+    const endpoint = await options.appiumStatus(config.appiumUrl);
+    if (endpoint?.kind === 'selenium-grid') return gridCheck(endpoint, config.appiumUrl);
+    if (!endpoint) {
       return {
         name: 'appium',
         status: 'miss',
@@ -382,7 +384,7 @@ async function checkAppium(options: DoctorOptions, config: HarnessConfig, facts:
         remedy: `Start Appium (\`npx appium --address 127.0.0.1 --port ${new URL(config.appiumUrl).port || '4723'}\` with the uiautomator2 driver), or unset APPIUM_URL to let the harness start its own.`,
       };
     }
-    return { name: 'appium', status: 'ok', summary: `Appium ${version} answers at ${config.appiumUrl}` };
+    return { name: 'appium', status: 'ok', summary: `Appium ${endpoint.version} answers at ${config.appiumUrl}` };
   }
 
   const install = locateAppiumInstall(options.packageRoot);
@@ -422,6 +424,19 @@ async function checkAppium(options: DoctorOptions, config: HarnessConfig, facts:
       remedy: 'Run with ANDROID_MCP_LOG_LEVEL=debug to see Appium\'s output on stderr, or start Appium yourself and set APPIUM_URL.',
     };
   }
+}
+
+/** A Selenium Grid hub at APPIUM_URL: fine when it can start a session now (docs/usage.md, "Through a Selenium Grid"). */
+function gridCheck(grid: SeleniumGridEndpointStatus, url: string): CheckResult {
+  const nodes = grid.nodes ? `${grid.nodes.total} node(s), ${grid.nodes.up} up, ${grid.nodes.available} available` : 'its node list unreadable';
+  const summary = `Selenium Grid${grid.gridVersion ? ` ${grid.gridVersion}` : ''} at ${url}: ${grid.ready ? 'ready' : 'not ready'}, ${nodes}; Appium behind it ${grid.version ?? 'of unknown version'}`;
+  if (grid.ready) return { name: 'appium', status: 'ok', summary };
+  return {
+    name: 'appium',
+    status: 'miss',
+    summary,
+    remedy: 'Start a relay node to your Appium (docs/usage.md, "Through a Selenium Grid"), check that each node\'s Appium answers /status, or wait until the sessions the Grid holds end.',
+  };
 }
 
 function sdkRootOf(adb: LocatedAdb): string | null {

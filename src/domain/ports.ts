@@ -3,6 +3,7 @@
  * domain's own words. Adapters in src/infrastructure implement them; unit tests
  * use in-memory fakes.
  */
+import type { AutomationEndpointStatus } from './automationEndpoint.js';
 import type { WindowState } from './screen.js';
 
 /** Time is a dependency so tests can move it by hand. */
@@ -99,8 +100,8 @@ export interface SessionOptions {
 }
 
 export interface AutomationGateway {
-  /** GET /status; throws APPIUM_UNAVAILABLE with a remedy when unreachable or malformed. */
-  status(): Promise<{ version: string }>;
+  /** GET /status: Appium or a Selenium Grid in front of it; throws APPIUM_UNAVAILABLE with a remedy when unreachable or neither. */
+  status(): Promise<AutomationEndpointStatus>;
   /** Creates a session with the contract's capabilities and the idle timeout asked for. */
   openSession(options: SessionOptions): Promise<AutomationSession>;
   /** Session ids Appium currently holds (GET /appium/sessions). */

@@ -7,6 +7,7 @@
  * - attachDeviceToAdb(): the same for any DeviceServices (a test's own fake).
  * - startAppium({ adbPort }): a real Appium 3 with the UiAutomator2 driver on loopback.
  * - openDeviceService(): open one device service through the adb server without the adb binary.
+ * - startGrid({ relays }): a real Selenium Grid 4 hub with one relay node per Appium (grid.ts).
  * - freePort(), waitForDeviceState(), listDevices(), connectDevice(), disconnectDevice().
  */
 export { connectDevice, disconnectDevice, listDevices, waitForDeviceState } from './adbDevices.js';
@@ -24,6 +25,18 @@ export {
 export { REPO_ROOT, androidHomeForAppium, startAppium, type RunningAppium, type StartAppiumOptions } from './appium.js';
 export { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';
 export { duplexPair } from './duplexPair.js';
+export {
+  describeWithGrid,
+  gridUnavailableReason,
+  listeningAddresses,
+  relayNodeToml,
+  startGrid,
+  stillAlive,
+  type GridRelay,
+  type RunningGrid,
+  type RunningGridNode,
+  type StartGridOptions,
+} from './grid.js';
 export { freePort, waitForPort } from './ports.js';
 export { sleep, stopChild, trackChild } from './processes.js';
 export {

@@ -190,6 +190,10 @@ describe('checkAppiumUrl', () => {
     expect(checkAppiumUrl(url)).toBeInstanceOf(URL);
   });
 
+  it.each(['http://127.0.0.1:4444', 'http://localhost:4444/wd/hub'])('accepts a local Selenium Grid hub, %s, as loopback http', (url) => {
+    expect(checkAppiumUrl(url).href).toBe(new URL(url).href);
+  });
+
   it.each([
     'https://127.0.0.1:4723',
     'http://10.0.0.5:4723',

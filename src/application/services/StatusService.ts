@@ -1,10 +1,28 @@
+import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
 import type { AutomationGateway } from '../../domain/ports.js';
 import type { Ceilings } from '../Ceilings.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { together } from '../together.js';
 
-/** emulator_get_status: who is there, through read-only adb and Appium's /status. */
+/**
+ * `appium_endpoint` of emulator_get_status: what answered at APPIUM_URL. Behind a Selenium Grid
+ * `appium_version` is usually null (the Grid does not relay Appium's /status), so the Grid's
+ * own readiness and node counts are what tells the model whether an action can start.
+ */
+export function endpointData(status: AutomationEndpointStatus): Record<string, unknown> {
+  if (status.kind === 'appium') return { kind: 'appium', ready: status.ready };
+  return {
+    kind: 'selenium-grid',
+    ready: status.ready,
+    message: status.message,
+    grid_version: status.gridVersion,
+    nodes: status.nodes,
+    sessions: status.sessions,
+  };
+}
+
+/** emulator_get_status: who is there, through read-only adb and the automation endpoint's /status. */
 export class StatusService {
   constructor(
     private readonly access: DeviceAccess,
@@ -16,12 +34,20 @@ export class StatusService {
     return this.access.exclusive(context, 'appium', async (device) => {
       // First whether the device is there and booted (a clear remedy when not), then the rest at once.
       await device.getState();
-      const [android_version, model, appium] = await together(
+      const [android_version, model, endpoint] = await together(
         device.getAndroidVersion(),
         device.getModel(),
         this.ceilings.action('asking Appium for its status', this.automation.status()),
       );
-      return { data: { udid: this.access.udid, android_version, model, appium_version: appium.version } };
+      return {
+        data: {
+          udid: this.access.udid,
+          android_version,
+          model,
+          appium_version: endpoint.version,
+          appium_endpoint: endpointData(endpoint),
+        },
+      };
     });
   }
 }

@@ -5,6 +5,7 @@
  * delegates to a gateway built for that URL; a managed Appium restarted on another port
  * simply yields a new delegate.
  */
+import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
 import type { AutomationGateway, AutomationSession, SessionOptions } from '../../domain/ports.js';
 import type { AppiumEndpoint } from './ManagedAppium.js';
 
@@ -18,7 +19,7 @@ export class EndpointAutomationGateway implements AutomationGateway {
     private readonly gatewayFor: GatewayForUrl,
   ) {}
 
-  async status(): Promise<{ version: string }> {
+  async status(): Promise<AutomationEndpointStatus> {
     return (await this.current()).status();
   }
 

@@ -1,3 +1,4 @@
+import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
 import { HarnessError } from '../../domain/errors.js';
 import type {
   AutomationGateway,
@@ -9,6 +10,7 @@ import type {
   SessionOptions,
 } from '../../domain/ports.js';
 import { SystemClock } from '../clock/SystemClock.js';
+import { parseEndpointStatus } from './endpointStatus.js';
 
 /** The W3C element key; JSONWP's `ELEMENT` is accepted as well. */
 const W3C_ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
@@ -128,16 +130,15 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     );
   }
 
-  async status(): Promise<{ version: string }> {
-    const body = await this.getJson('/status');
-    const version = (body as { value?: { build?: { version?: unknown } } } | null)?.value?.build?.version;
-    if (typeof version !== 'string' || version.length === 0) {
+  async status(): Promise<AutomationEndpointStatus> {
+    const status = parseEndpointStatus(await this.getJson('/status'));
+    if (status === null) {
       throw new HarnessError(
         'APPIUM_UNAVAILABLE',
-        `The server at ${this.url} answered /status without an Appium build version; it does not look like Appium. Point APPIUM_URL at an Appium 3 server.`,
+        `The server at ${this.url} is neither Appium (its status names no Appium build version) nor a Selenium Grid. Point APPIUM_URL at an Appium 3 server, or at a Selenium Grid 4 hub that relays to one.`,
       );
     }
-    return { version };
+    return status;
   }
 
   async listSessionIds(): Promise<string[]> {

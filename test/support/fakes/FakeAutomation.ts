@@ -1,3 +1,4 @@
+import type { AutomationEndpointStatus, SeleniumGridEndpointStatus } from '../../../src/domain/automationEndpoint.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { AutomationGateway, AutomationSession, ElementRef, Locator, SessionOptions } from '../../../src/domain/ports.js';
 import { settingsAppsDump } from './screens.js';
@@ -85,6 +86,8 @@ export class FakeAutomation implements AutomationGateway {
   /** What each openSession was asked for, in order (the driver's idle timeout). */
   readonly openOptions: SessionOptions[] = [];
   version = '3.8.0';
+  /** When set, the endpoint answers as this Selenium Grid instead of as Appium `version`. */
+  grid: SeleniumGridEndpointStatus | null = null;
   source = settingsAppsDump();
   /** Locator value → label of the element it finds; anything else finds nothing. */
   elements = new Map<string, string>();
@@ -101,9 +104,10 @@ export class FakeAutomation implements AutomationGateway {
     return this.elements.get(locator.value);
   }
 
-  status(): Promise<{ version: string }> {
+  status(): Promise<AutomationEndpointStatus> {
     this.log.push('status');
-    return this.statusFailure ? Promise.reject(this.statusFailure) : Promise.resolve({ version: this.version });
+    if (this.statusFailure) return Promise.reject(this.statusFailure);
+    return Promise.resolve(this.grid ?? { kind: 'appium', version: this.version, ready: true });
   }
 
   async openSession(options: SessionOptions): Promise<AutomationSession> {

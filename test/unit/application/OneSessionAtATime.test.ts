@@ -3,6 +3,7 @@ import { Ceilings } from '../../../src/application/Ceilings.js';
 import { FlowSessions } from '../../../src/application/FlowSessions.js';
 import { OneSessionAtATime } from '../../../src/application/OneSessionAtATime.js';
 import { SessionBroker } from '../../../src/application/SessionBroker.js';
+import type { AutomationEndpointStatus } from '../../../src/domain/automationEndpoint.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { AutomationGateway, AutomationSession } from '../../../src/domain/ports.js';
 import { FakeClock } from '../../support/FakeClock.js';
@@ -22,8 +23,8 @@ class OneDeviceAppium implements AutomationGateway {
   readonly deletes: { id: string; finish: () => void }[] = [];
   private readonly inFlight = new Set<(error: Error) => void>();
 
-  async status(): Promise<{ version: string }> {
-    return { version: '3.8.0' };
+  async status(): Promise<AutomationEndpointStatus> {
+    return { kind: 'appium', version: '3.8.0', ready: true };
   }
 
   async listSessionIds(): Promise<string[]> {

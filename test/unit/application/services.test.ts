@@ -124,8 +124,43 @@ describe('observers', () => {
   it('emulator_get_status reports the device and Appium', async () => {
     const h = buildHarness();
     const envelope = await h.envelope('emulator_get_status');
-    expect(envelope.data).toEqual({ udid: 'emulator-5554', android_version: '14', model: 'sdk_gphone64_x86_64', appium_version: '3.8.0' });
+    expect(envelope.data).toEqual({
+      udid: 'emulator-5554',
+      android_version: '14',
+      model: 'sdk_gphone64_x86_64',
+      appium_version: '3.8.0',
+      appium_endpoint: { kind: 'appium', ready: true },
+    });
     expect(h.automation.log).toEqual(['status']);
+  });
+
+  it('emulator_get_status behind a Selenium Grid: ok, appium_version null, the Grid’s readiness and nodes', async () => {
+    const h = buildHarness();
+    h.automation.grid = {
+      kind: 'selenium-grid',
+      version: null,
+      ready: false,
+      message: 'Selenium Grid not ready.',
+      gridVersion: null,
+      nodes: { total: 0, up: 0, available: 0 },
+      sessions: 0,
+    };
+    const envelope = await h.envelope('emulator_get_status');
+    expect(envelope.ok).toBe(true);
+    expect(envelope.data).toEqual({
+      udid: 'emulator-5554',
+      android_version: '14',
+      model: 'sdk_gphone64_x86_64',
+      appium_version: null,
+      appium_endpoint: {
+        kind: 'selenium-grid',
+        ready: false,
+        message: 'Selenium Grid not ready.',
+        grid_version: null,
+        nodes: { total: 0, up: 0, available: 0 },
+        sessions: 0,
+      },
+    });
   });
 
   it('ui_get_tree summarises the dump read through adb and adds ui_tree only on request', async () => {

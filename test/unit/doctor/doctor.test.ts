@@ -133,7 +133,7 @@ function options(overrides: Partial<DoctorOptions> & { envExtra?: NodeJS.Process
     packageRoot,
     nodeVersion: '20.20.2',
     runner: new FakeRunner(bootedDevice),
-    appiumStatus: () => Promise.resolve('3.8.0'),
+    appiumStatus: () => Promise.resolve({ kind: 'appium', version: '3.8.0', ready: true }),
     tryManagedAppium: () => Promise.resolve({ version: '3.8.0' }),
     adbExists: (candidate) => candidate === ADB,
     ...rest,
@@ -259,6 +259,27 @@ describe('runDoctor', () => {
     expect(results.appium?.remedy).toMatch(/unset APPIUM_URL/);
   });
 
+  it('APPIUM_URL naming a Selenium Grid hub: ok when it is ready, blocking with a remedy when it is not', async () => {
+    const grid = (ready: boolean, up: number) => ({
+      kind: 'selenium-grid' as const,
+      version: null,
+      ready,
+      message: ready ? 'Selenium Grid ready.' : 'Selenium Grid not ready.',
+      gridVersion: '4.48.0',
+      nodes: { total: 1, up, available: up },
+      sessions: 0,
+    });
+    const run = async (ready: boolean, up: number) =>
+      byName(await runDoctor(options({ envExtra: { APPIUM_URL: 'http://127.0.0.1:4444' }, appiumStatus: () => Promise.resolve(grid(ready, up)) })));
+    const ready = await run(true, 1);
+    expect(ready.appium?.status).toBe('ok');
+    expect(ready.appium?.summary).toBe('Selenium Grid 4.48.0 at http://127.0.0.1:4444: ready, 1 node(s), 1 up, 1 available; Appium behind it of unknown version');
+    const down = await run(false, 0);
+    expect(down.appium?.status).toBe('miss');
+    expect(down.appium?.summary).toMatch(/not ready, 1 node\(s\), 0 up, 0 available/);
+    expect(down.appium?.remedy).toMatch(/relay node/);
+  });
+
   it('APPIUM_URL off this machine is refused before any request', async () => {
     let asked = false;
     const results = byName(
@@ -267,7 +288,7 @@ describe('runDoctor', () => {
           envExtra: { APPIUM_URL: 'http://10.0.0.5:4723' },
           appiumStatus: () => {
             asked = true;
-            return Promise.resolve('3.8.0');
+            return Promise.resolve({ kind: 'appium', version: '3.8.0', ready: true });
           },
         }),
       ),

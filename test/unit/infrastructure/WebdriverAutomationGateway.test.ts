@@ -39,7 +39,34 @@ function gatewayAt(url: string, extra: Partial<ConstructorParameters<typeof Webd
 describe('status and session list over HTTP', () => {
   it('reads the version from value.build.version', async () => {
     const url = await stub({ '/status': { body: JSON.stringify({ value: { ready: true, build: { version: '3.8.0' } } }) } });
-    expect(await gatewayAt(url).status()).toEqual({ version: '3.8.0' });
+    expect(await gatewayAt(url).status()).toEqual({ kind: 'appium', version: '3.8.0', ready: true });
+  });
+
+  it('recognises a Selenium Grid 4 hub by its /status and reports it instead of refusing', async () => {
+    const grid = {
+      value: {
+        ready: true,
+        message: 'Selenium Grid ready.',
+        nodes: [{ availability: 'UP', maxSessions: 1, version: '4.48.0 (revision 27f5213)', slots: [{ session: null, stereotype: { platformName: 'ANDROID' } }] }],
+      },
+    };
+    const url = await stub({ '/status': { body: JSON.stringify(grid) } });
+    expect(await gatewayAt(url).status()).toEqual({
+      kind: 'selenium-grid',
+      version: null,
+      ready: true,
+      message: 'Selenium Grid ready.',
+      gridVersion: '4.48.0',
+      nodes: { total: 1, up: 1, available: 1 },
+      sessions: 0,
+    });
+  });
+
+  it('a body that is neither Appium nor a Grid names both in the remedy', async () => {
+    const url = await stub({ '/status': { body: JSON.stringify({ value: { ready: true } }) } });
+    const error = await harnessError(gatewayAt(url).status());
+    expect(error.code).toBe('APPIUM_UNAVAILABLE');
+    expect(error.message).toMatch(/Appium 3 server, or at a Selenium Grid 4 hub/);
   });
 
   it('connection refused → APPIUM_UNAVAILABLE with the remedy naming the URL', async () => {

@@ -165,7 +165,7 @@ describe('EndpointAutomationGateway', () => {
   function recordingGateway(url: string, built: string[]): AutomationGateway {
     built.push(url);
     return {
-      status: () => Promise.resolve({ version: url }),
+      status: () => Promise.resolve({ kind: 'appium', version: url, ready: true }),
       openSession: () => Promise.reject(new Error('not in this test')),
       listSessionIds: () => Promise.resolve([url]),
     };
@@ -177,7 +177,7 @@ describe('EndpointAutomationGateway', () => {
     const gateway = new EndpointAutomationGateway(endpoint, (url) => recordingGateway(url, built));
     expect(endpoint.calls).toBe(0);
     expect(built).toEqual([]);
-    await expect(gateway.status()).resolves.toEqual({ version: 'http://127.0.0.1:1111' });
+    await expect(gateway.status()).resolves.toMatchObject({ version: 'http://127.0.0.1:1111' });
     await expect(gateway.listSessionIds()).resolves.toEqual(['http://127.0.0.1:1111']);
     expect(endpoint.calls).toBe(2);
     expect(built).toEqual(['http://127.0.0.1:1111']);
@@ -188,14 +188,14 @@ describe('EndpointAutomationGateway', () => {
     const built: string[] = [];
     const gateway = new EndpointAutomationGateway(endpoint, (url) => recordingGateway(url, built));
     await gateway.status();
-    await expect(gateway.status()).resolves.toEqual({ version: 'http://127.0.0.1:2222' });
+    await expect(gateway.status()).resolves.toMatchObject({ version: 'http://127.0.0.1:2222' });
     expect(built).toEqual(['http://127.0.0.1:1111', 'http://127.0.0.1:2222']);
   });
 
   it('hands the session options to the delegate unchanged', async () => {
     const asked: SessionOptions[] = [];
     const gateway = new EndpointAutomationGateway(fakeEndpoint(['http://127.0.0.1:1111']), () => ({
-      status: () => Promise.resolve({ version: '3.8.0' }),
+      status: () => Promise.resolve({ kind: 'appium', version: '3.8.0', ready: true }),
       openSession: (options) => {
         asked.push(options);
         return Promise.reject(new Error('no session in this test'));
