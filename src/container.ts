@@ -164,7 +164,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     capture: new CaptureService(access, capture),
     apps: new AppService(access, flows, capture, clock),
     flows: new FlowService(access, flows),
-    actions: new UiActionService(access, broker, capture, logger),
+    actions: new UiActionService(access, broker, capture, logger, clock),
     settings: new SettingsService(access, flows, capture, clock),
   };
   const tools = createTools(services);

@@ -560,4 +560,91 @@ esac`,
     expect(open.elapsedMs).toBeGreaterThanOrEqual(5_500);
     expect(open.elapsedMs).toBeLessThan(9_000);
   }, 30_000);
+
+  // --- 9. A past ANR is printed first (issue 12) -------------------------------------------------------
+
+  it('QUIRK-ANR-1: after an ANR, dumpsys window starts with its frozen state; ui_get_tree, app_open and the acting tools read the live one', async () => {
+    // The ANR happens on the form (keyboard open, another package, landscape); then the user moves on.
+    device.setScreen('quirks_form');
+    device.recordAnr({ landscape: true });
+    device.setScreen('settings_home');
+    const window = await rawText(['shell', 'dumpsys', 'window']);
+    expect(window.startsWith('\nWINDOW MANAGER LAST ANR (dumpsys window lastanr)\n  ANR time: ')).toBe(true);
+    const frozen = window.slice(0, window.indexOf('WINDOW MANAGER POLICY STATE'));
+    expect(frozen).toMatch(/Application at fault: ActivityRecord\{\S+ u0 com\.example\.quirks\/\.FormActivity t\d+\}/);
+    expect(frozen).toMatch(/Last ANR continued\nWINDOW MANAGER DISPLAY CONTENTS \(dumpsys window displays\)\n/);
+    expect(frozen).toContain('cur=2400x1080');
+    expect(frozen).toMatch(/InsetsSource id=3 type=ime frame=\[0,456\]\[2400,1080\] visible=true/);
+    // The first mCurrentFocus of the output is the frozen one; the live one comes after.
+    expect(/mCurrentFocus=Window\{\S+ u0 ([^/]+)\//.exec(window)?.[1]).toBe('com.example.quirks');
+    expect(window.slice(frozen.length)).toMatch(/mCurrentFocus=Window\{\S+ u0 com\.android\.settings\//);
+
+    const status = await call('emulator_get_status');
+    expect(status.envelope.ok, JSON.stringify(status.envelope.error)).toBe(true);
+    const tree = await call('ui_get_tree');
+    report('QUIRK-ANR-1 ui_get_tree with a past ANR', tree);
+    expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
+    expect(tree.envelope.data).toMatchObject({ foreground_package: 'com.android.settings', screen: { width: 1080, height: 2400 } });
+    expect((tree.envelope.data.keyboard as { open?: boolean } | undefined)?.open ?? false).toBe(false);
+    expect((tree.envelope.data.actions as Entry[]).some((a) => a.covered_by_keyboard)).toBe(false);
+
+    // app_open's check reads the live focus (the frozen one would keep saying com.example.quirks for 6 s).
+    const open = await call('app_open', { package_name: 'com.example.notes' });
+    report('QUIRK-ANR-1 app_open with a past ANR', open);
+    expect(open.envelope, JSON.stringify(open.envelope.error)).toMatchObject({ ok: true, data: { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' } });
+
+    // The other way round: no keyboard at the time of the ANR, the keyboard open now.
+    device.clearAnr();
+    device.setScreen('settings_home');
+    device.recordAnr();
+    device.setScreen('quirks_form');
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/Last ANR continued[\s\S]*type=ime frame=\[0,1517\]\[1080,2400\] visible=false[\s\S]*WINDOW MANAGER POLICY STATE[\s\S]*type=ime frame=\[0,1517\]\[1080,2400\] visible=true/);
+    const typing = await call('ui_get_tree');
+    expect(typing.envelope.ok, JSON.stringify(typing.envelope.error)).toBe(true);
+    expect(typing.envelope.data).toMatchObject({ foreground_package: 'com.example.quirks', keyboard: { open: true, top: 1517 } });
+    expect((typing.envelope.data.actions as Entry[]).find((a) => nameOf(a) === 'Send')?.covered_by_keyboard).toBe(true);
+    const scrolled = await call('ui_scroll', { direction: 'up' });
+    expect(scrolled.envelope.data).toMatchObject({ foreground_package: 'com.example.quirks' });
+  }, 60_000);
+
+  // --- 10. Back is not synchronous (issue 12) -------------------------------------------------------------
+
+  /** The focused window's package (or null) and the focused app's, from the live display contents. */
+  const liveFocus = (text: string): { window: string | null; app: string | null } => {
+    const live = text.slice(text.indexOf('WINDOW MANAGER DISPLAY CONTENTS'));
+    const window = /mCurrentFocus=(?:null|Window\{\S+ u0 ([^/]+)\/)/.exec(live);
+    return { window: window?.[1] ?? null, app: /mFocusedApp=ActivityRecord\{\S+ u0 ([^/]+)\//.exec(live)?.[1] ?? null };
+  };
+
+  it('QUIRK-BACK-1: after Back the window focus lags (old window, then none); device_back reports the package Back returned to', async () => {
+    const launcher = 'com.google.android.apps.nexuslauncher';
+    // Raw: the key returns at once, and for a while no window has focus while the launcher is already the focused app.
+    device.setBackFocusLag({ staleMs: 0, noFocusMs: 3_000 });
+    device.setScreen('settings_apps');
+    await raw(['shell', 'input', 'keyevent', 'KEYCODE_BACK']);
+    expect(device.currentScreen().package).toBe(launcher);
+    expect(liveFocus(await rawText(['shell', 'dumpsys', 'window']))).toEqual({ window: null, app: launcher });
+
+    // Through the real Appium, in a flow (the read follows the key at once, as it does on a phone).
+    device.setBackFocusLag({ staleMs: 120, noFocusMs: 600 });
+    device.setScreen('settings_apps');
+    const opened = await call('ui_session_open');
+    expect(opened.envelope.ok, JSON.stringify(opened.envelope.error)).toBe(true);
+    const sessionId = String(opened.envelope.data.session_id);
+    try {
+      const since = lastSeq();
+      const back = await call('device_back', { session_id: sessionId });
+      report('QUIRK-BACK-1 device_back with the focus lagging', back);
+      expect(back.envelope.ok, JSON.stringify(back.envelope.error)).toBe(true);
+      expect(back.envelope.data).toEqual({ back_to_package: launcher, foreground_package: launcher });
+      const entries = device.log().filter((e) => e.seq > since);
+      expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/back -> 200$/.test(e.detail))).toHaveLength(1);
+      // The harness read the package in front before the key, then the window state after it.
+      const reads = entries.filter((e) => e.kind === 'shell' && e.detail.endsWith('dumpsys window'));
+      expect(reads.length).toBeGreaterThanOrEqual(2);
+      expect(device.currentScreen().package).toBe(launcher);
+    } finally {
+      expect((await call('ui_session_close', { session_id: sessionId })).envelope.ok).toBe(true);
+    }
+  }, 90_000);
 });

@@ -2,15 +2,17 @@ import { codePointLength } from '../../domain/nodeFacts.js';
 import { HarnessError } from '../../domain/errors.js';
 import { buildLocator } from '../../domain/locator.js';
 import { notFoundMessage } from '../../domain/notFound.js';
-import type { AutomationSession, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
+import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
 import type { ActionEntry } from '../../domain/screen.js';
 import { selectorToWire, type Selector } from '../../domain/selector.js';
 import type { ScrollDirection } from '../../domain/validation.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { EvidenceCapture } from '../EvidenceCapture.js';
+import type { WrittenEvidence } from '../EvidenceWriter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenViaDriver } from '../ScreenReader.js';
 import type { SessionBroker } from '../SessionBroker.js';
+import { readSettledForeground, type SettledForeground } from '../settledForeground.js';
 import { together } from '../together.js';
 
 /** CONTRACT §7: each find waits up to 10 s. */
@@ -21,10 +23,19 @@ const SWIPE_FAR = 0.75;
 const SWIPE_NEAR = 0.25;
 
 /**
+ * How the foreground is read after an action (issue 12). `back`: PressBack returns before the
+ * window focus has moved, so the package in front before Back is read first and the foreground
+ * afterwards until it settles. `focused`: the server waited for idle after the action, so one
+ * read suffices unless no window has focus yet.
+ */
+type AfterAction = 'back' | 'focused';
+
+/**
  * The four driver actions: ui_tap, ui_type_text, ui_scroll, device_back. Each runs on
  * the flow's session or a temporary one, reports the foreground package read through
- * adb afterwards, and leaves a screenshot as evidence (a `failure-<label>` one when it
- * fails after reaching the device).
+ * adb afterwards (`foreground_settled: false` when it had not settled within the bound),
+ * and leaves a screenshot as evidence (a `failure-<label>` one when it fails after
+ * reaching the device).
  */
 export class UiActionService {
   constructor(
@@ -32,6 +43,7 @@ export class UiActionService {
     private readonly sessions: SessionBroker,
     private readonly evidence: EvidenceCapture,
     private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {}
 
   tap(context: OperationContext, selector: Selector, sessionId?: string): Promise<Outcome> {
@@ -74,8 +86,9 @@ export class UiActionService {
         await session.back();
         return {};
       },
-      // The package back led to is the foreground read right after it (one read serves both keys).
+      // The package back led to is the settled foreground (one read serves both keys).
       (foreground) => ({ back_to_package: foreground }),
+      'back',
     );
   }
 
@@ -85,22 +98,40 @@ export class UiActionService {
     sessionId: string | undefined,
     body: (device: DeviceGateway, session: AutomationSession) => Promise<Record<string, unknown>>,
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
+    after: AfterAction = 'focused',
   ): Promise<Outcome> {
     return this.access.exclusive(context, 'act', async (device) => {
       let reachedDevice = false;
       try {
-        const data = await this.sessions.withSession(sessionId, (session) => {
+        let before: string | null = null;
+        const data = await this.sessions.withSession(sessionId, async (session) => {
           reachedDevice = true;
+          // Read inside the session, right before the action: opening a session can move the focus itself.
+          if (after === 'back') before = (await device.getWindowState()).foregroundPackage;
           return body(device, session);
         });
-        // After the action: the foreground package and the evidence screenshot, read at once.
-        const [window, written] = await together(device.getWindowState(), this.evidence.capture(device, label));
-        const foreground_package = window.foregroundPackage;
-        return { data: { ...data, ...fromForeground(foreground_package), foreground_package }, evidence: written.ref };
+        const { foreground, written } = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
+        const foreground_package = foreground.window.foregroundPackage;
+        return {
+          data: { ...data, ...fromForeground(foreground_package), foreground_package, ...(foreground.settled ? {} : { foreground_settled: false }) },
+          evidence: written.ref,
+        };
       } catch (error) {
         throw reachedDevice ? await this.evidence.attachFailure(device, label, error) : error;
       }
     });
+  }
+
+  /** After Back: the evidence shows the screen once the focus has settled. */
+  private async settleThenCapture(device: DeviceGateway, label: string, before: string | null): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
+    const foreground = await readSettledForeground(device, this.clock, { kind: 'changed-or-repeated', before });
+    return { foreground, written: await this.evidence.capture(device, label) };
+  }
+
+  /** After an action the server waited for idle on: the foreground and the evidence at once, more reads only while no window has focus. */
+  private async captureWhileReading(device: DeviceGateway, label: string): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
+    const [window, written] = await together(device.getWindowState(), this.evidence.capture(device, label));
+    return { foreground: await readSettledForeground(device, this.clock, { kind: 'focused' }, window), written };
   }
 
   /** Finds the element or fails with what the screen offers instead. */

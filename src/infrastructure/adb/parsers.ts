@@ -129,9 +129,40 @@ function imeFromWindowBlock(lines: readonly string[]): ImeState | null {
   return hasArea(visibleFrame) ? { visible: true, frame: visibleFrame } : NO_IME;
 }
 
-export function parseIme(text: string): ImeState {
-  const lines = splitLines(text);
+function imeOf(lines: readonly string[]): ImeState {
   return imeFromInsets(lines) ?? imeFromWindowBlock(lines) ?? NO_IME;
+}
+
+export function parseIme(text: string): ImeState {
+  return imeOf(liveWindowLines(text));
+}
+
+/** A top-level section header of `dumpsys window`: `WINDOW MANAGER POLICY STATE (dumpsys window policy)`. */
+const WINDOW_SECTION = /^WINDOW MANAGER [A-Z][A-Z ]*\(dumpsys window [a-z-]+\)\s*$/;
+const LAST_ANR_SECTION = /^WINDOW MANAGER LAST ANR\b/;
+const LAST_ANR_CONTINUED = /^Last ANR continued\s*$/;
+
+/**
+ * The lines of `dumpsys window` without the `WINDOW MANAGER LAST ANR` section (issue 12).
+ * WindowManagerService prints that section first; after an ANR (for two hours) it holds a copy of
+ * the window manager's state at that moment: the window list with its own `mCurrentFocus` and
+ * InputMethod window, then `Last ANR continued` and the display contents with their own header,
+ * `cur=` and IME InsetsSource lines. Every value after it is the live one, so the copy is cut out:
+ * from its header to the first section header after the frozen display contents' one.
+ */
+export function liveWindowLines(text: string): string[] {
+  const lines = splitLines(text);
+  const start = lines.findIndex((l) => LAST_ANR_SECTION.test(l));
+  if (start < 0) return lines;
+  const continued = lines.findIndex((l, i) => i > start && LAST_ANR_CONTINUED.test(l));
+  let from = start + 1;
+  if (continued >= 0) {
+    // The frozen copy's own `WINDOW MANAGER DISPLAY CONTENTS` header belongs to the copy.
+    const frozenHeader = lines.findIndex((l, i) => i > continued && WINDOW_SECTION.test(l));
+    from = frozenHeader >= 0 ? frozenHeader + 1 : continued + 1;
+  }
+  const live = lines.findIndex((l, i) => i >= from && WINDOW_SECTION.test(l));
+  return live < 0 ? lines.slice(0, start) : [...lines.slice(0, start), ...lines.slice(live)];
 }
 
 /**
@@ -140,7 +171,10 @@ export function parseIme(text: string): ImeState {
  * Windows without a component (StatusBar, PopupWindow:…, null) fall through to mFocusedApp.
  */
 export function parseForegroundPackage(text: string): string | null {
-  const lines = splitLines(text);
+  return foregroundOf(liveWindowLines(text));
+}
+
+function foregroundOf(lines: readonly string[]): string | null {
   const fromLine = (prefix: RegExp): string | null => {
     for (const line of lines) {
       if (!prefix.test(line)) continue;
@@ -157,6 +191,11 @@ export function parseForegroundPackage(text: string): string | null {
  * else `cur=1080x2400`, else `mDisplayInfo … real 1080 x 2400`, else `init=1080x2400`.
  */
 export function parseDisplaySize(text: string): { width: number; height: number } | null {
+  return displaySizeOf(liveWindowLines(text));
+}
+
+function displaySizeOf(lines: readonly string[]): { width: number; height: number } | null {
+  const text = lines.join('\n');
   const candidates = [
     /DisplayFrames\b[^\n]*?\bw=(\d+)\s+h=(\d+)/,
     /\bcur=(\d+)x(\d+)\b/,
@@ -174,11 +213,13 @@ export function parseDisplaySize(text: string): { width: number; height: number 
   return null;
 }
 
+/** Foreground, keyboard and display size from one `dumpsys window`, all from its live sections. */
 export function parseWindowState(text: string): WindowState {
+  const lines = liveWindowLines(text);
   return {
-    foregroundPackage: parseForegroundPackage(text),
-    ime: parseIme(text),
-    displaySize: parseDisplaySize(text),
+    foregroundPackage: foregroundOf(lines),
+    ime: imeOf(lines),
+    displaySize: displaySizeOf(lines),
   };
 }
 

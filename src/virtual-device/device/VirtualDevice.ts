@@ -13,7 +13,7 @@ import { normalizeScenario } from '../scenario/normalize.js';
 import { importHierarchyXml } from '../scenario/xmlImport.js';
 import { LogcatBuffer, type DumpOutcome, type ShellDevice } from '../shell/context.js';
 import { registerBasicCommands } from '../shell/commands/basic.js';
-import { registerDumpsys } from '../shell/commands/dumpsys.js';
+import { liveWindowFacts, registerDumpsys } from '../shell/commands/dumpsys.js';
 import { registerPackageCommands } from '../shell/commands/packages.js';
 import { registerScreenCommands } from '../shell/commands/screen.js';
 import { ShellInterpreter, type CommandHandler } from '../shell/interpreter.js';
@@ -25,9 +25,10 @@ import { Instrumentation, uiAutomationAlreadyRegistered } from './instrumentatio
 import { renderScreenshot } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
-import { DeviceTraits, releaseForSdk, type DeviceTraitOptions, type VirtualDisplay } from './traits.js';
+import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type VirtualDisplay } from './traits.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
+import { LANDSCAPE, LAST_ANR_LIFETIME_MS, type BackFocusLag, type FocusInTransit, type LastAnr } from './windowState.js';
 
 export interface VirtualDeviceOptions extends DeviceTraitOptions {
   readonly clock?: DeviceClock;
@@ -50,6 +51,14 @@ export interface StaticScreenOptions extends VirtualDeviceOptions {
   readonly package?: string;
   /** Activity shown by dumpsys (default `.StaticActivity`). */
   readonly activity?: string;
+}
+
+/** What `recordAnr` freezes besides the current state. */
+export interface AnrOptions {
+  /** The `Reason:` line (default: an input dispatch timeout of the app in front). */
+  readonly reason?: string;
+  /** The ANR happened with the display turned to landscape (its frozen copy says `cur=2400x1080`). */
+  readonly landscape?: boolean;
 }
 
 export interface CurrentScreen {
@@ -80,6 +89,10 @@ export class VirtualDevice implements DeviceServices {
   readonly traits: DeviceTraits;
   private pendingLaunch: { pkg: string; previousXml: string; until: number } | null = null;
   private booting: AbortController | null = null;
+  /** Issue 12: the window focus catching up with the last Back. */
+  private backLag: { from: ForegroundInfo; generation: number; staleUntil: number; noFocusUntil: number } | null = null;
+  private anr: LastAnr | null = null;
+  private readonly shellDevice: ShellDevice;
 
   constructor(scenario: ScenarioSpec, private readonly options: VirtualDeviceOptions = {}) {
     this.clock = options.clock ?? realClock;
@@ -89,7 +102,7 @@ export class VirtualDevice implements DeviceServices {
     this.traits = new DeviceTraits(options);
     const log = (kind: DeviceLogKind, detail: string): void => this.log(kind, detail);
     this.logcat = new LogcatBuffer(this.clock);
-    this.ui = new DeviceUi(normalizeScenario(scenario), log);
+    this.ui = new DeviceUi(normalizeScenario(scenario), log, { backNavigated: (from) => this.backNavigated(from) });
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
     if (options.sdk !== undefined) this.setSdk(options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
@@ -103,7 +116,7 @@ export class VirtualDevice implements DeviceServices {
       screenshotPng: () => this.screenshotPng(),
       requestFault: (subject) => this.faultFor('uia2', subject),
     });
-    const shellDevice: ShellDevice = {
+    const shellDevice: ShellDevice = (this.shellDevice = {
       ui: this.ui,
       system: this.system,
       instrumentation: this.instrumentation,
@@ -111,12 +124,14 @@ export class VirtualDevice implements DeviceServices {
       traits: this.traits,
       beginLaunch: (pkg) => this.beginLaunch(pkg),
       launchInProgress: () => this.launchInProgress(),
+      focusInTransit: () => this.focusInTransit(),
+      lastAnr: () => this.lastAnr(),
       logcat: this.logcat,
       log,
       screenshotPng: () => this.screenshotPng(),
       dumpHierarchy: (signal) => this.dumpHierarchy(signal),
       runNested: (line, out, err, signal) => this.shell.run(line, out, err, signal, new Map(this.shellEnv)),
-    };
+    });
     registerBasicCommands(this.commands, shellDevice);
     registerPackageCommands(this.commands, shellDevice);
     registerDumpsys(this.commands, shellDevice);
@@ -268,6 +283,7 @@ export class VirtualDevice implements DeviceServices {
   /** Shows a screen of the scenario (on top of the launcher), its state reset. */
   setScreen(screenId: string, params: Readonly<Record<string, string>> = {}): void {
     this.pendingLaunch = null;
+    this.backLag = null;
     this.ui.setScreen(screenId, params);
   }
 
@@ -383,10 +399,49 @@ export class VirtualDevice implements DeviceServices {
     );
   }
 
-  /** Back to a booted single-display API 34 phone with shell_v2, no launch delay, no density override. */
+  /**
+   * Issue 12: how long the window focus lags behind a Back that changes the screen (the old
+   * window keeps focus for `staleMs`, then none has it for `noFocusMs`). `{staleMs: 0, noFocusMs: 0}`
+   * makes Back synchronous. Default DEFAULT_BACK_FOCUS_LAG.
+   */
+  setBackFocusLag(lag: BackFocusLag): void {
+    this.traits.backFocusLag = boundedLag(lag);
+    this.backLag = null;
+    this.log('fault', `trait back focus lag: stale ${this.traits.backFocusLag.staleMs} ms, no focus ${this.traits.backFocusLag.noFocusMs} ms`);
+  }
+
+  /**
+   * Issue 12: an ANR happens now. The window manager saves its state of this moment
+   * (`saveANRStateLocked`), and every full `dumpsys window` prints that frozen copy first, in a
+   * `WINDOW MANAGER LAST ANR` section, until `clearAnr()`, `resetTraits()` or two hours of device time.
+   */
+  recordAnr(options: AnrOptions = {}): void {
+    const live = liveWindowFacts(this.shellDevice);
+    const facts = options.landscape ? { ...live, display: LANDSCAPE } : live;
+    const application = facts.focusedApp;
+    const reason =
+      options.reason ??
+      `Input dispatching timed out (8d0a2f1 ${application.package}/${application.activity} (server) is not responding. Waited 5001ms for KeyEvent)`;
+    this.anr = { atMs: this.clock.nowMs(), application, reason, facts };
+    this.log('fault', `ANR recorded: ${application.package} (${reason})`);
+  }
+
+  clearAnr(): void {
+    this.anr = null;
+  }
+
+  /** The last ANR the window manager still remembers. */
+  lastAnr(): LastAnr | null {
+    if (this.anr && this.clock.nowMs() - this.anr.atMs >= LAST_ANR_LIFETIME_MS) this.anr = null;
+    return this.anr;
+  }
+
+  /** Back to a booted single-display API 34 phone with shell_v2, no launch delay, no density override, no ANR, the default Back lag. */
   resetTraits(): void {
     this.traits.reset();
     this.pendingLaunch = null;
+    this.backLag = null;
+    this.anr = null;
     this.legacy = this.options.legacyPty ?? false;
     this.state = this.options.connectionState ?? 'device';
     this.setDensityOverride(null);
@@ -410,6 +465,28 @@ export class VirtualDevice implements DeviceServices {
     const previousXml = this.launchInProgress()?.previousXml ?? toDumpXml(this.ui.tree());
     this.pendingLaunch = { pkg, previousXml, until: this.clock.nowMs() + this.traits.launchDelayMs };
     this.log('fault', `slow launch of ${pkg}: its window has no content for ${this.traits.launchDelayMs} ms`);
+  }
+
+  private backNavigated(from: ForegroundInfo): void {
+    const { staleMs, noFocusMs } = this.traits.backFocusLag;
+    if (staleMs + noFocusMs <= 0) {
+      this.backLag = null;
+      return;
+    }
+    const now = this.clock.nowMs();
+    this.backLag = { from, generation: this.ui.generation, staleUntil: now + staleMs, noFocusUntil: now + staleMs + noFocusMs };
+    this.log('fault', `back: window focus stays on ${from.package} for ${staleMs} ms, then no window has it for ${noFocusMs} ms`);
+  }
+
+  /** Where the window focus is while it catches up with the last Back; null once it has. */
+  private focusInTransit(): FocusInTransit | null {
+    const lag = this.backLag;
+    // Another navigation since the Back (a tap, am start) ends the transition.
+    if (!lag || lag.generation !== this.ui.generation || this.clock.nowMs() >= lag.noFocusUntil) {
+      this.backLag = null;
+      return null;
+    }
+    return this.clock.nowMs() < lag.staleUntil ? { phase: 'stale', previous: lag.from } : { phase: 'none' };
   }
 
   private launchInProgress(): { pkg: string; previousXml: string } | null {

@@ -5,6 +5,7 @@
  * older Android whose `dumpsys window` describes the keyboard differently.
  */
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../scenario/model.js';
+import { DEFAULT_BACK_FOCUS_LAG, type BackFocusLag } from './windowState.js';
 
 /** One physical display as `dumpsys display` and `screencap -d` know it. */
 export interface VirtualDisplay {
@@ -44,6 +45,8 @@ export interface DeviceTraitOptions {
   readonly densityOverride?: number;
   /** API level (ro.build.version.sdk): decides the `dumpsys window` layout (28, 30, 31–33, 34+). */
   readonly sdk?: number;
+  /** Issue 12: how long the window focus lags behind a Back (default DEFAULT_BACK_FOCUS_LAG). */
+  readonly backFocusLag?: BackFocusLag;
 }
 
 /** Android release for an API level, for ro.build.version.release. */
@@ -55,10 +58,12 @@ export function releaseForSdk(sdk: number): string {
 export class DeviceTraits {
   displays: readonly VirtualDisplay[] = [BUILT_IN_DISPLAY];
   launchDelayMs = 0;
+  backFocusLag: BackFocusLag = DEFAULT_BACK_FOCUS_LAG;
 
   constructor(options: DeviceTraitOptions = {}) {
     if (options.displays && options.displays.length > 0) this.displays = options.displays;
     this.launchDelayMs = Math.max(0, options.launchDelayMs ?? 0);
+    if (options.backFocusLag) this.backFocusLag = boundedLag(options.backFocusLag);
   }
 
   /** The display the UI is on: the first that is ON (the inner panel of an open foldable). */
@@ -69,5 +74,12 @@ export class DeviceTraits {
   reset(): void {
     this.displays = [BUILT_IN_DISPLAY];
     this.launchDelayMs = 0;
+    this.backFocusLag = DEFAULT_BACK_FOCUS_LAG;
   }
+}
+
+/** Non-negative, and at most 10 s each: a lag is a transition, not a hang. */
+export function boundedLag(lag: BackFocusLag): BackFocusLag {
+  const clamp = (ms: number): number => Math.min(10_000, Math.max(0, Number.isFinite(ms) ? ms : 0));
+  return Object.freeze({ staleMs: clamp(lag.staleMs), noFocusMs: clamp(lag.noFocusMs) });
 }

@@ -34,6 +34,11 @@ export interface ForegroundInfo {
 
 export type LaunchOutcome = 'started' | 'brought-to-front' | 'no-screen';
 
+export interface UiHooks {
+  /** A Back (key or UIA2) changed the foreground visit; `from` is what was in front before. */
+  backNavigated?(from: ForegroundInfo): void;
+}
+
 export class DeviceUi {
   private stack: Visit[] = [];
   private imeOpen = false;
@@ -47,6 +52,7 @@ export class DeviceUi {
   constructor(
     private readonly scenario: NormalizedScenario,
     private readonly log: (kind: DeviceLogKind, detail: string) => void,
+    private readonly hooks: UiHooks = {},
   ) {
     this.stack = [this.visitOf(scenario.spec.home)];
     const start = scenario.spec.start;
@@ -190,6 +196,14 @@ export class DeviceUi {
   }
 
   back(reason = 'back'): void {
+    const from = this.foreground();
+    const generation = this.generation;
+    this.backWithin(reason);
+    // Hiding the IME or a screen that ignores BACK moves no window: only a navigation makes focus lag.
+    if (this.generation !== generation) this.hooks.backNavigated?.(from);
+  }
+
+  private backWithin(reason: string): void {
     if (this.imeOpen) {
       this.imeOpen = false;
       this.version++;

@@ -5,6 +5,7 @@ import type { Instrumentation } from '../device/instrumentation.js';
 import type { SystemState } from '../device/system.js';
 import type { DeviceTraits } from '../device/traits.js';
 import type { DeviceUi } from '../device/ui.js';
+import type { FocusInTransit, LastAnr } from '../device/windowState.js';
 import type { CommandHandler } from './interpreter.js';
 
 export type DumpOutcome = { readonly ok: true; readonly xml: string } | { readonly ok: false; readonly stdout: string; readonly stderr: string; readonly code: number };
@@ -20,6 +21,10 @@ export interface ShellDevice {
   beginLaunch(pkg: string): void;
   /** A cold launch whose window has not been drawn yet: its package and the dump of what was on screen before. */
   launchInProgress(): { readonly pkg: string; readonly previousXml: string } | null;
+  /** Issue 12: the window focus still catching up with a Back (old window, or none), else null. */
+  focusInTransit(): FocusInTransit | null;
+  /** Issue 12: the window manager's state frozen at the last ANR, while it remembers one. */
+  lastAnr(): LastAnr | null;
   log(kind: DeviceLogKind, detail: string): void;
   /** The current screen as PNG (honours the blank-screenshot fault). */
   screenshotPng(): Buffer;

@@ -23,6 +23,11 @@ export class FakeDevice implements DeviceGateway {
   onStart: (component: string) => void = (component) => {
     this.foreground = component.split('/')[0] ?? null;
   };
+  /**
+   * Scripted answers of the next getWindowState calls, one each (issue 12: the focus lagging
+   * behind Back). The last one taken stays the foreground once the script runs out.
+   */
+  foregroundReads: (string | null)[] = [];
   failWith: Partial<Record<keyof DeviceGateway, HarnessError>> = {};
   hang: Set<keyof DeviceGateway> = new Set();
 
@@ -51,11 +56,17 @@ export class FakeDevice implements DeviceGateway {
     return this.answer('getDensity', () => this.density);
   }
   getWindowState(): Promise<WindowState> {
-    return this.answer('getWindowState', () => ({
+    return this.answer('getWindowState', () => {
+      if (this.foregroundReads.length > 0) this.foreground = this.foregroundReads.shift() ?? null;
+      return this.windowState();
+    });
+  }
+  private windowState(): WindowState {
+    return {
       foregroundPackage: this.foreground,
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
-    }));
+    };
   }
   dumpUi(): Promise<string> {
     return this.answer('dumpUi', () => this.dump);

@@ -288,6 +288,64 @@ describe('actions', () => {
     expect(envelope.evidence?.artifact_id).toMatch(/-device-back\.png$/);
   });
 
+  // Issue 12: PressBack returns before the window focus has moved.
+  const windowReads = (h: TestHarness): number => h.device.calls.filter((c) => c === 'getWindowState').length;
+
+  it('device_back reads the package in front first, then the foreground until it settles: old, none, then where Back led', async () => {
+    const h = buildHarness();
+    h.device.foregroundReads = ['com.android.settings', 'com.android.settings', null, 'com.google.android.apps.nexuslauncher'];
+    const envelope = await h.envelope('device_back');
+    expect(envelope.data).toEqual({ back_to_package: 'com.google.android.apps.nexuslauncher', foreground_package: 'com.google.android.apps.nexuslauncher' });
+    expect(windowReads(h)).toBe(4);
+    // Two waits of 150 ms (fake time) between the three reads after Back.
+    expect(h.clock.monotonicMs()).toBeGreaterThanOrEqual(300);
+    // The read before Back happens inside the session, right before the key; the evidence once settled.
+    expect(h.automation.log.filter((l) => l.endsWith(':back'))).toHaveLength(1);
+    expect(h.device.calls.lastIndexOf('screencap')).toBeGreaterThan(h.device.calls.lastIndexOf('getWindowState'));
+    expect(envelope.evidence?.artifact_id).toMatch(/-device-back\.png$/);
+  });
+
+  it('device_back that stays in the same package (or only closes the keyboard) settles on two equal reads', async () => {
+    const h = buildHarness();
+    h.device.foregroundReads = ['com.android.settings', 'com.android.settings', 'com.android.settings'];
+    const envelope = await h.envelope('device_back');
+    expect(envelope.data).toEqual({ back_to_package: 'com.android.settings', foreground_package: 'com.android.settings' });
+    expect(windowReads(h)).toBe(3);
+  });
+
+  it('device_back whose focus never settles: bounded at 1.5 s, reporting honestly what it saw last and that it had not settled', async () => {
+    const h = buildHarness();
+    h.device.foregroundReads = ['com.android.settings', null];
+    const envelope = await h.envelope('device_back');
+    expect(envelope.ok).toBe(true);
+    expect(envelope.data).toEqual({ back_to_package: null, foreground_package: null, foreground_settled: false });
+    expect(h.clock.monotonicMs()).toBeLessThanOrEqual(1_600);
+    // The read before Back, then one every 150 ms from 0 to 1500 ms.
+    expect(windowReads(h)).toBe(1 + 11);
+
+    // Unknown before, and two packages taking turns: never two equal reads, so the last one seen, unsettled.
+    const flapping = buildHarness();
+    flapping.device.foregroundReads = [null, ...Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'com.a' : 'com.b'))];
+    const seen = await flapping.envelope('device_back');
+    // The eleventh read after Back, the last within the bound, was com.a.
+    expect(seen.data).toEqual({ back_to_package: 'com.a', foreground_package: 'com.a', foreground_settled: false });
+  });
+
+  it('ui_tap reads the foreground once when a window has focus, and waits out a moment with none', async () => {
+    const h = buildHarness();
+    h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
+    const quick = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
+    expect(quick.data).toMatchObject({ foreground_package: 'com.android.settings' });
+    expect(windowReads(h)).toBe(1);
+    expect(h.clock.monotonicMs()).toBe(0);
+
+    h.device.foregroundReads = [null, null, 'com.google.android.calendar'];
+    const navigated = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
+    expect(navigated.data).toMatchObject({ foreground_package: 'com.google.android.calendar' });
+    expect(navigated.data).not.toHaveProperty('foreground_settled');
+    expect(windowReads(h)).toBe(1 + 3);
+  });
+
   it('a hung driver call without a flow: OPERATION_TIMEOUT at the ceiling, gate free, session closed', async () => {
     const h = buildHarness({ actionTimeoutMs: 3_000 });
     h.automation.hang.add('back');

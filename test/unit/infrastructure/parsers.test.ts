@@ -15,6 +15,7 @@ import {
   parsePackageList,
   parseResolveActivity,
   parseWindowState,
+  liveWindowLines,
 } from '../../../src/infrastructure/adb/parsers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -125,6 +126,63 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
     });
+  });
+
+  // Issue 12: after an ANR, `dumpsys window` prints the window manager's state of that moment first.
+  it('a past ANR (API 34): foreground, keyboard and display size come from the live sections, not the frozen copy', () => {
+    const text = eol(fixture('dumpsys-window-api34-lastanr.txt'));
+    // The frozen copy really says otherwise: notes in front, keyboard open, landscape.
+    const frozen = text.slice(0, text.indexOf('WINDOW MANAGER POLICY STATE'));
+    expect(frozen).toMatch(/mCurrentFocus=Window\{7c41b2e u0 com\.example\.notes\//);
+    expect(frozen).toMatch(/type=ime frame=\[0,456\]\[2400,1080\].* visible=true/);
+    expect(frozen).toContain('cur=2400x1080');
+    expect(parseForegroundPackage(text)).toBe('com.android.settings');
+    expect(parseIme(text)).toEqual({ visible: false, frame: null });
+    expect(parseDisplaySize(text)).toEqual({ width: 1080, height: 2400 });
+    expect(parseWindowState(text)).toEqual({
+      foregroundPackage: 'com.android.settings',
+      ime: { visible: false, frame: null },
+      displaySize: { width: 1080, height: 2400 },
+    });
+  });
+
+  it('a past ANR (API 34) with the keyboard open now: the live IME frame, not the frozen landscape one', () => {
+    const text = eol(fixture('dumpsys-window-api34-lastanr.txt'));
+    const cut = text.indexOf('WINDOW MANAGER POLICY STATE');
+    const open = text.slice(0, cut) + text.slice(cut).replace(/(type=ime frame=\[0,1517\]\[1080,2400\] visibleFrame=\[0,1517\]\[1080,2400\]) visible=false/g, '$1 visible=true');
+    expect(parseIme(open)).toEqual({ visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } });
+  });
+
+  it('a past ANR (API 28): the live InputMethod window block (hidden), not the frozen one (shown), and the live size', () => {
+    const text = eol(fixture('dumpsys-window-api28-lastanr.txt'));
+    expect(text.indexOf('isVisible=true')).toBeLessThan(text.indexOf('Last ANR continued'));
+    expect(parseWindowState(text)).toEqual({
+      foregroundPackage: 'com.android.settings',
+      ime: { visible: false, frame: null },
+      displaySize: { width: 1080, height: 1920 },
+    });
+  });
+
+  it('the LAST ANR section alone (`dumpsys window lastanr`) says nothing about now', () => {
+    const text = eol(fixture('dumpsys-window-api34-lastanr.txt'));
+    const only = text.slice(0, text.indexOf('WINDOW MANAGER POLICY STATE'));
+    expect(parseWindowState(only)).toEqual({ foregroundPackage: null, ime: { visible: false, frame: null }, displaySize: null });
+  });
+
+  it('no ANR since boot: the `<no ANR …>` section is cut and nothing else', () => {
+    const text = eol(fixture('dumpsys-window-api34-noime.txt'));
+    const live = liveWindowLines(text);
+    expect(live[0]).toBe('WINDOW MANAGER POLICY STATE (dumpsys window policy)');
+    expect(live.filter((l) => l.trim() !== '').at(-1)).toBe('    isVisible=false');
+  });
+
+  it('a LAST ANR section without `Last ANR continued` ends at the next section header', () => {
+    const text = eol(
+      'WINDOW MANAGER LAST ANR (dumpsys window lastanr)\n  ANR time: Nov 30, 2026 4:58:41 PM\n' +
+        '  mCurrentFocus=Window{1 u0 com.old.app/com.old.app.Main}\n\n' +
+        'WINDOW MANAGER WINDOWS (dumpsys window windows)\n  mCurrentFocus=Window{2 u0 com.live.app/com.live.app.Main}\n',
+    );
+    expect(parseForegroundPackage(text)).toBe('com.live.app');
   });
 
   it('resolve-activity --brief: the component line, as printed', () => {

@@ -6,7 +6,7 @@ import { buildLocator } from '../../../src/domain/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { SERVER_NAME } from '../../../src/mcp/HarnessMcpServer.js';
 import { TOOL_NAMES } from '../../../src/mcp/tools/index.js';
-import { buildHarness, type TestHarness } from '../../support/fakes/harness.js';
+import { buildHarness, drive, type TestHarness } from '../../support/fakes/harness.js';
 import { launcherDump, settingsAppsDump } from '../../support/fakes/screens.js';
 
 const NAME_RULE = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -91,7 +91,8 @@ describe('MCP server', () => {
     const ids = new Set<string>();
     let sessionId = '';
     for (const [name, args] of calls) {
-      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      // device_back reads the foreground until it settles, which takes (fake) time.
+      const result = (await drive(h.clock, client.callTool({ name, arguments: args }))) as CallToolResult;
       const env = envelope(result);
       expect(Object.keys(env).sort(), name).toEqual(ENVELOPE_KEYS);
       expect(env.ok, `${name}: ${JSON.stringify(env.error)}`).toBe(true);

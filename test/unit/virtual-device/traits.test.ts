@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { extractPng } from '../../../src/infrastructure/adb/AdbDeviceGateway.js';
 import { parseActiveDisplayId, parseWindowState } from '../../../src/infrastructure/adb/parsers.js';
-import { FOLDABLE_DISPLAYS, VirtualDevice } from '../../../src/virtual-device/device/index.js';
+import { FOLDABLE_DISPLAYS, VirtualDevice, type DeviceClock } from '../../../src/virtual-device/device/index.js';
 import { sh } from './helpers.js';
 import type { ShellIo } from '../../../src/virtual-device/contracts.js';
 
@@ -109,5 +109,133 @@ describe('slow cold launch and boot', () => {
   it('density override option', async () => {
     const d = VirtualDevice.withDefaultScenario({ densityOverride: 480 });
     expect((await sh(d, 'wm density')).stdout).toBe('Physical density: 420\nOverride density: 480\n');
+  });
+});
+
+/** A device clock that moves only when the test says so. */
+class ManualClock implements DeviceClock {
+  ms = Date.UTC(2026, 10, 30, 16, 58, 41);
+  nowMs(): number {
+    return this.ms;
+  }
+  sleep(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The lines that give a `dumpsys window` with a LAST ANR copy its structure, in order. */
+const anrStructure = (text: string): string[] =>
+  text
+    .split(/\r?\n/)
+    .filter((l) => /^WINDOW MANAGER |^Last ANR continued$|^ {2}(ANR time|Application at fault|Window at fault|Reason): /.test(l))
+    .map((l) => l.replace(/: .*$/, ':'));
+
+describe('issue 12: a past ANR is printed first', () => {
+  it('recordAnr freezes the window state of that moment; the full dump prints it first, then the live sections', async () => {
+    const d = newDevice();
+    d.setScreen('settings_search');
+    d.recordAnr({ landscape: true });
+    d.setScreen('settings_home');
+    const out = (await sh(d, 'dumpsys window')).stdout;
+    expect(out.startsWith('\nWINDOW MANAGER LAST ANR (dumpsys window lastanr)\n  ANR time: ')).toBe(true);
+    // The same sections in the same order as the fixture written from WindowManagerService.saveANRStateLocked.
+    expect(anrStructure(out)).toEqual(anrStructure(fixture('dumpsys-window-api34-lastanr.txt')));
+    const frozen = out.slice(0, out.indexOf('WINDOW MANAGER POLICY STATE'));
+    expect(frozen).toMatch(/Application at fault: ActivityRecord\{\S+ u0 com\.google\.android\.settings\.intelligence\//);
+    expect(frozen).toMatch(/mCurrentFocus=Window\{\S+ u0 com\.google\.android\.settings\.intelligence\//);
+    expect(frozen).toMatch(/InsetsSource id=3 type=ime frame=\[0,456\]\[2400,1080\] visible=true/);
+    expect(frozen).toContain('cur=2400x1080');
+    const live = out.slice(out.indexOf('WINDOW MANAGER POLICY STATE'));
+    expect(live).toMatch(/mCurrentFocus=Window\{\S+ u0 com\.android\.settings\//);
+    expect(live).toMatch(/type=ime frame=\[0,1517\]\[1080,2400\] visible=false/);
+    expect(parseWindowState(out)).toEqual({ foregroundPackage: 'com.android.settings', ime: { visible: false, frame: null }, displaySize: { width: 1080, height: 2400 } });
+    // `dumpsys window lastanr` prints the section alone.
+    const section = (await sh(d, 'dumpsys window lastanr')).stdout;
+    expect(section).toBe(frozen.slice(1, -1));
+    d.resetTraits();
+    expect((await sh(d, 'dumpsys window lastanr')).stdout).toBe('WINDOW MANAGER LAST ANR (dumpsys window lastanr)\n  <no ANR has occurred since boot>\n');
+  });
+
+  it('API 28: the frozen copy holds the shown InputMethod window block; the harness reads the live, hidden one', async () => {
+    const d = newDevice();
+    d.setSdk(28);
+    d.setScreen('settings_search');
+    d.recordAnr();
+    d.setScreen('settings_home');
+    const out = (await sh(d, 'dumpsys window')).stdout;
+    expect(out.indexOf('isVisible=true')).toBeLessThan(out.indexOf('Last ANR continued'));
+    expect(out).toMatch(/Application at fault: ActivityRecord\{/);
+    expect(parseWindowState(out)).toMatchObject({ foregroundPackage: 'com.android.settings', ime: { visible: false, frame: null } });
+  });
+
+  it('the window manager forgets the ANR after two hours (LAST_ANR_LIFETIME_DURATION_MSECS)', async () => {
+    const clock = new ManualClock();
+    const d = VirtualDevice.withDefaultScenario({ clock });
+    d.recordAnr({ reason: 'Input dispatching timed out (test)' });
+    expect((await sh(d, 'dumpsys window l')).stdout).toContain('  Reason: Input dispatching timed out (test)\n');
+    expect((await sh(d, 'dumpsys window l')).stdout).toContain('  ANR time: Nov 30, 2026');
+    clock.ms += 2 * 60 * 60 * 1000 - 1;
+    expect((await sh(d, 'dumpsys window l')).stdout).toContain('Application at fault');
+    clock.ms += 1;
+    expect((await sh(d, 'dumpsys window l')).stdout).toContain('<no ANR has occurred since boot>');
+  });
+});
+
+describe('issue 12: Back is not synchronous', () => {
+  const focusOf = (text: string): { current: string; app: string } => ({
+    current: /mCurrentFocus=(null|Window\{\S+ u0 ([^/]+)\/)/.exec(text)?.[2] ?? 'null',
+    app: /mFocusedApp=ActivityRecord\{\S+ u0 ([^/]+)\//.exec(text)?.[1] ?? '?',
+  });
+
+  it('after a Back that navigates: the old window keeps focus, then none has it (the new activity is the focused app), then the new one', async () => {
+    const clock = new ManualClock();
+    const d = VirtualDevice.withDefaultScenario({ clock, backFocusLag: { staleMs: 100, noFocusMs: 400 } });
+    d.setScreen('settings_apps');
+    await sh(d, 'input keyevent KEYCODE_BACK');
+    // The screen is the launcher's at once (the tree); only the window manager's focus lags.
+    expect(d.currentScreen().package).toBe('com.google.android.apps.nexuslauncher');
+    const launcher = 'com.google.android.apps.nexuslauncher';
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout)).toEqual({ current: 'com.android.settings', app: 'com.android.settings' });
+    clock.ms += 100;
+    const gap = (await sh(d, 'dumpsys window')).stdout;
+    expect(gap).toContain('mCurrentFocus=null');
+    expect(focusOf(gap.slice(gap.indexOf('WINDOW MANAGER DISPLAY')))).toEqual({ current: 'null', app: launcher });
+    clock.ms += 399;
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('null');
+    clock.ms += 1;
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout)).toEqual({ current: launcher, app: launcher });
+  });
+
+  it('the default lag is a few hundred ms; a Back that only hides the keyboard moves no focus; another navigation ends the lag', async () => {
+    const clock = new ManualClock();
+    const d = VirtualDevice.withDefaultScenario({ clock });
+    d.setScreen('settings_search');
+    expect(d.imeVisible()).toBe(true);
+    await sh(d, 'input keyevent 4');
+    expect(d.imeVisible()).toBe(false);
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.google.android.settings.intelligence');
+    await sh(d, 'input keyevent 4');
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.google.android.settings.intelligence');
+    clock.ms += 50;
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('null');
+    await sh(d, 'am start -W -n com.example.notes/.MainActivity');
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.example.notes');
+    d.setScreen('settings_apps');
+    await sh(d, 'input keyevent 4');
+    clock.ms += 300;
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.google.android.apps.nexuslauncher');
+  });
+
+  it('setBackFocusLag({0, 0}) makes Back synchronous; resetTraits restores the default', async () => {
+    const clock = new ManualClock();
+    const d = VirtualDevice.withDefaultScenario({ clock });
+    d.setBackFocusLag({ staleMs: 0, noFocusMs: 0 });
+    d.setScreen('settings_apps');
+    await sh(d, 'input keyevent 4');
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.google.android.apps.nexuslauncher');
+    d.resetTraits();
+    d.setScreen('settings_apps');
+    await sh(d, 'input keyevent 4');
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.android.settings');
   });
 });

@@ -1,5 +1,7 @@
 /** `dumpsys` services, with the lines Appium and the harness parse; `dumpsys window` in the layout of the device's API level. */
-import { IME_FRAME, NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT, shortActivity } from '../../scenario/model.js';
+import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT, shortActivity } from '../../scenario/model.js';
+import type { ForegroundInfo } from '../../device/ui.js';
+import { appHeight, PORTRAIT, type WindowFacts } from '../../device/windowState.js';
 import type { CommandIo } from '../interpreter.js';
 import type { CommandTable, ShellDevice } from '../context.js';
 
@@ -9,18 +11,30 @@ export function sdkOf(device: ShellDevice): number {
   return Number.isInteger(sdk) && sdk > 0 ? sdk : 34;
 }
 
-function focusLines(device: ShellDevice, indent: string): string {
+/** The window manager's state now (what a frozen ANR copy is taken from). */
+export function liveWindowFacts(device: ShellDevice): WindowFacts {
   const fg = device.ui.foreground();
-  const record = `ActivityRecord{4c1b7a5 u0 ${fg.package}/${shortActivity(fg.package, fg.activity)} t42}`;
+  const transit = device.focusInTransit();
+  const base = { sdk: sdkOf(device), density: device.system.density(), display: PORTRAIT, imeVisible: device.ui.imeVisible() };
+  // Right after Back the old window can still hold focus (and its activity still be the focused app).
+  if (transit?.phase === 'stale') return { ...base, focus: transit.previous, focusedApp: transit.previous };
+  // While a slow app's first window is still being drawn, or Back's new window cannot take focus yet, no window has it.
+  const noFocus = transit?.phase === 'none' || device.launchInProgress() !== null;
+  return { ...base, focus: noFocus ? null : fg, focusedApp: fg };
+}
+
+const activityRecord = (app: ForegroundInfo): string => `ActivityRecord{4c1b7a5 u0 ${app.package}/${shortActivity(app.package, app.activity)} t42}`;
+const appWindow = (app: ForegroundInfo): string => `Window{8d0a2f1 u0 ${app.package}/${app.activity}}`;
+
+function focusLines(facts: WindowFacts, indent: string): string {
+  const record = activityRecord(facts.focusedApp);
   // API 28 wraps the record in the window token; 29+ prints the record itself.
-  const focusedApp = sdkOf(device) <= 28 ? `AppWindowToken{41c8a07 token=Token{d0f3a46 ${record}}}` : record;
-  // While a slow app's first window is still being drawn, no window has focus yet.
-  const focus = device.launchInProgress() ? 'null' : `Window{8d0a2f1 u0 ${fg.package}/${fg.activity}}`;
+  const focusedApp = facts.sdk <= 28 ? `AppWindowToken{41c8a07 token=Token{d0f3a46 ${record}}}` : record;
+  const focus = facts.focus ? appWindow(facts.focus) : 'null';
   return `${indent}mCurrentFocus=${focus}\n${indent}mFocusedApp=${focusedApp}\n`;
 }
 
-function imeFrameText(): string {
-  const [l, t, r, b] = IME_FRAME;
+function frameText([l, t, r, b]: readonly [number, number, number, number]): string {
   return `[${l},${t}][${r},${b}]`;
 }
 
@@ -31,18 +45,18 @@ function imeFrameText(): string {
  * API 31–33 `InsetsSource type=ITYPE_IME frame=… visibleFrame=… visible=…`,
  * API 30 `InsetsSource type=ITYPE_IME frame=… visible=…`. API 28–29 have no insets controller.
  */
-function insetsLines(device: ShellDevice): string {
-  const sdk = sdkOf(device);
-  const ime = device.ui.imeVisible();
-  const frame = imeFrameText();
+function insetsLines(facts: WindowFacts): string {
+  const { sdk, imeVisible: ime } = facts;
+  const { width, height } = facts.display;
+  const frame = frameText(facts.display.imeFrame);
   const bars = (status: string, nav: string, suffix: string): string =>
-    `        InsetsSource ${status} frame=[0,0][${SCREEN_WIDTH},${STATUS_BAR_HEIGHT}] visible=true${suffix}\n` +
-    `        InsetsSource ${nav} frame=[0,${SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT}][${SCREEN_WIDTH},${SCREEN_HEIGHT}] visible=true${suffix}\n`;
+    `        InsetsSource ${status} frame=[0,0][${width},${STATUS_BAR_HEIGHT}] visible=true${suffix}\n` +
+    `        InsetsSource ${nav} frame=[0,${height - NAVIGATION_BAR_HEIGHT}][${width},${height}] visible=true${suffix}\n`;
   if (sdk >= 34) {
     return (
       '    InsetsStateController\n' +
       '      InsetsState\n' +
-      `        mDisplayFrame=[0,0][${SCREEN_WIDTH},${SCREEN_HEIGHT}]\n` +
+      `        mDisplayFrame=[0,0][${width},${height}]\n` +
       bars('id=27 type=statusBars', 'id=d6370001 type=navigationBars', ' flags=') +
       `        InsetsSource id=3 type=ime frame=${frame} visible=${ime} flags=\n`
     );
@@ -52,7 +66,7 @@ function insetsLines(device: ShellDevice): string {
   return (
     '  InsetsStateController\n' +
     '    InsetsState\n' +
-    (sdk >= 31 ? `      mDisplayFrame=Rect(0, 0 - ${SCREEN_WIDTH}, ${SCREEN_HEIGHT})\n` : '') +
+    (sdk >= 31 ? `      mDisplayFrame=Rect(0, 0 - ${width}, ${height})\n` : '') +
     bars('type=ITYPE_STATUS_BAR', 'type=ITYPE_NAVIGATION_BAR', '').replace(/^ {8}/gm, '      ') +
     `      ${imeLine}\n` +
     '    ITYPE_IME -> Window{e3f0c12 u0 InputMethod}\n' +
@@ -62,33 +76,35 @@ function insetsLines(device: ShellDevice): string {
   );
 }
 
-function displaysSection(device: ShellDevice): string {
-  const density = device.system.density();
-  const sdk = sdkOf(device);
+/** `RootWindowContainer.dumpDisplayContents`, header included (a frozen ANR copy repeats it). */
+function displaysSection(facts: WindowFacts): string {
+  const { sdk, density } = facts;
+  const { width, height, rotation } = facts.display;
+  const app = appHeight(facts.display);
   const head =
     'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n' +
     `  Display: mDisplayId=0${sdk >= 31 ? ' rootTasks=3' : sdk >= 29 ? ' stacks=2' : ''}\n` +
-    `    init=${SCREEN_WIDTH}x${SCREEN_HEIGHT} ${density}dpi cur=${SCREEN_WIDTH}x${SCREEN_HEIGHT} app=${SCREEN_WIDTH}x${SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT} rng=1080x1017-2274x2211\n` +
-    `    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,${SCREEN_WIDTH},${SCREEN_HEIGHT}))\n`;
+    `    init=${SCREEN_WIDTH}x${SCREEN_HEIGHT} ${density}dpi cur=${width}x${height} app=${width}x${app} rng=1080x1017-2274x2211\n` +
+    `    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,${width},${height}))\n`;
   if (sdk < 34) {
     return (
       head +
       '\n' +
-      `  DisplayFrames w=${SCREEN_WIDTH} h=${SCREEN_HEIGHT} r=0\n` +
-      `    mStable=[0,${STATUS_BAR_HEIGHT}][${SCREEN_WIDTH},${SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT}]\n` +
+      `  DisplayFrames w=${width} h=${height} r=${rotation}\n` +
+      `    mStable=[0,${STATUS_BAR_HEIGHT}][${width},${app}]\n` +
       '\n' +
-      (sdk >= 30 ? `${insetsLines(device)}\n` : '') +
-      focusLines(device, '  ') +
+      (sdk >= 30 ? `${insetsLines(facts)}\n` : '') +
+      focusLines(facts, '  ') +
       '  mInputMethodWindow=Window{e3f0c12 u0 InputMethod}\n' +
       '\n'
     );
   }
   return (
     head +
-    '    mDisplayInfo=DisplayInfo{"Built-in Screen", displayId 0, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real 1080 x 2400, largest app 2400 x 2274, smallest app 1080 x 1017, appMode 1080 x 2274, mode 1, defaultMode 1, rotation 0, state ON}\n' +
-    focusLines(device, '    ') +
+    `    mDisplayInfo=DisplayInfo{"Built-in Screen", displayId 0, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real ${width} x ${height}, largest app 2400 x 2274, smallest app 1080 x 1017, appMode ${width} x ${app}, mode 1, defaultMode 1, rotation ${rotation}, state ON}\n` +
+    focusLines(facts, '    ') +
     `    mInputMethodWindow=Window{e3f0c12 u0 InputMethod}\n` +
-    insetsLines(device) +
+    insetsLines(facts) +
     '\n'
   );
 }
@@ -98,12 +114,12 @@ function displaysSection(device: ShellDevice): string {
  * the window spans from above the keys (`mFrame`), `mGivenVisibleInsets` gives the
  * transparent part on top, and it is shown when it has a surface and its view is VISIBLE.
  */
-function imeWindowBlock(device: ShellDevice): string {
-  const ime = device.ui.imeVisible();
-  if (sdkOf(device) > 29) {
+function imeWindowBlock(facts: WindowFacts): string {
+  const ime = facts.imeVisible;
+  if (facts.sdk > 29) {
     return `  Window #0 Window{e3f0c12 u0 InputMethod}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{9a8b7c6 1024:u0a10133} mClient=android.os.BinderProxy@1f2e3d4\n    mViewVisibility=${ime ? '0x0' : '0x8'} mHaveFrame=true mObscured=false\n`;
   }
-  const [l, t, r, b] = IME_FRAME;
+  const [l, t, r, b] = facts.display.imeFrame;
   const transparentTop = 126;
   return (
     '  Window #0 Window{e3f0c12 u0 InputMethod}:\n' +
@@ -155,16 +171,16 @@ function policySection(): string {
   );
 }
 
-function windowsSection(device: ShellDevice): string {
-  const fg = device.ui.foreground();
+/** `dumpWindowsNoHeaderLocked`: the window list and the focus, without the section header. */
+function windowsBody(facts: WindowFacts): string {
+  const app = appWindow(facts.focusedApp);
   return (
-    'WINDOW MANAGER WINDOWS (dumpsys window windows)\n' +
-    imeWindowBlock(device) +
-    `  Window #1 Window{8d0a2f1 u0 ${fg.package}/${fg.activity}}:\n    mDisplayId=0 rootTaskId=42 mSession=Session{5d6e7f8 2000:u0a10160} mClient=android.os.BinderProxy@2c3d4e5\n    mViewVisibility=0x0 mHaveFrame=true mObscured=false\n` +
+    imeWindowBlock(facts) +
+    `  Window #1 ${app}:\n    mDisplayId=0 rootTaskId=42 mSession=Session{5d6e7f8 2000:u0a10160} mClient=android.os.BinderProxy@2c3d4e5\n    mViewVisibility=0x0 mHaveFrame=true mObscured=false\n` +
     '\n' +
-    focusLines(device, '  ') +
-    `  mInputMethodTarget=Window{8d0a2f1 u0 ${fg.package}/${fg.activity}}\n` +
-    `  mInputMethodInputTarget=Window{8d0a2f1 u0 ${fg.package}/${fg.activity}}\n` +
+    focusLines(facts, '  ') +
+    `  mInputMethodTarget=${app}\n` +
+    `  mInputMethodInputTarget=${app}\n` +
     '  mHighResSnapshotScale=0.8\n' +
     '  mInTouchMode=true\n' +
     '  mBlurEnabled=true\n' +
@@ -177,12 +193,46 @@ function windowsSection(device: ShellDevice): string {
   );
 }
 
+function windowsSection(facts: WindowFacts): string {
+  return `WINDOW MANAGER WINDOWS (dumpsys window windows)\n${windowsBody(facts)}`;
+}
+
+/** `DateFormat.getDateTimeInstance()` in en-US, in the device's time zone (Etc/UTC). */
+const anrTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
+
+/**
+ * `dumpLastANRLocked`. After an ANR, `saveANRStateLocked` kept: the time, the application and
+ * window at fault and the reason, the window list (`dumpWindowsNoHeaderLocked`), a
+ * `Last ANR continued` line and the display contents with their own header, all as they were then.
+ */
+function lastAnrSection(device: ShellDevice): string {
+  const head = 'WINDOW MANAGER LAST ANR (dumpsys window lastanr)\n';
+  const anr = device.lastAnr();
+  if (!anr) return `${head}  <no ANR has occurred since boot>\n`;
+  const app = anr.application;
+  return (
+    head +
+    `  ANR time: ${anrTimeFormat.format(new Date(anr.atMs))}\n` +
+    `  Application at fault: ${activityRecord(app)}\n` +
+    `  Window at fault: ${app.package}/${app.activity}\n` +
+    `  Reason: ${anr.reason}\n` +
+    '\n' +
+    windowsBody(anr.facts) +
+    '\n' +
+    'Last ANR continued\n' +
+    displaysSection(anr.facts)
+  );
+}
+
 function dumpsysWindow(io: CommandIo, device: ShellDevice, args: readonly string[]): number {
   const section = args[0];
-  if (section === 'displays') io.out(displaysSection(device));
-  else if (section === 'windows') io.out(windowsSection(device));
-  else if (section === 'policy') io.out(policySection());
-  else if (section === undefined || section === '-a') io.out(`WINDOW MANAGER LAST ANR (dumpsys window lastanr)\n  <no ANR has occurred since boot>\n\n${policySection()}${displaysSection(device)}${windowsSection(device)}`);
+  const facts = (): WindowFacts => liveWindowFacts(device);
+  if (section === 'displays' || section === 'd') io.out(displaysSection(facts()));
+  else if (section === 'windows' || section === 'w') io.out(windowsSection(facts()));
+  else if (section === 'policy' || section === 'p') io.out(policySection());
+  else if (section === 'lastanr' || section === 'l') io.out(lastAnrSection(device));
+  // doDump: a blank line, the last ANR (frozen, when there was one) first, then the live sections.
+  else if (section === undefined || section === '-a') io.out(`\n${lastAnrSection(device)}\n${policySection()}${displaysSection(facts())}${windowsSection(facts())}`);
   else io.out(`Unknown window dump command: ${section}\n`);
   return 0;
 }

@@ -1,0 +1,74 @@
+/**
+ * What the window manager knows, as `dumpsys window` prints it: the live state, or the copy
+ * frozen at the last ANR (issue 12, docs/device-quirks.md). The renderer (shell/commands/dumpsys.ts)
+ * prints either from these facts, so a frozen copy has exactly the live layout of its time.
+ */
+import { IME_FRAME, NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, type BoundsTuple } from '../scenario/model.js';
+import type { ForegroundInfo } from './ui.js';
+
+/** The logical display: portrait, or turned a quarter (a game or a video at the time of an ANR). */
+export interface DisplayFacts {
+  readonly width: number;
+  readonly height: number;
+  readonly rotation: 0 | 1;
+  /** The IME window's frame in this orientation. */
+  readonly imeFrame: BoundsTuple;
+}
+
+export const PORTRAIT: DisplayFacts = Object.freeze({ width: SCREEN_WIDTH, height: SCREEN_HEIGHT, rotation: 0 as const, imeFrame: IME_FRAME });
+
+/** Landscape with gesture navigation: the bar stays at the bottom, the keyboard takes the lower 58 %. */
+export const LANDSCAPE: DisplayFacts = Object.freeze({
+  width: SCREEN_HEIGHT,
+  height: SCREEN_WIDTH,
+  rotation: 1 as const,
+  imeFrame: [0, 456, SCREEN_HEIGHT, SCREEN_WIDTH] as BoundsTuple,
+});
+
+export function appHeight(display: DisplayFacts): number {
+  return display.height - NAVIGATION_BAR_HEIGHT;
+}
+
+export interface WindowFacts {
+  /** ro.build.version.sdk: decides the layout (28, 30, 31–33, 34+). */
+  readonly sdk: number;
+  readonly density: number;
+  readonly display: DisplayFacts;
+  /** The window with input focus (`mCurrentFocus`); null while no window has it. */
+  readonly focus: ForegroundInfo | null;
+  /** The resumed activity (`mFocusedApp`), which leads the window focus. */
+  readonly focusedApp: ForegroundInfo;
+  readonly imeVisible: boolean;
+}
+
+/**
+ * `WindowManagerService.saveANRStateLocked`: who was at fault, why, and the window manager's
+ * state at that moment (windows, then display contents), kept for two hours.
+ */
+export interface LastAnr {
+  /** Device clock time of the ANR. */
+  readonly atMs: number;
+  readonly application: ForegroundInfo;
+  readonly reason: string;
+  readonly facts: WindowFacts;
+}
+
+/** `LAST_ANR_LIFETIME_DURATION_MSECS`: the window manager forgets the last ANR after two hours. */
+export const LAST_ANR_LIFETIME_MS = 2 * 60 * 60 * 1000;
+
+/**
+ * Issue 12: Back is not synchronous. For `staleMs` after a Back that changed the screen, the
+ * window manager still reports the old window as focused; then for `noFocusMs` no window has
+ * focus (`mCurrentFocus=null`, `mFocusedApp` already the activity Back returned to); then the
+ * new window has it. Both 0: focus moves at once.
+ */
+export interface BackFocusLag {
+  readonly staleMs: number;
+  readonly noFocusMs: number;
+}
+
+/** The default: a few hundred ms in all, as a phone's activity-close transition takes. */
+export const DEFAULT_BACK_FOCUS_LAG: BackFocusLag = Object.freeze({ staleMs: 50, noFocusMs: 250 });
+
+/** Where the window focus is right after a Back: still on the old window, or on none. */
+export type FocusInTransit = { readonly phase: 'stale'; readonly previous: ForegroundInfo } | { readonly phase: 'none' };
