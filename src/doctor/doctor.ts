@@ -142,7 +142,7 @@ export function checkDependencies(packageRoot: string, appiumUrlExplicit: boolea
       name: 'dependencies',
       status: 'miss',
       summary: `missing: ${blocking.join(', ')}`,
-      remedy: 'Reinstall the harness: `npm ci` in a checkout (then `npm run build`), or `npx -y android-mcp-harness@latest`.',
+      remedy: 'Reinstall the harness: `npm ci` in a checkout (then `npm run build`), or install its tarball again (`npm install -g ./android-mcp-harness-<version>.tgz`; the package is not on npm yet, see docs/usage.md).',
     };
   }
   const note = appiumMissing.length > 0 ? ` (not installed: ${appiumMissing.join(', ')}; fine while APPIUM_URL is set)` : '';

@@ -3,6 +3,8 @@
  * runs the virtual Android device in the foreground until SIGINT/SIGTERM. Everything it
  * prints goes to stderr (stdout belongs to MCP when the same bin serves it).
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { startAdbTransport } from './adb/index.js';
 import type { DeviceLogEntry } from './contracts.js';
 import { VirtualDevice } from './device/index.js';
@@ -146,6 +148,78 @@ export function reachInstructions(port: number): string[] {
   ];
 }
 
+/**
+ * The variables the harness reads to find a device. Written out here rather than imported:
+ * this room imports nothing of the harness (docs/configuration.md is the reference).
+ */
+const HARNESS_ENV = {
+  udid: 'ANDROID_UDID',
+  allowSerials: 'ANDROID_MCP_ALLOW_SERIALS',
+  adbServerPort: 'ANDROID_ADB_SERVER_PORT',
+} as const;
+
+/** The serial adb gives the device on that port (see reachInstructions). */
+export function serialFor(port: number): string {
+  return port === DEFAULT_PORT ? 'emulator-5554' : `127.0.0.1:${port}`;
+}
+
+/**
+ * The environment a harness needs to use this device: its serial; the allow-list entry, since
+ * the harness refuses any serial that is not `emulator-N` unless it is listed; and the adb
+ * server's port when the device was started under a private one (ANDROID_ADB_SERVER_PORT set
+ * in this shell, which is the server `adb connect` reaches from here).
+ */
+export function harnessEnvFor(port: number, adbServerPort: string | undefined): Record<string, string> {
+  const serial = serialFor(port);
+  const env: Record<string, string> = { [HARNESS_ENV.udid]: serial };
+  if (!/^emulator-\d+$/.test(serial)) env[HARNESS_ENV.allowSerials] = serial;
+  if (adbServerPort !== undefined && /^\d{1,5}$/.test(adbServerPort) && Number(adbServerPort) >= 1 && Number(adbServerPort) <= 65535) {
+    env[HARNESS_ENV.adbServerPort] = adbServerPort;
+  }
+  return env;
+}
+
+/** A word as a POSIX shell reads it back unchanged: bare when it is plainly safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+export interface ClientInstructionsInput {
+  readonly port: number;
+  /** ANDROID_ADB_SERVER_PORT of the environment the device was started from, if any. */
+  readonly adbServerPort: string | undefined;
+  /** How the client starts the harness, e.g. ['node', '/abs/dist/index.js']. */
+  readonly serverCommand: readonly string[];
+}
+
+/** What to paste into an MCP client so that the harness uses this device: the env block and the Claude Code line. */
+export function clientInstructions(input: ClientInstructionsInput): string[] {
+  const env = harnessEnvFor(input.port, input.adbServerPort);
+  const entries = Object.entries(env);
+  const envBlock = `{ ${entries.map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')} }`;
+  const claude = ['claude', 'mcp', 'add', 'android', ...entries.flatMap(([key, value]) => ['--env', `${key}=${value}`]), '--', ...input.serverCommand];
+  const adbServer =
+    env[HARNESS_ENV.adbServerPort] === undefined
+      ? `adb server on 5037, or start the device with ${HARNESS_ENV.adbServerPort}=N for another`
+      : `adb server on ${env[HARNESS_ENV.adbServerPort]}, from ${HARNESS_ENV.adbServerPort}`;
+  return [
+    `  harness env (paste into the MCP client's server entry; ${adbServer}):`,
+    `    "env": ${envBlock}`,
+    '  Claude Code:',
+    `    ${claude.map(shellWord).join(' ')}`,
+  ];
+}
+
+/**
+ * The command that starts this package's harness: `node <its dist/index.js>` (the file next to
+ * this module's folder in the build), or the bin's name when that file is not there (run from
+ * the TypeScript sources).
+ */
+function harnessServerCommand(): string[] {
+  const entry = fileURLToPath(new URL('../index.js', import.meta.url));
+  return existsSync(entry) ? ['node', entry] : ['android-mcp-harness'];
+}
+
 function stderr(line: string): void {
   process.stderr.write(`${line}\n`);
 }
@@ -188,6 +262,9 @@ export async function runVirtualDeviceCli(argv: readonly string[]): Promise<numb
 
   stderr(`virtual-device: ${describeSource(options.source)}, listening on ${options.host}:${transport.port}`);
   for (const line of reachInstructions(transport.port)) stderr(line);
+  for (const line of clientInstructions({ port: transport.port, adbServerPort: process.env.ANDROID_ADB_SERVER_PORT, serverCommand: harnessServerCommand() })) {
+    stderr(line);
+  }
   stderr('  stop:   Ctrl-C');
 
   await new Promise<void>((resolve) => {

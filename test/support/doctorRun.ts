@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './appium.js';
+import { trackChild } from './processes.js';
 
 const BIN = path.join(REPO_ROOT, 'dist', 'index.js');
 /** What the caller may have set that would point the doctor somewhere else than the test means. */
@@ -29,9 +30,17 @@ export interface DoctorScratch {
   remove(): void;
 }
 
-/** Builds dist/ when it is missing, and makes the scratch directory the doctor runs in. */
-export function doctorScratch(): DoctorScratch {
-  if (!existsSync(BIN)) {
+export interface DoctorScratchOptions {
+  /**
+   * An installed `android-mcp-harness` bin to run instead of the checkout's dist/index.js. It is
+   * executed itself (its `#!/usr/bin/env node` line finds node on the PATH the run is given).
+   */
+  readonly bin?: string;
+}
+
+/** Builds dist/ when it is missing (unless another bin is given), and makes the scratch directory the doctor runs in. */
+export function doctorScratch(options: DoctorScratchOptions = {}): DoctorScratch {
+  if (options.bin === undefined && !existsSync(BIN)) {
     execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'amh-doctor-it-'));
@@ -47,7 +56,8 @@ export function doctorScratch(): DoctorScratch {
     },
     run(env, args = []) {
       return new Promise((resolve) => {
-        execFile(process.execPath, [BIN, 'doctor', ...args], { env, cwd: dir, timeout: 90_000 }, (error, stdout, stderr) => {
+        const [command, commandArgs] = options.bin === undefined ? [process.execPath, [BIN, 'doctor', ...args]] : [options.bin, ['doctor', ...args]];
+        const child = execFile(command, commandArgs, { env, cwd: dir, timeout: 90_000 }, (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
           const marks: Record<string, string> = {};
           for (const line of String(stdout).split('\n')) {
@@ -56,6 +66,8 @@ export function doctorScratch(): DoctorScratch {
           }
           resolve({ code, stdout: String(stdout), stderr: String(stderr), marks });
         });
+        // A doctor outlives a killed test worker by at most its own timeouts; this ends it at once.
+        trackChild(child);
       });
     },
     remove() {

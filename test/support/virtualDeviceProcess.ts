@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from './ports.js';
-import { stopChild } from './processes.js';
+import { stopChild, trackChild } from './processes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -20,10 +20,19 @@ export interface VirtualDeviceProcess {
   stop(): Promise<void>;
 }
 
-export async function startVirtualDeviceProcess(options: { args?: readonly string[]; quiet?: boolean } = {}): Promise<VirtualDeviceProcess> {
+export interface VirtualDeviceProcessOptions {
+  readonly args?: readonly string[];
+  readonly quiet?: boolean;
+  /** Added to this process's environment for the device (e.g. ANDROID_ADB_SERVER_PORT, which its banner reports). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export async function startVirtualDeviceProcess(options: VirtualDeviceProcessOptions = {}): Promise<VirtualDeviceProcess> {
   const port = await freePort();
   const args = [path.join(repoRoot, 'dist', 'index.js'), 'virtual-device', '--port', String(port), ...(options.quiet === false ? [] : ['--quiet']), ...(options.args ?? [])];
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } });
+  // Ended by pid even if this test process dies before stop().
+  trackChild(child);
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');

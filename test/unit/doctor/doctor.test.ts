@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  checkDependencies,
   checkNode,
   formatReport,
   hasUiAutomator2,
@@ -56,6 +57,29 @@ describe('checkNode', () => {
     ['garbage', 'miss'],
   ])('%s → %s', (version, status) => {
     expect(checkNode(version).status).toBe(status);
+  });
+});
+
+describe('checkDependencies', () => {
+  it('nothing installed: blocks, and the remedy names installs that work while the package is not on npm', () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'amh-doctor-deps-'));
+    try {
+      const result = checkDependencies(empty, false);
+      expect(result.status).toBe('miss');
+      expect(result.summary).toContain('@modelcontextprotocol/sdk');
+      expect(result.remedy).toContain('npm ci');
+      expect(result.remedy).toContain('npm install -g ./android-mcp-harness-<version>.tgz');
+      // No npm release exists: a remedy of `npx -y android-mcp-harness@latest` would answer 404.
+      expect(result.remedy).not.toMatch(/npx -y android-mcp-harness/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('everything installed next to the harness: ok, versions listed', () => {
+    const result = checkDependencies(packageRoot, false);
+    expect(result.status).toBe('ok');
+    expect(result.summary).toMatch(/appium 3\.\d+\.\d+, appium-uiautomator2-driver \d+/);
   });
 });
 
