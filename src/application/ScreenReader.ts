@@ -1,6 +1,6 @@
 import { parseDump } from '../domain/dump.js';
 import type { AutomationSession, DeviceGateway } from '../domain/ports.js';
-import type { ScreenSummary } from '../domain/screen.js';
+import type { ScreenContext, ScreenSummary } from '../domain/screen.js';
 import { summariseScreen } from '../domain/summary.js';
 import type { UiTree } from '../domain/uiNode.js';
 import { together } from './together.js';
@@ -9,6 +9,8 @@ export interface ScreenReading {
   readonly summary: ScreenSummary;
   readonly tree: UiTree;
   readonly xml: string;
+  /** The density and window state read alongside the tree. */
+  readonly context: ScreenContext;
 }
 
 /**
@@ -31,5 +33,6 @@ export function readScreenViaDriver(device: DeviceGateway, session: AutomationSe
 async function readAlongside(device: DeviceGateway, source: Promise<string>): Promise<ScreenReading> {
   const [xml, density, window] = await together(source, device.getDensity(), device.getWindowState());
   const tree = parseDump(xml);
-  return { summary: summariseScreen(tree, { density, window }), tree, xml };
+  const context: ScreenContext = { density, window };
+  return { summary: summariseScreen(tree, context), tree, xml, context };
 }

@@ -14,7 +14,7 @@ import { codePointLength, cutCodePoints, safePreview } from './nodeFacts.js';
 export const NOT_FOUND_MAX_OFFERS = 10;
 export const NOT_FOUND_LABEL_MAX = 40;
 
-function describeTerm(term: SelectorTerm): string {
+export function describeTerm(term: SelectorTerm): string {
   return `${term.key} '${safePreview(term.value, 60)}'`;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { AutomationEndpointStatus } from './automationEndpoint.js';
 import type { WindowState } from './screen.js';
+import type { SwipePath } from './scrollGesture.js';
 
 /** Time is a dependency so tests can move it by hand. */
 export interface Clock {
@@ -70,6 +71,12 @@ export interface ElementRef {
   readonly id: string;
 }
 
+/**
+ * How a set-text ended. `refused`: the element was there and said no (UiAutomator2's HTTP 400
+ * `invalid element state`: ACTION_SET_TEXT returned false), which is not the same as not found.
+ */
+export type TypeOutcome = 'typed' | 'refused';
+
 /** One Appium session. Every method is bounded by the caller's ceiling, not here. */
 export interface AutomationSession {
   readonly id: string;
@@ -78,10 +85,13 @@ export interface AutomationSession {
   /** First non-empty of text, content-desc, hint (what the summary calls the label). */
   elementLabel(element: ElementRef): Promise<string>;
   elementText(element: ElementRef): Promise<string>;
+  /** Whether the element has input focus (its `focused` attribute). */
+  isFocused(element: ElementRef): Promise<boolean>;
   click(element: ElementRef): Promise<void>;
-  /** Replace the element's text with `text`. */
-  typeText(element: ElementRef, text: string): Promise<void>;
-  swipe(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void>;
+  /** Replace the element's text with `text`; `refused` when the element does not take text. */
+  typeText(element: ElementRef, text: string): Promise<TypeOutcome>;
+  /** One finger along `path` (W3C touch actions), lifted at its end. */
+  swipe(path: SwipePath): Promise<void>;
   windowSize(): Promise<{ width: number; height: number }>;
   back(): Promise<void>;
   pageSource(): Promise<string>;

@@ -1,9 +1,12 @@
+import { parseDump } from '../../domain/dump.js';
 import { codePointLength } from '../../domain/nodeFacts.js';
 import { HarnessError } from '../../domain/errors.js';
 import { buildLocator } from '../../domain/locator.js';
 import { notFoundMessage } from '../../domain/notFound.js';
 import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
+import { refusedTextMessage } from '../../domain/refusedText.js';
 import type { ActionEntry } from '../../domain/screen.js';
+import { contentSignature, planScroll } from '../../domain/scrollGesture.js';
 import { selectorToWire, type Selector } from '../../domain/selector.js';
 import type { ScrollDirection } from '../../domain/validation.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
@@ -17,10 +20,6 @@ import { together } from '../together.js';
 
 /** CONTRACT §7: each find waits up to 10 s. */
 export const FIND_TIMEOUT_MS = 10_000;
-/** CONTRACT §7: a 300 ms swipe through the centre, between 75 % and 25 % of the height. */
-export const SWIPE_DURATION_MS = 300;
-const SWIPE_FAR = 0.75;
-const SWIPE_NEAR = 0.25;
 
 /**
  * How the foreground is read after an action (issue 12). `back`: PressBack returns before the
@@ -59,21 +58,32 @@ export class UiActionService {
   typeText(context: OperationContext, selector: Selector, text: string, sessionId?: string): Promise<Outcome> {
     return this.act(context, 'ui-type', sessionId, async (device, session) => {
       const element = await this.find(device, session, selector);
-      await session.typeText(element, text);
+      // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
+      // only then); a person taps a field before typing too. A focused field is left alone.
+      const tapped = !(await session.isFocused(element));
+      if (tapped) await session.click(element);
+      if ((await session.typeText(element, text)) === 'refused') {
+        throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(selector, tapped, await this.offers(device, session)));
+      }
       return { target: selectorToWire(selector), characters_sent: codePointLength(text) };
     });
   }
 
+  /**
+   * One page, over the largest scrollable container, started above the keyboard and clear of the
+   * system bars, released slowly enough not to fling (docs/device-quirks.md). `moved` compares
+   * that container's content before and after: a swipe at the end of a list moves nothing.
+   */
   scroll(context: OperationContext, direction: ScrollDirection, sessionId?: string): Promise<Outcome> {
-    return this.act(context, 'ui-scroll', sessionId, async (_device, session) => {
-      const { width, height } = await session.windowSize();
-      const x = Math.round(width / 2);
-      const far = Math.round(height * SWIPE_FAR);
-      const near = Math.round(height * SWIPE_NEAR);
-      // The finger moves against the content: to see what is further down, drag upwards.
-      const [fromY, toY] = direction === 'down' ? [far, near] : [near, far];
-      await session.swipe({ x, y: fromY }, { x, y: toY }, SWIPE_DURATION_MS);
-      return { direction };
+    return this.act(context, 'ui-scroll', sessionId, async (device, session) => {
+      const before = await readScreenViaDriver(device, session);
+      let screen = before.summary.screen;
+      if (screen.width <= 0 || screen.height <= 0) screen = await session.windowSize();
+      const plan = planScroll(before.tree, { screen, density: before.context.density, ime: before.context.window.ime }, direction);
+      await session.swipe(plan.path);
+      const after = parseDump(await session.pageSource());
+      const moved = contentSignature(before.tree, plan.container) !== contentSignature(after, plan.container);
+      return { direction, moved };
     });
   }
 

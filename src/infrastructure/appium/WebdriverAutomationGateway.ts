@@ -8,7 +8,9 @@ import type {
   Locator,
   Logger,
   SessionOptions,
+  TypeOutcome,
 } from '../../domain/ports.js';
+import type { SwipePath } from '../../domain/scrollGesture.js';
 import { SystemClock } from '../clock/SystemClock.js';
 import { parseEndpointStatus } from './endpointStatus.js';
 
@@ -278,19 +280,36 @@ class WebdriverSession implements AutomationSession {
     }
   }
 
+  async isFocused(element: ElementRef): Promise<boolean> {
+    const value = await this.call(() => this.driver.getElementAttribute(element.id, 'focused'), 'read focus');
+    return value === 'true';
+  }
+
   async click(element: ElementRef): Promise<void> {
     await this.call(() => this.driver.elementClick(element.id), 'click');
   }
 
-  async typeText(element: ElementRef, text: string): Promise<void> {
+  async typeText(element: ElementRef, text: string): Promise<TypeOutcome> {
+    // A clear the node refuses is silent (UiObject2.setText only logs); the set-text then answers.
     await this.call(() => this.driver.elementClear(element.id), 'clear');
-    // UiAutomator2's setValue takes the whole string, Unicode included; no key-by-key typing.
-    // Its errors quote the value ("Cannot set the element to '…'"): the text must reach no log.
-    await this.call(() => this.driver.elementSendKeys(element.id, text).catch((error: unknown) => Promise.reject(withoutText(error, text))), 'type');
+    try {
+      // UiAutomator2's setValue takes the whole string, Unicode included; no key-by-key typing.
+      await this.driver.elementSendKeys(element.id, text);
+      return 'typed';
+    } catch (raw) {
+      // Its errors quote the value ("Cannot set the element to '…'"): the text must reach no log.
+      const error = withoutText(raw, text);
+      if (!isInvalidElementState(error)) throw this.map(error, 'type');
+      // SendKeysToElement: ACTION_SET_TEXT returned false. The element exists and said no.
+      const message = String((error as { message?: unknown } | null)?.message ?? error);
+      this.logger.warn('the element refused the text', { sessionId: this.id, cause: message.slice(0, 500) });
+      return 'refused';
+    }
   }
 
-  async swipe(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void> {
+  async swipe(path: SwipePath): Promise<void> {
     const point = (p: { x: number; y: number }) => ({ x: Math.round(p.x), y: Math.round(p.y) });
+    const duration = (ms: number) => Math.max(0, Math.round(ms));
     await this.call(
       () =>
         this.driver.performActions([
@@ -299,10 +318,11 @@ class WebdriverSession implements AutomationSession {
             id: 'finger1',
             parameters: { pointerType: 'touch' },
             actions: [
-              { type: 'pointerMove', duration: 0, origin: 'viewport', ...point(from) },
+              { type: 'pointerMove', duration: 0, origin: 'viewport', ...point(path.start) },
               { type: 'pointerDown', button: 0 },
               { type: 'pause', duration: 50 },
-              { type: 'pointerMove', duration: Math.max(0, Math.round(durationMs)), origin: 'viewport', ...point(to) },
+              ...path.moves.map((move) => ({ type: 'pointerMove', duration: duration(move.durationMs), origin: 'viewport', ...point(move.to) })),
+              ...(path.holdMs > 0 ? [{ type: 'pause', duration: duration(path.holdMs) }] : []),
               { type: 'pointerUp', button: 0 },
             ],
           },
@@ -416,6 +436,11 @@ function isSessionAlreadyGone(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
   const message = String((error as { message?: unknown } | null)?.message ?? error);
   return name === 'invalid session id' || /invalid session id|session is either terminated or not started/i.test(message);
+}
+
+function isInvalidElementState(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'invalid element state' || /invalid element state/i.test(String((error as { message?: unknown } | null)?.message ?? ''));
 }
 
 function isNoSuchElement(error: unknown): boolean {

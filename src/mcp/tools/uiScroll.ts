@@ -10,7 +10,7 @@ export function uiScrollTool(services: HarnessServices): ToolDefinition {
     name: 'ui_scroll',
     title: 'Scroll',
     description:
-      'Scrolls one page (down: further down): {direction, foreground_package} + evidence. Next: ui_get_tree.',
+      'Scrolls one page (down: further down), above the keyboard: {direction, moved, foreground_package} + evidence; moved false: nothing moved (an end, or nothing scrollable). Next: ui_get_tree.',
     inputSchema: z.object({ direction: z.enum(['up', 'down']), session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => {

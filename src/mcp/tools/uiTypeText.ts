@@ -10,7 +10,7 @@ export function uiTypeTextTool(services: HarnessServices): ToolDefinition {
     name: 'ui_type_text',
     title: 'Type text',
     description:
-      'Replaces the text of the field a selector names (an input action or {input_hint: "Search"}): ' +
+      'Replaces the text of the field a selector names (an input action or {input_hint: "Search"}), tapping it first when it has no focus: ' +
       '{target, characters_sent, foreground_package} + evidence. Submit with ui_tap.',
     inputSchema: z.object({
       selector: selectorSchema,

@@ -102,8 +102,10 @@ export class VirtualDevice implements DeviceServices {
     this.traits = new DeviceTraits(options);
     const log = (kind: DeviceLogKind, detail: string): void => this.log(kind, detail);
     this.logcat = new LogcatBuffer(this.clock);
-    this.ui = new DeviceUi(normalizeScenario(scenario), log, { backNavigated: (from) => this.backNavigated(from) });
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
+    this.ui = new DeviceUi(normalizeScenario(scenario), log, () => this.system.density(), {
+      backNavigated: (from) => this.backNavigated(from),
+    });
     if (options.sdk !== undefined) this.setSdk(options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
     this.instrumentation = new Instrumentation(this.system, this.clock, log, options.instrumentationStartupMs ?? 800);

@@ -4,10 +4,11 @@
  * what is on screen goes through here and is logged.
  */
 import type { Action } from '../scenario/model.js';
-import { IME_FRAME, qualifyActivity, shortActivity } from '../scenario/model.js';
+import { IME_FRAME, NAVIGATION_BAR_HEIGHT, PHYSICAL_DENSITY, SCREEN_HEIGHT, STATUS_BAR_HEIGHT, qualifyActivity, shortActivity } from '../scenario/model.js';
 import type { NormalizedScenario } from '../scenario/normalize.js';
 import type { DeviceLogKind } from '../contracts.js';
 import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js';
+import { listTravel, straightStroke, type TouchStroke } from './touch.js';
 import { describeElement, flatten, maxScroll, newVisit, renderVisit, substitute, type UiElement, type Visit } from './uiTree.js';
 
 export type ClickSource = 'uia2-click' | 'w3c-actions' | 'input-tap' | 'input-keyevent';
@@ -52,6 +53,8 @@ export class DeviceUi {
   constructor(
     private readonly scenario: NormalizedScenario,
     private readonly log: (kind: DeviceLogKind, detail: string) => void,
+    /** The effective dpi (an override wins): touch slop and fling velocities scale with it. */
+    private readonly dpi: () => number = () => PHYSICAL_DENSITY,
     private readonly hooks: UiHooks = {},
   ) {
     this.stack = [this.visitOf(scenario.spec.home)];
@@ -273,6 +276,27 @@ export class DeviceUi {
     this.log('input', `${reason}: ${key} text=${JSON.stringify(text)} on [${visit.screen.spec.id}]`);
   }
 
+  /**
+   * Whether ACTION_SET_TEXT would succeed on this node: an enabled EditText (TextView refuses it
+   * unless its text is editable and it is enabled), and for a Flutter field only while it has
+   * focus (RenderEditable offers onSetText only then).
+   */
+  takesText(element: UiElement): boolean {
+    if (!element.className.endsWith('EditText') || !element.enabled) return false;
+    return !element.setTextNeedsFocus || element.focused;
+  }
+
+  /** ACTION_SET_TEXT: sets the text and answers true, or logs the refusal and answers false, changing nothing. */
+  performSetText(element: UiElement, text: string, reason: string): boolean {
+    if (!this.takesText(element)) {
+      const why = element.className.endsWith('EditText') && element.enabled ? 'a Flutter field without focus' : 'not an enabled editable field';
+      this.log('input', `${reason}: ACTION_SET_TEXT refused by ${describeElement(element)} (${why})`);
+      return false;
+    }
+    this.setText(element.key, text, reason);
+    return true;
+  }
+
   /** `input text`: characters go to the focused field when the IME could deliver them. */
   typeText(text: string, reason: string): boolean {
     const field = this.focusedField();
@@ -335,13 +359,41 @@ export class DeviceUi {
     return null;
   }
 
-  /** A vertical swipe scrolls the scrollable container under its start point. Returns whether anything moved. */
-  swipe(x1: number, y1: number, x2: number, y2: number, reason: string): boolean {
-    const scroller = this.hitTest(x1, y1, (e) => e.scrollable);
-    const dy = y2 - y1;
-    this.log('input', `${reason} swipe (${x1},${y1})->(${x2},${y2})${scroller ? ` over ${scroller.key}` : ' over nothing scrollable'}`);
-    if (!scroller || Math.abs(dy) < 8 || this.top().screen.spec.static) return false;
-    return this.scrollBy(scroller.key, -dy, reason);
+  /** `input swipe`: a straight drag at constant speed (300 ms unless given), lifted without a pause. */
+  swipe(x1: number, y1: number, x2: number, y2: number, reason: string, durationMs = 300): boolean {
+    return this.drag(straightStroke(x1, y1, x2, y2, durationMs), reason);
+  }
+
+  /**
+   * A finger that went down, moved and lifted. The window under the first touch gets the whole
+   * gesture: the open IME (the keyboard scrolls, the app does not), a system bar (System UI), or
+   * the app, where the scrollable container under that point follows the finger past the touch
+   * slop and flings on when the lift was fast enough (touch.ts). Returns whether content moved.
+   */
+  drag(stroke: TouchStroke, reason: string): boolean {
+    const start = stroke.samples[0];
+    if (!start) return false;
+    const { x, y } = start;
+    const end = stroke.up;
+    const line = `${reason} swipe (${x},${y})->(${end.x},${end.y}) in ${end.t} ms`;
+    if (this.imeOpen && contains(this.imeFrame(), x, y)) {
+      this.log('input', `${line} on the keyboard: the IME window takes it, the app does not move`);
+      return false;
+    }
+    if (y < STATUS_BAR_HEIGHT || y >= SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT) {
+      this.log('input', `${line} on the ${y < STATUS_BAR_HEIGHT ? 'status' : 'navigation'} bar: System UI takes it, the app does not move`);
+      return false;
+    }
+    const scroller = this.hitTest(x, y, (e) => e.scrollable);
+    const travel = listTravel(stroke, this.dpi());
+    this.log(
+      'input',
+      `${line}${scroller ? ` over ${scroller.key}` : ' over nothing scrollable'}: drag ${travel.drag} px, release ${Math.round(travel.velocity)} px/s${travel.fling !== 0 ? `, fling ${travel.fling} px` : ', no fling'}`,
+    );
+    if (!scroller || this.top().screen.spec.static) return false;
+    const dragged = travel.drag !== 0 && this.scrollBy(scroller.key, travel.drag, reason);
+    const flung = travel.fling !== 0 && this.scrollBy(scroller.key, travel.fling, `${reason} fling`);
+    return dragged || flung;
   }
 
   scrollBy(key: string, delta: number, reason: string): boolean {

@@ -25,6 +25,8 @@ export interface UiElement {
   readonly longClickable: boolean;
   readonly password: boolean;
   readonly selected: boolean;
+  /** A Flutter text field: ACTION_SET_TEXT works only while it has focus. */
+  readonly setTextNeedsFocus: boolean;
   /** On-screen bounds (clipped by scrolling containers). */
   readonly bounds: Rect;
   readonly drawingOrder: number;
@@ -125,6 +127,7 @@ export function renderVisit(visit: Visit): UiElement {
       longClickable: spec.longClickable ?? false,
       password: spec.password ?? false,
       selected: spec.selected ?? false,
+      setTextNeedsFocus: spec.setTextNeedsFocus ?? false,
       bounds,
       drawingOrder: order++,
       onClick: spec.onClick ?? [],

@@ -313,8 +313,9 @@ function notesMain(): ScreenSpec {
     activity: '.MainActivity',
     root: flutterWindow([
       node(C.view, [0, 63, 1080, 210], { contentDesc: 'Notes' }),
-      node(C.edit, [42, 273, 1038, 420], { key: 'note_title', hint: 'Title', text: '', clickable: true, focusable: true, longClickable: true }),
-      node(C.edit, [42, 462, 1038, 840], { key: 'note_body', hint: 'Write a note', text: '', clickable: true, focusable: true, longClickable: true }),
+      // Flutter text fields take set-text only while focused (issue 12).
+      node(C.edit, [42, 273, 1038, 420], { key: 'note_title', hint: 'Title', text: '', clickable: true, focusable: true, longClickable: true, setTextNeedsFocus: true }),
+      node(C.edit, [42, 462, 1038, 840], { key: 'note_body', hint: 'Write a note', text: '', clickable: true, focusable: true, longClickable: true, setTextNeedsFocus: true }),
       node(C.button, [42, 882, 1038, 1029], {
         contentDesc: 'Save note',
         clickable: true,

@@ -43,6 +43,7 @@ const nodeSchema: z.ZodType<NodeSpec> = z.lazy(() =>
       longClickable: z.boolean().optional(),
       password: z.boolean().optional(),
       selected: z.boolean().optional(),
+      setTextNeedsFocus: z.boolean().optional(),
       onClick: z.array(actionSchema).optional(),
       children: z.array(nodeSchema).optional(),
       filterBy: z.string().optional(),

@@ -50,6 +50,11 @@ export interface NodeSpec {
   readonly longClickable?: boolean;
   readonly password?: boolean;
   readonly selected?: boolean;
+  /**
+   * A Flutter text field (issue 12): Flutter's RenderEditable offers the set-text action only
+   * while the field has focus, so UiAutomator2's set-text on it fails until a tap focuses it.
+   */
+  readonly setTextNeedsFocus?: boolean;
   readonly onClick?: readonly Action[];
   /**
    * Children. Inside a scrollable node they are in content coordinates: they move with the

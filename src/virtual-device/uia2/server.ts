@@ -11,6 +11,7 @@ import { center } from '../device/geometry.js';
 import type { Instrumentation } from '../device/instrumentation.js';
 import { toPageSource } from '../device/serialize.js';
 import type { SystemState } from '../device/system.js';
+import type { TouchSample } from '../device/touch.js';
 import type { DeviceUi } from '../device/ui.js';
 import { flatten, type UiElement } from '../device/uiTree.js';
 import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
@@ -18,6 +19,14 @@ import { duplexPair } from './duplexPair.js';
 import { InvalidSelectorError, locate } from './locate.js';
 
 const W3C_ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
+/** ActionsConstants.EVENT_INJECTION_DELAY_MS: the real server injects on a 20 ms grid. */
+const INJECTION_STEP_MS = 20;
+
+/** ActionsTokenizer.alignDuration: 0 stays 0, anything else rounds up to the 20 ms grid. */
+function alignToInjectionStep(ms: number): number {
+  if (!Number.isFinite(ms) || ms <= 0) return 0;
+  return Math.ceil(ms / INJECTION_STEP_MS) * INJECTION_STEP_MS;
+}
 
 export interface Uia2Device {
   readonly ui: DeviceUi;
@@ -313,12 +322,16 @@ export class Uia2Server {
         this.device.ui.clickElement(e, 'uia2-click');
         return null;
       case 'POST /clear':
-        this.device.ui.setText(e.key, '', 'uia2 clear');
+        // UiObject2.clear is a set-text of "": a node that refuses it only logs a warning, and the answer is 200.
+        this.device.ui.performSetText(e, '', 'uia2 clear');
         return null;
       case 'POST /value': {
         const text = typeof body.text === 'string' ? body.text : Array.isArray(body.value) ? (body.value as unknown[]).join('') : '';
         const replace = body.replace === true;
-        this.device.ui.setText(e.key, replace ? text : e.text + text, `uia2 setValue${replace ? ' (replace)' : ''}`);
+        // SendKeysToElement: ACTION_SET_TEXT; when the node says no, 400 invalid element state quoting the text.
+        if (!this.device.ui.performSetText(e, replace ? text : e.text + text, `uia2 setValue${replace ? ' (replace)' : ''}`)) {
+          throw new HttpError(400, 'invalid element state', `Cannot set the element to '${text}'. Did you interact with the correct element?`);
+        }
         return null;
       }
       default:
@@ -333,7 +346,12 @@ export class Uia2Server {
     else if (code === 62) this.device.ui.typeText(' ', 'uia2 press_keycode');
   }
 
-  /** W3C actions: a pointer that goes down and up near one point taps it; one that travels vertically swipes. */
+  /**
+   * W3C actions, timed as the real server's ActionsTokenizer injects them: durations rounded up to
+   * 20 ms steps, a MOVE every 20 ms along a pointerMove (the first one repeating its start point),
+   * nothing during a pause. A pointer that goes down and up near one point taps it; one that
+   * travels is a stroke the screen drags (and maybe flings) with.
+   */
   private actions(session: Session, body: Json): null {
     const sources = Array.isArray(body.actions) ? (body.actions as Json[]) : [];
     for (const source of sources) {
@@ -348,39 +366,66 @@ export class Uia2Server {
         }
         continue;
       }
-      if (source.type !== 'pointer') continue;
-      let x = 0;
-      let y = 0;
-      let down: { x: number; y: number } | null = null;
-      let travelled = 0;
-      for (const step of steps) {
-        if (step.type === 'pointerMove') {
-          const origin = step.origin;
-          let nx = Number(step.x ?? 0);
-          let ny = Number(step.y ?? 0);
-          if (origin === 'pointer') {
-            nx += x;
-            ny += y;
-          } else if (origin && typeof origin === 'object') {
-            const id = String((origin as Json)[W3C_ELEMENT] ?? (origin as Json).ELEMENT ?? '');
-            const c = center(this.element(session, id).bounds);
-            nx += c.x;
-            ny += c.y;
-          }
-          if (down) travelled = Math.max(travelled, Math.hypot(nx - down.x, ny - down.y));
-          x = Math.round(nx);
-          y = Math.round(ny);
-        } else if (step.type === 'pointerDown') {
-          down = { x, y };
-          travelled = 0;
-        } else if (step.type === 'pointerUp' && down) {
-          if (travelled < 20) this.device.ui.tapAt(down.x, down.y, 'w3c-actions');
-          else this.device.ui.swipe(down.x, down.y, x, y, 'uia2 actions');
-          down = null;
-        }
-      }
+      if (source.type === 'pointer') this.pointer(session, steps);
     }
     return null;
+  }
+
+  private pointer(session: Session, steps: readonly Json[]): void {
+    let t = 0;
+    let x = 0;
+    let y = 0;
+    let downAt = -1;
+    let upAt = -1;
+    let samples: TouchSample[] | null = null;
+    let travelled = 0;
+    for (const step of steps) {
+      if (step.type === 'pause') {
+        t += alignToInjectionStep(Number(step.duration ?? 0));
+      } else if (step.type === 'pointerMove') {
+        const target = this.moveTarget(session, step, x, y);
+        const duration = alignToInjectionStep(Number(step.duration ?? 0));
+        if (samples && duration >= INJECTION_STEP_MS) {
+          const first = t === downAt || t === upAt ? t + INJECTION_STEP_MS : t;
+          const count = Math.floor((t + duration - first) / INJECTION_STEP_MS);
+          samples.push({ t: first, x: count <= 1 ? target.x : x, y: count <= 1 ? target.y : y });
+          for (let k = 2; k <= count; k++) {
+            samples.push({ t: first + (k - 1) * INJECTION_STEP_MS, x: x + ((target.x - x) * k) / count, y: y + ((target.y - y) * k) / count });
+          }
+        }
+        t += duration;
+        x = target.x;
+        y = target.y;
+        const origin = samples?.[0];
+        if (origin) travelled = Math.max(travelled, Math.hypot(x - origin.x, y - origin.y));
+      } else if (step.type === 'pointerDown') {
+        samples = [{ t, x, y }];
+        downAt = t;
+        travelled = 0;
+      } else if (step.type === 'pointerUp' && samples) {
+        const origin = samples[0] as TouchSample;
+        if (travelled < 20) this.device.ui.tapAt(origin.x, origin.y, 'w3c-actions');
+        else this.device.ui.drag({ samples, up: { t, x, y } }, 'uia2 actions');
+        samples = null;
+        upAt = t;
+      }
+    }
+  }
+
+  private moveTarget(session: Session, step: Json, x: number, y: number): { x: number; y: number } {
+    const origin = step.origin;
+    let nx = Number(step.x ?? 0);
+    let ny = Number(step.y ?? 0);
+    if (origin === 'pointer') {
+      nx += x;
+      ny += y;
+    } else if (origin && typeof origin === 'object') {
+      const id = String((origin as Json)[W3C_ELEMENT] ?? (origin as Json).ELEMENT ?? '');
+      const c = center(this.element(session, id).bounds);
+      nx += c.x;
+      ny += c.y;
+    }
+    return { x: Math.round(nx), y: Math.round(ny) };
   }
 
   private deviceInfo(): Json {

@@ -1,6 +1,7 @@
 import type { AutomationEndpointStatus, SeleniumGridEndpointStatus } from '../../../src/domain/automationEndpoint.js';
 import { HarnessError } from '../../../src/domain/errors.js';
-import type { AutomationGateway, AutomationSession, ElementRef, Locator, SessionOptions } from '../../../src/domain/ports.js';
+import type { AutomationGateway, AutomationSession, ElementRef, Locator, SessionOptions, TypeOutcome } from '../../../src/domain/ports.js';
+import type { SwipePath } from '../../../src/domain/scrollGesture.js';
 import { settingsAppsDump } from './screens.js';
 
 type SessionMethod = Exclude<keyof AutomationSession, 'id'>;
@@ -10,7 +11,7 @@ export class FakeSession implements AutomationSession {
   readonly calls: string[] = [];
   closed = false;
   readonly typed: string[] = [];
-  readonly swipes: { from: { x: number; y: number }; to: { x: number; y: number }; durationMs: number }[] = [];
+  readonly swipes: SwipePath[] = [];
 
   constructor(
     readonly id: string,
@@ -40,17 +41,25 @@ export class FakeSession implements AutomationSession {
   elementText(element: ElementRef): Promise<string> {
     return this.answer('elementText', () => element.id.slice(3));
   }
-  click(_element: ElementRef): Promise<void> {
-    return this.answer('click', () => undefined);
+  isFocused(element: ElementRef): Promise<boolean> {
+    return this.answer('isFocused', () => this.owner.focused.has(element.id.slice(3)));
   }
-  typeText(_element: ElementRef, text: string): Promise<void> {
+  click(element: ElementRef): Promise<void> {
+    // A tap on a field focuses it, as on a device.
+    return this.answer('click', () => void this.owner.focused.add(element.id.slice(3)));
+  }
+  typeText(element: ElementRef, text: string): Promise<TypeOutcome> {
     return this.answer('typeText', () => {
+      const label = element.id.slice(3);
+      if (!this.owner.takesText(label, this.owner.focused.has(label))) return 'refused';
       this.typed.push(text);
+      return 'typed';
     });
   }
-  swipe(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void> {
+  swipe(path: SwipePath): Promise<void> {
     return this.answer('swipe', () => {
-      this.swipes.push({ from, to, durationMs });
+      this.swipes.push(path);
+      this.owner.onSwipe(path);
     });
   }
   windowSize(): Promise<{ width: number; height: number }> {
@@ -91,6 +100,12 @@ export class FakeAutomation implements AutomationGateway {
   source = settingsAppsDump();
   /** Locator value → label of the element it finds; anything else finds nothing. */
   elements = new Map<string, string>();
+  /** Labels of the elements that have input focus (a click adds one). */
+  readonly focused = new Set<string>();
+  /** Whether an element takes a set-text (by label, and whether it has focus); `refused` otherwise. */
+  takesText: (label: string, focused: boolean) => boolean = () => true;
+  /** Runs after each swipe: a test changes `source` here to make the content move. */
+  onSwipe: (path: SwipePath) => void = () => undefined;
   hang: Set<SessionMethod> = new Set();
   failWith: Partial<Record<SessionMethod, HarnessError>> = {};
   statusFailure: HarnessError | null = null;

@@ -1,6 +1,6 @@
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { DeviceGateway, PackageName } from '../../../src/domain/ports.js';
-import type { WindowState } from '../../../src/domain/screen.js';
+import type { ImeState, WindowState } from '../../../src/domain/screen.js';
 import { makePng } from './images.js';
 import { settingsAppsDump } from './screens.js';
 
@@ -16,6 +16,8 @@ export class FakeDevice implements DeviceGateway {
   packages = ['com.android.settings', 'com.example.app', 'com.android.chrome'];
   density = 420;
   foreground: string | null = 'com.android.settings';
+  /** What dumpsys window says of the keyboard. */
+  ime: ImeState = { visible: false, frame: null };
   dump = settingsAppsDump();
   png = makePng(40, 80);
   launcher: Record<string, string> = { 'com.example.app': 'com.example.app/.MainActivity' };
@@ -64,7 +66,7 @@ export class FakeDevice implements DeviceGateway {
   private windowState(): WindowState {
     return {
       foregroundPackage: this.foreground,
-      ime: { visible: false, frame: null },
+      ime: this.ime,
       displaySize: { width: 1080, height: 2400 },
     };
   }

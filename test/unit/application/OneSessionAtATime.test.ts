@@ -41,6 +41,7 @@ class OneDeviceAppium implements AutomationGateway {
       findElement: never,
       elementLabel: never,
       elementText: never,
+      isFocused: never,
       click: never,
       typeText: never,
       swipe: () => hung<void>(),
@@ -78,7 +79,7 @@ function setup(wrap: (inner: AutomationGateway, clock: FakeClock) => AutomationG
   const scroll = (): Promise<void> =>
     broker.withSession(undefined, async (session) => {
       await session.windowSize();
-      await session.swipe({ x: 540, y: 1800 }, { x: 540, y: 600 }, 300);
+      await session.swipe({ start: { x: 540, y: 1800 }, moves: [{ to: { x: 540, y: 600 }, durationMs: 300 }], holdMs: 0 });
     });
   return { clock, appium, scroll };
 }

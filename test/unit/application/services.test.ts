@@ -266,15 +266,76 @@ describe('actions', () => {
     expect(envelope.evidence?.artifact_id).toMatch(/-ui-type\.png$/);
   });
 
-  it('ui_scroll swipes 300 ms through the centre between 75 % and 25 % of the height', async () => {
+  it('ui_type_text taps a field that has no focus before typing (Flutter takes set-text only then), and leaves a focused one alone', async () => {
     const h = buildHarness();
-    const down = await h.envelope('ui_scroll', { direction: 'down' });
+    offer(h, { input_hint: 'Title' }, 'Title');
+    // A Flutter-like field: set-text only while focused.
+    h.automation.takesText = (_label, focused) => focused;
+    const first = await h.envelope('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Milk' });
+    expect(first.ok).toBe(true);
+    const calls = h.automation.sessions[0]?.calls ?? [];
+    expect(calls.slice(calls.indexOf('findElement'), calls.indexOf('typeText') + 1)).toEqual(['findElement', 'isFocused', 'click', 'typeText']);
+    // Focused now: no second tap (a tap could move the caret or toggle a selection).
+    expect((await h.envelope('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Eggs' })).ok).toBe(true);
+    expect(h.automation.sessions[1]?.calls).not.toContain('click');
+    expect(h.automation.sessions.flatMap((s) => s.typed)).toEqual(['Milk', 'Eggs']);
+  });
+
+  it('ui_type_text into an element that refuses text: its own message (found, but it does not take text), the inputs offered, failure evidence', async () => {
+    const h = buildHarness();
+    offer(h, { text: 'All apps' }, 'All apps');
+    h.automation.takesText = (label) => label !== 'All apps';
+    const envelope = await h.envelope('ui_type_text', { selector: { text: 'All apps' }, text: 'hunter2' });
+    // CONTRACT §3 puts a refusal under UI_ELEMENT_NOT_FOUND; the message tells the two apart.
+    expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    const message = envelope.error?.message ?? '';
+    expect(message).toMatch(/^The element matched by text 'All apps' refused the text \(invalid element state\) even after a tap on it/);
+    expect(message).not.toContain('No visible element matched');
+    expect(message).toContain("input fields instead: 'Search apps'");
+    expect(message).not.toContain('hunter2');
+    expect(envelope.evidence?.artifact_id).toMatch(/-failure-ui-type\.png$/);
+    expect(h.automation.sessions[0]?.typed).toEqual([]);
+  });
+
+  it('ui_scroll runs over the list, clear of the system bars, creeps slower than a fling and holds before the lift; moved says whether the content changed', async () => {
+    const h = buildHarness();
+    const still = await h.envelope('ui_scroll', { direction: 'down' });
+    // The list did not move (the fake's page source stays the same): said so.
+    expect(still.data).toEqual({ direction: 'down', moved: false, foreground_package: 'com.android.settings' });
+    expect(still.evidence?.artifact_id).toMatch(/-ui-scroll\.png$/);
+    const path = h.automation.sessions[0]?.swipes[0];
+    // The list is [0,440][1080,2400]; 56 dp at 420 dpi (147 px) stay clear of each screen edge.
+    expect(path).toEqual({
+      start: { x: 540, y: 2071 },
+      moves: [
+        { to: { x: 540, y: 632 }, durationMs: 400 },
+        { to: { x: 540, y: 621 }, durationMs: 200 },
+      ],
+      holdMs: 100,
+    });
+    // Under 50 dp/s (131 px/s at 420 dpi) for longer than the 100 ms velocity horizon, then still for more than 40 ms.
+    const creep = path!.moves[1]!;
+    expect((Math.abs(creep.to.y - path!.moves[0]!.to.y) / creep.durationMs) * 1000).toBeLessThan((50 * 420) / 160);
+    expect(creep.durationMs).toBeGreaterThan(100);
+    expect(path!.holdMs).toBeGreaterThan(40);
+
+    h.automation.onSwipe = () => {
+      h.automation.source = settingsAppsDump().replace('[0,440][1080,600]', '[0,440][1080,500]');
+    };
     const up = await h.envelope('ui_scroll', { direction: 'up' });
-    expect(down.data).toEqual({ direction: 'down', foreground_package: 'com.android.settings' });
-    expect(up.data).toMatchObject({ direction: 'up' });
-    expect(h.automation.sessions[0]?.swipes).toEqual([{ from: { x: 540, y: 1800 }, to: { x: 540, y: 600 }, durationMs: 300 }]);
-    expect(h.automation.sessions[1]?.swipes).toEqual([{ from: { x: 540, y: 600 }, to: { x: 540, y: 1800 }, durationMs: 300 }]);
-    expect(down.evidence?.artifact_id).toMatch(/-ui-scroll\.png$/);
+    expect(up.data).toEqual({ direction: 'up', moved: true, foreground_package: 'com.android.settings' });
+    expect(h.automation.sessions[1]?.swipes[0]?.start).toEqual({ x: 540, y: 621 });
+    expect(h.automation.sessions[1]?.swipes[0]?.moves.at(-1)?.to).toEqual({ x: 540, y: 2071 });
+  });
+
+  it('ui_scroll with the keyboard open starts and ends above it', async () => {
+    const h = buildHarness();
+    h.device.ime = { visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } };
+    await h.envelope('ui_scroll', { direction: 'down' });
+    const path = h.automation.sessions[0]!.swipes[0]!;
+    const ys = [path.start.y, ...path.moves.map((m) => m.to.y)];
+    for (const y of ys) expect(y).toBeLessThan(1517);
+    expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(700);
   });
 
   it('device_back presses back then reads the foreground package', async () => {

@@ -177,8 +177,8 @@ async function openWith(driver: FakeDriver, clock = new FakeClock(), logger: Log
   let seen: Record<string, unknown> | null = null;
   const gateway = gatewayAt('http://127.0.0.1:4723', {
     clock,
-    adbPort: 15037,
     logger,
+    adbPort: 15037,
     remote: async (options) => {
       seen = options;
       return driver;
@@ -256,14 +256,45 @@ describe('AutomationSession', () => {
   it('typeText clears then sends the whole Unicode string at once', async () => {
     const driver = new FakeDriver();
     const { session } = await openWith(driver);
-    await session.typeText({ id: 'e' }, 'Café 東京 🚀');
+    expect(await session.typeText({ id: 'e' }, 'Café 東京 🚀')).toBe('typed');
     expect(driver.calls).toEqual([['elementClear', 'e'], ['elementSendKeys', 'e', 'Café 東京 🚀']]);
   });
 
-  it('swipe is one W3C touch pointer action then a release', async () => {
+  it("typeText: UiAutomator2's 400 invalid element state is a refusal, not a missing element, and the text is cut from the log", async () => {
+    const driver = new FakeDriver();
+    const logger = new RecordingLogger();
+    const { session } = await openWith(driver, new FakeClock(), logger);
+    driver.failWith.elementSendKeys = wdError('invalid element state', "Cannot set the element to 'hunter2'. Did you interact with the correct element?");
+    expect(await session.typeText({ id: 'e' }, 'hunter2')).toBe('refused');
+    const refusal = logger.entries.find((e) => e.message === 'the element refused the text');
+    expect(refusal?.level).toBe('warn');
+    expect(JSON.stringify(logger.entries)).not.toContain('hunter2');
+    // Other failures still map as before.
+    driver.failWith.elementSendKeys = wdError('stale element reference');
+    expect((await harnessError(session.typeText({ id: 'e' }, 'x'))).code).toBe('UI_ELEMENT_NOT_FOUND');
+  });
+
+  it("isFocused reads the element's focused attribute", async () => {
     const driver = new FakeDriver();
     const { session } = await openWith(driver);
-    await session.swipe({ x: 540, y: 1800 }, { x: 540.4, y: 600 }, 300);
+    driver.attributes = { focused: 'false' };
+    expect(await session.isFocused({ id: 'e' })).toBe(false);
+    driver.attributes = { focused: 'true' };
+    expect(await session.isFocused({ id: 'e' })).toBe(true);
+    expect(driver.calls.at(-1)).toEqual(['getElementAttribute', 'e', 'focused']);
+  });
+
+  it('swipe is one W3C touch pointer action along the path, a hold, then a release', async () => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    await session.swipe({
+      start: { x: 540, y: 1800 },
+      moves: [
+        { to: { x: 540.4, y: 611 }, durationMs: 400 },
+        { to: { x: 540, y: 600 }, durationMs: 200 },
+      ],
+      holdMs: 100,
+    });
     expect(driver.calls).toEqual([
       [
         'performActions',
@@ -276,7 +307,9 @@ describe('AutomationSession', () => {
               { type: 'pointerMove', duration: 0, origin: 'viewport', x: 540, y: 1800 },
               { type: 'pointerDown', button: 0 },
               { type: 'pause', duration: 50 },
-              { type: 'pointerMove', duration: 300, origin: 'viewport', x: 540, y: 600 },
+              { type: 'pointerMove', duration: 400, origin: 'viewport', x: 540, y: 611 },
+              { type: 'pointerMove', duration: 200, origin: 'viewport', x: 540, y: 600 },
+              { type: 'pause', duration: 100 },
               { type: 'pointerUp', button: 0 },
             ],
           },

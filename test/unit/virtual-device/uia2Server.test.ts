@@ -1,53 +1,8 @@
 /** The UiAutomator2 HTTP emulation, reached through openTcp(6790) streams as the transport reaches it. */
-import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
-import { sh } from './helpers.js';
+import { W3C, call, serving, stopServing } from './uia2Client.js';
 
-const W3C = 'element-6066-11e4-a52e-4f735466cecf';
-const INSTRUMENT = 'am instrument -w -e disableAnalytics true io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
-
-interface Reply {
-  status: number;
-  body: { sessionId?: string | null; value: unknown };
-}
-
-function call(device: VirtualDevice, method: string, path: string, body?: unknown): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const socket = device.openTcp(6790);
-    if (!socket) return reject(new Error('port 6790 refused'));
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      { method, path, createConnection: () => socket as never, headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {} },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Reply['body'] }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-const aborts: AbortController[] = [];
-afterEach(() => {
-  for (const a of aborts.splice(0)) a.abort();
-});
-
-async function serving(): Promise<{ device: VirtualDevice; instrument: Promise<{ stdout: string }>; sid: string }> {
-  const device = VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
-  expect(device.openTcp(6790)).toBeNull();
-  const abort = new AbortController();
-  aborts.push(abort);
-  const instrument = sh(device, INSTRUMENT, abort.signal);
-  for (let i = 0; i < 100 && !device.instrumentation.isServing(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect((await call(device, 'GET', '/status')).body.value).toMatchObject({ ready: true });
-  const created = await call(device, 'POST', '/session', { capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} } });
-  const sid = created.body.sessionId as string;
-  expect((created.body.value as { sessionId: string }).sessionId).toBe(sid);
-  return { device, instrument, sid };
-}
+afterEach(stopServing);
 
 describe('UIA2 server emulation', () => {
   it('answers the calls Appium makes at session start', async () => {

@@ -38,9 +38,11 @@ function input(io: CommandIo, device: ShellDevice): number {
     }
     case 'swipe':
     case 'draganddrop': {
-      const [x1, y1, x2, y2] = nums;
+      const [x1, y1, x2, y2, ms] = nums;
       if ([x1, y1, x2, y2].some((n) => n === undefined || Number.isNaN(n))) break;
-      device.ui.swipe(x1 ?? 0, y1 ?? 0, x2 ?? 0, y2 ?? 0, `input ${sub}`);
+      // Input.java: 300 ms unless a duration is given (a negative one means the default too).
+      const duration = ms === undefined || Number.isNaN(ms) || ms < 0 ? 300 : ms;
+      device.ui.swipe(x1 ?? 0, y1 ?? 0, x2 ?? 0, y2 ?? 0, `input ${sub}`, duration);
       return 0;
     }
     case 'keyevent':

@@ -1,0 +1,169 @@
+/**
+ * ui_scroll's gesture, planned from the screen it is about to move (issue 12, items 4 and 5).
+ *
+ * Where: a touch belongs to the window it starts in, so a swipe that starts on the open keyboard
+ * scrolls the keyboard, and one that starts on a system bar goes to System UI. The swipe runs
+ * over the largest scrollable container the screen shows, inside the part of it that is above
+ * the IME and clear of the screen's top and bottom edges.
+ *
+ * How: a list keeps moving after the finger lifts when the release velocity is at least
+ * ViewConfiguration's minimum fling velocity (50 dp/s), and a fling skips rows. The finger
+ * drags, then creeps its last few dp at a speed far under that threshold for longer than the
+ * VelocityTracker's 100 ms horizon, then holds still before it lifts: the release velocity is
+ * the creep's, on every Android version (older ones keep the last velocity through a pause;
+ * newer ones also clear it after a 40 ms stop). docs/device-quirks.md has the sources.
+ *
+ * Pure: the same tree and context give the same plan.
+ */
+import { isVisible } from './nodeFacts.js';
+import type { ImeState } from './screen.js';
+import type { ScrollDirection } from './validation.js';
+import type { Rect, UiNode, UiTree } from './uiNode.js';
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface SwipeMove {
+  readonly to: Point;
+  readonly durationMs: number;
+}
+
+/** One finger: down at `start`, through `moves` in order, still for `holdMs`, then up. */
+export interface SwipePath {
+  readonly start: Point;
+  readonly moves: readonly SwipeMove[];
+  readonly holdMs: number;
+}
+
+/** What the plan needs besides the tree: the display, its density and the keyboard. */
+export interface ScrollContext {
+  readonly screen: { readonly width: number; readonly height: number };
+  readonly density: number;
+  readonly ime: ImeState;
+}
+
+export interface ScrollPlan {
+  readonly path: SwipePath;
+  /** The scrollable container the swipe runs over; null when the screen shows none big enough. */
+  readonly container: UiNode | null;
+  /** Where the swipe runs: that container's visible part above the keyboard and clear of the screen edges. */
+  readonly area: Rect;
+}
+
+/**
+ * Kept clear at the top and the bottom of the screen: more than a status bar (24 dp, up to
+ * about 48 dp with a display cutout) and a three-button navigation bar (48 dp), so no swipe
+ * starts or ends on System UI, whatever the app draws under the bars.
+ */
+export const EDGE_GUARD_DP = 56;
+/** Each end of the swipe stays this fraction of the area inside it: consecutive pages overlap by about a fifth. */
+const END_INSET = 0.1;
+/** The drag itself; its speed does not matter, the creep that follows decides the release velocity. */
+export const DRAG_MS = 400;
+/** The creep: 4 dp in 200 ms is 20 dp/s, under half the 50 dp/s minimum fling velocity, for twice the 100 ms horizon. */
+export const CREEP_DP = 4;
+export const CREEP_MS = 200;
+/** Still before the lift: longer than the 40 ms after which Android treats a pointer as stopped. */
+export const HOLD_MS = 100;
+/** A container whose usable part is shorter than this is not worth aiming at. */
+const MIN_AREA_DP = 48;
+
+function dpToPx(dp: number, density: number): number {
+  return Math.round((dp * density) / 160);
+}
+
+function intersect(a: Rect, b: Rect): Rect | null {
+  const r = { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+  return r.right > r.left && r.bottom > r.top ? r : null;
+}
+
+const areaOf = (r: Rect): number => (r.right - r.left) * (r.bottom - r.top);
+
+/** The part of the screen a gesture may use: clear of the edge guards and above an open keyboard. */
+export function gestureArea(context: ScrollContext): Rect {
+  const guard = dpToPx(EDGE_GUARD_DP, context.density);
+  const { width, height } = context.screen;
+  let bottom = height - guard;
+  const frame = context.ime.visible ? context.ime.frame : null;
+  if (frame && frame.top > guard) bottom = Math.min(bottom, frame.top);
+  return { left: 0, top: guard, right: width, bottom: Math.max(guard + 1, bottom) };
+}
+
+export function planScroll(tree: UiTree, context: ScrollContext, direction: ScrollDirection): ScrollPlan {
+  const usable = gestureArea(context);
+  const minHeight = dpToPx(MIN_AREA_DP, context.density);
+  let best: { node: UiNode; area: Rect } | null = null;
+  for (const node of tree.nodes) {
+    if (!node.scrollable || !isVisible(node) || !node.bounds) continue;
+    const area = intersect(node.bounds, usable);
+    if (!area || area.bottom - area.top < minHeight) continue;
+    if (!best || areaOf(area) > areaOf(best.area)) best = { node, area };
+  }
+  const area = best?.area ?? usable;
+  const x = Math.round((area.left + area.right) / 2);
+  const inset = Math.round((area.bottom - area.top) * END_INSET);
+  const far = area.bottom - 1 - inset;
+  const near = area.top + inset;
+  const creep = Math.min(dpToPx(CREEP_DP, context.density), Math.floor((far - near) / 2));
+  // The finger moves against the content: to see what is further down, drag upwards.
+  const [from, to, step] = direction === 'down' ? [far, near, creep] : [near, far, -creep];
+  return {
+    container: best?.node ?? null,
+    area,
+    path: {
+      start: { x, y: from },
+      moves: [
+        { to: { x, y: to + step }, durationMs: DRAG_MS },
+        { to: { x, y: to }, durationMs: CREEP_MS },
+      ],
+      holdMs: HOLD_MS,
+    },
+  };
+}
+
+/** The container again in another reading of the screen: the same class, id and bounds (a list does not move itself). */
+function sameContainer(tree: UiTree, container: UiNode): UiNode | null {
+  const b = container.bounds;
+  return (
+    tree.nodes.find(
+      (n) =>
+        n.className === container.className &&
+        n.resourceId === container.resourceId &&
+        n.bounds !== null &&
+        b !== null &&
+        n.bounds.left === b.left &&
+        n.bounds.top === b.top &&
+        n.bounds.right === b.right &&
+        n.bounds.bottom === b.bottom,
+    ) ?? null
+  );
+}
+
+function descendants(node: UiNode): UiNode[] {
+  const out: UiNode[] = [];
+  const walk = (n: UiNode): void => {
+    for (const c of n.children) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(node);
+  return out;
+}
+
+/**
+ * What the content of `container` shows, in `tree`: each node's place and words. Equal before
+ * and after a swipe means nothing moved. Without a container (or when it is gone), the whole tree.
+ */
+export function contentSignature(tree: UiTree, container: UiNode | null): string {
+  const scope = container ? sameContainer(tree, container) : null;
+  const nodes = scope ? descendants(scope) : tree.nodes;
+  return nodes
+    .map((n) => {
+      const b = n.bounds;
+      return `${b ? `${b.left},${b.top},${b.right},${b.bottom}` : '-'}|${n.className}|${n.text}|${n.contentDesc}`;
+    })
+    .join('\n');
+}

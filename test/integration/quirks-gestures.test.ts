@@ -1,0 +1,257 @@
+/**
+ * Issue 12, items 3 to 5: typing can be refused, a swipe belongs to the window it starts in, and
+ * a fast swipe flings. Each test first shows the device's raw behaviour (through the real adb, or
+ * a real Appium 3 + UiAutomator2 session driven by webdriverio), then the harness's answer: the
+ * envelope of the built server over real stdio, and what the device log says really happened.
+ * One private adb server, one virtual device and one real Appium for the file. docs/device-quirks.md.
+ */
+import { remote } from 'webdriverio';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
+import { defaultScenario } from '../../src/virtual-device/scenario/defaultScenario.js';
+import type { NodeSpec } from '../../src/virtual-device/scenario/model.js';
+import { startHarness, type HarnessProcess, type ToolAnswer } from '../e2e/support/harnessClient.js';
+import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js';
+import { nameOf, type WireSummary } from '../e2e/support/summary.js';
+import { describeWithAdb } from '../support/adbServer.js';
+import { LONG_SEARCH_SCREEN, withLongSearch } from '../support/gestureScenario.js';
+import { sleep } from '../support/processes.js';
+import { ensureBuilt } from '../support/rawServer.js';
+
+type Browser = Awaited<ReturnType<typeof remote>>;
+const W3C = 'element-6066-11e4-a52e-4f735466cecf';
+/** Where the IME sits on the virtual phone ([0,1517][1080,2400]). */
+const IME_TOP = 1517;
+
+/** Every row of the default scenario's All apps list, from the scenario itself: [title, size]. */
+function allAppsRows(): [string, string][] {
+  const screen = defaultScenario(detectHelperVersions()).screens.find((s) => s.id === 'all_apps');
+  const find = (n: NodeSpec): NodeSpec | null => (n.scrollable ? n : (n.children ?? []).map(find).find((x) => x) ?? null);
+  const list = screen ? find(screen.root) : null;
+  const texts = (n: NodeSpec): string[] => [n.text ?? '', ...(n.children ?? []).flatMap(texts)].filter((t) => t !== '');
+  return (list?.children ?? []).map((row) => texts(row) as [string, string]);
+}
+
+// The raw half of each test needs the virtual device's log; the e2e suite covers real emulators.
+const describeOnVirtualDevice = ON_EMULATOR ? (): void => undefined : describeWithAdb;
+
+describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual device and in the harness', () => {
+  let stack: E2eStack;
+  let device: VirtualDevice;
+  let harness: HarnessProcess;
+
+  const rawText = async (args: readonly string[]): Promise<string> => {
+    const r = await stack.adb(args);
+    return r.stdout.toString('utf8') + r.stderr;
+  };
+  const call = (tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => harness.call(tool, args);
+  const report = (name: string, answer: ToolAnswer): void => {
+    const e = answer.envelope;
+    process.stderr.write(`[quirks-gestures] ${name}: ${e.ok ? JSON.stringify(e.data).slice(0, 200) : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`);
+  };
+  const lastSeq = (): number => device.log().at(-1)?.seq ?? 0;
+  const logSince = (since: number, kind?: string): string[] =>
+    device
+      .log()
+      .filter((e) => e.seq > since && (kind === undefined || e.kind === kind))
+      .map((e) => e.detail);
+  const tree = async (args: Record<string, unknown> = {}): Promise<WireSummary> => {
+    const answer = await call('ui_get_tree', args);
+    expect(answer.envelope.ok, JSON.stringify(answer.envelope.error)).toBe(true);
+    return answer.envelope.data as unknown as WireSummary;
+  };
+
+  /** A raw UiAutomator2 session (the contract's capabilities), deleted before the harness acts. */
+  async function withRawSession(work: (driver: Browser) => Promise<void>): Promise<void> {
+    const driver = await remote({
+      hostname: '127.0.0.1',
+      port: stack.appium.port,
+      path: '/',
+      // The refusals below are expected: webdriverio would log each one at error level.
+      logLevel: 'silent',
+      connectionRetryCount: 0,
+      capabilities: {
+        platformName: 'Android',
+        'appium:automationName': 'UiAutomator2',
+        'appium:udid': stack.serial,
+        'appium:noReset': true,
+        'appium:newCommandTimeout': 60,
+        'appium:adbPort': stack.adbPort,
+      },
+    });
+    try {
+      await work(driver);
+    } finally {
+      await driver.deleteSession();
+      const deadline = Date.now() + 5_000;
+      while (device.instrumentationRunning() && Date.now() < deadline) await sleep(50);
+    }
+  }
+
+  const elementId = (ref: unknown): string => {
+    const id = (ref as Record<string, string | undefined>)[W3C] ?? (ref as Record<string, string | undefined>).ELEMENT;
+    if (!id) throw new Error(`not an element reference: ${JSON.stringify(ref)}`);
+    return id;
+  };
+
+  beforeAll(async () => {
+    ensureBuilt();
+    stack = await startStack({
+      label: 'quirks-gestures',
+      device: () => new VirtualDevice(withLongSearch(defaultScenario(detectHelperVersions())), { instrumentationStartupMs: 300 }),
+    });
+    if (!stack.device) throw new Error('this file needs the virtual device');
+    device = stack.device;
+    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '30' }));
+  }, 180_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await stack?.stop();
+  }, 60_000);
+
+  // --- 3. Typing can be refused ---------------------------------------------------------------
+
+  it('QUIRK-SETTEXT-1: a Flutter field refuses set-text until it has focus; ui_type_text taps it first', async () => {
+    device.setScreen('notes_main');
+    // Raw: UiAutomator2's setValue on the unfocused field is HTTP 400 invalid element state; after a click it works.
+    await withRawSession(async (driver) => {
+      const field = elementId(await driver.findElement('xpath', "//android.widget.EditText[@hint='Title']"));
+      expect(await driver.getElementAttribute(field, 'focused')).toBe('false');
+      const refusal = await driver.elementSendKeys(field, 'raw').then(
+        () => null,
+        (error: unknown) => error as Error,
+      );
+      expect(refusal?.name).toBe('invalid element state');
+      expect(refusal?.message).toContain("Cannot set the element to 'raw'. Did you interact with the correct element?");
+      expect(device.nodes().find((n) => n.hint === 'Title')?.text).toBe('');
+      await driver.elementClick(field);
+      await driver.elementSendKeys(field, 'raw');
+      expect(await driver.getElementText(field)).toBe('raw');
+    });
+
+    device.setScreen('notes_main');
+    const since = lastSeq();
+    const typed = await call('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Milk' });
+    report('QUIRK-SETTEXT-1 ui_type_text into the unfocused Flutter field', typed);
+    expect(typed.envelope.ok, JSON.stringify(typed.envelope.error)).toBe(true);
+    expect(typed.envelope.data).toMatchObject({ target: { input_hint: 'Title' }, characters_sent: 4, foreground_package: 'com.example.notes' });
+    // One tap on the field, then the set-text; nothing was refused.
+    const uia2 = logSince(since, 'uia2').filter((d) => /\/element\/[^/]+\/(click|value) ->/.test(d));
+    expect(uia2.map((d) => d.replace(/^.*\/element\/[^/]+\//, '').replace(/ ->.*$/, ''))).toEqual(['click', 'value']);
+    expect(uia2.every((d) => / -> 200$/.test(d)), uia2.join('\n')).toBe(true);
+    const field = device.nodes().find((n) => n.hint === 'Title');
+    expect(field?.text).toBe('Milk');
+    expect(field?.focused).toBe(true);
+    // Already focused: the next ui_type_text does not tap again.
+    const again = lastSeq();
+    expect((await call('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Eggs' })).envelope.ok).toBe(true);
+    expect(logSince(again, 'uia2').filter((d) => /\/click ->/.test(d))).toEqual([]);
+    expect(device.nodes().find((n) => n.hint === 'Title')?.text).toBe('Eggs');
+  }, 90_000);
+
+  it('QUIRK-SETTEXT-2: a node that does not take text: 400 invalid element state raw; the harness says refused, not "not found"', async () => {
+    device.setScreen('all_apps');
+    await withRawSession(async (driver) => {
+      const label = elementId(await driver.findElement('xpath', "//*[@text='Installed apps']"));
+      const refusal = await driver.elementSendKeys(label, 'x').then(
+        () => null,
+        (error: unknown) => error as Error,
+      );
+      expect(refusal?.name).toBe('invalid element state');
+    });
+
+    device.setScreen('all_apps');
+    const typed = await call('ui_type_text', { selector: { text: 'Installed apps' }, text: 'hunter2' });
+    report('QUIRK-SETTEXT-2 ui_type_text into a TextView', typed);
+    expect(typed.envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    const message = typed.envelope.error?.message ?? '';
+    expect(message).toMatch(/^The element matched by text 'Installed apps' refused the text \(invalid element state\) even after a tap on it/);
+    expect(message).toContain('The screen offers no input field');
+    expect(message).not.toMatch(/No visible element matched/);
+    expect(message).not.toContain('hunter2');
+    expect(typed.envelope.evidence?.artifact_id).toMatch(/-failure-ui-type\.png$/);
+    expect(device.currentScreen().screenId).toBe('all_apps');
+  }, 90_000);
+
+  // --- 4. A swipe that starts on the open keyboard goes to the keyboard -----------------------
+
+  it('QUIRK-SWIPE-IME-1: with the IME open a swipe from 75 % of the height scrolls the keyboard; ui_scroll starts above it and says the list moved', async () => {
+    device.setScreen(LONG_SEARCH_SCREEN);
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/type=ime frame=\[0,1517\]\[1080,2400\] visible=true/);
+    // Raw: the old gesture (75 % → 25 %, 300 ms) through adb lands on the IME: the list does not move.
+    const before = await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
+    const since = lastSeq();
+    await rawText(['shell', 'input', 'swipe', '540', '1800', '540', '600', '300']);
+    expect(logSince(since, 'input').join('\n')).toMatch(/swipe \(540,1800\).* on the keyboard: the IME window takes it/);
+    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toBe(before);
+
+    const scrollSince = lastSeq();
+    const scrolled = await call('ui_scroll', { direction: 'down' });
+    report('QUIRK-SWIPE-IME-1 ui_scroll with the keyboard open', scrolled);
+    expect(scrolled.envelope.ok, JSON.stringify(scrolled.envelope.error)).toBe(true);
+    expect(scrolled.envelope.data).toEqual({ direction: 'down', moved: true, foreground_package: 'com.example.longsearch' });
+    const swipes = logSince(scrollSince, 'input').filter((d) => / swipe /.test(d));
+    expect(swipes).toHaveLength(1);
+    const [, startY, endY] = /swipe \(\d+,(\d+)\)->\(\d+,(\d+)\)/.exec(swipes[0] ?? '') ?? [];
+    expect(Number(startY)).toBeLessThan(IME_TOP);
+    expect(Number(endY)).toBeGreaterThan(252);
+    expect(swipes[0]).toMatch(/over list: .*no fling/);
+    const after = await tree();
+    expect(after.keyboard?.open).toBe(true);
+    expect(after.actions.map(nameOf)).not.toContain('Result 1');
+  }, 90_000);
+
+  // --- 5. A 300 ms swipe is a fling -----------------------------------------------------------
+
+  it('QUIRK-FLING-1: a 1200 px / 300 ms swipe flings past rows; successive ui_scroll calls show every row of All apps, the last says moved: false', async () => {
+    const rows = allAppsRows();
+    expect(rows).toHaveLength(21);
+    const shownBy = (summary: WireSummary): Set<string> => new Set([...summary.texts, ...summary.actions.map(nameOf)]);
+
+    // Raw: the old gesture through adb. The list travels about 2200 px for a 1200 px drag.
+    device.setScreen('all_apps');
+    const first = await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
+    const since = lastSeq();
+    await rawText(['shell', 'input', 'swipe', '540', '1800', '540', '600', '300']);
+    const second = await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
+    expect(logSince(since, 'input').join('\n')).toMatch(/fling \d+ px/);
+    const skipped = rows.filter(([, size]) => !first.includes(`text="${size}"`) && !second.includes(`text="${size}"`));
+    expect(skipped.length, 'rows seen in neither dump').toBeGreaterThan(0);
+    process.stderr.write(`[quirks-gestures] QUIRK-FLING-1 raw 300 ms swipe skipped: ${skipped.map(([t]) => t).join(', ')}\n`);
+
+    // The harness: from the top, ui_scroll down until it says nothing moved, reading the tree each time.
+    device.setScreen('all_apps');
+    const opened = await call('ui_session_open');
+    expect(opened.envelope.ok, JSON.stringify(opened.envelope.error)).toBe(true);
+    const sessionId = String(opened.envelope.data.session_id);
+    const seen = new Set<string>(shownBy(await tree({ session_id: sessionId })));
+    const moved: boolean[] = [];
+    const offsets: number[] = [device.ui.current().scroll.get('list') ?? 0];
+    const scrollSince = lastSeq();
+    try {
+      for (let i = 0; i < 12 && moved.at(-1) !== false; i++) {
+        const scrolled = await call('ui_scroll', { direction: 'down', session_id: sessionId });
+        expect(scrolled.envelope.ok, JSON.stringify(scrolled.envelope.error)).toBe(true);
+        moved.push(scrolled.envelope.data.moved as boolean);
+        offsets.push(device.ui.current().scroll.get('list') ?? 0);
+        for (const text of shownBy(await tree({ session_id: sessionId }))) seen.add(text);
+      }
+    } finally {
+      expect((await call('ui_session_close', { session_id: sessionId })).envelope.ok).toBe(true);
+    }
+    process.stderr.write(`[quirks-gestures] QUIRK-FLING-1 ui_scroll offsets: ${offsets.join(' → ')} (moved: ${moved.join(', ')})\n`);
+    expect(moved.at(-1)).toBe(false);
+    expect(moved.slice(0, -1).every((m) => m)).toBe(true);
+    expect(moved.length).toBeGreaterThanOrEqual(2);
+    // Every row: each size string is unique, so this also covers the two `Clock` rows.
+    expect(rows.filter(([, size]) => !seen.has(size)).map(([title]) => title)).toEqual([]);
+    for (const [title] of rows) expect(seen.has(title), title).toBe(true);
+    // No ui_scroll flung, and each page moved less than the list's height (1874 px): consecutive pages overlap.
+    const swipes = logSince(scrollSince, 'input').filter((d) => / swipe /.test(d));
+    expect(swipes.length).toBe(moved.length);
+    for (const s of swipes) expect(s).toMatch(/no fling/);
+    for (let i = 1; i < offsets.length; i++) expect((offsets[i] ?? 0) - (offsets[i - 1] ?? 0)).toBeLessThan(1874);
+  }, 120_000);
+});
