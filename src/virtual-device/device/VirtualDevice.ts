@@ -25,7 +25,7 @@ import { Instrumentation, uiAutomationAlreadyRegistered } from './instrumentatio
 import { renderScreenshot } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
-import { DeviceTraits, releaseForSdk, type DeviceTraitOptions, type VirtualDisplay } from './traits.js';
+import { DeviceTraits, releaseForSdk, type DeviceTraitOptions, type PasswordText, type VirtualDisplay } from './traits.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 
@@ -89,7 +89,7 @@ export class VirtualDevice implements DeviceServices {
     this.traits = new DeviceTraits(options);
     const log = (kind: DeviceLogKind, detail: string): void => this.log(kind, detail);
     this.logcat = new LogcatBuffer(this.clock);
-    this.ui = new DeviceUi(normalizeScenario(scenario), log);
+    this.ui = new DeviceUi(normalizeScenario(scenario), log, () => ({ passwordText: this.traits.passwordText }));
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
     if (options.sdk !== undefined) this.setSdk(options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
@@ -349,6 +349,16 @@ export class VirtualDevice implements DeviceServices {
     this.log('fault', `trait launch delay: ${ms} ms`);
   }
 
+  /**
+   * Issue 12: `plain` makes password fields report what was typed (a custom view that exposes it
+   * to accessibility); `bullets`, the default, is what a stock TextView reports.
+   */
+  setPasswordText(mode: PasswordText): void {
+    this.traits.passwordText = mode;
+    this.ui.version++;
+    this.log('fault', `trait password text: ${mode}`);
+  }
+
   /** API level: ro.build.version.sdk and .release, and the `dumpsys window` layout of that version. */
   setSdk(sdk: number): void {
     this.system.props.set('ro.build.version.sdk', String(sdk));
@@ -383,8 +393,9 @@ export class VirtualDevice implements DeviceServices {
     );
   }
 
-  /** Back to a booted single-display API 34 phone with shell_v2, no launch delay, no density override. */
+  /** Back to a booted single-display API 34 phone with shell_v2, no launch delay, no density override, bullets in password fields. */
   resetTraits(): void {
+    // setDensityOverride below bumps the UI version, so the password text is rendered afresh too.
     this.traits.reset();
     this.pendingLaunch = null;
     this.legacy = this.options.legacyPty ?? false;

@@ -44,7 +44,17 @@ export interface DeviceTraitOptions {
   readonly densityOverride?: number;
   /** API level (ro.build.version.sdk): decides the `dumpsys window` layout (28, 30, 31–33, 34+). */
   readonly sdk?: number;
+  /** How password fields report their content to accessibility (see PasswordText). Default `bullets`. */
+  readonly passwordText?: PasswordText;
 }
+
+/**
+ * Issue 12: what a password field's accessibility text holds once something is typed.
+ * `bullets`: a stock TextView with PasswordTransformationMethod, one U+2022 per UTF-16 unit
+ * (Flutter obscures the same way, with its obscuringCharacter). `plain`: a custom view that
+ * exposes what was typed, the worst case the harness must survive.
+ */
+export type PasswordText = 'bullets' | 'plain';
 
 /** Android release for an API level, for ro.build.version.release. */
 export function releaseForSdk(sdk: number): string {
@@ -55,10 +65,12 @@ export function releaseForSdk(sdk: number): string {
 export class DeviceTraits {
   displays: readonly VirtualDisplay[] = [BUILT_IN_DISPLAY];
   launchDelayMs = 0;
+  passwordText: PasswordText = 'bullets';
 
   constructor(options: DeviceTraitOptions = {}) {
     if (options.displays && options.displays.length > 0) this.displays = options.displays;
     this.launchDelayMs = Math.max(0, options.launchDelayMs ?? 0);
+    this.passwordText = options.passwordText ?? 'bullets';
   }
 
   /** The display the UI is on: the first that is ON (the inner panel of an open foldable). */
@@ -69,5 +81,6 @@ export class DeviceTraits {
   reset(): void {
     this.displays = [BUILT_IN_DISPLAY];
     this.launchDelayMs = 0;
+    this.passwordText = 'bullets';
   }
 }

@@ -8,7 +8,7 @@ import { IME_FRAME, qualifyActivity, shortActivity } from '../scenario/model.js'
 import type { NormalizedScenario } from '../scenario/normalize.js';
 import type { DeviceLogKind } from '../contracts.js';
 import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js';
-import { describeElement, flatten, maxScroll, newVisit, renderVisit, substitute, type UiElement, type Visit } from './uiTree.js';
+import { describeElement, flatten, maxScroll, newVisit, renderVisit, substitute, type RenderOptions, type UiElement, type Visit } from './uiTree.js';
 
 export type ClickSource = 'uia2-click' | 'w3c-actions' | 'input-tap' | 'input-keyevent';
 
@@ -47,6 +47,8 @@ export class DeviceUi {
   constructor(
     private readonly scenario: NormalizedScenario,
     private readonly log: (kind: DeviceLogKind, detail: string) => void,
+    /** Read at every render: a change must bump `version` (VirtualDevice.setPasswordText does). */
+    private readonly renderOptions: () => RenderOptions = () => ({ passwordText: 'bullets' }),
   ) {
     this.stack = [this.visitOf(scenario.spec.home)];
     const start = scenario.spec.start;
@@ -87,7 +89,7 @@ export class DeviceUi {
   }
 
   tree(): UiElement {
-    if (this.cachedTree?.version !== this.version) this.cachedTree = { version: this.version, root: renderVisit(this.top()) };
+    if (this.cachedTree?.version !== this.version) this.cachedTree = { version: this.version, root: renderVisit(this.top(), this.renderOptions()) };
     return this.cachedTree.root;
   }
 
@@ -238,7 +240,7 @@ export class DeviceUi {
         return true;
       case 67: {
         const field = this.focusedField();
-        if (field) this.setText(field.key, field.text.slice(0, -1), `${reason} DEL`);
+        if (field) this.setText(field.key, field.editableText.slice(0, -1), `${reason} DEL`);
         return true;
       }
       default:
@@ -266,7 +268,7 @@ export class DeviceUi {
       this.log('input', `${reason}: ${JSON.stringify(text)} dropped (no focused text field)`);
       return false;
     }
-    this.setText(field.key, field.text + text, reason);
+    this.setText(field.key, field.editableText + text, reason);
     return true;
   }
 
