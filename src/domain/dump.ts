@@ -16,6 +16,7 @@
  * own matcher compares against that real value.
  */
 import { HarnessError } from './errors.js';
+import { keepsPasswordText } from './nodeFacts.js';
 import type { Rect, UiNode, UiTree } from './uiNode.js';
 
 const RETRY_HINT = 'Wait a moment for the screen to settle and call ui_get_tree again.';
@@ -32,6 +33,7 @@ interface MutableNode {
   text: string;
   contentDesc: string;
   hint: string;
+  showingHint: boolean | null;
   checkable: boolean;
   checked: boolean;
   clickable: boolean;
@@ -84,6 +86,8 @@ function isSpace(c: number): boolean {
 interface OpenTag {
   name: string;
   attrs: Map<string, string>;
+  /** Where the raw value of the `text` attribute sits in the input (between the quotes), for redaction. */
+  textSpan: readonly [number, number] | null;
   selfClosing: boolean;
   end: number;
 }
@@ -96,14 +100,15 @@ function readOpenTag(xml: string, lt: number, limit: number): OpenTag {
   if (i === nameStart) throw unavailable(`a tag without a name at offset ${lt}`);
   const name = xml.slice(nameStart, i);
   const attrs = new Map<string, string>();
+  let textSpan: readonly [number, number] | null = null;
   for (;;) {
     while (i < limit && isSpace(xml.charCodeAt(i))) i++;
     if (i >= limit) throw unavailable(`the tag <${name.slice(0, 60)}> is not closed`);
     const c = xml.charCodeAt(i);
-    if (c === 62 /* > */) return { name, attrs, selfClosing: false, end: i + 1 };
+    if (c === 62 /* > */) return { name, attrs, textSpan, selfClosing: false, end: i + 1 };
     if (c === 47 /* / */) {
       if (xml.charCodeAt(i + 1) !== 62) throw unavailable(`a stray '/' in <${name.slice(0, 60)}>`);
-      return { name, attrs, selfClosing: true, end: i + 2 };
+      return { name, attrs, textSpan, selfClosing: true, end: i + 2 };
     }
     const attrStart = i;
     while (i < limit && isNameChar(xml.charCodeAt(i))) i++;
@@ -118,6 +123,7 @@ function readOpenTag(xml: string, lt: number, limit: number): OpenTag {
     const close = xml.indexOf(quote === 34 ? '"' : "'", i + 1);
     if (close < 0 || close >= limit) throw unavailable(`the attribute ${attrName.slice(0, 60)} is not terminated`);
     attrs.set(attrName, decodeEntities(xml.slice(i + 1, close)));
+    if (attrName === 'text') textSpan = [i + 1, close];
     i = close + 1;
   }
 }
@@ -133,6 +139,13 @@ function toInt(value: string | undefined): number | null {
   return Number(value);
 }
 
+/** `"true"` / `"false"` as a boolean, anything else (or absent) as null. */
+function flag(value: string | undefined): boolean | null {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return null;
+}
+
 function makeNode(tag: OpenTag, order: number, parent: MutableNode | null): MutableNode {
   const a = tag.attrs;
   // uiautomator names every element `node`; Appium names it after the class and, in old
@@ -146,6 +159,7 @@ function makeNode(tag: OpenTag, order: number, parent: MutableNode | null): Muta
     text: a.get('text') ?? '',
     contentDesc: a.get('content-desc') ?? '',
     hint: a.get('hint') ?? '',
+    showingHint: flag(a.get('showing-hint')),
     checkable: a.get('checkable') === 'true',
     checked: a.get('checked') === 'true',
     clickable: a.get('clickable') === 'true',
@@ -177,6 +191,37 @@ function explainMissingHierarchy(xml: string): string {
 
 /** Parses either dump shape; throws HarnessError('UI_TREE_UNAVAILABLE') when there is no usable hierarchy. */
 export function parseDump(xml: string): UiTree {
+  return readHierarchy(xml);
+}
+
+/** What the raw XML says instead of a password field's text (docs/summary.md, "Password fields"). */
+export const HIDDEN_PASSWORD_TEXT = '[hidden password]';
+
+/**
+ * The dump as `include_raw` returns it: byte for byte the device's XML, except the `text` of
+ * every `password="true"` node, which becomes HIDDEN_PASSWORD_TEXT. A real device reports
+ * bullets there, but some views report the plain text, and the harness never repeats either.
+ * An empty text, or the field's own hint while it shows it (the hint attribute carries the
+ * same string), stays as it is. Throws like parseDump on XML it cannot read.
+ */
+export function redactPasswordTexts(xml: string): string {
+  const spans: (readonly [number, number])[] = [];
+  readHierarchy(xml, (node, tag) => {
+    if (node.password && tag.textSpan !== null && !keepsPasswordText(node)) spans.push(tag.textSpan);
+  });
+  if (spans.length === 0) return xml;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    out += xml.slice(at, start) + HIDDEN_PASSWORD_TEXT;
+    at = end;
+  }
+  return out + xml.slice(at);
+}
+
+type NodeVisitor = (node: MutableNode, tag: OpenTag) => void;
+
+function readHierarchy(xml: string, visit?: NodeVisitor): UiTree {
   if (typeof xml !== 'string') throw unavailable('the dump was not text');
   const start = findHierarchyStart(xml);
   if (start < 0) throw unavailable(explainMissingHierarchy(xml));
@@ -191,7 +236,7 @@ export function parseDump(xml: string): UiTree {
   if (!rootTag.selfClosing) {
     const closeAt = xml.lastIndexOf('</hierarchy');
     if (closeAt < rootTag.end) throw unavailable('the dump ends before </hierarchy> (it was cut short)');
-    scanChildren(xml, rootTag.end, closeAt, nodes, roots);
+    scanChildren(xml, rootTag.end, closeAt, nodes, roots, visit);
   }
   if (nodes.length === 0) throw unavailable('the hierarchy has no nodes (the app may still be starting)');
   return { nodes: nodes as UiNode[], roots: roots as UiNode[], rotation, declaredSize };
@@ -208,7 +253,7 @@ function findHierarchyStart(xml: string): number {
   }
 }
 
-function scanChildren(xml: string, from: number, limit: number, nodes: MutableNode[], roots: MutableNode[]): void {
+function scanChildren(xml: string, from: number, limit: number, nodes: MutableNode[], roots: MutableNode[], visit?: NodeVisitor): void {
   const stack: { node: MutableNode; tag: string }[] = [];
   let i = from;
   while (i < limit) {
@@ -234,6 +279,7 @@ function scanChildren(xml: string, from: number, limit: number, nodes: MutableNo
       const tag = readOpenTag(xml, lt, limit);
       const parent = stack.length > 0 ? stack[stack.length - 1]!.node : null;
       const node = makeNode(tag, nodes.length, parent);
+      visit?.(node, tag);
       nodes.push(node);
       if (parent) parent.children.push(node);
       else roots.push(node);

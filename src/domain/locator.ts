@@ -23,6 +23,12 @@ const IS_EDIT_TEXT =
   "(substring(@class, string-length(@class) - 7) = 'EditText'" +
   " or substring(local-name(), string-length(local-name()) - 7) = 'EditText')";
 
+/**
+ * A password field's text is never matched (matcher.ts): a real device reports bullets there, a
+ * custom view may report the plain text, and a selector must not be a way to probe it.
+ */
+const NOT_PASSWORD = "not(@password='true')";
+
 /** The XPath predicate (without brackets) for one term; mirrors `termMatchesNode`. */
 export function termPredicate(term: SelectorTerm): string {
   const l = xpathLiteral(term.value);
@@ -32,11 +38,11 @@ export function termPredicate(term: SelectorTerm): string {
     case 'content_desc':
       return `@content-desc=${l}`;
     case 'text':
-      return `@text=${l}`;
+      return `@text=${l} and ${NOT_PASSWORD}`;
     case 'text_contains':
-      return `contains(@text, ${l})`;
+      return `contains(@text, ${l}) and ${NOT_PASSWORD}`;
     case 'input_hint': {
-      const has = `contains(@hint, ${l}) or contains(@content-desc, ${l}) or contains(@text, ${l})`;
+      const has = `contains(@hint, ${l}) or contains(@content-desc, ${l}) or (contains(@text, ${l}) and ${NOT_PASSWORD})`;
       return `${IS_EDIT_TEXT} and (${has} or .//*[${has}])`;
     }
   }

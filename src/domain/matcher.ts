@@ -10,15 +10,17 @@
  *  - resource_id is exact equality with `resource-id`. UiAutomator2's `id` strategy would prefix an
  *    id without ':id/' with the current package; `buildLocator` avoids that rewrite by sending such
  *    ids as XPath, so exact equality is the truth for both.
- *  - content_desc and text are exact equality; text_contains is substring of `text`.
+ *  - content_desc and text are exact equality; text_contains is substring of `text`. Neither ever
+ *    matches a password field (`password="true"`): its text is never ours to repeat, nor to probe
+ *    ("does it contain an h?"), so the locator excludes it too.
  *  - input_hint: a node whose class ends with `EditText` and whose own or any descendant's hint,
- *    content-desc or text contains the value.
+ *    content-desc or text (not a password field's text) contains the value.
  *  - within: the target term, and some ancestor (visible or not) satisfying the context term.
  * Results come in document order.
  */
 import type { Selector, SelectorTerm } from './selector.js';
 import type { UiNode, UiTree } from './uiNode.js';
-import { isEditText } from './nodeFacts.js';
+import { isEditText, repeatableText } from './nodeFacts.js';
 
 interface TreeIndex {
   readonly byResourceId: Map<string, UiNode[]>;
@@ -43,7 +45,7 @@ function indexOf(tree: UiTree): TreeIndex {
   for (const node of tree.nodes) {
     push(built.byResourceId, node.resourceId, node);
     push(built.byContentDesc, node.contentDesc, node);
-    push(built.byText, node.text, node);
+    push(built.byText, repeatableText(node), node);
     if (isEditText(node)) built.editTexts.push(node);
   }
   indexes.set(tree, built);
@@ -51,7 +53,7 @@ function indexOf(tree: UiTree): TreeIndex {
 }
 
 function ownContains(node: UiNode, value: string): boolean {
-  return node.hint.includes(value) || node.contentDesc.includes(value) || node.text.includes(value);
+  return node.hint.includes(value) || node.contentDesc.includes(value) || repeatableText(node).includes(value);
 }
 
 function subtreeContains(node: UiNode, value: string): boolean {
@@ -68,9 +70,9 @@ export function termMatchesNode(term: SelectorTerm, node: UiNode): boolean {
     case 'content_desc':
       return node.contentDesc === term.value;
     case 'text':
-      return node.text === term.value;
+      return !node.password && node.text === term.value;
     case 'text_contains':
-      return node.text.includes(term.value);
+      return !node.password && node.text.includes(term.value);
     case 'input_hint':
       return isEditText(node) && subtreeContains(node, term.value);
   }
@@ -87,7 +89,7 @@ export function matchTerm(tree: UiTree, term: SelectorTerm): readonly UiNode[] {
     case 'text':
       return index.byText.get(term.value) ?? [];
     case 'text_contains':
-      return tree.nodes.filter((node) => node.text.includes(term.value));
+      return tree.nodes.filter((node) => !node.password && node.text.includes(term.value));
     case 'input_hint':
       return index.editTexts.filter((node) => subtreeContains(node, term.value));
   }

@@ -17,9 +17,19 @@ export function isBlank(value: string): boolean {
   return value.trim().length === 0;
 }
 
-/** The node's own label: first non-blank of text, content-desc, hint; '' when none. */
+/**
+ * The text the harness may repeat: the node's `text`, or '' for a password field. A real
+ * device reports bullets there (PasswordTransformationMethod), some views the plain text;
+ * neither ever reaches a summary, a selector, a message or a log (docs/summary.md).
+ */
+export function repeatableText(node: UiNode): string {
+  return node.password ? '' : node.text;
+}
+
+/** The node's own label: first non-blank of text (never a password's), content-desc, hint; '' when none. */
 export function ownLabel(node: UiNode): string {
-  if (!isBlank(node.text)) return node.text;
+  const text = repeatableText(node);
+  if (!isBlank(text)) return text;
   if (!isBlank(node.contentDesc)) return node.contentDesc;
   if (!isBlank(node.hint)) return node.hint;
   return '';
@@ -27,6 +37,29 @@ export function ownLabel(node: UiNode): string {
 
 export function isEditText(node: UiNode): boolean {
   return node.className.endsWith('EditText');
+}
+
+/**
+ * An empty text field reports its hint as its text (TextView.getTextForAccessibility): the
+ * field shows its hint when UiAutomator2 says so (`showing-hint`), or, in a dump without that
+ * attribute, when its text is exactly its non-blank hint.
+ */
+export function showsHint(node: UiNode): boolean {
+  if (node.showingHint !== null) return node.showingHint;
+  return !isBlank(node.hint) && node.text === node.hint;
+}
+
+/** A text field with nothing typed in it: it shows its hint, or its text is empty. */
+export function isEmptyField(node: UiNode): boolean {
+  return isEditText(node) && (node.text === '' || showsHint(node));
+}
+
+/**
+ * Whether a password node's text may stay in the raw XML: it is empty, or it is the field's own
+ * hint while the field shows it (the `hint` attribute already carries that string).
+ */
+export function keepsPasswordText(node: UiNode): boolean {
+  return node.text === '' || (!isBlank(node.hint) && node.text === node.hint && node.showingHint !== false);
 }
 
 /** CONTRACT §6 roles; scrollables are never offered, so they get no role. */

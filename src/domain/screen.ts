@@ -40,6 +40,11 @@ export interface ActionEntry {
   readonly bounds: BoxBounds;
   /** Toggles only. */
   readonly checked?: boolean;
+  /**
+   * Inputs only: nothing is typed in the field. Android reports an empty field's hint as its
+   * text (`text="Email"`), so a field whose text is its hint, or is empty, is empty.
+   */
+  readonly empty?: true;
   readonly disambiguated?: true;
   readonly ambiguous?: true;
   readonly covered_by_keyboard?: true;

@@ -30,7 +30,20 @@ import { selectorToWire } from './selector.js';
 import type { Rect, UiNode, UiTree } from './uiNode.js';
 import { hasAncestorMatching, matchTerm, termMatchesNode } from './matcher.js';
 import { auditLayout, type AuditFinding } from './layoutAudit.js';
-import { cutCodePoints, isBlank, isEditText, isIconGlyphsOnly, isVisible, ownLabel, roleOf, selectorValueProblem, toBox } from './nodeFacts.js';
+import {
+  cutCodePoints,
+  isBlank,
+  isEditText,
+  isEmptyField,
+  isIconGlyphsOnly,
+  isVisible,
+  ownLabel,
+  repeatableText,
+  roleOf,
+  selectorValueProblem,
+  showsHint,
+  toBox,
+} from './nodeFacts.js';
 
 export const MAX_ACTIONS = 120;
 export const MAX_TEXTS = 200;
@@ -193,12 +206,21 @@ interface Candidate {
   readonly node: UiNode;
 }
 
-const ATTRIBUTE_ORDER: readonly { key: SelectorKey; read: (n: UiNode) => string }[] = [
-  { key: 'resource_id', read: (n) => n.resourceId },
-  { key: 'content_desc', read: (n) => n.contentDesc },
-  { key: 'text', read: (n) => n.text },
-  { key: 'input_hint', read: (n) => n.hint },
-];
+type AttributeReader = { readonly key: SelectorKey; readonly read: (n: UiNode) => string };
+
+const RESOURCE_ID: AttributeReader = { key: 'resource_id', read: (n) => n.resourceId };
+const CONTENT_DESC: AttributeReader = { key: 'content_desc', read: (n) => n.contentDesc };
+/** A password field's text is never a selector value nor a context (nodeFacts.repeatableText). */
+const TEXT: AttributeReader = { key: 'text', read: repeatableText };
+const HINT: AttributeReader = { key: 'input_hint', read: (n) => n.hint };
+
+const ATTRIBUTE_ORDER: readonly AttributeReader[] = [RESOURCE_ID, CONTENT_DESC, TEXT, HINT];
+/**
+ * A text field's own text changes with every keystroke, while its hint stays (UiAutomator2
+ * keeps reporting `hint` after typing): the hint is the better name, so it comes before the text.
+ * A field that shows its hint reports that same hint as its text, which is then no candidate at all.
+ */
+const FIELD_ORDER: readonly AttributeReader[] = [RESOURCE_ID, CONTENT_DESC, HINT, TEXT];
 
 function usableTerm(key: SelectorKey, value: string): SelectorTerm | null {
   if (isBlank(value) || selectorValueProblem(value) !== null) return null;
@@ -238,8 +260,11 @@ function tapLandsIn(child: UiNode, target: Rect | null): boolean {
 
 function candidatesFor(node: UiNode, sources: readonly UiNode[]): Candidate[] {
   const out: Candidate[] = [];
+  const field = isEditText(node);
   for (const source of sources) {
-    for (const { key, read } of ATTRIBUTE_ORDER) {
+    const own = field && source === node;
+    for (const { key, read } of own ? FIELD_ORDER : ATTRIBUTE_ORDER) {
+      if (own && key === 'text' && showsHint(node)) continue;
       const term = usableTerm(key, read(source));
       if (!term) continue;
       if (key === 'input_hint') {
@@ -319,6 +344,7 @@ function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect 
     ...(node.enabled ? {} : { enabled: false as const }),
     bounds: toBox(bounds),
     ...(role === 'toggle' ? { checked: node.checked } : {}),
+    ...(role === 'input' && isEmptyField(node) ? { empty: true as const } : {}),
     ...(choice.disambiguated ? { disambiguated: true as const } : {}),
     ...(choice.ambiguous ? { ambiguous: true as const } : {}),
     ...(keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {}),

@@ -26,6 +26,11 @@ export interface UiNode {
   readonly text: string;
   readonly contentDesc: string;
   readonly hint: string;
+  /**
+   * UiAutomator2's page source says whether the field shows its hint (`showing-hint`);
+   * null when the dump does not carry the attribute (`uiautomator dump` never does).
+   */
+  readonly showingHint: boolean | null;
   readonly checkable: boolean;
   readonly checked: boolean;
   readonly clickable: boolean;
@@ -35,6 +40,7 @@ export interface UiNode {
   readonly focused: boolean;
   readonly scrollable: boolean;
   readonly selected: boolean;
+  /** A password field: its text is never repeated (docs/summary.md, "Password fields"). */
   readonly password: boolean;
   /** null when the dump gave no bounds. */
   readonly bounds: Rect | null;

@@ -462,7 +462,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const failures: string[] = [];
     let tried = 0;
     try {
-      for (const screen of ['launcher', 'settings_home', 'settings_network', 'settings_apps', 'all_apps', 'app_info', 'settings_accounts', 'settings_search', 'notes_main']) {
+      for (const screen of ['launcher', 'settings_home', 'settings_network', 'settings_apps', 'all_apps', 'app_info', 'settings_accounts', 'settings_add_account', 'settings_search', 'notes_main']) {
         vd.setScreen(screen, screen === 'app_info' ? { app: 'Notes' } : {});
         const summary = await tree(harness, { session_id: sessionId });
         const ready = summary.actions.filter(isReady);

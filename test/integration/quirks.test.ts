@@ -10,6 +10,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
+import { remote } from 'webdriverio';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { extractPng } from '../../src/infrastructure/adb/AdbDeviceGateway.js';
 import { FOLDABLE_DISPLAYS, VirtualDevice } from '../../src/virtual-device/device/index.js';
@@ -647,4 +648,143 @@ esac`,
       expect((await call('ui_session_close', { session_id: sessionId })).envelope.ok).toBe(true);
     }
   }, 90_000);
+
+  // --- issue 12 §2 and §8: text fields as real devices report them --------------------------------
+
+  /** The raw page source through the real Appium, in a session of its own (closed before returning). */
+  async function rawPageSource(): Promise<string> {
+    const driver = await remote({
+      hostname: '127.0.0.1',
+      port: Number(new URL(appium.url).port),
+      path: '/',
+      logLevel: 'silent',
+      connectionRetryCount: 0,
+      capabilities: {
+        platformName: 'Android',
+        'appium:automationName': 'UiAutomator2',
+        'appium:udid': serial,
+        'appium:noReset': true,
+        'appium:newCommandTimeout': 60,
+        'appium:adbPort': adb.port,
+      },
+    });
+    try {
+      return await driver.getPageSource();
+    } finally {
+      await driver.deleteSession().catch(() => undefined);
+    }
+  }
+
+  type FieldEntry = Entry & { readonly role?: string; readonly empty?: true; readonly disambiguated?: true };
+  const inputs = (answer: ToolAnswer): FieldEntry[] => (answer.envelope.data.actions as FieldEntry[]).filter((a) => a.role === 'input');
+  const HOLDER = { input_hint: 'Name', within: { content_desc: 'Account holder' } };
+  const CONTACT = { input_hint: 'Name', within: { content_desc: 'Emergency contact' } };
+
+  it('QUIRK-HINT-1: an empty field reports its hint as its text; the harness says it is empty and offers a selector that still finds it after typing', async () => {
+    device.setScreen('settings_add_account');
+    // Raw, through the real adb: every empty field's text is its hint.
+    const dump = await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
+    expect(dump.match(/text="Name" resource-id="" class="android\.widget\.EditText"[^>]*hint="Name"/g)).toHaveLength(2);
+    expect(dump).toMatch(/text="Email" resource-id="com\.android\.settings:id\/account_email"/);
+    // Raw, through the real Appium: the same, and UiAutomator2 says showing-hint.
+    expect(await rawPageSource()).toMatch(/text="Email"[^>]*hint="Email"[^>]*showing-hint="true"/);
+
+    const before = await call('ui_get_tree');
+    report('QUIRK-HINT-1 ui_get_tree, empty form', before);
+    expect(inputs(before)).toEqual([
+      expect.objectContaining({ selector: HOLDER, empty: true, disambiguated: true }),
+      expect.objectContaining({ selector: CONTACT, empty: true, disambiguated: true }),
+      expect.objectContaining({ selector: { resource_id: 'com.android.settings:id/account_email' }, label: 'Email', empty: true }),
+      expect.objectContaining({ selector: { input_hint: 'Password' }, empty: true }),
+    ]);
+    // Never the text that is only the hint.
+    expect(JSON.stringify(before.envelope.data.actions)).not.toMatch(/"text":"(Name|Email|Password)"/);
+
+    const typed = await call('ui_type_text', { selector: HOLDER, text: 'Ada' });
+    report('QUIRK-HINT-1 ui_type_text into the account holder', typed);
+    expect(typed.envelope.ok, JSON.stringify(typed.envelope.error)).toBe(true);
+    // Raw: the text is what was typed now, and the hint attribute stayed.
+    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(/text="Ada" resource-id="" class="android\.widget\.EditText"[^>]*hint="Name"/);
+
+    const after = await call('ui_get_tree');
+    const [holder, contact] = inputs(after);
+    expect(holder).toMatchObject({ selector: HOLDER, label: 'Ada' });
+    expect(holder).not.toHaveProperty('empty');
+    expect(contact).toMatchObject({ selector: CONTACT, empty: true });
+    // The same selector still finds the field through the real Appium (by its hint attribute).
+    const since = lastSeq();
+    const tap = await call('ui_tap', { selector: HOLDER });
+    report('QUIRK-HINT-1 ui_tap after typing', tap);
+    expect(tap.envelope.ok, JSON.stringify(tap.envelope.error)).toBe(true);
+    expect(tap.envelope.data.element_label).toBe('Ada');
+    const clicks = device.log().filter((e) => e.seq > since && e.kind === 'click');
+    expect(clicks.map((c) => c.detail).join('\n')).toMatch(/element=holder_name/);
+  }, 90_000);
+
+  it('QUIRK-PASSWORD-1: a password field reports bullets (plain text on some views); the harness never repeats either, in the summary, the raw XML, messages or logs', async () => {
+    const SECRET = 'hunter2-secret';
+    const BULLETS = '\u2022'.repeat(SECRET.length);
+    // A harness of its own at debug level: not even its debug lines may carry the secret.
+    const loud = await startHarness(harnessEnv({ ANDROID_MCP_LOG_LEVEL: 'debug', ANDROID_MCP_ACTION_TIMEOUT: '30' }));
+    try {
+      const ask = (tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => loud.call(tool, args);
+      device.setScreen('settings_add_account');
+      const typed = await ask('ui_type_text', { selector: { input_hint: 'Password' }, text: SECRET });
+      report('QUIRK-PASSWORD-1 ui_type_text into the password field', typed);
+      expect(typed.envelope.ok, JSON.stringify(typed.envelope.error)).toBe(true);
+      // Raw, stock behaviour: one bullet per character.
+      expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toContain(`text="${BULLETS}"`);
+      // The worst case: a view that exposes the plain text, through adb and through Appium.
+      device.setPasswordText('plain');
+      expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(new RegExp(`text="${SECRET}" [^>]*password="true"`));
+      expect(await rawPageSource()).toContain(`text="${SECRET}"`);
+
+      const answers: ToolAnswer[] = [];
+      for (const args of [{}, { include_raw: true }]) {
+        const tree = await ask('ui_get_tree', args);
+        report(`QUIRK-PASSWORD-1 ui_get_tree ${JSON.stringify(args)}`, tree);
+        expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
+        expect(inputs(tree).find((a) => a.selector.input_hint === 'Password')).toEqual(expect.objectContaining({ selector: { input_hint: 'Password' } }));
+        answers.push(tree);
+      }
+      const rawXml = String(answers[1]!.envelope.data.ui_tree);
+      expect(rawXml).toMatch(/text="\[hidden password\]" [^>]*password="true"/);
+
+      // Not found: the offers name the field by its hint.
+      const missing = await ask('ui_tap', { selector: { text: 'Log in' } });
+      report('QUIRK-PASSWORD-1 ui_tap not found', missing);
+      expect(missing.envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+      expect(missing.envelope.error?.message).toContain("'Password' (input)");
+      answers.push(missing);
+      // The device shows the secret as text, yet a text selector never reaches a password field.
+      const probe = await ask('ui_tap', { selector: { text_contains: 'hunter2' } });
+      expect(probe.envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+      // A tap on the field names it by its hint, not by what it holds.
+      const tap = await ask('ui_tap', { selector: { input_hint: 'Password' } });
+      expect(tap.envelope.ok, JSON.stringify(tap.envelope.error)).toBe(true);
+      expect(tap.envelope.data.element_label).toBe('Password');
+      answers.push(tap);
+      // Through a flow (the page source path) too.
+      const opened = await ask('ui_session_open');
+      const sessionId = String(opened.envelope.data.session_id);
+      try {
+        const viaFlow = await ask('ui_get_tree', { session_id: sessionId, include_raw: true });
+        expect(viaFlow.envelope.ok, JSON.stringify(viaFlow.envelope.error)).toBe(true);
+        expect(String(viaFlow.envelope.data.ui_tree)).toContain('showing-hint');
+        answers.push(viaFlow);
+      } finally {
+        expect((await ask('ui_session_close', { session_id: sessionId })).envelope.ok).toBe(true);
+      }
+
+      for (const answer of answers) {
+        expect(JSON.stringify(answer.envelope)).not.toContain(SECRET);
+        expect(JSON.stringify(answer.envelope)).not.toContain(BULLETS);
+      }
+      const log = loud.stderr();
+      expect(log).toContain('"level":20');
+      expect(log).not.toContain(SECRET);
+    } finally {
+      await loud.close();
+    }
+  }, 120_000);
 });

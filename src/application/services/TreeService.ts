@@ -1,3 +1,4 @@
+import { redactPasswordTexts } from '../../domain/dump.js';
 import type { DeviceGateway } from '../../domain/ports.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { FlowSessions } from '../FlowSessions.js';
@@ -23,7 +24,8 @@ export class TreeService {
   getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
     return this.access.exclusive(context, 'adb', async (device) => {
       const reading = await this.read(device, request.sessionId);
-      const data = request.includeRaw ? { ...reading.summary, ui_tree: reading.xml } : reading.summary;
+      // The raw XML goes out as the device wrote it, except a password field's text (docs/summary.md).
+      const data = request.includeRaw ? { ...reading.summary, ui_tree: redactPasswordTexts(reading.xml) } : reading.summary;
       return { data };
     });
   }

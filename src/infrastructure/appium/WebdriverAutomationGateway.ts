@@ -257,18 +257,29 @@ class WebdriverSession implements AutomationSession {
   }
 
   async elementLabel(element: ElementRef): Promise<string> {
-    const text = await this.elementText(element);
-    if (text.trim()) return text;
+    // A password field's text is bullets on a stock view and the plain text on some custom ones:
+    // either way it is never ours to repeat, so its label is its content-desc or hint.
+    if ((await this.attribute(element, 'password')) !== 'true') {
+      const text = await this.elementText(element);
+      if (text.trim()) return text;
+    }
     for (const attribute of ['content-desc', 'hint']) {
-      try {
-        const value = await this.driver.getElementAttribute(element.id, attribute);
-        if (typeof value === 'string' && value.trim() && value !== 'null') return value;
-      } catch (error) {
-        if (isStale(error)) throw this.map(error, 'read label');
-        // An attribute this driver version does not know is just absent.
-      }
+      const value = await this.attribute(element, attribute);
+      if (value.trim() && value !== 'null') return value;
     }
     return '';
+  }
+
+  /** An attribute's value, '' when the driver has none (or does not know the attribute). */
+  private async attribute(element: ElementRef, name: string): Promise<string> {
+    try {
+      const value = await this.driver.getElementAttribute(element.id, name);
+      return typeof value === 'string' ? value : '';
+    } catch (error) {
+      if (isStale(error)) throw this.map(error, 'read label');
+      // An attribute this driver version does not know is just absent.
+      return '';
+    }
   }
 
   async elementText(element: ElementRef): Promise<string> {

@@ -25,7 +25,7 @@ import { Instrumentation, uiAutomationAlreadyRegistered } from './instrumentatio
 import { renderScreenshot } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
-import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type VirtualDisplay } from './traits.js';
+import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type PasswordText, type VirtualDisplay } from './traits.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 import { LANDSCAPE, LAST_ANR_LIFETIME_MS, type BackFocusLag, type FocusInTransit, type LastAnr } from './windowState.js';
@@ -103,9 +103,13 @@ export class VirtualDevice implements DeviceServices {
     const log = (kind: DeviceLogKind, detail: string): void => this.log(kind, detail);
     this.logcat = new LogcatBuffer(this.clock);
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
-    this.ui = new DeviceUi(normalizeScenario(scenario), log, () => this.system.density(), {
-      backNavigated: (from) => this.backNavigated(from),
-    });
+    this.ui = new DeviceUi(
+      normalizeScenario(scenario),
+      log,
+      () => this.system.density(),
+      { backNavigated: (from) => this.backNavigated(from) },
+      () => ({ passwordText: this.traits.passwordText }),
+    );
     if (options.sdk !== undefined) this.setSdk(options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
     this.instrumentation = new Instrumentation(this.system, this.clock, log, options.instrumentationStartupMs ?? 800);
@@ -367,6 +371,16 @@ export class VirtualDevice implements DeviceServices {
     this.log('fault', `trait launch delay: ${ms} ms`);
   }
 
+  /**
+   * Issue 12: `plain` makes password fields report what was typed (a custom view that exposes it
+   * to accessibility); `bullets`, the default, is what a stock TextView reports.
+   */
+  setPasswordText(mode: PasswordText): void {
+    this.traits.passwordText = mode;
+    this.ui.version++;
+    this.log('fault', `trait password text: ${mode}`);
+  }
+
   /** API level: ro.build.version.sdk and .release, and the `dumpsys window` layout of that version. */
   setSdk(sdk: number): void {
     this.system.props.set('ro.build.version.sdk', String(sdk));
@@ -438,8 +452,9 @@ export class VirtualDevice implements DeviceServices {
     return this.anr;
   }
 
-  /** Back to a booted single-display API 34 phone with shell_v2, no launch delay, no density override, no ANR, the default Back lag. */
+  /** Back to a booted single-display API 34 phone with shell_v2, no launch delay, no density override, no ANR, the default Back lag, bullets in password fields. */
   resetTraits(): void {
+    // setDensityOverride below bumps the UI version, so the password text is rendered afresh too.
     this.traits.reset();
     this.pendingLaunch = null;
     this.backLag = null;

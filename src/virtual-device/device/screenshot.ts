@@ -7,7 +7,7 @@
 import { PNG } from 'pngjs';
 import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
 import { intersect, type Rect } from './geometry.js';
-import { flatten, type UiElement } from './uiTree.js';
+import { flatten, passwordBullets, type UiElement } from './uiTree.js';
 
 type Rgb = readonly [number, number, number];
 
@@ -74,6 +74,11 @@ class Canvas {
   }
 }
 
+/** What the screen draws: a password field shows dots whatever it tells accessibility. */
+function drawnText(e: UiElement): string {
+  return e.password && e.editableText !== '' ? passwordBullets(e.editableText) : e.text;
+}
+
 function isLabelled(e: UiElement): boolean {
   return e.text !== '' || e.contentDesc !== '' || e.hint !== '' || e.clickable || e.checkable || e.className.endsWith('EditText') || e.className.endsWith('ImageView');
 }
@@ -94,7 +99,7 @@ export function renderScreenshot(state: ScreenshotState): Buffer {
   canvas.fill({ left: 0, top: 0, right: SCREEN_WIDTH, bottom: SCREEN_HEIGHT }, colour(`bg:${state.screenId}:${state.root.package}`, true));
   for (const e of flatten(state.root)) {
     const area = (e.bounds.right - e.bounds.left) * (e.bounds.bottom - e.bounds.top);
-    const seed = `${e.className}|${e.text}|${e.contentDesc}|${e.hint}|${e.checked}|${e.focused}|${e.selected}|${e.enabled}`;
+    const seed = `${e.className}|${drawnText(e)}|${e.contentDesc}|${e.hint}|${e.checked}|${e.focused}|${e.selected}|${e.enabled}`;
     if (area > (SCREEN_WIDTH * SCREEN_HEIGHT) / 3) continue;
     if (!isLabelled(e)) {
       canvas.frame(e.bounds, colour(`frame:${seed}`, true), 2);
@@ -103,7 +108,7 @@ export function renderScreenshot(state: ScreenshotState): Buffer {
     const inset = { left: e.bounds.left + 2, top: e.bounds.top + 2, right: e.bounds.right - 2, bottom: e.bounds.bottom - 2 };
     if (e.clickable || e.checkable || e.className.endsWith('EditText')) canvas.fill(inset, colour(`fill:${seed}`, true));
     canvas.frame(e.bounds, colour(`edge:${seed}`, false), e.focused ? 6 : 2);
-    canvas.barcode(inset, e.text || e.contentDesc || e.hint, colour(`ink:${seed}`, false));
+    canvas.barcode(inset, drawnText(e) || e.contentDesc || e.hint, colour(`ink:${seed}`, false));
     if (e.checkable) canvas.fill({ left: inset.right - 40, top: inset.top + 8, right: inset.right - 8, bottom: inset.top + 40 }, e.checked ? [20, 160, 60] : [120, 120, 120]);
   }
   canvas.fill({ left: 0, top: 0, right: SCREEN_WIDTH, bottom: STATUS_BAR_HEIGHT }, [32, 33, 36]);

@@ -104,6 +104,8 @@ function sourceAttributes(e: UiElement): string {
     ['displayed', 'true'],
     ['hint', e.hint],
     ['drawing-order', String(e.drawingOrder)],
+    // UiAutomator2 writes AccessibilityNodeInfo.isShowingHintText for every node; `uiautomator dump` does not.
+    ['showing-hint', bool(e.showingHint)],
   );
   return attrs.map(([k, v]) => `${k}="${escapeXml(v)}"`).join(' ');
 }

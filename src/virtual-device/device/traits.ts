@@ -47,7 +47,17 @@ export interface DeviceTraitOptions {
   readonly sdk?: number;
   /** Issue 12: how long the window focus lags behind a Back (default DEFAULT_BACK_FOCUS_LAG). */
   readonly backFocusLag?: BackFocusLag;
+  /** How password fields report their content to accessibility (see PasswordText). Default `bullets`. */
+  readonly passwordText?: PasswordText;
 }
+
+/**
+ * Issue 12: what a password field's accessibility text holds once something is typed.
+ * `bullets`: a stock TextView with PasswordTransformationMethod, one U+2022 per UTF-16 unit
+ * (Flutter obscures the same way, with its obscuringCharacter). `plain`: a custom view that
+ * exposes what was typed, the worst case the harness must survive.
+ */
+export type PasswordText = 'bullets' | 'plain';
 
 /** Android release for an API level, for ro.build.version.release. */
 export function releaseForSdk(sdk: number): string {
@@ -59,11 +69,13 @@ export class DeviceTraits {
   displays: readonly VirtualDisplay[] = [BUILT_IN_DISPLAY];
   launchDelayMs = 0;
   backFocusLag: BackFocusLag = DEFAULT_BACK_FOCUS_LAG;
+  passwordText: PasswordText = 'bullets';
 
   constructor(options: DeviceTraitOptions = {}) {
     if (options.displays && options.displays.length > 0) this.displays = options.displays;
     this.launchDelayMs = Math.max(0, options.launchDelayMs ?? 0);
     if (options.backFocusLag) this.backFocusLag = boundedLag(options.backFocusLag);
+    this.passwordText = options.passwordText ?? 'bullets';
   }
 
   /** The display the UI is on: the first that is ON (the inner panel of an open foldable). */
@@ -75,6 +87,7 @@ export class DeviceTraits {
     this.displays = [BUILT_IN_DISPLAY];
     this.launchDelayMs = 0;
     this.backFocusLag = DEFAULT_BACK_FOCUS_LAG;
+    this.passwordText = 'bullets';
   }
 }
 

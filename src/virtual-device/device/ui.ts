@@ -9,7 +9,7 @@ import type { NormalizedScenario } from '../scenario/normalize.js';
 import type { DeviceLogKind } from '../contracts.js';
 import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js';
 import { listTravel, straightStroke, type TouchStroke } from './touch.js';
-import { describeElement, flatten, maxScroll, newVisit, renderVisit, substitute, type UiElement, type Visit } from './uiTree.js';
+import { describeElement, flatten, maxScroll, newVisit, renderVisit, substitute, type RenderOptions, type UiElement, type Visit } from './uiTree.js';
 
 export type ClickSource = 'uia2-click' | 'w3c-actions' | 'input-tap' | 'input-keyevent';
 
@@ -56,6 +56,8 @@ export class DeviceUi {
     /** The effective dpi (an override wins): touch slop and fling velocities scale with it. */
     private readonly dpi: () => number = () => PHYSICAL_DENSITY,
     private readonly hooks: UiHooks = {},
+    /** Read at every render: a change must bump `version` (VirtualDevice.setPasswordText does). */
+    private readonly renderOptions: () => RenderOptions = () => ({ passwordText: 'bullets' }),
   ) {
     this.stack = [this.visitOf(scenario.spec.home)];
     const start = scenario.spec.start;
@@ -96,7 +98,7 @@ export class DeviceUi {
   }
 
   tree(): UiElement {
-    if (this.cachedTree?.version !== this.version) this.cachedTree = { version: this.version, root: renderVisit(this.top()) };
+    if (this.cachedTree?.version !== this.version) this.cachedTree = { version: this.version, root: renderVisit(this.top(), this.renderOptions()) };
     return this.cachedTree.root;
   }
 
@@ -255,7 +257,7 @@ export class DeviceUi {
         return true;
       case 67: {
         const field = this.focusedField();
-        if (field) this.setText(field.key, field.text.slice(0, -1), `${reason} DEL`);
+        if (field) this.setText(field.key, field.editableText.slice(0, -1), `${reason} DEL`);
         return true;
       }
       default:
@@ -304,7 +306,7 @@ export class DeviceUi {
       this.log('input', `${reason}: ${JSON.stringify(text)} dropped (no focused text field)`);
       return false;
     }
-    this.setText(field.key, field.text + text, reason);
+    this.setText(field.key, field.editableText + text, reason);
     return true;
   }
 

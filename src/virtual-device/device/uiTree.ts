@@ -5,12 +5,22 @@
 import type { Action, NodeSpec } from '../scenario/model.js';
 import type { NormalizedScreen } from '../scenario/normalize.js';
 import { intersect, rectOf, type Rect } from './geometry.js';
+import type { PasswordText } from './traits.js';
 
 export interface UiElement {
   readonly key: string;
   readonly index: number;
   readonly className: string;
+  /**
+   * What accessibility reports as the node's text (AccessibilityNodeInfo.getText), and so what
+   * dumps, page sources, finds and `GET /text` see: TextView.getTextForAccessibility gives the
+   * hint while the text is empty, and a password's transformed text (bullets) otherwise.
+   */
   readonly text: string;
+  /** What the field really holds (the Editable): typing and DEL work on this. */
+  readonly editableText: string;
+  /** AccessibilityNodeInfo.isShowingHintText: the node reports its hint because it is empty. */
+  readonly showingHint: boolean;
   readonly resourceId: string;
   readonly contentDesc: string;
   readonly hint: string;
@@ -98,7 +108,29 @@ export function maxScroll(spec: NodeSpec, visit: Visit): number {
   return Math.max(0, bottom - spec.bounds[3]);
 }
 
-export function renderVisit(visit: Visit): UiElement {
+/** One bullet per UTF-16 unit, as PasswordTransformationMethod's PasswordCharSequence (U+2022). */
+export function passwordBullets(text: string): string {
+  return '\u2022'.repeat(text.length);
+}
+
+export interface RenderOptions {
+  readonly passwordText: PasswordText;
+}
+
+/**
+ * TextView.getTextForAccessibility (AOSP): an empty text reports the hint, anything else its
+ * transformed text (bullets for a password, unless the view exposes the plain text). A static
+ * screen replays a real capture, whose texts are already what the device reported.
+ */
+function accessibilityText(spec: NodeSpec, content: string, visit: Visit, options: RenderOptions): { text: string; showingHint: boolean } {
+  const hint = spec.hint ?? '';
+  if (visit.screen.spec.static === true) return { text: content, showingHint: hint !== '' && content === hint };
+  if (content === '') return { text: hint, showingHint: hint !== '' };
+  if (spec.password === true && options.passwordText === 'bullets') return { text: passwordBullets(content), showingHint: false };
+  return { text: content, showingHint: false };
+}
+
+export function renderVisit(visit: Visit, options: RenderOptions = { passwordText: 'bullets' }): UiElement {
   let order = 0;
   const render = (spec: NodeSpec, dy: number, clip: Rect | null, index: number, pkg: string): UiElement | null => {
     const full = rectOf(spec.bounds, dy);
@@ -108,11 +140,15 @@ export function renderVisit(visit: Visit): UiElement {
     const isScroller = visit.screen.spec.static !== true && spec.scrollable === true && spec.children !== undefined;
     const childDy = isScroller ? dy - (visit.scroll.get(key) ?? 0) : dy;
     const childClip = isScroller ? bounds : clip;
+    const content = textOfKey(visit, key);
+    const reported = accessibilityText(spec, content, visit, options);
     const element: UiElement = {
       key,
       index,
       className: spec.class,
-      text: textOfKey(visit, key),
+      text: reported.text,
+      editableText: content,
+      showingHint: reported.showingHint,
       resourceId: spec.resourceId ?? '',
       contentDesc: substitute(spec.contentDesc ?? '', visit),
       hint: spec.hint ?? '',

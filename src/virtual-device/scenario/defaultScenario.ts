@@ -240,7 +240,51 @@ function settingsAccounts(): ScreenSpec {
     id: 'settings_accounts',
     package: SETTINGS,
     activity: '.Settings$AccountDashboardActivity',
-    root: appWindow([toolbar(SETTINGS, 'Passwords & accounts'), profile('Personal profile', 'Personal', 300, 'personal'), profile('Work profile', 'Work', 960, 'work')]),
+    root: appWindow([
+      toolbar(SETTINGS, 'Passwords & accounts'),
+      profile('Personal profile', 'Personal', 300, 'personal'),
+      profile('Work profile', 'Work', 960, 'work'),
+      node(C.button, [63, 1650, 1017, 1797], { key: 'add_account', text: 'Add account', clickable: true, focusable: true, onClick: goto('settings_add_account') }),
+    ]),
+  };
+}
+
+/**
+ * Issue 12: a form as a real device reports it. Every field starts empty and so reports its hint
+ * as its text (TextView.getTextForAccessibility): two `Name` fields told apart only by their
+ * sections, an `Email` field with an id, and a password field with neither id nor content-desc,
+ * whose content is reported as bullets (or as plain text with the `plain` password trait).
+ */
+function settingsAddAccount(): ScreenSpec {
+  const field = (key: string, hint: string, top: number, extra: Partial<NodeSpec> = {}): NodeSpec =>
+    node(C.edit, [63, top, 1017, top + 147], { key, hint, text: '', clickable: true, focusable: true, longClickable: true, ...extra });
+  const section = (label: string, key: string, top: number): NodeSpec =>
+    node(C.linear, [0, top, 1080, top + 280], { contentDesc: label }, [
+      node(C.text, [63, top + 20, 1017, top + 100], { text: label === 'Account holder' ? 'Your name' : 'Someone we can call' }),
+      field(key, 'Name', top + 110),
+    ]);
+  return {
+    id: 'settings_add_account',
+    package: SETTINGS,
+    activity: '.accounts.AddAccountSettings',
+    root: appWindow([
+      toolbar(SETTINGS, 'Add account'),
+      section('Account holder', 'holder_name', 290),
+      section('Emergency contact', 'contact_name', 590),
+      field('account_email', 'Email', 900, { resourceId: `${SETTINGS}:id/account_email` }),
+      field('account_password', 'Password', 1080, { password: true }),
+      node(C.button, [63, 1300, 1017, 1447], {
+        key: 'create_account',
+        text: 'Create account',
+        clickable: true,
+        focusable: true,
+        onClick: [
+          { type: 'setText', node: 'account_status', template: 'Account created for {{@holder_name}} <{{@account_email}}>' },
+          { type: 'hideKeyboard' },
+        ],
+      }),
+      node(C.text, [63, 1460, 1017, 1510], { key: 'account_status', text: '' }),
+    ]),
   };
 }
 
@@ -371,6 +415,7 @@ const SCREENS: readonly ScreenSpec[] = [
   allApps(),
   appInfo(),
   settingsAccounts(),
+  settingsAddAccount(),
   settingsSearch(),
   notesMain(),
   notesHistory(),
@@ -436,6 +481,7 @@ function packages(versions: HelperVersions): PackageSpec[] {
         '.Settings$ManageApplicationsActivity': 'all_apps',
         '.Settings$NetworkDashboardActivity': 'settings_network',
         '.Settings$AccountDashboardActivity': 'settings_accounts',
+        '.accounts.AddAccountSettings': 'settings_add_account',
       },
     },
     { name: SEARCH, label: 'Settings Services', versionCode: 34, versionName: '14', activities: { '.modules.search.SearchActivity': 'settings_search' } },

@@ -234,6 +234,7 @@ export class Uia2Server {
       case 'class': case 'className': return e.className;
       case 'package': return e.package;
       case 'hint': return e.hint || null;
+      case 'showing-hint': case 'showingHintText': return b(e.showingHint);
       case 'bounds': return `[${e.bounds.left},${e.bounds.top}][${e.bounds.right},${e.bounds.bottom}]`;
       case 'index': return String(e.index);
       case 'checkable': return b(e.checkable);
@@ -328,8 +329,11 @@ export class Uia2Server {
       case 'POST /value': {
         const text = typeof body.text === 'string' ? body.text : Array.isArray(body.value) ? (body.value as unknown[]).join('') : '';
         const replace = body.replace === true;
-        // SendKeysToElement: ACTION_SET_TEXT; when the node says no, 400 invalid element state quoting the text.
-        if (!this.device.ui.performSetText(e, replace ? text : e.text + text, `uia2 setValue${replace ? ' (replace)' : ''}`)) {
+        const reason = `uia2 setValue${replace ? ' (replace)' : ''}`;
+        // SendKeysToElement: ACTION_SET_TEXT (after its clear-before-append, which only a node that takes text reaches);
+        // when the node says no, 400 invalid element state quoting the text.
+        const value = replace || !this.device.ui.takesText(e) ? text : this.appended(session, id, e, text);
+        if (!this.device.ui.performSetText(e, value, reason)) {
           throw new HttpError(400, 'invalid element state', `Cannot set the element to '${text}'. Did you interact with the correct element?`);
         }
         return null;
@@ -337,6 +341,18 @@ export class Uia2Server {
       default:
         throw new HttpError(404, 'unknown command', `The requested resource could not be found: ${method} /element/:id${sub}`);
     }
+  }
+
+  /**
+   * SendKeysToElement without `replace` (appium-uiautomator2-server): it appends to what
+   * getText() reports, but first clears the field, and when the field still reports a text
+   * after the clear, takes that for a hint and appends to nothing. So a hint is never kept, and
+   * a password's bullets are kept when the field has no hint, as on a device.
+   */
+  private appended(session: Session, id: string, e: UiElement, text: string): string {
+    if (e.text === '') return text;
+    this.device.ui.setText(e.key, '', 'uia2 setValue: clear before append');
+    return this.element(session, id).text === '' ? e.text + text : text;
   }
 
   private pressKeycode(code: number): void {

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../src/domain/errors.js';
+import { buildLocator } from '../../../src/domain/locator.js';
+import { parseSelector } from '../../../src/domain/validation.js';
 import { buildHarness, drive, envelopeOf } from '../../support/fakes/harness.js';
 
 const SELECTOR = { text: 'Calendar' };
+/** The locator the harness sends for a selector: the fake Appium finds elements by it. */
+const locatorOf = (selector: Record<string, unknown>): string => buildLocator(parseSelector(selector)).value;
 
 function withCalendar(h: ReturnType<typeof buildHarness>): void {
-  h.automation.elements.set('//*[@text="Calendar"]', 'Calendar');
-  h.automation.elements.set("//*[@text='Calendar']", 'Calendar');
+  h.automation.elements.set(locatorOf(SELECTOR), 'Calendar');
 }
 
 describe('flow sessions', () => {
@@ -83,7 +86,7 @@ describe('flow sessions', () => {
   it('runs every action of the flow on the same session and closes it with ui_session_close', async () => {
     const h = buildHarness();
     withCalendar(h);
-    h.automation.elements.set('//*[@text="Search"]', 'Search');
+    h.automation.elements.set(locatorOf({ text: 'Search' }), 'Search');
     const id = ((await h.envelope('ui_session_open')).data as { session_id: string }).session_id;
     expect((await h.envelope('ui_tap', { selector: SELECTOR, session_id: id })).ok).toBe(true);
     expect((await h.envelope('ui_scroll', { direction: 'down', session_id: id })).ok).toBe(true);

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContainer } from '../../../src/container.js';
 import type { Envelope } from '../../../src/domain/envelope.js';
+import { buildLocator } from '../../../src/domain/locator.js';
+import { parseSelector } from '../../../src/domain/validation.js';
 import { FileDeviceLock, type ProcessProbe } from '../../../src/infrastructure/lock/FileDeviceLock.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
 import { FakeClock } from '../../support/FakeClock.js';
@@ -94,7 +96,7 @@ describe('one owner across processes (container wiring)', () => {
     dirs.push(directory);
     const device = new FakeDevice();
     const automation = new FakeAutomation();
-    automation.elements.set("//*[@text='Calendar']", 'Calendar');
+    automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
     const a = server(1001, directory, device, automation);
     const b = server(1002, directory, device, automation);
     const hold = b.lock.hold({ tool: 'ui_scroll', operationId: 'op-b', kind: 'operation' });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseDump } from '../../../src/domain/dump.js';
+import { HIDDEN_PASSWORD_TEXT, parseDump, redactPasswordTexts } from '../../../src/domain/dump.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import { isVisible } from '../../../src/domain/nodeFacts.js';
-import { appiumSource, screen, uiautomatorDump } from './dumpBuilder.js';
+import { appiumSource, escapeAttr, screen, uiautomatorDump } from './dumpBuilder.js';
 
 function unavailableMessage(xml: string): string {
   try {
@@ -160,5 +160,56 @@ describe('parseDump', () => {
     const elapsed = performance.now() - started;
     expect(tree.nodes).toHaveLength(1601);
     expect(elapsed).toBeLessThan(200);
+  });
+});
+
+describe('showing-hint and password fields (issue 12)', () => {
+  it("reads UiAutomator2's showing-hint, and null where the dump has none", () => {
+    const field = { cls: 'android.widget.EditText', text: 'Email', hint: 'Email', bounds: '[0,0][1080,150]' };
+    expect(parseDump(appiumSource([screen([{ ...field, showingHint: true }])])).nodes[1]?.showingHint).toBe(true);
+    expect(parseDump(appiumSource([screen([{ ...field, showingHint: false }])])).nodes[1]?.showingHint).toBe(false);
+    expect(parseDump(uiautomatorDump([screen([field])])).nodes[1]?.showingHint).toBeNull();
+  });
+
+  const SECRET = `hunter2-secret &amp; "q"`;
+  const roots = (text: string) => [
+    screen([
+      { cls: 'android.widget.TextView', text: 'hunter2-secret is not a password here', bounds: '[0,0][1080,100]' },
+      { cls: 'android.widget.EditText', text, hint: 'Password', password: true, bounds: '[0,100][1080,250]' },
+      { cls: 'android.widget.EditText', text: '', password: true, bounds: '[0,250][1080,400]' },
+      { cls: 'android.widget.EditText', text: 'Password', hint: 'Password', password: true, bounds: '[0,400][1080,550]' },
+    ]),
+  ];
+
+  for (const [shape, build] of [
+    ['uiautomator', (text: string) => uiautomatorDump(roots(text))],
+    ['appium', (text: string) => appiumSource(roots(text))],
+  ] as const) {
+    it(`redactPasswordTexts hides the text of a password field and nothing else (${shape})`, () => {
+      const xml = build(SECRET);
+      const redacted = redactPasswordTexts(xml);
+      expect(xml).toContain(escapeAttr(SECRET));
+      expect(redacted).not.toContain(escapeAttr(SECRET));
+      const before = parseDump(xml).nodes;
+      const after = parseDump(redacted).nodes;
+      expect(after.map((n) => n.text)).toEqual([
+        before[0]!.text,
+        'hunter2-secret is not a password here',
+        HIDDEN_PASSWORD_TEXT,
+        // An empty text, and the field's own hint while it shows it, stay.
+        '',
+        'Password',
+      ]);
+      // Everything else is byte for byte what the device wrote.
+      expect(redacted.replace(HIDDEN_PASSWORD_TEXT, 'X')).toBe(xml.replace(escapeAttr(SECRET), 'X'));
+      // Bullets are a password field's text too.
+      expect(parseDump(redactPasswordTexts(build('••••••'))).nodes[2]?.text).toBe(HIDDEN_PASSWORD_TEXT);
+    });
+  }
+
+  it('redactPasswordTexts returns a dump without password fields unchanged, and refuses what parseDump refuses', () => {
+    const xml = uiautomatorDump(sample);
+    expect(redactPasswordTexts(xml)).toBe(xml);
+    expect(() => redactPasswordTexts('not xml')).toThrow(HarnessError);
   });
 });

@@ -13,6 +13,9 @@ export interface NodeSpec {
   checked?: boolean;
   scrollable?: boolean;
   enabled?: boolean;
+  password?: boolean;
+  /** UiAutomator2's `showing-hint`; written only when given (`uiautomator dump` has no such attribute). */
+  showingHint?: boolean;
   children?: NodeSpec[];
 }
 
@@ -41,7 +44,9 @@ function attrs(spec: NodeSpec, withClassAttr: boolean): string {
     ['scrollable', String(spec.scrollable ?? false)],
     ['long-clickable', String(spec.longClickable ?? false)],
     ['hint', spec.hint ?? ''],
+    ['password', String(spec.password ?? false)],
   ];
+  if (spec.showingHint !== undefined) parts.push(['showing-hint', String(spec.showingHint)]);
   if (spec.bounds !== null) parts.push(['bounds', spec.bounds ?? '[0,0][1080,2400]']);
   return parts.map(([k, v]) => `${k}="${escapeAttr(v)}"`).join(' ');
 }

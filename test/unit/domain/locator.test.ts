@@ -57,6 +57,8 @@ const screenSpec: NodeSpec[] = [
     { cls: 'com.example.EditTextLayout', hint: 'Search apps', bounds: '[0,1000][500,1100]' },
     { cls: 'android.widget.TextView', hint: 'Search apps', bounds: '[0,1100][500,1200]' },
     { cls: 'com.google.android.material.textfield.TextInputEditText', desc: 'Email', bounds: '[0,1200][500,1300]' },
+    // A password field of a view that exposes the plain text to accessibility (issue 12 §8).
+    { cls: 'android.widget.EditText', id: 'com.example.app:id/pin', text: 'hunter2-secret', hint: 'PIN', password: true, bounds: '[0,1300][500,1400]' },
   ]),
 ];
 
@@ -64,13 +66,14 @@ describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the
   it('maps each key to its strategy', () => {
     expect(buildLocator({ target: { key: 'resource_id', value: 'com.example.app:id/save' } })).toEqual({ using: 'id', value: 'com.example.app:id/save' });
     expect(buildLocator({ target: { key: 'content_desc', value: 'Navigate up' } })).toEqual({ using: 'accessibility id', value: 'Navigate up' });
-    expect(buildLocator({ target: { key: 'text', value: 'Save' } })).toEqual({ using: 'xpath', value: "//*[@text='Save']" });
-    expect(buildLocator({ target: { key: 'text_contains', value: 'Sav' } })).toEqual({ using: 'xpath', value: "//*[contains(@text, 'Sav')]" });
+    // A password field's text is never matched (issue 12 §8).
+    expect(buildLocator({ target: { key: 'text', value: 'Save' } })).toEqual({ using: 'xpath', value: "//*[@text='Save' and not(@password='true')]" });
+    expect(buildLocator({ target: { key: 'text_contains', value: 'Sav' } })).toEqual({ using: 'xpath', value: "//*[contains(@text, 'Sav') and not(@password='true')]" });
     // An id without ':id/' would be rewritten by UiAutomator2's id strategy; it goes as XPath.
     expect(buildLocator({ target: { key: 'resource_id', value: 'save_button' } })).toEqual({ using: 'xpath', value: "//*[@resource-id='save_button']" });
     expect(buildLocator({ target: { key: 'text', value: 'Save' }, within: { key: 'content_desc', value: 'Work profile' } })).toEqual({
       using: 'xpath',
-      value: "//*[(@text='Save') and ancestor::*[@content-desc='Work profile']]",
+      value: "//*[(@text='Save' and not(@password='true')) and ancestor::*[@content-desc='Work profile']]",
     });
   });
 
@@ -90,6 +93,11 @@ describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the
     { text: 'Save', within: { input_hint: 'Search' } },
     { text: 'nothing like this' },
     { content_desc: 'Work profile', within: { text: 'Save' } },
+    { input_hint: 'PIN' },
+    // A password field's text: never a match, in any form.
+    { text: 'hunter2-secret' },
+    { text_contains: 'hunter' },
+    { input_hint: 'hunter' },
   ];
 
   for (const [shape, xml] of [
@@ -110,8 +118,8 @@ describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the
         expect(found, JSON.stringify(wire)).toEqual(expected);
         if (expected.length > 0) nonEmpty++;
       }
-      // Three selectors above are built to find nothing; every other one finds something.
-      expect(nonEmpty).toBe(selectors.length - 3);
+      // Six selectors above are built to find nothing; every other one finds something.
+      expect(nonEmpty).toBe(selectors.length - 6);
     });
   }
 
@@ -121,5 +129,28 @@ describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the
     expect(classes('Search apps')).toEqual(['android.widget.EditText']);
     expect(classes('Search')).toEqual(['android.widget.EditText', 'android.widget.EditText']);
     expect(classes('Email')).toEqual(['com.google.android.material.textfield.TextInputEditText']);
+  });
+
+  it('never matches the text of a password field, while its hint and id still find it (issue 12 §8)', () => {
+    const tree = parseDump(appiumSource(screenSpec));
+    const ids = (wire: unknown) => matchSelector(tree, parseSelector(wire)).map((n) => n.resourceId);
+    expect(ids({ text: 'hunter2-secret' })).toEqual([]);
+    expect(ids({ text_contains: 'secret' })).toEqual([]);
+    expect(ids({ input_hint: 'secret' })).toEqual([]);
+    expect(ids({ input_hint: 'PIN' })).toEqual(['com.example.app:id/pin']);
+    expect(ids({ resource_id: 'com.example.app:id/pin' })).toEqual(['com.example.app:id/pin']);
+  });
+
+  it('input_hint finds a field before and after typing, through the hint UiAutomator2 keeps reporting (issue 12 §2)', () => {
+    const field = (text: string, showingHint: boolean): string =>
+      appiumSource([screen([{ cls: 'android.widget.EditText', text, hint: 'Email', showingHint, bounds: '[0,0][1080,150]' }])]);
+    for (const xml of [field('Email', true), field('ada@example.com', false)]) {
+      const doc = parseXml(xml);
+      const found = evaluateLocator(doc, buildLocator(parseSelector({ input_hint: 'Email' })));
+      expect(found, xml).toHaveLength(1);
+      expect(matchSelector(parseDump(xml), parseSelector({ input_hint: 'Email' }))).toHaveLength(1);
+    }
+    // {text: "Email"} is what an empty field's text says, and it stops matching once something is typed.
+    expect(evaluateLocator(parseXml(field('ada@example.com', false)), buildLocator(parseSelector({ text: 'Email' })))).toEqual([]);
   });
 });

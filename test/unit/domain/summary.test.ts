@@ -4,6 +4,7 @@ import { summariseScreen, summariseScreenDetailed } from '../../../src/domain/su
 import { matchSelector } from '../../../src/domain/matcher.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { nameOfEntry, roleOfEntry, type ScreenContext, type WindowState } from '../../../src/domain/screen.js';
+import { notFoundMessage } from '../../../src/domain/notFound.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
 
 function ctx(window: Partial<WindowState> = {}, density = 420): ScreenContext {
@@ -344,5 +345,126 @@ describe('summariseScreen: screen and foreground package', () => {
 
   it('is pure: the same input gives the same summary', () => {
     expect(summariseScreen(tree, ctx())).toEqual(summariseScreen(tree, ctx()));
+  });
+});
+
+describe('summariseScreen: empty fields report their hint as their text (issue 12 §2)', () => {
+  // A real device reports an empty field's hint as its text (TextView.getTextForAccessibility).
+  const email = (text: string, extra: Partial<NodeSpec> = {}): NodeSpec => ({
+    cls: 'android.widget.EditText',
+    text,
+    hint: 'Email',
+    clickable: true,
+    bounds: '[0,300][1080,450]',
+    ...extra,
+  });
+
+  it('offers an empty field by its hint, never by the text that is its hint, and says it is empty', () => {
+    const s = summarise([email('Email')]);
+    expect(s.actions).toEqual([{ selector: { input_hint: 'Email' }, role: 'input', bounds: [0, 300, 1080, 150], empty: true }]);
+  });
+
+  it('offers the same selector once something is typed, and the field is no longer empty', () => {
+    const typed = summarise([email('ada@example.com')]);
+    expect(typed.actions).toEqual([{ selector: { input_hint: 'Email' }, label: 'ada@example.com', role: 'input', bounds: [0, 300, 1080, 150] }]);
+  });
+
+  it('keeps a resource-id first, and labels the empty field with its hint', () => {
+    const s = summarise([email('Email', { id: 'com.example.app:id/email' })]);
+    expect(s.actions).toEqual([{ selector: { resource_id: 'com.example.app:id/email' }, label: 'Email', role: 'input', bounds: [0, 300, 1080, 150], empty: true }]);
+  });
+
+  it('an empty text is empty too, and a field without a hint keeps its text as before', () => {
+    const s = summarise([
+      { cls: 'android.widget.EditText', desc: 'Phone', clickable: true, bounds: '[0,0][1080,150]' },
+      { cls: 'android.widget.EditText', text: 'Delhi', clickable: true, bounds: '[0,150][1080,300]' },
+    ]);
+    expect(s.actions).toEqual([
+      { selector: { content_desc: 'Phone' }, role: 'input', bounds: [0, 0, 1080, 150], empty: true },
+      { selector: { text: 'Delhi' }, role: 'input', bounds: [0, 150, 1080, 150] },
+    ]);
+  });
+
+  it("trusts UiAutomator2's showing-hint over the comparison of text and hint", () => {
+    const source = (text: string, showingHint: boolean) =>
+      summariseScreen(parseDump(appiumSource([screen([email(text, { showingHint })])])), ctx()).actions[0];
+    expect(source('Email', true)).toMatchObject({ selector: { input_hint: 'Email' }, empty: true });
+    // Someone typed the hint's own words: the field is filled.
+    expect(source('Email', false)).not.toHaveProperty('empty');
+    expect(source('Email', false)?.selector).toEqual({ input_hint: 'Email' });
+  });
+
+  it('two empty "Name" fields are told apart by their sections, by hint, not by the text they share', () => {
+    const section = (desc: string, top: number): NodeSpec => ({
+      cls: 'android.widget.LinearLayout',
+      desc,
+      bounds: `[0,${top}][1080,${top + 300}]`,
+      children: [{ cls: 'android.widget.EditText', text: 'Name', hint: 'Name', clickable: true, bounds: `[0,${top + 100}][1080,${top + 250}]` }],
+    });
+    const children = [section('Sender', 300), section('Recipient', 700)];
+    const s = summarise(children);
+    expect(s.actions.map((a) => a.selector)).toEqual([
+      { input_hint: 'Name', within: { content_desc: 'Sender' } },
+      { input_hint: 'Name', within: { content_desc: 'Recipient' } },
+    ]);
+    for (const a of s.actions) expect(a).toMatchObject({ role: 'input', empty: true, disambiguated: true });
+    expectEveryOfferUnique(children);
+    // Typing into one of them changes nothing about either selector.
+    const typed: NodeSpec[] = [section('Sender', 300), section('Recipient', 700)];
+    typed[0]!.children![0]!.text = 'Ada';
+    expect(summarise(typed).actions.map((a) => a.selector)).toEqual(s.actions.map((a) => a.selector));
+  });
+});
+
+describe('summariseScreen: a password field’s text is never repeated (issue 12 §8)', () => {
+  const SECRET = 'hunter2-secret';
+  const password = (text: string, extra: Partial<NodeSpec> = {}): NodeSpec => ({
+    cls: 'android.widget.EditText',
+    text,
+    password: true,
+    clickable: true,
+    bounds: '[0,500][1080,650]',
+    ...extra,
+  });
+
+  it('offers it by hint, content-desc or id, never by its text, plain or bullets, and never shows the text', () => {
+    for (const text of [SECRET, '••••••••••••••']) {
+      for (const shape of ['uiautomator', 'appium'] as const) {
+        const roots = [screen([{ cls: 'android.widget.TextView', text: 'Sign in', bounds: '[0,0][1080,150]' }, password(text, { hint: 'Password' })])];
+        const s = summariseScreen(parseDump(shape === 'appium' ? appiumSource(roots) : uiautomatorDump(roots)), ctx());
+        expect(s.actions).toEqual([{ selector: { input_hint: 'Password' }, role: 'input', bounds: [0, 500, 1080, 150] }]);
+        expect(JSON.stringify(s)).not.toContain(text);
+        expect(s.texts).toEqual(['Sign in']);
+      }
+    }
+    expect(summarise([password(SECRET, { desc: 'Your password' })]).actions[0]?.selector).toEqual({ content_desc: 'Your password' });
+    expect(summarise([password(SECRET, { id: 'com.example.app:id/pw' })]).actions[0]).toEqual({
+      selector: { resource_id: 'com.example.app:id/pw' },
+      role: 'input',
+      bounds: [0, 500, 1080, 150],
+    });
+  });
+
+  it('an empty password field is empty, and is named by its hint', () => {
+    expect(summarise([password('Password', { hint: 'Password' })]).actions).toEqual([
+      { selector: { input_hint: 'Password' }, role: 'input', bounds: [0, 500, 1080, 150], empty: true },
+    ]);
+  });
+
+  it('is not offered at all when only its text could name it, and never lends its text to a parent', () => {
+    const s = summarise([password(SECRET)]);
+    expect(s.actions).toEqual([]);
+    expect(JSON.stringify(s)).not.toContain(SECRET);
+    const parent = summarise([
+      { cls: 'android.widget.LinearLayout', clickable: true, bounds: '[0,400][1080,800]', children: [{ ...password(SECRET), clickable: false, cls: 'android.view.View' }] },
+    ]);
+    expect(JSON.stringify(parent)).not.toContain(SECRET);
+  });
+
+  it('a not-found message built from these offers does not carry it either', () => {
+    const s = summarise([password(SECRET, { hint: 'Password' }), { cls: 'android.widget.Button', text: 'Sign in', clickable: true, bounds: '[0,700][1080,850]' }]);
+    const message = notFoundMessage(parseSelector({ text: 'Log in' }), s.actions);
+    expect(message).toContain("'Password' (input)");
+    expect(message).not.toContain(SECRET);
   });
 });

@@ -253,6 +253,20 @@ describe('AutomationSession', () => {
     expect(await session.elementLabel({ id: 'e' })).toBe('Search settings');
   });
 
+  it('elementLabel never reads out a password field: its content-desc or hint, not its text (issue 12 §8)', async () => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    // A custom view that exposes the plain text to accessibility, the worst case.
+    driver.text = 'hunter2-secret';
+    driver.attributes = { password: 'true', hint: 'Password' };
+    expect(await session.elementLabel({ id: 'e' })).toBe('Password');
+    driver.attributes = { password: 'true', 'content-desc': null, hint: null };
+    expect(await session.elementLabel({ id: 'e' })).toBe('');
+    // Not a password field: its text is its label, as before.
+    driver.attributes = { password: 'false', hint: 'Password' };
+    expect(await session.elementLabel({ id: 'e' })).toBe('hunter2-secret');
+  });
+
   it('typeText clears then sends the whole Unicode string at once', async () => {
     const driver = new FakeDriver();
     const { session } = await openWith(driver);

@@ -88,7 +88,8 @@ describe('default scenario', () => {
     d.setScreen('settings_home');
     tap(d, one(d, (n) => n.resourceId === 'com.android.settings:id/search_action_bar'));
     const field = one(d, (n) => n.className === 'android.widget.EditText');
-    expect(field).toMatchObject({ text: '', resourceId: '', contentDesc: '', hint: 'Search settings', focused: true });
+    // Empty, it reports its hint as its text, as TextView.getTextForAccessibility does (issue 12 §2).
+    expect(field).toMatchObject({ text: 'Search settings', editableText: '', showingHint: true, resourceId: '', contentDesc: '', hint: 'Search settings', focused: true });
     expect(d.imeVisible()).toBe(true);
     await sh(d, 'input text wi%sfi');
     expect(one(d, (n) => n.className === 'android.widget.EditText').text).toBe('wi fi');
@@ -99,6 +100,28 @@ describe('default scenario', () => {
     d.ui.back();
     expect(d.imeVisible()).toBe(false);
     expect(d.currentScreen().screenId).toBe('settings_search');
+  });
+
+  it('Add account: empty fields read their hint, two Name fields sit in their own sections, the password shows bullets (issue 12)', async () => {
+    const d = device();
+    d.setScreen('settings_accounts');
+    tap(d, one(d, (n) => n.text === 'Add account' && n.clickable));
+    expect(d.currentScreen()).toMatchObject({ screenId: 'settings_add_account', activity: 'com.android.settings.accounts.AddAccountSettings' });
+    const names = d.nodes().filter((n) => n.className === 'android.widget.EditText' && n.hint === 'Name');
+    expect(names.map((n) => [n.text, n.showingHint, ancestors(n)[0]?.contentDesc])).toEqual([
+      ['Name', true, 'Account holder'],
+      ['Name', true, 'Emergency contact'],
+    ]);
+    tap(d, names[0] as UiElement);
+    await sh(d, 'input text Ada');
+    tap(d, one(d, (n) => n.password));
+    await sh(d, 'input text hunter2-secret');
+    const pw = one(d, (n) => n.password);
+    expect([pw.text, pw.editableText, pw.hint]).toEqual(['\u2022'.repeat(14), 'hunter2-secret', 'Password']);
+    d.ui.pressKey(66, 'test');
+    tap(d, one(d, (n) => n.text === 'Create account'));
+    expect(one(d, (n) => n.text.startsWith('Account created')).text).toBe('Account created for Ada <>');
+    expect(d.dumpXml()).not.toContain('hunter2-secret');
   });
 
   it('covered nodes: a tap inside the open IME lands on the keyboard', () => {

@@ -5,7 +5,7 @@ import { VirtualDevice, type VirtualDeviceOptions } from '../../../src/virtual-d
 import { sh } from './helpers.js';
 
 export const W3C = 'element-6066-11e4-a52e-4f735466cecf';
-const INSTRUMENT = 'am instrument -w -e disableAnalytics true io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
+export const INSTRUMENT = 'am instrument -w -e disableAnalytics true io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
 
 export interface Reply {
   status: number;
@@ -30,7 +30,7 @@ export function call(device: VirtualDevice, method: string, path: string, body?:
   });
 }
 
-const aborts: AbortController[] = [];
+export const aborts: AbortController[] = [];
 
 /** Ends every instrumentation `serving` started (call it from afterEach). */
 export function stopServing(): void {

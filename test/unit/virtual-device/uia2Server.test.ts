@@ -1,6 +1,10 @@
 /** The UiAutomator2 HTTP emulation, reached through openTcp(6790) streams as the transport reaches it. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { W3C, call, serving, stopServing } from './uia2Client.js';
+import { INSTRUMENT, W3C, aborts, call, serving, stopServing } from './uia2Client.js';
+import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
+import { detectHelperVersions } from '../../../src/virtual-device/device/helperVersions.js';
+import { platformPackages } from '../../../src/virtual-device/scenario/defaultScenario.js';
+import { sh } from './helpers.js';
 
 afterEach(stopServing);
 
@@ -68,5 +72,97 @@ describe('UIA2 server emulation', () => {
     device.injectFault({ kind: 'instrumentation-crash' });
     expect((await instrument).stdout).toContain('shortMsg=Process crashed.');
     expect(device.openTcp(6790)).toBeNull();
+  });
+
+  // --- issue 12: what real fields report ------------------------------------------------------
+
+  const find = async (device: VirtualDevice, sid: string, using: string, value: string): Promise<string> => {
+    const found = await call(device, 'POST', `/session/${sid}/element`, { strategy: using, selector: value });
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    return (found.body.value as Record<string, string>)[W3C] as string;
+  };
+  const textOf = async (device: VirtualDevice, sid: string, id: string): Promise<unknown> => (await call(device, 'GET', `/session/${sid}/element/${id}/text`)).body.value;
+
+  it('an empty field reports its hint as its text, in the dump, the page source, finds and GET /text (§2)', async () => {
+    const { device, sid } = await serving();
+    device.setScreen('settings_add_account');
+    // What `uiautomator dump` prints (a real dump would be refused while the session runs).
+    const dump = device.dumpXml();
+    expect(dump.match(/<node [^>]*text="Name"[^>]*class="android\.widget\.EditText"[^>]*hint="Name"/g)).toHaveLength(2);
+    expect(dump).toMatch(/text="Email" resource-id="com\.android\.settings:id\/account_email" class="android\.widget\.EditText"/);
+    expect(dump).toMatch(/text="Password" [^>]*password="true"[^>]*hint="Password"/);
+    // uiautomator dump has no showing-hint; the UiAutomator2 page source has it on every node.
+    expect(dump).not.toContain('showing-hint');
+    const source = (await call(device, 'GET', `/session/${sid}/source`)).body.value as string;
+    expect(source).toMatch(/<android\.widget\.EditText [^>]*text="Email"[^>]*hint="Email"[^>]*showing-hint="true"/);
+    const email = await find(device, sid, 'xpath', "//*[@text='Email']");
+    expect(await textOf(device, sid, email)).toBe('Email');
+    expect((await call(device, 'GET', `/session/${sid}/element/${email}/attribute/showing-hint`)).body.value).toBe('true');
+    expect(await find(device, sid, '-android uiautomator', 'new UiSelector().text("Email")')).toBe(email);
+  });
+
+  it('typing replaces the hint (UiAutomator2 takes a text that survives clear() for a hint), and the hint stays an attribute (§2)', async () => {
+    const { device, sid } = await serving();
+    device.setScreen('settings_add_account');
+    const email = await find(device, sid, 'id', 'com.android.settings:id/account_email');
+    // No `replace`: what webdriverio's elementSendKeys sends.
+    expect((await call(device, 'POST', `/session/${sid}/element/${email}/value`, { text: 'ada@example.com' })).status).toBe(200);
+    expect(await textOf(device, sid, email)).toBe('ada@example.com');
+    expect(await find(device, sid, 'xpath', "//*[contains(@hint, 'Email')]")).toBe(email);
+    expect((await call(device, 'POST', `/session/${sid}/element`, { strategy: 'xpath', selector: "//*[@text='Email']" })).status).toBe(404);
+    const source = (await call(device, 'GET', `/session/${sid}/source`)).body.value as string;
+    expect(source).toMatch(/text="ada@example\.com"[^>]*hint="Email"[^>]*showing-hint="false"/);
+    // Appending to a field that has a hint replaces its text: after clear() it still reports a
+    // text (its hint), which SendKeysToElement takes for a hint and appends to nothing.
+    await call(device, 'POST', `/session/${sid}/element/${email}/value`, { text: '.uk' });
+    expect(await textOf(device, sid, email)).toBe('.uk');
+    // Emptied, it reports its hint again.
+    await call(device, 'POST', `/session/${sid}/element/${email}/clear`, {});
+    expect(await textOf(device, sid, email)).toBe('Email');
+  });
+
+  it('a password field reports one bullet per character; the plain-text trait reports what was typed (§8)', async () => {
+    const { device, sid } = await serving();
+    device.setScreen('settings_add_account');
+    const field = await find(device, sid, 'xpath', "//*[@password='true']");
+    await call(device, 'POST', `/session/${sid}/element/${field}/value`, { text: 'hunter2-secret' });
+    const bullets = '\u2022'.repeat('hunter2-secret'.length);
+    expect(await textOf(device, sid, field)).toBe(bullets);
+    expect(device.dumpXml()).toContain(`text="${bullets}"`);
+    expect(device.dumpXml()).not.toContain('hunter2-secret');
+    expect(device.nodes().find((n) => n.password)?.editableText).toBe('hunter2-secret');
+    device.setPasswordText('plain');
+    expect(await textOf(device, sid, field)).toBe('hunter2-secret');
+    expect((await call(device, 'GET', `/session/${sid}/source`)).body.value as string).toContain('text="hunter2-secret"');
+    device.resetTraits();
+    expect(await textOf(device, sid, field)).toBe(bullets);
+  });
+
+  it('appending to a password field without a hint keeps its bullets, as SendKeysToElement does on a device (§8)', async () => {
+    const device = new VirtualDevice(
+      {
+        name: 'pin',
+        home: 'pin',
+        packages: [...platformPackages(detectHelperVersions()), { name: 'com.example.pin', launcher: { activity: '.Main', screen: 'pin' } }],
+        screens: [
+          {
+            id: 'pin',
+            package: 'com.example.pin',
+            activity: '.Main',
+            root: { class: 'android.widget.FrameLayout', bounds: [0, 0, 1080, 2400], children: [{ class: 'android.widget.EditText', key: 'pin', text: '1234', password: true, clickable: true, bounds: [0, 300, 1080, 450] }] },
+          },
+        ],
+      },
+      { instrumentationStartupMs: 5 },
+    );
+    const abort = new AbortController();
+    aborts.push(abort);
+    void sh(device, INSTRUMENT, abort.signal);
+    for (let i = 0; i < 100 && !device.instrumentation.isServing(); i++) await new Promise((r) => setTimeout(r, 5));
+    const created = await call(device, 'POST', '/session', { capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} } });
+    const sid = created.body.sessionId as string;
+    const field = await find(device, sid, 'class name', 'android.widget.EditText');
+    await call(device, 'POST', `/session/${sid}/element/${field}/value`, { text: '5' });
+    expect(device.nodes().find((n) => n.password)?.editableText).toBe('\u2022\u2022\u2022\u20225');
   });
 });
