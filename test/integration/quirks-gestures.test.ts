@@ -125,7 +125,7 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
       );
       expect(refusal?.name).toBe('invalid element state');
       expect(refusal?.message).toContain("Cannot set the element to 'raw'. Did you interact with the correct element?");
-      expect(device.nodes().find((n) => n.hint === 'Title')?.text).toBe('');
+      expect(device.nodes().find((n) => n.hint === 'Title')?.editableText).toBe('');
       await driver.elementClick(field);
       await driver.elementSendKeys(field, 'raw');
       expect(await driver.getElementText(field)).toBe('raw');
@@ -148,7 +148,7 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     const again = lastSeq();
     expect((await call('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Eggs' })).envelope.ok).toBe(true);
     expect(logSince(again, 'uia2').filter((d) => /\/click ->/.test(d))).toEqual([]);
-    expect(device.nodes().find((n) => n.hint === 'Title')?.text).toBe('Eggs');
+    expect(device.nodes().find((n) => n.hint === 'Title')?.editableText).toBe('Eggs');
   }, 90_000);
 
   it('QUIRK-SETTEXT-2: a node that does not take text: 400 invalid element state raw; the harness says refused, not "not found"', async () => {
