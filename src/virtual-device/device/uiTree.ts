@@ -27,6 +27,8 @@ export interface UiElement {
   readonly selected: boolean;
   /** On-screen bounds (clipped by scrolling containers). */
   readonly bounds: Rect;
+  /** Where the node is laid out before that clipping: a screenshot draws it here, cut at `bounds`. */
+  readonly fullBounds: Rect;
   readonly drawingOrder: number;
   readonly onClick: readonly Action[];
   readonly children: UiElement[];
@@ -126,6 +128,7 @@ export function renderVisit(visit: Visit): UiElement {
       password: spec.password ?? false,
       selected: spec.selected ?? false,
       bounds,
+      fullBounds: full,
       drawingOrder: order++,
       onClick: spec.onClick ?? [],
       children: [],
