@@ -138,6 +138,18 @@ describe('virtual device screenshots', () => {
     expect(samePixels(secret, plain, TEXT_BOX)).toBe(false);
   });
 
+  it("never let a password's characters show elsewhere (an icon next to the field takes no letter from it)", () => {
+    const screen = (secret: string): VirtualDevice =>
+      VirtualDevice.withStaticScreen(
+        `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">` +
+          `<node index="0" text="" resource-id="" class="android.widget.LinearLayout" package="com.example.shot" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,300][1080,460]">` +
+          `<node index="0" text="" resource-id="" class="android.widget.ImageView" package="com.example.shot" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[40,320][160,440]" />` +
+          `<node index="1" text="${secret}" resource-id="" class="android.widget.EditText" package="com.example.shot" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="true" selected="false" bounds="[200,320][1040,440]" />` +
+          `</node></hierarchy>`,
+      );
+    expect(samePixels(render(screen('hunter2')), render(screen('xunter2')), { left: 0, top: 300, right: 1080, bottom: 460 })).toBe(true);
+  });
+
   it('draw characters the font lacks as the same visible box on every machine (no installed font is used)', () => {
     const hanA = render(oneNode('android.widget.TextView', { text: '中' }));
     const hanB = render(oneNode('android.widget.TextView', { text: '文' }));

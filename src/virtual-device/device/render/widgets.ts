@@ -31,6 +31,16 @@ function isLeaf(e: UiElement): boolean {
   return e.children.length === 0;
 }
 
+/** What a node's text looks like on screen: a password shows one bullet per character, never the characters. */
+function shownText(e: UiElement): string {
+  return e.password ? '•'.repeat([...e.text].length) : e.text;
+}
+
+/** The label a node shows: its text, else its content-desc. */
+function shownLabel(e: UiElement): string {
+  return e.text !== '' ? shownText(e) : e.contentDesc;
+}
+
 function hasLabelledDescendant(e: UiElement): boolean {
   return e.children.some((c) => c.text !== '' || c.contentDesc !== '' || hasLabelledDescendant(c));
 }
@@ -96,7 +106,7 @@ function labelNear(e: UiElement): string {
   const walk = (n: UiElement): void => {
     if (found !== '') return;
     if (n === e) seen = true;
-    else if (seen && n.text !== '') found = n.text;
+    else if (seen && n.text !== '' && !n.password) found = n.text;
     for (const c of n.children) walk(c);
   };
   walk(parent);
@@ -138,7 +148,7 @@ function isSecondary(e: UiElement): boolean {
 }
 
 function paintText(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
-  const text = e.text !== '' ? e.text : e.contentDesc;
+  const text = shownLabel(e);
   if (text === '') return;
   const h = height(box);
   let style: TextStyle;
@@ -152,8 +162,7 @@ function paintField(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void 
   const { ctx } = p;
   const focused = e.focused;
   strokeRound(ctx, box, 4 * DP, !e.enabled ? COLOURS.disabled : focused ? COLOURS.primary : COLOURS.outline, focused ? 2 * DP : 1 * DP);
-  // A password field shows one bullet per character, never the characters.
-  const value = e.password ? '•'.repeat([...e.text].length) : e.text;
+  const value = shownText(e);
   const multiLine = height(box) > 3.2 * TEXT.body;
   const base: Omit<TextStyle, 'colour'> = multiLine
     ? { size: TEXT.body, valign: 'top', padX: 16 * DP, padTop: 16 * DP, minScale: 1 }
@@ -204,7 +213,7 @@ function splitControl(box: Rect, controlWidth: number, atEnd: boolean): { contro
 }
 
 function controlLabel(p: PaintContext, e: UiElement, label: Rect, clip: Rect, padX: number): void {
-  const text = e.text !== '' ? e.text : e.contentDesc;
+  const text = shownLabel(e);
   if (text !== '') drawText(p.ctx, text, label, clip, { size: Math.min(TEXT.body, height(label) * 0.7), colour: textColour(p, e), padX });
 }
 
@@ -249,7 +258,7 @@ function paintCheck(p: PaintContext, e: UiElement, box: Rect, clip: Rect, radio:
 }
 
 function paintButton(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
-  const label = e.text !== '' ? e.text : e.contentDesc;
+  const label = shownLabel(e);
   const pill = inset(box, 0, Math.min(6 * DP, height(box) * 0.1));
   fillRound(p.ctx, pill, height(pill) / 2, e.enabled ? COLOURS.primary : COLOURS.surfaceContainerHighest);
   if (label !== '') drawText(p.ctx, label, pill, clip, { size: Math.min(TEXT.label, height(pill) * 0.6), weight: 500, colour: e.enabled ? COLOURS.onPrimary : COLOURS.disabled, align: 'center', padX: 12 * DP, maxLines: 2 });
@@ -297,7 +306,7 @@ function paintImage(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void 
 }
 
 function paintAppIcon(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
-  const label = e.text !== '' ? e.text : e.contentDesc;
+  const label = shownLabel(e);
   const d = Math.min(width(box) * 0.56, height(box) * 0.56);
   const cx = (box.left + box.right) / 2;
   const top = box.top + height(box) * 0.1;
@@ -328,7 +337,7 @@ function paintTab(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
 
 /** A Flutter/Compose node: its label is what it shows. Clickable ones are cards, first line bold. */
 function paintSemantics(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
-  const text = e.text !== '' ? e.text : e.contentDesc;
+  const text = shownLabel(e);
   const padX = box.left <= 0 ? 16 * DP : e.clickable ? 16 * DP : 0;
   if (e.clickable && !p.onWallpaper) {
     fillRound(p.ctx, box, 12 * DP, e.selected ? COLOURS.secondaryContainer : COLOURS.surfaceContainer);
