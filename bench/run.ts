@@ -2,7 +2,7 @@
  * `npm run bench`: every figure of bench/README.md in one run, written to bench/results/latest.{json,md}.
  * Benchmarks report; they never fail on timing. Exit code 0 unless the bench itself crashed.
  *
- * Flags: --parts=1,2,3,4,5 (default all) · --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
+ * Flags: --parts=1,2,3,4,5,6 (default all) · --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
  *        --no-build (use dist/ as it is) · --quick (fewer repetitions, for a smoke run)
  */
 import { execFile } from 'node:child_process';
@@ -18,6 +18,7 @@ import { runTokenEconomy, type TokenEconomyResult } from './parts/tokenEconomy.j
 import { runCpuCost, type CpuResult } from './parts/cpuCost.js';
 import { ourServer, peerServer, runCatalogue, type CatalogueResult } from './parts/catalogue.js';
 import { runEndToEnd, type EndToEndResult } from './parts/endToEnd.js';
+import { runDeviceCapture, type DeviceCaptureResult } from './parts/deviceCapture.js';
 import { renderMarkdown } from './report/markdown.js';
 
 const run = promisify(execFile);
@@ -42,6 +43,7 @@ export interface BenchResults {
   readonly catalogue: CatalogueResult | { status: 'skipped'; reason: string };
   readonly ourCatalogueRaw?: { tools: Record<string, unknown>[] };
   readonly endToEnd: EndToEndResult;
+  readonly deviceCapture: DeviceCaptureResult;
 }
 
 async function build(): Promise<{ ok: boolean; detail?: string }> {
@@ -56,7 +58,7 @@ async function build(): Promise<{ ok: boolean; detail?: string }> {
 }
 
 async function main(): Promise<void> {
-  const parts = new Set((flag('parts') ?? '1,2,3,4,5').split(',').map((p) => p.trim()));
+  const parts = new Set((flag('parts') ?? '1,2,3,4,5,6').split(',').map((p) => p.trim()));
   const quick = flag('quick') !== undefined;
   const machine = describeMachine();
   log(`machine: ${machine.cpu} × ${machine.cores}, ${machine.memory_gb} GB, Node ${machine.node}`);
@@ -119,6 +121,16 @@ async function main(): Promise<void> {
     });
   }
 
+  let deviceCapture: DeviceCaptureResult = { status: 'skipped', reason: 'not requested', runs: 0, width: 0, height: 0, rows: [] };
+  if (parts.has('6')) {
+    log('part 6: virtual device screen capture…');
+    try {
+      deviceCapture = runDeviceCapture(quick ? 10 : 20, quick ? 2 : 3);
+    } catch (err) {
+      deviceCapture = { status: 'skipped', reason: `the renderer failed: ${err instanceof Error ? err.message : String(err)}`, runs: 0, width: 0, height: 0, rows: [] };
+    }
+  }
+
   const results: BenchResults = {
     machine,
     build: built,
@@ -134,6 +146,7 @@ async function main(): Promise<void> {
     catalogue,
     ...(ourCatalogueRaw ? { ourCatalogueRaw } : {}),
     endToEnd,
+    deviceCapture,
   };
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 1)}\n`);

@@ -3,6 +3,7 @@ import type { BenchResults } from '../run.js';
 import type { FileResult, TokenEconomyResult } from '../parts/tokenEconomy.js';
 import type { CpuResult } from '../parts/cpuCost.js';
 import type { CatalogueResult } from '../parts/catalogue.js';
+import type { DeviceCaptureResult } from '../parts/deviceCapture.js';
 import { median, round } from '../lib/stats.js';
 
 type Row = (string | number)[];
@@ -158,6 +159,19 @@ function e2eSection(r: BenchResults): string {
   ].join('\n');
 }
 
+function captureSection(c: DeviceCaptureResult): string {
+  if (c.status !== 'measured') return `Skipped: ${c.reason}\n`;
+  return [
+    `The virtual device's renderer in process (no device cache): ${c.width}x${c.height} PNG, ${c.runs} timed renders per screen after warm-up. The first screen's cold render includes loading the canvas library and the font.`,
+    '',
+    table(
+      ['screen', 'cold ms', 'wall median ms', 'wall p90', 'wall min', 'CPU median ms', 'PNG bytes'],
+      c.rows.map((row) => [row.screen, row.first_ms, row.wall_ms.median, row.wall_ms.p90, row.wall_ms.min, row.cpu_ms.median, row.png_bytes]),
+    ),
+    '',
+  ].join('\n');
+}
+
 function memorySection(r: BenchResults): string {
   const m = r.endToEnd.memory;
   if (!m || m.status !== 'measured') {
@@ -204,6 +218,11 @@ export function renderMarkdown(r: BenchResults): string {
     targets.push({ name: `5. RSS ≤ 150 MB after ${m.calls} calls (${m.mode})`, value: `${m.after_all_mb} MB`, met: (m.after_all_mb ?? Infinity) <= 150 });
     targets.push({ name: '5. no growth across the second half (≤ 2 MB of noise)', value: `${m.growth_second_half_mb} MB`, met: (m.growth_second_half_mb ?? Infinity) <= 2 });
   } else targets.push({ name: '5. memory', value: `skipped: ${m?.reason ?? 'not run'}`, met: null });
+  const c = r.deviceCapture;
+  if (c.status === 'measured') {
+    const worst = Math.max(...c.rows.map((row) => row.wall_ms.median));
+    targets.push({ name: `6. virtual device capture (${c.width}x${c.height} PNG, real text) median < 100 ms, every screen`, value: `${worst} ms (slowest screen's median wall time)`, met: worst < 100 });
+  } else targets.push({ name: '6. virtual device capture', value: `skipped: ${c.reason}`, met: null });
 
   const mc = r.machine;
   return [
@@ -225,6 +244,8 @@ export function renderMarkdown(r: BenchResults): string {
     e2eSection(r),
     '## 5. Memory',
     memorySection(r),
+    '## 6. Virtual device screen capture',
+    captureSection(r.deviceCapture),
   ].join('\n');
 }
 

@@ -524,11 +524,19 @@ export class VirtualDevice implements DeviceServices {
 
   screenshotPng(): Buffer {
     const blank = this.activeFaults.some((f) => f.kind === 'blank-screenshot');
-    const key = `${this.ui.version}:${this.ui.imeVisible()}:${blank}:${this.ui.foreground().screenId}`;
+    const display = this.traits.activeDisplay();
+    const key = `${this.ui.version}:${this.ui.imeVisible()}:${blank}:${this.ui.foreground().screenId}:${display.width}x${display.height}`;
     if (this.screenshotCache?.key !== key) {
       this.screenshotCache = {
         key,
-        png: renderScreenshot({ root: this.ui.tree(), screenId: this.ui.foreground().screenId, imeFrame: this.ui.imeVisible() ? this.ui.imeFrame() : null, blank }),
+        png: renderScreenshot({
+          root: this.ui.tree(),
+          screenId: this.ui.foreground().screenId,
+          imeFrame: this.ui.imeVisible() ? this.ui.imeFrame() : null,
+          blank,
+          width: display.width,
+          height: display.height,
+        }),
       };
     }
     return this.screenshotCache.png;

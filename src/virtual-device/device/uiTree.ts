@@ -39,6 +39,8 @@ export interface UiElement {
   readonly setTextNeedsFocus: boolean;
   /** On-screen bounds (clipped by scrolling containers). */
   readonly bounds: Rect;
+  /** Where the node is laid out before that clipping: a screenshot draws it here, cut at `bounds`. */
+  readonly fullBounds: Rect;
   readonly drawingOrder: number;
   readonly onClick: readonly Action[];
   readonly children: UiElement[];
@@ -165,6 +167,7 @@ export function renderVisit(visit: Visit, options: RenderOptions = { passwordTex
       selected: spec.selected ?? false,
       setTextNeedsFocus: spec.setTextNeedsFocus ?? false,
       bounds,
+      fullBounds: full,
       drawingOrder: order++,
       onClick: spec.onClick ?? [],
       children: [],
