@@ -76,6 +76,7 @@ export class Ceilings {
       elementLabel: (element: ElementRef) => bound('reading an element label', () => inner.elementLabel(element)),
       elementText: (element: ElementRef) => bound('reading an element text', () => inner.elementText(element)),
       click: (element: ElementRef) => bound('a tap', () => inner.click(element)),
+      longClick: (element: ElementRef, holdMs: number) => bound('a long press', () => inner.longClick(element, holdMs)),
       typeText: (element: ElementRef, text: string) => bound('typing', () => inner.typeText(element, text)),
       swipe: (from, to, durationMs) => bound('a swipe', () => inner.swipe(from, to, durationMs)),
       windowSize: () => bound('reading the window size', () => inner.windowSize()),

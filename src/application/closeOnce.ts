@@ -13,6 +13,7 @@ export function withCloseOnce(inner: AutomationSession, close: () => Promise<voi
     elementLabel: (element) => inner.elementLabel(element),
     elementText: (element) => inner.elementText(element),
     click: (element) => inner.click(element),
+    longClick: (element, holdMs) => inner.longClick(element, holdMs),
     typeText: (element, text) => inner.typeText(element, text),
     swipe: (from, to, durationMs) => inner.swipe(from, to, durationMs),
     windowSize: () => inner.windowSize(),

@@ -62,7 +62,8 @@ export interface DeviceGateway {
 
 /** How the server locates an element; built by the domain, never taken from the caller. */
 export interface Locator {
-  readonly using: 'id' | 'accessibility id' | 'xpath';
+  /** `-android uiautomator` only for `resource_id_matches` (a regex: XPath 1.0 has none). */
+  readonly using: 'id' | 'accessibility id' | 'xpath' | '-android uiautomator';
   readonly value: string;
 }
 
@@ -79,6 +80,8 @@ export interface AutomationSession {
   elementLabel(element: ElementRef): Promise<string>;
   elementText(element: ElementRef): Promise<string>;
   click(element: ElementRef): Promise<void>;
+  /** A long click on the element's centre, held for `holdMs` (the driver's long-click gesture). */
+  longClick(element: ElementRef, holdMs: number): Promise<void>;
   /** Replace the element's text with `text`. */
   typeText(element: ElementRef, text: string): Promise<void>;
   swipe(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void>;

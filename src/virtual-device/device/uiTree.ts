@@ -29,6 +29,7 @@ export interface UiElement {
   readonly bounds: Rect;
   readonly drawingOrder: number;
   readonly onClick: readonly Action[];
+  readonly onLongClick: readonly Action[];
   readonly children: UiElement[];
   parent: UiElement | null;
 }
@@ -128,6 +129,7 @@ export function renderVisit(visit: Visit): UiElement {
       bounds,
       drawingOrder: order++,
       onClick: spec.onClick ?? [],
+      onLongClick: spec.onLongClick ?? [],
       children: [],
       parent: null,
     };

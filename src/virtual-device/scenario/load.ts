@@ -44,6 +44,7 @@ const nodeSchema: z.ZodType<NodeSpec> = z.lazy(() =>
       password: z.boolean().optional(),
       selected: z.boolean().optional(),
       onClick: z.array(actionSchema).optional(),
+      onLongClick: z.array(actionSchema).optional(),
       children: z.array(nodeSchema).optional(),
       filterBy: z.string().optional(),
     })

@@ -43,6 +43,13 @@ export class FakeSession implements AutomationSession {
   click(_element: ElementRef): Promise<void> {
     return this.answer('click', () => undefined);
   }
+  /** Every long click's hold, in order. */
+  readonly longClicks: number[] = [];
+  longClick(_element: ElementRef, holdMs: number): Promise<void> {
+    return this.answer('longClick', () => {
+      this.longClicks.push(holdMs);
+    });
+  }
   typeText(_element: ElementRef, text: string): Promise<void> {
     return this.answer('typeText', () => {
       this.typed.push(text);

@@ -42,6 +42,7 @@ class OneDeviceAppium implements AutomationGateway {
       elementLabel: never,
       elementText: never,
       click: never,
+      longClick: never,
       typeText: never,
       swipe: () => hung<void>(),
       windowSize: async () => ({ width: 1080, height: 2400 }),
