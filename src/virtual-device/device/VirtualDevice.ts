@@ -89,7 +89,7 @@ export class VirtualDevice implements DeviceServices {
     this.traits = new DeviceTraits(options);
     const log = (kind: DeviceLogKind, detail: string): void => this.log(kind, detail);
     this.logcat = new LogcatBuffer(this.clock);
-    this.ui = new DeviceUi(normalizeScenario(scenario), log);
+    this.ui = new DeviceUi(normalizeScenario(scenario), log, () => this.system.longPressTimeoutMs());
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
     if (options.sdk !== undefined) this.setSdk(options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
