@@ -312,3 +312,21 @@ describe.skipIf(!present)('hand-written selectors on every real dump in ../share
     expect(ids).toBeGreaterThan(500);
   });
 });
+
+describe('docs/flows/template.json shows the hand-written keys', () => {
+  it('every selector in it is valid, and together they use each hand-written key and long_press', () => {
+    const template = JSON.parse(readFileSync(join(repoRoot, 'docs/flows/template.json'), 'utf8')) as {
+      steps: { tool: string; arguments: { selector?: unknown; long_press?: unknown } }[];
+    };
+    const keys = new Set<string>();
+    for (const step of template.steps) {
+      if (step.arguments.selector === undefined) continue;
+      const wire = selectorToWire(parseSelector(step.arguments.selector));
+      for (const key of Object.keys(wire)) keys.add(key);
+      if (step.arguments.long_press === true) keys.add('long_press');
+    }
+    for (const key of ['text_starts_with', 'content_desc_contains', 'class_name', 'resource_id_matches', 'checked', 'instance', 'long_press']) {
+      expect(keys.has(key), key).toBe(true);
+    }
+  });
+});
