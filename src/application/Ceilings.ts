@@ -77,6 +77,7 @@ export class Ceilings {
       elementText: (element: ElementRef) => bound('reading an element text', () => inner.elementText(element)),
       isFocused: (element: ElementRef) => bound('reading whether an element has focus', () => inner.isFocused(element)),
       click: (element: ElementRef) => bound('a tap', () => inner.click(element)),
+      longClick: (element: ElementRef, holdMs: number) => bound('a long press', () => inner.longClick(element, holdMs)),
       typeText: (element: ElementRef, text: string) => bound('typing', () => inner.typeText(element, text)),
       swipe: (path) => bound('a swipe', () => inner.swipe(path)),
       windowSize: () => bound('reading the window size', () => inner.windowSize()),

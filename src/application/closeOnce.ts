@@ -14,6 +14,7 @@ export function withCloseOnce(inner: AutomationSession, close: () => Promise<voi
     elementText: (element) => inner.elementText(element),
     isFocused: (element) => inner.isFocused(element),
     click: (element) => inner.click(element),
+    longClick: (element, holdMs) => inner.longClick(element, holdMs),
     typeText: (element, text) => inner.typeText(element, text),
     swipe: (path) => inner.swipe(path),
     windowSize: () => inner.windowSize(),

@@ -9,6 +9,7 @@ export const EVIDENCE_LABELS = [
   'screen',
   'app-open',
   'ui-tap',
+  'ui-long-press',
   'ui-type',
   'ui-scroll',
   'device-back',

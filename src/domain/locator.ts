@@ -6,7 +6,7 @@
  * `//*` and tests classes through the `class` attribute (or the tag name, for old sources without it).
  * `matchSelector` (matcher.ts) implements exactly these predicates.
  */
-import type { Selector, SelectorTerm } from './selector.js';
+import { STATE_FLAGS, type Selector, type SelectorTerm, type StateFlag, type StateFlags } from './selector.js';
 import type { Locator } from './ports.js';
 
 /** An XPath 1.0 string literal for any value: '…', "…" or concat(…) when it holds both quotes. */
@@ -45,12 +45,72 @@ export function termPredicate(term: SelectorTerm): string {
       const has = `contains(@hint, ${l}) or contains(@content-desc, ${l}) or (contains(@text, ${l}) and ${NOT_PASSWORD})`;
       return `${IS_EDIT_TEXT} and (${has} or .//*[${has}])`;
     }
+    case 'text_starts_with':
+      return `starts-with(@text, ${l}) and ${NOT_PASSWORD}`;
+    case 'content_desc_contains':
+      return `contains(@content-desc, ${l})`;
+    case 'class_name':
+      // Old page sources carry the class only as the tag name (dump.ts reads it from there too).
+      return `(@class=${l} or (not(@class) and local-name()=${l}))`;
+    case 'resource_id_matches':
+      // Never reaches XPath: buildLocator sends it as a UiSelector (XPath 1.0 has no regex).
+      throw new Error('resource_id_matches has no XPath form');
   }
+}
+
+/** The page-source attribute of each flag, and its value when the attribute is absent (dump.ts's defaults). */
+const FLAG_ATTRIBUTE: Readonly<Record<StateFlag, { attribute: string; absentMeans: boolean }>> = {
+  checked: { attribute: 'checked', absentMeans: false },
+  selected: { attribute: 'selected', absentMeans: false },
+  enabled: { attribute: 'enabled', absentMeans: true },
+  focused: { attribute: 'focused', absentMeans: false },
+};
+
+/** XPath predicates for the flags; an absent attribute counts as its default, as the matcher reads it. */
+function statePredicates(states: StateFlags | undefined): string[] {
+  const out: string[] = [];
+  for (const flag of STATE_FLAGS) {
+    const wanted = states?.[flag];
+    if (wanted === undefined) continue;
+    const { attribute, absentMeans } = FLAG_ATTRIBUTE[flag];
+    // Compare with the value that differs from the default, so a missing attribute reads as the default.
+    const odd = absentMeans ? 'false' : 'true';
+    out.push(wanted === absentMeans ? `not(@${attribute}='${odd}')` : `@${attribute}='${odd}'`);
+  }
+  return out;
+}
+
+/** A Java string literal as UiAutomator2's UiSelector parser reads it: only `\"` is an escape. */
+function uiSelectorString(value: string): string {
+  // The dialect (idPattern.ts) refuses `"` and a literal backslash, so nothing here can end the
+  // literal early or turn the closing quote into `\"`.
+  if (value.includes('"') || value.endsWith('\\')) throw new Error('value cannot be a UiSelector string literal');
+  return `"${value}"`;
+}
+
+/** `new UiSelector().resourceIdMatches("…")` with the flags and instance the selector adds. */
+function uiSelectorLocator(selector: Selector): Locator {
+  let chain = `new UiSelector().resourceIdMatches(${uiSelectorString(selector.target.value)})`;
+  for (const flag of STATE_FLAGS) {
+    const wanted = selector.states?.[flag];
+    if (wanted !== undefined) chain += `.${flag}(${wanted ? 'true' : 'false'})`;
+  }
+  if (selector.instance !== undefined) chain += `.instance(${selector.instance})`;
+  return { using: '-android uiautomator', value: chain };
 }
 
 /** CONTRACT §7 locator for a validated selector. */
 export function buildLocator(selector: Selector): Locator {
   const { target, within } = selector;
+  if (target.key === 'resource_id_matches') return uiSelectorLocator(selector);
+  const states = statePredicates(selector.states);
+  if (states.length > 0 || selector.instance !== undefined) {
+    const parts = [`(${termPredicate(target)})`, ...states];
+    if (within) parts.push(`ancestor::*[${termPredicate(within)}]`);
+    const path = `//*[${parts.join(' and ')}]`;
+    // XPath positions are 1-based; `instance` is 0-based, as UiSelector's.
+    return { using: 'xpath', value: selector.instance === undefined ? path : `(${path})[${selector.instance + 1}]` };
+  }
   if (within) {
     return { using: 'xpath', value: `//*[(${termPredicate(target)}) and ancestor::*[${termPredicate(within)}]]` };
   }

@@ -16,9 +16,16 @@
  *  - input_hint: a node whose class ends with `EditText` and whose own or any descendant's hint,
  *    content-desc or text (not a password field's text) contains the value.
  *  - within: the target term, and some ancestor (visible or not) satisfying the context term.
+ *  - text_starts_with: prefix of `text`; content_desc_contains: substring of `content-desc`;
+ *    class_name: exact class.
+ *  - resource_id_matches: the whole resource-id matches the dialect's pattern, with Java's
+ *    semantics (idPattern.ts); a node without an id never matches, as UiSelector decides.
+ *  - state flags: the node's flag equals the one asked for (absent attributes read as dump.ts
+ *    defaults them); instance: the n-th (0-based) of all matches, in document order.
  * Results come in document order.
  */
-import type { Selector, SelectorTerm } from './selector.js';
+import { idMatches } from './idPattern.js';
+import { STATE_FLAGS, type Selector, type SelectorTerm, type StateFlags } from './selector.js';
 import type { UiNode, UiTree } from './uiNode.js';
 import { isEditText, repeatableText } from './nodeFacts.js';
 
@@ -75,6 +82,14 @@ export function termMatchesNode(term: SelectorTerm, node: UiNode): boolean {
       return !node.password && node.text.includes(term.value);
     case 'input_hint':
       return isEditText(node) && subtreeContains(node, term.value);
+    case 'text_starts_with':
+      return !node.password && node.text.startsWith(term.value);
+    case 'content_desc_contains':
+      return node.contentDesc.includes(term.value);
+    case 'class_name':
+      return node.className === term.value;
+    case 'resource_id_matches':
+      return idMatches(term.value, node.resourceId);
   }
 }
 
@@ -92,7 +107,16 @@ export function matchTerm(tree: UiTree, term: SelectorTerm): readonly UiNode[] {
       return tree.nodes.filter((node) => !node.password && node.text.includes(term.value));
     case 'input_hint':
       return index.editTexts.filter((node) => subtreeContains(node, term.value));
+    case 'text_starts_with':
+    case 'content_desc_contains':
+    case 'class_name':
+    case 'resource_id_matches':
+      return tree.nodes.filter((node) => termMatchesNode(term, node));
   }
+}
+
+function hasStates(node: UiNode, states: StateFlags): boolean {
+  return STATE_FLAGS.every((flag) => states[flag] === undefined || node[flag] === states[flag]);
 }
 
 export function hasAncestorMatching(node: UiNode, term: SelectorTerm): boolean {
@@ -102,8 +126,12 @@ export function hasAncestorMatching(node: UiNode, term: SelectorTerm): boolean {
 
 /** The nodes of `tree` that the locator built for `selector` would find (the domain's own matcher). */
 export function matchSelector(tree: UiTree, selector: Selector): UiNode[] {
-  const targets = matchTerm(tree, selector.target);
   const context = selector.within;
-  if (!context) return [...targets];
-  return targets.filter((node) => hasAncestorMatching(node, context));
+  const states = selector.states;
+  let found = [...matchTerm(tree, selector.target)];
+  if (context) found = found.filter((node) => hasAncestorMatching(node, context));
+  if (states) found = found.filter((node) => hasStates(node, states));
+  if (selector.instance === undefined) return found;
+  const picked = found[selector.instance];
+  return picked ? [picked] : [];
 }

@@ -63,7 +63,8 @@ export interface DeviceGateway {
 
 /** How the server locates an element; built by the domain, never taken from the caller. */
 export interface Locator {
-  readonly using: 'id' | 'accessibility id' | 'xpath';
+  /** `-android uiautomator` only for `resource_id_matches` (a regex: XPath 1.0 has none). */
+  readonly using: 'id' | 'accessibility id' | 'xpath' | '-android uiautomator';
   readonly value: string;
 }
 
@@ -88,6 +89,8 @@ export interface AutomationSession {
   /** Whether the element has input focus (its `focused` attribute). */
   isFocused(element: ElementRef): Promise<boolean>;
   click(element: ElementRef): Promise<void>;
+  /** A long click on the element's centre, held for `holdMs` (the driver's long-click gesture). */
+  longClick(element: ElementRef, holdMs: number): Promise<void>;
   /** Replace the element's text with `text`; `refused` when the element does not take text. */
   typeText(element: ElementRef, text: string): Promise<TypeOutcome>;
   /** One finger along `path` (W3C touch actions), lifted at its end. */

@@ -4,7 +4,17 @@
  * (untrusted text is cut and its control/bidi characters escaped by `safePreview`).
  */
 import { HarnessError } from './errors.js';
-import { SELECTOR_KEYS, type Selector, type SelectorKey, type SelectorTerm } from './selector.js';
+import {
+  NO_WITHIN_KEYS,
+  SELECTOR_KEYS,
+  STATE_FLAGS,
+  type Selector,
+  type SelectorKey,
+  type SelectorTerm,
+  type StateFlag,
+  type StateFlags,
+} from './selector.js';
+import { idPatternProblem } from './idPattern.js';
 import type { PackageName } from './ports.js';
 import {
   isControlOrBidi,
@@ -19,10 +29,34 @@ const KEY_LIST = SELECTOR_KEYS.join(', ');
 const SELECTOR_SHAPE =
   `A selector is an object with exactly one of ${KEY_LIST}, plus an optional "within" that is itself ` +
   `exactly one of those keys (no nested within), e.g. {"text": "Save"} or ` +
-  `{"text": "Save", "within": {"content_desc": "Work profile"}}. Send back a selector that ui_get_tree offered.`;
+  `{"text": "Save", "within": {"content_desc": "Work profile"}}; by hand it may add ${STATE_FLAGS.join(', ')} ` +
+  `(true or false) and "instance" (0-based). Send back a selector that ui_get_tree offered.`;
+
+/** The largest `instance` accepted: far beyond any screen's matches, small enough to stay a plain number. */
+export const INSTANCE_MAX = 999;
+
+/**
+ * Keys that would carry a position: the model never sends coordinates (CONTRACT §4), whatever it
+ * calls them, and a clear refusal teaches that better than "unknown key".
+ */
+const COORDINATE_KEY =
+  /^(?:[xy]\d?|[xy]_?(?:pos|position)|left|top|right|bottom|width|height|bounds?|rect|point|points|pos|position|coords?|coordinates?|location|offset|center|centre|tap_at|at|dx|dy)$/i;
+
+function isCoordinateKey(key: string): boolean {
+  return COORDINATE_KEY.test(key) || /coord|bounds|position/i.test(key);
+}
 
 function selectorError(problem: string): HarnessError {
   return new HarnessError('INVALID_SELECTOR', `Invalid selector: ${problem}. ${SELECTOR_SHAPE}`);
+}
+
+function coordinateError(where: string, key: string): HarnessError {
+  return new HarnessError(
+    'INVALID_SELECTOR',
+    `Invalid selector: ${where} has the key '${safePreview(key, 30)}', a position. Selectors never take coordinates ` +
+      `(no x, y, bounds, point or offset under any name): name the element by what it says or is, e.g. {"text": "Save"}, ` +
+      `as ui_get_tree offers it (its bounds are for auditing only).`,
+  );
 }
 
 function describeType(value: unknown): string {
@@ -44,21 +78,51 @@ function isSelectorKey(key: string): key is SelectorKey {
   return (SELECTOR_KEYS as readonly string[]).includes(key);
 }
 
-/** One `{key: value}` term; `allowWithin` is true only at the top level. */
-function parseTerm(input: unknown, where: string, allowWithin: boolean): { term: SelectorTerm; within: unknown } {
+function isStateFlag(key: string): key is StateFlag {
+  return (STATE_FLAGS as readonly string[]).includes(key);
+}
+
+interface ParsedTerm {
+  readonly term: SelectorTerm;
+  readonly within: unknown;
+  readonly states: StateFlags | undefined;
+  readonly instance: number | undefined;
+}
+
+/** One `{key: value}` term; `top` is true only at the top level (within, flags and instance live there). */
+function parseTerm(input: unknown, where: string, top: boolean): ParsedTerm {
   if (!isPlainObject(input)) {
     throw selectorError(`${where} must be an object, got ${describeType(input)}`);
   }
   let term: SelectorTerm | null = null;
   let within: unknown = undefined;
+  let states: Partial<Record<StateFlag, boolean>> | undefined;
+  let instance: number | undefined;
   const present: string[] = [];
   for (const key of Object.keys(input)) {
     const value = input[key];
     // JSON cannot carry `undefined`; a key whose value is undefined is treated as absent.
     if (value === undefined) continue;
+    if (isCoordinateKey(key)) throw coordinateError(where, key);
     if (key === 'within') {
-      if (!allowWithin) throw selectorError(`${where} cannot contain another "within" (one level only)`);
+      if (!top) throw selectorError(`${where} cannot contain another "within" (one level only)`);
       within = value;
+      continue;
+    }
+    if (isStateFlag(key)) {
+      if (!top) throw selectorError(`${where} cannot carry "${key}": state flags go at the top level, next to the main key`);
+      if (typeof value !== 'boolean') {
+        throw selectorError(`${where}.${key} must be the JSON boolean true or false, got ${typeof value === 'string' ? `the string '${safePreview(value, 20)}'` : describeType(value)}`);
+      }
+      states = { ...states, [key]: value };
+      continue;
+    }
+    if (key === 'instance') {
+      if (!top) throw selectorError(`${where} cannot carry "instance": it goes at the top level`);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > INSTANCE_MAX) {
+        throw selectorError(`${where}.instance must be a whole number from 0 to ${INSTANCE_MAX} (0 is the first match), got ${typeof value === 'number' ? String(value) : describeType(value)}`);
+      }
+      instance = value;
       continue;
     }
     if (!isSelectorKey(key)) {
@@ -70,16 +134,20 @@ function parseTerm(input: unknown, where: string, allowWithin: boolean): { term:
     }
     const problem = selectorValueProblem(value);
     if (problem !== null) throw selectorError(`${where}.${key} ${problem}`);
+    if (key === 'resource_id_matches') {
+      const patternProblem = idPatternProblem(value);
+      if (patternProblem !== null) throw selectorError(`${where}.${key} ${patternProblem}`);
+    }
     term = { key, value };
   }
   if (present.length !== 1 || term === null) {
     throw selectorError(
       present.length === 0
-        ? `${where} has none of ${KEY_LIST}`
+        ? `${where} has none of ${KEY_LIST}${states !== undefined || instance !== undefined ? ' (state flags and instance only narrow a main key)' : ''}`
         : `${where} has ${present.length} keys (${present.join(', ')}) but must have exactly one`,
     );
   }
-  return { term, within };
+  return { term, within, states, instance };
 }
 
 /**
@@ -96,10 +164,16 @@ function missing(input: unknown, name: string): string | null {
 export function parseSelector(input: unknown): Selector {
   const absent = missing(input, 'selector');
   if (absent !== null) throw selectorError(`${absent} (it names the element to act on)`);
-  const { term: target, within } = parseTerm(input, 'selector', true);
-  if (within === undefined) return { target };
+  const { term: target, within, states, instance } = parseTerm(input, 'selector', true);
+  const extras = { ...(states !== undefined ? { states } : {}), ...(instance !== undefined ? { instance } : {}) };
+  if (within === undefined) return { target, ...extras };
   const { term: context } = parseTerm(within, 'selector.within', false);
-  return { target, within: context };
+  for (const term of [target, context]) {
+    if (NO_WITHIN_KEYS.includes(term.key)) {
+      throw selectorError(`${term.key} cannot be combined with "within" (the device runs it as a UiSelector, which has no ancestor test); narrow it with a state flag or "instance" instead`);
+    }
+  }
+  return { target, within: context, ...extras };
 }
 
 export const TEXT_MAX_CODE_POINTS = 512;

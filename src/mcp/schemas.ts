@@ -1,18 +1,21 @@
 import { z } from 'zod';
-import { SELECTOR_KEYS } from '../domain/selector.js';
+import { OFFERED_SELECTOR_KEYS, type SelectorKey } from '../domain/selector.js';
 
 /**
  * The shapes published to the model. They describe; the domain validates (CONTRACT §4),
  * so every rule that matters also holds for a client that ignores these schemas.
  */
 function selectorTerm() {
-  return Object.fromEntries(SELECTOR_KEYS.map((key) => [key, z.string().optional()])) as Record<
-    (typeof SELECTOR_KEYS)[number],
+  return Object.fromEntries(OFFERED_SELECTOR_KEYS.map((key) => [key, z.string().optional()])) as Record<
+    SelectorKey,
     z.ZodOptional<z.ZodString>
   >;
 }
 
 // `within` is published loosely (an object of the same keys) to keep the catalogue small; the domain checks it.
+// Only the keys ui_get_tree offers are listed: the hand-written ones (text_starts_with, class_name,
+// resource_id_matches, state flags, instance…) are accepted all the same and documented for flow
+// files (docs/contract.md §4), since the catalogue is paid on every connect (issue 13 §5).
 export const selectorSchema = z
   .object({ ...selectorTerm(), within: z.object({}).optional() })
   .describe('From ui_get_tree, unchanged');

@@ -75,6 +75,7 @@ export type DeviceLogKind =
   | 'tcp'
   | 'uia2'
   | 'click'
+  | 'long-click'
   | 'input'
   | 'screen'
   | 'fault';

@@ -531,6 +531,78 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     expect(all.actions.find((a) => nameOf(a) === 'Calendar')?.ambiguous).toBeUndefined();
   });
 
+  it.skipIf(ON_EMULATOR)(`FLOW-LONG-1: ui_tap with long_press: true long-clicks the advertised row (held past the long-press timeout) and its context action shows${vdOnly(NEEDS_SCREEN)}`, async () => {
+    const vd = device();
+    vd.setScreen('notes_history');
+    const before = await tree(harness);
+    const ideas = offered(before, /^Ideas/);
+    const archived = offered(before, /^Archived/);
+    // The long-clickable-only row is advertised as long-press; the rows with a tap too stay buttons.
+    expect(roleOf(archived)).toBe('long-press');
+    expect(roleOf(ideas)).toBe('button');
+    const window = logWindow(vd);
+    const pressed = expectOk(await harness.call('ui_tap', { selector: ideas.selector, long_press: true }), window.since());
+    expect(pressed.data).toMatchObject({ target: ideas.selector, long_press: true, foreground_package: 'com.example.notes' });
+    readEvidence(stack.evidenceDir, pressed, 'ui-long-press');
+    const entries = window.since();
+    const log = formatLog(entries);
+    // Exactly one long click, inside the advertised bounds, and no plain click.
+    expect(entries.filter((e) => e.kind === 'long-click'), log).toHaveLength(1);
+    expect(entries.filter((e) => e.kind === 'click'), log).toEqual([]);
+    expect(entries.some((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/appium\/gestures\/long_click -> 200$/.test(e.detail)), log).toBe(true);
+    const press = vd.clicks().at(-1)!;
+    expect(press).toMatchObject({ gesture: 'long-click', source: 'uia2-long-click' });
+    expect(press.heldMs).toBeGreaterThan(400);
+    expect(inside(press, ideas), log).toBe(true);
+    const after = await tree(harness);
+    expect(shows(after, 'Selected: Ideas (Delete, Share)'), JSON.stringify(after)).toBe(true);
+    // The long-press entry is honest: it long-clicks too.
+    expectOk(await harness.call('ui_tap', { selector: archived.selector, long_press: true }));
+    expect(shows(await tree(harness), 'Restored: Archived')).toBe(true);
+    // A plain tap on the row is a click, never a long click.
+    const tapWindow = logWindow(vd);
+    expectOk(await harness.call('ui_tap', { selector: ideas.selector }));
+    expect(tapWindow.since().filter((e) => e.kind === 'long-click')).toEqual([]);
+    expect(vd.clicks().at(-1)?.gesture).toBe('click');
+  });
+
+  it.skipIf(ON_EMULATOR)(`SEL-HAND-1: hand-written selectors (text_starts_with, content_desc_contains, class_name + checked, resource_id_matches, instance) each tap the right element${vdOnly(NEEDS_SCREEN)}`, async () => {
+    const vd = device();
+    const tap = async (selector: Record<string, unknown>): Promise<ClickRecord> => {
+      const window = logWindow(vd);
+      const answer = expectOk(await harness.call('ui_tap', { selector }), window.since());
+      expect(answer.data).toMatchObject({ target: selector });
+      const clicks = window.since().filter((e) => e.kind === 'click');
+      expect(clicks, formatLog(window.since())).toHaveLength(1);
+      return vd.clicks().at(-1)!;
+    };
+    vd.setScreen('settings_home');
+    const network = await tap({ text_starts_with: 'Network &' });
+    expect(network.element?.description).toContain('Network & internet');
+    expect(vd.currentScreen().screenId).toBe('settings_network');
+    // The Wi-Fi switch is on: class_name + checked names it; the tap reaches its row and turns it off.
+    const on = await tap({ class_name: 'android.widget.Switch', checked: true });
+    expect(on.element?.key).toBe('wifi_switch');
+    expect(vd.nodes().find((n) => n.resourceId === 'android:id/switch_widget')?.checked).toBe(false);
+    // Now only checked: false finds it, through a UiSelector regex over the whole id.
+    expectError(await harness.call('ui_tap', { selector: { resource_id_matches: '.*:id/switch_widget', checked: true } }), 'UI_ELEMENT_NOT_FOUND');
+    const off = await tap({ resource_id_matches: 'android:id/switch_[a-z]+', checked: false });
+    expect(off.element?.key).toBe('wifi_switch');
+    // A part of the content-desc: the toolbar's up button.
+    await tap({ content_desc_contains: 'Navigate' });
+    expect(vd.currentScreen().screenId).toBe('settings_home');
+    // instance picks the n-th of several matches (0-based, document order): the two Clock rows.
+    vd.setScreen('all_apps');
+    const first = await tap({ text: 'Clock', instance: 0 });
+    vd.setScreen('all_apps');
+    const second = await tap({ text: 'Clock', instance: 1 });
+    expect(first.element?.description).toContain('Clock');
+    expect(second.element?.description).toContain('Clock');
+    expect(second.element!.bounds.top).toBeGreaterThan(first.element!.bounds.top);
+    vd.setScreen('all_apps');
+    expectError(await harness.call('ui_tap', { selector: { text: 'Clock', instance: 2 } }), 'UI_ELEMENT_NOT_FOUND');
+  }, 120_000);
+
   it('FLOW-APP-1: a declared launchable package opens and is observable', async () => {
     const listed = expectOk(await harness.call('app_list_installed'));
     expect(listed.data.packages as string[]).toContain(APP_PACKAGE);

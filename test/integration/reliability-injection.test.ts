@@ -30,7 +30,33 @@ import { ensureBuilt } from '../support/rawServer.js';
 import { isClosedListArgv, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
 
 const FULL = process.env.RELIABILITY_FULL === '1';
-const SELECTOR_KEYS = ['resource_id', 'text', 'content_desc', 'text_contains', 'input_hint'];
+const SELECTOR_KEYS = ['resource_id', 'text', 'content_desc', 'text_contains', 'input_hint', 'text_starts_with', 'content_desc_contains', 'class_name', 'resource_id_matches'];
+const STATE_FLAGS = ['checked', 'selected', 'enabled', 'focused'];
+
+/**
+ * Issue 13 §4's resource_id_matches dialect, written independently of src/domain/idPattern.ts:
+ * optional ^, atoms (a literal, `.`, an allowed escape, or a flat class) each with at most one of
+ * * + ?, optional $; at most 128 code points, 2 unbounded and 6 quantifiers in all.
+ */
+function idPatternAccepted(value: string): boolean {
+  if ([...value].length > 128) return false;
+  const literal = String.raw`[^\\^$.|?*+()[\]{}"]`;
+  const escape = String.raw`\\[dDwW.^$|?*+()[\]{}\-/]`;
+  const member = String.raw`[^\][&\\"^]`;
+  const cls = String.raw`\[\^?(?:${member}-${member}|${member})+\]`;
+  const atom = `(?:${literal}|\\.|${escape}|${cls})`;
+  const shape = new RegExp(`^\\^?(?:${atom}[*+?]?)+\\$?$`, 'u');
+  if (!shape.test(value)) return false;
+  // Backwards ranges inside classes are refused.
+  for (const m of value.matchAll(/\[\^?([^\]]*)\]/gu)) {
+    const body = [...(m[1] ?? '')];
+    for (let i = 0; i + 2 < body.length; i++) if (body[i + 1] === '-' && (body[i]!.codePointAt(0) ?? 0) > (body[i + 2]!.codePointAt(0) ?? 0)) return false;
+  }
+  const bare = value.replace(/\\./gu, 'e').replace(/\[[^\]]*\]/gu, 'c');
+  const unbounded = (bare.match(/[*+]/g) ?? []).length;
+  const all = (bare.match(/[*+?]/g) ?? []).length;
+  return unbounded <= 2 && all <= 6;
+}
 
 /** What a slot expects for a value: a typed error code, or 'inert' (valid input, run in phase 2). */
 type Expectation = string;
@@ -49,13 +75,23 @@ function valueOf(hostile: Hostile): unknown {
 /** CONTRACT §4 selector shape, written independently of src/domain. */
 function selectorAccepted(value: unknown, allowWithin = true): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const entries = Object.entries(value as Record<string, unknown>);
-  const terms = entries.filter(([key]) => key !== 'within');
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  const extras = entries.filter(([key]) => STATE_FLAGS.includes(key) || key === 'instance');
+  const terms = entries.filter(([key]) => key !== 'within' && !STATE_FLAGS.includes(key) && key !== 'instance');
   const within = entries.find(([key]) => key === 'within');
   if (terms.length !== 1 || !SELECTOR_KEYS.includes(terms[0]?.[0] ?? '')) return false;
   if (!selectorValueAccepted(terms[0]?.[1])) return false;
+  const key = terms[0]?.[0];
+  if (key === 'resource_id_matches' && !idPatternAccepted(String(terms[0]?.[1]))) return false;
+  // State flags and instance: top level only, JSON booleans and a whole number 0..999.
+  if (extras.length > 0 && !allowWithin) return false;
+  for (const [name, v] of extras) {
+    if (name === 'instance' ? !(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 999) : typeof v !== 'boolean') return false;
+  }
   if (within === undefined) return true;
-  return allowWithin && selectorAccepted(within[1], false);
+  if (key === 'resource_id_matches') return false;
+  if (!allowWithin || !selectorAccepted(within[1], false)) return false;
+  return !Object.keys(within[1] as Record<string, unknown>).includes('resource_id_matches');
 }
 
 function sessionSlot(tool: string, base: Record<string, unknown>): Slot {
@@ -92,6 +128,12 @@ const SLOTS: Slot[] = [
   ...SELECTOR_KEYS.map((key) => selectorSlot('ui_tap', {}, term(key), `selector.${key}`)),
   selectorSlot('ui_tap', {}, (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { content_desc: v } }), 'selector.within.content_desc'),
   selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [String(v)]: 'x' }), 'selector.<key>'),
+  // Issue 13 §4: the state flags and instance next to a main key, and the new keys inside within.
+  ...STATE_FLAGS.map((flag) => selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [flag]: v }), `selector.${flag}`)),
+  selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', instance: v }), 'selector.instance'),
+  selectorSlot('ui_tap', {}, (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { class_name: v } }), 'selector.within.class_name'),
+  selectorSlot('ui_tap', {}, (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { resource_id_matches: v } }), 'selector.within.resource_id_matches'),
+  { name: 'ui_tap.long_press', tool: 'ui_tap', args: (h) => withValue({ selector: { text: 'Apps' } }, 'long_press', h), expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT') },
   selectorSlot('ui_type_text', { text: 'ok' }, term('input_hint'), 'selector.input_hint'),
   selectorSlot('ui_type_text', { text: 'ok' }, (v, h) => ('absent' in h ? undefined : v), 'selector'),
   { name: 'ui_type_text.text', tool: 'ui_type_text', args: (h) => withValue({ selector: { input_hint: 'Search' } }, 'text', h), expect: (h) => (textAccepted(valueOf(h)) ? 'inert' : 'INVALID_TEXT') },

@@ -25,6 +25,8 @@ export interface DriverLike {
   getElementText(elementId: string): Promise<string>;
   getElementAttribute(elementId: string, name: string): Promise<string | null>;
   elementClick(elementId: string): Promise<unknown>;
+  /** W3C execute/sync: how Appium's `mobile:` commands are called. */
+  executeScript(script: string, args: unknown[]): Promise<unknown>;
   elementClear(elementId: string): Promise<unknown>;
   elementSendKeys(elementId: string, text: string): Promise<unknown>;
   performActions(actions: object[]): Promise<unknown>;
@@ -298,6 +300,18 @@ class WebdriverSession implements AutomationSession {
 
   async click(element: ElementRef): Promise<void> {
     await this.call(() => this.driver.elementClick(element.id), 'click');
+  }
+
+  /**
+   * appium-uiautomator2-driver's `mobile: longClickGesture` with the element: the server's
+   * POST /appium/gestures/long_click holds a touch at the element's centre for `duration` ms
+   * (GestureController.longClick; without a duration it holds exactly the long-press timeout).
+   */
+  async longClick(element: ElementRef, holdMs: number): Promise<void> {
+    await this.call(
+      () => this.driver.executeScript('mobile: longClickGesture', [{ elementId: element.id, duration: Math.round(holdMs) }]),
+      'long press',
+    );
   }
 
   async typeText(element: ElementRef, text: string): Promise<TypeOutcome> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../application/HarnessServices.js';
 import { parseSelector } from '../../domain/validation.js';
-import { optionalSessionId } from '../arguments.js';
+import { optionalFlag, optionalSessionId } from '../arguments.js';
 import { selectorSchema, sessionIdSchema } from '../schemas.js';
 import { actor, type ToolDefinition } from '../ToolDefinition.js';
 
@@ -11,12 +11,13 @@ export function uiTapTool(services: HarnessServices): ToolDefinition {
     title: 'Tap',
     description:
       'Taps what the selector names (waits up to 10 s): {target, element_label, foreground_package} + evidence; a miss lists what is offered. Next: ui_get_tree.',
-    inputSchema: z.object({ selector: selectorSchema, session_id: sessionIdSchema }),
+    inputSchema: z.object({ selector: selectorSchema, long_press: z.boolean().optional(), session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => {
       const selector = parseSelector(args.selector);
+      const longPress = optionalFlag(args, 'long_press');
       const sessionId = optionalSessionId(args);
-      return services.actions.tap(context, selector, sessionId);
+      return services.actions.tap(context, selector, sessionId, longPress);
     },
   };
 }

@@ -109,6 +109,7 @@ export class VirtualDevice implements DeviceServices {
       () => this.system.density(),
       { backNavigated: (from) => this.backNavigated(from) },
       () => ({ passwordText: this.traits.passwordText }),
+      () => this.system.longPressTimeoutMs(),
     );
     if (options.sdk !== undefined) this.setSdk(options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;

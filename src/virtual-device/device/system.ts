@@ -210,6 +210,18 @@ export class SystemState {
     return this.densityOverride ?? 420;
   }
 
+  /**
+   * ViewConfiguration.getLongPressTimeout(): the secure setting `long_press_timeout` (the
+   * accessibility "Touch & hold delay") when set, else the platform default, 400 ms on the
+   * releases this device models by default and 500 ms on older ones (docs/device-quirks.md).
+   */
+  longPressTimeoutMs(): number {
+    const set = Number.parseInt(this.settings.secure.get('long_press_timeout') ?? '', 10);
+    if (Number.isFinite(set) && set > 0) return set;
+    const sdk = Number.parseInt(this.props.get('ro.build.version.sdk') ?? '34', 10);
+    return sdk >= 31 ? 400 : 500;
+  }
+
   // --- processes -----------------------------------------------------------
 
   spawnProcess(name: string, user = 'u0_a200'): ProcessRow {

@@ -11,10 +11,18 @@ import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js
 import { listTravel, straightStroke, type TouchStroke } from './touch.js';
 import { describeElement, flatten, maxScroll, newVisit, renderVisit, substitute, type RenderOptions, type UiElement, type Visit } from './uiTree.js';
 
-export type ClickSource = 'uia2-click' | 'w3c-actions' | 'input-tap' | 'input-keyevent';
+export type ClickSource = 'uia2-click' | 'uia2-long-click' | 'w3c-actions' | 'input-tap' | 'input-keyevent';
 
 export interface ClickRecord {
   readonly source: ClickSource;
+  /**
+   * 'long-click' only when the press was held past the long-press timeout on a long-clickable
+   * node (View.performLongClick ran); a shorter press, or a long hold on a node that is not
+   * long-clickable, is a 'click', as on Android.
+   */
+  readonly gesture: 'click' | 'long-click';
+  /** How long the pointer stayed down, in ms (0 for a plain click). */
+  readonly heldMs: number;
   readonly screenId: string;
   readonly x: number;
   readonly y: number;
@@ -58,6 +66,8 @@ export class DeviceUi {
     private readonly hooks: UiHooks = {},
     /** Read at every render: a change must bump `version` (VirtualDevice.setPasswordText does). */
     private readonly renderOptions: () => RenderOptions = () => ({ passwordText: 'bullets' }),
+    /** ViewConfiguration.getLongPressTimeout() of the device. */
+    private readonly longPressTimeoutMs: () => number = () => 400,
   ) {
     this.stack = [this.visitOf(scenario.spec.home)];
     const start = scenario.spec.start;
@@ -318,7 +328,8 @@ export class DeviceUi {
       : record.target
         ? ` target=${record.target.key} ${record.target.description} bounds=${formatBounds(record.target.bounds)}`
         : ' target=none';
-    this.log('click', `${record.source} at=(${record.x},${record.y})${el}${target} screen=${record.screenId}`);
+    const held = record.heldMs > 0 ? ` held=${record.heldMs}ms` : '';
+    this.log(record.gesture === 'long-click' ? 'long-click' : 'click', `${record.source} at=(${record.x},${record.y})${held}${el}${target} screen=${record.screenId}`);
     return record;
   }
 
@@ -328,15 +339,34 @@ export class DeviceUi {
   }
 
   tapAt(x: number, y: number, source: ClickSource, element: UiElement | null = null): ClickRecord {
+    return this.press(x, y, 0, source, element);
+  }
+
+  /**
+   * A pointer held down for `heldMs` at one point, then released (View.onTouchEvent): a long
+   * click fires only when the hold passes the long-press timeout and the touched node is
+   * long-clickable; its OnLongClickListener (`onLongClick`) handles it. An unhandled long click,
+   * a long hold on a node that is only clickable, and any shorter press end in a click.
+   */
+  press(x: number, y: number, heldMs: number, source: ClickSource, element: UiElement | null = null): ClickRecord {
     const visit = this.top();
     const screenId = visit.screen.spec.id;
     const named = element ? { key: element.key, bounds: element.bounds, description: describeElement(element) } : null;
+    const held = Math.max(0, Math.round(heldMs));
     if (this.imeOpen && contains(this.imeFrame(), x, y)) {
-      return this.record({ source, screenId, x, y, element: named, target: null, onKeyboard: true });
+      return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: true });
     }
-    const hit = this.hitTest(x, y, (e) => e.clickable && e.enabled);
+    const longPress = held > this.longPressTimeoutMs();
+    // A long-clickable view takes the touch stream too (it is "clickable" to onTouchEvent), so a long
+    // hold reaches the topmost clickable or long-clickable node; a short tap keeps the click hit test.
+    const hit = longPress
+      ? this.hitTest(x, y, (e) => (e.clickable || e.longClickable) && e.enabled)
+      : this.hitTest(x, y, (e) => e.clickable && e.enabled);
+    const longClick = longPress && hit !== null && hit.longClickable;
     const record = this.record({
       source,
+      gesture: longClick ? 'long-click' : 'click',
+      heldMs: held,
       screenId,
       x,
       y,
@@ -345,10 +375,21 @@ export class DeviceUi {
       onKeyboard: false,
     });
     if (!hit || visit.screen.spec.static) return record;
+    if (longClick && hit.onLongClick.length > 0) {
+      this.run(hit.onLongClick, visit, `long click ${describeElement(hit)}`, hit.key);
+      return record;
+    }
+    if (longClick) this.log('screen', `long click on ${describeElement(hit)} not handled: released as a click`);
     if (hit.className.endsWith('EditText')) this.focus(visit, hit.key);
     if (hit.onClick.length > 0) this.run(hit.onClick, visit, `click ${describeElement(hit)}`, hit.key);
     else if (hit.checkable) this.toggle(visit, hit.key);
     return record;
+  }
+
+  /** A press on an element's centre held for `heldMs` (UiAutomator2's long_click gesture). */
+  pressElement(element: UiElement, heldMs: number, source: ClickSource): ClickRecord {
+    const { x, y } = center(element.bounds);
+    return this.press(x, y, heldMs, source, element);
   }
 
   /** Topmost element (last drawn) at a point that passes the filter. */

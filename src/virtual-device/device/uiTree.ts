@@ -43,6 +43,7 @@ export interface UiElement {
   readonly fullBounds: Rect;
   readonly drawingOrder: number;
   readonly onClick: readonly Action[];
+  readonly onLongClick: readonly Action[];
   readonly children: UiElement[];
   parent: UiElement | null;
 }
@@ -170,6 +171,7 @@ export function renderVisit(visit: Visit, options: RenderOptions = { passwordTex
       fullBounds: full,
       drawingOrder: order++,
       onClick: spec.onClick ?? [],
+      onLongClick: spec.onLongClick ?? [],
       children: [],
       parent: null,
     };

@@ -375,6 +375,16 @@ function notesMain(): ScreenSpec {
   };
 }
 
+function historyRow(title: string, body: string, top: number): NodeSpec {
+  return node(C.view, [42, top, 1038, top + 127], {
+    contentDesc: `${title}\n${body}`,
+    clickable: true,
+    focusable: true,
+    longClickable: true,
+    onLongClick: [{ type: 'setText', node: 'history_status', template: `Selected: ${title} (Delete, Share)` }],
+  });
+}
+
 function notesHistory(): ScreenSpec {
   return {
     id: 'notes_history',
@@ -382,8 +392,17 @@ function notesHistory(): ScreenSpec {
     activity: '.MainActivity',
     root: flutterWindow([
       node(C.view, [0, 63, 1080, 210], { contentDesc: 'Historial' }),
-      node(C.view, [42, 273, 1038, 400], { contentDesc: 'Shopping list\nMilk, eggs, bread', clickable: true, focusable: true }),
-      node(C.view, [42, 420, 1038, 547], { contentDesc: 'Ideas\nA virtual device for tests', clickable: true, focusable: true }),
+      // Rows with a context action on long press (Flutter's InkWell onLongPress): a tap does nothing here.
+      historyRow('Shopping list', 'Milk, eggs, bread', 273),
+      historyRow('Ideas', 'A virtual device for tests', 420),
+      // Long-clickable only (no tap action at all): the summary's `long-press` role.
+      node(C.view, [42, 567, 1038, 694], {
+        contentDesc: 'Archived\nHold to restore',
+        focusable: true,
+        longClickable: true,
+        onLongClick: [{ type: 'setText', node: 'history_status', template: 'Restored: Archived' }],
+      }),
+      node(C.view, [42, 736, 1038, 863], { key: 'history_status', text: '' }),
       notesTabs(1),
     ]),
   };

@@ -45,6 +45,7 @@ const nodeSchema: z.ZodType<NodeSpec> = z.lazy(() =>
       selected: z.boolean().optional(),
       setTextNeedsFocus: z.boolean().optional(),
       onClick: z.array(actionSchema).optional(),
+      onLongClick: z.array(actionSchema).optional(),
       children: z.array(nodeSchema).optional(),
       filterBy: z.string().optional(),
     })

@@ -57,6 +57,11 @@ export interface NodeSpec {
   readonly setTextNeedsFocus?: boolean;
   readonly onClick?: readonly Action[];
   /**
+   * What a long click does on a long-clickable node (its OnLongClickListener). Absent: the long
+   * click is not handled, and Android then clicks the node when the press is released.
+   */
+  readonly onLongClick?: readonly Action[];
+  /**
    * Children. Inside a scrollable node they are in content coordinates: they move with the
    * node's scroll offset and only those inside its bounds are on screen (as a RecyclerView does).
    */

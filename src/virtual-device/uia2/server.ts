@@ -137,7 +137,8 @@ export class Uia2Server {
     let status = 200;
     let payload: unknown;
     try {
-      const value = this.route(method, path, body);
+      // A gesture that holds the pointer (long_click) answers only once it is released.
+      const value: unknown = await this.route(method, path, body);
       payload = { sessionId: this.session?.id ?? null, value: value === undefined ? null : value };
     } catch (e) {
       if (e instanceof HttpError) {
@@ -283,6 +284,7 @@ export class Uia2Server {
       case 'GET /source': return toPageSource(ui.tree());
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
       case 'POST /actions': return this.actions(session, body);
+      case 'POST /appium/gestures/long_click': return this.longClick(session, body);
       case 'DELETE /actions': return null;
       case 'POST /back':
         ui.back('uia2 back');
@@ -355,6 +357,31 @@ export class Uia2Server {
     return this.element(session, id).text === '' ? e.text + text : text;
   }
 
+  /**
+   * POST /appium/gestures/long_click, as appium-uiautomator2-server's LongClick gesture does it:
+   * `origin` names a cached element (else `offset` is a screen point), `offset` is relative to the
+   * element's top-left corner, and the touch is held for `duration` ms, by default exactly
+   * ViewConfiguration.getLongPressTimeout() (GestureController.longClick). The device decides
+   * from the hold whether it became a long click (DeviceUi.press).
+   */
+  private async longClick(session: Session, body: Json): Promise<null> {
+    const origin = body.origin && typeof body.origin === 'object' ? (body.origin as Json) : null;
+    const id = origin ? String(origin[W3C_ELEMENT] ?? origin.ELEMENT ?? '') : '';
+    const offset = body.offset && typeof body.offset === 'object' ? (body.offset as Json) : null;
+    const duration = body.duration === undefined || body.duration === null ? this.device.system.longPressTimeoutMs() : Number(body.duration);
+    if (!Number.isFinite(duration) || duration < 0) throw new HttpError(400, 'invalid argument', 'Long click duration cannot be negative');
+    const element = id ? this.element(session, id) : null;
+    let point: { x: number; y: number };
+    if (element && offset) point = { x: element.bounds.left + Number(offset.x ?? 0), y: element.bounds.top + Number(offset.y ?? 0) };
+    else if (element) point = center(element.bounds);
+    else if (offset) point = { x: Number(offset.x ?? 0), y: Number(offset.y ?? 0) };
+    else throw new HttpError(400, 'invalid argument', 'Long click offset coordinates must be provided if element is not set');
+    // The server's thread is busy for the whole hold; the touch comes up at its end.
+    await this.device.clock.sleep(duration);
+    this.device.ui.press(Math.round(point.x), Math.round(point.y), duration, 'uia2-long-click', element && !offset ? element : null);
+    return null;
+  }
+
   private pressKeycode(code: number): void {
     if (this.device.ui.pressKey(code, 'uia2 press_keycode')) return;
     if (code >= 29 && code <= 54) this.device.ui.typeText(String.fromCharCode(97 + code - 29), 'uia2 press_keycode');
@@ -420,7 +447,8 @@ export class Uia2Server {
         travelled = 0;
       } else if (step.type === 'pointerUp' && samples) {
         const origin = samples[0] as TouchSample;
-        if (travelled < 20) this.device.ui.tapAt(origin.x, origin.y, 'w3c-actions');
+        // Held in place: a click, or a long click once the hold passes the long-press timeout (DeviceUi.press).
+        if (travelled < 20) this.device.ui.press(origin.x, origin.y, t - downAt, 'w3c-actions');
         else this.device.ui.drag({ samples, up: { t, x, y } }, 'uia2 actions');
         samples = null;
         upAt = t;

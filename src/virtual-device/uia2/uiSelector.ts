@@ -69,17 +69,14 @@ class Parser {
     this.ws();
     const c = this.s[this.i];
     if (c === '"') {
-      let out = '';
+      // As appium-uiautomator2-server's UiExpressionParser: a quote preceded by a backslash does
+      // not end the literal, and `\"` is the only escape (coerceArgToType replaces it by `"`);
+      // every other backslash reaches UiSelector as written (`\.` stays `\.` for a regex).
+      let raw = '';
       this.i++;
-      while (this.i < this.s.length && this.s[this.i] !== '"') {
-        if (this.s[this.i] === '\\') {
-          const n = this.s[this.i + 1] ?? '';
-          out += n === 'n' ? '\n' : n === 't' ? '\t' : n;
-          this.i += 2;
-        } else out += this.s[this.i++];
-      }
+      while (this.i < this.s.length && !(this.s[this.i] === '"' && this.s[this.i - 1] !== '\\')) raw += this.s[this.i++];
       this.expect('"');
-      return out;
+      return raw.replace(/\\"/g, '"');
     }
     if (this.s.startsWith('new', this.i)) return this.chain();
     const m = /^(true|false|-?\d+)/.exec(this.s.slice(this.i));
@@ -103,6 +100,38 @@ export function parseUiSelector(text: string): SelectorChain[] {
 }
 
 const str = (a: Arg | undefined): string => (typeof a === 'string' ? a : String(a));
+
+/**
+ * A java.util.regex pattern as a whole-match JS RegExp, close enough for UiSelector's *Matches:
+ * code points (`u`), and `.` outside classes stops at Java's line terminators (JS's `.` accepts
+ * U+0085). Patterns JS cannot read are refused as the device would refuse a bad Pattern.
+ */
+function javaWholeMatch(pattern: string, dotAll = false): RegExp {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i] as string;
+    if (ch === '\\') {
+      out += ch + (pattern[i + 1] ?? '');
+      i++;
+    } else if (ch === '[') {
+      inClass = true;
+      out += ch;
+    } else if (ch === ']') {
+      inClass = false;
+      out += ch;
+    } else if (ch === '.' && !inClass && !dotAll) out += '[^\\n\\r\\u0085\\u2028\\u2029]';
+    else out += ch;
+  }
+  for (const flags of ['u', '']) {
+    try {
+      return new RegExp(`^(?:${out})$`, flags);
+    } catch {
+      // try without `u` (identity escapes such as \- are errors under `u`)
+    }
+  }
+  throw new UiSelectorSyntaxError(`Invalid regular expression ${JSON.stringify(pattern)}`);
+}
 const toBool = (a: Arg | undefined): boolean => a === undefined || a === true || a === 'true';
 
 function predicate(call: Call): ((e: UiElement) => boolean) | null {
@@ -111,15 +140,19 @@ function predicate(call: Call): ((e: UiElement) => boolean) | null {
     case 'text': return (e) => e.text === str(a);
     case 'textContains': return (e) => e.text.includes(str(a));
     case 'textStartsWith': return (e) => e.text.startsWith(str(a));
-    case 'textMatches': return (e) => new RegExp(`^(?:${str(a)})$`, 's').test(e.text);
+    case 'textMatches': return (e) => javaWholeMatch(str(a), true).test(e.text);
     case 'description': return (e) => e.contentDesc === str(a);
     case 'descriptionContains': return (e) => e.contentDesc.includes(str(a));
     case 'descriptionStartsWith': return (e) => e.contentDesc.startsWith(str(a));
-    case 'descriptionMatches': return (e) => new RegExp(`^(?:${str(a)})$`, 's').test(e.contentDesc);
+    case 'descriptionMatches': return (e) => javaWholeMatch(str(a), true).test(e.contentDesc);
     case 'resourceId': return (e) => e.resourceId === str(a);
-    case 'resourceIdMatches': return (e) => new RegExp(`^(?:${str(a)})$`).test(e.resourceId);
+    // UiSelector: a node without a resource id (getViewIdResourceName() null) never matches.
+    case 'resourceIdMatches': {
+      const re = javaWholeMatch(str(a));
+      return (e) => e.resourceId !== '' && re.test(e.resourceId);
+    }
     case 'className': return (e) => e.className === str(a);
-    case 'classNameMatches': return (e) => new RegExp(`^(?:${str(a)})$`).test(e.className);
+    case 'classNameMatches': return (e) => javaWholeMatch(str(a)).test(e.className);
     case 'packageName': return (e) => e.package === str(a);
     case 'clickable': return (e) => e.clickable === toBool(a);
     case 'checkable': return (e) => e.checkable === toBool(a);

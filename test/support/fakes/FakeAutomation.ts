@@ -44,6 +44,13 @@ export class FakeSession implements AutomationSession {
   isFocused(element: ElementRef): Promise<boolean> {
     return this.answer('isFocused', () => this.owner.focused.has(element.id.slice(3)));
   }
+  /** Every long click's hold, in order. */
+  readonly longClicks: number[] = [];
+  longClick(_element: ElementRef, holdMs: number): Promise<void> {
+    return this.answer('longClick', () => {
+      this.longClicks.push(holdMs);
+    });
+  }
   click(element: ElementRef): Promise<void> {
     // A tap on a field focuses it, as on a device.
     return this.answer('click', () => void this.owner.focused.add(element.id.slice(3)));

@@ -79,6 +79,9 @@ export class IdleTimingDriver implements DriverLike {
   elementClick(): Promise<unknown> {
     return this.command('elementClick', 'POST', () => null);
   }
+  executeScript(): Promise<unknown> {
+    return this.command('executeScript', 'POST', () => null);
+  }
   elementClear(): Promise<unknown> {
     return this.command('elementClear', 'POST', () => null);
   }

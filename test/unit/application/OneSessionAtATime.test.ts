@@ -43,6 +43,7 @@ class OneDeviceAppium implements AutomationGateway {
       elementText: never,
       isFocused: never,
       click: never,
+      longClick: never,
       typeText: never,
       swipe: () => hung<void>(),
       windowSize: async () => ({ width: 1080, height: 2400 }),

@@ -30,6 +30,9 @@ describe('validation comes before the gate and the session checks', () => {
     ['ui_tap', { selector: { text: '' } }, 'INVALID_SELECTOR'],
     ['ui_tap', { selector: { text: 'a', resource_id: 'b' } }, 'INVALID_SELECTOR'],
     ['ui_tap', { selector: 'Calendar' }, 'INVALID_SELECTOR'],
+    ['ui_tap', { selector: { text: 'Calendar', x: 10, y: 20 } }, 'INVALID_SELECTOR'],
+    ['ui_tap', { selector: { text: 'Calendar' }, long_press: 'true' }, 'INVALID_ARGUMENT'],
+    ['ui_tap', { selector: { text: 'Calendar' }, long_press: 1 }, 'INVALID_ARGUMENT'],
     ['ui_type_text', { selector: { text: 'Search' }, text: 'line\nbreak' }, 'INVALID_TEXT'],
     ['ui_type_text', { selector: { text: 'Search' }, text: '' }, 'INVALID_TEXT'],
     ['app_open', { package_name: 'com.x; rm -rf /' }, 'INVALID_PACKAGE'],
@@ -232,6 +235,33 @@ describe('actions', () => {
     expect(calls.at(-1)).toBe('close');
     expect(h.automation.open.size).toBe(0);
     expect(h.device.calls).not.toContain('dumpUi');
+  });
+
+  it('ui_tap with long_press: true long-clicks (held past any long-press timeout), never clicks, with its own evidence label', async () => {
+    const h = buildHarness();
+    offer(h, { text: 'Calendar' }, 'Calendar');
+    const envelope = await h.envelope('ui_tap', { selector: { text: 'Calendar' }, long_press: true });
+    expect(envelope).toMatchObject({ ok: true, data: { target: { text: 'Calendar' }, element_label: 'Calendar', long_press: true } });
+    expect(envelope.evidence?.artifact_id).toMatch(/-ui-long-press\.png$/);
+    const session = h.automation.sessions[0];
+    expect(session?.calls).toContain('longClick');
+    expect(session?.calls).not.toContain('click');
+    expect(session?.longClicks).toEqual([1500]);
+    // long_press: false (or null) is a plain tap.
+    for (const value of [false, null]) {
+      const plain = await h.envelope('ui_tap', { selector: { text: 'Calendar' }, long_press: value });
+      expect(plain.data).not.toHaveProperty('long_press');
+      expect(plain.evidence?.artifact_id).toMatch(/-ui-tap\.png$/);
+    }
+  });
+
+  it('a hand-written selector reaches the driver as the locator the domain built', async () => {
+    const h = buildHarness();
+    const selector = { resource_id_matches: 'com\\.x:id/row_.*', checked: true, instance: 1 };
+    h.automation.elements.set('new UiSelector().resourceIdMatches("com\\.x:id/row_.*").checked(true).instance(1)', 'Row');
+    const envelope = await h.envelope('ui_tap', { selector });
+    expect(envelope).toMatchObject({ ok: true, data: { target: selector, element_label: 'Row' } });
+    expect(h.automation.locators[0]?.using).toBe('-android uiautomator');
   });
 
   it('a selector with within reaches the driver as one locator', async () => {

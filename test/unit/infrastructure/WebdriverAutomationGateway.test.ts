@@ -156,6 +156,7 @@ class FakeDriver implements DriverLike {
   async getElementText(id: string) { this.record('getElementText', id); return this.text; }
   async getElementAttribute(id: string, name: string) { this.record('getElementAttribute', id, name); return this.attributes[name] ?? null; }
   async elementClick(id: string) { this.record('elementClick', id); }
+  async executeScript(script: string, args: unknown[]) { this.record('executeScript', script, args); return null; }
   async elementClear(id: string) { this.record('elementClear', id); }
   async elementSendKeys(id: string, text: string) { this.record('elementSendKeys', id, text); }
   async performActions(actions: object[]) { this.record('performActions', actions); }
@@ -384,6 +385,16 @@ describe('AutomationSession', () => {
     expect(mapped.code).toBe(code);
     expect(mapped.message).not.toContain('/home/me');
     expect(mapped.cause).toBe(error);
+  });
+
+  it("long-clicks through the driver's mobile: longClickGesture with the element and the hold", async () => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    await session.longClick({ id: 'el-7' }, 1500);
+    expect(driver.calls.filter((c) => c[0] === 'executeScript')).toEqual([['executeScript', 'mobile: longClickGesture', [{ elementId: 'el-7', duration: 1500 }]]]);
+    expect(driver.calls.some((c) => c[0] === 'elementClick')).toBe(false);
+    driver.failWith.executeScript = wdError('stale element reference');
+    expect((await harnessError(session.longClick({ id: 'el-7' }, 1500))).code).toBe('UI_ELEMENT_NOT_FOUND');
   });
 });
 

@@ -35,6 +35,7 @@ class ScriptedDriver implements DriverLike {
     return null;
   }
   async elementClick() {}
+  async executeScript() { return null; }
   async elementClear() {}
   elementSendKeys(_id: string, text: string) {
     return this.sendKeys(text);

@@ -62,7 +62,7 @@ describe('MCP server', () => {
     }
     const tap = tools.find((t) => t.name === 'ui_tap');
     expect(tap?.inputSchema.required).toEqual(['selector']);
-    expect(Object.keys(tap?.inputSchema.properties ?? {})).toEqual(['selector', 'session_id']);
+    expect(Object.keys(tap?.inputSchema.properties ?? {})).toEqual(['selector', 'long_press', 'session_id']);
   });
 
   it('every tool answers the one envelope, as structuredContent and as compact JSON text', async () => {

@@ -8,6 +8,80 @@ import { sh } from './helpers.js';
 
 afterEach(stopServing);
 
+describe('UIA2 server emulation: long click (issue 13 §2)', () => {
+  const find = async (device: VirtualDevice, sid: string, desc: string): Promise<string> => {
+    const found = await call(device, 'POST', `/session/${sid}/element`, { strategy: 'accessibility id', selector: desc });
+    return (found.body.value as Record<string, string>)[W3C] as string;
+  };
+  const status = (device: VirtualDevice) => device.nodes().find((n) => n.text.startsWith('Selected') || n.text.startsWith('Restored'))?.text ?? '';
+
+  it('POST /appium/gestures/long_click held past the timeout is a long click; the row shows its context action', async () => {
+    const { device, sid } = await serving();
+    device.setScreen('notes_history');
+    const id = await find(device, sid, 'Ideas\nA virtual device for tests');
+    device.clearLog();
+    const answer = await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, { origin: { ELEMENT: id, [W3C]: id }, duration: 1500 });
+    expect(answer.status).toBe(200);
+    expect(device.clicks().map((c) => [c.source, c.gesture, c.heldMs])).toEqual([['uia2-long-click', 'long-click', 1500]]);
+    expect(device.log().filter((e) => e.kind === 'long-click')).toHaveLength(1);
+    expect(status(device)).toBe('Selected: Ideas (Delete, Share)');
+  });
+
+  it('a press not held past the long-press timeout is a click, never a long click (the default hold is exactly the timeout)', async () => {
+    const { device, sid } = await serving();
+    device.setScreen('notes_history');
+    const id = await find(device, sid, 'Ideas\nA virtual device for tests');
+    device.clearLog();
+    for (const body of [{ origin: { ELEMENT: id }, duration: 300 }, { origin: { ELEMENT: id } }, { origin: { ELEMENT: id }, duration: 400 }]) {
+      expect((await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, body)).status).toBe(200);
+    }
+    expect(device.clicks().map((c) => c.gesture)).toEqual(['click', 'click', 'click']);
+    expect(device.log().filter((e) => e.kind === 'long-click')).toEqual([]);
+    expect(status(device)).toBe('');
+    // A longer touch & hold delay (accessibility setting) makes 1 s a plain click too.
+    device.system.settings.secure.set('long_press_timeout', '1500');
+    expect((await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, { origin: { ELEMENT: id }, duration: 1000 })).status).toBe(200);
+    expect(device.clicks().at(-1)?.gesture).toBe('click');
+    expect((await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, { origin: { ELEMENT: id }, duration: -1 })).status).toBe(400);
+    expect((await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, {})).status).toBe(400);
+  });
+
+  it('a W3C pointer held past the timeout long-clicks a long-clickable-only node; a long hold on a plain button clicks it', async () => {
+    const { device, sid } = await serving();
+    device.setScreen('notes_history');
+    const hold = (x: number, y: number, ms: number) => ({
+      actions: [{ type: 'pointer', id: 'f', parameters: { pointerType: 'touch' }, actions: [{ type: 'pointerMove', duration: 0, x, y }, { type: 'pointerDown', button: 0 }, { type: 'pause', duration: ms }, { type: 'pointerUp', button: 0 }] }],
+    });
+    device.clearLog();
+    await call(device, 'POST', `/session/${sid}/actions`, hold(540, 630, 100));
+    expect(device.clicks().at(-1)).toMatchObject({ gesture: 'click', target: null });
+    await call(device, 'POST', `/session/${sid}/actions`, hold(540, 630, 800));
+    expect(device.clicks().at(-1)).toMatchObject({ gesture: 'long-click', heldMs: 800 });
+    expect(status(device)).toBe('Restored: Archived');
+    // The tab bar is clickable, not long-clickable: a long hold on it is a click that switches tabs.
+    await call(device, 'POST', `/session/${sid}/actions`, hold(900, 2150, 1500));
+    expect(device.clicks().at(-1)?.gesture).toBe('click');
+    expect(device.currentScreen().screenId).toBe('notes_settings');
+  });
+});
+
+describe('UIA2 server emulation: UiSelector strings as the real parser reads them', () => {
+  it('only \\" is an escape; other backslashes reach the regex as written; no id never matches', async () => {
+    const { device, sid } = await serving();
+    device.setScreen('settings_network');
+    const count = async (selector: string) => ((await call(device, 'POST', `/session/${sid}/elements`, { strategy: '-android uiautomator', selector })).body.value as unknown[]).length;
+    // Java reads a backslash before a non-letter as that character: \_ is _.
+    expect(await count('new UiSelector().resourceIdMatches("android:id/switch\\_widget")')).toBe(1);
+    expect(await count('new UiSelector().resourceIdMatches("android:id/switch_widget")')).toBe(1);
+    expect(await count('new UiSelector().resourceIdMatches("android:id/switch.widget")')).toBe(1);
+    expect(await count('new UiSelector().resourceIdMatches("android:id/switch\\.widget")')).toBe(0);
+    expect(await count('new UiSelector().resourceIdMatches(".*")')).toBe(device.nodes().filter((n) => n.resourceId !== '').length);
+    expect(await count('new UiSelector().resourceIdMatches("switch_widget")')).toBe(0);
+    expect(await count('new UiSelector().textStartsWith("Wi").checked(true)')).toBe(0);
+    expect(await count('new UiSelector().className("android.widget.Switch").checked(true).instance(0)')).toBe(1);
+  });
+});
+
 describe('UIA2 server emulation', () => {
   it('answers the calls Appium makes at session start', async () => {
     const { device, sid } = await serving();
