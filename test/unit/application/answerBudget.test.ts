@@ -21,12 +21,15 @@ const CLAUDE_CODE_LIMIT = 25_000;
 const fixturesRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures');
 const present = existsSync(join(fixturesRoot, 'dumps'));
 
-function largestFixture(): { name: string; xml: string } {
-  const files = ['dumps', 'appium-source'].flatMap((dir) => {
+function fixtureFiles(): string[] {
+  return ['dumps', 'appium-source'].flatMap((dir) => {
     const full = join(fixturesRoot, dir);
     return existsSync(full) ? readdirSync(full).filter((f) => f.endsWith('.xml')).map((f) => join(full, f)) : [];
   });
-  const largest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
+}
+
+function largestFixture(): { name: string; xml: string } {
+  const largest = fixtureFiles().sort((a, b) => statSync(b).size - statSync(a).size)[0];
   if (largest === undefined) throw new Error('no fixture');
   return { name: largest.slice(fixturesRoot.length + 1), xml: readFileSync(largest, 'utf8') };
 }
@@ -125,6 +128,29 @@ describe.skipIf(!present)('ui_get_tree on the largest real dump (../shared/fixtu
     expect(data).not.toHaveProperty('raw_truncated');
     expect(measured(result).bytes).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
   });
+});
+
+describe.skipIf(!present)('ui_get_tree on every real dump (../shared/fixtures)', () => {
+  it('no summary is cut by size, and the first include_raw answer fits the budget', async () => {
+    const h = buildHarness();
+    const sizes: string[] = [];
+    for (const file of fixtureFiles()) {
+      h.device.dump = readFileSync(file, 'utf8');
+      const plain = envelopeOf(await callTree(h, {})).data as Record<string, unknown>;
+      // A count cap may mark a real screen truncated; a size cut would show as fewer actions than min(plans, 120).
+      const counts = plain.counts as { actions: number; texts: number } | undefined;
+      if (counts) {
+        expect((plain.actions as unknown[]).length, file).toBe(Math.min(counts.actions, 120));
+        expect((plain.texts as unknown[]).length, file).toBe(Math.min(counts.texts, 200));
+      }
+      const raw = await callTree(h, { include_raw: true });
+      const size = measured(raw);
+      expect(size.bytes, file).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
+      expect(size.tokens, file).toBeLessThan(20_000);
+      sizes.push(`${size.tokens}`);
+    }
+    expect(sizes.length).toBeGreaterThan(40);
+  }, 120_000);
 });
 
 describe('ui_get_tree on synthetic huge screens', () => {
