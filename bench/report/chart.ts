@@ -52,8 +52,8 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
     }
     if (positive(ours?.catalogue?.chars) && positive(mobile?.catalogue?.chars)) {
       const c = ours.catalogue.chars / mobile.catalogue.chars;
-      // The catalogue's own target is absolute (≤ 6,500 characters): drawn as that share of the peer's.
-      rows.push({ figure: 'catalogue ÷ mobile-mcp catalogue, chars (target ≤ 6,500)', ratio: c, target: 6500 / mobile.catalogue.chars, shown: times(c) });
+      // The catalogue's own target is absolute (≤ 6,000 characters, as latest.md judges it): drawn as that share of the peer's.
+      rows.push({ figure: 'catalogue ÷ mobile-mcp catalogue, chars (target ≤ 6,000)', ratio: c, target: 6000 / mobile.catalogue.chars, shown: times(c) });
     }
   }
   const e2e = r.endToEnd;
