@@ -20,6 +20,7 @@ import { ourServer, peerServer, runCatalogue, type CatalogueResult } from './par
 import { runEndToEnd, type EndToEndResult } from './parts/endToEnd.js';
 import { runDeviceCapture, type DeviceCaptureResult } from './parts/deviceCapture.js';
 import { renderMarkdown } from './report/markdown.js';
+import { renderChart } from './report/chart.js';
 
 const run = promisify(execFile);
 
@@ -152,6 +153,18 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 1)}\n`);
   writeFileSync(join(RESULTS_DIR, 'latest.md'), renderMarkdown(results));
   log(`wrote ${join('bench', 'results', 'latest.md')} and latest.json`);
+  // The headline ratios as a picture (docs/performance.md links the copy committed under docs/).
+  const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).then((r) => r.stdout.trim(), () => 'unknown');
+  const subtitle = `npm run bench${quick ? ' --quick' : ''}, parts ${[...parts].sort().join(',')}, ${machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${machine.cores} cores, Node ${machine.node}`;
+  try {
+    const svg = await renderChart(results, subtitle);
+    if (svg) {
+      writeFileSync(join(RESULTS_DIR, 'chart.svg'), svg);
+      log(`wrote ${join('bench', 'results', 'chart.svg')}`);
+    } else log('no chart: none of its figures was measured (parts 1, 3 or 4)');
+  } catch (err) {
+    log(`no chart: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 main().catch((err: unknown) => {

@@ -261,6 +261,20 @@ export function parseFlag(input: unknown, name: string): boolean {
   );
 }
 
+/**
+ * `raw_offset` (ui_get_tree): where the page of raw XML starts, in UTF-16 units, as a previous
+ * answer's `raw_truncated.next_offset` gives it. A non-negative integer; throws
+ * HarnessError('INVALID_ARGUMENT').
+ */
+export function parseRawOffset(input: unknown): number {
+  if (typeof input === 'number' && Number.isSafeInteger(input) && input >= 0) return input;
+  const got = typeof input === 'string' ? `the string '${safePreview(input, 20)}'` : typeof input === 'number' ? String(input) : describeType(input);
+  throw new HarnessError(
+    'INVALID_ARGUMENT',
+    `Invalid raw_offset: got ${got}. Send a whole number from 0, as raw_truncated.next_offset gives it; leave it out for the first part.`,
+  );
+}
+
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{24,128}$/;
 
 /** ^[A-Za-z0-9_-]{24,128}$; throws HarnessError('INVALID_UI_SESSION'). */

@@ -1,4 +1,4 @@
-import { parseFlag, parseSessionId } from '../domain/validation.js';
+import { parseFlag, parseRawOffset, parseSessionId } from '../domain/validation.js';
 
 /**
  * Optional arguments: absent and JSON null both mean "not given" (models often send
@@ -13,4 +13,10 @@ export function optionalSessionId(args: Readonly<Record<string, unknown>>): stri
 export function optionalFlag(args: Readonly<Record<string, unknown>>, name: string): boolean {
   const raw = args[name];
   return raw === undefined || raw === null ? false : parseFlag(raw, name);
+}
+
+/** `raw_offset`: absent or null is undefined, a whole number from 0 as sent, anything else INVALID_ARGUMENT. */
+export function optionalRawOffset(args: Readonly<Record<string, unknown>>): number | undefined {
+  const raw = args.raw_offset;
+  return raw === undefined || raw === null ? undefined : parseRawOffset(raw);
 }

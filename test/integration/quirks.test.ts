@@ -239,9 +239,17 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     device.setScreen('settings_home');
     const dump = await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
     expect(dump).toMatch(/<\/hierarchy>UI hierchary dumped to: \/dev\/tty\n$/);
-    const tree = await call('ui_get_tree', { include_raw: true });
-    expect(tree.envelope.ok).toBe(true);
-    const xml = String(tree.envelope.data.ui_tree);
+    // The raw XML comes in parts within the answer budget (issue 14): read them all.
+    const parts: string[] = [];
+    let offset: number | undefined;
+    for (let guard = 0; guard < 50; guard += 1) {
+      const tree = await call('ui_get_tree', offset === undefined ? { include_raw: true } : { include_raw: true, raw_offset: offset });
+      expect(tree.envelope.ok).toBe(true);
+      parts.push(String(tree.envelope.data.ui_tree));
+      offset = (tree.envelope.data.raw_truncated as { next_offset?: number } | undefined)?.next_offset;
+      if (offset === undefined) break;
+    }
+    const xml = parts.join('');
     expect(xml.startsWith('<?xml')).toBe(true);
     expect(xml.endsWith('</hierarchy>')).toBe(true);
     expect(xml).not.toContain('hierchary');

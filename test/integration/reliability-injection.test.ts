@@ -139,6 +139,8 @@ const SLOTS: Slot[] = [
   { name: 'ui_type_text.text', tool: 'ui_type_text', args: (h) => withValue({ selector: { input_hint: 'Search' } }, 'text', h), expect: (h) => (textAccepted(valueOf(h)) ? 'inert' : 'INVALID_TEXT') },
   // Absent and null mean false; only the JSON booleans are accepted, anything else is refused typed (issue 11).
   { name: 'ui_get_tree.include_raw', tool: 'ui_get_tree', args: (h) => withValue({}, 'include_raw', h), expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT') },
+  // A whole number from 0 (issue 14: the next part of the raw XML); absent and null mean the first part.
+  { name: 'ui_get_tree.raw_offset', tool: 'ui_get_tree', args: (h) => withValue({}, 'raw_offset', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) ? 'inert' : 'INVALID_ARGUMENT'; } },
 ];
 
 /** Commands Appium itself runs to set up, keep and end a UiAutomator2 session: fixed strings, no caller input. */

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { ANSWER_BUDGET_BYTES, ENVELOPE_RESERVE_BYTES, SUMMARY_BUDGET_BYTES, wireBytesOfJson } from '../../domain/answerBudget.js';
 import { redactPasswordTexts } from '../../domain/dump.js';
+import { rawPart } from '../../domain/rawPage.js';
+import { fitSummaryToBudget } from '../../domain/summaryBudget.js';
 import type { DeviceGateway } from '../../domain/ports.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { FlowSessions } from '../FlowSessions.js';
@@ -7,6 +11,8 @@ import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from '../Sc
 
 export interface TreeRequest {
   readonly includeRaw: boolean;
+  /** Where the part of raw XML starts (raw_truncated.next_offset of an earlier answer); 0 when absent. */
+  readonly rawOffset?: number;
   readonly sessionId?: string;
 }
 
@@ -24,9 +30,14 @@ export class TreeService {
   getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
     return this.access.exclusive(context, 'adb', async (device) => {
       const reading = await this.read(device, request.sessionId);
-      // The raw XML goes out as the device wrote it, except a password field's text (docs/summary.md).
-      const data = request.includeRaw ? { ...reading.summary, ui_tree: redactPasswordTexts(reading.xml) } : reading.summary;
-      return { data };
+      // Every answer stays within what clients accept (docs/contract.md §2, "Size"): the summary in its share...
+      const summary = fitSummaryToBudget(reading.summary, SUMMARY_BUDGET_BYTES);
+      if (!request.includeRaw) return { data: summary };
+      // ...and the raw XML, as the device wrote it except a password field's text (docs/summary.md), in the rest.
+      const xml = redactPasswordTexts(reading.xml);
+      const room = ANSWER_BUDGET_BYTES - ENVELOPE_RESERVE_BYTES - wireBytesOfJson(JSON.stringify(summary));
+      const sha256 = createHash('sha256').update(xml, 'utf8').digest('hex').slice(0, 16);
+      return { data: { ...summary, ...rawPart(xml, request.rawOffset ?? 0, room, sha256) } };
     });
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { HarnessError } from '../../domain/errors.js';
 import type { HarnessServices } from '../../application/HarnessServices.js';
-import { optionalFlag, optionalSessionId } from '../arguments.js';
+import { optionalFlag, optionalRawOffset, optionalSessionId } from '../arguments.js';
 import { sessionIdSchema } from '../schemas.js';
 import { OBSERVER, type ToolDefinition } from '../ToolDefinition.js';
 
@@ -12,15 +13,30 @@ export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
       'Reads the screen: foreground_package, texts, actions [{selector, label (else the selector\'s value), role (else button), ' +
       'bounds [left, top, width, height], audit only}]. To act, pass a selector unchanged to ui_tap or ui_type_text, not an `ambiguous` one.',
     inputSchema: z.object({
-      include_raw: z.boolean().optional().describe('Adds the raw XML as ui_tree (large)'),
+      include_raw: z.boolean().optional().describe('Adds the raw XML as ui_tree, in parts'),
+      raw_offset: z.number().min(0).optional().describe('Next part: raw_truncated.next_offset'),
       session_id: sessionIdSchema,
     }),
     annotations: OBSERVER,
     execute: (args, context) => {
       // true or false only: "yes" used to be read silently as false (issue 11).
-      const includeRaw = optionalFlag(args, 'include_raw');
+      const rawOffset = optionalRawOffset(args);
+      // raw_offset asks for a part of the raw XML, so it implies include_raw; include_raw: false with it is a contradiction.
+      const includeRaw = rawOffset === undefined ? optionalFlag(args, 'include_raw') : rawWith(args);
       const sessionId = optionalSessionId(args);
-      return services.tree.getTree(context, sessionId === undefined ? { includeRaw } : { includeRaw, sessionId });
+      return services.tree.getTree(context, {
+        includeRaw,
+        ...(rawOffset === undefined ? {} : { rawOffset }),
+        ...(sessionId === undefined ? {} : { sessionId }),
+      });
     },
   };
+}
+
+function rawWith(args: Readonly<Record<string, unknown>>): true {
+  if (args.include_raw === false) {
+    throw new HarnessError('INVALID_ARGUMENT', 'Invalid raw_offset with include_raw: false: raw_offset pages the raw XML. Send include_raw: true, or leave raw_offset out.');
+  }
+  optionalFlag(args, 'include_raw');
+  return true;
 }

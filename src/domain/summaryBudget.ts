@@ -1,0 +1,75 @@
+/**
+ * The summary within its share of the answer budget (answerBudget.ts). The lists are already
+ * capped by count (summary.ts); a screen of long labels can still outgrow what a client accepts,
+ * so this cuts further by size: `texts` from the end first (an action is what a model came for),
+ * then `actions` from the end, and with them the layout findings' references to cut actions.
+ * The cut is marked like the count caps: `truncated: true` and `counts` taken before any cut.
+ * Kept apart from summary.ts on purpose: it only shortens lists, never changes an entry.
+ * Pure: no I/O.
+ */
+import { wireBytesOfJson } from './answerBudget.js';
+import type { LayoutFinding, ScreenSummary } from './screen.js';
+
+/** Single findings (one per issue and target), as `counts.layout_findings` counts them. */
+function singleFindings(findings: readonly LayoutFinding[] | undefined): number {
+  return (findings ?? []).reduce((sum, f) => sum + ('actions' in f ? f.actions.length : 1), 0);
+}
+
+/** Wire bytes of each element of a list, with its separating comma. */
+function elementCosts(items: readonly unknown[]): number[] {
+  return items.map((item) => wireBytesOfJson(JSON.stringify(item)) + 1);
+}
+
+/** How many leading elements fit in `room` wire bytes. */
+function fittingCount(costs: readonly number[], room: number): number {
+  let spent = 0;
+  let count = 0;
+  for (const cost of costs) {
+    if (spent + cost > room) break;
+    spent += cost;
+    count += 1;
+  }
+  return count;
+}
+
+/** Findings that still name only offered actions: indexes at or past `kept` are dropped, then empty groups. */
+function findingsFor(findings: readonly LayoutFinding[] | undefined, kept: number): LayoutFinding[] {
+  const out: LayoutFinding[] = [];
+  for (const finding of findings ?? []) {
+    if (!('actions' in finding)) {
+      out.push(finding);
+      continue;
+    }
+    const actions = finding.actions.filter((index) => index < kept);
+    if (actions.length > 0) out.push({ ...finding, actions });
+  }
+  return out;
+}
+
+export function fitSummaryToBudget(summary: ScreenSummary, budget: number): ScreenSummary {
+  if (wireBytesOfJson(JSON.stringify(summary)) <= budget) return summary;
+  const counts = summary.counts ?? {
+    texts: summary.texts.length,
+    actions: summary.actions.length,
+    layout_findings: singleFindings(summary.layout_findings),
+  };
+  // Everything but the two lists, marked as cut, with both lists empty: the fixed part of the cost.
+  const { layout_findings: findings, ...rest } = summary;
+  const frame: ScreenSummary = { ...rest, texts: [], actions: [], counts, truncated: true };
+  const frameCost = wireBytesOfJson(JSON.stringify({ ...frame, ...(findings ? { layout_findings: findings } : {}) }));
+  const actionCosts = elementCosts(summary.actions);
+  const textCosts = elementCosts(summary.texts);
+  const actionsTotal = actionCosts.reduce((a, b) => a + b, 0);
+
+  const textsKept = fittingCount(textCosts, budget - frameCost - actionsTotal);
+  const actionsKept = textsKept > 0 ? summary.actions.length : fittingCount(actionCosts, budget - frameCost);
+  const kept = findingsFor(findings, actionsKept);
+  return {
+    ...rest,
+    texts: summary.texts.slice(0, textsKept),
+    actions: summary.actions.slice(0, actionsKept),
+    ...(kept.length > 0 ? { layout_findings: kept } : {}),
+    counts,
+    truncated: true,
+  };
+}

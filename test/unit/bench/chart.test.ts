@@ -1,0 +1,39 @@
+/**
+ * Issue 14 item 4: the bench's chart module turns a run's results into a valid SVG, drawn by
+ * vega-lite, with every headline row, its target and the peers named.
+ */
+import { DOMParser } from '@xmldom/xmldom';
+import { describe, expect, it } from 'vitest';
+import { headlineRatios, renderChart } from '../../../bench/report/chart.js';
+import type { BenchResults } from '../../../bench/run.js';
+import { sampleResults } from './sampleResults.js';
+
+describe('bench chart', () => {
+  it('computes the headline ratios with their targets', () => {
+    const rows = headlineRatios(sampleResults());
+    const byFigure = new Map(rows.map((r) => [r.figure, r]));
+    expect(byFigure.get('summary ÷ raw XML, bytes (median; target ≤ 5 %)')).toEqual(expect.objectContaining({ ratio: 0.06, target: 0.05, shown: '6 %' }));
+    expect(byFigure.get('ui_tap per action ÷ ui_tap in a flow (median; issue 14: ≤ 2)')?.ratio).toBeCloseTo(1_600 / 66);
+    expect(byFigure.get('start-up ÷ mobile-mcp start-up (median)')?.ratio).toBeCloseTo(183 / 218);
+    expect(rows.find((r) => r.figure.startsWith('worst harness overhead'))?.figure).toContain('screen_capture');
+    expect(rows).toHaveLength(7);
+  });
+
+  it('renders a well-formed SVG naming every figure, the peers, the axis and the verdicts', async () => {
+    const svg = await renderChart(sampleResults(), 'sample run');
+    expect(svg).not.toBeNull();
+    const errors: string[] = [];
+    const doc = new DOMParser({ onError: (level, message) => errors.push(`${level}: ${message}`) }).parseFromString(String(svg), 'image/svg+xml');
+    expect(errors).toEqual([]);
+    expect(doc.documentElement?.nodeName).toBe('svg');
+    const text = Array.from(doc.getElementsByTagName('text')).map((t) => t.textContent ?? '');
+    for (const wanted of ['mobile-mcp element list', 'appium-mcp generate_locators', 'start-up ÷ mobile-mcp', 'ui_tap per action', 'ours ÷ reference (log scale; left of the target tick is better)', 'met', 'missed', '6 %']) {
+      expect(text.some((t) => t.includes(wanted)), wanted).toBe(true);
+    }
+  });
+
+  it('draws nothing for a run that measured none of the figures', async () => {
+    const none = { tokenEconomy: { status: 'skipped', reason: 'x' }, catalogue: { status: 'skipped', reason: 'x' }, endToEnd: { status: 'skipped', reason: 'x' } } as unknown as BenchResults;
+    expect(await renderChart(none, '')).toBeNull();
+  });
+});
