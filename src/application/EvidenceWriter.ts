@@ -13,9 +13,12 @@ export interface WrittenEvidence {
 /**
  * Names tried before giving up. A clash only happens with a file this process did not write
  * (another process sharing the directory, or a file left from before a clock step back), and
- * each retry moves 1 µs past it, so a handful is plenty.
+ * each retry moves 1 µs past it. Two writers that capture at the same instant walk the same
+ * stamps in step, so one capture can meet as many clashes as the other writer has files in that
+ * run of microseconds (seen: 50 in a row with two writers of 50 concurrent captures). A failed
+ * exclusive open is cheap and a second holds a million names, so the bound is generous.
  */
-const MAX_NAME_ATTEMPTS = 50;
+const MAX_NAME_ATTEMPTS = 1_000;
 /** How many recent artifacts resources/list offers. */
 const RECENT_LIMIT = 50;
 
