@@ -87,17 +87,26 @@ interface Placed {
   readonly extraDy: number;
 }
 
+/**
+ * What a search compares: lower case, letters and digits only. Real Settings search finds Wi-Fi
+ * for "wifi" (AOSP Settings indexes keywords with each entry, `keywords_wifi` being "wifi, wi-fi,
+ * …"); the double gets the same answer by ignoring punctuation on both sides.
+ */
+function searchForm(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
 /** Children of a list, filtered by a query field and restacked when the list asks for it. */
 function placedChildren(spec: NodeSpec, visit: Visit): Placed[] {
   const children = spec.children ?? [];
   if (spec.filterBy === undefined) return children.map((c) => ({ spec: c, extraDy: 0 }));
-  const query = textOfKey(visit, spec.filterBy).trim().toLowerCase();
+  const query = searchForm(textOfKey(visit, spec.filterBy));
   if (query === '') return [];
   const first = children[0];
   let cursor = first ? first.bounds[1] : spec.bounds[1];
   const placed: Placed[] = [];
   for (const child of children) {
-    if (!allTexts(child, visit).some((t) => t.toLowerCase().includes(query))) continue;
+    if (!allTexts(child, visit).some((t) => searchForm(t).includes(query))) continue;
     placed.push({ spec: child, extraDy: cursor - child.bounds[1] });
     cursor += child.bounds[3] - child.bounds[1];
   }
