@@ -1,13 +1,17 @@
 import { parseDump } from '../domain/dump.js';
 import type { AutomationSession, DeviceGateway } from '../domain/ports.js';
-import type { ScreenSummary } from '../domain/screen.js';
-import { summariseScreen } from '../domain/summary.js';
+import type { ScreenSummary, WindowState } from '../domain/screen.js';
+import { summariseScreenDetailed, type ActionPlan } from '../domain/summary.js';
 import type { UiTree } from '../domain/uiNode.js';
 import { together } from './together.js';
 
 export interface ScreenReading {
   readonly summary: ScreenSummary;
+  /** The nodes behind `summary.actions` (same order), then those past the cut. */
+  readonly plans: readonly ActionPlan[];
   readonly tree: UiTree;
+  /** The window state the summary was made with (the foreground is part of a ref's identity). */
+  readonly window: WindowState;
   readonly xml: string;
 }
 
@@ -31,5 +35,6 @@ export function readScreenViaDriver(device: DeviceGateway, session: AutomationSe
 async function readAlongside(device: DeviceGateway, source: Promise<string>): Promise<ScreenReading> {
   const [xml, density, window] = await together(source, device.getDensity(), device.getWindowState());
   const tree = parseDump(xml);
-  return { summary: summariseScreen(tree, { density, window }), tree, xml };
+  const { summary, plans } = summariseScreenDetailed(tree, { density, window });
+  return { summary, plans, tree, window, xml };
 }

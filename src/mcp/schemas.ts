@@ -12,9 +12,9 @@ function selectorTerm() {
   >;
 }
 
-// `within` is published loosely (an object of the same keys) to keep the catalogue small; the domain checks it.
+// `ref` (issue 13) goes alone; `within` is published loosely (an object of the same keys) to keep the catalogue small; the domain checks it.
 export const selectorSchema = z
-  .object({ ...selectorTerm(), within: z.object({}).optional() })
+  .object({ ref: z.string().optional(), ...selectorTerm(), within: z.object({}).optional() })
   .describe('From ui_get_tree, unchanged');
 
 // Undescribed on purpose: ui_session_open's description says where it comes from, once instead of six times.

@@ -5,6 +5,9 @@ import { notFoundMessage } from '../../domain/notFound.js';
 import type { AutomationSession, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
 import type { ActionEntry } from '../../domain/screen.js';
 import { selectorToWire, type Selector } from '../../domain/selector.js';
+import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
+import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
+import { REF_GENERATIONS, type RefRegistry } from '../RefRegistry.js';
 import type { ScrollDirection } from '../../domain/validation.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { EvidenceCapture } from '../EvidenceCapture.js';
@@ -12,6 +15,17 @@ import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenViaDriver } from '../ScreenReader.js';
 import type { SessionBroker } from '../SessionBroker.js';
 import { together } from '../together.js';
+
+const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
+
+function stale(why: string): HarnessError {
+  return new HarnessError('STALE_REF', `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`);
+}
+
+/** The target as the model sent it: `{ref}` or the normalised selector. */
+function echo(target: ActionTarget): Record<string, unknown> {
+  return isRefTarget(target) ? { ref: target.ref } : selectorToWire(target.selector);
+}
 
 /** CONTRACT §7: each find waits up to 10 s. */
 export const FIND_TIMEOUT_MS = 10_000;
@@ -32,23 +46,24 @@ export class UiActionService {
     private readonly sessions: SessionBroker,
     private readonly evidence: EvidenceCapture,
     private readonly logger: Logger,
+    private readonly refs: RefRegistry,
   ) {}
 
-  tap(context: OperationContext, selector: Selector, sessionId?: string): Promise<Outcome> {
+  tap(context: OperationContext, target: ActionTarget, sessionId?: string): Promise<Outcome> {
     return this.act(context, 'ui-tap', sessionId, async (device, session) => {
-      const element = await this.find(device, session, selector);
+      const element = await this.findTarget(device, session, target);
       // Read before the click: the click may navigate away from the element.
       const label = await session.elementLabel(element);
       await session.click(element);
-      return { target: selectorToWire(selector), element_label: label };
+      return { target: echo(target), element_label: label };
     });
   }
 
-  typeText(context: OperationContext, selector: Selector, text: string, sessionId?: string): Promise<Outcome> {
+  typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string): Promise<Outcome> {
     return this.act(context, 'ui-type', sessionId, async (device, session) => {
-      const element = await this.find(device, session, selector);
+      const element = await this.findTarget(device, session, target);
       await session.typeText(element, text);
-      return { target: selectorToWire(selector), characters_sent: codePointLength(text) };
+      return { target: echo(target), characters_sent: codePointLength(text) };
     });
   }
 
@@ -101,6 +116,35 @@ export class UiActionService {
         throw reachedDevice ? await this.evidence.attachFailure(device, label, error) : error;
       }
     });
+  }
+
+  private findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget): Promise<ElementRef> {
+    return isRefTarget(target) ? this.findRef(device, session, target.ref) : this.find(device, session, target.selector);
+  }
+
+  /**
+   * A ref acts only on the element it was given to (issue 13): the screen is read again through
+   * the session that will act (its page source, the tree the driver's XPath runs over, and the
+   * foreground through adb), the node at the ref's place must still be that element, and the
+   * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
+   * is touched.
+   */
+  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string): Promise<ElementRef> {
+    const known = this.refs.lookup(ref);
+    if ('missing' in known) {
+      throw stale(
+        known.missing === 'forgotten'
+          ? `ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`
+          : `ref ${ref} was never given by this server (it may come from before a restart)`,
+      );
+    }
+    const reading = await readScreenViaDriver(device, session);
+    const node = locateIdentity(reading.tree, reading.window, known.identity);
+    if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
+    // The node is on the screen the driver just read: one look is enough, no 10 s wait.
+    const element = await session.findElement(refLocator(reading.tree, node), 0);
+    if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
+    return element;
   }
 
   /** Finds the element or fails with what the screen offers instead. */

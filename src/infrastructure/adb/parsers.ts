@@ -140,12 +140,23 @@ export function parseIme(text: string): ImeState {
  * Windows without a component (StatusBar, PopupWindow:…, null) fall through to mFocusedApp.
  */
 export function parseForegroundPackage(text: string): string | null {
+  return parseForegroundComponent(text)?.package ?? null;
+}
+
+/**
+ * The focused component from the same lines, its activity fully qualified (`.Settings` of
+ * `com.android.settings` is `com.android.settings.Settings`), so the two lines' spellings agree.
+ */
+export function parseForegroundComponent(text: string): { package: string; activity: string } | null {
   const lines = splitLines(text);
-  const fromLine = (prefix: RegExp): string | null => {
+  const fromLine = (prefix: RegExp): { package: string; activity: string } | null => {
     for (const line of lines) {
       if (!prefix.test(line)) continue;
-      const match = /\su\d+\s+([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\/[^\s}]+/.exec(line);
-      if (match?.[1]) return match[1];
+      const match = /\su\d+\s+([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\/([^\s}]+)/.exec(line);
+      if (match?.[1] && match[2]) {
+        const activity = match[2].startsWith('.') ? `${match[1]}${match[2]}` : match[2];
+        return { package: match[1], activity };
+      }
     }
     return null;
   };
@@ -177,6 +188,7 @@ export function parseDisplaySize(text: string): { width: number; height: number 
 export function parseWindowState(text: string): WindowState {
   return {
     foregroundPackage: parseForegroundPackage(text),
+    foregroundActivity: parseForegroundComponent(text)?.activity ?? null,
     ime: parseIme(text),
     displaySize: parseDisplaySize(text),
   };

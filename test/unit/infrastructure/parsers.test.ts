@@ -15,6 +15,7 @@ import {
   parsePackageList,
   parseResolveActivity,
   parseWindowState,
+  parseForegroundComponent,
 } from '../../../src/infrastructure/adb/parsers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -119,9 +120,22 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
     expect(parseDisplaySize(eol('nothing\n'))).toBeNull();
   });
 
+  it('the focused activity is fully qualified whichever line names it (mCurrentFocus, else mFocusedApp)', () => {
+    expect(parseForegroundComponent(eol('  mCurrentFocus=Window{5b2c9e1 u0 com.android.settings/com.android.settings.SubSettings}\n'))).toEqual({
+      package: 'com.android.settings',
+      activity: 'com.android.settings.SubSettings',
+    });
+    expect(parseForegroundComponent(eol('  mCurrentFocus=null\n  mFocusedApp=ActivityRecord{8a1f3e2 u0 com.android.settings/.SubSettings t17}\n'))).toEqual({
+      package: 'com.android.settings',
+      activity: 'com.android.settings.SubSettings',
+    });
+    expect(parseForegroundComponent(eol('  mCurrentFocus=Window{1 u0 StatusBar}\n'))).toBeNull();
+  });
+
   it('window state combines the three', () => {
     expect(parseWindowState(eol(fixture('dumpsys-window-api34-noime.txt')))).toEqual({
       foregroundPackage: 'com.android.settings',
+      foregroundActivity: 'com.android.settings.SubSettings',
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
     });
