@@ -503,9 +503,9 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     }
     const fields = accounts.actions.filter((a) => roleOf(a) === 'input');
     expect(fields).toHaveLength(2);
-    for (const field of fields) expect(field.selector.within, JSON.stringify(field)).toBeTruthy();
+    for (const field of fields) expect(field.selector?.within, JSON.stringify(field)).toBeTruthy();
     // Unique labels need no context.
-    for (const entry of accounts.actions.filter((a) => nameOf(a) !== 'Save' && roleOf(a) !== 'input')) expect(entry.selector.within).toBeUndefined();
+    for (const entry of accounts.actions.filter((a) => nameOf(a) !== 'Save' && roleOf(a) !== 'input')) expect(entry.selector?.within).toBeUndefined();
 
     // The within selector lands on the Work profile's button, and only there.
     vd.clearLog();
@@ -525,6 +525,9 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     for (const clock of clocks) {
       expect(clock.ambiguous).toBe(true);
       expect(clock.disambiguated).toBeUndefined();
+      // No selector names it alone, so none is offered: its ref does (issue 13).
+      expect(clock.selector).toBeUndefined();
+      expect(clock.ref).toMatch(/^e[0-9a-z]+$/);
     }
     expect(all.actions.find((a) => nameOf(a) === 'Calendar')?.ambiguous).toBeUndefined();
   });

@@ -16,6 +16,8 @@ export class FakeDevice implements DeviceGateway {
   packages = ['com.android.settings', 'com.example.app', 'com.android.chrome'];
   density = 420;
   foreground: string | null = 'com.android.settings';
+  /** The focused activity dumpsys reports (part of a ref's identity); null: not reported. */
+  activity: string | null = null;
   dump = settingsAppsDump();
   png = makePng(40, 80);
   launcher: Record<string, string> = { 'com.example.app': 'com.example.app/.MainActivity' };
@@ -53,6 +55,7 @@ export class FakeDevice implements DeviceGateway {
   getWindowState(): Promise<WindowState> {
     return this.answer('getWindowState', () => ({
       foregroundPackage: this.foreground,
+      foregroundActivity: this.activity,
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
     }));
