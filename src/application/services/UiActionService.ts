@@ -3,7 +3,7 @@ import { HarnessError } from '../../domain/errors.js';
 import { buildLocator } from '../../domain/locator.js';
 import { notFoundMessage } from '../../domain/notFound.js';
 import type { AutomationSession, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
-import type { ActionEntry } from '../../domain/screen.js';
+import { nameOfEntry, type ActionEntry } from '../../domain/screen.js';
 import { selectorToWire, type Selector } from '../../domain/selector.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
@@ -51,9 +51,9 @@ export class UiActionService {
 
   tap(context: OperationContext, target: ActionTarget, sessionId?: string): Promise<Outcome> {
     return this.act(context, 'ui-tap', sessionId, async (device, session) => {
-      const element = await this.findTarget(device, session, target);
+      const { element, name } = await this.findTarget(device, session, target);
       // Read before the click: the click may navigate away from the element.
-      const label = await session.elementLabel(element);
+      const label = name ?? (await session.elementLabel(element));
       await session.click(element);
       return { target: echo(target), element_label: label };
     });
@@ -61,7 +61,7 @@ export class UiActionService {
 
   typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string): Promise<Outcome> {
     return this.act(context, 'ui-type', sessionId, async (device, session) => {
-      const element = await this.findTarget(device, session, target);
+      const { element } = await this.findTarget(device, session, target);
       await session.typeText(element, text);
       return { target: echo(target), characters_sent: codePointLength(text) };
     });
@@ -118,8 +118,18 @@ export class UiActionService {
     });
   }
 
-  private findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget): Promise<ElementRef> {
-    return isRefTarget(target) ? this.findRef(device, session, target.ref) : this.find(device, session, target.selector);
+  /**
+   * The element, and for a ref its name as the summary gives it (label, else selector value) on the
+   * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
+   * label sits in a child), so reading the element's text would say less than the entry did.
+   */
+  private async findTarget(
+    device: DeviceGateway,
+    session: AutomationSession,
+    target: ActionTarget,
+  ): Promise<{ element: ElementRef; name: string | null }> {
+    if (isRefTarget(target)) return this.findRef(device, session, target.ref);
+    return { element: await this.find(device, session, target.selector), name: null };
   }
 
   /**
@@ -129,7 +139,7 @@ export class UiActionService {
    * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
    * is touched.
    */
-  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string): Promise<ElementRef> {
+  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string): Promise<{ element: ElementRef; name: string }> {
     const known = this.refs.lookup(ref);
     if ('missing' in known) {
       throw stale(
@@ -144,7 +154,8 @@ export class UiActionService {
     // The node is on the screen the driver just read: one look is enough, no 10 s wait.
     const element = await session.findElement(refLocator(reading.tree, node), 0);
     if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
-    return element;
+    const plan = reading.plans.find((p) => p.node === node);
+    return { element, name: plan ? nameOfEntry(plan.entry) : '' };
   }
 
   /** Finds the element or fails with what the screen offers instead. */
