@@ -57,14 +57,14 @@ function quirksScenario(): ScenarioSpec {
 }
 
 interface Entry {
-  readonly selector: Record<string, unknown>;
+  readonly selector?: Record<string, unknown>;
   readonly label?: string;
   readonly covered_by_keyboard?: true;
 }
 
 type Finding = { issue: string; minimum_px?: number; actions?: number[]; label?: string; selector?: Record<string, unknown> };
 
-const nameOf = (entry: Entry): string => entry.label ?? String(Object.values(entry.selector).find((v) => typeof v === 'string') ?? '');
+const nameOf = (entry: Entry): string => entry.label ?? String(Object.values(entry.selector ?? {}).find((v) => typeof v === 'string') ?? '');
 
 describeWithAdb('issue 8: real-device quirks, in the virtual device and in the harness', () => {
   let adb: PrivateAdbServer;

@@ -101,15 +101,19 @@ export function identify(tree: UiTree, node: UiNode, window: WindowState): RefId
  */
 export function locateIdentity(tree: UiTree, window: WindowState, identity: RefIdentity): UiNode | null {
   if (screenOf(window) !== identity.screen) return null;
-  const root = tree.roots.filter((r) => windowOf(r) === identity.window)[identity.windowRank];
-  if (!root) return null;
-  let node: UiNode = root;
-  for (const index of identity.path) {
-    const child = node.children[index];
-    if (!child) return null;
-    node = child;
-  }
-  return nodeKey(node) === identity.node ? node : null;
+  const alike = tree.roots.filter((r) => windowOf(r) === identity.window);
+  const at = (root: UiNode | undefined): UiNode | null => {
+    let node: UiNode | undefined = root;
+    for (const index of identity.path) node = node?.children[index];
+    return node && nodeKey(node) === identity.node ? node : null;
+  };
+  const ranked = at(alike[identity.windowRank]);
+  if (ranked) return ranked;
+  // `uiautomator dump` may list a window the driver's page source leaves out (a dialog over its
+  // activity, both of one app and class: the driver shows only the active one), which shifts the
+  // rank. Another window alike is accepted only when exactly one holds the whole identity there.
+  const elsewhere = alike.map(at).filter((n): n is UiNode => n !== null);
+  return elsewhere.length === 1 ? elsewhere[0]! : null;
 }
 
 /**

@@ -265,3 +265,22 @@ describe.skipIf(!present)('refs on every real dump in ../shared/fixtures', () =>
     expect(totals.twins).toBeGreaterThan(0);
   });
 });
+
+describe('windows the driver does not list', () => {
+  it('a ref on a dialog read through uiautomator dump (activity + dialog) resolves on the page source that lists the dialog only', () => {
+    const activity = screen([{ cls: 'android.widget.Button', text: 'Behind', clickable: true, bounds: '[0,500][1080,700]' }]);
+    const dialog: NodeSpec = {
+      cls: 'android.widget.FrameLayout',
+      bounds: '[100,800][980,1400]',
+      children: [{ cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[600,1200][900,1350]' }],
+    };
+    const dump = reading(uiautomatorDump([statusBar('12:00'), activity, dialog]));
+    const ok = nodeLabelled(dump.tree, 'OK');
+    const identity = identify(dump.tree, ok, dump.window);
+    expect(identity.windowRank).toBe(1);
+    const source = parseDump(appiumSource([dialog]));
+    expect(locateIdentity(source, SETTINGS, identity)?.text).toBe('OK');
+    // Two alike windows both holding it: no coin toss.
+    expect(locateIdentity(parseDump(appiumSource([dialog, dialog])), SETTINGS, { ...identity, windowRank: 5 })).toBeNull();
+  });
+});
