@@ -54,6 +54,7 @@ interface FileReport {
 
 const reports = new Map<string, FileReport>();
 let refTaps = 0;
+let refusedNoArea = 0;
 
 const title = ON_EMULATOR
   ? 'fixtures sweep through the full stack [skipped on a real emulator: needs the virtual device to show each dump (--screen)]'
@@ -84,7 +85,7 @@ const title = ON_EMULATOR
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.error(
-      `[fixtures sweep e2e] ${reports.size} dumps, ${tried} taps (${refTaps} by ref, the rest by selector)${limit > 0 ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${limit})` : ''}, ` +
+      `[fixtures sweep e2e] ${reports.size} dumps, ${tried} taps (${refTaps} by ref, ${refusedNoArea} of them refused for having no visible area; the rest by selector)${limit > 0 ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${limit})` : ''}, ` +
         `${failed} failures, ${seconds} s\n${lines.join('\n')}`,
     );
   }, 60_000);
@@ -132,7 +133,15 @@ const title = ON_EMULATOR
           const entries = window.since();
           const finds = entries.filter((e) => e.kind === 'uia2' && e.detail.startsWith('find '));
           const clicks = vd.clicks().slice(clicksBefore);
-          if (!answer.envelope.ok) {
+          const box = boxOf(entry);
+          if (by === 'ref' && (box.width <= 0 || box.height <= 0)) {
+            // No visible area (clipped out of its list): its centre lies outside it, so the ref is
+            // refused before anything is sent (docs/summary.md, "Refs"), and nothing may be clicked.
+            refusedNoArea += 1;
+            if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND' || clicks.length !== 0) {
+              failures.push(`${what} (no area): ${answer.envelope.error?.code ?? 'ok'}, ${clicks.length} clicks`);
+            }
+          } else if (!answer.envelope.ok) {
             failures.push(`${what}: ${answer.envelope.error?.code} ${answer.envelope.error?.message?.slice(0, 200)}`);
             if (answer.envelope.error?.code === 'OPERATION_TIMEOUT' || answer.envelope.error?.code === 'INVALID_UI_SESSION') await openFlow();
           } else if (finds.length !== 1 || !/-> 1 element\(s\)$/.test(finds[0]!.detail)) {

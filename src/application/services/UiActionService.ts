@@ -151,6 +151,17 @@ export class UiActionService {
     const reading = await readScreenViaDriver(device, session);
     const node = locateIdentity(reading.tree, reading.window, known.identity);
     if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
+    const b = node.bounds;
+    if (b === null || b.right <= b.left || b.bottom <= b.top) {
+      // The driver taps an element at the centre of its visible bounds; with no visible area (a row
+      // clipped out of its list reports an empty or inverted rectangle) that point lies outside it,
+      // on something else. Refused before anything is sent.
+      throw new HarnessError(
+        'UI_ELEMENT_NOT_FOUND',
+        `The element of ref ${ref} has no visible area (it is clipped out of view), so a tap would land on something else. ` +
+          `Scroll it into view (ui_scroll), call ui_get_tree again and use the new entry's ref. Nothing was tapped or typed.`,
+      );
+    }
     // The node is on the screen the driver just read: one look is enough, no 10 s wait.
     const element = await session.findElement(refLocator(reading.tree, node), 0);
     if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);

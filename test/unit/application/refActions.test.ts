@@ -123,3 +123,22 @@ describe('acting by ref', () => {
     expect(h.automation.log).toEqual([]);
   });
 });
+
+describe('an element with no visible area', () => {
+  it('is refused by ref with UI_ELEMENT_NOT_FOUND before any find: its centre lies outside it', async () => {
+    const h = buildHarness();
+    realXpath(h);
+    // A row clipped out of its list: an inverted rectangle, as real dumps report it.
+    const clipped =
+      '<node index="2" text="" resource-id="android:id/switch_widget" class="android.widget.Switch" package="com.android.settings" content-desc="" checkable="true" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[602,2380][690,2345]" />';
+    setScreen(h, settingsAppsDump(clipped));
+    const list = await entries(h);
+    const entry = list.find((e) => e.selector === undefined || JSON.stringify(e.selector).includes('switch_widget'))!;
+    expect(entry).toBeDefined();
+    const envelope = await h.envelope('ui_tap', { selector: { ref: entry.ref } });
+    expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    expect(envelope.error?.message).toContain('no visible area');
+    expect(h.automation.locators).toEqual([]);
+    expect(h.automation.sessions[0]?.calls).not.toContain('click');
+  });
+});
