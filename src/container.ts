@@ -22,6 +22,7 @@ import { FlowService } from './application/services/FlowService.js';
 import { SettingsService } from './application/services/SettingsService.js';
 import { StatusService } from './application/services/StatusService.js';
 import { TreeService } from './application/services/TreeService.js';
+import { RefRegistry } from './application/RefRegistry.js';
 import { UiActionService } from './application/services/UiActionService.js';
 import type { HarnessConfig } from './config.js';
 import type {
@@ -157,14 +158,16 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const broker = new SessionBroker(flows, ceilings, sessionAutomation, logger);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix);
   const capture = new EvidenceCapture(evidence, logger);
+  // One registry per server: a ref's serial never repeats while it runs (issue 13).
+  const refs = new RefRegistry();
 
   const services: HarnessServices = {
     status: new StatusService(access, automation, ceilings),
-    tree: new TreeService(access, flows),
+    tree: new TreeService(access, flows, refs),
     capture: new CaptureService(access, capture),
     apps: new AppService(access, flows, capture, clock),
     flows: new FlowService(access, flows),
-    actions: new UiActionService(access, broker, capture, logger, clock),
+    actions: new UiActionService(access, broker, capture, logger, clock, refs),
     settings: new SettingsService(access, flows, capture, clock),
   };
   const tools = createTools(services);

@@ -1,6 +1,6 @@
 /**
  * The bench's only door into the harness's domain: the two pinned entry points (parseDump,
- * summariseScreen) and the envelope as a client receives it. Loaded dynamically so the bench can
+ * summariseScreen, the latter with refs as ui_get_tree attaches them) and the envelope as a client receives it. Loaded dynamically so the bench can
  * say "not measured" instead of crashing when the domain does not load.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,10 +13,23 @@ export interface DomainApi {
   summariseScreen(tree: UiTree, context: ScreenContext): ScreenSummary;
 }
 
+/**
+ * `summariseScreen` answers what ui_get_tree sends: the summary with every entry's ref, minted by
+ * one registry for the whole run, as one server reading the fixtures one after the other would
+ * (so refs grow to the length a real session sees, not the shortest).
+ */
 export async function loadDomain(): Promise<DomainApi> {
   const dump = (await import('../../src/domain/dump.js')) as { parseDump: DomainApi['parseDump'] };
-  const summary = (await import('../../src/domain/summary.js')) as { summariseScreen: DomainApi['summariseScreen'] };
-  return { parseDump: dump.parseDump, summariseScreen: summary.summariseScreen };
+  const summary = await import('../../src/domain/summary.js');
+  const { RefRegistry } = await import('../../src/application/RefRegistry.js');
+  const refs = new RefRegistry();
+  return {
+    parseDump: dump.parseDump,
+    summariseScreen: (tree, context) => {
+      const detailed = summary.summariseScreenDetailed(tree, context);
+      return refs.attach({ ...detailed, tree, window: context.window, xml: '', context });
+    },
+  };
 }
 
 /**

@@ -75,7 +75,7 @@ async function loadTestSupport(): Promise<TestSupport | null> {
 
 /** An offered action as the compact summary sends it (docs/summary.md): absent fields have their default. */
 interface WireAction {
-  readonly selector: Record<string, unknown>;
+  readonly selector?: Record<string, unknown>;
   readonly label?: string;
   readonly role?: string;
   readonly enabled?: boolean;
@@ -83,7 +83,7 @@ interface WireAction {
   readonly covered_by_keyboard?: true;
 }
 const nameOf = (a: WireAction): string =>
-  a.label ?? String(Object.entries(a.selector).find(([k, v]) => k !== 'within' && typeof v === 'string')?.[1] ?? '');
+  a.label ?? String(Object.entries(a.selector ?? {}).find(([k, v]) => k !== 'within' && typeof v === 'string')?.[1] ?? '');
 const roleOf = (a: WireAction): string => a.role ?? 'button';
 
 function envelopeOf(result: CallToolResult): { ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null } {
@@ -257,7 +257,8 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       await call('app_open', 'app_open', { package_name: 'com.android.settings' });
       await call('settings_open_apps', 'settings_open_apps');
       const tree = (await call('ui_get_tree', 'ui_get_tree')) as { actions?: WireAction[] } | null;
-      const usable = (tree?.actions ?? []).filter((a) => !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
+      // By selector (what the part measured before refs): entries that have one.
+      const usable = (tree?.actions ?? []).filter((a) => a.selector !== undefined && !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
       const target = usable.find((a) => nameOf(a) === 'Calendar') ?? usable.find((a) => roleOf(a) === 'button');
       if (target) {
         await call('ui_tap (no flow)', 'ui_tap', { selector: target.selector });
@@ -276,7 +277,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
         await call('ui_scroll (flow)', 'ui_scroll', { direction: 'up', session_id: session.session_id });
         await call('ui_session_close', 'ui_session_close', { session_id: session.session_id });
       }
-      const input = (tree?.actions ?? []).find((a) => roleOf(a) === 'input' && !a.ambiguous);
+      const input = (tree?.actions ?? []).find((a) => roleOf(a) === 'input' && a.selector !== undefined && !a.ambiguous);
       if (input) await call('ui_type_text (no flow)', 'ui_type_text', { selector: input.selector, text: 'cal' });
       else if (i === 0) notes.push('no input on Settings → Apps: ui_type_text not measured');
       if ((i + 1) % 5 === 0) log(`  e2e iteration ${i + 1}/${iterations}`);

@@ -1,13 +1,17 @@
 import { parseDump } from '../domain/dump.js';
 import type { AutomationSession, DeviceGateway } from '../domain/ports.js';
-import type { ScreenContext, ScreenSummary } from '../domain/screen.js';
-import { summariseScreen } from '../domain/summary.js';
+import type { ScreenContext, ScreenSummary, WindowState } from '../domain/screen.js';
+import { summariseScreenDetailed, type ActionPlan } from '../domain/summary.js';
 import type { UiTree } from '../domain/uiNode.js';
 import { together } from './together.js';
 
 export interface ScreenReading {
   readonly summary: ScreenSummary;
+  /** The nodes behind `summary.actions` (same order), then those past the cut. */
+  readonly plans: readonly ActionPlan[];
   readonly tree: UiTree;
+  /** The window state the summary was made with (the foreground is part of a ref's identity). */
+  readonly window: WindowState;
   readonly xml: string;
   /** The density and window state read alongside the tree. */
   readonly context: ScreenContext;
@@ -34,5 +38,6 @@ async function readAlongside(device: DeviceGateway, source: Promise<string>): Pr
   const [xml, density, window] = await together(source, device.getDensity(), device.getWindowState());
   const tree = parseDump(xml);
   const context: ScreenContext = { density, window };
-  return { summary: summariseScreen(tree, context), tree, xml, context };
+  const { summary, plans } = summariseScreenDetailed(tree, context);
+  return { summary, plans, tree, window, xml, context };
 }

@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'INVALID_SCROLL_DIRECTION',
   /** An optional argument of the wrong type that has no code of its own (issue 11: `include_raw: "yes"`). */
   'INVALID_ARGUMENT',
+  /** A ref whose element is no longer the one ui_get_tree advertised (issue 13): nothing was done. */
+  'STALE_REF',
   'APP_NOT_FOUND',
   'SETTINGS_FOREGROUND_FAILED',
   'OPERATION_TIMEOUT',

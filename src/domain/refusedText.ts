@@ -8,15 +8,18 @@ import { describeTerm } from './notFound.js';
 import { safePreview } from './nodeFacts.js';
 import type { ActionEntry } from './screen.js';
 import { nameOfEntry, roleOfEntry } from './screen.js';
-import type { Selector } from './selector.js';
+import { isRefTarget, type ActionTarget } from './refs/refTarget.js';
 
 const MAX_FIELDS = 5;
 
 /** `tapped`: whether the harness tapped the element to focus it before typing. */
-export function refusedTextMessage(selector: Selector, tapped: boolean, offers: readonly ActionEntry[]): string {
-  const wanted = selector.within
-    ? `${describeTerm(selector.target)} within ${describeTerm(selector.within)}`
-    : describeTerm(selector.target);
+export function refusedTextMessage(target: ActionTarget, tapped: boolean, offers: readonly ActionEntry[]): string {
+  const selector = isRefTarget(target) ? null : target.selector;
+  const wanted = selector === null
+    ? `ref ${isRefTarget(target) ? target.ref : ''}`
+    : selector.within
+      ? `${describeTerm(selector.target)} within ${describeTerm(selector.within)}`
+      : describeTerm(selector.target);
   const focus = tapped ? 'even after a tap on it' : 'although it had focus';
   const head = `The element matched by ${wanted} refused the text (invalid element state) ${focus}: it is not an editable field, or it is read-only or disabled. Nothing was typed.`;
   const fields = offers.filter((o) => roleOfEntry(o) === 'input' && o.enabled !== false);

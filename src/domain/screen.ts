@@ -11,6 +11,11 @@ export interface ImeState {
 export interface WindowState {
   /** Package of the focused window, or null when adb could not tell. */
   readonly foregroundPackage: string | null;
+  /**
+   * Activity of the focused window, fully qualified (`com.app.MainActivity`), when adb told; part
+   * of a ref's identity (src/domain/refs). Optional: readers that do not know it leave it out.
+   */
+  readonly foregroundActivity?: string | null;
   readonly ime: ImeState;
   /** Logical display size when dumpsys reported it. */
   readonly displaySize: { readonly width: number; readonly height: number } | null;
@@ -24,15 +29,29 @@ export interface ScreenContext {
 
 export type Role = 'input' | 'toggle' | 'button' | 'long-press';
 
+/** Where the label of an entry without selector came from, when not from the element itself. */
+export type LabelSource = 'descendant' | 'neighbour';
+
 /**
  * One offered target. Compact by design (it is repeated up to 120 times): a field that would
  * only repeat what the entry already says is left out, and its absence has one fixed meaning.
  */
 export interface ActionEntry {
-  /** Goes back unchanged to ui_tap / ui_type_text. */
-  readonly selector: WireSelector;
+  /**
+   * Names exactly this element for ui_tap / ui_type_text (`{"ref": "e12"}`), for as long as it
+   * stays that element (docs/summary.md, "Refs"). Set by the application's ref registry; the pure
+   * summary leaves it out.
+   */
+  readonly ref?: string;
+  /**
+   * Goes back unchanged to ui_tap / ui_type_text. Absent when no selector names the element alone:
+   * it has no attribute a selector could use, or it is `ambiguous`; then only `ref` names it.
+   */
+  readonly selector?: WireSelector;
   /** What the element says; absent when the selector's value already says exactly that, or when it says nothing. */
   readonly label?: string;
+  /** Only for an entry without selector whose label is not its own: where the label was read. */
+  readonly label_from?: LabelSource;
   /** Absent means `button`, the role of almost every entry. */
   readonly role?: Exclude<Role, 'button'>;
   /** Present only when the element is disabled. */
@@ -57,6 +76,7 @@ export function roleOfEntry(entry: ActionEntry): Role {
 
 /** The selector's own value (its target term), which doubles as the label when `label` is absent. */
 export function selectorValueOf(entry: ActionEntry): string {
+  if (!entry.selector) return '';
   const { within: _within, ...target } = entry.selector;
   return Object.values(target).find((v): v is string => typeof v === 'string') ?? '';
 }
@@ -83,7 +103,8 @@ export type LayoutFinding =
     }
   | {
       readonly issue: LayoutIssue;
-      readonly selector: WireSelector;
+      /** Absent for an entry without selector (only its ref, which a cut entry does not get, would name it). */
+      readonly selector?: WireSelector;
       readonly label?: string;
       /** [width, height] in pixels. */
       readonly size_px: readonly [number, number];

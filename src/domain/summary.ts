@@ -18,12 +18,13 @@
  *     considered, so a repeated label gets a `within` or stays `ambiguous` (CONTRACT-SEL-CTX-1).
  *  3. Otherwise the first candidate that a `within` on an ancestor (visible or not; resource-id,
  *     content-desc, text, hint, nearest first) narrows to exactly its node → `disambiguated`.
- *  4. Otherwise the first candidate, marked `ambiguous` — never a silent coin toss.
+ *  4. Otherwise no selector: the entry is marked `ambiguous`, named by its label (the first
+ *     candidate's value when it has none) and targeted by its ref only — never a silent coin toss.
  * Preferring a unique candidate over the literal "first attribute" matters on real screens:
  * every Settings row carries the same `android:id/title`, and taking it would make the whole
  * list ambiguous although each row's text is unique.
  */
-import type { ActionEntry, LayoutFinding, Role, ScreenContext, ScreenSummary } from './screen.js';
+import type { ActionEntry, LabelSource, LayoutFinding, Role, ScreenContext, ScreenSummary } from './screen.js';
 import { selectorValueOf } from './screen.js';
 import type { Selector, SelectorKey, SelectorTerm, WireSelector } from './selector.js';
 import { selectorToWire } from './selector.js';
@@ -58,9 +59,10 @@ export interface ActionPlan {
   readonly entry: ActionEntry;
   /** The actionable node whose bounds the entry advertises. */
   readonly node: UiNode;
-  /** The node the selector resolves to: `node` itself or a descendant whose tap reaches `node`. */
-  readonly selectorNode: UiNode;
-  readonly selector: Selector;
+  /** The node the selector resolves to: `node` itself or a descendant whose tap reaches `node`; null without selector. */
+  readonly selectorNode: UiNode | null;
+  /** null when no attribute of the node or its content can be a selector (the entry has only its ref). */
+  readonly selector: Selector | null;
   /** The entry's label before cutting, '' when it has none (the entry may leave it out). */
   readonly fullLabel: string;
 }
@@ -91,8 +93,7 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
     if (label !== '') texts.add(label);
     const role = roleOf(node);
     if (role === null) continue;
-    const plan = planAction(tree, node, role, keyboardFrame);
-    if (plan) plans.push(plan);
+    plans.push(planAction(tree, node, role, keyboardFrame));
   }
 
   const offered = plans.slice(0, MAX_ACTIONS);
@@ -166,7 +167,7 @@ function groupFindings(findings: readonly AuditFinding[], plans: readonly Action
     const { entry, fullLabel } = plans[finding.index]!;
     out.push({
       issue: finding.issue,
-      selector: entry.selector,
+      ...(entry.selector ? { selector: entry.selector } : {}),
       ...(fullLabel !== '' ? { label: cutCodePoints(fullLabel, MAX_LABEL_CODE_POINTS) } : {}),
       size_px: finding.sizePx,
       ...minimum,
@@ -327,27 +328,110 @@ function overlapsStrictly(a: Rect, b: Rect): boolean {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }
 
-function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect | null): ActionPlan | null {
+/** role, enabled, bounds, checked: what every entry says about its node, in wire order. */
+function entryFlags(node: UiNode, role: Role): Partial<ActionEntry> & Pick<ActionEntry, 'bounds'> {
+  const bounds = node.bounds!;
+  return {
+    ...(role !== 'button' ? { role } : {}),
+    ...(node.enabled ? {} : { enabled: false as const }),
+    bounds: toBox(bounds),
+    ...(role === 'toggle' ? { checked: node.checked } : {}),
+    ...(role === 'input' && isEmptyField(node) ? { empty: true as const } : {}),
+  };
+}
+
+function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect | null): ActionPlan {
   const sources = selectorSources(node);
   const choice = chooseSelector(tree, candidatesFor(node, sources));
-  if (!choice) return null;
+  const bounds = node.bounds!;
+  const covered = keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {};
+  if (!choice) return planUnnamed(node, role, sources, entryFlags(node, role), covered);
   const label =
     ownLabel(node) || ownLabel(choice.source) || sources.map(ownLabel).find((l) => l !== '') || '';
-  const bounds = node.bounds!;
+  if (choice.ambiguous) {
+    // No selector names it alone, so none is offered (a tap by it could land on a twin): its ref
+    // does (issue 13). The label says what the selector would have: the element's name.
+    const name = label || choice.selector.target.value;
+    const entry: ActionEntry = {
+      label: cutCodePoints(name, MAX_LABEL_CODE_POINTS),
+      ...entryFlags(node, role),
+      ambiguous: true,
+      ...covered,
+    };
+    return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: name };
+  }
   const wire: WireSelector = selectorToWire(choice.selector);
   // Left out when it would only repeat the selector's value (or say nothing): see ActionEntry.
   const sayLabel = label !== '' && label !== choice.selector.target.value;
   const entry: ActionEntry = {
     selector: wire,
     ...(sayLabel ? { label: cutCodePoints(label, MAX_LABEL_CODE_POINTS) } : {}),
-    ...(role !== 'button' ? { role } : {}),
-    ...(node.enabled ? {} : { enabled: false as const }),
-    bounds: toBox(bounds),
-    ...(role === 'toggle' ? { checked: node.checked } : {}),
-    ...(role === 'input' && isEmptyField(node) ? { empty: true as const } : {}),
+    ...entryFlags(node, role),
     ...(choice.disambiguated ? { disambiguated: true as const } : {}),
-    ...(choice.ambiguous ? { ambiguous: true as const } : {}),
-    ...(keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {}),
+    ...covered,
   };
   return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: label };
+}
+
+/**
+ * An actionable node no selector can name (no usable resource-id, content-desc, text or hint on
+ * it or its content: an icon button, a bare checkbox). It is still offered, named by its ref
+ * only, with the best label the screen gives: its own or its content's (when too long or
+ * otherwise unusable as a selector value), else a descendant's, else a neighbour's: the nearest
+ * sibling content of it or of one of its three nearest ancestors (a Switch beside its "Wi-Fi"
+ * title). `label_from` says which when the label is not its own.
+ */
+function planUnnamed(
+  node: UiNode,
+  role: Role,
+  sources: readonly UiNode[],
+  flags: Partial<ActionEntry> & Pick<ActionEntry, 'bounds'>,
+  covered: Partial<ActionEntry>,
+): ActionPlan {
+  const own = sources.map(ownLabel).find((l) => l !== '') ?? '';
+  const found: { label: string; from?: LabelSource } =
+    own !== '' ? { label: own } : descendantLabel(node) ?? neighbourLabel(node) ?? { label: '' };
+  const entry: ActionEntry = {
+    ...(found.label !== '' ? { label: cutCodePoints(found.label, MAX_LABEL_CODE_POINTS) } : {}),
+    ...(found.from ? { label_from: found.from } : {}),
+    ...flags,
+    ...covered,
+  };
+  return { entry, node, selectorNode: null, selector: null, fullLabel: found.label };
+}
+
+function firstLabelIn(node: UiNode, skipActionable: boolean): string {
+  for (const child of node.children) {
+    if (skipActionable && (child.scrollable || roleOf(child) !== null)) continue;
+    const own = isVisible(child) ? ownLabel(child) : '';
+    if (own !== '') return own;
+    const inner = firstLabelIn(child, skipActionable);
+    if (inner !== '') return inner;
+  }
+  return '';
+}
+
+/** A label inside the node's tappable descendants (a card whose only text sits in its own button). */
+function descendantLabel(node: UiNode): { label: string; from: LabelSource } | null {
+  const label = firstLabelIn(node, false);
+  return label !== '' ? { label, from: 'descendant' } : null;
+}
+
+const NEIGHBOUR_LEVELS = 3;
+
+/** Nearest sibling first (before, then after, by distance), at the node's level then up to three ancestors'. */
+function neighbourLabel(node: UiNode): { label: string; from: LabelSource } | null {
+  let current = node;
+  for (let level = 0; level <= NEIGHBOUR_LEVELS && current.parent !== null; level++, current = current.parent) {
+    const siblings = current.parent.children;
+    const at = siblings.indexOf(current);
+    for (let d = 1; d < siblings.length; d++) {
+      for (const sibling of [siblings[at - d], siblings[at + d]]) {
+        if (!sibling || sibling.scrollable || roleOf(sibling) !== null || !isVisible(sibling)) continue;
+        const label = ownLabel(sibling) || firstLabelIn(sibling, true);
+        if (label !== '') return { label, from: 'neighbour' };
+      }
+    }
+  }
+  return null;
 }

@@ -12,12 +12,12 @@ function selectorTerm() {
   >;
 }
 
-// `within` is published loosely (an object of the same keys) to keep the catalogue small; the domain checks it.
+// `ref` (issue 13) goes alone; `within` is published loosely (an object of the same keys) to keep the catalogue small; the domain checks it.
 // Only the keys ui_get_tree offers are listed: the hand-written ones (text_starts_with, class_name,
 // resource_id_matches, state flags, instance…) are accepted all the same and documented for flow
 // files (docs/contract.md §4), since the catalogue is paid on every connect (issue 13 §5).
 export const selectorSchema = z
-  .object({ ...selectorTerm(), within: z.object({}).optional() })
+  .object({ ref: z.string().optional(), ...selectorTerm(), within: z.object({}).optional() })
   .describe('From ui_get_tree, unchanged');
 
 // Undescribed on purpose: ui_session_open's description says where it comes from, once instead of six times.

@@ -1,14 +1,15 @@
 /**
  * The fixtures sweep through the whole stack (issue 4): every real dump in ../shared/fixtures
  * is shown by the virtual device as a static screen, `ui_get_tree` summarises it (through
- * `uiautomator dump`), and every offered enabled, unambiguous, uncovered selector is tapped over
- * real stdio → the built server → real adb → real Appium 3 + UiAutomator2, in ONE flow per dump.
+ * `uiautomator dump`), and every offered entry is tapped by its ref (issue 13: ambiguous ones and
+ * those without selector included), and every enabled, unambiguous, uncovered selector by itself,
+ * over real stdio → the built server → real adb → real Appium 3 + UiAutomator2, in ONE flow per dump.
  * The device's own log must show, per tap, exactly one find that matched exactly one element
  * and exactly one click, inside the bounds the summary advertised.
  *
  * One adb server, one Appium and one harness process for the whole sweep; the dumps are
- * swapped behind one adb transport (SwitchableDevice). ANDROID_MCP_E2E_SWEEP_LIMIT=N taps
- * at most N selectors per dump, chosen evenly (a quick local run); CI runs the full sweep.
+ * swapped behind one adb transport (SwitchableDevice). ANDROID_MCP_E2E_SWEEP_LIMIT=N makes
+ * at most N taps per dump, chosen evenly (a quick local run); CI runs the full sweep.
  * Skipped with a message when ../shared/fixtures is absent, and on a real emulator (it needs
  * the virtual device to show a dump).
  */
@@ -20,7 +21,7 @@ import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startHarness, type HarnessProcess } from './support/harnessClient.js';
 import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
-import { boxOf, isReady, nameOf, pointInside, type WireSummary } from './support/summary.js';
+import { boxOf, isReady, nameOf, pointInside, type WireAction, type WireSummary } from './support/summary.js';
 import { SwitchableDevice } from './support/switchableDevice.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -52,6 +53,8 @@ interface FileReport {
 }
 
 const reports = new Map<string, FileReport>();
+let refTaps = 0;
+let refusedNoArea = 0;
 
 const title = ON_EMULATOR
   ? 'fixtures sweep through the full stack [skipped on a real emulator: needs the virtual device to show each dump (--screen)]'
@@ -82,7 +85,7 @@ const title = ON_EMULATOR
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.error(
-      `[fixtures sweep e2e] ${reports.size} dumps, ${tried} selectors tapped${limit > 0 ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${limit})` : ''}, ` +
+      `[fixtures sweep e2e] ${reports.size} dumps, ${tried} taps (${refTaps} by ref, ${refusedNoArea} of them refused for having no visible area; the rest by selector)${limit > 0 ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${limit})` : ''}, ` +
         `${failed} failures, ${seconds} s\n${lines.join('\n')}`,
     );
   }, 60_000);
@@ -92,7 +95,7 @@ const title = ON_EMULATOR
   });
 
   for (const file of files) {
-    it(`${file}: every ready selector is tapped once, inside its advertised bounds`, async () => {
+    it(`${file}: every entry's ref and every ready selector is tapped once, inside its advertised bounds`, async () => {
       const t0 = Date.now();
       const xml = readFileSync(join(fixturesRoot, file), 'utf8');
       const vd = VirtualDevice.withStaticScreen(xml);
@@ -103,8 +106,13 @@ const title = ON_EMULATOR
       expect(treeAnswer.envelope.ok, JSON.stringify(treeAnswer.envelope).slice(0, 1000)).toBe(true);
       const summary = treeAnswer.envelope.data as unknown as WireSummary;
       expect(summary.foreground_package).toBe(staticPackage);
-      const ready = summary.actions.filter(isReady);
-      const chosen = sample(ready, limit);
+      // Every entry by its ref (issue 13: ambiguous ones and those without selector included),
+      // and every ready entry by its selector as well (the summary's first promise).
+      const taps: { entry: WireAction; by: 'ref' | 'selector' }[] = [
+        ...summary.actions.map((entry) => ({ entry, by: 'ref' as const })),
+        ...summary.actions.filter(isReady).map((entry) => ({ entry, by: 'selector' as const })),
+      ];
+      const chosen = sample(taps, limit);
       const failures: string[] = [];
 
       let sessionId = '';
@@ -115,16 +123,25 @@ const title = ON_EMULATOR
       };
       await openFlow();
       try {
-        for (const entry of chosen) {
-          const what = `${JSON.stringify(entry.selector)} (${nameOf(entry).slice(0, 40)})`;
+        for (const { entry, by } of chosen) {
+          const sent = by === 'ref' ? { ref: entry.ref } : entry.selector;
+          const what = `${JSON.stringify(sent)} (${nameOf(entry).slice(0, 40)})`;
           const version = vd.ui.version;
           const window = logWindow(vd);
           const clicksBefore = vd.clicks().length;
-          const answer = await harness.call('ui_tap', { selector: entry.selector, session_id: sessionId });
+          const answer = await harness.call('ui_tap', { selector: sent, session_id: sessionId });
           const entries = window.since();
           const finds = entries.filter((e) => e.kind === 'uia2' && e.detail.startsWith('find '));
           const clicks = vd.clicks().slice(clicksBefore);
-          if (!answer.envelope.ok) {
+          const box = boxOf(entry);
+          if (by === 'ref' && (box.width <= 0 || box.height <= 0)) {
+            // No visible area (clipped out of its list): its centre lies outside it, so the ref is
+            // refused before anything is sent (docs/summary.md, "Refs"), and nothing may be clicked.
+            refusedNoArea += 1;
+            if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND' || clicks.length !== 0) {
+              failures.push(`${what} (no area): ${answer.envelope.error?.code ?? 'ok'}, ${clicks.length} clicks`);
+            }
+          } else if (!answer.envelope.ok) {
             failures.push(`${what}: ${answer.envelope.error?.code} ${answer.envelope.error?.message?.slice(0, 200)}`);
             if (answer.envelope.error?.code === 'OPERATION_TIMEOUT' || answer.envelope.error?.code === 'INVALID_UI_SESSION') await openFlow();
           } else if (finds.length !== 1 || !/-> 1 element\(s\)$/.test(finds[0]!.detail)) {
@@ -134,6 +151,7 @@ const title = ON_EMULATOR
           } else if (!pointInside(clicks[0]!.x, clicks[0]!.y, entry)) {
             failures.push(`${what}: click at (${clicks[0]!.x},${clicks[0]!.y}) outside ${JSON.stringify(boxOf(entry))}`);
           }
+          if (by === 'ref') refTaps += 1;
           // Static screens do not navigate, but a tap may still change state (focus, IME): reset it.
           if (vd.ui.version !== version) vd.setScreen('static');
         }

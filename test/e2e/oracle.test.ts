@@ -395,6 +395,36 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     }
   });
 
+  it('REF-STALE-1: a ref taps exactly its element; after the navigation it caused, the same ref is STALE_REF and taps nothing', async () => {
+    expectOk(await harness.call('app_open', { package_name: SETTINGS }));
+    const home = await tree(harness);
+    const apps = offered(home, 'Apps');
+    expect(apps.ref, JSON.stringify(apps)).toMatch(/^e[0-9a-z]+$/);
+    const window = stack.device ? logWindow(stack.device) : null;
+    const clicksBefore = stack.device?.clicks().length ?? 0;
+    const tapped = expectOk(await harness.call('ui_tap', { selector: { ref: apps.ref } }), window?.since());
+    expect(tapped.data).toMatchObject({ target: { ref: apps.ref }, element_label: 'Apps', foreground_package: SETTINGS });
+    if (stack.device) {
+      const clicks = stack.device.clicks().slice(clicksBefore);
+      expect(clicks, formatLog(window!.since())).toHaveLength(1);
+      expect(inside(clicks[0]!, apps), JSON.stringify(clicks[0])).toBe(true);
+    }
+    // The tap navigated: whatever stands at the old place now, the old ref must not touch it.
+    const after = await tree(harness);
+    expect(after.actions.some((a) => a.ref === apps.ref), JSON.stringify(after.actions.slice(0, 5))).toBe(false);
+    const staleWindow = stack.device ? logWindow(stack.device) : null;
+    const clicksBeforeStale = stack.device?.clicks().length ?? 0;
+    const stale = expectError(await harness.call('ui_tap', { selector: { ref: apps.ref } }), 'STALE_REF');
+    expect(stale.error?.message).toMatch(/^The screen changed since ui_get_tree: read it again/);
+    expect(stale.evidence?.artifact_id).toMatch(/-failure-ui-tap\.png$/);
+    if (stack.device) {
+      const entries = staleWindow!.since();
+      expect(stack.device.clicks().slice(clicksBeforeStale), formatLog(entries)).toEqual([]);
+      expect(entries.filter((e) => e.kind === 'click' || e.kind === 'input'), formatLog(entries)).toEqual([]);
+    }
+    expectOk(await harness.call('device_back'));
+  });
+
   it('FLOW-TEXT-1: ui_tap then ui_type_text with {input_hint: "Search"} puts the text in a real field', async () => {
     await settingsHome();
     const home = await tree(harness);
@@ -505,9 +535,9 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     }
     const fields = accounts.actions.filter((a) => roleOf(a) === 'input');
     expect(fields).toHaveLength(2);
-    for (const field of fields) expect(field.selector.within, JSON.stringify(field)).toBeTruthy();
+    for (const field of fields) expect(field.selector?.within, JSON.stringify(field)).toBeTruthy();
     // Unique labels need no context.
-    for (const entry of accounts.actions.filter((a) => nameOf(a) !== 'Save' && roleOf(a) !== 'input')) expect(entry.selector.within).toBeUndefined();
+    for (const entry of accounts.actions.filter((a) => nameOf(a) !== 'Save' && roleOf(a) !== 'input')) expect(entry.selector?.within).toBeUndefined();
 
     // The within selector lands on the Work profile's button, and only there.
     vd.clearLog();
@@ -527,6 +557,9 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     for (const clock of clocks) {
       expect(clock.ambiguous).toBe(true);
       expect(clock.disambiguated).toBeUndefined();
+      // No selector names it alone, so none is offered: its ref does (issue 13).
+      expect(clock.selector).toBeUndefined();
+      expect(clock.ref).toMatch(/^e[0-9a-z]+$/);
     }
     expect(all.actions.find((a) => nameOf(a) === 'Calendar')?.ambiguous).toBeUndefined();
   });

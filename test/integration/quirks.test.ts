@@ -58,14 +58,14 @@ function quirksScenario(): ScenarioSpec {
 }
 
 interface Entry {
-  readonly selector: Record<string, unknown>;
+  readonly selector?: Record<string, unknown>;
   readonly label?: string;
   readonly covered_by_keyboard?: true;
 }
 
 type Finding = { issue: string; minimum_px?: number; actions?: number[]; label?: string; selector?: Record<string, unknown> };
 
-const nameOf = (entry: Entry): string => entry.label ?? String(Object.values(entry.selector).find((v) => typeof v === 'string') ?? '');
+const nameOf = (entry: Entry): string => entry.label ?? String(Object.values(entry.selector ?? {}).find((v) => typeof v === 'string') ?? '');
 
 describeWithAdb('issue 8: real-device quirks, in the virtual device and in the harness', () => {
   let adb: PrivateAdbServer;
@@ -752,7 +752,7 @@ esac`,
         const tree = await ask('ui_get_tree', args);
         report(`QUIRK-PASSWORD-1 ui_get_tree ${JSON.stringify(args)}`, tree);
         expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
-        expect(inputs(tree).find((a) => a.selector.input_hint === 'Password')).toEqual(expect.objectContaining({ selector: { input_hint: 'Password' } }));
+        expect(inputs(tree).find((a) => a.selector?.input_hint === 'Password')).toEqual(expect.objectContaining({ selector: { input_hint: 'Password' } }));
         answers.push(tree);
       }
       const rawXml = String(answers[1]!.envelope.data.ui_tree);

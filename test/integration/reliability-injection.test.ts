@@ -127,6 +127,18 @@ const SLOTS: Slot[] = [
   selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? undefined : v), 'selector'),
   ...SELECTOR_KEYS.map((key) => selectorSlot('ui_tap', {}, term(key), `selector.${key}`)),
   selectorSlot('ui_tap', {}, (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { content_desc: v } }), 'selector.within.content_desc'),
+  // Issue 13: a ref is `e` + a base-36 serial, nothing else (written independently of src/domain);
+  // a well-formed ref this server never gave is STALE_REF.
+  {
+    name: 'ui_tap.selector.ref',
+    tool: 'ui_tap',
+    args: (h) => ({ selector: 'absent' in h ? {} : { ref: valueOf(h) } }),
+    expect: (h) => {
+      const v = valueOf(h);
+      if (v === undefined) return 'INVALID_SELECTOR';
+      return typeof v === 'string' && /^e[1-9a-z][0-9a-z]{0,7}$/.test(v) ? 'STALE_REF' : 'INVALID_SELECTOR';
+    },
+  },
   selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [String(v)]: 'x' }), 'selector.<key>'),
   // Issue 13 §4: the state flags and instance next to a main key, and the new keys inside within.
   ...STATE_FLAGS.map((flag) => selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [flag]: v }), `selector.${flag}`)),

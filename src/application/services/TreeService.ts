@@ -6,6 +6,7 @@ import { fitSummaryToBudget } from '../../domain/summaryBudget.js';
 import type { DeviceGateway } from '../../domain/ports.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { FlowSessions } from '../FlowSessions.js';
+import type { RefRegistry } from '../RefRegistry.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from '../ScreenReader.js';
 
@@ -19,19 +20,21 @@ export interface TreeRequest {
 /**
  * ui_get_tree: the screen summary. With a session_id, or whenever a flow is open, it
  * reads the flow's page source (a `uiautomator dump` would unregister the flow's
- * UiAutomation); otherwise `uiautomator dump` through adb. Read-only either way.
+ * UiAutomation); otherwise `uiautomator dump` through adb. Read-only either way. Every offered
+ * entry gets its ref from the registry (issue 13).
  */
 export class TreeService {
   constructor(
     private readonly access: DeviceAccess,
     private readonly flows: FlowSessions,
+    private readonly refs: RefRegistry,
   ) {}
 
   getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
     return this.access.exclusive(context, 'adb', async (device) => {
       const reading = await this.read(device, request.sessionId);
       // Every answer stays within what clients accept (docs/contract.md §2, "Size"): the summary in its share...
-      const summary = fitSummaryToBudget(reading.summary, SUMMARY_BUDGET_BYTES);
+      const summary = fitSummaryToBudget(this.refs.attach(reading), SUMMARY_BUDGET_BYTES);
       if (!request.includeRaw) return { data: summary };
       // ...and the raw XML, as the device wrote it except a password field's text (docs/summary.md), in the rest.
       const xml = redactPasswordTexts(reading.xml);

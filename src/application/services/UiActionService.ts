@@ -5,9 +5,12 @@ import { buildLocator } from '../../domain/locator.js';
 import { notFoundMessage } from '../../domain/notFound.js';
 import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
 import { refusedTextMessage } from '../../domain/refusedText.js';
-import type { ActionEntry } from '../../domain/screen.js';
+import { nameOfEntry, type ActionEntry } from '../../domain/screen.js';
 import { contentSignature, planScroll } from '../../domain/scrollGesture.js';
 import { selectorToWire, type Selector } from '../../domain/selector.js';
+import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
+import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
+import { REF_GENERATIONS, type RefRegistry } from '../RefRegistry.js';
 import type { ScrollDirection } from '../../domain/validation.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { EvidenceCapture } from '../EvidenceCapture.js';
@@ -17,6 +20,17 @@ import { readScreenViaDriver } from '../ScreenReader.js';
 import type { SessionBroker } from '../SessionBroker.js';
 import { readSettledForeground, type SettledForeground } from '../settledForeground.js';
 import { together } from '../together.js';
+
+const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
+
+function stale(why: string): HarnessError {
+  return new HarnessError('STALE_REF', `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`);
+}
+
+/** The target as the model sent it: `{ref}` or the normalised selector. */
+function echo(target: ActionTarget): Record<string, unknown> {
+  return isRefTarget(target) ? { ref: target.ref } : selectorToWire(target.selector);
+}
 
 /** CONTRACT §7: each find waits up to 10 s. */
 export const FIND_TIMEOUT_MS = 10_000;
@@ -52,30 +66,31 @@ export class UiActionService {
     private readonly evidence: EvidenceCapture,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    private readonly refs: RefRegistry,
   ) {}
 
-  tap(context: OperationContext, selector: Selector, sessionId?: string, longPress = false): Promise<Outcome> {
+  tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false): Promise<Outcome> {
     return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session) => {
-      const element = await this.find(device, session, selector);
+      const { element, name } = await this.findTarget(device, session, target);
       // Read before the click: the click may navigate away from the element.
-      const label = await session.elementLabel(element);
+      const label = name ?? (await session.elementLabel(element));
       if (longPress) await session.longClick(element, LONG_PRESS_HOLD_MS);
       else await session.click(element);
-      return { target: selectorToWire(selector), element_label: label, ...(longPress ? { long_press: true } : {}) };
+      return { target: echo(target), element_label: label, ...(longPress ? { long_press: true } : {}) };
     });
   }
 
-  typeText(context: OperationContext, selector: Selector, text: string, sessionId?: string): Promise<Outcome> {
+  typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string): Promise<Outcome> {
     return this.act(context, 'ui-type', sessionId, async (device, session) => {
-      const element = await this.find(device, session, selector);
+      const { element } = await this.findTarget(device, session, target);
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
       // only then); a person taps a field before typing too. A focused field is left alone.
       const tapped = !(await session.isFocused(element));
       if (tapped) await session.click(element);
       if ((await session.typeText(element, text)) === 'refused') {
-        throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(selector, tapped, await this.offers(device, session)));
+        throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(target, tapped, await this.offers(device, session)));
       }
-      return { target: selectorToWire(selector), characters_sent: codePointLength(text) };
+      return { target: echo(target), characters_sent: codePointLength(text) };
     });
   }
 
@@ -152,6 +167,57 @@ export class UiActionService {
   private async captureWhileReading(device: DeviceGateway, label: string): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
     const [window, written] = await together(device.getWindowState(), this.evidence.capture(device, label));
     return { foreground: await readSettledForeground(device, this.clock, { kind: 'focused' }, window), written };
+  }
+
+  /**
+   * The element, and for a ref its name as the summary gives it (label, else selector value) on the
+   * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
+   * label sits in a child), so reading the element's text would say less than the entry did.
+   */
+  private async findTarget(
+    device: DeviceGateway,
+    session: AutomationSession,
+    target: ActionTarget,
+  ): Promise<{ element: ElementRef; name: string | null }> {
+    if (isRefTarget(target)) return this.findRef(device, session, target.ref);
+    return { element: await this.find(device, session, target.selector), name: null };
+  }
+
+  /**
+   * A ref acts only on the element it was given to (issue 13): the screen is read again through
+   * the session that will act (its page source, the tree the driver's XPath runs over, and the
+   * foreground through adb), the node at the ref's place must still be that element, and the
+   * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
+   * is touched.
+   */
+  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string): Promise<{ element: ElementRef; name: string }> {
+    const known = this.refs.lookup(ref);
+    if ('missing' in known) {
+      throw stale(
+        known.missing === 'forgotten'
+          ? `ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`
+          : `ref ${ref} was never given by this server (it may come from before a restart)`,
+      );
+    }
+    const reading = await readScreenViaDriver(device, session);
+    const node = locateIdentity(reading.tree, reading.window, known.identity);
+    if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
+    const b = node.bounds;
+    if (b === null || b.right <= b.left || b.bottom <= b.top) {
+      // The driver taps an element at the centre of its visible bounds; with no visible area (a row
+      // clipped out of its list reports an empty or inverted rectangle) that point lies outside it,
+      // on something else. Refused before anything is sent.
+      throw new HarnessError(
+        'UI_ELEMENT_NOT_FOUND',
+        `The element of ref ${ref} has no visible area (it is clipped out of view), so a tap would land on something else. ` +
+          `Scroll it into view (ui_scroll), call ui_get_tree again and use the new entry's ref. Nothing was tapped or typed.`,
+      );
+    }
+    // The node is on the screen the driver just read: one look is enough, no 10 s wait.
+    const element = await session.findElement(refLocator(reading.tree, node), 0);
+    if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
+    const plan = reading.plans.find((p) => p.node === node);
+    return { element, name: plan ? nameOfEntry(plan.entry) : '' };
   }
 
   /** Finds the element or fails with what the screen offers instead. */

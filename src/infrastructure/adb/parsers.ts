@@ -171,15 +171,26 @@ export function liveWindowLines(text: string): string[] {
  * Windows without a component (StatusBar, PopupWindow:…, null) fall through to mFocusedApp.
  */
 export function parseForegroundPackage(text: string): string | null {
+  return foregroundOf(liveWindowLines(text))?.package ?? null;
+}
+
+/**
+ * The focused component from the live lines, its activity fully qualified (`.Settings` of
+ * `com.android.settings` is `com.android.settings.Settings`), so the two lines' spellings agree.
+ */
+export function parseForegroundComponent(text: string): { package: string; activity: string } | null {
   return foregroundOf(liveWindowLines(text));
 }
 
-function foregroundOf(lines: readonly string[]): string | null {
-  const fromLine = (prefix: RegExp): string | null => {
+function foregroundOf(lines: readonly string[]): { package: string; activity: string } | null {
+  const fromLine = (prefix: RegExp): { package: string; activity: string } | null => {
     for (const line of lines) {
       if (!prefix.test(line)) continue;
-      const match = /\su\d+\s+([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\/[^\s}]+/.exec(line);
-      if (match?.[1]) return match[1];
+      const match = /\su\d+\s+([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\/([^\s}]+)/.exec(line);
+      if (match?.[1] && match[2]) {
+        const activity = match[2].startsWith('.') ? `${match[1]}${match[2]}` : match[2];
+        return { package: match[1], activity };
+      }
     }
     return null;
   };
@@ -217,7 +228,8 @@ function displaySizeOf(lines: readonly string[]): { width: number; height: numbe
 export function parseWindowState(text: string): WindowState {
   const lines = liveWindowLines(text);
   return {
-    foregroundPackage: foregroundOf(lines),
+    foregroundPackage: foregroundOf(lines)?.package ?? null,
+    foregroundActivity: foregroundOf(lines)?.activity ?? null,
     ime: imeOf(lines),
     displaySize: displaySizeOf(lines),
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../application/HarnessServices.js';
-import { parseSelector } from '../../domain/validation.js';
+import { parseActionTarget } from '../../domain/refs/refTarget.js';
 import { optionalFlag, optionalSessionId } from '../arguments.js';
 import { selectorSchema, sessionIdSchema } from '../schemas.js';
 import { actor, type ToolDefinition } from '../ToolDefinition.js';
@@ -14,10 +14,10 @@ export function uiTapTool(services: HarnessServices): ToolDefinition {
     inputSchema: z.object({ selector: selectorSchema, long_press: z.boolean().optional(), session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => {
-      const selector = parseSelector(args.selector);
+      const target = parseActionTarget(args.selector);
       const longPress = optionalFlag(args, 'long_press');
       const sessionId = optionalSessionId(args);
-      return services.actions.tap(context, selector, sessionId, longPress);
+      return services.actions.tap(context, target, sessionId, longPress);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../application/HarnessServices.js';
-import { parseSelector, parseText } from '../../domain/validation.js';
+import { parseText } from '../../domain/validation.js';
+import { parseActionTarget } from '../../domain/refs/refTarget.js';
 import { optionalSessionId } from '../arguments.js';
 import { selectorSchema, sessionIdSchema } from '../schemas.js';
 import { actor, type ToolDefinition } from '../ToolDefinition.js';
@@ -19,10 +20,10 @@ export function uiTypeTextTool(services: HarnessServices): ToolDefinition {
     }),
     annotations: actor(true),
     execute: (args, context) => {
-      const selector = parseSelector(args.selector);
+      const target = parseActionTarget(args.selector);
       const text = parseText(args.text);
       const sessionId = optionalSessionId(args);
-      return services.actions.typeText(context, selector, text, sessionId);
+      return services.actions.typeText(context, target, text, sessionId);
     },
   };
 }

@@ -8,8 +8,12 @@
 export type WireSelector = Record<string, unknown> & { within?: Record<string, string> };
 
 export interface WireAction {
-  readonly selector: WireSelector;
+  /** Names exactly this entry's element for ui_tap / ui_type_text (issue 13). */
+  readonly ref?: string;
+  /** Absent when no selector names the element alone (ambiguous, or nothing to select by): then only the ref does. */
+  readonly selector?: WireSelector;
   readonly label?: string;
+  readonly label_from?: string;
   readonly role?: string;
   readonly enabled?: boolean;
   /** `{left, top, width, height}` or `[left, top, width, height]`. */
@@ -37,6 +41,7 @@ export interface Box {
 }
 
 export function selectorValue(entry: WireAction): string {
+  if (!entry.selector) return '';
   const { within: _within, ...target } = entry.selector;
   return Object.values(target).find((v): v is string => typeof v === 'string') ?? '';
 }
@@ -54,9 +59,9 @@ export function isEnabled(entry: WireAction): boolean {
   return entry.enabled !== false;
 }
 
-/** Enabled, not ambiguous, not under the keyboard: what FLOW-SEL-ALL-1 and the sweep tap. */
-export function isReady(entry: WireAction): boolean {
-  return isEnabled(entry) && !entry.ambiguous && !entry.covered_by_keyboard;
+/** Enabled, with a selector (so not ambiguous), not under the keyboard: what FLOW-SEL-ALL-1 taps by selector. */
+export function isReady(entry: WireAction): entry is WireAction & { readonly selector: WireSelector } {
+  return isEnabled(entry) && entry.selector !== undefined && !entry.ambiguous && !entry.covered_by_keyboard;
 }
 
 export function boxOf(entry: WireAction): Box {

@@ -18,6 +18,8 @@ export class FakeDevice implements DeviceGateway {
   foreground: string | null = 'com.android.settings';
   /** What dumpsys window says of the keyboard. */
   ime: ImeState = { visible: false, frame: null };
+  /** The focused activity dumpsys reports (part of a ref's identity); null: not reported. */
+  activity: string | null = null;
   dump = settingsAppsDump();
   png = makePng(40, 80);
   launcher: Record<string, string> = { 'com.example.app': 'com.example.app/.MainActivity' };
@@ -66,6 +68,7 @@ export class FakeDevice implements DeviceGateway {
   private windowState(): WindowState {
     return {
       foregroundPackage: this.foreground,
+      foregroundActivity: this.activity,
       ime: this.ime,
       displaySize: { width: 1080, height: 2400 },
     };

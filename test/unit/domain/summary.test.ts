@@ -6,6 +6,7 @@ import { parseSelector } from '../../../src/domain/validation.js';
 import { nameOfEntry, roleOfEntry, type ScreenContext, type WindowState } from '../../../src/domain/screen.js';
 import { notFoundMessage } from '../../../src/domain/notFound.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
+import { cutCodePoints } from '../../../src/domain/nodeFacts.js';
 
 function ctx(window: Partial<WindowState> = {}, density = 420): ScreenContext {
   return {
@@ -194,12 +195,39 @@ describe('summariseScreen: selectors from descendants', () => {
     ]);
   });
 
-  it('offers an unlabelled node that has a resource-id, and not one with nothing at all', () => {
+  it('offers an unlabelled node that has a resource-id, and one with nothing at all without selector (issue 13: its ref names it)', () => {
     const s = summarise([
       { cls: 'android.widget.ImageButton', id: 'com.example.app:id/fab', clickable: true, bounds: '[800,2000][1000,2200]' },
       { cls: 'android.widget.ImageButton', clickable: true, bounds: '[100,2000][300,2200]' },
     ]);
-    expect(s.actions).toEqual([{ selector: { resource_id: 'com.example.app:id/fab' }, bounds: [800, 2000, 200, 200] }]);
+    expect(s.actions).toEqual([{ selector: { resource_id: 'com.example.app:id/fab' }, bounds: [800, 2000, 200, 200] }, { bounds: [100, 2000, 200, 200] }]);
+  });
+
+  it('labels an entry without selector from its content, else a descendant, else a neighbour, and says where', () => {
+    const longTitle = 'x'.repeat(300);
+    const s = summarise([
+      // Its own text is too long to be a selector value: the label is its own, cut.
+      { cls: 'android.widget.Button', text: longTitle, clickable: true, bounds: '[0,0][100,100]' },
+      // A card whose only text sits in its own (tappable) button.
+      {
+        cls: 'android.widget.FrameLayout', clickable: true, bounds: '[0,200][1080,400]',
+        children: [{ cls: 'android.widget.Button', text: 'Open', clickable: true, bounds: '[0,200][200,300]' }],
+      },
+      // A bare Switch beside its title.
+      {
+        cls: 'android.widget.LinearLayout', bounds: '[0,500][1080,600]',
+        children: [
+          { cls: 'android.widget.TextView', text: 'Wi-Fi', bounds: '[0,500][800,600]' },
+          { cls: 'android.widget.Switch', checkable: true, bounds: '[900,500][1080,600]' },
+        ],
+      },
+    ]);
+    const unnamed = s.actions.filter((a) => a.selector === undefined);
+    expect(unnamed.map((a) => [a.label, a.label_from, a.role])).toEqual([
+      [cutCodePoints(longTitle, 120), undefined, undefined],
+      ['Open', 'descendant', undefined],
+      ['Wi-Fi', 'neighbour', 'toggle'],
+    ]);
   });
 
   it('does not offer a selector value ui_tap would refuse (too long), falling back to the next attribute', () => {
@@ -245,12 +273,15 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
       children: [{ cls: 'android.widget.TextView', id: 'android:id/title', text: 'Clock', bounds: `[100,${top}][900,${top + 200}]` }],
     });
     const list: NodeSpec = { cls: 'android.widget.LinearLayout', id: 'com.example.app:id/list', bounds: '[0,0][1080,1000]', children: [clockRow(0), clockRow(300)] };
-    const s = summarise([list]);
+    const { summary: s, plans } = summariseScreenDetailed(parseDump(uiautomatorDump([screen([list])])), ctx());
     expect(s.actions).toHaveLength(2);
-    for (const a of s.actions) {
+    for (const [i, a] of s.actions.entries()) {
       expect(a.ambiguous).toBe(true);
       expect(a.disambiguated).toBeUndefined();
-      expect(a.selector).toEqual({ resource_id: 'android:id/title' });
+      // No selector names it alone, so none is offered (issue 13: its ref does); the plan keeps the one tried.
+      expect(a.selector).toBeUndefined();
+      expect(a.label).toBe('Clock');
+      expect(plans[i]!.selector).toEqual({ target: { key: 'resource_id', value: 'android:id/title' } });
     }
   });
 
@@ -266,8 +297,8 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
     });
     const s = summarise([clockRow(0, '21.45 MB'), clockRow(300, '8.12 MB')]);
     expect(s.actions.map((a) => [a.selector, nameOfEntry(a), a.ambiguous])).toEqual([
-      [{ text: 'Clock' }, 'Clock', true],
-      [{ text: 'Clock' }, 'Clock', true],
+      [undefined, 'Clock', true],
+      [undefined, 'Clock', true],
     ]);
   });
 
@@ -285,7 +316,7 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
       { cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[100,100][900,300]' },
       { cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[0,0][0,0]' },
     ]);
-    expect(s.actions[0]).toMatchObject({ selector: { text: 'OK' }, ambiguous: true });
+    expect(s.actions[0]).toEqual({ label: 'OK', bounds: [100, 100, 800, 200], ambiguous: true });
   });
 });
 
@@ -451,9 +482,11 @@ describe('summariseScreen: a password field’s text is never repeated (issue 12
     ]);
   });
 
-  it('is not offered at all when only its text could name it, and never lends its text to a parent', () => {
+  it('gets no selector when only its text could name it (an entry reached by its ref, issue 13), and never lends its text to a parent', () => {
     const s = summarise([password(SECRET)]);
-    expect(s.actions).toEqual([]);
+    expect(s.actions).toHaveLength(1);
+    expect(s.actions[0]).toMatchObject({ role: 'input' });
+    expect(s.actions[0]?.selector).toBeUndefined();
     expect(JSON.stringify(s)).not.toContain(SECRET);
     const parent = summarise([
       { cls: 'android.widget.LinearLayout', clickable: true, bounds: '[0,400][1080,800]', children: [{ ...password(SECRET), clickable: false, cls: 'android.view.View' }] },

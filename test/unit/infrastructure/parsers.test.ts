@@ -16,6 +16,7 @@ import {
   parseResolveActivity,
   parseWindowState,
   liveWindowLines,
+  parseForegroundComponent,
 } from '../../../src/infrastructure/adb/parsers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -120,9 +121,22 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
     expect(parseDisplaySize(eol('nothing\n'))).toBeNull();
   });
 
+  it('the focused activity is fully qualified whichever line names it (mCurrentFocus, else mFocusedApp)', () => {
+    expect(parseForegroundComponent(eol('  mCurrentFocus=Window{5b2c9e1 u0 com.android.settings/com.android.settings.SubSettings}\n'))).toEqual({
+      package: 'com.android.settings',
+      activity: 'com.android.settings.SubSettings',
+    });
+    expect(parseForegroundComponent(eol('  mCurrentFocus=null\n  mFocusedApp=ActivityRecord{8a1f3e2 u0 com.android.settings/.SubSettings t17}\n'))).toEqual({
+      package: 'com.android.settings',
+      activity: 'com.android.settings.SubSettings',
+    });
+    expect(parseForegroundComponent(eol('  mCurrentFocus=Window{1 u0 StatusBar}\n'))).toBeNull();
+  });
+
   it('window state combines the three', () => {
     expect(parseWindowState(eol(fixture('dumpsys-window-api34-noime.txt')))).toEqual({
       foregroundPackage: 'com.android.settings',
+      foregroundActivity: 'com.android.settings.SubSettings',
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
     });
@@ -141,6 +155,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
     expect(parseDisplaySize(text)).toEqual({ width: 1080, height: 2400 });
     expect(parseWindowState(text)).toEqual({
       foregroundPackage: 'com.android.settings',
+      foregroundActivity: 'com.android.settings.SubSettings',
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
     });
@@ -158,6 +173,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
     expect(text.indexOf('isVisible=true')).toBeLessThan(text.indexOf('Last ANR continued'));
     expect(parseWindowState(text)).toEqual({
       foregroundPackage: 'com.android.settings',
+      foregroundActivity: 'com.android.settings.SubSettings',
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 1920 },
     });
@@ -166,7 +182,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
   it('the LAST ANR section alone (`dumpsys window lastanr`) says nothing about now', () => {
     const text = eol(fixture('dumpsys-window-api34-lastanr.txt'));
     const only = text.slice(0, text.indexOf('WINDOW MANAGER POLICY STATE'));
-    expect(parseWindowState(only)).toEqual({ foregroundPackage: null, ime: { visible: false, frame: null }, displaySize: null });
+    expect(parseWindowState(only)).toEqual({ foregroundPackage: null, foregroundActivity: null, ime: { visible: false, frame: null }, displaySize: null });
   });
 
   it('no ANR since boot: the `<no ANR …>` section is cut and nothing else', () => {

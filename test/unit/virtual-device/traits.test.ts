@@ -148,7 +148,12 @@ describe('issue 12: a past ANR is printed first', () => {
     const live = out.slice(out.indexOf('WINDOW MANAGER POLICY STATE'));
     expect(live).toMatch(/mCurrentFocus=Window\{\S+ u0 com\.android\.settings\//);
     expect(live).toMatch(/type=ime frame=\[0,1517\]\[1080,2400\] visible=false/);
-    expect(parseWindowState(out)).toEqual({ foregroundPackage: 'com.android.settings', ime: { visible: false, frame: null }, displaySize: { width: 1080, height: 2400 } });
+    expect(parseWindowState(out)).toEqual({
+      foregroundPackage: 'com.android.settings',
+      foregroundActivity: 'com.android.settings.Settings',
+      ime: { visible: false, frame: null },
+      displaySize: { width: 1080, height: 2400 },
+    });
     // `dumpsys window lastanr` prints the section alone.
     const section = (await sh(d, 'dumpsys window lastanr')).stdout;
     expect(section).toBe(frozen.slice(1, -1));
