@@ -198,7 +198,7 @@ export function renderMarkdown(r: BenchResults): string {
   if ('entries' in r.catalogue) {
     const ours = r.catalogue.entries.find((e) => e.label === 'android-mcp-harness');
     if (ours?.status === 'measured') {
-      targets.push({ name: '3. our catalogue ≤ 6,000 characters', value: `${ours.catalogue?.chars}`, met: (ours.catalogue?.chars ?? Infinity) <= 6000 });
+      targets.push({ name: '3. our catalogue ≤ 6,500 characters', value: `${ours.catalogue?.chars}`, met: (ours.catalogue?.chars ?? Infinity) <= 6500 });
       for (const peer of r.catalogue.entries.filter((e) => e.label !== 'android-mcp-harness')) {
         targets.push({
           name: `3. our start-up faster than ${peer.label}`,

@@ -66,6 +66,18 @@ export function nameOfEntry(entry: ActionEntry): string {
   return entry.label ?? selectorValueOf(entry);
 }
 
+/**
+ * One scrollable container (issue 13, item 3). Its selector (absent when the container has no
+ * name of its own) goes unchanged to ui_scroll's `selector`; `orientation` is which way it
+ * scrolls (inferred: docs/summary.md, "Scrollable containers").
+ */
+export interface ScrollableEntry {
+  readonly selector?: WireSelector;
+  readonly bounds: BoxBounds;
+  readonly orientation: 'vertical' | 'horizontal';
+  readonly ambiguous?: true;
+}
+
 export type LayoutIssue = 'no_area' | 'off_screen' | 'touch_target_too_small';
 
 /**
@@ -102,6 +114,8 @@ export interface ScreenSummary {
   readonly texts: readonly string[];
   readonly actions: readonly ActionEntry[];
   readonly can_scroll: boolean;
+  /** The visible scrollable containers, in screen order; absent when there is none. */
+  readonly scrollables?: readonly ScrollableEntry[];
   readonly keyboard?: { readonly open: true; readonly top: number };
   readonly layout_findings?: readonly LayoutFinding[];
   /** Before the cut; `layout_findings` counts single findings (one per issue and target). */

@@ -1,4 +1,5 @@
-import { parseFlag, parseSessionId } from '../domain/validation.js';
+import type { Selector } from '../domain/selector.js';
+import { parseFlag, parseSelector, parseSessionId } from '../domain/validation.js';
 
 /**
  * Optional arguments: absent and JSON null both mean "not given" (models often send
@@ -13,4 +14,10 @@ export function optionalSessionId(args: Readonly<Record<string, unknown>>): stri
 export function optionalFlag(args: Readonly<Record<string, unknown>>, name: string): boolean {
   const raw = args[name];
   return raw === undefined || raw === null ? false : parseFlag(raw, name);
+}
+
+/** An optional selector (ui_scroll's container): absent or null is none, anything else must be a valid selector. */
+export function optionalSelector(args: Readonly<Record<string, unknown>>): Selector | undefined {
+  const raw = args.selector;
+  return raw === undefined || raw === null ? undefined : parseSelector(raw);
 }
