@@ -50,6 +50,11 @@ export interface ActionEntry {
   readonly covered_by_keyboard?: true;
 }
 
+/** Which way a listed container scrolls: `vertical` when the entry leaves it out. */
+export function orientationOfEntry(entry: ScrollableEntry): 'vertical' | 'horizontal' {
+  return entry.orientation ?? 'vertical';
+}
+
 /** The role an entry declares: `button` when the entry leaves it out. */
 export function roleOfEntry(entry: ActionEntry): Role {
   return entry.role ?? 'button';
@@ -68,13 +73,14 @@ export function nameOfEntry(entry: ActionEntry): string {
 
 /**
  * One scrollable container (issue 13, item 3). Its selector (absent when the container has no
- * name of its own) goes unchanged to ui_scroll's `selector`; `orientation` is which way it
- * scrolls (inferred: docs/summary.md, "Scrollable containers").
+ * name of its own) goes unchanged to ui_scroll's `selector`; `orientation` (inferred:
+ * docs/summary.md, "Scrollable containers") is written only for a horizontal one: absent
+ * means vertical, the common case, as an absent `role` means button.
  */
 export interface ScrollableEntry {
   readonly selector?: WireSelector;
   readonly bounds: BoxBounds;
-  readonly orientation: 'vertical' | 'horizontal';
+  readonly orientation?: 'horizontal';
   readonly ambiguous?: true;
 }
 

@@ -6,7 +6,7 @@
  */
 import { describeSelector } from './notFound.js';
 import { safePreview } from './nodeFacts.js';
-import type { ScrollableEntry } from './screen.js';
+import { orientationOfEntry, type ScrollableEntry } from './screen.js';
 import type { Orientation } from './scrollables.js';
 import type { Selector } from './selector.js';
 import type { UiNode } from './uiNode.js';
@@ -20,7 +20,7 @@ function listScrollables(scrollables: readonly ScrollableEntry[]): string {
   if (scrollables.length === 0) return 'This screen shows no scrollable container.';
   const named = scrollables.slice(0, MAX_LISTED).map((s) => {
     const name = s.selector ? safePreview(JSON.stringify(s.selector), 120) : 'one without a selector';
-    return `${name} (${s.orientation}, bounds [${s.bounds.join(',')}])`;
+    return `${name} (${orientationOfEntry(s)}, bounds [${s.bounds.join(',')}])`;
   });
   const rest = scrollables.length - named.length;
   return `Scrollable containers here: ${named.join('; ')}${rest > 0 ? ` and ${rest} more` : ''}.`;

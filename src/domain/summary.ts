@@ -338,7 +338,7 @@ function scrollableEntry(tree: UiTree, node: UiNode): ScrollableEntry {
   return {
     ...(choice ? { selector: selectorToWire(choice.selector) } : {}),
     bounds: toBox(node.bounds!),
-    orientation: scrollOrientation(node),
+    ...(scrollOrientation(node) === 'horizontal' ? { orientation: 'horizontal' as const } : {}),
     ...(choice?.ambiguous ? { ambiguous: true as const } : {}),
   };
 }

@@ -34,7 +34,8 @@ export interface WireSummary {
 export interface WireScrollable {
   readonly selector?: WireSelector;
   readonly bounds: unknown;
-  readonly orientation: 'vertical' | 'horizontal';
+  /** Only `horizontal`: absent means vertical. */
+  readonly orientation?: 'horizontal';
   readonly ambiguous?: true;
 }
 

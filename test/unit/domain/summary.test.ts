@@ -474,7 +474,7 @@ describe('summariseScreen: scrollables (issue 13)', () => {
   const chip = (t: string, left: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[${left},273][${left + 228},441]` });
   const row = (t: string, top: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[0,${top}][1080,${top + 200}]` });
 
-  it('lists each visible scrollable with a selector of its own, its bounds and its orientation, in screen order', () => {
+  it('lists each visible scrollable with a selector of its own, its bounds and, when horizontal, its orientation, in screen order', () => {
     const summary = summarise([
       { cls: rv, id: 'com.x:id/day_strip', scrollable: true, bounds: '[0,252][1080,462]', children: [chip('Dec 1', 24), chip('Dec 2', 276), chip('Dec 3', 528)] },
       { cls: rv, id: 'com.x:id/schedule', scrollable: true, bounds: '[0,580][1080,1500]', children: [row('Standup', 580), row('Review', 780)] },
@@ -483,7 +483,7 @@ describe('summariseScreen: scrollables (issue 13)', () => {
     ]);
     expect(summary.scrollables).toEqual([
       { selector: { resource_id: 'com.x:id/day_strip' }, bounds: [0, 252, 1080, 210], orientation: 'horizontal' },
-      { selector: { resource_id: 'com.x:id/schedule' }, bounds: [0, 580, 1080, 920], orientation: 'vertical' },
+      { selector: { resource_id: 'com.x:id/schedule' }, bounds: [0, 580, 1080, 920] },
       { selector: { content_desc: 'Filters' }, bounds: [0, 1500, 1080, 100], orientation: 'horizontal' },
     ]);
     // A row's text never names its list: it scrolls away with the row.

@@ -42,6 +42,8 @@ describe('MCP server', () => {
     const instructions = client.getInstructions() ?? '';
     expect(instructions).toContain('ui_get_tree');
     expect(instructions).toContain('selector');
+    // Issue 13: how to name a container, and what moved: false means.
+    expect(instructions).toMatch(/ui_scroll .*`scrollables`.*moved: false/);
     expect(instructions).toContain('ui_session_open');
     expect(instructions).toMatch(/bounds.*audit/);
   });
