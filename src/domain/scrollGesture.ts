@@ -19,7 +19,7 @@
  * Pure: the same tree and context give the same plan.
  */
 import type { ImeState } from './screen.js';
-import { intersectRect, orientationOfDirection, scrollOrientation, visibleScrollables, type Orientation } from './scrollables.js';
+import { intersectRect, orientationOfDirection, sameClassAndBounds, scrollOrientation, visibleScrollables, type Orientation } from './scrollables.js';
 import type { ScrollDirection } from './validation.js';
 import type { Rect, UiNode, UiTree } from './uiNode.js';
 
@@ -161,20 +161,7 @@ function swipeOver(area: Rect, context: ScrollContext, direction: ScrollDirectio
 
 /** The container again in another reading of the screen: the same class, id and bounds (a list does not move itself). */
 function sameContainer(tree: UiTree, container: UiNode): UiNode | null {
-  const b = container.bounds;
-  return (
-    tree.nodes.find(
-      (n) =>
-        n.className === container.className &&
-        n.resourceId === container.resourceId &&
-        n.bounds !== null &&
-        b !== null &&
-        n.bounds.left === b.left &&
-        n.bounds.top === b.top &&
-        n.bounds.right === b.right &&
-        n.bounds.bottom === b.bottom,
-    ) ?? null
-  );
+  return tree.nodes.find((n) => n.resourceId === container.resourceId && sameClassAndBounds(n, container.className, container.bounds)) ?? null;
 }
 
 function descendants(node: UiNode): UiNode[] {

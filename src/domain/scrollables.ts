@@ -47,7 +47,7 @@ export function visibleScrollables(tree: UiTree): UiNode[] {
   return tree.nodes.filter((n) => n.scrollable && isVisible(n) && hasArea(n.bounds));
 }
 
-/** The part of `rect` inside `area`, or null when they do not overlap. */
+/** The part of `a` inside `b`, or null when they do not overlap. */
 export function intersectRect(a: Rect, b: Rect): Rect | null {
   const r = { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
   return r.right > r.left && r.bottom > r.top ? r : null;
@@ -59,18 +59,20 @@ export function intersectRect(a: Rect, b: Rect): Rect | null {
  * same way, since only the element's own attributes are compared.
  */
 export function nodeOfElement(tree: UiTree, place: { readonly className: string; readonly bounds: Rect | null }): UiNode | null {
-  const b = place.bounds;
-  if (!b) return null;
+  return tree.nodes.find((n) => sameClassAndBounds(n, place.className, place.bounds)) ?? null;
+}
+
+/** The node has this class and exactly these bounds (a container keeps both while its content moves). */
+export function sameClassAndBounds(node: UiNode, className: string, bounds: Rect | null): boolean {
+  const a = node.bounds;
   return (
-    tree.nodes.find(
-      (n) =>
-        n.className === place.className &&
-        n.bounds !== null &&
-        n.bounds.left === b.left &&
-        n.bounds.top === b.top &&
-        n.bounds.right === b.right &&
-        n.bounds.bottom === b.bottom,
-    ) ?? null
+    node.className === className &&
+    a !== null &&
+    bounds !== null &&
+    a.left === bounds.left &&
+    a.top === bounds.top &&
+    a.right === bounds.right &&
+    a.bottom === bounds.bottom
   );
 }
 
