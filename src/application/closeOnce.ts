@@ -12,6 +12,7 @@ export function withCloseOnce(inner: AutomationSession, close: () => Promise<voi
     findElement: (locator, timeoutMs) => inner.findElement(locator, timeoutMs),
     elementLabel: (element) => inner.elementLabel(element),
     elementText: (element) => inner.elementText(element),
+    elementPlace: (element) => inner.elementPlace(element),
     isFocused: (element) => inner.isFocused(element),
     click: (element) => inner.click(element),
     longClick: (element, holdMs) => inner.longClick(element, holdMs),

@@ -18,6 +18,11 @@ export function describeTerm(term: SelectorTerm): string {
   return `${term.key} '${safePreview(term.value, 60)}'`;
 }
 
+/** `text 'Save' within content_desc 'Work profile'`, values cut and escaped. */
+export function describeSelector(selector: Selector): string {
+  return selector.within ? `${describeTerm(selector.target)} within ${describeTerm(selector.within)}` : describeTerm(selector.target);
+}
+
 function isReady(entry: ActionEntry): boolean {
   return entry.enabled !== false && !entry.ambiguous && !entry.covered_by_keyboard;
 }
@@ -34,9 +39,7 @@ function shortLabel(label: string): string {
  * At most 10 offers, labels cut at 40 characters.
  */
 export function notFoundMessage(selector: Selector, offers: readonly ActionEntry[]): string {
-  const wanted = selector.within
-    ? `${describeTerm(selector.target)} within ${describeTerm(selector.within)}`
-    : describeTerm(selector.target);
+  const wanted = describeSelector(selector);
   const head = `No visible element matched ${wanted} before timeout.`;
   if (offers.length === 0) {
     return `${head} The screen offers nothing to act on; call ui_get_tree to see it, or ui_scroll / device_back to move on.`;

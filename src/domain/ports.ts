@@ -86,6 +86,11 @@ export interface AutomationSession {
   /** First non-empty of text, content-desc, hint (what the summary calls the label). */
   elementLabel(element: ElementRef): Promise<string>;
   elementText(element: ElementRef): Promise<string>;
+  /**
+   * The element's class and bounds (`[l,t][r,b]`, '' when the driver has none): enough to find
+   * it again in a page source read right after (ui_scroll's named container).
+   */
+  elementPlace(element: ElementRef): Promise<{ readonly className: string; readonly bounds: string }>;
   /** Whether the element has input focus (its `focused` attribute). */
   isFocused(element: ElementRef): Promise<boolean>;
   click(element: ElementRef): Promise<void>;

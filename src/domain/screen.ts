@@ -69,6 +69,11 @@ export interface ActionEntry {
   readonly covered_by_keyboard?: true;
 }
 
+/** Which way a listed container scrolls: `vertical` when the entry leaves it out. */
+export function orientationOfEntry(entry: ScrollableEntry): 'vertical' | 'horizontal' {
+  return entry.orientation ?? 'vertical';
+}
+
 /** The role an entry declares: `button` when the entry leaves it out. */
 export function roleOfEntry(entry: ActionEntry): Role {
   return entry.role ?? 'button';
@@ -84,6 +89,19 @@ export function selectorValueOf(entry: ActionEntry): string {
 /** What a model reads as the entry's name: its label, else the value of its selector. */
 export function nameOfEntry(entry: ActionEntry): string {
   return entry.label ?? selectorValueOf(entry);
+}
+
+/**
+ * One scrollable container (issue 13, item 3). Its selector (absent when the container has no
+ * name of its own) goes unchanged to ui_scroll's `selector`; `orientation` (inferred:
+ * docs/summary.md, "Scrollable containers") is written only for a horizontal one: absent
+ * means vertical, the common case, as an absent `role` means button.
+ */
+export interface ScrollableEntry {
+  readonly selector?: WireSelector;
+  readonly bounds: BoxBounds;
+  readonly orientation?: 'horizontal';
+  readonly ambiguous?: true;
 }
 
 export type LayoutIssue = 'no_area' | 'off_screen' | 'touch_target_too_small';
@@ -123,6 +141,8 @@ export interface ScreenSummary {
   readonly texts: readonly string[];
   readonly actions: readonly ActionEntry[];
   readonly can_scroll: boolean;
+  /** The visible scrollable containers, in screen order; absent when there is none. */
+  readonly scrollables?: readonly ScrollableEntry[];
   readonly keyboard?: { readonly open: true; readonly top: number };
   readonly layout_findings?: readonly LayoutFinding[];
   /** Before the cut; `layout_findings` counts single findings (one per issue and target). */

@@ -1,10 +1,13 @@
 /**
- * ui_scroll's gesture, planned from the screen it is about to move (issue 12, items 4 and 5).
+ * ui_scroll's gesture, planned from the screen it is about to move (issue 12, items 4 and 5;
+ * issue 13, item 3: four directions, any container).
  *
  * Where: a touch belongs to the window it starts in, so a swipe that starts on the open keyboard
  * scrolls the keyboard, and one that starts on a system bar goes to System UI. The swipe runs
- * over the largest scrollable container the screen shows, inside the part of it that is above
- * the IME and clear of the screen's top and bottom edges.
+ * over the named container, else the main one for the direction (the largest visible scrollable
+ * that scrolls that way), inside the part of it that is above the IME and clear of the screen's
+ * top and bottom edges, and for a sideways swipe of its left and right edges too, where gesture
+ * navigation takes a swipe for Back.
  *
  * How: a list keeps moving after the finger lifts when the release velocity is at least
  * ViewConfiguration's minimum fling velocity (50 dp/s), and a fling skips rows. The finger
@@ -15,8 +18,8 @@
  *
  * Pure: the same tree and context give the same plan.
  */
-import { isVisible } from './nodeFacts.js';
 import type { ImeState } from './screen.js';
+import { intersectRect, orientationOfDirection, sameClassAndBounds, scrollOrientation, visibleScrollables, type Orientation } from './scrollables.js';
 import type { ScrollDirection } from './validation.js';
 import type { Rect, UiNode, UiTree } from './uiNode.js';
 
@@ -46,7 +49,7 @@ export interface ScrollContext {
 
 export interface ScrollPlan {
   readonly path: SwipePath;
-  /** The scrollable container the swipe runs over; null when the screen shows none big enough. */
+  /** The scrollable container the swipe runs over; null when the screen shows none that fits. */
   readonly container: UiNode | null;
   /** Where the swipe runs: that container's visible part above the keyboard and clear of the screen edges. */
   readonly area: Rect;
@@ -67,16 +70,11 @@ export const CREEP_DP = 4;
 export const CREEP_MS = 200;
 /** Still before the lift: longer than the 40 ms after which Android treats a pointer as stopped. */
 export const HOLD_MS = 100;
-/** A container whose usable part is shorter than this is not worth aiming at. */
+/** A container whose usable part is shorter than this along its axis is not worth aiming at. */
 const MIN_AREA_DP = 48;
 
 function dpToPx(dp: number, density: number): number {
   return Math.round((dp * density) / 160);
-}
-
-function intersect(a: Rect, b: Rect): Rect | null {
-  const r = { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
-  return r.right > r.left && r.bottom > r.top ? r : null;
 }
 
 const areaOf = (r: Rect): number => (r.right - r.left) * (r.bottom - r.top);
@@ -91,54 +89,79 @@ export function gestureArea(context: ScrollContext): Rect {
   return { left: 0, top: guard, right: width, bottom: Math.max(guard + 1, bottom) };
 }
 
-export function planScroll(tree: UiTree, context: ScrollContext, direction: ScrollDirection): ScrollPlan {
+/** The gesture area for a swipe along `orientation`: a sideways swipe also keeps clear of the side edges (the back gesture). */
+function usableFor(context: ScrollContext, orientation: Orientation): Rect {
   const usable = gestureArea(context);
-  const minHeight = dpToPx(MIN_AREA_DP, context.density);
+  if (orientation === 'vertical') return usable;
+  const guard = dpToPx(EDGE_GUARD_DP, context.density);
+  return { ...usable, left: guard, right: Math.max(guard + 1, context.screen.width - guard) };
+}
+
+/**
+ * Where a swipe along the container's axis may run: its visible part inside the gesture area,
+ * or null when too little of it is left there (hidden under the keyboard or the system bars).
+ */
+export function swipeArea(container: UiNode, context: ScrollContext, orientation: Orientation): Rect | null {
+  if (!container.bounds) return null;
+  const area = intersectRect(container.bounds, usableFor(context, orientation));
+  if (!area) return null;
+  const length = orientation === 'vertical' ? area.bottom - area.top : area.right - area.left;
+  return length >= dpToPx(MIN_AREA_DP, context.density) ? area : null;
+}
+
+/**
+ * The screen's main container for a direction: the visible scrollable that scrolls that way
+ * (scrollables.ts) with the largest part inside the gesture area; null when none does.
+ */
+export function mainContainer(tree: UiTree, context: ScrollContext, direction: ScrollDirection): UiNode | null {
+  const orientation = orientationOfDirection(direction);
   let best: { node: UiNode; area: Rect } | null = null;
-  for (const node of tree.nodes) {
-    if (!node.scrollable || !isVisible(node) || !node.bounds) continue;
-    const area = intersect(node.bounds, usable);
-    if (!area || area.bottom - area.top < minHeight) continue;
-    if (!best || areaOf(area) > areaOf(best.area)) best = { node, area };
+  for (const node of visibleScrollables(tree)) {
+    if (scrollOrientation(node) !== orientation) continue;
+    const area = swipeArea(node, context, orientation);
+    if (area && (!best || areaOf(area) > areaOf(best.area))) best = { node, area };
   }
-  const area = best?.area ?? usable;
-  const x = Math.round((area.left + area.right) / 2);
-  const inset = Math.round((area.bottom - area.top) * END_INSET);
-  const far = area.bottom - 1 - inset;
-  const near = area.top + inset;
+  return best?.node ?? null;
+}
+
+/**
+ * The swipe over `container` (the main one for the direction when not given). Without any
+ * container the swipe runs over the whole gesture area (the application allows that only
+ * vertically). A named container with no usable area is swiped over the whole gesture area
+ * too; the application refuses it before it gets here.
+ */
+export function planScroll(tree: UiTree, context: ScrollContext, direction: ScrollDirection, named?: UiNode): ScrollPlan {
+  const orientation = orientationOfDirection(direction);
+  const container = named ?? mainContainer(tree, context, direction);
+  const area = (container ? swipeArea(container, context, orientation) : null) ?? usableFor(context, orientation);
+  return { container, area, path: swipeOver(area, context, direction) };
+}
+
+function swipeOver(area: Rect, context: ScrollContext, direction: ScrollDirection): SwipePath {
+  const vertical = orientationOfDirection(direction) === 'vertical';
+  const [lo, hi] = vertical ? [area.top, area.bottom] : [area.left, area.right];
+  const cross = vertical ? Math.round((area.left + area.right) / 2) : Math.round((area.top + area.bottom) / 2);
+  const inset = Math.round((hi - lo) * END_INSET);
+  const far = hi - 1 - inset;
+  const near = lo + inset;
   const creep = Math.min(dpToPx(CREEP_DP, context.density), Math.floor((far - near) / 2));
-  // The finger moves against the content: to see what is further down, drag upwards.
-  const [from, to, step] = direction === 'down' ? [far, near, creep] : [near, far, -creep];
+  // The finger moves against the content: to see what is further down (or right), drag up (or left).
+  const forward = direction === 'down' || direction === 'right';
+  const [from, to, step] = forward ? [far, near, creep] : [near, far, -creep];
+  const at = (along: number): Point => (vertical ? { x: cross, y: along } : { x: along, y: cross });
   return {
-    container: best?.node ?? null,
-    area,
-    path: {
-      start: { x, y: from },
-      moves: [
-        { to: { x, y: to + step }, durationMs: DRAG_MS },
-        { to: { x, y: to }, durationMs: CREEP_MS },
-      ],
-      holdMs: HOLD_MS,
-    },
+    start: at(from),
+    moves: [
+      { to: at(to + step), durationMs: DRAG_MS },
+      { to: at(to), durationMs: CREEP_MS },
+    ],
+    holdMs: HOLD_MS,
   };
 }
 
 /** The container again in another reading of the screen: the same class, id and bounds (a list does not move itself). */
 function sameContainer(tree: UiTree, container: UiNode): UiNode | null {
-  const b = container.bounds;
-  return (
-    tree.nodes.find(
-      (n) =>
-        n.className === container.className &&
-        n.resourceId === container.resourceId &&
-        n.bounds !== null &&
-        b !== null &&
-        n.bounds.left === b.left &&
-        n.bounds.top === b.top &&
-        n.bounds.right === b.right &&
-        n.bounds.bottom === b.bottom,
-    ) ?? null
-  );
+  return tree.nodes.find((n) => n.resourceId === container.resourceId && sameClassAndBounds(n, container.className, container.bounds)) ?? null;
 }
 
 function descendants(node: UiNode): UiNode[] {

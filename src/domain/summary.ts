@@ -24,7 +24,8 @@
  * every Settings row carries the same `android:id/title`, and taking it would make the whole
  * list ambiguous although each row's text is unique.
  */
-import type { ActionEntry, LabelSource, LayoutFinding, Role, ScreenContext, ScreenSummary } from './screen.js';
+import type { ActionEntry, LabelSource, LayoutFinding, Role, ScreenContext, ScreenSummary, ScrollableEntry } from './screen.js';
+import { scrollOrientation, visibleScrollables } from './scrollables.js';
 import { selectorValueOf } from './screen.js';
 import type { Selector, SelectorKey, SelectorTerm, WireSelector } from './selector.js';
 import { selectorToWire } from './selector.js';
@@ -49,6 +50,8 @@ import {
 export const MAX_ACTIONS = 120;
 export const MAX_TEXTS = 200;
 export const MAX_LAYOUT_FINDINGS = 50;
+/** Scrollable containers listed; a screen rarely shows more than a few. */
+export const MAX_SCROLLABLES = 20;
 /** Labels describe; the selector carries the exact value. Long labels are cut to keep the summary small. */
 export const MAX_LABEL_CODE_POINTS = 120;
 /** A paragraph of on-screen text is kept readable but bounded. */
@@ -112,12 +115,14 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
   const truncated =
     plans.length > MAX_ACTIONS || allTexts.length > MAX_TEXTS || findings.length > MAX_LAYOUT_FINDINGS;
   const layoutFindings = groupFindings(findings.slice(0, MAX_LAYOUT_FINDINGS), plans);
+  const scrollables = visibleScrollables(tree).slice(0, MAX_SCROLLABLES).map((n) => scrollableEntry(tree, n));
   const summary: ScreenSummary = {
     foreground_package: foregroundPackage(tree, context),
     screen,
     texts: allTexts.slice(0, MAX_TEXTS),
     actions: offered.map((p) => p.entry),
     can_scroll: canScroll,
+    ...(scrollables.length > 0 ? { scrollables } : {}),
     ...(keyboardFrame ? { keyboard: { open: true as const, top: keyboardFrame.top } } : {}),
     ...(layoutFindings.length > 0 ? { layout_findings: layoutFindings } : {}),
     ...(truncated
@@ -322,6 +327,21 @@ function chooseSelector(tree: UiTree, all: readonly Candidate[]): Choice | null 
     if (context) return { selector: { target: c.term, within: context }, source: c.node, disambiguated: true };
   }
   return { selector: { target: first.term }, source: first.node, ambiguous: true };
+}
+
+/**
+ * A scrollable container as the summary lists it. Its selector comes from its own attributes
+ * only (a row's text scrolls away with the row, so it would name the container only until the
+ * next page), unique over the whole tree or narrowed by a `within`, else marked `ambiguous`.
+ */
+function scrollableEntry(tree: UiTree, node: UiNode): ScrollableEntry {
+  const choice = chooseSelector(tree, candidatesFor(node, [node]));
+  return {
+    ...(choice ? { selector: selectorToWire(choice.selector) } : {}),
+    bounds: toBox(node.bounds!),
+    ...(scrollOrientation(node) === 'horizontal' ? { orientation: 'horizontal' as const } : {}),
+    ...(choice?.ambiguous ? { ambiguous: true as const } : {}),
+  };
 }
 
 function overlapsStrictly(a: Rect, b: Rect): boolean {

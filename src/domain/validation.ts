@@ -23,7 +23,8 @@ import {
   selectorValueProblem,
 } from './nodeFacts.js';
 
-export type ScrollDirection = 'up' | 'down';
+export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
+export type ScrollDirection = (typeof SCROLL_DIRECTIONS)[number];
 
 const KEY_LIST = SELECTOR_KEYS.join(', ');
 const SELECTOR_SHAPE =
@@ -237,12 +238,12 @@ export function parsePackageName(input: unknown): PackageName {
 
 /** Throws HarnessError('INVALID_SCROLL_DIRECTION'). */
 export function parseDirection(input: unknown): ScrollDirection {
-  if (input === 'up' || input === 'down') return input;
+  if (typeof input === 'string' && (SCROLL_DIRECTIONS as readonly string[]).includes(input)) return input as ScrollDirection;
   const absent = missing(input, 'direction');
   const got = absent ?? `got ${typeof input === 'string' ? `'${safePreview(input, 20)}'` : describeType(input)}`;
   throw new HarnessError(
     'INVALID_SCROLL_DIRECTION',
-    `Invalid scroll direction: ${got}. Send "direction": "up" or "down" (exactly, lowercase).`,
+    `Invalid scroll direction: ${got}. Send "direction": "up", "down", "left" or "right" (exactly, lowercase; "down" shows what is further down, "right" what is further right).`,
   );
 }
 

@@ -160,7 +160,8 @@ function describe(callRecord: FlowCall): string {
     case 'ui_type_text':
       return `${String(data.characters_sent ?? '?')} characters sent`;
     case 'ui_scroll':
-      return `scrolled ${String(data.direction ?? '')}`;
+      // moved: false is the end of the list (issue 12), worth seeing in a report.
+      return `scrolled ${String(data.direction ?? '')}${data.moved === false ? ' (nothing moved: at its end)' : ''}`;
     case 'device_back':
       return `back to ${String(data.back_to_package ?? data.foreground_package ?? '?')}`;
     default:

@@ -1,4 +1,5 @@
-import { parseFlag, parseRawOffset, parseSessionId } from '../domain/validation.js';
+import type { Selector } from '../domain/selector.js';
+import { parseFlag, parseRawOffset, parseSelector, parseSessionId } from '../domain/validation.js';
 
 /**
  * Optional arguments: absent and JSON null both mean "not given" (models often send
@@ -19,4 +20,10 @@ export function optionalFlag(args: Readonly<Record<string, unknown>>, name: stri
 export function optionalRawOffset(args: Readonly<Record<string, unknown>>): number | undefined {
   const raw = args.raw_offset;
   return raw === undefined || raw === null ? undefined : parseRawOffset(raw);
+}
+
+/** An optional selector (ui_scroll's container): absent or null is none, anything else must be a valid selector. */
+export function optionalSelector(args: Readonly<Record<string, unknown>>): Selector | undefined {
+  const raw = args.selector;
+  return raw === undefined || raw === null ? undefined : parseSelector(raw);
 }

@@ -4,6 +4,7 @@ export const SERVER_INSTRUCTIONS = [
   'Loop: call ui_get_tree, pick an entry from `actions`, send {"ref": <its ref>} (or its `selector` unchanged) to ui_tap or ui_type_text, then ui_get_tree again to see the result. STALE_REF means the screen changed: read it again.',
   'An action without `label` is named by its selector\'s value; without `role` it is a button; `enabled` appears only as false. `texts` lists what the actions do not already show.',
   '`bounds` ([left, top, width, height]) are for auditing only; entries marked `ambiguous`, and those without selector, are reached by their ref only; `covered_by_keyboard` ones sit under the keyboard (device_back closes it).',
+  'ui_scroll moves the largest list that scrolls the given direction (up/down/left/right); to move another one (a carousel, a list in a sheet), pass the `selector` of an entry of `scrollables` (no `orientation` means vertical). moved: false means it is at its end.',
   'For several steps in a row call ui_session_open and pass its session_id to every call, then ui_session_close.',
   'Every answer is one envelope {ok, operation_id, tool, data, evidence, error}; error.message says what to do next. EMULATOR_BUSY means another call holds the device: retry when it is done.',
 ].join('\n');

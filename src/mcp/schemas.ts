@@ -20,6 +20,14 @@ export const selectorSchema = z
   .object({ ref: z.string().optional(), ...selectorTerm(), within: z.object({}).optional() })
   .describe('From ui_get_tree, unchanged');
 
+/**
+ * ui_scroll's optional container: any selector ui_tap accepts, checked by the same domain
+ * validation (parseSelector). Published as a bare object: the keys are spelled out once on
+ * ui_tap and ui_type_text, and repeating them a third time would cost the catalogue about 250
+ * characters of its 6,500 (issue 13) for nothing the model does not already read there.
+ */
+export const containerSelectorSchema = z.object({}).optional();
+
 // Undescribed on purpose: ui_session_open's description says where it comes from, once instead of six times.
 export const sessionIdSchema = z.string().optional();
 

@@ -659,6 +659,140 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     }
   });
 
+  describe('scrolling in any direction, in any container (issue 13)', () => {
+    const CALENDAR = 'com.google.android.calendar';
+    const STRIP = { resource_id: `${CALENDAR}:id/day_strip` };
+    const SCHEDULE = { resource_id: `${CALENDAR}:id/schedule` };
+    const TASKS = { resource_id: `${CALENDAR}:id/task_list` };
+    const offsetOf = (key: string): number => device().ui.current().scroll.get(key) ?? 0;
+    const days = (summary: WireSummary): string[] => summary.actions.map(nameOf).filter((n) => /^Dec \d+$/.test(n));
+    const swipes = (entries: readonly DeviceLogEntry[]): string[] => entries.filter((e) => e.kind === 'input' && / swipe /.test(e.detail)).map((e) => e.detail);
+    /** The x and y where each swipe went down and where it lifted, from the device's own line. */
+    const ends = (line: string): [number, number, number, number] => {
+      const m = /swipe \((\d+),(\d+)\)->\((\d+),(\d+)\)/.exec(line);
+      if (!m) throw new Error(`not a swipe line: ${line}`);
+      return [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
+    };
+
+    it.skipIf(ON_EMULATOR)(`SCROLL-H-1: ui_scroll right pages the Calendar day strip until moved: false at its end, showing every day on the way; left brings it back; the vertical lists never move${vdOnly(NEEDS_SCREEN)}`, async () => {
+      const d = device();
+      d.setScreen('calendar_main');
+      const first = await tree(harness);
+      // The summary names the containers, which way each scrolls, and where.
+      expect(first.scrollables, JSON.stringify(first.scrollables)).toEqual([
+        { selector: STRIP, bounds: [0, 252, 1080, 210], orientation: 'horizontal' },
+        // Vertical, the common case, goes unsaid.
+        { selector: SCHEDULE, bounds: [0, 580, 1080, 920] },
+        { selector: TASKS, bounds: [0, 1600, 1080, 674] },
+      ]);
+      expect(days(first)).toContain('Dec 1');
+      expect(days(first)).not.toContain('Dec 14');
+      const window = logWindow(d);
+      const opened = expectOk(await harness.call('ui_session_open'));
+      const sessionId = String(opened.data.session_id);
+      const seen = new Set(days(first));
+      const page = async (direction: 'left' | 'right'): Promise<boolean[]> => {
+        const moved: boolean[] = [];
+        for (let i = 0; i < 12 && moved.at(-1) !== false; i++) {
+          const answer = expectOk(await harness.call('ui_scroll', { direction, session_id: sessionId }), window.since());
+          expect(answer.data).toEqual({ direction, moved: expect.any(Boolean), foreground_package: CALENDAR });
+          readEvidence(stack.evidenceDir, answer, 'ui-scroll');
+          moved.push(answer.data.moved as boolean);
+          for (const day of days(await tree(harness, { session_id: sessionId }))) seen.add(day);
+        }
+        return moved;
+      };
+      try {
+        const right = await page('right');
+        // A page at a time: several moves, then the end says so.
+        expect(right.length, JSON.stringify(right)).toBeGreaterThan(2);
+        expect(right.at(-1)).toBe(false);
+        expect(right.slice(0, -1).every(Boolean), JSON.stringify(right)).toBe(true);
+        // No day was skipped: consecutive pages overlap.
+        expect([...seen].sort(), [...seen].join(', ')).toEqual(Array.from({ length: 14 }, (_, i) => `Dec ${i + 1}`).sort());
+        const atEnd = await tree(harness, { session_id: sessionId });
+        expect(days(atEnd)).toContain('Dec 14');
+        expect(days(atEnd)).not.toContain('Dec 1');
+        expect(offsetOf('day_strip')).toBe(2448);
+
+        const left = await page('left');
+        expect(left.at(-1)).toBe(false);
+        expect(left.slice(0, -1).every(Boolean), JSON.stringify(left)).toBe(true);
+        const back = await tree(harness, { session_id: sessionId });
+        expect(days(back)).toContain('Dec 1');
+        expect(offsetOf('day_strip')).toBe(0);
+      } finally {
+        expectOk(await harness.call('ui_session_close', { session_id: sessionId }));
+      }
+      const entries = window.since();
+      const log = formatLog(entries);
+      const lines = swipes(entries);
+      expect(lines.length, log).toBeGreaterThan(5);
+      for (const line of lines) {
+        // Over the strip, sideways at its middle height, clear of both side edges (56 dp = 147 px), never flinging.
+        expect(line, log).toMatch(/ over day_strip: .*no fling$/);
+        const [x1, y1, x2, y2] = ends(line);
+        expect([y1, y2]).toEqual([357, 357]);
+        for (const x of [x1, x2]) expect(x >= 147 && x < 933, line).toBe(true);
+      }
+      expect(entries.filter((e) => e.kind === 'click'), log).toEqual([]);
+      expect([offsetOf('schedule'), offsetOf('task_list')]).toEqual([0, 0]);
+    });
+
+    it.skipIf(ON_EMULATOR)(`SCROLL-NAMED-1: a selector from scrollables scrolls that container (a list in a bottom sheet) and no other, to moved: false at its end; without one, down scrolls the largest vertical list; a non-scrolling or sideways-only target is refused, nothing swiped${vdOnly(NEEDS_SCREEN)}`, async () => {
+      const d = device();
+      d.setScreen('calendar_main');
+      const summary = await tree(harness);
+      const tasks = summary.scrollables?.find((s) => JSON.stringify(s.selector) === JSON.stringify(TASKS));
+      expect(tasks, JSON.stringify(summary.scrollables)).toBeDefined();
+      const window = logWindow(d);
+
+      // The named list, although the schedule is larger: one page, then its end.
+      const named: boolean[] = [];
+      for (let i = 0; i < 6 && named.at(-1) !== false; i++) {
+        const answer = expectOk(await harness.call('ui_scroll', { direction: 'down', selector: tasks!.selector }), window.since());
+        expect(answer.data).toEqual({ direction: 'down', target: TASKS, moved: expect.any(Boolean), foreground_package: CALENDAR });
+        named.push(answer.data.moved as boolean);
+      }
+      expect(named.at(-1)).toBe(false);
+      expect(named.slice(0, -1).every(Boolean) && named.length >= 2, JSON.stringify(named)).toBe(true);
+      expect(offsetOf('task_list')).toBe(826);
+      expect(offsetOf('schedule')).toBe(0);
+      expect(shows(await tree(harness), 'Clean the oven')).toBe(true);
+      for (const line of swipes(window.since())) expect(line).toMatch(/ over task_list: /);
+
+      // No selector: the main container for down is the largest vertical list, the schedule.
+      const main = expectOk(await harness.call('ui_scroll', { direction: 'down' }));
+      expect(main.data).toEqual({ direction: 'down', moved: true, foreground_package: CALENDAR });
+      expect(offsetOf('schedule')).toBeGreaterThan(0);
+      expect(offsetOf('task_list')).toBe(826);
+      // A row names the list that holds it: up on a task scrolls the task list back.
+      const row = expectOk(await harness.call('ui_scroll', { direction: 'up', selector: { text: 'Clean the oven' } }));
+      expect(row.data.moved).toBe(true);
+      expect(offsetOf('task_list')).toBeLessThan(826);
+
+      // Refused, typed, with failure evidence and no swipe: a title outside every list, and a vertical list asked to go right.
+      const swipesBefore = swipes(window.since()).length;
+      const title = expectError(await harness.call('ui_scroll', { direction: 'down', selector: { text: 'Tasks' } }), 'UI_ELEMENT_NOT_FOUND');
+      expect(title.error?.message).toContain("The element matched by text 'Tasks' is a android.widget.TextView 'Tasks': it does not scroll and no container around it does, so nothing was swiped.");
+      expect(title.error?.message).toContain(`${JSON.stringify(STRIP)} (horizontal, bounds [0,252,1080,210])`);
+      readEvidence(stack.evidenceDir, title, 'failure-ui-scroll');
+      const sideways = expectError(await harness.call('ui_scroll', { direction: 'right', selector: TASKS }), 'UI_ELEMENT_NOT_FOUND');
+      expect(sideways.error?.message).toMatch(/is in a vertical container .*which cannot scroll right; nothing was swiped\. Send up or down for it/);
+      expect(swipes(window.since()).length, formatLog(window.since())).toBe(swipesBefore);
+      expect(offsetOf('day_strip')).toBe(0);
+    });
+
+    it.skipIf(ON_EMULATOR)(`SCROLL-H-NONE-1: left on a screen where nothing scrolls sideways is refused with what does scroll, and swipes nothing${vdOnly(NEEDS_SCREEN)}`, async () => {
+      const d = device();
+      d.setScreen('all_apps');
+      const window = logWindow(d);
+      const refused = expectError(await harness.call('ui_scroll', { direction: 'left' }), 'UI_ELEMENT_NOT_FOUND');
+      expect(refused.error?.message).toMatch(/^Nothing on this screen scrolls sideways, so ui_scroll left did not swipe\. Scrollable containers here: \{"resource_id":"com\.android\.settings:id\/apps_list"\} \(vertical/);
+      expect(swipes(window.since()), formatLog(window.since())).toEqual([]);
+    });
+  });
+
   it.skipIf(ON_EMULATOR)(`INV-SESSION-1: Appium's session count is the same before and after a batch with successes, failures and timeouts${vdOnly(NEEDS_FAULTS)}`, async () => {
     const vd = device();
     const short = await shortCeilingHarness();

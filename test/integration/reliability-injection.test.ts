@@ -57,6 +57,8 @@ function idPatternAccepted(value: string): boolean {
   const all = (bare.match(/[*+?]/g) ?? []).length;
   return unbounded <= 2 && all <= 6;
 }
+/** CONTRACT §4 as issue 13 grew it: exactly these four, lowercase. */
+const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'];
 
 /** What a slot expects for a value: a typed error code, or 'inert' (valid input, run in phase 2). */
 type Expectation = string;
@@ -117,7 +119,16 @@ const term = (key: string) => (v: unknown, h: Hostile) => ('absent' in h ? {} : 
 
 const SLOTS: Slot[] = [
   { name: 'app_open.package_name', tool: 'app_open', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
-  { name: 'ui_scroll.direction', tool: 'ui_scroll', args: (h) => withValue({}, 'direction', h), expect: (h) => (valueOf(h) === 'up' || valueOf(h) === 'down' ? 'inert' : 'INVALID_SCROLL_DIRECTION') },
+  { name: 'ui_scroll.direction', tool: 'ui_scroll', args: (h) => withValue({}, 'direction', h), expect: (h) => (SCROLL_DIRECTIONS.includes(valueOf(h) as string) ? 'inert' : 'INVALID_SCROLL_DIRECTION') },
+  // Issue 13: ui_scroll's optional container takes any selector ui_tap takes; absent and null mean none.
+  {
+    name: 'ui_scroll.selector',
+    tool: 'ui_scroll',
+    args: (h) => withValue({ direction: 'right' }, 'selector', h),
+    expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || selectorAccepted(valueOf(h)) ? 'inert' : 'INVALID_SELECTOR'),
+  },
+  selectorSlot('ui_scroll', { direction: 'left' }, term('text'), 'selector.text'),
+  selectorSlot('ui_scroll', { direction: 'down' }, (v, h) => ({ resource_id: 'a:id/list', within: 'absent' in h ? {} : { text: v } }), 'selector.within.text'),
   { name: 'ui_session_close.session_id', tool: 'ui_session_close', args: (h) => withValue({}, 'session_id', h), expect: () => 'INVALID_UI_SESSION' },
   sessionSlot('ui_get_tree', {}),
   sessionSlot('ui_tap', { selector: { text: 'Apps' } }),
@@ -297,6 +308,18 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
       if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND') problems.push(`tap ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
     }
     expect(device.clicks().length).toBe(clicksBefore);
+    // ui_scroll's container (issue 13): searched the same way, nothing found, nothing swiped. CI: 1; soak: 20.
+    const containerValues = inert
+      .filter((item) => item.slot.name === 'ui_scroll.selector.text' && /['"\]|/;$`]/.test(String(valueOf(item.hostile))))
+      .filter((_, i, all) => i % Math.max(1, Math.floor(all.length / (FULL ? 20 : 1))) === 0)
+      .slice(0, FULL ? 20 : 1);
+    const swipesBefore = device.log().filter((e) => e.kind === 'input' && / swipe /.test(e.detail)).length;
+    for (const { hostile } of containerValues) {
+      inertValues.add(String(valueOf(hostile)));
+      const answer = await harness.call('ui_scroll', { direction: 'right', selector: { text: valueOf(hostile) }, session_id: sessionId }, 30_000);
+      if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND') problems.push(`scroll ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
+    }
+    expect(device.log().filter((e) => e.kind === 'input' && / swipe /.test(e.detail)).length).toBe(swipesBefore);
     expect((await harness.call('ui_session_close', { session_id: sessionId })).envelope.ok).toBe(true);
 
     // Package names that have the right shape: resolved (validated argv), not found, nothing started.
@@ -320,7 +343,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     for (const value of Object.values(extras)) inertValues.add(typeof value === 'string' ? value : JSON.stringify(value));
     expect(problems).toEqual([]);
     expect(await stack.appium?.sessionIds()).toEqual([]);
-    process.stderr.write(`[reliability] injection: ${texts.length} hostile texts typed exactly, ${selectorValues.length} hostile selectors not found, ${bySlot('app_open.package_name').length} shaped packages not found\n`);
+    process.stderr.write(`[reliability] injection: ${texts.length} hostile texts typed exactly, ${selectorValues.length} hostile selectors not found, ${containerValues.length} hostile scroll containers not found, ${bySlot('app_open.package_name').length} shaped packages not found\n`);
   }, 600_000);
 
   it('the harness ran only the closed adb list, and no hostile value reached a shell on the device', () => {

@@ -30,6 +30,8 @@ const XPATH = [
   "text()='x'", "x' and @clickable='true", '<hierarchy/>', '<!--', ']]>', '&amp;', '&#10;',
 ];
 const WHITESPACE = ['', ' ', '   ', '\u00a0', '\u3000'];
+/** Near misses of ui_scroll's four directions (issue 13): only the exact lowercase words pass. */
+const DIRECTION_NEAR_MISSES = ['LEFT', 'Right', ' left', 'right ', 'left\n', 'ríght', 'sideways', 'horizontal', 'left,right', 'right;reboot', 'rtl', 'forward', 'backward'];
 
 function repeatTo(unit: string, codePoints: number): string {
   const units = [...unit];
@@ -114,6 +116,7 @@ export function hostileValues(): Hostile[] {
   add('unicode', UNICODE);
   add('xpath', XPATH);
   add('whitespace', WHITESPACE);
+  add('direction', DIRECTION_NEAR_MISSES);
   for (const item of LONG) strings.push(item);
   return [...strings, ...WRONG_TYPES];
 }

@@ -1,4 +1,4 @@
-import { parseDump } from '../../domain/dump.js';
+import { parseBounds, parseDump } from '../../domain/dump.js';
 import { codePointLength } from '../../domain/nodeFacts.js';
 import { HarnessError } from '../../domain/errors.js';
 import { buildLocator } from '../../domain/locator.js';
@@ -6,7 +6,10 @@ import { notFoundMessage } from '../../domain/notFound.js';
 import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
 import { refusedTextMessage } from '../../domain/refusedText.js';
 import { nameOfEntry, type ActionEntry } from '../../domain/screen.js';
-import { contentSignature, planScroll } from '../../domain/scrollGesture.js';
+import { contentSignature, mainContainer, planScroll, swipeArea } from '../../domain/scrollGesture.js';
+import { containerOf, nodeOfElement, orientationOfDirection } from '../../domain/scrollables.js';
+import { namedGoneMessage, namedHiddenMessage, namedNotScrollableMessage, namedWrongOrientationMessage, noContainerMessage } from '../../domain/scrollRefusal.js';
+import type { UiNode } from '../../domain/uiNode.js';
 import { selectorToWire, type Selector } from '../../domain/selector.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
@@ -95,20 +98,43 @@ export class UiActionService {
   }
 
   /**
-   * One page, over the largest scrollable container, started above the keyboard and clear of the
+   * One page over the named container, else over the main one for the direction (the largest
+   * visible scrollable that scrolls that way), started above the keyboard and clear of the
    * system bars, released slowly enough not to fling (docs/device-quirks.md). `moved` compares
    * that container's content before and after: a swipe at the end of a list moves nothing.
+   * A selector goes through the same find as ui_tap; the element found, or its nearest
+   * scrollable ancestor, must scroll the way asked, else nothing is swiped.
    */
-  scroll(context: OperationContext, direction: ScrollDirection, sessionId?: string): Promise<Outcome> {
+  scroll(context: OperationContext, direction: ScrollDirection, selector?: Selector, sessionId?: string): Promise<Outcome> {
     return this.act(context, 'ui-scroll', sessionId, async (device, session) => {
+      const element = selector ? await this.find(device, session, selector) : null;
+      const place = element ? await session.elementPlace(element) : null;
       const before = await readScreenViaDriver(device, session);
       let screen = before.summary.screen;
       if (screen.width <= 0 || screen.height <= 0) screen = await session.windowSize();
-      const plan = planScroll(before.tree, { screen, density: before.context.density, ime: before.context.window.ime }, direction);
+      const scrollContext = { screen, density: before.context.density, ime: before.context.window.ime };
+      const scrollables = before.summary.scrollables ?? [];
+      const orientation = orientationOfDirection(direction);
+      let container: UiNode | undefined;
+      if (selector && place) {
+        const node = nodeOfElement(before.tree, { className: place.className, bounds: parseBounds(place.bounds) });
+        if (!node) throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedGoneMessage(selector));
+        const named = containerOf(node, direction);
+        if (named.kind === 'not-scrollable') throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedNotScrollableMessage(selector, node, scrollables));
+        if (named.kind === 'wrong-orientation') {
+          throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedWrongOrientationMessage(selector, direction, named.nearest, named.orientation, scrollables));
+        }
+        if (!swipeArea(named.container, scrollContext, orientation)) throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedHiddenMessage(selector, named.container));
+        container = named.container;
+      } else if (orientation === 'horizontal' && !mainContainer(before.tree, scrollContext, direction)) {
+        // Sideways, a blind swipe could dismiss a row or page a pager: only over a container that scrolls that way.
+        throw new HarnessError('UI_ELEMENT_NOT_FOUND', noContainerMessage(direction, orientation, scrollables));
+      }
+      const plan = planScroll(before.tree, scrollContext, direction, container);
       await session.swipe(plan.path);
       const after = parseDump(await session.pageSource());
       const moved = contentSignature(before.tree, plan.container) !== contentSignature(after, plan.container);
-      return { direction, moved };
+      return { direction, ...(selector ? { target: selectorToWire(selector) } : {}), moved };
     });
   }
 

@@ -293,6 +293,10 @@ class WebdriverSession implements AutomationSession {
     }
   }
 
+  async elementPlace(element: ElementRef): Promise<{ className: string; bounds: string }> {
+    return { className: await this.attribute(element, 'class'), bounds: await this.attribute(element, 'bounds') };
+  }
+
   async isFocused(element: ElementRef): Promise<boolean> {
     const value = await this.call(() => this.driver.getElementAttribute(element.id, 'focused'), 'read focus');
     return value === 'true';

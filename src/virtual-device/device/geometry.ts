@@ -7,8 +7,8 @@ export interface Rect {
   readonly bottom: number;
 }
 
-export function rectOf(bounds: BoundsTuple, dy = 0): Rect {
-  return { left: bounds[0], top: bounds[1] + dy, right: bounds[2], bottom: bounds[3] + dy };
+export function rectOf(bounds: BoundsTuple, dy = 0, dx = 0): Rect {
+  return { left: bounds[0] + dx, top: bounds[1] + dy, right: bounds[2] + dx, bottom: bounds[3] + dy };
 }
 
 export function intersect(a: Rect, b: Rect): Rect | null {

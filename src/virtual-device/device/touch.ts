@@ -46,15 +46,23 @@ export function scaledPx(dp: number, dpi: number): number {
   return Math.trunc((dp * dpi) / 160 + 0.5);
 }
 
+/** Which coordinate a list follows: `y` for a vertical list, `x` for a horizontal one. */
+export type Axis = 'x' | 'y';
+
 /** The finger's vertical velocity at the lift, px/s (positive: moving down the screen). */
 export function releaseVelocityY(stroke: TouchStroke): number {
+  return releaseVelocity(stroke, 'y');
+}
+
+/** The finger's velocity along `axis` at the lift, px/s (positive: moving down, or right). */
+export function releaseVelocity(stroke: TouchStroke, axis: Axis): number {
   const newest = stroke.samples[stroke.samples.length - 1];
   if (!newest) return 0;
   const recent = stroke.samples.filter((s) => newest.t - s.t <= VELOCITY_HORIZON_MS);
   if (recent.length < 2) return 0;
   // Times in seconds relative to the newest sample (t ≤ 0); the slope at t = 0 is the velocity.
   const ts = recent.map((s) => (s.t - newest.t) / 1000);
-  const ys = recent.map((s) => s.y);
+  const ys = recent.map((s) => s[axis]);
   return recent.length === 2 ? linearSlope(ts, ys) : quadraticSlope(ts, ys);
 }
 
@@ -113,16 +121,22 @@ export interface ListTravel {
   readonly fling: number;
 }
 
-/** What a vertical RecyclerView under this stroke does. */
-export function listTravel(stroke: TouchStroke, dpi: number): ListTravel {
+/**
+ * What a list under this stroke does along its axis: a vertical RecyclerView or ScrollView
+ * (`y`), a horizontal RecyclerView or HorizontalScrollView (`x`). Both axes follow the same
+ * rules: RecyclerView.onTouchEvent tests `canScrollHorizontally() && |dx| > touchSlop` exactly
+ * as it tests dy, and HorizontalScrollView takes ViewConfiguration's touch slop and fling
+ * velocities and flings with the same OverScroller as ScrollView (docs/device-quirks.md).
+ */
+export function listTravel(stroke: TouchStroke, dpi: number, axis: Axis = 'y'): ListTravel {
   const down = stroke.samples[0];
   const last = stroke.samples[stroke.samples.length - 1];
   if (!down || !last) return { drag: 0, velocity: 0, fling: 0 };
-  // Only MOVE events scroll; the finger moving down the screen pulls earlier content into view.
-  const dy = last.y - down.y;
+  // Only MOVE events scroll; the finger moving down (right) pulls earlier content into view.
+  const d = last[axis] - down[axis];
   const slop = scaledPx(TOUCH_SLOP_DP, dpi);
-  const drag = Math.abs(dy) > slop ? -Math.round(dy - Math.sign(dy) * slop) : 0;
-  const velocity = releaseVelocityY(stroke);
+  const drag = Math.abs(d) > slop ? -Math.round(d - Math.sign(d) * slop) : 0;
+  const velocity = releaseVelocity(stroke, axis);
   const speed = Math.min(Math.abs(velocity), scaledPx(MAXIMUM_FLING_VELOCITY_DP, dpi));
   const flings = drag !== 0 && speed >= scaledPx(MINIMUM_FLING_VELOCITY_DP, dpi);
   return { drag, velocity, fling: flings ? -Math.sign(velocity) * Math.round(flingDistance(speed, dpi)) : 0 };

@@ -427,11 +427,16 @@ export class DeviceUi {
       this.log('input', `${line} on the ${y < STATUS_BAR_HEIGHT ? 'status' : 'navigation'} bar: System UI takes it, the app does not move`);
       return false;
     }
-    const scroller = this.hitTest(x, y, (e) => e.scrollable);
-    const travel = listTravel(stroke, this.dpi());
+    // The axis the finger moved along most: a horizontal list ignores a vertical drag (RecyclerView
+    // tests canScrollVertically before it takes dy) and its vertical parent intercepts it, and the
+    // other way round, so the topmost container at the touch that scrolls along that axis takes it.
+    const last = stroke.samples[stroke.samples.length - 1] ?? start;
+    const axis = Math.abs(last.x - x) > Math.abs(last.y - y) ? 'x' : 'y';
+    const scroller = this.hitTest(x, y, (e) => e.scrollable && e.horizontal === (axis === 'x'));
+    const travel = listTravel(stroke, this.dpi(), axis);
     this.log(
       'input',
-      `${line}${scroller ? ` over ${scroller.key}` : ' over nothing scrollable'}: drag ${travel.drag} px, release ${Math.round(travel.velocity)} px/s${travel.fling !== 0 ? `, fling ${travel.fling} px` : ', no fling'}`,
+      `${line}${scroller ? ` over ${scroller.key}` : ` over nothing that scrolls ${axis === 'x' ? 'sideways' : 'vertically'}`}: drag ${travel.drag} px, release ${Math.round(travel.velocity)} px/s${travel.fling !== 0 ? `, fling ${travel.fling} px` : ', no fling'}`,
     );
     if (!scroller || this.top().screen.spec.static) return false;
     const dragged = travel.drag !== 0 && this.scrollBy(scroller.key, travel.drag, reason);

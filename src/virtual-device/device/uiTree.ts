@@ -32,6 +32,8 @@ export interface UiElement {
   readonly focusable: boolean;
   readonly focused: boolean;
   readonly scrollable: boolean;
+  /** A scrollable's axis (scenario `orientation`, or the HorizontalScrollView class). */
+  readonly horizontal: boolean;
   readonly longClickable: boolean;
   readonly password: boolean;
   readonly selected: boolean;
@@ -113,8 +115,18 @@ function placedChildren(spec: NodeSpec, visit: Visit): Placed[] {
   return placed;
 }
 
-/** How far a scrollable node can scroll (content bottom beyond its own bottom). */
+/** Whether a scrollable node scrolls sideways: its scenario says so, or it is a HorizontalScrollView. */
+export function scrollsHorizontally(spec: NodeSpec): boolean {
+  return spec.orientation === 'horizontal' || spec.class.endsWith('HorizontalScrollView');
+}
+
+/** How far a scrollable node can scroll: its content's bottom beyond its own bottom (its right beyond its right when horizontal). */
 export function maxScroll(spec: NodeSpec, visit: Visit): number {
+  if (scrollsHorizontally(spec)) {
+    let right = spec.bounds[2];
+    for (const { spec: child } of placedChildren(spec, visit)) right = Math.max(right, child.bounds[2]);
+    return Math.max(0, right - spec.bounds[2]);
+  }
   let bottom = spec.bounds[3];
   for (const { spec: child, extraDy } of placedChildren(spec, visit)) bottom = Math.max(bottom, child.bounds[3] + extraDy);
   return Math.max(0, bottom - spec.bounds[3]);
@@ -144,13 +156,16 @@ function accessibilityText(spec: NodeSpec, content: string, visit: Visit, option
 
 export function renderVisit(visit: Visit, options: RenderOptions = { passwordText: 'bullets' }): UiElement {
   let order = 0;
-  const render = (spec: NodeSpec, dy: number, clip: Rect | null, index: number, pkg: string): UiElement | null => {
-    const full = rectOf(spec.bounds, dy);
+  const render = (spec: NodeSpec, dy: number, dx: number, clip: Rect | null, index: number, pkg: string): UiElement | null => {
+    const full = rectOf(spec.bounds, dy, dx);
     const bounds = clip ? intersect(full, clip) : full;
     if (!bounds) return null;
     const key = spec.key ?? '';
     const isScroller = visit.screen.spec.static !== true && spec.scrollable === true && spec.children !== undefined;
-    const childDy = isScroller ? dy - (visit.scroll.get(key) ?? 0) : dy;
+    const horizontal = scrollsHorizontally(spec);
+    const offset = isScroller ? (visit.scroll.get(key) ?? 0) : 0;
+    const childDy = horizontal ? dy : dy - offset;
+    const childDx = horizontal ? dx - offset : dx;
     const childClip = isScroller ? bounds : clip;
     const content = textOfKey(visit, key);
     const reported = accessibilityText(spec, content, visit, options);
@@ -172,6 +187,7 @@ export function renderVisit(visit: Visit, options: RenderOptions = { passwordTex
       focusable: spec.focusable ?? false,
       focused: visit.focusedKey !== null ? visit.focusedKey === key : (spec.focused ?? false),
       scrollable: spec.scrollable ?? false,
+      horizontal: spec.scrollable === true && horizontal,
       longClickable: spec.longClickable ?? false,
       password: spec.password ?? false,
       selected: spec.selected ?? false,
@@ -185,7 +201,7 @@ export function renderVisit(visit: Visit, options: RenderOptions = { passwordTex
       parent: null,
     };
     for (const { spec: child, extraDy } of placedChildren(spec, visit)) {
-      const rendered = render(child, childDy + extraDy, childClip, element.children.length, element.package);
+      const rendered = render(child, childDy + extraDy, childDx, childClip, element.children.length, element.package);
       if (rendered) {
         rendered.parent = element;
         element.children.push(rendered);
@@ -193,7 +209,7 @@ export function renderVisit(visit: Visit, options: RenderOptions = { passwordTex
     }
     return element;
   };
-  const root = render(visit.screen.root, 0, null, 0, visit.screen.spec.package);
+  const root = render(visit.screen.root, 0, 0, null, 0, visit.screen.spec.package);
   if (!root) throw new Error(`Screen '${visit.screen.spec.id}' has an empty root.`);
   return root;
 }

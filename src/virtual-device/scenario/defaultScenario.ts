@@ -11,6 +11,7 @@ const SETTINGS = 'com.android.settings';
 const SEARCH = 'com.google.android.settings.intelligence';
 const LAUNCHER = 'com.google.android.apps.nexuslauncher';
 const NOTES = 'com.example.notes';
+const CALENDAR = 'com.google.android.calendar';
 
 const goto = (screen: string, params?: Record<string, string>): Action[] => [
   params ? { type: 'goto', screen, params } : { type: 'goto', screen },
@@ -421,6 +422,54 @@ function notesSettings(): ScreenSpec {
   };
 }
 
+/**
+ * Issue 13 (item 3): the Calendar app's screen has three scrollable containers. A day strip
+ * that scrolls sideways (a RecyclerView with a horizontal LinearLayoutManager: 14 day chips,
+ * 3,528 px of content in a 1,080 px strip), the schedule (the largest vertical list, the main
+ * container for up/down) and a task list in a bottom sheet below it, reachable only by name.
+ * No oracle row counts its rows except SCROLL-H-1 and SCROLL-NAMED-1.
+ */
+function calendarMain(): ScreenSpec {
+  const days = Array.from({ length: 14 }, (_, i): NodeSpec => {
+    const left = 24 + i * 252;
+    return node(C.text, [left, 273, left + 228, 441], {
+      key: `day_${i + 1}`,
+      text: `Dec ${i + 1}`,
+      clickable: true,
+      focusable: true,
+      onClick: [{ type: 'setText', node: 'day_title', template: `Schedule for Dec ${i + 1}` }],
+    });
+  });
+  const events = ['Team standup', 'Design review', 'Lunch with Sam', 'Dentist', 'Gym', 'Call the bank', 'Code review', 'Flight to Lisbon', 'Book club', 'Pay rent', 'Yoga', 'Dinner with Ana'];
+  const tasks = ['Buy milk', 'Renew passport', 'Water the plants', 'Send invoices', 'Fix the bike', 'Call grandma', 'Back up photos', 'Return library books', 'Plan the trip', 'Clean the oven'];
+  return {
+    id: 'calendar_main',
+    package: CALENDAR,
+    activity: 'com.android.calendar.AllInOneActivity',
+    root: appWindow([
+      toolbar(CALENDAR, 'Calendar', false),
+      list(`${CALENDAR}:id/day_strip`, [0, 252, 1080, 462], days, { key: 'day_strip', orientation: 'horizontal' }),
+      node(C.text, [63, 483, 1017, 560], { key: 'day_title', text: 'Schedule for Dec 1' }),
+      list(
+        `${CALENDAR}:id/schedule`,
+        [0, 580, 1080, 1500],
+        stackRows(580, 200, events.map((title, i) => ({ key: `event_${i}`, title, summary: `${String(8 + i).padStart(2, '0')}:00` }))),
+        { key: 'schedule' },
+      ),
+      node(C.imageButton, [849, 1310, 1017, 1478], { contentDesc: 'Create new event', clickable: true, focusable: true }),
+      node(C.frame, [0, 1500, 1080, CONTENT_BOTTOM], { key: 'bottom_sheet', resourceId: `${CALENDAR}:id/bottom_sheet` }, [
+        node(C.text, [63, 1520, 1017, 1590], { text: 'Tasks' }),
+        list(
+          `${CALENDAR}:id/task_list`,
+          [0, 1600, 1080, CONTENT_BOTTOM],
+          stackRows(1600, 150, tasks.map((title, i) => ({ key: `task_${i}`, title }))),
+          { key: 'task_list' },
+        ),
+      ]),
+    ]),
+  };
+}
+
 function placeholderApp(id: string, pkg: string, activity: string, title: string, extra: readonly NodeSpec[]): ScreenSpec {
   return { id, package: pkg, activity, root: appWindow([toolbar(pkg, title, false), ...extra]) };
 }
@@ -439,10 +488,7 @@ const SCREENS: readonly ScreenSpec[] = [
   notesMain(),
   notesHistory(),
   notesSettings(),
-  placeholderApp('calendar_main', 'com.google.android.calendar', 'com.android.calendar.AllInOneActivity', 'Calendar', [
-    node(C.text, [63, 400, 1017, 500], { text: 'No events today' }),
-    node(C.imageButton, [849, 1900, 1017, 2068], { contentDesc: 'Create new event', clickable: true, focusable: true }),
-  ]),
+  calendarMain(),
   placeholderApp('clock_main', 'com.google.android.deskclock', 'com.android.deskclock.DeskClock', 'Clock', [
     node(C.text, [63, 500, 1017, 760], { text: '10:42' }),
     node(C.imageButton, [456, 1900, 624, 2068], { contentDesc: 'Add alarm', clickable: true, focusable: true }),

@@ -40,6 +40,7 @@ const nodeSchema: z.ZodType<NodeSpec> = z.lazy(() =>
       focusable: z.boolean().optional(),
       focused: z.boolean().optional(),
       scrollable: z.boolean().optional(),
+      orientation: z.enum(['vertical', 'horizontal']).optional(),
       longClickable: z.boolean().optional(),
       password: z.boolean().optional(),
       selected: z.boolean().optional(),

@@ -47,6 +47,12 @@ export interface NodeSpec {
   readonly focusable?: boolean;
   readonly focused?: boolean;
   readonly scrollable?: boolean;
+  /**
+   * Which way a scrollable node scrolls (default vertical; a HorizontalScrollView is horizontal
+   * whatever this says). Dumps never say it: like Android, the device only shows its effect,
+   * children laid out side by side that move sideways (issue 13).
+   */
+  readonly orientation?: 'vertical' | 'horizontal';
   readonly longClickable?: boolean;
   readonly password?: boolean;
   readonly selected?: boolean;
@@ -63,7 +69,8 @@ export interface NodeSpec {
   readonly onLongClick?: readonly Action[];
   /**
    * Children. Inside a scrollable node they are in content coordinates: they move with the
-   * node's scroll offset and only those inside its bounds are on screen (as a RecyclerView does).
+   * node's scroll offset (up for a vertical one, left for a horizontal one) and only those
+   * inside its bounds are on screen (as a RecyclerView does).
    */
   readonly children?: readonly NodeSpec[];
   /** For a scrollable list: show only children whose texts contain the text of this node (search results), restacked. */

@@ -30,7 +30,17 @@ export interface WireSummary {
   readonly texts: readonly string[];
   readonly actions: readonly WireAction[];
   readonly can_scroll: boolean;
+  /** Issue 13: the visible scrollable containers, absent when there is none. */
+  readonly scrollables?: readonly WireScrollable[];
   readonly keyboard?: { readonly open: boolean; readonly top: number | null };
+}
+
+export interface WireScrollable {
+  readonly selector?: WireSelector;
+  readonly bounds: unknown;
+  /** Only `horizontal`: absent means vertical. */
+  readonly orientation?: 'horizontal';
+  readonly ambiguous?: true;
 }
 
 export interface Box {

@@ -41,6 +41,7 @@ class OneDeviceAppium implements AutomationGateway {
       findElement: never,
       elementLabel: never,
       elementText: never,
+      elementPlace: never,
       isFocused: never,
       click: never,
       longClick: never,

@@ -14,6 +14,7 @@ import { matchSelector } from '../../../src/domain/matcher.js';
 import { buildLocator } from '../../../src/domain/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { toBox } from '../../../src/domain/nodeFacts.js';
+import { containerOf, visibleScrollables } from '../../../src/domain/scrollables.js';
 import type { ScreenContext } from '../../../src/domain/screen.js';
 import { allNodes, evaluateLocator, parseXml } from './xpathOracle.js';
 
@@ -45,7 +46,7 @@ if (!present) {
 
 describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
   const files = fixtureFiles();
-  const totals = { unnamed: 0, files: 0, nodes: 0, offered: 0, checked: 0, viaId: 0, viaA11y: 0, viaXpath: 0, disambiguated: 0, ambiguous: 0, findings: 0, xmlBytes: 0, summaryBytes: 0 };
+  const totals = { unnamed: 0, files: 0, nodes: 0, offered: 0, checked: 0, viaId: 0, viaA11y: 0, viaXpath: 0, disambiguated: 0, ambiguous: 0, findings: 0, xmlBytes: 0, summaryBytes: 0, scrollables: 0, scrollablesNamed: 0 };
 
   it('finds the fixtures', () => {
     expect(files.length).toBeGreaterThanOrEqual(40);
@@ -114,6 +115,24 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
         expect(found.length, `${locator.using} ${locator.value}`).toBe(1);
         expect(found[0]).toBe(elements[plan.selectorNode!.order]);
       }
+
+      // Issue 13: each listed container's unambiguous selector finds exactly it, on both engines,
+      // and ui_scroll in its own orientation would scroll that container itself.
+      const containers = visibleScrollables(tree);
+      expect(summary.scrollables ?? []).toHaveLength(Math.min(containers.length, 20));
+      (summary.scrollables ?? []).forEach((entry, i) => {
+        const node = containers[i]!;
+        totals.scrollables++;
+        expect(entry.bounds).toEqual(toBox(node.bounds!));
+        if (!entry.selector || entry.ambiguous) return;
+        totals.scrollablesNamed++;
+        const selector = parseSelector(entry.selector);
+        expect(matchSelector(tree, selector), JSON.stringify(entry.selector)).toEqual([node]);
+        const found = evaluateLocator(doc, buildLocator(selector));
+        expect(found).toEqual([elements[node.order]]);
+        const direction = entry.orientation === 'horizontal' ? 'right' : 'down';
+        expect(containerOf(node, direction)).toEqual({ kind: 'found', container: node });
+      });
     });
   }
 

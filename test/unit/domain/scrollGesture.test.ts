@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDump } from '../../../src/domain/dump.js';
 import type { ImeState } from '../../../src/domain/screen.js';
-import { contentSignature, gestureArea, planScroll, type ScrollContext, type SwipePath } from '../../../src/domain/scrollGesture.js';
+import { contentSignature, gestureArea, mainContainer, planScroll, swipeArea, type ScrollContext, type SwipePath } from '../../../src/domain/scrollGesture.js';
 import { appiumSource, screen, type NodeSpec } from './dumpBuilder.js';
 
 const NO_IME: ImeState = { visible: false, frame: null };
@@ -101,5 +101,86 @@ describe('contentSignature', () => {
     const withList = parseDump(appiumSource([screen([list('[0,400][1080,2274]', rows(400, 9))])]));
     const container = planScroll(withList, phone(), 'down').container;
     expect(contentSignature(a, container)).not.toBe(contentSignature(b, container));
+  });
+});
+
+/** Issue 13 item 3: four directions, the main container by orientation, a named container. */
+const tiles = (top: number, count: number, width = 252, left = 24): NodeSpec[] =>
+  Array.from({ length: count }, (_, i) => ({ cls: 'android.widget.TextView', text: `Day ${i}`, clickable: true, bounds: `[${left + i * width},${top}][${Math.min(1080, left + i * width + 228)},${top + 168}]` }))
+    .filter((t) => Number(/^\[(\d+)/.exec(t.bounds)![1]) < 1080);
+const xs = (path: SwipePath): number[] => [path.start.x, ...path.moves.map((m) => m.to.x)];
+
+describe('planScroll sideways and by orientation (issue 13)', () => {
+  const calendar = (): ReturnType<typeof parseDump> =>
+    parseDump(
+      appiumSource([
+        screen([
+          list('[0,252][1080,462]', tiles(273, 5), 'com.example:id/day_strip'),
+          list('[0,580][1080,1500]', rows(580, 5), 'com.example:id/schedule'),
+          list('[0,1600][1080,2274]', rows(1600, 4, 150), 'com.example:id/task_list'),
+        ]),
+      ]),
+    );
+
+  it('right drags the finger leftwards across the carousel, inside it, clear of both side edges (56 dp = 147 px), at its middle height', () => {
+    const plan = planScroll(calendar(), phone(), 'right');
+    expect(plan.container?.resourceId).toBe('com.example:id/day_strip');
+    expect(plan.area).toEqual({ left: 147, top: 252, right: 933, bottom: 462 });
+    for (const x of xs(plan.path)) {
+      expect(x).toBeGreaterThanOrEqual(147);
+      expect(x).toBeLessThan(933);
+    }
+    expect(new Set(ys(plan.path))).toEqual(new Set([357]));
+    expect(plan.path.start.x).toBeGreaterThan(plan.path.moves.at(-1)!.to.x);
+    expect(plan.path.start.x - plan.path.moves.at(-1)!.to.x).toBeGreaterThan(0.75 * (933 - 147));
+    // The same creep and hold as vertically: released under the fling threshold.
+    const [drag, creep] = plan.path.moves as [SwipePath['moves'][0], SwipePath['moves'][0]];
+    expect(((drag.to.x - creep.to.x) / creep.durationMs) * 1000 * (160 / 420)).toBeLessThan(25);
+    expect(plan.path.holdMs).toBeGreaterThan(40);
+  });
+
+  it('left is the same gesture the other way', () => {
+    const right = planScroll(calendar(), phone(), 'right').path;
+    const left = planScroll(calendar(), phone(), 'left').path;
+    expect(left.start).toEqual(right.moves.at(-1)!.to);
+    expect(left.moves.at(-1)!.to).toEqual(right.start);
+  });
+
+  it('up and down take the largest vertical list, never the carousel, and keep x at its middle', () => {
+    for (const direction of ['up', 'down'] as const) {
+      const plan = planScroll(calendar(), phone(), direction);
+      expect(plan.container?.resourceId, direction).toBe('com.example:id/schedule');
+      expect(new Set(xs(plan.path))).toEqual(new Set([540]));
+    }
+  });
+
+  it('the main container for a direction is the largest visible scrollable that scrolls that way, or none', () => {
+    expect(mainContainer(calendar(), phone(), 'left')?.resourceId).toBe('com.example:id/day_strip');
+    expect(mainContainer(calendar(), phone(), 'down')?.resourceId).toBe('com.example:id/schedule');
+    const onlyVertical = parseDump(appiumSource([screen([list('[0,400][1080,2274]', rows(400, 9))])]));
+    expect(mainContainer(onlyVertical, phone(), 'right')).toBeNull();
+    expect(mainContainer(onlyVertical, phone(), 'left')).toBeNull();
+  });
+
+  it('a named container is swiped over even when it is not the largest', () => {
+    const tree = calendar();
+    const tasks = tree.nodes.find((n) => n.resourceId === 'com.example:id/task_list')!;
+    const plan = planScroll(tree, phone(), 'down', tasks);
+    expect(plan.container).toBe(tasks);
+    // Clear of the bottom edge: 2400 - 147.
+    expect(plan.area).toEqual({ left: 0, top: 1600, right: 1080, bottom: 2253 });
+    for (const y of ys(plan.path)) {
+      expect(y).toBeGreaterThanOrEqual(1600);
+      expect(y).toBeLessThan(2253);
+    }
+  });
+
+  it('swipeArea: none for a container hidden under the keyboard, or too narrow to swipe across', () => {
+    const tree = calendar();
+    const tasks = tree.nodes.find((n) => n.resourceId === 'com.example:id/task_list')!;
+    expect(swipeArea(tasks, phone(IME), 'vertical')).toBeNull();
+    const narrow = parseDump(appiumSource([screen([list('[1000,300][1080,700]', tiles(300, 2, 40, 1000), 'com.example:id/narrow')])]));
+    const node = narrow.nodes.find((n) => n.resourceId === 'com.example:id/narrow')!;
+    expect(swipeArea(node, phone(), 'horizontal')).toBeNull();
   });
 });

@@ -501,3 +501,55 @@ describe('summariseScreen: a password field’s text is never repeated (issue 12
     expect(message).not.toContain(SECRET);
   });
 });
+
+describe('summariseScreen: scrollables (issue 13)', () => {
+  const rv = 'androidx.recyclerview.widget.RecyclerView';
+  const chip = (t: string, left: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[${left},273][${left + 228},441]` });
+  const row = (t: string, top: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[0,${top}][1080,${top + 200}]` });
+
+  it('lists each visible scrollable with a selector of its own, its bounds and, when horizontal, its orientation, in screen order', () => {
+    const summary = summarise([
+      { cls: rv, id: 'com.x:id/day_strip', scrollable: true, bounds: '[0,252][1080,462]', children: [chip('Dec 1', 24), chip('Dec 2', 276), chip('Dec 3', 528)] },
+      { cls: rv, id: 'com.x:id/schedule', scrollable: true, bounds: '[0,580][1080,1500]', children: [row('Standup', 580), row('Review', 780)] },
+      { cls: 'android.widget.HorizontalScrollView', desc: 'Filters', scrollable: true, bounds: '[0,1500][1080,1600]' },
+      { cls: 'android.widget.ScrollView', scrollable: true, bounds: '[0,0][0,0]' },
+    ]);
+    expect(summary.scrollables).toEqual([
+      { selector: { resource_id: 'com.x:id/day_strip' }, bounds: [0, 252, 1080, 210], orientation: 'horizontal' },
+      { selector: { resource_id: 'com.x:id/schedule' }, bounds: [0, 580, 1080, 920] },
+      { selector: { content_desc: 'Filters' }, bounds: [0, 1500, 1080, 100], orientation: 'horizontal' },
+    ]);
+    // A row's text never names its list: it scrolls away with the row.
+    expect(JSON.stringify(summary.scrollables)).not.toContain('Standup');
+  });
+
+  it('a shared id is narrowed by a within, else marked ambiguous; a container with no name of its own has no selector', () => {
+    const tree = parseDump(
+      uiautomatorDump([
+        screen([
+          { cls: 'android.widget.FrameLayout', desc: 'Inbox', bounds: '[0,0][1080,1200]', children: [{ cls: rv, id: 'com.x:id/list', scrollable: true, bounds: '[0,100][1080,1200]' }] },
+          { cls: 'android.widget.FrameLayout', desc: 'Sent', bounds: '[0,1200][1080,2274]', children: [{ cls: rv, id: 'com.x:id/list', scrollable: true, bounds: '[0,1300][1080,2274]' }] },
+          { cls: 'android.widget.FrameLayout', bounds: '[0,2274][1080,2400]', children: [{ cls: rv, id: 'com.x:id/twin', scrollable: true, bounds: '[0,2274][540,2400]' }, { cls: rv, id: 'com.x:id/twin', scrollable: true, bounds: '[540,2274][1080,2400]' }] },
+          { cls: 'androidx.compose.ui.platform.ComposeView', scrollable: true, bounds: '[0,0][1080,100]' },
+        ]),
+      ]),
+    );
+    const summary = summariseScreen(tree, ctx());
+    expect(summary.scrollables?.map((s) => [s.selector, s.ambiguous])).toEqual([
+      [{ resource_id: 'com.x:id/list', within: { content_desc: 'Inbox' } }, undefined],
+      [{ resource_id: 'com.x:id/list', within: { content_desc: 'Sent' } }, undefined],
+      [{ resource_id: 'com.x:id/twin' }, true],
+      [{ resource_id: 'com.x:id/twin' }, true],
+      [undefined, undefined],
+    ]);
+    // Every unambiguous container selector resolves to exactly its container.
+    const nodes = tree.nodes.filter((n) => n.scrollable);
+    summary.scrollables?.forEach((s, i) => {
+      if (s.selector && !s.ambiguous) expect(matchSelector(tree, parseSelector(s.selector))).toEqual([nodes[i]]);
+    });
+  });
+
+  it('leaves scrollables out when nothing visible scrolls', () => {
+    expect(summarise([{ text: 'a', bounds: '[0,0][1080,100]' }])).not.toHaveProperty('scrollables');
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError, type ErrorCode } from '../../../src/domain/errors.js';
+import { optionalSelector } from '../../../src/mcp/arguments.js';
 import {
   parseDirection,
   parseFlag,
@@ -245,22 +246,39 @@ describe('parsePackageName (CONTRACT §4)', () => {
 describe('missing arguments (issue 11)', () => {
   it('text and direction name the missing argument and what to send', () => {
     expect(messageOf(() => parseText(undefined))).toMatch(/^Invalid text: the "text" argument is missing \(the text to type\)\. Text must be/);
-    expect(messageOf(() => parseDirection(undefined))).toBe('Invalid scroll direction: the "direction" argument is missing. Send "direction": "up" or "down" (exactly, lowercase).');
+    expect(messageOf(() => parseDirection(undefined))).toBe('Invalid scroll direction: the "direction" argument is missing. Send "direction": "up", "down", "left" or "right" (exactly, lowercase; "down" shows what is further down, "right" what is further right).');
     expect(messageOf(() => parseDirection(null))).toContain('the "direction" argument is null');
-    expect(messageOf(() => parseDirection('left'))).toBe(`Invalid scroll direction: got 'left'. Send "direction": "up" or "down" (exactly, lowercase).`);
+    expect(messageOf(() => parseDirection('sideways'))).toBe(`Invalid scroll direction: got 'sideways'. Send "direction": "up", "down", "left" or "right" (exactly, lowercase; "down" shows what is further down, "right" what is further right).`);
     for (const fn of [() => parseText(undefined), () => parseDirection(undefined), () => parseText(7)]) expect(messageOf(fn)).not.toMatch(/undefined|got a undefined/);
   });
 });
 
 describe('parseDirection (CONTRACT §4)', () => {
-  it('accepts exactly up and down', () => {
-    expect(parseDirection('up')).toBe('up');
-    expect(parseDirection('down')).toBe('down');
+  it('accepts exactly up, down, left and right (issue 13)', () => {
+    for (const d of ['up', 'down', 'left', 'right']) expect(parseDirection(d)).toBe(d);
   });
-  it.each(['UP', 'Down', ' up', 'left', 'right', '', 'up\n', null, 1, ['up'], { direction: 'up' }])(
+  it.each(['UP', 'Down', ' up', 'LEFT', 'Right', ' left', 'right ', 'left\n', 'ríght', 'sideways', 'horizontal', 'left,right', 'right;reboot', 'l\u202eeft', 'right\u0000', '', 'up\n', null, 1, true, ['left'], { direction: 'left' }, 'left'.repeat(3000)])(
     'refuses %j with INVALID_SCROLL_DIRECTION',
     (value) => {
       expect(codeOf(() => parseDirection(value))).toBe('INVALID_SCROLL_DIRECTION');
+    },
+  );
+});
+
+describe('optionalSelector: ui_scroll\'s container (issue 13)', () => {
+  it('absent and null are no container; a selector is parsed as ui_tap\'s, within included', () => {
+    expect(optionalSelector({ direction: 'down' })).toBeUndefined();
+    expect(optionalSelector({ direction: 'down', selector: null })).toBeUndefined();
+    expect(optionalSelector({ selector: { resource_id: 'com.x:id/list' } })).toEqual({ target: { key: 'resource_id', value: 'com.x:id/list' } });
+    expect(optionalSelector({ selector: { text: 'Dec 1', within: { resource_id: 'com.x:id/strip' } } })).toEqual({
+      target: { key: 'text', value: 'Dec 1' },
+      within: { key: 'resource_id', value: 'com.x:id/strip' },
+    });
+  });
+  it.each([{}, 'com.x:id/list', ['a'], 5, true, { x: 10, y: 20 }, { bounds: '[0,0][10,10]' }, { text: 'a', resource_id: 'b' }, { text: '' }, { text: 'a\u202eb' }, { text: 'x'.repeat(257) }, { within: { text: 'a' } }])(
+    'refuses %j with INVALID_SELECTOR, never as no container',
+    (value) => {
+      expect(codeOf(() => optionalSelector({ direction: 'down', selector: value }))).toBe('INVALID_SELECTOR');
     },
   );
 });

@@ -42,6 +42,8 @@ describe('MCP server', () => {
     const instructions = client.getInstructions() ?? '';
     expect(instructions).toContain('ui_get_tree');
     expect(instructions).toContain('selector');
+    // Issue 13: how to name a container, and what moved: false means.
+    expect(instructions).toMatch(/ui_scroll .*`scrollables`.*moved: false/);
     expect(instructions).toContain('ui_session_open');
     expect(instructions).toMatch(/bounds.*audit/);
   });
@@ -63,6 +65,21 @@ describe('MCP server', () => {
     const tap = tools.find((t) => t.name === 'ui_tap');
     expect(tap?.inputSchema.required).toEqual(['selector']);
     expect(Object.keys(tap?.inputSchema.properties ?? {})).toEqual(['selector', 'long_press', 'session_id']);
+    // Issue 13 item 3: four directions and an optional container, named like ui_tap's target.
+    const scroll = tools.find((t) => t.name === 'ui_scroll');
+    expect(scroll?.inputSchema.required).toEqual(['direction']);
+    expect(Object.keys(scroll?.inputSchema.properties ?? {})).toEqual(['direction', 'selector', 'session_id']);
+    expect((scroll?.inputSchema.properties as Record<string, { enum?: unknown }>).direction?.enum).toEqual(['up', 'down', 'left', 'right']);
+    // Published as a bare object (schemas.ts says why); the domain validates it as ui_tap's selector.
+    expect((scroll?.inputSchema.properties as Record<string, unknown>).selector).toEqual({ type: 'object' });
+  });
+
+  it('keeps the whole tools/list result under 6,500 characters (issue 13)', async () => {
+    const { client } = await connected();
+    const result = await client.listTools();
+    const size = JSON.stringify(result).length;
+    process.stderr.write(`[server.test] tools/list: ${size} characters; ${result.tools.map((t) => `${t.name} ${JSON.stringify(t).length}`).join(", ")}\n`);
+    expect(size).toBeLessThan(6500);
   });
 
   it('every tool answers the one envelope, as structuredContent and as compact JSON text', async () => {

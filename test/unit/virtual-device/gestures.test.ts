@@ -163,3 +163,63 @@ describe('set-text can be refused (item 3)', () => {
     expect(device.nodes().find((n) => n.key === 'personal_name')?.text).toBe('Ada');
   });
 });
+
+describe('horizontal lists (issue 13): the Calendar day strip', () => {
+  const strip = (d: VirtualDevice): number => d.ui.current().scroll.get('day_strip') ?? 0;
+  const schedule = (d: VirtualDevice): number => d.ui.current().scroll.get('schedule') ?? 0;
+  const dayLeft = (d: VirtualDevice, day: number): number | undefined => d.nodes().find((n) => n.text === `Dec ${day}`)?.bounds.left;
+  const calendar = (): VirtualDevice => {
+    const d = VirtualDevice.withDefaultScenario();
+    d.setScreen('calendar_main');
+    return d;
+  };
+
+  it('a slow sideways drag moves the strip by the drag minus the 8 dp touch slop, and the chips with it', () => {
+    const d = calendar();
+    expect(dayLeft(d, 14)).toBeUndefined();
+    // 600 px leftwards in 2 s: 300 px/s, over the 131 px/s minimum fling velocity, so it coasts a little after the lift too.
+    const stroke = straightStroke(900, 357, 300, 357, 2000);
+    expect(d.ui.drag(stroke, 'test')).toBe(true);
+    const travel = listTravel(stroke, 420, 'x');
+    expect(strip(d)).toBe(travel.drag + travel.fling);
+    expect(travel.drag).toBe(900 - (stroke.samples.at(-1)!.x) - 21);
+    expect(dayLeft(d, 1)).toBeUndefined();
+    expect(dayLeft(d, 3)).toBe(Math.max(0, 24 + 2 * 252 - strip(d)));
+    expect(schedule(d)).toBe(0);
+  });
+
+  it('a fast sideways swipe flings on past the finger, like the vertical list', () => {
+    const d = calendar();
+    const stroke = straightStroke(900, 357, 300, 357, 150);
+    const travel = listTravel(stroke, 420, 'x');
+    expect(travel.fling).toBeGreaterThan(0);
+    d.ui.drag(stroke, 'test');
+    expect(strip(d)).toBe(Math.min(2448, travel.drag + travel.fling));
+  });
+
+  it('a drag under the touch slop moves nothing; at the end the strip stays put and says so', () => {
+    const d = calendar();
+    expect(d.ui.drag(straightStroke(540, 357, 525, 357, 500), 'test')).toBe(false);
+    expect(strip(d)).toBe(0);
+    // Right (the finger moving right) at the start: nothing before the first chip.
+    expect(d.ui.drag(straightStroke(300, 357, 900, 357, 2000), 'test')).toBe(false);
+    for (let i = 0; i < 10; i++) d.ui.drag(straightStroke(900, 357, 300, 357, 150), 'test');
+    expect(strip(d)).toBe(2448);
+    expect(dayLeft(d, 14)).toBe(24 + 13 * 252 - 2448);
+    expect(d.ui.drag(straightStroke(900, 357, 300, 357, 2000), 'test')).toBe(false);
+  });
+
+  it('the axis decides who takes the drag: a vertical drag on the strip moves no list, one on the schedule moves only the schedule', () => {
+    const d = calendar();
+    expect(d.ui.drag(straightStroke(540, 440, 540, 260, 2000), 'test')).toBe(false);
+    expect(d.log().at(-1)?.detail).toMatch(/over nothing that scrolls vertically/);
+    expect(strip(d)).toBe(0);
+    expect(d.ui.drag(straightStroke(540, 1400, 540, 700, 2000), 'test')).toBe(true);
+    expect(schedule(d)).toBeGreaterThan(0);
+    expect(strip(d)).toBe(0);
+    // A sideways drag over the schedule: it does not scroll sideways, so nothing moves.
+    const before = schedule(d);
+    expect(d.ui.drag(straightStroke(900, 1000, 300, 1000, 2000), 'test')).toBe(false);
+    expect(schedule(d)).toBe(before);
+  });
+});
