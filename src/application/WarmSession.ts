@@ -45,10 +45,6 @@ export class WarmSession {
     readonly leaseMs: number,
   ) {}
 
-  get isKept(): boolean {
-    return this.kept !== null;
-  }
-
   /** Runs one action on the kept session, or on a new one (kept afterwards while the lease allows). */
   async use<T>(body: (session: AutomationSession) => Promise<T>): Promise<T> {
     const kept = this.kept ?? (await this.openKept());
