@@ -35,6 +35,8 @@ export interface HarnessConfig {
   /** True when APPIUM_URL was set (and usable): use that server, never start a managed one. */
   readonly appiumUrlExplicit: boolean;
   readonly flowIdleTimeoutMs: number;
+  /** ANDROID_MCP_WARM_SESSION_TIMEOUT: how long the session of an action without session_id is kept for the next one (0: not kept). */
+  readonly warmSessionTimeoutMs: number;
   readonly actionTimeoutMs: number;
   readonly connectTimeoutMs: number;
   /** Absolute path. */
@@ -54,6 +56,10 @@ export const CONFIG_DEFAULTS = Object.freeze({
   // A model thinks for tens of seconds between calls, minutes when it uses tools of its own;
   // a flow holds the device meanwhile (docs/configuration.md, "Why a 300 s flow lease").
   flowIdleTimeoutSeconds: 300,
+  // Issue 14: the next action without session_id reuses the session instead of paying a session
+  // start (~1.6 s, seconds on an emulator); another process waits at most this long for the device
+  // (docs/configuration.md, "Why a 30 s warm session").
+  warmSessionTimeoutSeconds: 30,
   actionTimeoutSeconds: 90,
   connectTimeoutSeconds: 120,
   artifactsDir: 'artifacts',
@@ -62,6 +68,8 @@ export const CONFIG_DEFAULTS = Object.freeze({
 
 const MAX_SECONDS = 24 * 60 * 60;
 const seconds = z.coerce.number().finite().positive().max(MAX_SECONDS);
+/** Like `seconds`, and 0 switches the feature off. */
+const secondsOrOff = z.coerce.number().finite().min(0).max(MAX_SECONDS);
 const port = z.coerce.number().int().min(1).max(65535);
 const logLevel = z.enum(LOG_LEVELS);
 const nonEmpty = z.string().trim().min(1);
@@ -157,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     .filter((s) => s.length > 0);
   const appium = readAppiumUrl(env, warn);
   const flowIdle = read(env, 'ANDROID_MCP_FLOW_IDLE_TIMEOUT', seconds, CONFIG_DEFAULTS.flowIdleTimeoutSeconds, warn);
+  const warm = read(env, 'ANDROID_MCP_WARM_SESSION_TIMEOUT', secondsOrOff, CONFIG_DEFAULTS.warmSessionTimeoutSeconds, warn);
   const action = read(env, 'ANDROID_MCP_ACTION_TIMEOUT', seconds, CONFIG_DEFAULTS.actionTimeoutSeconds, warn);
   const connect = read(env, 'ANDROID_MCP_CONNECT_TIMEOUT', seconds, CONFIG_DEFAULTS.connectTimeoutSeconds, warn);
   const artifacts = read(env, 'ANDROID_MCP_ARTIFACTS_DIR', nonEmpty, CONFIG_DEFAULTS.artifactsDir, warn);
@@ -170,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     appiumUrl: appium.url,
     appiumUrlExplicit: appium.explicit,
     flowIdleTimeoutMs: Math.round(flowIdle * 1000),
+    warmSessionTimeoutMs: Math.round(warm * 1000),
     actionTimeoutMs: Math.round(action * 1000),
     connectTimeoutMs: Math.round(connect * 1000),
     artifactsDir,

@@ -16,6 +16,7 @@ import { OperationRunner } from './application/OperationRunner.js';
 import { SessionBroker } from './application/SessionBroker.js';
 import { OneSessionAtATime } from './application/OneSessionAtATime.js';
 import { SessionHoldingAutomation } from './application/SessionHoldingAutomation.js';
+import { WarmSession } from './application/WarmSession.js';
 import { AppService } from './application/services/AppService.js';
 import { CaptureService } from './application/services/CaptureService.js';
 import { FlowService } from './application/services/FlowService.js';
@@ -84,11 +85,13 @@ export interface Container {
   readonly services: HarnessServices;
   readonly tools: readonly ToolDefinition[];
   readonly flows: FlowSessions;
+  /** The session kept after an action without session_id. */
+  readonly warm: WarmSession;
   readonly gate: DeviceGate;
   readonly evidence: EvidenceWriter;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
-  /** Closes the open flow and the sessions of running actions, then Appium if it is ours, then the MCP server. Bounded. */
+  /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
   shutdown(): Promise<void>;
 }
 
@@ -149,13 +152,21 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     clock,
     logger,
   );
-  const access = new DeviceAccess(gate, ceilings, device, {
-    udid: config.udid,
-    allowSerials: config.allowSerials,
-    appiumUrl: config.appiumUrl,
-  });
-  const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs);
-  const broker = new SessionBroker(flows, ceilings, sessionAutomation, logger);
+  // The session of an action without session_id, kept for the next one (issue 14).
+  const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
+  const access = new DeviceAccess(
+    gate,
+    ceilings,
+    device,
+    {
+      udid: config.udid,
+      allowSerials: config.allowSerials,
+      appiumUrl: config.appiumUrl,
+    },
+    warm,
+  );
+  const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm);
+  const broker = new SessionBroker(flows, warm);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix);
   const capture = new EvidenceCapture(evidence, logger);
   // One registry per server: a ref's serial never repeats while it runs (issue 13).
@@ -194,6 +205,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     services,
     tools,
     flows,
+    warm,
     gate,
     evidence,
     runner,

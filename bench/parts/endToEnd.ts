@@ -51,6 +51,12 @@ export type EndToEndResult =
       readonly iterations: number;
       readonly tools: ToolLatency[];
       readonly flowSaving?: { without_ms: number; with_ms: number };
+      /**
+       * Issue 14: consecutive per-action ui_tap calls (no session_id, one device_back between two) against
+       * ui_tap inside a flow. `first_ms` is the first call of the series (it opens the session);
+       * `later_ms` the median of the later ones; `ratio` = later / in-flow median.
+       */
+      readonly perAction?: { first_ms: number; later_ms: number; later_calls: number; flow_ms: number; ratio: number };
       readonly uiGetTreeWire?: { text: Size; structuredEqualsText: boolean };
       readonly notes: string[];
       readonly memory: MemoryResult;
@@ -173,6 +179,32 @@ async function memoryWithoutDevice(options: EndToEndOptions): Promise<MemoryResu
   }
 }
 
+const PER_ACTION_FIRST = 'ui_tap (no flow, first of a series)';
+const PER_ACTION_LATER = 'ui_tap (no flow, later in the series)';
+
+type Call = (label: string, name: string, args?: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
+
+/**
+ * Issue 14: what a model that never opens a flow pays per tap. `settings_open_apps` first (it
+ * navigates through adb and dumps, so no session of the harness is left from before), then
+ * `ui_tap` on an app row and `device_back`, repeated, without session_id and without pause:
+ * the first tap opens a session, the later ones find what the harness kept (or open their own).
+ */
+async function perActionSeries(call: Call, taps: number, notes: string[]): Promise<void> {
+  await call('settings_open_apps', 'settings_open_apps');
+  const tree = (await call('ui_get_tree', 'ui_get_tree')) as { actions?: WireAction[] } | null;
+  const usable = (tree?.actions ?? []).filter((a) => !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
+  const target = usable.find((a) => nameOf(a) === 'Calendar') ?? usable.find((a) => roleOf(a) === 'button');
+  if (!target) {
+    notes.push('no usable button on Settings → Apps: the per-action series was not measured');
+    return;
+  }
+  for (let i = 0; i < taps; i++) {
+    await call(i === 0 ? PER_ACTION_FIRST : PER_ACTION_LATER, 'ui_tap', { selector: target.selector });
+    await call('device_back (no flow, in the series)', 'device_back');
+  }
+}
+
 export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndResult> {
   const { log } = options;
   if (!options.built) return { status: 'skipped', reason: 'the build failed, so there is no dist/index.js to run' };
@@ -249,6 +281,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
     const uiGetTreeWire = { text: measure(text), structuredEqualsText: text === JSON.stringify(first.structuredContent) };
 
     const iterations = options.parts.has('4') ? options.calls : 0;
+    if (iterations > 0) await perActionSeries(call, iterations, notes);
     for (let i = 0; i < iterations; i++) {
       await call('emulator_get_status', 'emulator_get_status');
       await call('app_list_installed', 'app_list_installed');
@@ -306,6 +339,18 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
     });
     const tapNoFlow = tools.find((t) => t.tool === 'ui_tap (no flow)');
     const tapFlow = tools.find((t) => t.tool === 'ui_tap (flow)');
+    const tapFirst = tools.find((t) => t.tool === PER_ACTION_FIRST);
+    const tapLater = tools.find((t) => t.tool === PER_ACTION_LATER);
+    const perAction =
+      tapFirst && tapLater && tapFlow
+        ? {
+            first_ms: tapFirst.total_ms.median,
+            later_ms: tapLater.total_ms.median,
+            later_calls: tapLater.calls,
+            flow_ms: tapFlow.total_ms.median,
+            ratio: round(tapLater.total_ms.median / tapFlow.total_ms.median, 2),
+          }
+        : undefined;
 
     let memory: MemoryResult = { status: 'skipped', reason: 'not requested' };
     if (options.parts.has('5')) {
@@ -321,6 +366,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       iterations,
       tools,
       ...(tapNoFlow && tapFlow ? { flowSaving: { without_ms: tapNoFlow.total_ms.median, with_ms: tapFlow.total_ms.median } } : {}),
+      ...(perAction ? { perAction } : {}),
       uiGetTreeWire,
       notes,
       memory,

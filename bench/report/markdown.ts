@@ -153,6 +153,7 @@ function e2eSection(r: BenchResults): string {
     table(['tool', 'calls', 'failed', 'total median ms', 'p95', 'adb median', 'Appium median', 'overhead median', 'overhead p95', 'overhead %', 'target', 'first error'], rows),
     '',
     e.flowSaving ? `ui_tap without a flow: ${e.flowSaving.without_ms} ms median; inside a flow: ${e.flowSaving.with_ms} ms (a flow saves ${round(e.flowSaving.without_ms - e.flowSaving.with_ms, 1)} ms per tap: no session create/delete).` : '',
+    e.perAction ? `Per-action ui_tap (issue 14; a series of taps without session_id, one device_back between two): first call ${e.perAction.first_ms} ms; later calls ${e.perAction.later_ms} ms median (${e.perAction.later_calls} calls); inside a flow ${e.perAction.flow_ms} ms; later / in-flow = **${e.perAction.ratio}x** (target ≤ 2x).` : '',
     e.uiGetTreeWire ? `ui_get_tree on the virtual device: text block ${e.uiGetTreeWire.text.bytes} B / ${e.uiGetTreeWire.text.tokens_o200k} tokens; text block == JSON of structuredContent: ${e.uiGetTreeWire.structuredEqualsText}.` : '',
     ...e.notes.map((n) => `- ${n}`),
     '',

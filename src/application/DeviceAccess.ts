@@ -3,6 +3,7 @@ import type { DeviceGateway } from '../domain/ports.js';
 import type { Ceilings } from './Ceilings.js';
 import type { DeviceGate } from './DeviceGate.js';
 import type { OperationContext } from './OperationRunner.js';
+import type { WarmSession } from './WarmSession.js';
 
 /** What the guards of CONTRACT §5 look at. */
 export interface AccessPolicy {
@@ -24,8 +25,9 @@ export class DeviceAccess {
     ceilings: Ceilings,
     device: DeviceGateway,
     private readonly policy: AccessPolicy,
+    warm: WarmSession,
   ) {
-    this.boundedDevice = ceilings.device(device);
+    this.boundedDevice = beforeDumpOrNavigation(ceilings.device(device), warm);
   }
 
   /** The device guard alone (adb-only tools). */
@@ -59,4 +61,32 @@ export class DeviceAccess {
     else this.checkDeviceAndAppium();
     return this.gate.run(context.tool, context.operationId, () => body(this.boundedDevice));
   }
+}
+
+/**
+ * The device gateway with the kept per-action session (WarmSession) closed before anything that
+ * needs `uiautomator dump` or navigates through adb (`am start`): Android allows one UiAutomation
+ * client, so a dump would break the kept UiAutomator2 server, and that server would break the
+ * dump. Enforced here, at the calls themselves, so every use case that dumps is covered
+ * (ui_get_tree reads through the kept session instead, FlowSessions.borrow). Nothing to close:
+ * no wait at all.
+ */
+function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): DeviceGateway {
+  const first = async <T>(work: () => Promise<T>): Promise<T> => {
+    await warm.release('dump');
+    return work();
+  };
+  return {
+    getState: () => device.getState(),
+    getAndroidVersion: () => device.getAndroidVersion(),
+    getModel: () => device.getModel(),
+    listPackages: () => device.listPackages(),
+    getDensity: () => device.getDensity(),
+    getWindowState: () => device.getWindowState(),
+    screencap: () => device.screencap(),
+    resolveLauncherActivity: (pkg) => device.resolveLauncherActivity(pkg),
+    dumpUi: () => first(() => device.dumpUi()),
+    startActivity: (component) => first(() => device.startActivity(component)),
+    startApplicationSettings: () => first(() => device.startApplicationSettings()),
+  };
 }

@@ -1,6 +1,7 @@
 import { HarnessError } from '../domain/errors.js';
 import type { AutomationGateway, AutomationSession, Clock, Logger, RandomSource, TimerHandle } from '../domain/ports.js';
 import type { Ceilings } from './Ceilings.js';
+import type { WarmSession } from './WarmSession.js';
 
 /** Length of the opaque id ui_session_open hands out (CONTRACT §5: at least 24). */
 export const FLOW_ID_LENGTH = 32;
@@ -35,6 +36,8 @@ export class FlowSessions {
     private readonly automation: AutomationGateway,
     private readonly logger: Logger,
     readonly idleTimeoutMs: number,
+    /** The session kept after an action without session_id: a flow closes it first, a read goes through it. */
+    private readonly warm: WarmSession,
   ) {}
 
   get isOpen(): boolean {
@@ -61,6 +64,9 @@ export class FlowSessions {
         `A flow is already open and owns the device: use its session_id or close it with ui_session_close; it expires in ${this.secondsLeft()} s.`,
       );
     }
+    // One session at a time: the one kept after a single action goes first (its driver idle
+    // timeout follows the short lease, not the flow's, so it is not taken over).
+    await this.warm.release('flow');
     const session = await this.ceilings.openSession(this.automation, this.idleTimeoutMs);
     const id = this.random.token(FLOW_ID_LENGTH);
     const flow: Flow = { id, session, lastUseMs: this.clock.monotonicMs(), inUse: 0, timer: null };
@@ -93,13 +99,14 @@ export class FlowSessions {
   }
 
   /**
-   * Reads through the open flow's driver without renewing its lease (ui_get_tree without
-   * session_id while a flow is open: Android allows one UiAutomation client, so a dump
-   * would break the flow). Returns null when no flow is open.
+   * Reads through the driver this process holds without renewing its lease (ui_get_tree without
+   * session_id: Android allows one UiAutomation client, so a dump would break it): the open
+   * flow's, else the session kept after an action without session_id (issue 14). Returns null
+   * when neither lives; a dump is then safe.
    */
   async borrow<T>(body: (session: AutomationSession) => Promise<T>): Promise<{ value: T } | null> {
     const flow = this.flow;
-    if (!flow) return null;
+    if (!flow) return this.warm.borrow(body);
     return { value: await this.borrowFlow(flow, body, false) };
   }
 

@@ -97,10 +97,24 @@ async function sessionsSettle(expected: readonly string[], timeoutMs = 10_000): 
   }
 }
 
+/**
+ * The lease of the session a harness keeps after an action without session_id (issue 14,
+ * ANDROID_MCP_WARM_SESSION_TIMEOUT, 30 s by default): short here, so a row can wait it out.
+ */
+const WARM_LEASE_S = 3;
+
+/** Waits until Appium holds `expected` again: every kept per-action session's lease has run out. */
+async function warmLeasesEnded(expected: readonly string[] = []): Promise<void> {
+  const left = await sessionsSettle(expected, (WARM_LEASE_S + 7) * 1000);
+  expect(left, 'a kept per-action session outlived its lease').toEqual(expected);
+}
+
 /** The second harness: same stack, ANDROID_MCP_ACTION_TIMEOUT=2. */
 async function shortCeilingHarness(): Promise<HarnessProcess> {
   // Debug level: an unexpected answer from this process is then explained by its own log (see diagnostics()).
-  shortCeiling ??= await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '2', ANDROID_MCP_LOG_LEVEL: 'debug' }));
+  shortCeiling ??= await startHarness(
+    stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '2', ANDROID_MCP_LOG_LEVEL: 'debug', ANDROID_MCP_WARM_SESSION_TIMEOUT: String(WARM_LEASE_S) }),
+  );
   return shortCeiling;
 }
 
@@ -116,7 +130,7 @@ async function settingsHome(): Promise<void> {
 describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' : 'virtual device'}`, () => {
   beforeAll(async () => {
     stack = await startStack({ label: 'oracle' });
-    harness = await startHarness(stack.harnessEnv());
+    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_WARM_SESSION_TIMEOUT: String(WARM_LEASE_S) }));
   }, 120_000);
 
   afterAll(async () => {
@@ -196,6 +210,33 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       expect(treeAfter.foreground_package).toBe(treeBefore?.foreground_package);
       expect(treeAfter.actions.map(nameOf)).toEqual(treeBefore?.actions.map(nameOf));
     }
+
+    // Issue 14: after an action without session_id its session is kept for the lease. Observing
+    // meanwhile reads through it (no dump, which would break it), opens no session, changes nothing.
+    expectOk(await harness.call('ui_tap', { selector: offered(await tree(harness), 'Apps').selector }));
+    const kept = await stack.appium.sessionIds();
+    expect(kept).toHaveLength(sessionsBefore.length + 1);
+    const keptScreen = vd ? { screen: vd.currentScreen(), xml: vd.dumpXml() } : null;
+    const keptWindow = vd ? logWindow(vd) : null;
+    const whileKept = [await harness.call('ui_get_tree'), await harness.call('screen_capture'), await harness.call('app_list_installed')];
+    const keptEntries = keptWindow?.since() ?? [];
+    for (const answer of whileKept) expectOk(answer, keptEntries);
+    expect(await stack.appium.sessionIds()).toEqual(kept);
+    if (vd && keptScreen) {
+      const log = formatLog(keptEntries);
+      expect(keptEntries.filter((e) => ['click', 'input', 'screen', 'abb', 'sync', 'tcp'].includes(e.kind)), log).toEqual([]);
+      // The driver is only read (the page source), never asked to act.
+      for (const entry of keptEntries.filter((e) => e.kind === 'uia2')) expect(entry.detail, log).toMatch(/^GET /);
+      expect(log).not.toMatch(/uiautomator dump|am instrument|input |monkey/);
+      expect(vd.currentScreen()).toEqual(keptScreen.screen);
+      expect(vd.dumpXml()).toBe(keptScreen.xml);
+    }
+    // The lease ends by itself: no session is left, nothing holds UiAutomation.
+    await warmLeasesEnded();
+    if (vd) {
+      expect(vd.uia2SessionCount()).toBe(0);
+      expect(vd.instrumentationRunning()).toBe(false);
+    }
   });
 
   it('INV-SAFE-1: a non-emulator serial or a non-loopback Appium is refused with a typed error; nothing reaches the device or Appium', async () => {
@@ -251,6 +292,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
   });
 
   it('INV-CONC-1: two simultaneous operations never share the device: the second gets EMULATOR_BUSY', async () => {
+    await warmLeasesEnded();
     await settingsHome();
     const vd = stack.device;
     if (!vd) {
@@ -308,6 +350,19 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       vd.clearFaults();
       expectOk(await harness.call('ui_session_close', { session_id: sessionId }));
     }
+
+    // Issue 14: the session kept after an action holds the device for other processes until its
+    // lease ends; they get EMULATOR_BUSY naming this one, at once, and the device once it ended.
+    vd.setScreen('settings_home');
+    const other = await shortCeilingHarness();
+    expectOk(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
+    const refused = await other.call('ui_get_tree');
+    expectError(refused, 'EMULATOR_BUSY');
+    expect(refused.elapsedMs, 'refused at once, not queued').toBeLessThan(1000);
+    expect(refused.envelope.error?.message).toContain(`pid ${harness.pid}`);
+    expect(refused.envelope.error?.message).toMatch(/ANDROID_MCP_WARM_SESSION_TIMEOUT/);
+    await warmLeasesEnded();
+    expectOk(await other.call('ui_get_tree'));
   });
 
   it('SEQ-EVID-1: two consecutive captures give two distinct artifact ids, both files present', async () => {
@@ -445,6 +500,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
   });
 
   it('FLOW-CHAIN-1: ui_session_open → ui_tap → ui_type_text → ui_session_close keeps focus and field state and releases the driver', async () => {
+    await warmLeasesEnded();
     await settingsHome();
     const sessionsBefore = await stack.appium.sessionIds();
     const home = await tree(harness);
@@ -637,6 +693,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
   }, 120_000);
 
   it('FLOW-APP-1: a declared launchable package opens and is observable', async () => {
+    // A session kept from an earlier row would be closed by app_open first (UIA2 entries in its window).
+    await warmLeasesEnded();
     const listed = expectOk(await harness.call('app_list_installed'));
     expect(listed.data.packages as string[]).toContain(APP_PACKAGE);
     const window = stack.device ? logWindow(stack.device) : null;
@@ -818,13 +876,18 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     note(await harness.call('ui_session_close', { session_id: sessionId }));
     note(await harness.call('ui_tap', { selector: { text: 'Apps' }, session_id: 'Z'.repeat(32) }));
     note(await harness.call('ui_tap', { selector: { text: 'No such row on this screen' } }));
+    // Not found is the driver's answer, not its failure: that session is kept for the lease (issue 14).
+    expect(await stack.appium.sessionIds(), messages.join('\n')).toHaveLength(before.length + 1);
+    await warmLeasesEnded(before);
     // The instrumentation crashes on start (the driver may recover by starting it again, or fail).
     vd.setScreen('settings_home');
     vd.injectFault({ kind: 'instrumentation-crash', when: 'next-start' });
     note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
     vd.clearFaults();
-    // The crash leaves the device dumpable again.
+    // The crash leaves the device dumpable again (read through the kept session if the driver recovered).
     note(await harness.call('ui_get_tree'));
+    // This process's kept session holds the device for the other one until its lease ends.
+    await warmLeasesEnded(before);
     // Timeouts (2 s ceiling): a hung click in a per-action session and in a flow, a hung swipe.
     vd.setScreen('settings_home');
     vd.injectFault({ kind: 'hung', target: 'uia2', match: '/click' });
@@ -841,6 +904,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     await sessionsSettle(before);
     vd.setScreen('settings_home');
     note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
+    // Issue 14: that action's session is kept for the lease, then closed by the harness's own timer.
+    expect(await stack.appium.sessionIds(), messages.join('\n')).toHaveLength(before.length + 1);
 
     if (outcomes.includes('INTERNAL_ERROR')) {
       // An untyped answer is a defect whose cause only the servers' logs show: keep them.
@@ -854,12 +919,34 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     expect(after, `sessions left behind after:\n${messages.join('\n')}`).toEqual(before);
     // Nothing holds UiAutomation any more: a plain dump works again.
     expectOk(await harness.call('ui_get_tree'));
-  });
+    expect(vd.instrumentationRunning()).toBe(false);
+
+    // A server that exits while it keeps a session: SIGTERM closes it (shutdown); after SIGKILL
+    // nothing of the harness runs, and Appium's newCommandTimeout (the longer of the lease and the
+    // action ceiling, plus 30 s) drops it. Either way the device lock is free again afterwards.
+    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      const doomed = await startHarness(
+        stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '2', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1', ANDROID_MCP_LOG_LEVEL: 'debug' }),
+      );
+      vd.setScreen('settings_home');
+      expectOk(await doomed.call('ui_tap', { selector: { text: 'Apps' } }));
+      expect(await stack.appium.sessionIds(), signal).toHaveLength(before.length + 1);
+      process.kill(doomed.pid, signal);
+      const limit = signal === 'SIGTERM' ? 6_000 : (Math.max(1, 2) + 30 + 10) * 1000;
+      const left = await sessionsSettle(before, limit);
+      await doomed.close();
+      expect(left, `a session outlived a ${signal}ed server`).toEqual(before);
+      vd.setScreen('settings_home');
+      expectOk(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
+      await warmLeasesEnded();
+    }
+  }, 180_000);
 
   describe('the action ceiling for real', () => {
     it.skipIf(ON_EMULATOR)(`a hung click with ANDROID_MCP_ACTION_TIMEOUT=2 returns OPERATION_TIMEOUT within the ceiling + 2 s, the next call is accepted, the flow is voided and Appium keeps no session${vdOnly(NEEDS_FAULTS)}`, async () => {
       const vd = device();
       const short = await shortCeilingHarness();
+      await warmLeasesEnded();
       const before = await stack.appium.sessionIds();
       vd.setScreen('settings_home');
       const open = expectOk(await short.call('ui_session_open'));

@@ -64,6 +64,10 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
 
   /** A raw UiAutomator2 session (the contract's capabilities), deleted before the harness acts. */
   async function withRawSession(work: (driver: Browser) => Promise<void>): Promise<void> {
+    // A second client's session start force-stops the UiAutomator2 server of the session the
+    // harness keeps after an action (issue 14): wait until its lease has ended, as a polite client would.
+    const deadline = Date.now() + 10_000;
+    while ((await stack.appium.sessionIds()).length > 0 && Date.now() < deadline) await sleep(100);
     const driver = await remote({
       hostname: '127.0.0.1',
       port: stack.appium.port,
@@ -103,7 +107,8 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     });
     if (!stack.device) throw new Error('this file needs the virtual device');
     device = stack.device;
-    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '30' }));
+    // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
+    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '30', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1' }));
   }, 180_000);
 
   afterAll(async () => {

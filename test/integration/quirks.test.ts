@@ -25,6 +25,9 @@ import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.j
 import { sleep } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
 
+/** The oracle's short lease of the session kept after an action without session_id (issue 14). */
+const WARM_LEASE_S = 1;
+
 /**
  * The default scenario plus one form screen made for these quirks: a focused field (the IME
  * opens with the screen), a `Send` button under the keyboard, and a 130 px `Attach` icon,
@@ -87,6 +90,8 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
       ANDROID_MCP_ARTIFACTS_DIR: join(scratch, 'artifacts'),
       ANDROID_MCP_LOCK_DIR: join(scratch, 'locks'),
       ANDROID_MCP_LOG_LEVEL: 'info',
+      // Issue 14: the session of an action without session_id is kept this long (30 s by default).
+      ANDROID_MCP_WARM_SESSION_TIMEOUT: String(WARM_LEASE_S),
       ...extra,
     };
   }
@@ -98,6 +103,15 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     return r.stdout.toString('utf8') + r.stderr;
   };
   const call = (tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => harness.call(tool, args);
+  /**
+   * Waits until the session a harness kept after an action without session_id is gone (issue 14:
+   * its lease, then its close): until then its UiAutomator2 server holds UiAutomation, so a raw
+   * dump fails as on a real device, and the device lock is that harness's.
+   */
+  const warmLeaseEnded = async (): Promise<void> => {
+    const deadline = Date.now() + WARM_LEASE_S * 1000 + 8_000;
+    while ((device.instrumentationRunning() || (await appium.sessionIds()).length > 0) && Date.now() < deadline) await sleep(100);
+  };
   const report = (name: string, answer: ToolAnswer): void => {
     const e = answer.envelope;
     process.stderr.write(`[quirks] ${name}: ${e.ok ? 'ok' : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`);
@@ -207,12 +221,14 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     expect((await call('ui_get_tree')).envelope.ok).toBe(true);
   }, 60_000);
 
-  it('QUIRK-UIAUTOMATION-3: a per-action session leaves the device dumpable (instrumentation gone: ps and the device log)', async () => {
+  it('QUIRK-UIAUTOMATION-3: a per-action session leaves the device dumpable once its lease ends (instrumentation gone: ps and the device log)', async () => {
     device.setScreen('settings_home');
     const since = lastSeq();
     const tap = await call('ui_tap', { selector: { text: 'Apps' } });
     report('QUIRK-UIAUTOMATION-3 ui_tap (per-action session)', tap);
     expect(tap.envelope.ok, JSON.stringify(tap.envelope.error)).toBe(true);
+    // Kept for the lease (issue 14), then closed by the harness's timer.
+    await warmLeaseEnded();
     const deadline = Date.now() + 5_000;
     let ps = '';
     for (;;) {
@@ -689,6 +705,7 @@ esac`,
   const CONTACT = { input_hint: 'Name', within: { content_desc: 'Emergency contact' } };
 
   it('QUIRK-HINT-1: an empty field reports its hint as its text; the harness says it is empty and offers a selector that still finds it after typing', async () => {
+    await warmLeaseEnded();
     device.setScreen('settings_add_account');
     // Raw, through the real adb: every empty field's text is its hint.
     const dump = await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
@@ -711,6 +728,7 @@ esac`,
     const typed = await call('ui_type_text', { selector: HOLDER, text: 'Ada' });
     report('QUIRK-HINT-1 ui_type_text into the account holder', typed);
     expect(typed.envelope.ok, JSON.stringify(typed.envelope.error)).toBe(true);
+    await warmLeaseEnded();
     // Raw: the text is what was typed now, and the hint attribute stayed.
     expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(/text="Ada" resource-id="" class="android\.widget\.EditText"[^>]*hint="Name"/);
 
@@ -732,6 +750,8 @@ esac`,
   it('QUIRK-PASSWORD-1: a password field reports bullets (plain text on some views); the harness never repeats either, in the summary, the raw XML, messages or logs', async () => {
     const SECRET = 'hunter2-secret';
     const BULLETS = '\u2022'.repeat(SECRET.length);
+    // The main harness's kept session would hold the device lock for it.
+    await warmLeaseEnded();
     // A harness of its own at debug level: not even its debug lines may carry the secret.
     const loud = await startHarness(harnessEnv({ ANDROID_MCP_LOG_LEVEL: 'debug', ANDROID_MCP_ACTION_TIMEOUT: '30' }));
     try {
@@ -740,6 +760,7 @@ esac`,
       const typed = await ask('ui_type_text', { selector: { input_hint: 'Password' }, text: SECRET });
       report('QUIRK-PASSWORD-1 ui_type_text into the password field', typed);
       expect(typed.envelope.ok, JSON.stringify(typed.envelope.error)).toBe(true);
+      await warmLeaseEnded();
       // Raw, stock behaviour: one bullet per character.
       expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toContain(`text="${BULLETS}"`);
       // The worst case: a view that exposes the plain text, through adb and through Appium.

@@ -122,6 +122,9 @@ export async function startReliabilityStack(options: StackOptions = {}): Promise
         ANDROID_MCP_LOG_LEVEL: 'info',
         AMH_ADB_TRACE: traceFile,
         AMH_ADB_TAG: tag,
+        // One session per action (issue 14's keeper off): each fault meets the session start and
+        // the close it was written for. The kept session is covered by the oracle and the unit tests.
+        ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
         ...extra,
       }),
       trace: () => (existsSync(traceFile) ? parseTrace(readFileSync(traceFile, 'utf8')) : []),

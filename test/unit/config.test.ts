@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       appiumUrl: 'http://127.0.0.1:4723',
       appiumUrlExplicit: false,
       flowIdleTimeoutMs: 300_000,
+      warmSessionTimeoutMs: 30_000,
       actionTimeoutMs: 90_000,
       connectTimeoutMs: 120_000,
       artifactsDir: path.resolve('/work/project', 'artifacts'),
@@ -91,9 +92,17 @@ describe('evidencePathPrefix', () => {
     expect(evidencePathPrefix('/home/alice/..x/e', '/work', '/home/alice')).toBe('~/..x/e/');
   });
 
+  it('ANDROID_MCP_WARM_SESSION_TIMEOUT takes seconds, and 0 keeps no session between actions', () => {
+    expect(load({ ANDROID_MCP_WARM_SESSION_TIMEOUT: '0' }).config.warmSessionTimeoutMs).toBe(0);
+    expect(load({ ANDROID_MCP_WARM_SESSION_TIMEOUT: '12.5' }).config.warmSessionTimeoutMs).toBe(12_500);
+    expect(load({ ANDROID_MCP_WARM_SESSION_TIMEOUT: '0' }).warnings).toEqual([]);
+  });
+
   it.each([
     ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', 'abc', 'flowIdleTimeoutMs', 300_000],
     ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', '-5', 'flowIdleTimeoutMs', 300_000],
+    ['ANDROID_MCP_WARM_SESSION_TIMEOUT', '-1', 'warmSessionTimeoutMs', 30_000],
+    ['ANDROID_MCP_WARM_SESSION_TIMEOUT', 'soon', 'warmSessionTimeoutMs', 30_000],
     ['ANDROID_MCP_ACTION_TIMEOUT', '0', 'actionTimeoutMs', 90_000],
     ['ANDROID_MCP_ACTION_TIMEOUT', 'Infinity', 'actionTimeoutMs', 90_000],
     ['ANDROID_MCP_CONNECT_TIMEOUT', '1e9', 'connectTimeoutMs', 120_000],

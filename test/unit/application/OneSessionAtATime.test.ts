@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Ceilings } from '../../../src/application/Ceilings.js';
 import { FlowSessions } from '../../../src/application/FlowSessions.js';
 import { OneSessionAtATime } from '../../../src/application/OneSessionAtATime.js';
+import { WarmSession } from '../../../src/application/WarmSession.js';
 import { SessionBroker } from '../../../src/application/SessionBroker.js';
 import type { AutomationEndpointStatus } from '../../../src/domain/automationEndpoint.js';
 import { HarnessError } from '../../../src/domain/errors.js';
@@ -76,8 +77,10 @@ function setup(wrap: (inner: AutomationGateway, clock: FakeClock) => AutomationG
   const appium = new OneDeviceAppium();
   const ceilings = new Ceilings(clock, { actionTimeoutMs: ACTION_MS, connectTimeoutMs: 30_000 }, silentLogger);
   const automation = wrap(appium, clock);
-  const flows = new FlowSessions(clock, new SeededRandom(1), ceilings, automation, silentLogger, 60_000);
-  const broker = new SessionBroker(flows, ceilings, automation, silentLogger);
+  // Lease 0: each scroll opens its own session (the case a timeout's background close meets).
+  const warm = new WarmSession(clock, ceilings, automation, silentLogger, 0);
+  const flows = new FlowSessions(clock, new SeededRandom(1), ceilings, automation, silentLogger, 60_000, warm);
+  const broker = new SessionBroker(flows, warm);
   const scroll = (): Promise<void> =>
     broker.withSession(undefined, async (session) => {
       await session.windowSize();

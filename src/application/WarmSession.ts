@@ -1,0 +1,185 @@
+import { HarnessError } from '../domain/errors.js';
+import type { AutomationGateway, AutomationSession, Clock, Logger, TimerHandle } from '../domain/ports.js';
+import type { Ceilings } from './Ceilings.js';
+
+/** Why the kept session ended (logged). */
+export type WarmEndReason = 'idle' | 'error' | 'timeout' | 'dump' | 'flow' | 'shutdown' | 'disabled';
+
+interface Kept {
+  readonly session: AutomationSession;
+  /** Calls using it right now (at most one: callers hold the DeviceGate). */
+  inUse: number;
+  timer: TimerHandle | null;
+  /** The lease ran out while a read used it: it ends when that read does. */
+  expired: boolean;
+}
+
+/**
+ * The session a call without session_id runs on (issue 14). Creating and deleting a UiAutomator2
+ * session costs ~1.6 s on the virtual device and seconds more on an emulator, against ~66 ms for
+ * the tap itself, so the session is kept for `leaseMs` after the action that used it: the next
+ * action without session_id reuses it. It ends
+ * - after `leaseMs` without an action (a clock timer: even if nobody calls again);
+ * - after any failure of an action on it, except UI_ELEMENT_NOT_FOUND (the driver answered; the
+ *   session is sound), and at once in the background after OPERATION_TIMEOUT;
+ * - before anything that needs `uiautomator dump` or navigates through adb (Android lets one
+ *   UiAutomation client register: a dump would break the kept server, and the kept server would
+ *   break the dump), before a flow opens, and at shutdown.
+ * While it lives it holds the device lock (SessionHoldingAutomation), so another harness process
+ * gets EMULATOR_BUSY naming this one; the lock is given back when its close settles.
+ * `leaseMs` 0 keeps nothing: each action opens a session and closes it in `finally`.
+ * Callers hold the DeviceGate; the idle timer runs outside it and never waits for it.
+ */
+export class WarmSession {
+  private kept: Kept | null = null;
+  /** Closes started here that have not settled yet (a dump waits for them). */
+  private readonly closing = new Set<Promise<void>>();
+  /** Sessions of actions still running: closed at shutdown. */
+  private readonly live = new Set<AutomationSession>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ceilings: Ceilings,
+    private readonly automation: AutomationGateway,
+    private readonly logger: Logger,
+    readonly leaseMs: number,
+  ) {}
+
+  /** Runs one action on the kept session, or on a new one (kept afterwards while the lease allows). */
+  async use<T>(body: (session: AutomationSession) => Promise<T>): Promise<T> {
+    const kept = this.kept ?? (await this.openKept());
+    this.stopTimer(kept);
+    kept.expired = false;
+    kept.inUse += 1;
+    this.live.add(kept.session);
+    let failure: { readonly error: unknown } | null = null;
+    try {
+      return await body(kept.session);
+    } catch (error) {
+      failure = { error };
+      throw error;
+    } finally {
+      kept.inUse -= 1;
+      this.live.delete(kept.session);
+      const closing = this.afterUse(kept, failure);
+      // Without a lease, or after a failure, the answer comes once the session is gone (as before
+      // issue 14); after a timeout the caller is answered at the ceiling and the close runs behind.
+      if (closing) await closing;
+    }
+  }
+
+  /**
+   * Reads through the kept session without renewing its lease (ui_get_tree without session_id:
+   * a dump would break the kept server). Null when nothing is kept, once every close of ours has
+   * settled, so the caller's dump never meets a UiAutomator2 server that is still stopping.
+   * A failed read ends the session like a failed action.
+   */
+  async borrow<T>(body: (session: AutomationSession) => Promise<T>): Promise<{ value: T } | null> {
+    const kept = this.kept;
+    if (!kept) {
+      await this.closesSettled();
+      return null;
+    }
+    kept.inUse += 1;
+    try {
+      return { value: await body(kept.session) };
+    } catch (error) {
+      if (this.kept === kept) void this.end(kept, isTimeout(error) ? 'timeout' : 'error');
+      throw error;
+    } finally {
+      kept.inUse -= 1;
+      // The lease ran out while this read used the session.
+      if (this.kept === kept && kept.expired && kept.inUse === 0) void this.end(kept, 'idle');
+    }
+  }
+
+  /**
+   * Ends the kept session and waits until every close of ours has settled: before a dump, an adb
+   * navigation or a flow. Bounded: each close races the action ceiling (Ceilings.session).
+   */
+  async release(reason: WarmEndReason): Promise<void> {
+    const kept = this.kept;
+    if (kept) void this.end(kept, reason);
+    await this.closesSettled();
+  }
+
+  /** On server shutdown: the kept session and those of actions still running. */
+  async shutdown(): Promise<void> {
+    const kept = this.kept;
+    if (kept) void this.end(kept, 'shutdown');
+    const running = [...this.live];
+    this.live.clear();
+    await Promise.all([...running.map((session) => this.close(session)), this.closesSettled()]);
+  }
+
+  private async openKept(): Promise<Kept> {
+    // The driver is told to wait longer than the lease (driverIdleTimeoutMs): Appium never drops
+    // a session the harness keeps, and still drops it soon after a harness killed with SIGKILL.
+    const session = await this.ceilings.openSession(this.automation, this.leaseMs);
+    const kept: Kept = { session, inUse: 0, timer: null, expired: false };
+    this.kept = kept;
+    return kept;
+  }
+
+  /** After an action: keep and re-arm, or end; returns the close the caller must wait for. */
+  private afterUse(kept: Kept, failure: { readonly error: unknown } | null): Promise<void> | null {
+    if (this.kept !== kept) return null;
+    const sound = failure === null || (failure.error instanceof HarnessError && failure.error.code === 'UI_ELEMENT_NOT_FOUND');
+    if (sound && this.leaseMs > 0) {
+      this.arm(kept);
+      return null;
+    }
+    if (sound) return this.end(kept, 'disabled');
+    if (isTimeout(failure?.error)) {
+      void this.end(kept, 'timeout');
+      return null;
+    }
+    return this.end(kept, 'error');
+  }
+
+  /** Forgets the kept session and starts its close (tracked until it settles). */
+  private end(kept: Kept, reason: WarmEndReason): Promise<void> {
+    this.stopTimer(kept);
+    if (this.kept === kept) this.kept = null;
+    if (reason !== 'disabled') this.logger.debug('per-action session ended', { session: kept.session.id, reason });
+    const closing = this.close(kept.session);
+    this.closing.add(closing);
+    void closing.then(() => this.closing.delete(closing));
+    return closing;
+  }
+
+  private arm(kept: Kept): void {
+    this.stopTimer(kept);
+    kept.timer = this.clock.setTimeout(() => {
+      kept.timer = null;
+      if (this.kept !== kept) return;
+      // A read running right now keeps it until the read ends (borrow's finally).
+      if (kept.inUse > 0) {
+        kept.expired = true;
+        return;
+      }
+      this.logger.info('per-action session closed after its idle lease', { session: kept.session.id });
+      void this.end(kept, 'idle');
+    }, this.leaseMs);
+  }
+
+  private stopTimer(kept: Kept): void {
+    if (kept.timer) this.clock.clearTimeout(kept.timer);
+    kept.timer = null;
+  }
+
+  private closesSettled(): Promise<void> {
+    if (this.closing.size === 0) return Promise.resolve();
+    return Promise.all([...this.closing]).then(() => undefined);
+  }
+
+  private close(session: AutomationSession): Promise<void> {
+    return session.close().catch((error: unknown) => {
+      this.logger.warn('closing a per-action Appium session failed', { session: session.id, cause: String(error) });
+    });
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof HarnessError && error.code === 'OPERATION_TIMEOUT';
+}
