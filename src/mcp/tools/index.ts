@@ -1,17 +1,17 @@
 import type { HarnessServices } from '../../application/HarnessServices.js';
 import type { ToolDefinition } from '../ToolDefinition.js';
-import { appListInstalledTool } from './appListInstalled.js';
-import { appOpenTool } from './appOpen.js';
-import { deviceBackTool } from './deviceBack.js';
-import { emulatorGetStatusTool } from './emulatorGetStatus.js';
-import { screenCaptureTool } from './screenCapture.js';
-import { settingsOpenAppsTool } from './settingsOpenApps.js';
-import { uiGetTreeTool } from './uiGetTree.js';
-import { uiScrollTool } from './uiScroll.js';
-import { uiSessionCloseTool } from './uiSessionClose.js';
-import { uiSessionOpenTool } from './uiSessionOpen.js';
-import { uiTapTool } from './uiTap.js';
-import { uiTypeTextTool } from './uiTypeText.js';
+import { appListInstalledTool } from './core/appListInstalled.js';
+import { appOpenTool } from './core/appOpen.js';
+import { deviceBackTool } from './core/deviceBack.js';
+import { emulatorGetStatusTool } from './core/emulatorGetStatus.js';
+import { screenCaptureTool } from './core/screenCapture.js';
+import { settingsOpenAppsTool } from './core/settingsOpenApps.js';
+import { uiGetTreeTool } from './core/uiGetTree.js';
+import { uiScrollTool } from './core/uiScroll.js';
+import { uiSessionCloseTool } from './core/uiSessionClose.js';
+import { uiSessionOpenTool } from './core/uiSessionOpen.js';
+import { uiTapTool } from './core/uiTap.js';
+import { uiTypeTextTool } from './core/uiTypeText.js';
 
 /** CONTRACT §1: exactly these twelve, in this order. */
 export const TOOL_NAMES = [

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { parseDirection } from '../../domain/validation.js';
-import { optionalSessionId } from '../arguments.js';
-import { sessionIdSchema } from '../schemas.js';
-import { actor, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { parseDirection } from '../../../domain/validation.js';
+import { optionalSessionId } from '../../arguments.js';
+import { sessionIdSchema } from '../../schemas.js';
+import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function uiScrollTool(services: HarnessServices): ToolDefinition {
   return {

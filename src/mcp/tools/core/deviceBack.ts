@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { optionalSessionId } from '../arguments.js';
-import { sessionIdSchema } from '../schemas.js';
-import { actor, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { optionalSessionId } from '../../arguments.js';
+import { sessionIdSchema } from '../../schemas.js';
+import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function deviceBackTool(services: HarnessServices): ToolDefinition {
   return {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { parsePackageName } from '../../domain/validation.js';
-import { actor, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { parsePackageName } from '../../../domain/validation.js';
+import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function appOpenTool(services: HarnessServices): ToolDefinition {
   return {

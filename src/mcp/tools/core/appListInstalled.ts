@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { OBSERVER, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function appListInstalledTool(services: HarnessServices): ToolDefinition {
   return {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { optionalFlag, optionalSessionId } from '../arguments.js';
-import { sessionIdSchema } from '../schemas.js';
-import { OBSERVER, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { optionalFlag, optionalSessionId } from '../../arguments.js';
+import { sessionIdSchema } from '../../schemas.js';
+import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
   return {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { parseSelector } from '../../domain/validation.js';
-import { optionalFlag, optionalSessionId } from '../arguments.js';
-import { selectorSchema, sessionIdSchema } from '../schemas.js';
-import { actor, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { parseSelector } from '../../../domain/validation.js';
+import { optionalFlag, optionalSessionId } from '../../arguments.js';
+import { selectorSchema, sessionIdSchema } from '../../schemas.js';
+import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function uiTapTool(services: HarnessServices): ToolDefinition {
   return {
