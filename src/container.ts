@@ -53,6 +53,7 @@ import { createLogger } from './infrastructure/logging/logger.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
 import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
 import { HarnessMcpServer } from './mcp/HarnessMcpServer.js';
+import { serverInstructions } from './mcp/instructions.js';
 import { createTools } from './mcp/tools/index.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 
@@ -167,9 +168,15 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     actions: new UiActionService(access, broker, capture, logger, clock),
     settings: new SettingsService(access, flows, capture, clock),
   };
-  const tools = createTools(services);
+  const tools = createTools(services, config.toolsets);
   const runner = new OperationRunner(random, logger);
-  const server = new HarnessMcpServer({ version: packageVersion(), tools, runner, artifacts: evidence });
+  const server = new HarnessMcpServer({
+    version: packageVersion(),
+    tools,
+    runner,
+    artifacts: evidence,
+    instructions: serverInstructions(config.toolsets),
+  });
   notifyClient = (message) => {
     // notifications/message: the client sees Appium booting instead of a silent tool call.
     server.server.sendLoggingMessage({ level: 'info', logger: 'appium', data: message }).catch(() => undefined);

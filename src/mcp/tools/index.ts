@@ -1,5 +1,6 @@
 import type { HarnessServices } from '../../application/HarnessServices.js';
 import type { ToolDefinition } from '../ToolDefinition.js';
+import { DEFAULT_TOOLSETS, type ToolsetName } from '../toolsets.js';
 import { appListInstalledTool } from './core/appListInstalled.js';
 import { appOpenTool } from './core/appOpen.js';
 import { deviceBackTool } from './core/deviceBack.js';
@@ -29,7 +30,8 @@ export const TOOL_NAMES = [
   'settings_open_apps',
 ] as const;
 
-export function createTools(services: HarnessServices): readonly ToolDefinition[] {
+/** Every tool the server knows, core first in contract order, then each toolset's. */
+export function allTools(services: HarnessServices): readonly ToolDefinition[] {
   return [
     emulatorGetStatusTool(services),
     uiGetTreeTool(services),
@@ -44,4 +46,9 @@ export function createTools(services: HarnessServices): readonly ToolDefinition[
     deviceBackTool(services),
     settingsOpenAppsTool(services),
   ];
+}
+
+/** The tools the given toolsets switch on (issue 16); the default is the twelve alone. */
+export function createTools(services: HarnessServices, toolsets: readonly ToolsetName[] = DEFAULT_TOOLSETS): readonly ToolDefinition[] {
+  return allTools(services).filter((tool) => tool.toolset === 'core' || toolsets.includes(tool.toolset));
 }

@@ -6,6 +6,7 @@ import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 export function appOpenTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'app_open',
+    toolset: 'core',
     title: 'Open app',
     description:
       'Launches an app and waits until it shows: {opened_package, foreground_package} + evidence. Next: ui_get_tree.',

@@ -7,6 +7,7 @@ import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 export function deviceBackTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'device_back',
+    toolset: 'core',
     title: 'Back',
     description:
       'Presses Back (also closes the keyboard): {back_to_package, foreground_package} + evidence. Next: ui_get_tree.',

@@ -5,6 +5,7 @@ import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
 export function screenCaptureTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'screen_capture',
+    toolset: 'core',
     title: 'Screenshot',
     description:
       'Screenshot, kept as evidence, returned scaled: {captured, width, height}. Pick targets with ui_get_tree.',

@@ -7,6 +7,7 @@ import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
 export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_get_tree',
+    toolset: 'core',
     title: 'Read screen',
     description:
       'Reads the screen: foreground_package, texts, actions [{selector, label (else the selector\'s value), role (else button), ' +

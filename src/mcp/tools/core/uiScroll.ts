@@ -8,6 +8,7 @@ import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 export function uiScrollTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_scroll',
+    toolset: 'core',
     title: 'Scroll',
     description:
       'Scrolls one page (down: further down), above the keyboard: {direction, moved, foreground_package} + evidence; moved false: nothing moved (an end, or nothing scrollable). Next: ui_get_tree.',

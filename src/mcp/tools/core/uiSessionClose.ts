@@ -6,6 +6,7 @@ import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 export function uiSessionCloseTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_session_close',
+    toolset: 'core',
     title: 'End a flow',
     description: 'Ends the flow and frees the device: {closed: true}.',
     inputSchema: z.object({ session_id: z.string() }),

@@ -8,6 +8,7 @@ import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 export function uiTapTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_tap',
+    toolset: 'core',
     title: 'Tap',
     description:
       'Taps what the selector names (waits up to 10 s): {target, element_label, foreground_package} + evidence; a miss lists what is offered. Next: ui_get_tree.',

@@ -8,6 +8,7 @@ import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 export function uiTypeTextTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_type_text',
+    toolset: 'core',
     title: 'Type text',
     description:
       'Replaces the text of the field a selector names (an input action or {input_hint: "Search"}), tapping it first when it has no focus: ' +
