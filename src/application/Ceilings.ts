@@ -82,6 +82,7 @@ export class Ceilings {
       swipe: (path) => bound('a swipe', () => inner.swipe(path)),
       windowSize: () => bound('reading the window size', () => inner.windowSize()),
       back: () => bound('pressing back', () => inner.back()),
+      pressKey: (keycode: number) => bound('pressing a key', () => inner.pressKey(keycode)),
       pageSource: () => bound('reading the page source', () => inner.pageSource()),
       screenshot: () => bound('a screenshot', () => inner.screenshot()),
       close: () => bound('closing the Appium session', () => inner.close()),

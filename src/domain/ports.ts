@@ -97,6 +97,8 @@ export interface AutomationSession {
   swipe(path: SwipePath): Promise<void>;
   windowSize(): Promise<{ width: number; height: number }>;
   back(): Promise<void>;
+  /** One Android key event (KeyEvent code) through the driver: `mobile: pressKey` (issue 16, device_key). */
+  pressKey(keycode: number): Promise<void>;
   pageSource(): Promise<string>;
   screenshot(): Promise<Buffer>;
   close(): Promise<void>;

@@ -14,7 +14,9 @@ export const SERVER_INSTRUCTIONS = [
  * One line per opt-in toolset (issue 16), added only when it is on, so the instructions never
  * name a tool the model cannot call. `core` is SERVER_INSTRUCTIONS itself.
  */
-const TOOLSET_LINES: Readonly<Partial<Record<ToolsetName, string>>> = Object.freeze({});
+const TOOLSET_LINES: Readonly<Partial<Record<ToolsetName, string>>> = Object.freeze({
+  device: 'device_key presses home, recents, enter or back; then ui_get_tree.',
+});
 
 /** The instructions for the toolsets on: with only `core`, exactly SERVER_INSTRUCTIONS. */
 export function serverInstructions(toolsets: readonly ToolsetName[]): string {

@@ -139,6 +139,8 @@ const SLOTS: Slot[] = [
   { name: 'ui_type_text.text', tool: 'ui_type_text', args: (h) => withValue({ selector: { input_hint: 'Search' } }, 'text', h), expect: (h) => (textAccepted(valueOf(h)) ? 'inert' : 'INVALID_TEXT') },
   // Absent and null mean false; only the JSON booleans are accepted, anything else is refused typed (issue 11).
   { name: 'ui_get_tree.include_raw', tool: 'ui_get_tree', args: (h) => withValue({}, 'include_raw', h), expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT') },
+  // Issue 16's toolsets (the harness runs with ANDROID_MCP_TOOLSETS=all): closed sets and bounded numbers only.
+  { name: 'device_key.key', tool: 'device_key', args: (h) => withValue({}, 'key', h), expect: (h) => (['home', 'recents', 'enter', 'back'].includes(valueOf(h) as string) ? 'inert' : 'INVALID_ARGUMENT') },
 ];
 
 /** Commands Appium itself runs to set up, keep and end a UiAutomator2 session: fixed strings, no caller input. */
@@ -202,7 +204,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
   beforeAll(async () => {
     ensureBuilt();
     stack = await startReliabilityStack({ appium: true });
-    harness = await startHarness(stack.harnessEnv('injection'));
+    harness = await startHarness(stack.harnessEnv('injection', { ANDROID_MCP_TOOLSETS: 'all' }));
     // A clean warm-up: what the device sees from honest calls, so that anything new is attributable.
     for (const tool of ['emulator_get_status', 'ui_get_tree', 'app_list_installed']) expect((await harness.call(tool)).envelope.ok).toBe(true);
     const flow = await harness.call('ui_session_open');

@@ -8,6 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -22,6 +24,18 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   out.ANDROID_MCP_ARTIFACTS_DIR = path.join(scratch, 'artifacts');
   out.ANDROID_MCP_LOG_LEVEL = 'warn';
   return { ...out, ...extra };
+}
+
+async function catalogue(args: string[], extra: Record<string, string> = {}): Promise<{ names: string[]; instructions: string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, ...args], env: env(extra), cwd: scratch, stderr: 'ignore' });
+  const client = new Client({ name: 'toolsets', version: '1' });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    return { names: tools.map((t) => t.name), instructions: client.getInstructions() ?? '' };
+  } finally {
+    await client.close();
+  }
 }
 
 beforeAll(() => {
@@ -44,6 +58,20 @@ describe('toolsets on the bin', () => {
       expect(run.status, args.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain(`${source}: unknown toolset "sudo". The toolsets are: core, apps, device, wait, diagnostics, all`);
+    }
+  });
+  it('by default lists the twelve; the flag (over the variable) and the variable switch sets on', async () => {
+    const core = await catalogue([]);
+    expect(core.names).toHaveLength(12);
+    const all = await catalogue(['--toolsets', 'all']);
+    expect(all.names.slice(0, 12)).toEqual(core.names);
+    expect(all.names.length).toBeGreaterThan(12);
+    const flagWins = await catalogue(['--toolsets=core'], { ANDROID_MCP_TOOLSETS: 'all' });
+    expect(flagWins.names).toEqual(core.names);
+    const fromEnv = await catalogue([], { ANDROID_MCP_TOOLSETS: 'all' });
+    expect(fromEnv.names).toEqual(all.names);
+    for (const name of all.names.slice(12)) {
+      expect(core.instructions).not.toContain(name);
     }
   });
 });

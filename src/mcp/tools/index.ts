@@ -13,6 +13,7 @@ import { uiSessionCloseTool } from './core/uiSessionClose.js';
 import { uiSessionOpenTool } from './core/uiSessionOpen.js';
 import { uiTapTool } from './core/uiTap.js';
 import { uiTypeTextTool } from './core/uiTypeText.js';
+import { deviceKeyTool } from './device/deviceKey.js';
 
 /** CONTRACT §1: exactly these twelve, in this order. */
 export const TOOL_NAMES = [
@@ -45,6 +46,7 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
     uiScrollTool(services),
     deviceBackTool(services),
     settingsOpenAppsTool(services),
+    deviceKeyTool(services),
   ];
 }
 

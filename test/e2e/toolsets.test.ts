@@ -1,0 +1,78 @@
+/**
+ * Issue 16, end to end: each opt-in tool over real stdio (the built bin, the SDK Client)
+ * through the real adb and a real Appium 3 + UiAutomator2 on the virtual device (or a real
+ * emulator: ANDROID_MCP_E2E_TARGET=emulator), with ANDROID_MCP_TOOLSETS=all.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithAdb } from '../support/adbServer.js';
+import { startHarness, type HarnessProcess, type ToolAnswer, type WireEnvelope } from './support/harnessClient.js';
+import { ON_EMULATOR, startStack, type E2eStack } from './support/stack.js';
+
+const LAUNCHER = 'com.google.android.apps.nexuslauncher';
+const SETTINGS = 'com.android.settings';
+
+let stack: E2eStack;
+let harness: HarnessProcess;
+
+function ok(answer: ToolAnswer): WireEnvelope {
+  expect(answer.envelope.ok, JSON.stringify(answer.envelope.error)).toBe(true);
+  return answer.envelope;
+}
+
+async function settingsHome(): Promise<void> {
+  if (stack.device) stack.device.setScreen('settings_home');
+  else ok(await harness.call('app_open', { package_name: SETTINGS }));
+}
+
+describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulator' : 'virtual device'}`, () => {
+  beforeAll(async () => {
+    stack = await startStack({ label: 'toolsets' });
+    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_TOOLSETS: 'all' }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await stack?.stop();
+  }, 60_000);
+
+  it('lists the twelve and then the toolsets, and the instructions name the tools that are on', async () => {
+    const { tools } = await harness.client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names.slice(0, 12)).toContain('ui_get_tree');
+    expect(names).toContain('device_key');
+    expect(harness.client.getInstructions()).toContain('device_key');
+  });
+
+  it('device_key: home leads to the launcher, recents shows the Overview, enter and back answer, evidence after each', async () => {
+    await settingsHome();
+    const home = ok(await harness.call('device_key', { key: 'home' }));
+    expect(home.data).toMatchObject({ key: 'home', foreground_package: LAUNCHER });
+    expect(home.evidence?.artifact_id).toMatch(/-device-key\.png$/);
+
+    await settingsHome();
+    const recents = ok(await harness.call('device_key', { key: 'recents' }));
+    expect(recents.data).toMatchObject({ key: 'recents' });
+    expect(recents.evidence).not.toBeNull();
+    if (!ON_EMULATOR) {
+      expect(recents.data.foreground_package).toBe(LAUNCHER);
+      const tree = ok(await harness.call('ui_get_tree'));
+      expect(JSON.stringify(tree.data)).toContain('Clear all');
+    }
+
+    const back = ok(await harness.call('device_key', { key: 'back' }));
+    expect(back.data).toMatchObject({ key: 'back' });
+    expect(back.evidence).not.toBeNull();
+    const enter = ok(await harness.call('device_key', { key: 'enter' }));
+    expect(enter.data).toMatchObject({ key: 'enter' });
+    expect(enter.evidence).not.toBeNull();
+    if (stack.device) {
+      const keys = stack.device.logEntries().filter((e) => /keyevent (3|187|66) \(uia2 press_keycode\)/.test(e.detail));
+      expect(keys.length).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('device_key refuses an unknown key as INVALID_ARGUMENT without reaching the device', async () => {
+    const refused = await harness.call('device_key', { key: 'power' });
+    expect(refused.envelope.error?.code).toBe('INVALID_ARGUMENT');
+  });
+});
