@@ -23,6 +23,7 @@ import { SettingsService } from './application/services/SettingsService.js';
 import { StatusService } from './application/services/StatusService.js';
 import { TreeService } from './application/services/TreeService.js';
 import { UiActionService } from './application/services/UiActionService.js';
+import { WaitService } from './application/services/WaitService.js';
 import type { HarnessConfig } from './config.js';
 import type {
   AutomationGateway,
@@ -167,6 +168,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     flows: new FlowService(access, flows),
     actions: new UiActionService(access, broker, capture, logger, clock),
     settings: new SettingsService(access, flows, capture, clock),
+    waits: new WaitService(access, flows, clock),
   };
   const tools = createTools(services, config.toolsets);
   const runner = new OperationRunner(random, logger);

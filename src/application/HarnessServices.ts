@@ -5,6 +5,7 @@ import type { SettingsService } from './services/SettingsService.js';
 import type { StatusService } from './services/StatusService.js';
 import type { TreeService } from './services/TreeService.js';
 import type { UiActionService } from './services/UiActionService.js';
+import type { WaitService } from './services/WaitService.js';
 
 /** One service per capability; the MCP tools are thin translations onto these. */
 export interface HarnessServices {
@@ -15,4 +16,6 @@ export interface HarnessServices {
   readonly flows: FlowService;
   readonly actions: UiActionService;
   readonly settings: SettingsService;
+  /** ui_wait (toolset `wait`, issue 16). */
+  readonly waits: WaitService;
 }

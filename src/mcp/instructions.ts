@@ -16,6 +16,7 @@ export const SERVER_INSTRUCTIONS = [
  */
 const TOOLSET_LINES: Readonly<Partial<Record<ToolsetName, string>>> = Object.freeze({
   device: 'device_key presses home, recents, enter or back; then ui_get_tree.',
+  wait: 'Instead of calling ui_get_tree again and again, ui_wait returns as soon as a selector is visible or gone.',
 });
 
 /** The instructions for the toolsets on: with only `core`, exactly SERVER_INSTRUCTIONS. */

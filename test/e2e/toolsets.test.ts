@@ -71,6 +71,29 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     }
   });
 
+  it('ui_wait: at once when the condition holds, as soon as it comes to hold, OPERATION_TIMEOUT within its bound', async () => {
+    await settingsHome();
+    const now = ok(await harness.call('ui_wait', { selector: { text: 'Network & internet' }, until: 'visible' }));
+    expect(now.data).toMatchObject({ until: 'visible', foreground_package: SETTINGS });
+    expect(now.evidence).toBeNull();
+    if (stack.device) {
+      const device = stack.device;
+      const timer = setTimeout(() => device.setScreen('launcher'), 1_500);
+      try {
+        const gone = ok(await harness.call('ui_wait', { selector: { text: 'Network & internet' }, until: 'gone', timeout_s: 20 }));
+        expect(gone.data).toMatchObject({ until: 'gone', foreground_package: LAUNCHER });
+        expect(Number(gone.data.waited_ms)).toBeGreaterThan(0);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    const late = await harness.call('ui_wait', { selector: { text: 'Nothing like this' }, until: 'visible', timeout_s: 1.5 });
+    expect(late.envelope.error?.code).toBe('OPERATION_TIMEOUT');
+    expect(late.envelope.error?.message).toContain('{"text":"Nothing like this"} was still not on screen after 1.5 s');
+    // The gate was given back: the next call is not EMULATOR_BUSY.
+    ok(await harness.call('ui_get_tree'));
+  });
+
   it('device_key refuses an unknown key as INVALID_ARGUMENT without reaching the device', async () => {
     const refused = await harness.call('device_key', { key: 'power' });
     expect(refused.envelope.error?.code).toBe('INVALID_ARGUMENT');
