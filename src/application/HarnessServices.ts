@@ -1,5 +1,6 @@
 import type { AppService } from './services/AppService.js';
 import type { CaptureService } from './services/CaptureService.js';
+import type { DeviceListService } from './services/DeviceListService.js';
 import type { FlowService } from './services/FlowService.js';
 import type { SettingsService } from './services/SettingsService.js';
 import type { StatusService } from './services/StatusService.js';
@@ -18,4 +19,6 @@ export interface HarnessServices {
   readonly settings: SettingsService;
   /** ui_wait (toolset `wait`, issue 16). */
   readonly waits: WaitService;
+  /** device_list (toolset `device`, issue 16). */
+  readonly devices: DeviceListService;
 }

@@ -161,6 +161,25 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** One line of `adb devices -l` (issue 16, device_list). */
+export interface ListedDevice {
+  /** As adb printed it, checked against a plain serial pattern. */
+  readonly serial: string;
+  /** `device`, `offline`, `unauthorized`, `no permissions`, `recovery`, … as adb says. */
+  readonly state: string;
+  /** The `model:` field adb prints, or null. */
+  readonly model: string | null;
+}
+
+/** Every device the adb server sees; read-only (issue 16, device_list). */
+export interface DeviceDirectory {
+  list(): Promise<readonly ListedDevice[]>;
+  /** `getprop ro.build.version.release` on `serial`: only asked of devices the guard allows. */
+  androidVersion(serial: string): Promise<string>;
+  /** Who holds `serial`'s cross-process lock now (a live process), or null. */
+  holderOf(serial: string): { readonly pid: number; readonly tool: string; readonly since: string } | null;
+}
+
 /** What a hold on the device is for, written into the cross-process lock for EMULATOR_BUSY messages. */
 export interface DeviceLockActivity {
   /** The tool running (`ui_tap`), or what keeps the device between calls (`an open Appium session`). */

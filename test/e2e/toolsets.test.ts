@@ -94,6 +94,19 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     ok(await harness.call('ui_get_tree'));
   });
 
+  it('device_list: the device adb sees, online, allowed, configured, with its Android version and model', async () => {
+    const listed = ok(await harness.call('device_list'));
+    const devices = listed.data.devices as Record<string, unknown>[];
+    expect(listed.data.count).toBe(devices.length);
+    const mine = devices.find((d) => d.serial === stack.serial);
+    expect(mine).toMatchObject({ state: 'device', allowed: true, configured: true });
+    expect(String(mine?.android_version)).toMatch(/^\d+(\.\d+)*$/);
+    if (stack.device) {
+      const props = (await stack.adb(['shell', 'getprop', 'ro.product.model'])).stdout.toString().trim();
+      expect(mine?.model).toBe(props.replace(/ /g, '_'));
+    }
+  });
+
   it('device_key refuses an unknown key as INVALID_ARGUMENT without reaching the device', async () => {
     const refused = await harness.call('device_key', { key: 'power' });
     expect(refused.envelope.error?.code).toBe('INVALID_ARGUMENT');

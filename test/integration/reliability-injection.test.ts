@@ -303,7 +303,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     }
     // Tools without parameters ignore unknown arguments, whatever they hold.
     const extras = { package_name: '; reboot', text: '$(reboot)', selector: { text: "' or '1'='1" }, direction: '--help', session_id: '../../etc/passwd', include_raw: 'true' };
-    for (const tool of ['emulator_get_status', 'app_list_installed', 'screen_capture', 'settings_open_apps']) {
+    for (const tool of ['emulator_get_status', 'app_list_installed', 'screen_capture', 'settings_open_apps', 'device_list']) {
       const answer = await harness.call(tool, extras);
       if (!answer.envelope.ok) problems.push(`${tool} with hostile extras → ${answer.envelope.error?.code}`);
     }

@@ -159,6 +159,8 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
     'exec-out uiautomator dump /dev/tty',
     'exec-out screencap -p',
     'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
+    // device_list (issue 16): a read-only host command.
+    'devices -l',
     // Read only after screencap warns of several displays (issue 8).
     'shell dumpsys display',
   ];

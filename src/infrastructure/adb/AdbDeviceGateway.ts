@@ -59,6 +59,8 @@ export const ADB_COMMANDS = Object.freeze({
     return frozen('shell', 'am', 'start', '-W', '-n', component);
   },
   startApplicationSettings: frozen('shell', 'am', 'start', '-W', '-S', '-a', 'android.settings.APPLICATION_SETTINGS'),
+  /** Issue 16 (device_list): a host command, read-only; `-s` before it changes nothing. */
+  listDevices: frozen('devices', '-l'),
 });
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

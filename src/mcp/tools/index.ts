@@ -14,6 +14,7 @@ import { uiSessionOpenTool } from './core/uiSessionOpen.js';
 import { uiTapTool } from './core/uiTap.js';
 import { uiTypeTextTool } from './core/uiTypeText.js';
 import { deviceKeyTool } from './device/deviceKey.js';
+import { deviceListTool } from './device/deviceList.js';
 import { uiWaitTool } from './wait/uiWait.js';
 
 /** CONTRACT §1: exactly these twelve, in this order. */
@@ -48,6 +49,7 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
     deviceBackTool(services),
     settingsOpenAppsTool(services),
     deviceKeyTool(services),
+    deviceListTool(services),
     uiWaitTool(services),
   ];
 }

@@ -59,6 +59,7 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       screencap: 'exec-out screencap -p',
       displays: 'shell dumpsys display',
       startApplicationSettings: 'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
+      listDevices: 'devices -l',
     });
     for (const [, v] of fixed) expect(v).toBeTypeOf('string');
     for (const value of Object.values(ADB_COMMANDS)) if (Array.isArray(value)) expect(Object.isFrozen(value)).toBe(true);
