@@ -16,6 +16,7 @@ import { OperationRunner } from './application/OperationRunner.js';
 import { SessionBroker } from './application/SessionBroker.js';
 import { OneSessionAtATime } from './application/OneSessionAtATime.js';
 import { SessionHoldingAutomation } from './application/SessionHoldingAutomation.js';
+import { AppControlService } from './application/services/AppControlService.js';
 import { AppService } from './application/services/AppService.js';
 import { CaptureService } from './application/services/CaptureService.js';
 import { DeviceListService } from './application/services/DeviceListService.js';
@@ -174,6 +175,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     actions: new UiActionService(access, broker, capture, logger, clock),
     settings: new SettingsService(access, flows, capture, clock),
     waits: new WaitService(access, flows, clock),
+    appControl: new AppControlService(access, flows, capture),
     devices: new DeviceListService(
       overrides.directory ?? createDeviceDirectory(config, env, logger, deviceLock ? defaultLockDirectory(env) : null),
       ceilings,

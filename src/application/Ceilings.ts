@@ -105,6 +105,8 @@ export class Ceilings {
         bound('resolving the launcher activity', () => inner.resolveLauncherActivity(pkg)),
       startActivity: (component: string) => bound('starting the activity', () => inner.startActivity(component)),
       startApplicationSettings: () => bound('opening Settings', () => inner.startApplicationSettings()),
+      forceStop: (pkg: PackageName) => bound('stopping the app', () => inner.forceStop(pkg)),
+      clearData: (pkg: PackageName) => bound('clearing the app data', () => inner.clearData(pkg)),
     };
   }
 }

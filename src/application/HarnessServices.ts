@@ -1,3 +1,4 @@
+import type { AppControlService } from './services/AppControlService.js';
 import type { AppService } from './services/AppService.js';
 import type { CaptureService } from './services/CaptureService.js';
 import type { DeviceListService } from './services/DeviceListService.js';
@@ -21,4 +22,6 @@ export interface HarnessServices {
   readonly waits: WaitService;
   /** device_list (toolset `device`, issue 16). */
   readonly devices: DeviceListService;
+  /** app_stop, app_clear_data (toolset `apps`, issue 16). */
+  readonly appControl: AppControlService;
 }

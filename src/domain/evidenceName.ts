@@ -14,6 +14,8 @@ export const EVIDENCE_LABELS = [
   'ui-scroll',
   'device-back',
   'device-key',
+  'app-stop',
+  'app-clear-data',
   'settings-apps',
 ] as const;
 export type EvidenceLabel = (typeof EVIDENCE_LABELS)[number] | `failure-${(typeof EVIDENCE_LABELS)[number]}`;

@@ -59,6 +59,10 @@ export interface DeviceGateway {
   startActivity(component: string): Promise<void>;
   /** `am start -W -S -a android.settings.APPLICATION_SETTINGS`. */
   startApplicationSettings(): Promise<void>;
+  /** `am force-stop <pkg>` (issue 16, app_stop). */
+  forceStop(pkg: PackageName): Promise<void>;
+  /** `pm clear <pkg>` (issue 16, app_clear_data); false when the device answered `Failed`. */
+  clearData(pkg: PackageName): Promise<boolean>;
 }
 
 /** How the server locates an element; built by the domain, never taken from the caller. */

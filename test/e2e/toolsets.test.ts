@@ -107,6 +107,24 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     }
   });
 
+  it('app_stop and app_clear_data: the app leaves the screen, its data is cleared, an unknown package is APP_NOT_FOUND', async () => {
+    const notes = ON_EMULATOR ? SETTINGS : 'com.example.notes';
+    if (!ON_EMULATOR) {
+      ok(await harness.call('app_open', { package_name: notes }));
+      const stop = ok(await harness.call('app_stop', { package_name: notes }));
+      expect(stop.data).toMatchObject({ stopped_package: notes });
+      expect(stop.data.foreground_package).not.toBe(notes);
+      expect(stop.evidence?.artifact_id).toMatch(/-app-stop\.png$/);
+      ok(await harness.call('app_open', { package_name: notes }));
+      const cleared = ok(await harness.call('app_clear_data', { package_name: notes }));
+      expect(cleared.data).toMatchObject({ cleared_package: notes });
+      expect(cleared.data.foreground_package).not.toBe(notes);
+      expect(stack.device?.logEntries().some((e) => e.detail.endsWith(`pm clear ${notes}`))).toBe(true);
+    }
+    const missing = await harness.call('app_clear_data', { package_name: 'com.example.not.installed' });
+    expect(missing.envelope.error?.code).toBe('APP_NOT_FOUND');
+  });
+
   it('device_key refuses an unknown key as INVALID_ARGUMENT without reaching the device', async () => {
     const refused = await harness.call('device_key', { key: 'power' });
     expect(refused.envelope.error?.code).toBe('INVALID_ARGUMENT');

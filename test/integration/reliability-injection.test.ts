@@ -140,6 +140,8 @@ const SLOTS: Slot[] = [
   // Absent and null mean false; only the JSON booleans are accepted, anything else is refused typed (issue 11).
   { name: 'ui_get_tree.include_raw', tool: 'ui_get_tree', args: (h) => withValue({}, 'include_raw', h), expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT') },
   // Issue 16's toolsets (the harness runs with ANDROID_MCP_TOOLSETS=all): closed sets and bounded numbers only.
+  { name: 'app_stop.package_name', tool: 'app_stop', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
+  { name: 'app_clear_data.package_name', tool: 'app_clear_data', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
   { name: 'ui_wait.until', tool: 'ui_wait', args: (h) => withValue({ selector: { text: 'Apps' } }, 'until', h), expect: (h) => (valueOf(h) === 'visible' || valueOf(h) === 'gone' ? 'inert' : 'INVALID_ARGUMENT') },
   { name: 'ui_wait.timeout_s', tool: 'ui_wait', args: (h) => withValue({ selector: { text: 'Apps' }, until: 'gone' }, 'timeout_s', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0.5 && v <= 60) ? 'inert' : 'INVALID_ARGUMENT'; } },
   { name: 'device_key.key', tool: 'device_key', args: (h) => withValue({}, 'key', h), expect: (h) => (['home', 'recents', 'enter', 'back'].includes(valueOf(h) as string) ? 'inert' : 'INVALID_ARGUMENT') },

@@ -13,6 +13,8 @@ import { uiSessionCloseTool } from './core/uiSessionClose.js';
 import { uiSessionOpenTool } from './core/uiSessionOpen.js';
 import { uiTapTool } from './core/uiTap.js';
 import { uiTypeTextTool } from './core/uiTypeText.js';
+import { appClearDataTool } from './apps/appClearData.js';
+import { appStopTool } from './apps/appStop.js';
 import { deviceKeyTool } from './device/deviceKey.js';
 import { deviceListTool } from './device/deviceList.js';
 import { uiWaitTool } from './wait/uiWait.js';
@@ -48,6 +50,8 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
     uiScrollTool(services),
     deviceBackTool(services),
     settingsOpenAppsTool(services),
+    appStopTool(services),
+    appClearDataTool(services),
     deviceKeyTool(services),
     deviceListTool(services),
     uiWaitTool(services),
