@@ -1,13 +1,16 @@
 /**
  * Configuration from the environment, parsed once at start. A value that makes no sense
  * falls back to its default with a warning: the server must still start and answer
- * tools/list, so configuration never throws. The safety guards (serial, Appium URL) are
+ * tools/list, so configuration never throws, with one exception: an unknown name in
+ * ANDROID_MCP_TOOLSETS throws ToolsetsError (issue 16), since serving another catalogue than the
+ * one asked for would hide the mistake. The safety guards (serial, Appium URL) are
  * applied later, per call, by src/domain/guards.ts.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DRIVER_IDLE_MARGIN_MS } from './application/driverIdleTimeout.js';
+import { parseToolsets, type ToolsetName } from './mcp/toolsets.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type ConfigLogLevel = (typeof LOG_LEVELS)[number];
@@ -48,6 +51,8 @@ export interface HarnessConfig {
   readonly appiumExtraCapabilities: Readonly<Record<string, unknown>>;
   /** ANDROID_ADB_SERVER_PORT when valid: adb reads it from the environment, Appium gets appium:adbPort. */
   readonly adbServerPort: number | null;
+  /** ANDROID_MCP_TOOLSETS (or --toolsets): the toolsets on, `core` always among them. */
+  readonly toolsets: readonly ToolsetName[];
 }
 
 export const CONFIG_DEFAULTS = Object.freeze({
@@ -187,5 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     logLevel: level,
     appiumExtraCapabilities: Object.freeze(readCapabilities(env, protectedKeys, warn)),
     adbServerPort,
+    toolsets: parseToolsets(env.ANDROID_MCP_TOOLSETS, 'ANDROID_MCP_TOOLSETS'),
   });
 }

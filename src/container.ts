@@ -17,18 +17,22 @@ import { SessionBroker } from './application/SessionBroker.js';
 import { OneSessionAtATime } from './application/OneSessionAtATime.js';
 import { SessionHoldingAutomation } from './application/SessionHoldingAutomation.js';
 import { WarmSession } from './application/WarmSession.js';
+import { AppControlService } from './application/services/AppControlService.js';
 import { AppService } from './application/services/AppService.js';
 import { CaptureService } from './application/services/CaptureService.js';
+import { DeviceListService } from './application/services/DeviceListService.js';
 import { FlowService } from './application/services/FlowService.js';
 import { SettingsService } from './application/services/SettingsService.js';
 import { StatusService } from './application/services/StatusService.js';
 import { TreeService } from './application/services/TreeService.js';
 import { RefRegistry } from './application/RefRegistry.js';
 import { UiActionService } from './application/services/UiActionService.js';
+import { WaitService } from './application/services/WaitService.js';
 import type { HarnessConfig } from './config.js';
 import type {
   AutomationGateway,
   Clock,
+  DeviceDirectory,
   DeviceGateway,
   DeviceLock,
   EvidenceStore,
@@ -36,6 +40,7 @@ import type {
   Logger,
   RandomSource,
 } from './domain/ports.js';
+import { AdbDeviceDirectory } from './infrastructure/adb/AdbDeviceDirectory.js';
 import { AdbDeviceGateway } from './infrastructure/adb/AdbDeviceGateway.js';
 import { locateAdb } from './infrastructure/adb/adbLocator.js';
 import { AdbRunner } from './infrastructure/adb/AdbRunner.js';
@@ -55,6 +60,7 @@ import { createLogger } from './infrastructure/logging/logger.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
 import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
 import { HarnessMcpServer } from './mcp/HarnessMcpServer.js';
+import { serverInstructions } from './mcp/instructions.js';
 import { createTools } from './mcp/tools/index.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 
@@ -77,6 +83,8 @@ export interface ContainerDeps {
    * used; none when a `device` is injected (a fake device has no other process to meet).
    */
   readonly deviceLock?: DeviceLock | null;
+  /** Every device adb sees (device_list). Default: adb's own listing and the lock directory. */
+  readonly directory?: DeviceDirectory;
 }
 
 export interface Container {
@@ -180,10 +188,23 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     flows: new FlowService(access, flows),
     actions: new UiActionService(access, broker, capture, logger, clock, refs),
     settings: new SettingsService(access, flows, capture, clock),
+    waits: new WaitService(access, flows, clock),
+    appControl: new AppControlService(access, flows, capture),
+    devices: new DeviceListService(
+      overrides.directory ?? createDeviceDirectory(config, env, logger, deviceLock ? defaultLockDirectory(env) : null),
+      ceilings,
+      { udid: config.udid, allowSerials: config.allowSerials },
+    ),
   };
-  const tools = createTools(services);
+  const tools = createTools(services, config.toolsets);
   const runner = new OperationRunner(random, logger);
-  const server = new HarnessMcpServer({ version: packageVersion(), tools, runner, artifacts: evidence });
+  const server = new HarnessMcpServer({
+    version: packageVersion(),
+    tools,
+    runner,
+    artifacts: evidence,
+    instructions: serverInstructions(config.toolsets),
+  });
   notifyClient = (message) => {
     // notifications/message: the client sees Appium booting instead of a silent tool call.
     server.server.sendLoggingMessage({ level: 'info', logger: 'appium', data: message }).catch(() => undefined);
@@ -254,13 +275,27 @@ function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, cloc
   const adb = locateAdb(env);
   if (adb) logger.debug('adb located', { source: adb.source });
   else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
-  const runner = new AdbRunner({
-    adbPath: adb?.path ?? null,
+  return new AdbDeviceGateway(adbRunnerFor(config, env, logger, adb?.path ?? null, config.udid), clock, logger);
+}
+
+function adbRunnerFor(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, adbPath: string | null, serial: string): AdbRunner {
+  return new AdbRunner({
+    adbPath,
     // A serial adb would read as an option is refused by the guard before any call; keep the runner constructible.
-    serial: config.udid.startsWith('-') ? 'refused-serial' : config.udid,
+    serial: serial.startsWith('-') ? 'refused-serial' : serial,
     defaultTimeoutMs: config.actionTimeoutMs,
     env,
     logger,
   });
-  return new AdbDeviceGateway(runner, clock, logger);
+}
+
+/** device_list's view of adb: the listing through the configured runner, getprop through one per listed serial. */
+function createDeviceDirectory(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, lockDirectory: string | null): DeviceDirectory {
+  const adbPath = locateAdb(env)?.path ?? null;
+  return new AdbDeviceDirectory({
+    runner: adbRunnerFor(config, env, logger, adbPath, config.udid),
+    runnerFor: (serial) => adbRunnerFor(config, env, logger, adbPath, serial),
+    lockDirectory,
+    logger,
+  });
 }

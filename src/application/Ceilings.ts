@@ -83,6 +83,7 @@ export class Ceilings {
       swipe: (path) => bound('a swipe', () => inner.swipe(path)),
       windowSize: () => bound('reading the window size', () => inner.windowSize()),
       back: () => bound('pressing back', () => inner.back()),
+      pressKey: (keycode: number) => bound('pressing a key', () => inner.pressKey(keycode)),
       pageSource: () => bound('reading the page source', () => inner.pageSource()),
       screenshot: () => bound('a screenshot', () => inner.screenshot()),
       close: () => bound('closing the Appium session', () => inner.close()),
@@ -105,6 +106,8 @@ export class Ceilings {
         bound('resolving the launcher activity', () => inner.resolveLauncherActivity(pkg)),
       startActivity: (component: string) => bound('starting the activity', () => inner.startActivity(component)),
       startApplicationSettings: () => bound('opening Settings', () => inner.startApplicationSettings()),
+      forceStop: (pkg: PackageName) => bound('stopping the app', () => inner.forceStop(pkg)),
+      clearData: (pkg: PackageName) => bound('clearing the app data', () => inner.clearData(pkg)),
     };
   }
 }

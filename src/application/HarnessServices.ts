@@ -1,10 +1,13 @@
+import type { AppControlService } from './services/AppControlService.js';
 import type { AppService } from './services/AppService.js';
 import type { CaptureService } from './services/CaptureService.js';
+import type { DeviceListService } from './services/DeviceListService.js';
 import type { FlowService } from './services/FlowService.js';
 import type { SettingsService } from './services/SettingsService.js';
 import type { StatusService } from './services/StatusService.js';
 import type { TreeService } from './services/TreeService.js';
 import type { UiActionService } from './services/UiActionService.js';
+import type { WaitService } from './services/WaitService.js';
 
 /** One service per capability; the MCP tools are thin translations onto these. */
 export interface HarnessServices {
@@ -15,4 +18,10 @@ export interface HarnessServices {
   readonly flows: FlowService;
   readonly actions: UiActionService;
   readonly settings: SettingsService;
+  /** ui_wait (toolset `wait`, issue 16). */
+  readonly waits: WaitService;
+  /** device_list (toolset `device`, issue 16). */
+  readonly devices: DeviceListService;
+  /** app_stop, app_clear_data (toolset `apps`, issue 16). */
+  readonly appControl: AppControlService;
 }

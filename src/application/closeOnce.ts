@@ -20,6 +20,7 @@ export function withCloseOnce(inner: AutomationSession, close: () => Promise<voi
     swipe: (path) => inner.swipe(path),
     windowSize: () => inner.windowSize(),
     back: () => inner.back(),
+    pressKey: (keycode) => inner.pressKey(keycode),
     pageSource: () => inner.pageSource(),
     screenshot: () => inner.screenshot(),
     close: () => (closing ??= close()),

@@ -13,6 +13,9 @@ export const EVIDENCE_LABELS = [
   'ui-type',
   'ui-scroll',
   'device-back',
+  'device-key',
+  'app-stop',
+  'app-clear-data',
   'settings-apps',
 ] as const;
 export type EvidenceLabel = (typeof EVIDENCE_LABELS)[number] | `failure-${(typeof EVIDENCE_LABELS)[number]}`;

@@ -59,6 +59,10 @@ export interface DeviceGateway {
   startActivity(component: string): Promise<void>;
   /** `am start -W -S -a android.settings.APPLICATION_SETTINGS`. */
   startApplicationSettings(): Promise<void>;
+  /** `am force-stop <pkg>` (issue 16, app_stop). */
+  forceStop(pkg: PackageName): Promise<void>;
+  /** `pm clear <pkg>` (issue 16, app_clear_data); false when the device answered `Failed`. */
+  clearData(pkg: PackageName): Promise<boolean>;
 }
 
 /** How the server locates an element; built by the domain, never taken from the caller. */
@@ -102,6 +106,8 @@ export interface AutomationSession {
   swipe(path: SwipePath): Promise<void>;
   windowSize(): Promise<{ width: number; height: number }>;
   back(): Promise<void>;
+  /** One Android key event (KeyEvent code) through the driver: `mobile: pressKey` (issue 16, device_key). */
+  pressKey(keycode: number): Promise<void>;
   pageSource(): Promise<string>;
   screenshot(): Promise<Buffer>;
   close(): Promise<void>;
@@ -162,6 +168,25 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** One line of `adb devices -l` (issue 16, device_list). */
+export interface ListedDevice {
+  /** As adb printed it, checked against a plain serial pattern. */
+  readonly serial: string;
+  /** `device`, `offline`, `unauthorized`, `no permissions`, `recovery`, … as adb says. */
+  readonly state: string;
+  /** The `model:` field adb prints, or null. */
+  readonly model: string | null;
+}
+
+/** Every device the adb server sees; read-only (issue 16, device_list). */
+export interface DeviceDirectory {
+  list(): Promise<readonly ListedDevice[]>;
+  /** `getprop ro.build.version.release` on `serial`: only asked of devices the guard allows. */
+  androidVersion(serial: string): Promise<string>;
+  /** Who holds `serial`'s cross-process lock now (a live process), or null. */
+  holderOf(serial: string): { readonly pid: number; readonly tool: string; readonly since: string } | null;
 }
 
 /** What a hold on the device is for, written into the cross-process lock for EMULATOR_BUSY messages. */

@@ -25,6 +25,8 @@ export interface HarnessMcpServerOptions {
   readonly tools: readonly ToolDefinition[];
   readonly runner: OperationRunner;
   readonly artifacts: ArtifactReader;
+  /** Taught at initialize; defaults to the core instructions (serverInstructions() adds the toolsets' lines). */
+  readonly instructions?: string;
 }
 
 /** The MCP form of a tool definition, as tools/list publishes it. */
@@ -56,7 +58,7 @@ export class HarnessMcpServer {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server is what lets us own validation errors
     this.server = new Server(
       { name: SERVER_NAME, version: options.version },
-      { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: SERVER_INSTRUCTIONS },
+      { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: options.instructions ?? SERVER_INSTRUCTIONS },
     );
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.published] }));
     this.server.setRequestHandler(CallToolRequestSchema, (request) =>

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { OperationContext, Outcome } from '../application/OperationRunner.js';
+import type { ToolsetName } from './toolsets.js';
 
 /** MCP tool annotations (hints for clients; CONTRACT §1: read-only for the four observers). */
 export interface ToolAnnotations {
@@ -20,6 +21,8 @@ export interface ToolAnnotations {
  */
 export interface ToolDefinition {
   readonly name: string;
+  /** Which toolset publishes it (issue 16); `core` is the contract's twelve, always on. Not sent to the client. */
+  readonly toolset: ToolsetName;
   readonly title: string;
   readonly description: string;
   readonly inputSchema: z.ZodObject;

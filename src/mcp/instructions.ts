@@ -1,3 +1,5 @@
+import type { ToolsetName } from './toolsets.js';
+
 /** Taught to the model at initialize: the loop that makes the tools work without coordinates. */
 export const SERVER_INSTRUCTIONS = [
   'Drives one Android emulator by meaning, never by coordinates.',
@@ -8,3 +10,22 @@ export const SERVER_INSTRUCTIONS = [
   'For several steps in a row call ui_session_open and pass its session_id to every call, then ui_session_close.',
   'Every answer is one envelope {ok, operation_id, tool, data, evidence, error}; error.message says what to do next. EMULATOR_BUSY means another call holds the device: retry when it is done.',
 ].join('\n');
+
+/**
+ * One line per opt-in toolset (issue 16), added only when it is on, so the instructions never
+ * name a tool the model cannot call. `core` is SERVER_INSTRUCTIONS itself.
+ */
+const TOOLSET_LINES: Readonly<Partial<Record<ToolsetName, string>>> = Object.freeze({
+  apps: 'app_stop force-stops an app; app_clear_data erases its data for good (destructive: only when the user asked).',
+  device: 'device_key presses home, recents, enter or back; then ui_get_tree. device_list shows every device adb sees.',
+  wait: 'Instead of calling ui_get_tree again and again, ui_wait returns as soon as a selector is visible or gone.',
+});
+
+/** The instructions for the toolsets on: with only `core`, exactly SERVER_INSTRUCTIONS. */
+export function serverInstructions(toolsets: readonly ToolsetName[]): string {
+  const extra = toolsets.flatMap((name) => {
+    const line = name === 'core' ? undefined : TOOLSET_LINES[name];
+    return line ? [line] : [];
+  });
+  return [SERVER_INSTRUCTIONS, ...extra].join('\n');
+}

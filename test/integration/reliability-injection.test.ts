@@ -164,6 +164,12 @@ const SLOTS: Slot[] = [
   { name: 'ui_get_tree.include_raw', tool: 'ui_get_tree', args: (h) => withValue({}, 'include_raw', h), expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT') },
   // A whole number from 0 (issue 14: the next part of the raw XML); absent and null mean the first part.
   { name: 'ui_get_tree.raw_offset', tool: 'ui_get_tree', args: (h) => withValue({}, 'raw_offset', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) ? 'inert' : 'INVALID_ARGUMENT'; } },
+  // Issue 16's toolsets (the harness runs with ANDROID_MCP_TOOLSETS=all): closed sets and bounded numbers only.
+  { name: 'app_stop.package_name', tool: 'app_stop', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
+  { name: 'app_clear_data.package_name', tool: 'app_clear_data', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
+  { name: 'ui_wait.until', tool: 'ui_wait', args: (h) => withValue({ selector: { text: 'Apps' } }, 'until', h), expect: (h) => (valueOf(h) === 'visible' || valueOf(h) === 'gone' ? 'inert' : 'INVALID_ARGUMENT') },
+  { name: 'ui_wait.timeout_s', tool: 'ui_wait', args: (h) => withValue({ selector: { text: 'Apps' }, until: 'gone' }, 'timeout_s', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0.5 && v <= 60) ? 'inert' : 'INVALID_ARGUMENT'; } },
+  { name: 'device_key.key', tool: 'device_key', args: (h) => withValue({}, 'key', h), expect: (h) => (['home', 'recents', 'enter', 'back'].includes(valueOf(h) as string) ? 'inert' : 'INVALID_ARGUMENT') },
 ];
 
 /** Commands Appium itself runs to set up, keep and end a UiAutomator2 session: fixed strings, no caller input. */
@@ -227,7 +233,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
   beforeAll(async () => {
     ensureBuilt();
     stack = await startReliabilityStack({ appium: true });
-    harness = await startHarness(stack.harnessEnv('injection'));
+    harness = await startHarness(stack.harnessEnv('injection', { ANDROID_MCP_TOOLSETS: 'all' }));
     // A clean warm-up: what the device sees from honest calls, so that anything new is attributable.
     for (const tool of ['emulator_get_status', 'ui_get_tree', 'app_list_installed']) expect((await harness.call(tool)).envelope.ok).toBe(true);
     const flow = await harness.call('ui_session_open');
@@ -336,7 +342,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     }
     // Tools without parameters ignore unknown arguments, whatever they hold.
     const extras = { package_name: '; reboot', text: '$(reboot)', selector: { text: "' or '1'='1" }, direction: '--help', session_id: '../../etc/passwd', include_raw: 'true' };
-    for (const tool of ['emulator_get_status', 'app_list_installed', 'screen_capture', 'settings_open_apps']) {
+    for (const tool of ['emulator_get_status', 'app_list_installed', 'screen_capture', 'settings_open_apps', 'device_list']) {
       const answer = await harness.call(tool, extras);
       if (!answer.envelope.ok) problems.push(`${tool} with hostile extras → ${answer.envelope.error?.code}`);
     }

@@ -162,12 +162,16 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
     'exec-out uiautomator dump /dev/tty',
     'exec-out screencap -p',
     'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
+    // device_list (issue 16): a read-only host command.
+    'devices -l',
     // Read only after screencap warns of several displays (issue 8).
     'shell dumpsys display',
   ];
   if (fixed.includes(rest)) return true;
   if (/^exec-out screencap -p -d [0-9]{1,20}$/.test(rest)) return true;
   const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
+  // app_stop, app_clear_data (issue 16): a validated package only.
+  if (new RegExp(`^shell (?:am force-stop|pm clear) ${pkg}$`).test(rest)) return true;
   if (new RegExp(`^shell cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(rest)) return true;
   return new RegExp(`^shell am start -W -n ${pkg}/(?:\\.|${pkg}\\.)?[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*$`).test(rest);
 }

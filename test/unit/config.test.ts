@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       appiumExtraCapabilities: {},
       adbServerPort: null,
+      toolsets: ['core'],
     });
     expect(warnings).toEqual([]);
     expect(Object.isFrozen(config)).toBe(true);

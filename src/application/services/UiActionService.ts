@@ -14,6 +14,7 @@ import { selectorToWire, type Selector } from '../../domain/selector.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
 import { REF_GENERATIONS, type RefRegistry } from '../RefRegistry.js';
+import { DEVICE_KEYS, type DeviceKey } from '../../domain/toolsetArguments.js';
 import type { ScrollDirection } from '../../domain/validation.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { EvidenceCapture } from '../EvidenceCapture.js';
@@ -150,6 +151,26 @@ export class UiActionService {
       // The package back led to is the settled foreground (one read serves both keys).
       (foreground) => ({ back_to_package: foreground }),
       'back',
+    );
+  }
+
+  /**
+   * device_key (issue 16): one key event through the driver (`mobile: pressKey`); `back` is
+   * device_back's own PressBack. Home, Recents and Back move the focus after the call returns,
+   * so the foreground is read until it settles, as after Back; Enter is read once.
+   */
+  key(context: OperationContext, key: DeviceKey, sessionId?: string): Promise<Outcome> {
+    return this.act(
+      context,
+      'device-key',
+      sessionId,
+      async (_device, session) => {
+        if (key === 'back') await session.back();
+        else await session.pressKey(DEVICE_KEYS[key]);
+        return { key };
+      },
+      () => ({}),
+      key === 'enter' ? 'focused' : 'back',
     );
   }
 

@@ -59,6 +59,17 @@ export const ADB_COMMANDS = Object.freeze({
     return frozen('shell', 'am', 'start', '-W', '-n', component);
   },
   startApplicationSettings: frozen('shell', 'am', 'start', '-W', '-S', '-a', 'android.settings.APPLICATION_SETTINGS'),
+  /** Issue 16 (device_list): a host command, read-only; `-s` before it changes nothing. */
+  listDevices: frozen('devices', '-l'),
+  /** Issue 16 (app_stop, app_clear_data): the package re-validated before the argv exists. */
+  forceStop: (pkg: PackageName): Argv => {
+    if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
+    return frozen('shell', 'am', 'force-stop', pkg);
+  },
+  clearData: (pkg: PackageName): Argv => {
+    if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
+    return frozen('shell', 'pm', 'clear', pkg);
+  },
 });
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -273,6 +284,16 @@ export class AdbDeviceGateway implements DeviceGateway {
         'The device could not open the Settings → Apps screen (android.settings.APPLICATION_SETTINGS). Check that the Settings app is present and the device is unlocked, then retry.',
       );
     }
+  }
+
+  async forceStop(pkg: PackageName): Promise<void> {
+    this.requireSuccess(await this.runner.run(ADB_COMMANDS.forceStop(pkg)), 'am force-stop');
+  }
+
+  async clearData(pkg: PackageName): Promise<boolean> {
+    // PackageManagerShellCommand.runClear prints "Success" or "Failed" (exit code 1).
+    const result = await this.runner.run(ADB_COMMANDS.clearData(pkg));
+    return /^Success/m.test(text(result));
   }
 
   private async readProp(argv: Argv, what: string): Promise<string> {

@@ -370,6 +370,11 @@ class WebdriverSession implements AutomationSession {
     await this.call(() => this.driver.back(), 'back');
   }
 
+  /** appium-uiautomator2-driver's `mobile: pressKey` (its server's /appium/device/press_keycode). */
+  async pressKey(keycode: number): Promise<void> {
+    await this.call(() => this.driver.executeScript('mobile: pressKey', [{ keycode }]), 'press key');
+  }
+
   async pageSource(): Promise<string> {
     return this.call(() => this.driver.getPageSource(), 'page source');
   }

@@ -1,17 +1,23 @@
 import type { HarnessServices } from '../../application/HarnessServices.js';
 import type { ToolDefinition } from '../ToolDefinition.js';
-import { appListInstalledTool } from './appListInstalled.js';
-import { appOpenTool } from './appOpen.js';
-import { deviceBackTool } from './deviceBack.js';
-import { emulatorGetStatusTool } from './emulatorGetStatus.js';
-import { screenCaptureTool } from './screenCapture.js';
-import { settingsOpenAppsTool } from './settingsOpenApps.js';
-import { uiGetTreeTool } from './uiGetTree.js';
-import { uiScrollTool } from './uiScroll.js';
-import { uiSessionCloseTool } from './uiSessionClose.js';
-import { uiSessionOpenTool } from './uiSessionOpen.js';
-import { uiTapTool } from './uiTap.js';
-import { uiTypeTextTool } from './uiTypeText.js';
+import { DEFAULT_TOOLSETS, type ToolsetName } from '../toolsets.js';
+import { appListInstalledTool } from './core/appListInstalled.js';
+import { appOpenTool } from './core/appOpen.js';
+import { deviceBackTool } from './core/deviceBack.js';
+import { emulatorGetStatusTool } from './core/emulatorGetStatus.js';
+import { screenCaptureTool } from './core/screenCapture.js';
+import { settingsOpenAppsTool } from './core/settingsOpenApps.js';
+import { uiGetTreeTool } from './core/uiGetTree.js';
+import { uiScrollTool } from './core/uiScroll.js';
+import { uiSessionCloseTool } from './core/uiSessionClose.js';
+import { uiSessionOpenTool } from './core/uiSessionOpen.js';
+import { uiTapTool } from './core/uiTap.js';
+import { uiTypeTextTool } from './core/uiTypeText.js';
+import { appClearDataTool } from './apps/appClearData.js';
+import { appStopTool } from './apps/appStop.js';
+import { deviceKeyTool } from './device/deviceKey.js';
+import { deviceListTool } from './device/deviceList.js';
+import { uiWaitTool } from './wait/uiWait.js';
 
 /** CONTRACT §1: exactly these twelve, in this order. */
 export const TOOL_NAMES = [
@@ -29,7 +35,8 @@ export const TOOL_NAMES = [
   'settings_open_apps',
 ] as const;
 
-export function createTools(services: HarnessServices): readonly ToolDefinition[] {
+/** Every tool the server knows, core first in contract order, then each toolset's. */
+export function allTools(services: HarnessServices): readonly ToolDefinition[] {
   return [
     emulatorGetStatusTool(services),
     uiGetTreeTool(services),
@@ -43,5 +50,15 @@ export function createTools(services: HarnessServices): readonly ToolDefinition[
     uiScrollTool(services),
     deviceBackTool(services),
     settingsOpenAppsTool(services),
+    appStopTool(services),
+    appClearDataTool(services),
+    deviceKeyTool(services),
+    deviceListTool(services),
+    uiWaitTool(services),
   ];
+}
+
+/** The tools the given toolsets switch on (issue 16); the default is the twelve alone. */
+export function createTools(services: HarnessServices, toolsets: readonly ToolsetName[] = DEFAULT_TOOLSETS): readonly ToolDefinition[] {
+  return allTools(services).filter((tool) => tool.toolset === 'core' || toolsets.includes(tool.toolset));
 }

@@ -201,7 +201,8 @@ export class DeviceUi {
     const homeId = this.scenario.spec.home;
     const launcher = this.stack.find((v) => v.screen.spec.id === homeId) ?? this.visitOf(homeId);
     const wasTop = this.top() === launcher;
-    this.stack = this.stack.filter((v) => v !== launcher).concat(launcher);
+    // The Overview is a state of the launcher: going Home leaves it.
+    this.stack = this.stack.filter((v) => v !== launcher && v.screen.spec.id !== 'recents').concat(launcher);
     if (!wasTop) {
       this.version++;
       this.generation++;
@@ -256,6 +257,12 @@ export class DeviceUi {
       case 4:
       case 111:
         this.back(`${reason} BACK`);
+        return true;
+      case 187:
+        // KEYCODE_APP_SWITCH: the Overview, when the scenario has one; a second press is not modelled.
+        if (!this.scenario.screens.has('recents')) return false;
+        this.stack = this.stack.filter((v) => v.screen.spec.id !== 'recents');
+        this.startScreen('recents', { reason: `${reason} APP_SWITCH` });
         return true;
       case 66:
       case 160:

@@ -50,6 +50,31 @@ function launcherScreen(): ScreenSpec {
   };
 }
 
+/**
+ * Overview (Recents, KEYCODE_APP_SWITCH): on a Pixel it is the launcher's own Quickstep state,
+ * so the launcher package keeps focus (docs/device-quirks.md). The task cards are not modelled;
+ * "Clear all" and Back both lead Home.
+ */
+function recentsScreen(): ScreenSpec {
+  return {
+    id: 'recents',
+    package: LAUNCHER,
+    activity: '.NexusLauncherActivity',
+    onBack: [{ type: 'home' }],
+    root: node(C.frame, [0, 0, 1080, 2400], {}, [
+      node(C.frame, [0, 0, 1080, 2400], { resourceId: `${LAUNCHER}:id/overview_panel`, contentDesc: 'Recent apps' }, [
+        node(C.button, [390, 1980, 690, 2100], {
+          text: 'Clear all',
+          resourceId: `${LAUNCHER}:id/clear_all`,
+          clickable: true,
+          focusable: true,
+          onClick: [{ type: 'home' }],
+        }),
+      ]),
+    ]),
+  };
+}
+
 const HOME_ROWS: readonly RowOptions[] = [
   { title: 'Network & internet', summary: 'Mobile, Wi-Fi, hotspot', onClick: goto('settings_network') },
   { title: 'Connected devices', summary: 'Bluetooth, pairing', onClick: generic('Connected devices') },
@@ -476,6 +501,7 @@ function placeholderApp(id: string, pkg: string, activity: string, title: string
 
 const SCREENS: readonly ScreenSpec[] = [
   launcherScreen(),
+  recentsScreen(),
   settingsHome(),
   settingsPage(),
   settingsNetwork(),

@@ -78,6 +78,13 @@ export class FakeSession implements AutomationSession {
   back(): Promise<void> {
     return this.answer('back', () => undefined);
   }
+  /** Key codes pressed through `mobile: pressKey` (device_key). */
+  readonly keys: number[] = [];
+  pressKey(keycode: number): Promise<void> {
+    return this.answer('pressKey', () => {
+      this.keys.push(keycode);
+    });
+  }
   pageSource(): Promise<string> {
     return this.answer('pageSource', () => this.owner.source);
   }

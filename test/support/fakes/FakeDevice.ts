@@ -88,4 +88,20 @@ export class FakeDevice implements DeviceGateway {
   startApplicationSettings(): Promise<void> {
     return this.answer('startApplicationSettings', () => this.onStart('com.android.settings/.Settings'));
   }
+  /** Packages stopped / cleared (app_stop, app_clear_data). */
+  readonly stopped: string[] = [];
+  readonly cleared: string[] = [];
+  forceStop(pkg: PackageName): Promise<void> {
+    return this.answer('forceStop', () => {
+      this.stopped.push(pkg);
+      if (this.foreground === pkg) this.foreground = 'com.google.android.apps.nexuslauncher';
+    });
+  }
+  clearData(pkg: PackageName): Promise<boolean> {
+    return this.answer('clearData', () => {
+      this.cleared.push(pkg);
+      if (this.foreground === pkg) this.foreground = 'com.google.android.apps.nexuslauncher';
+      return this.packages.includes(pkg);
+    });
+  }
 }

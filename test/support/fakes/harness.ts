@@ -27,6 +27,7 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     logLevel: 'silent',
     appiumExtraCapabilities: {},
     adbServerPort: null,
+    toolsets: ['core'],
     ...overrides,
   };
 }

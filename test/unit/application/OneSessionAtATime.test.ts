@@ -50,6 +50,7 @@ class OneDeviceAppium implements AutomationGateway {
       swipe: () => hung<void>(),
       windowSize: async () => ({ width: 1080, height: 2400 }),
       back: never,
+      pressKey: never,
       pageSource: never,
       screenshot: never,
       close: () =>

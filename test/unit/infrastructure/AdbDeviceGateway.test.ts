@@ -59,12 +59,16 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       screencap: 'exec-out screencap -p',
       displays: 'shell dumpsys display',
       startApplicationSettings: 'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
+      listDevices: 'devices -l',
     });
     for (const [, v] of fixed) expect(v).toBeTypeOf('string');
     for (const value of Object.values(ADB_COMMANDS)) if (Array.isArray(value)) expect(Object.isFrozen(value)).toBe(true);
     expect(ADB_COMMANDS.resolveLauncherActivity(pkg('com.android.settings'))).toEqual([
       'shell', 'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', 'com.android.settings',
     ]);
+    expect(ADB_COMMANDS.forceStop(pkg('com.example.notes'))).toEqual(['shell', 'am', 'force-stop', 'com.example.notes']);
+    expect(ADB_COMMANDS.clearData(pkg('com.example.notes'))).toEqual(['shell', 'pm', 'clear', 'com.example.notes']);
+    expect(() => ADB_COMMANDS.clearData(pkg('a;reboot'))).toThrow(/not valid/);
     expect(ADB_COMMANDS.startActivity('com.android.settings/.Settings')).toEqual(['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']);
     expect(ADB_COMMANDS.screencapDisplay('4619827551948147201')).toEqual(['exec-out', 'screencap', '-p', '-d', '4619827551948147201']);
   });

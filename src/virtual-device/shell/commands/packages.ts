@@ -217,6 +217,13 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
     if (sub === 'dump') return dumpPackage(io, rest[0] ?? '');
     if (sub === 'grant' || sub === 'revoke' || sub === 'enable' || sub === 'disable-user' || sub === 'set-permission-flags') return 0;
     if (sub === 'clear') {
+      // PackageManagerShellCommand.runClear: "Success", or "Failed" with exit 1 (unknown package); clearing kills the app.
+      const name = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--user').pop() ?? '';
+      if (!system.installed.has(name)) {
+        io.out('Failed\n');
+        return 1;
+      }
+      forceStop(name);
       io.out('Success\n');
       return 0;
     }

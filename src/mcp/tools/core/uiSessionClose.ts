@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { parseSessionId } from '../../domain/validation.js';
-import { actor, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { parseSessionId } from '../../../domain/validation.js';
+import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function uiSessionCloseTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_session_close',
+    toolset: 'core',
     title: 'End a flow',
     description: 'Ends the flow and frees the device: {closed: true}.',
     inputSchema: z.object({ session_id: z.string() }),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { OBSERVER, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function emulatorGetStatusTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'emulator_get_status',
+    toolset: 'core',
     title: 'Emulator status',
     description:
       'Checks the emulator and Appium: {udid, android_version, model, appium_version}. Next: ui_get_tree.',

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { optionalSessionId } from '../arguments.js';
-import { sessionIdSchema } from '../schemas.js';
-import { actor, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { optionalSessionId } from '../../arguments.js';
+import { sessionIdSchema } from '../../schemas.js';
+import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function deviceBackTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'device_back',
+    toolset: 'core',
     title: 'Back',
     description:
       'Presses Back (also closes the keyboard): {back_to_package, foreground_package} + evidence. Next: ui_get_tree.',

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { SCROLL_DIRECTIONS, parseDirection } from '../../domain/validation.js';
-import { optionalSelector, optionalSessionId } from '../arguments.js';
-import { containerSelectorSchema, sessionIdSchema } from '../schemas.js';
-import { actor, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { SCROLL_DIRECTIONS, parseDirection } from '../../../domain/validation.js';
+import { optionalSelector, optionalSessionId } from '../../arguments.js';
+import { containerSelectorSchema, sessionIdSchema } from '../../schemas.js';
+import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function uiScrollTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_scroll',
+    toolset: 'core',
     title: 'Scroll',
     description:
       'Scrolls one page (down: further down) of the selector\'s container (from scrollables), else of the largest that scrolls that way: {direction, moved, foreground_package} + evidence; moved false: an end. Next: ui_get_tree.',

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { HarnessError } from '../../domain/errors.js';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { optionalFlag, optionalRawOffset, optionalSessionId } from '../arguments.js';
-import { sessionIdSchema } from '../schemas.js';
-import { OBSERVER, type ToolDefinition } from '../ToolDefinition.js';
+import { HarnessError } from '../../../domain/errors.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { optionalFlag, optionalRawOffset, optionalSessionId } from '../../arguments.js';
+import { sessionIdSchema } from '../../schemas.js';
+import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_get_tree',
+    toolset: 'core',
     title: 'Read screen',
     description:
       'Reads the screen: foreground_package, texts, actions [{selector, label (else the selector\'s value), role (else button), ' +

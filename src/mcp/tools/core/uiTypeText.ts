@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../application/HarnessServices.js';
-import { parseText } from '../../domain/validation.js';
-import { parseActionTarget } from '../../domain/refs/refTarget.js';
-import { optionalSessionId } from '../arguments.js';
-import { selectorSchema, sessionIdSchema } from '../schemas.js';
-import { actor, type ToolDefinition } from '../ToolDefinition.js';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { parseText } from '../../../domain/validation.js';
+import { parseActionTarget } from '../../../domain/refs/refTarget.js';
+import { optionalSessionId } from '../../arguments.js';
+import { selectorSchema, sessionIdSchema } from '../../schemas.js';
+import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function uiTypeTextTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_type_text',
+    toolset: 'core',
     title: 'Type text',
     description:
       'Replaces the text of the field a selector names (an input action or {input_hint: "Search"}), tapping it first when it has no focus: ' +

@@ -1,0 +1,57 @@
+import { HarnessError } from '../../domain/errors.js';
+import type { DeviceGateway, PackageName } from '../../domain/ports.js';
+import type { DeviceAccess } from '../DeviceAccess.js';
+import type { EvidenceCapture } from '../EvidenceCapture.js';
+import type { FlowSessions } from '../FlowSessions.js';
+import type { OperationContext, Outcome } from '../OperationRunner.js';
+
+/**
+ * app_stop and app_clear_data (toolset `apps`, issue 16): `am force-stop` and `pm clear`
+ * through the closed list, each on an installed package only, with evidence afterwards. Both
+ * change the screen, so both guards apply and no flow may be open (as app_open).
+ */
+export class AppControlService {
+  constructor(
+    private readonly access: DeviceAccess,
+    private readonly flows: FlowSessions,
+    private readonly evidence: EvidenceCapture,
+  ) {}
+
+  stop(context: OperationContext, pkg: PackageName): Promise<Outcome> {
+    return this.run(context, pkg, 'app-stop', async (device) => {
+      await device.forceStop(pkg);
+      return { stopped_package: pkg };
+    });
+  }
+
+  clearData(context: OperationContext, pkg: PackageName): Promise<Outcome> {
+    return this.run(context, pkg, 'app-clear-data', async (device) => {
+      if (!(await device.clearData(pkg))) {
+        throw new HarnessError('APP_NOT_FOUND', `The device refused to clear the data of ${pkg} (pm clear said Failed). Check it with app_list_installed.`);
+      }
+      return { cleared_package: pkg };
+    });
+  }
+
+  private run(
+    context: OperationContext,
+    pkg: PackageName,
+    label: 'app-stop' | 'app-clear-data',
+    body: (device: DeviceGateway) => Promise<Record<string, unknown>>,
+  ): Promise<Outcome> {
+    return this.access.exclusive(context, 'act', async (device) => {
+      this.flows.assertNoFlow();
+      if (!(await device.listPackages()).includes(pkg)) {
+        throw new HarnessError('APP_NOT_FOUND', `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`);
+      }
+      try {
+        const data = await body(device);
+        const window = await device.getWindowState();
+        const written = await this.evidence.capture(device, label);
+        return { data: { ...data, foreground_package: window.foregroundPackage }, evidence: written.ref };
+      } catch (error) {
+        throw await this.evidence.attachFailure(device, label, error);
+      }
+    });
+  }
+}

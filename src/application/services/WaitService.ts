@@ -1,0 +1,89 @@
+import { HarnessError } from '../../domain/errors.js';
+import { matchSelector } from '../../domain/matcher.js';
+import { isVisible } from '../../domain/nodeFacts.js';
+import type { Clock, DeviceGateway } from '../../domain/ports.js';
+import { selectorToWire, type Selector } from '../../domain/selector.js';
+import type { WaitUntil } from '../../domain/toolsetArguments.js';
+import { DeadlineExceeded, withDeadline } from '../deadline.js';
+import type { DeviceAccess } from '../DeviceAccess.js';
+import type { FlowSessions } from '../FlowSessions.js';
+import type { OperationContext, Outcome } from '../OperationRunner.js';
+import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from '../ScreenReader.js';
+
+/** Issue 16: ui_wait's bounds, and how often it looks again. */
+export const WAIT_DEFAULT_S = 10;
+export const WAIT_MAX_S = 60;
+export const WAIT_MIN_S = 0.5;
+export const WAIT_POLL_INTERVAL_MS = 500;
+
+export interface WaitRequest {
+  readonly selector: Selector;
+  readonly until: WaitUntil;
+  readonly timeoutMs: number;
+  readonly sessionId?: string;
+}
+
+/**
+ * ui_wait (toolset `wait`): reads the screen the way ui_get_tree does (the flow's page source
+ * when a flow is open, else `uiautomator dump`), read-only, until the selector names a visible
+ * node (`visible`) or none (`gone`). The whole wait, reads included, is bounded by its timeout,
+ * so the device gate is never held longer than that.
+ */
+export class WaitService {
+  constructor(
+    private readonly access: DeviceAccess,
+    private readonly flows: FlowSessions,
+    private readonly clock: Clock,
+  ) {}
+
+  wait(context: OperationContext, request: WaitRequest): Promise<Outcome> {
+    return this.access.exclusive(context, 'adb', async (device) => {
+      const started = this.clock.monotonicMs();
+      const state: { stop: boolean; lastPresent: boolean | null } = { stop: false, lastPresent: null };
+      const loop = async (): Promise<Outcome> => {
+        for (;;) {
+          // The deadline answered already: no read after it (the gate is being given back).
+          if (state.stop) throw new DeadlineExceeded('timed out');
+          const reading = await this.read(device, request.sessionId);
+          const present = matchSelector(reading.tree, request.selector).some(isVisible);
+          state.lastPresent = present;
+          if (present === (request.until === 'visible')) {
+            return { data: { until: request.until, waited_ms: Math.round(this.clock.monotonicMs() - started), ...reading.summary } };
+          }
+          const remaining = request.timeoutMs - (this.clock.monotonicMs() - started);
+          if (state.stop || remaining <= 0) throw new DeadlineExceeded('timed out');
+          await this.clock.sleep(Math.min(WAIT_POLL_INTERVAL_MS, remaining));
+        }
+      };
+      try {
+        return await withDeadline(this.clock, request.timeoutMs, loop(), 'timed out');
+      } catch (error) {
+        state.stop = true;
+        if (error instanceof DeadlineExceeded) throw this.timeout(request, state.lastPresent);
+        throw error;
+      }
+    });
+  }
+
+  private timeout(request: WaitRequest, lastPresent: boolean | null): HarnessError {
+    const selector = JSON.stringify(selectorToWire(request.selector));
+    const seconds = request.timeoutMs / 1000;
+    const what =
+      lastPresent === null
+        ? `the screen could not be read within ${seconds} s`
+        : request.until === 'visible'
+          ? `${selector} was still not on screen after ${seconds} s`
+          : `${selector} was still on screen after ${seconds} s`;
+    return new HarnessError(
+      'OPERATION_TIMEOUT',
+      `ui_wait: ${what}. Call ui_get_tree to see what the screen shows, then wait again (timeout_s up to ${WAIT_MAX_S}) or act.`,
+    );
+  }
+
+  /** The same source as ui_get_tree: the given flow, else an open flow, else a dump. */
+  private async read(device: DeviceGateway, sessionId: string | undefined): Promise<ScreenReading> {
+    if (sessionId !== undefined) return this.flows.use(sessionId, (session) => readScreenViaDriver(device, session));
+    const throughFlow = await this.flows.borrow((session) => readScreenViaDriver(device, session));
+    return throughFlow ? throughFlow.value : readScreenViaAdb(device);
+  }
+}

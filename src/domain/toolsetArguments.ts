@@ -1,0 +1,48 @@
+/**
+ * Validation of the opt-in toolsets' arguments (issue 16). Each value that reaches a device is
+ * one of a closed set or a bounded number: no model text ever reaches adb or the driver.
+ */
+import { HarnessError } from './errors.js';
+
+function shown(input: unknown): string {
+  if (input === undefined) return 'nothing';
+  if (input === null) return 'null';
+  if (typeof input === 'string') return `'${input.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}${input.length > 20 ? '…' : ''}'`;
+  if (Array.isArray(input)) return 'an array';
+  return `a ${typeof input}`;
+}
+
+/** Android KeyEvent codes (android.view.KeyEvent): HOME 3, BACK 4, ENTER 66, APP_SWITCH 187 (Recents). */
+export const DEVICE_KEYS = Object.freeze({ home: 3, recents: 187, enter: 66, back: 4 });
+export type DeviceKey = keyof typeof DEVICE_KEYS;
+const KEY_NAMES = Object.keys(DEVICE_KEYS) as DeviceKey[];
+
+/** Throws HarnessError('INVALID_ARGUMENT'). */
+export function parseDeviceKey(input: unknown): DeviceKey {
+  if (typeof input === 'string' && (KEY_NAMES as string[]).includes(input)) return input as DeviceKey;
+  throw new HarnessError(
+    'INVALID_ARGUMENT',
+    `Invalid key: got ${shown(input)}. Send "key": one of ${KEY_NAMES.map((k) => `"${k}"`).join(', ')} (exactly, lowercase).`,
+  );
+}
+
+export type WaitUntil = 'visible' | 'gone';
+
+/** Throws HarnessError('INVALID_ARGUMENT'). */
+export function parseWaitUntil(input: unknown): WaitUntil {
+  if (input === 'visible' || input === 'gone') return input;
+  throw new HarnessError('INVALID_ARGUMENT', `Invalid until: got ${shown(input)}. Send "until": "visible" or "gone".`);
+}
+
+/**
+ * An optional whole or fractional number of seconds in [min, max]; absent or null is `fallback`.
+ * Throws HarnessError('INVALID_ARGUMENT') naming the range.
+ */
+export function parseBoundedNumber(input: unknown, name: string, min: number, max: number, fallback: number, integer = false): number {
+  if (input === undefined || input === null) return fallback;
+  if (typeof input === 'number' && Number.isFinite(input) && input >= min && input <= max && (!integer || Number.isInteger(input))) return input;
+  throw new HarnessError(
+    'INVALID_ARGUMENT',
+    `Invalid ${name}: got ${typeof input === 'number' ? String(input) : shown(input)}. Send ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (no quotes), or leave it out for ${fallback}.`,
+  );
+}

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { parsePackageName } from '../../../domain/validation.js';
+import { actor, type ToolDefinition } from '../../ToolDefinition.js';
+
+export function appStopTool(services: HarnessServices): ToolDefinition {
+  return {
+    name: 'app_stop',
+    toolset: 'apps',
+    title: 'Stop app',
+    description: 'Force-stops an installed app (its data stays): {stopped_package, foreground_package} + evidence. Next: ui_get_tree.',
+    inputSchema: z.object({ package_name: z.string().describe('e.g. com.example.app') }),
+    annotations: actor(true),
+    execute: (args, context) => services.appControl.stop(context, parsePackageName(args.package_name)),
+  };
+}

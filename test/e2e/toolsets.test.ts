@@ -1,0 +1,132 @@
+/**
+ * Issue 16, end to end: each opt-in tool over real stdio (the built bin, the SDK Client)
+ * through the real adb and a real Appium 3 + UiAutomator2 on the virtual device (or a real
+ * emulator: ANDROID_MCP_E2E_TARGET=emulator), with ANDROID_MCP_TOOLSETS=all.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithAdb } from '../support/adbServer.js';
+import { startHarness, type HarnessProcess, type ToolAnswer, type WireEnvelope } from './support/harnessClient.js';
+import { ON_EMULATOR, startStack, type E2eStack } from './support/stack.js';
+
+const LAUNCHER = 'com.google.android.apps.nexuslauncher';
+const SETTINGS = 'com.android.settings';
+
+let stack: E2eStack;
+let harness: HarnessProcess;
+
+function ok(answer: ToolAnswer): WireEnvelope {
+  expect(answer.envelope.ok, JSON.stringify(answer.envelope.error)).toBe(true);
+  return answer.envelope;
+}
+
+async function settingsHome(): Promise<void> {
+  if (stack.device) stack.device.setScreen('settings_home');
+  else ok(await harness.call('app_open', { package_name: SETTINGS }));
+}
+
+describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulator' : 'virtual device'}`, () => {
+  beforeAll(async () => {
+    stack = await startStack({ label: 'toolsets' });
+    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_TOOLSETS: 'all' }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await stack?.stop();
+  }, 60_000);
+
+  it('lists the twelve and then the toolsets, and the instructions name the tools that are on', async () => {
+    const { tools } = await harness.client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names.slice(0, 12)).toContain('ui_get_tree');
+    expect(names).toContain('device_key');
+    expect(harness.client.getInstructions()).toContain('device_key');
+  });
+
+  it('device_key: home leads to the launcher, recents shows the Overview, enter and back answer, evidence after each', async () => {
+    await settingsHome();
+    const home = ok(await harness.call('device_key', { key: 'home' }));
+    expect(home.data).toMatchObject({ key: 'home', foreground_package: LAUNCHER });
+    expect(home.evidence?.artifact_id).toMatch(/-device-key\.png$/);
+
+    await settingsHome();
+    const recents = ok(await harness.call('device_key', { key: 'recents' }));
+    expect(recents.data).toMatchObject({ key: 'recents' });
+    expect(recents.evidence).not.toBeNull();
+    if (!ON_EMULATOR) {
+      expect(recents.data.foreground_package).toBe(LAUNCHER);
+      const tree = ok(await harness.call('ui_get_tree'));
+      expect(JSON.stringify(tree.data)).toContain('Clear all');
+    }
+
+    const back = ok(await harness.call('device_key', { key: 'back' }));
+    expect(back.data).toMatchObject({ key: 'back' });
+    expect(back.evidence).not.toBeNull();
+    const enter = ok(await harness.call('device_key', { key: 'enter' }));
+    expect(enter.data).toMatchObject({ key: 'enter' });
+    expect(enter.evidence).not.toBeNull();
+    if (stack.device) {
+      const keys = stack.device.logEntries().filter((e) => /keyevent (3|187|66) \(uia2 press_keycode\)/.test(e.detail));
+      expect(keys.length).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('ui_wait: at once when the condition holds, as soon as it comes to hold, OPERATION_TIMEOUT within its bound', async () => {
+    await settingsHome();
+    const now = ok(await harness.call('ui_wait', { selector: { text: 'Network & internet' }, until: 'visible' }));
+    expect(now.data).toMatchObject({ until: 'visible', foreground_package: SETTINGS });
+    expect(now.evidence).toBeNull();
+    if (stack.device) {
+      const device = stack.device;
+      const timer = setTimeout(() => device.setScreen('launcher'), 1_500);
+      try {
+        const gone = ok(await harness.call('ui_wait', { selector: { text: 'Network & internet' }, until: 'gone', timeout_s: 20 }));
+        expect(gone.data).toMatchObject({ until: 'gone', foreground_package: LAUNCHER });
+        expect(Number(gone.data.waited_ms)).toBeGreaterThan(0);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    const late = await harness.call('ui_wait', { selector: { text: 'Nothing like this' }, until: 'visible', timeout_s: 1.5 });
+    expect(late.envelope.error?.code).toBe('OPERATION_TIMEOUT');
+    expect(late.envelope.error?.message).toContain('{"text":"Nothing like this"} was still not on screen after 1.5 s');
+    // The gate was given back: the next call is not EMULATOR_BUSY.
+    ok(await harness.call('ui_get_tree'));
+  });
+
+  it('device_list: the device adb sees, online, allowed, configured, with its Android version and model', async () => {
+    const listed = ok(await harness.call('device_list'));
+    const devices = listed.data.devices as Record<string, unknown>[];
+    expect(listed.data.count).toBe(devices.length);
+    const mine = devices.find((d) => d.serial === stack.serial);
+    expect(mine).toMatchObject({ state: 'device', allowed: true, configured: true });
+    expect(String(mine?.android_version)).toMatch(/^\d+(\.\d+)*$/);
+    if (stack.device) {
+      const props = (await stack.adb(['shell', 'getprop', 'ro.product.model'])).stdout.toString().trim();
+      expect(mine?.model).toBe(props.replace(/ /g, '_'));
+    }
+  });
+
+  it('app_stop and app_clear_data: the app leaves the screen, its data is cleared, an unknown package is APP_NOT_FOUND', async () => {
+    const notes = ON_EMULATOR ? SETTINGS : 'com.example.notes';
+    if (!ON_EMULATOR) {
+      ok(await harness.call('app_open', { package_name: notes }));
+      const stop = ok(await harness.call('app_stop', { package_name: notes }));
+      expect(stop.data).toMatchObject({ stopped_package: notes });
+      expect(stop.data.foreground_package).not.toBe(notes);
+      expect(stop.evidence?.artifact_id).toMatch(/-app-stop\.png$/);
+      ok(await harness.call('app_open', { package_name: notes }));
+      const cleared = ok(await harness.call('app_clear_data', { package_name: notes }));
+      expect(cleared.data).toMatchObject({ cleared_package: notes });
+      expect(cleared.data.foreground_package).not.toBe(notes);
+      expect(stack.device?.logEntries().some((e) => e.detail.endsWith(`pm clear ${notes}`))).toBe(true);
+    }
+    const missing = await harness.call('app_clear_data', { package_name: 'com.example.not.installed' });
+    expect(missing.envelope.error?.code).toBe('APP_NOT_FOUND');
+  });
+
+  it('device_key refuses an unknown key as INVALID_ARGUMENT without reaching the device', async () => {
+    const refused = await harness.call('device_key', { key: 'power' });
+    expect(refused.envelope.error?.code).toBe('INVALID_ARGUMENT');
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { buildHarness } from '../../../support/fakes/harness.js';
+
+describe('app_stop and app_clear_data (toolset apps)', () => {
+  it('force-stop and clear an installed package, with evidence; app_clear_data is marked destructive', async () => {
+    const h = buildHarness({ toolsets: ['core', 'apps'] });
+    h.device.foreground = 'com.example.app';
+    const stop = await h.envelope('app_stop', { package_name: 'com.example.app' });
+    expect(stop).toMatchObject({ ok: true, data: { stopped_package: 'com.example.app', foreground_package: 'com.google.android.apps.nexuslauncher' } });
+    expect(stop.evidence?.path).toMatch(/app-stop\.png$/);
+    const clear = await h.envelope('app_clear_data', { package_name: 'com.example.app' });
+    expect(clear).toMatchObject({ ok: true, data: { cleared_package: 'com.example.app' } });
+    expect(clear.evidence?.path).toMatch(/app-clear-data\.png$/);
+    expect(h.device.stopped).toEqual(['com.example.app']);
+    expect(h.device.cleared).toEqual(['com.example.app']);
+    const tool = h.container.tools.find((t) => t.name === 'app_clear_data');
+    expect(tool?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(tool?.description).toMatch(/^DESTRUCTIVE/);
+  });
+
+  it('refuses a package that is not installed (APP_NOT_FOUND) and a malformed one before the guard', async () => {
+    const h = buildHarness({ toolsets: ['core', 'apps'] });
+    expect((await h.envelope('app_stop', { package_name: 'com.not.there' })).error?.code).toBe('APP_NOT_FOUND');
+    expect(h.device.stopped).toEqual([]);
+    const refused = buildHarness({ toolsets: ['core', 'apps'], udid: 'bad-serial' });
+    for (const value of ['a;reboot', '$(id)', '../x', '', 3, null]) {
+      expect((await refused.envelope('app_clear_data', { package_name: value })).error?.code, String(value)).toBe('INVALID_PACKAGE');
+    }
+    expect((await refused.envelope('app_clear_data', { package_name: 'com.example.app' })).error?.code).toBe('EMULATOR_UNAVAILABLE');
+    expect(refused.device.calls).toEqual([]);
+  });
+});
