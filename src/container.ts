@@ -188,7 +188,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     flows: new FlowService(access, flows),
     actions: new UiActionService(access, broker, capture, logger, clock, refs),
     settings: new SettingsService(access, flows, capture, clock),
-    waits: new WaitService(access, flows, clock),
+    waits: new WaitService(access, flows, clock, refs),
     appControl: new AppControlService(access, flows, capture),
     devices: new DeviceListService(
       overrides.directory ?? createDeviceDirectory(config, env, logger, deviceLock ? defaultLockDirectory(env) : null),

@@ -3,12 +3,11 @@ import { ANSWER_BUDGET_BYTES, ENVELOPE_RESERVE_BYTES, SUMMARY_BUDGET_BYTES, wire
 import { redactPasswordTexts } from '../../domain/dump.js';
 import { rawPart } from '../../domain/rawPage.js';
 import { fitSummaryToBudget } from '../../domain/summaryBudget.js';
-import type { DeviceGateway } from '../../domain/ports.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { FlowSessions } from '../FlowSessions.js';
 import type { RefRegistry } from '../RefRegistry.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from '../ScreenReader.js';
+import { readScreenAsObserver } from '../screenSource.js';
 
 export interface TreeRequest {
   readonly includeRaw: boolean;
@@ -32,7 +31,7 @@ export class TreeService {
 
   getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
     return this.access.exclusive(context, 'adb', async (device) => {
-      const reading = await this.read(device, request.sessionId);
+      const reading = await readScreenAsObserver(this.flows, device, request.sessionId);
       // Every answer stays within what clients accept (docs/contract.md §2, "Size"): the summary in its share...
       const summary = fitSummaryToBudget(this.refs.attach(reading), SUMMARY_BUDGET_BYTES);
       if (!request.includeRaw) return { data: summary };
@@ -42,11 +41,5 @@ export class TreeService {
       const sha256 = createHash('sha256').update(xml, 'utf8').digest('hex').slice(0, 16);
       return { data: { ...summary, ...rawPart(xml, request.rawOffset ?? 0, room, sha256) } };
     });
-  }
-
-  private async read(device: DeviceGateway, sessionId: string | undefined): Promise<ScreenReading> {
-    if (sessionId !== undefined) return this.flows.use(sessionId, (session) => readScreenViaDriver(device, session));
-    const throughFlow = await this.flows.borrow((session) => readScreenViaDriver(device, session));
-    return throughFlow ? throughFlow.value : readScreenViaAdb(device);
   }
 }

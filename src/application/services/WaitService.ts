@@ -1,14 +1,17 @@
 import { HarnessError } from '../../domain/errors.js';
 import { matchSelector } from '../../domain/matcher.js';
 import { isVisible } from '../../domain/nodeFacts.js';
-import type { Clock, DeviceGateway } from '../../domain/ports.js';
+import type { Clock } from '../../domain/ports.js';
+import { SUMMARY_BUDGET_BYTES } from '../../domain/answerBudget.js';
+import { fitSummaryToBudget } from '../../domain/summaryBudget.js';
 import { selectorToWire, type Selector } from '../../domain/selector.js';
 import type { WaitUntil } from '../../domain/toolsetArguments.js';
 import { DeadlineExceeded, withDeadline } from '../deadline.js';
 import type { DeviceAccess } from '../DeviceAccess.js';
 import type { FlowSessions } from '../FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from '../ScreenReader.js';
+import type { RefRegistry } from '../RefRegistry.js';
+import { readScreenAsObserver } from '../screenSource.js';
 
 /** Issue 16: ui_wait's bounds, and how often it looks again. */
 export const WAIT_DEFAULT_S = 10;
@@ -34,6 +37,7 @@ export class WaitService {
     private readonly access: DeviceAccess,
     private readonly flows: FlowSessions,
     private readonly clock: Clock,
+    private readonly refs: RefRegistry,
   ) {}
 
   wait(context: OperationContext, request: WaitRequest): Promise<Outcome> {
@@ -44,11 +48,13 @@ export class WaitService {
         for (;;) {
           // The deadline answered already: no read after it (the gate is being given back).
           if (state.stop) throw new DeadlineExceeded('timed out');
-          const reading = await this.read(device, request.sessionId);
+          const reading = await readScreenAsObserver(this.flows, device, request.sessionId);
           const present = matchSelector(reading.tree, request.selector).some(isVisible);
           state.lastPresent = present;
           if (present === (request.until === 'visible')) {
-            return { data: { until: request.until, waited_ms: Math.round(this.clock.monotonicMs() - started), ...reading.summary } };
+            // The same summary as ui_get_tree's, refs included, so the model can act on what it waited for.
+            const summary = fitSummaryToBudget(this.refs.attach(reading), SUMMARY_BUDGET_BYTES);
+            return { data: { until: request.until, waited_ms: Math.round(this.clock.monotonicMs() - started), ...summary } };
           }
           const remaining = request.timeoutMs - (this.clock.monotonicMs() - started);
           if (state.stop || remaining <= 0) throw new DeadlineExceeded('timed out');
@@ -78,12 +84,5 @@ export class WaitService {
       'OPERATION_TIMEOUT',
       `ui_wait: ${what}. Call ui_get_tree to see what the screen shows, then wait again (timeout_s up to ${WAIT_MAX_S}) or act.`,
     );
-  }
-
-  /** The same source as ui_get_tree: the given flow, else an open flow, else a dump. */
-  private async read(device: DeviceGateway, sessionId: string | undefined): Promise<ScreenReading> {
-    if (sessionId !== undefined) return this.flows.use(sessionId, (session) => readScreenViaDriver(device, session));
-    const throughFlow = await this.flows.borrow((session) => readScreenViaDriver(device, session));
-    return throughFlow ? throughFlow.value : readScreenViaAdb(device);
   }
 }

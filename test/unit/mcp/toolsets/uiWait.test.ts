@@ -19,6 +19,10 @@ describe('ui_wait (toolset wait)', () => {
     expect(env.data.waited_ms).toBeGreaterThanOrEqual(2_200);
     expect(env.data.waited_ms).toBeLessThanOrEqual(3_000);
     expect(JSON.stringify(env.data.texts)).toContain('Saved');
+    // The same summary as ui_get_tree's: every entry carries a ref the acting tools accept.
+    const actions = env.data.actions as { ref?: unknown }[];
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.every((a) => typeof a.ref === 'string' && /^e[1-9a-z][0-9a-z]{0,7}$/.test(a.ref))).toBe(true);
     // Read-only: dumps and adb reads, never an Appium session.
     expect(h.automation.sessions).toHaveLength(0);
     expect(h.device.calls.filter((c) => c === 'dumpUi').length).toBeGreaterThanOrEqual(5);

@@ -1,0 +1,14 @@
+import type { DeviceGateway } from '../domain/ports.js';
+import type { FlowSessions } from './FlowSessions.js';
+import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from './ScreenReader.js';
+
+/**
+ * Where an observer reads the screen (ui_get_tree, ui_wait): the given flow, else an open flow or
+ * the kept per-action session (borrowed, its lease not renewed), else `uiautomator dump`. Android
+ * lets one UiAutomation client register, so whoever holds a session must be read through it.
+ */
+export async function readScreenAsObserver(flows: FlowSessions, device: DeviceGateway, sessionId: string | undefined): Promise<ScreenReading> {
+  if (sessionId !== undefined) return flows.use(sessionId, (session) => readScreenViaDriver(device, session));
+  const throughSession = await flows.borrow((session) => readScreenViaDriver(device, session));
+  return throughSession ? throughSession.value : readScreenViaAdb(device);
+}
