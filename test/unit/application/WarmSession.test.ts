@@ -7,20 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContainer } from '../../../src/container.js';
-import type { Envelope } from '../../../src/domain/envelope.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import { buildLocator } from '../../../src/domain/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
-import { FileDeviceLock, type ProcessProbe } from '../../../src/infrastructure/lock/FileDeviceLock.js';
-import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
-import { FakeClock } from '../../support/FakeClock.js';
 import { FakeAutomation } from '../../support/fakes/FakeAutomation.js';
 import { FakeDevice } from '../../support/fakes/FakeDevice.js';
-import { buildHarness, drive, envelopeOf, testConfig } from '../../support/fakes/harness.js';
-import { MemoryEvidenceStore } from '../../support/fakes/MemoryEvidenceStore.js';
-import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
-import { SeededRandom } from '../../support/fakes/SeededRandom.js';
+import { buildHarness, drive, testConfig } from '../../support/fakes/harness.js';
+import { lockedServer } from '../../support/fakes/lockedServer.js';
 
 const LEASE_MS = 30_000;
 const SELECTOR = { text: 'Calendar' };
@@ -184,26 +177,8 @@ describe('the kept session and the cross-process device lock', () => {
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
-  const everyoneAlive: ProcessProbe = { isAlive: () => true, startTime: () => null };
-
-  function server(pid: number, directory: string, device: FakeDevice, automation: FakeAutomation) {
-    const clock = new FakeClock();
-    const lock = new FileDeviceLock({ directory, serial: 'emulator-5554', logger: new RecordingLogger(), pid, hostname: 'h', probe: everyoneAlive });
-    const container = createContainer(testConfig({ warmSessionTimeoutMs: LEASE_MS }), {
-      clock,
-      random: new SeededRandom(pid),
-      logger: new RecordingLogger(),
-      device,
-      automation,
-      evidenceStore: new MemoryEvidenceStore(),
-      imageTools: new PngImageTools(),
-      env: {},
-      deviceLock: lock,
-    });
-    const call = async (tool: string, args: Record<string, unknown> = {}): Promise<Envelope> =>
-      envelopeOf(await drive(clock, container.server.callTool(tool, args)));
-    return { container, call, clock };
-  }
+  const server = (pid: number, directory: string, device: FakeDevice, automation: FakeAutomation) =>
+    lockedServer(pid, directory, device, automation, testConfig({ warmSessionTimeoutMs: LEASE_MS }));
 
   it('holds the device for another process while it lives, and gives it back when the lease ends', async () => {
     const directory = join(mkdtempSync(join(tmpdir(), 'amh-warm-')), 'locks');

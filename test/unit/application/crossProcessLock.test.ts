@@ -6,46 +6,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContainer } from '../../../src/container.js';
-import type { Envelope } from '../../../src/domain/envelope.js';
 import { buildLocator } from '../../../src/domain/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
-import { FileDeviceLock, type ProcessProbe } from '../../../src/infrastructure/lock/FileDeviceLock.js';
-import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
-import { FakeClock } from '../../support/FakeClock.js';
 import { FakeAutomation } from '../../support/fakes/FakeAutomation.js';
 import { FakeDevice } from '../../support/fakes/FakeDevice.js';
-import { drive, envelopeOf, testConfig } from '../../support/fakes/harness.js';
-import { MemoryEvidenceStore } from '../../support/fakes/MemoryEvidenceStore.js';
-import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
-import { SeededRandom } from '../../support/fakes/SeededRandom.js';
+import { lockedServer } from '../../support/fakes/lockedServer.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const everyoneAlive: ProcessProbe = { isAlive: () => true, startTime: () => null };
-
-function server(pid: number, directory: string, device: FakeDevice, automation: FakeAutomation) {
-  const clock = new FakeClock();
-  const logger = new RecordingLogger();
-  const lock = new FileDeviceLock({ directory, serial: 'emulator-5554', logger, pid, hostname: 'h', probe: everyoneAlive });
-  const container = createContainer(testConfig(), {
-    clock,
-    random: new SeededRandom(pid),
-    logger,
-    device,
-    automation,
-    evidenceStore: new MemoryEvidenceStore(),
-    imageTools: new PngImageTools(),
-    env: {},
-    deviceLock: lock,
-  });
-  const call = async (tool: string, args: Record<string, unknown> = {}): Promise<Envelope> =>
-    envelopeOf(await drive(clock, container.server.callTool(tool, args)));
-  return { container, call, lock, clock };
-}
+const server = (pid: number, directory: string, device: FakeDevice, automation: FakeAutomation) => lockedServer(pid, directory, device, automation);
 
 describe('one owner across processes (container wiring)', () => {
   it('a flow open in one process makes every call of another EMULATOR_BUSY until it is closed', async () => {
