@@ -9,7 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { DRIVER_IDLE_MARGIN_MS } from './application/driverIdleTimeout.js';
+import { DRIVER_IDLE_MARGIN_MS } from './application/sessions/driverIdleTimeout.js';
 import { parseToolsets, type ToolsetName } from './mcp/toolsets.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

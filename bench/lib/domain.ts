@@ -21,7 +21,7 @@ export interface DomainApi {
 export async function loadDomain(): Promise<DomainApi> {
   const dump = (await import('../../src/domain/dump.js')) as { parseDump: DomainApi['parseDump'] };
   const summary = await import('../../src/domain/summary.js');
-  const { RefRegistry } = await import('../../src/application/RefRegistry.js');
+  const { RefRegistry } = await import('../../src/application/screen/RefRegistry.js');
   const refs = new RefRegistry();
   return {
     parseDump: dump.parseDump,

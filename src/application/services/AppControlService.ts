@@ -1,8 +1,8 @@
 import { HarnessError } from '../../domain/errors.js';
 import type { DeviceGateway, PackageName } from '../../domain/ports.js';
-import type { DeviceAccess } from '../DeviceAccess.js';
-import type { EvidenceCapture } from '../EvidenceCapture.js';
-import type { FlowSessions } from '../FlowSessions.js';
+import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
+import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 /**

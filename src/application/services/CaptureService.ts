@@ -1,5 +1,5 @@
-import type { DeviceAccess } from '../DeviceAccess.js';
-import type { EvidenceCapture } from '../EvidenceCapture.js';
+import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 /** Longest side and size of the image block a client receives (the file keeps full resolution). */

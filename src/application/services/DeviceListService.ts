@@ -1,7 +1,7 @@
 import { HarnessError } from '../../domain/errors.js';
 import { checkSerial } from '../../domain/guards.js';
 import type { DeviceDirectory } from '../../domain/ports.js';
-import type { Ceilings } from '../Ceilings.js';
+import type { Ceilings } from '../time/Ceilings.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 export interface DeviceListPolicy {

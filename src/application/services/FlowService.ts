@@ -1,5 +1,5 @@
-import type { DeviceAccess } from '../DeviceAccess.js';
-import type { FlowSessions } from '../FlowSessions.js';
+import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 /** ui_session_open and ui_session_close. */

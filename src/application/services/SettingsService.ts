@@ -2,9 +2,9 @@ import { parseDump } from '../../domain/dump.js';
 import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway } from '../../domain/ports.js';
 import { isVisible, ownLabel } from '../../domain/nodeFacts.js';
-import type { DeviceAccess } from '../DeviceAccess.js';
-import type { EvidenceCapture } from '../EvidenceCapture.js';
-import type { FlowSessions } from '../FlowSessions.js';
+import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
+import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 export const SETTINGS_PACKAGE = 'com.android.settings';

@@ -1,9 +1,9 @@
 import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
 import type { AutomationGateway } from '../../domain/ports.js';
-import type { Ceilings } from '../Ceilings.js';
-import type { DeviceAccess } from '../DeviceAccess.js';
+import type { Ceilings } from '../time/Ceilings.js';
+import type { DeviceAccess } from '../ownership/DeviceAccess.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { together } from '../together.js';
+import { together } from '../time/together.js';
 
 /**
  * `appium_endpoint` of emulator_get_status: what answered at APPIUM_URL. Behind a Selenium Grid

@@ -3,11 +3,11 @@ import { ANSWER_BUDGET_BYTES, ENVELOPE_RESERVE_BYTES, SUMMARY_BUDGET_BYTES, wire
 import { redactPasswordTexts } from '../../domain/dump.js';
 import { rawPart } from '../../domain/rawPage.js';
 import { fitSummaryToBudget } from '../../domain/summaryBudget.js';
-import type { DeviceAccess } from '../DeviceAccess.js';
-import type { FlowSessions } from '../FlowSessions.js';
-import type { RefRegistry } from '../RefRegistry.js';
+import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { RefRegistry } from '../screen/RefRegistry.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { readScreenAsObserver } from '../screenSource.js';
+import { readScreenAsObserver } from '../screen/screenSource.js';
 
 export interface TreeRequest {
   readonly includeRaw: boolean;

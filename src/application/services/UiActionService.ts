@@ -13,17 +13,17 @@ import type { UiNode } from '../../domain/uiNode.js';
 import { selectorToWire, type Selector } from '../../domain/selector.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
-import { REF_GENERATIONS, type RefRegistry } from '../RefRegistry.js';
+import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
 import { DEVICE_KEYS, type DeviceKey } from '../../domain/toolsetArguments.js';
 import type { ScrollDirection } from '../../domain/validation.js';
-import type { DeviceAccess } from '../DeviceAccess.js';
-import type { EvidenceCapture } from '../EvidenceCapture.js';
-import type { WrittenEvidence } from '../EvidenceWriter.js';
+import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
+import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { readScreenViaDriver } from '../ScreenReader.js';
-import type { SessionBroker } from '../SessionBroker.js';
-import { readSettledForeground, type SettledForeground } from '../settledForeground.js';
-import { together } from '../together.js';
+import { readScreenViaDriver } from '../screen/ScreenReader.js';
+import type { SessionBroker } from '../sessions/SessionBroker.js';
+import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
+import { together } from '../time/together.js';
 
 const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
 

@@ -6,12 +6,12 @@ import { SUMMARY_BUDGET_BYTES } from '../../domain/answerBudget.js';
 import { fitSummaryToBudget } from '../../domain/summaryBudget.js';
 import { selectorToWire, type Selector } from '../../domain/selector.js';
 import type { WaitUntil } from '../../domain/toolsetArguments.js';
-import { DeadlineExceeded, withDeadline } from '../deadline.js';
-import type { DeviceAccess } from '../DeviceAccess.js';
-import type { FlowSessions } from '../FlowSessions.js';
+import { DeadlineExceeded, withDeadline } from '../time/deadline.js';
+import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import type { RefRegistry } from '../RefRegistry.js';
-import { readScreenAsObserver } from '../screenSource.js';
+import type { RefRegistry } from '../screen/RefRegistry.js';
+import { readScreenAsObserver } from '../screen/screenSource.js';
 
 /** Issue 16: ui_wait's bounds, and how often it looks again. */
 export const WAIT_DEFAULT_S = 10;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceGate } from '../../../src/application/DeviceGate.js';
+import { DeviceGate } from '../../../src/application/ownership/DeviceGate.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import { FakeClock } from '../../support/FakeClock.js';
 

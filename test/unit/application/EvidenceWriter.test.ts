@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BLANK_CAPTURE_MESSAGE, EvidenceWriter } from '../../../src/application/EvidenceWriter.js';
+import { BLANK_CAPTURE_MESSAGE, EvidenceWriter } from '../../../src/application/evidence/EvidenceWriter.js';
 import { ARTIFACT_ID_PATTERN } from '../../../src/domain/evidenceName.js';
 import { FileEvidenceStore } from '../../../src/infrastructure/fs/FileEvidenceStore.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Ceilings } from '../../../src/application/Ceilings.js';
-import { FlowSessions } from '../../../src/application/FlowSessions.js';
-import { OneSessionAtATime } from '../../../src/application/OneSessionAtATime.js';
-import { WarmSession } from '../../../src/application/WarmSession.js';
-import { SessionBroker } from '../../../src/application/SessionBroker.js';
+import { Ceilings } from '../../../src/application/time/Ceilings.js';
+import { FlowSessions } from '../../../src/application/sessions/FlowSessions.js';
+import { OneSessionAtATime } from '../../../src/application/sessions/OneSessionAtATime.js';
+import { WarmSession } from '../../../src/application/ownership/WarmSession.js';
+import { SessionBroker } from '../../../src/application/sessions/SessionBroker.js';
 import type { AutomationEndpointStatus } from '../../../src/domain/automationEndpoint.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { AutomationGateway, AutomationSession } from '../../../src/domain/ports.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withDeadline } from '../../../src/application/deadline.js';
+import { withDeadline } from '../../../src/application/time/deadline.js';
 import { FakeClock } from '../../support/FakeClock.js';
 
 describe('withDeadline', () => {

@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EvidenceWriter } from '../../../src/application/EvidenceWriter.js';
+import { EvidenceWriter } from '../../../src/application/evidence/EvidenceWriter.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import { FileEvidenceStore } from '../../../src/infrastructure/fs/FileEvidenceStore.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';

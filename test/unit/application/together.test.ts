@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { together } from '../../../src/application/together.js';
+import { together } from '../../../src/application/time/together.js';
 
 /** A promise the test settles by hand. */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {

@@ -14,8 +14,8 @@ import type { ScreenContext, WindowState } from '../../../src/domain/screen.js';
 import { summariseScreenDetailed } from '../../../src/domain/summary.js';
 import type { UiNode, UiTree } from '../../../src/domain/uiNode.js';
 import { HarnessError } from '../../../src/domain/errors.js';
-import { RefRegistry, REF_GENERATIONS } from '../../../src/application/RefRegistry.js';
-import type { ScreenReading } from '../../../src/application/ScreenReader.js';
+import { RefRegistry, REF_GENERATIONS } from '../../../src/application/screen/RefRegistry.js';
+import type { ScreenReading } from '../../../src/application/screen/ScreenReader.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
 import { allNodes, evaluateLocator, parseXml } from './xpathOracle.js';
 

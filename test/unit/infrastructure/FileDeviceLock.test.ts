@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeviceGate } from '../../../src/application/DeviceGate.js';
+import { DeviceGate } from '../../../src/application/ownership/DeviceGate.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import {
   defaultLockDirectory,

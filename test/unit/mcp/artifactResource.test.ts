@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EvidenceWriter } from '../../../src/application/EvidenceWriter.js';
+import { EvidenceWriter } from '../../../src/application/evidence/EvidenceWriter.js';
 import type { EvidenceStore } from '../../../src/domain/ports.js';
 import { FileEvidenceStore } from '../../../src/infrastructure/fs/FileEvidenceStore.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';

@@ -1,5 +1,5 @@
-import { HarnessError } from '../domain/errors.js';
-import type { Clock, DeviceLock } from '../domain/ports.js';
+import { HarnessError } from '../../domain/errors.js';
+import type { Clock, DeviceLock } from '../../domain/ports.js';
 
 /** Who holds the device right now, for the EMULATOR_BUSY message. */
 interface Holder {

@@ -1,6 +1,6 @@
-import type { AutomationSession } from '../domain/ports.js';
+import type { AutomationSession } from '../../domain/ports.js';
 import type { FlowSessions } from './FlowSessions.js';
-import type { WarmSession } from './WarmSession.js';
+import type { WarmSession } from '../ownership/WarmSession.js';
 
 /**
  * Picks the driver an action runs on: the open flow's (when its session_id is given), or the

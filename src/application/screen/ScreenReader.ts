@@ -1,9 +1,9 @@
-import { parseDump } from '../domain/dump.js';
-import type { AutomationSession, DeviceGateway } from '../domain/ports.js';
-import type { ScreenContext, ScreenSummary, WindowState } from '../domain/screen.js';
-import { summariseScreenDetailed, type ActionPlan } from '../domain/summary.js';
-import type { UiTree } from '../domain/uiNode.js';
-import { together } from './together.js';
+import { parseDump } from '../../domain/dump.js';
+import type { AutomationSession, DeviceGateway } from '../../domain/ports.js';
+import type { ScreenContext, ScreenSummary, WindowState } from '../../domain/screen.js';
+import { summariseScreenDetailed, type ActionPlan } from '../../domain/summary.js';
+import type { UiTree } from '../../domain/uiNode.js';
+import { together } from '../time/together.js';
 
 export interface ScreenReading {
   readonly summary: ScreenSummary;

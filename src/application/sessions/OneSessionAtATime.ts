@@ -1,6 +1,6 @@
-import type { AutomationEndpointStatus } from '../domain/automationEndpoint.js';
-import type { AutomationGateway, AutomationSession, Clock, Logger, SessionOptions } from '../domain/ports.js';
-import { withCloseOnce } from './closeOnce.js';
+import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
+import type { AutomationGateway, AutomationSession, Clock, Logger, SessionOptions } from '../../domain/ports.js';
+import { withCloseOnce } from '../time/closeOnce.js';
 
 /** How long a new session waits for an earlier one's close before it is requested anyway. */
 export const PREVIOUS_CLOSE_WAIT_LIMIT_MS = 15_000;

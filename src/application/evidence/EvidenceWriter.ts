@@ -1,7 +1,7 @@
-import type { EvidenceRef } from '../domain/envelope.js';
-import { HarnessError } from '../domain/errors.js';
-import { formatEvidenceName, isArtifactId } from '../domain/evidenceName.js';
-import type { Clock, EvidenceStore, ImageTools, Logger, PngInfo } from '../domain/ports.js';
+import type { EvidenceRef } from '../../domain/envelope.js';
+import { HarnessError } from '../../domain/errors.js';
+import { formatEvidenceName, isArtifactId } from '../../domain/evidenceName.js';
+import type { Clock, EvidenceStore, ImageTools, Logger, PngInfo } from '../../domain/ports.js';
 
 /** A written evidence file and the size of the picture in it. */
 export interface WrittenEvidence {

@@ -11,9 +11,9 @@
  * - Refs do not belong to a session: one read without a flow may be used inside a flow and the
  *   other way round, since every use checks the element again on the screen the action sees.
  */
-import { identify, identityKey, type RefIdentity } from '../domain/refs/refIdentity.js';
-import { formatRef } from '../domain/refs/refTarget.js';
-import type { ScreenSummary } from '../domain/screen.js';
+import { identify, identityKey, type RefIdentity } from '../../domain/refs/refIdentity.js';
+import { formatRef } from '../../domain/refs/refTarget.js';
+import type { ScreenSummary } from '../../domain/screen.js';
 import type { ScreenReading } from './ScreenReader.js';
 
 /** How many ui_get_tree readings back a ref is remembered. */

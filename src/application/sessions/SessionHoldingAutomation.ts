@@ -1,6 +1,6 @@
-import type { AutomationEndpointStatus } from '../domain/automationEndpoint.js';
-import type { AutomationGateway, AutomationSession, Clock, DeviceLock, Logger, SessionOptions } from '../domain/ports.js';
-import { withCloseOnce } from './closeOnce.js';
+import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
+import type { AutomationGateway, AutomationSession, Clock, DeviceLock, Logger, SessionOptions } from '../../domain/ports.js';
+import { withCloseOnce } from '../time/closeOnce.js';
 
 /** A session whose close never settles (Appium hung) gives the device back after this long anyway. */
 export const SESSION_CLOSE_HOLD_LIMIT_MS = 15_000;

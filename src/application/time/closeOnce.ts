@@ -1,4 +1,4 @@
-import type { AutomationSession } from '../domain/ports.js';
+import type { AutomationSession } from '../../domain/ports.js';
 
 /**
  * `inner` unchanged except for its close, which runs `close` once: a session is closed by

@@ -1,6 +1,6 @@
-import { HarnessError } from '../domain/errors.js';
-import type { AutomationGateway, AutomationSession, Clock, Logger, TimerHandle } from '../domain/ports.js';
-import type { Ceilings } from './Ceilings.js';
+import { HarnessError } from '../../domain/errors.js';
+import type { AutomationGateway, AutomationSession, Clock, Logger, TimerHandle } from '../../domain/ports.js';
+import type { Ceilings } from '../time/Ceilings.js';
 
 /** Why the kept session ended (logged). */
 export type WarmEndReason = 'idle' | 'error' | 'timeout' | 'dump' | 'flow' | 'shutdown' | 'disabled';

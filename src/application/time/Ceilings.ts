@@ -1,4 +1,4 @@
-import type { WindowState } from '../domain/screen.js';
+import type { WindowState } from '../../domain/screen.js';
 import type {
   AutomationGateway,
   AutomationSession,
@@ -8,9 +8,9 @@ import type {
   Locator,
   Logger,
   PackageName,
-} from '../domain/ports.js';
+} from '../../domain/ports.js';
 import { withDeadline } from './deadline.js';
-import { driverIdleTimeoutMs } from './driverIdleTimeout.js';
+import { driverIdleTimeoutMs } from '../sessions/driverIdleTimeout.js';
 
 export interface CeilingSettings {
   /** ANDROID_MCP_ACTION_TIMEOUT: every device or driver call made while the gate is held. */

@@ -1,8 +1,8 @@
-import type { EvidenceRef } from '../domain/envelope.js';
-import { HarnessError } from '../domain/errors.js';
-import type { DeviceGateway, Logger } from '../domain/ports.js';
+import type { EvidenceRef } from '../../domain/envelope.js';
+import { HarnessError } from '../../domain/errors.js';
+import type { DeviceGateway, Logger } from '../../domain/ports.js';
 import type { EvidenceWriter, WrittenEvidence } from './EvidenceWriter.js';
-import { EvidencedError } from './OperationRunner.js';
+import { EvidencedError } from '../OperationRunner.js';
 
 /** Failures after which a screenshot would only wait on the same broken thing again. */
 const NO_FAILURE_SCREENSHOT: ReadonlySet<string> = new Set([

@@ -1,7 +1,7 @@
-import { HarnessError } from '../domain/errors.js';
-import type { AutomationGateway, AutomationSession, Clock, Logger, RandomSource, TimerHandle } from '../domain/ports.js';
-import type { Ceilings } from './Ceilings.js';
-import type { WarmSession } from './WarmSession.js';
+import { HarnessError } from '../../domain/errors.js';
+import type { AutomationGateway, AutomationSession, Clock, Logger, RandomSource, TimerHandle } from '../../domain/ports.js';
+import type { Ceilings } from '../time/Ceilings.js';
+import type { WarmSession } from '../ownership/WarmSession.js';
 
 /** Length of the opaque id ui_session_open hands out (CONTRACT §5: at least 24). */
 export const FLOW_ID_LENGTH = 32;

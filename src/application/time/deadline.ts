@@ -1,5 +1,5 @@
-import { HarnessError } from '../domain/errors.js';
-import type { Clock } from '../domain/ports.js';
+import { HarnessError } from '../../domain/errors.js';
+import type { Clock } from '../../domain/ports.js';
 
 /** Thrown (as OPERATION_TIMEOUT) when a bounded call outlives its ceiling. */
 export class DeadlineExceeded extends HarnessError {

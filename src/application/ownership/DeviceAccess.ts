@@ -1,8 +1,8 @@
-import { checkAppiumUrl, checkSerial } from '../domain/guards.js';
-import type { DeviceGateway } from '../domain/ports.js';
-import type { Ceilings } from './Ceilings.js';
+import { checkAppiumUrl, checkSerial } from '../../domain/guards.js';
+import type { DeviceGateway } from '../../domain/ports.js';
+import type { Ceilings } from '../time/Ceilings.js';
 import type { DeviceGate } from './DeviceGate.js';
-import type { OperationContext } from './OperationRunner.js';
+import type { OperationContext } from '../OperationRunner.js';
 import type { WarmSession } from './WarmSession.js';
 
 /** What the guards of CONTRACT §5 look at. */
