@@ -4,8 +4,8 @@
  * say "not measured" instead of crashing when the domain does not load.
  */
 import { randomUUID } from 'node:crypto';
-import type { UiNode, UiTree } from '../../src/domain/uiNode.js';
-import type { ScreenContext, ScreenSummary } from '../../src/domain/screen.js';
+import type { UiNode, UiTree } from '../../src/domain/tree/uiNode.js';
+import type { ScreenContext, ScreenSummary } from '../../src/domain/tree/screen.js';
 import type { Envelope } from '../../src/domain/envelope.js';
 
 export interface DomainApi {
@@ -19,8 +19,8 @@ export interface DomainApi {
  * (so refs grow to the length a real session sees, not the shortest).
  */
 export async function loadDomain(): Promise<DomainApi> {
-  const dump = (await import('../../src/domain/dump.js')) as { parseDump: DomainApi['parseDump'] };
-  const summary = await import('../../src/domain/summary.js');
+  const dump = (await import('../../src/domain/tree/dump.js')) as { parseDump: DomainApi['parseDump'] };
+  const summary = await import('../../src/domain/summary/summary.js');
   const { RefRegistry } = await import('../../src/application/screen/RefRegistry.js');
   const refs = new RefRegistry();
   return {

@@ -4,9 +4,9 @@
  * plus the set difference "a peer offers it, we do not", classified by reason.
  */
 import { readFileSync } from 'node:fs';
-import type { UiNode, UiTree } from '../../src/domain/uiNode.js';
-import { isIconGlyphsOnly } from '../../src/domain/nodeFacts.js';
-import { nameOfEntry, selectorValueOf, type ActionEntry, type ScreenSummary } from '../../src/domain/screen.js';
+import type { UiNode, UiTree } from '../../src/domain/tree/uiNode.js';
+import { isIconGlyphsOnly } from '../../src/domain/tree/nodeFacts.js';
+import { nameOfEntry, selectorValueOf, type ActionEntry, type ScreenSummary } from '../../src/domain/tree/screen.js';
 import { contextFor, envelopeFor, hasRole, isVisibleNode, type DomainApi } from '../lib/domain.js';
 import { listFixtures } from '../lib/paths.js';
 import { median, p90, round } from '../lib/stats.js';

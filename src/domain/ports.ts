@@ -4,8 +4,8 @@
  * use in-memory fakes.
  */
 import type { AutomationEndpointStatus } from './automationEndpoint.js';
-import type { WindowState } from './screen.js';
-import type { SwipePath } from './scrollGesture.js';
+import type { WindowState } from './tree/screen.js';
+import type { SwipePath } from './gestures/scrollGesture.js';
 
 /** Time is a dependency so tests can move it by hand. */
 export interface Clock {

@@ -4,10 +4,10 @@
  * found", and the model's next step differs too: the element is there, typing into it is what
  * cannot work. The message says so and names the fields the screen does offer.
  */
-import { describeTerm } from './notFound.js';
-import { safePreview } from './nodeFacts.js';
-import type { ActionEntry } from './screen.js';
-import { nameOfEntry, roleOfEntry } from './screen.js';
+import { describeTerm } from './summary/notFound.js';
+import { safePreview } from './tree/nodeFacts.js';
+import type { ActionEntry } from './tree/screen.js';
+import { nameOfEntry, roleOfEntry } from './tree/screen.js';
 import { isRefTarget, type ActionTarget } from './refs/refTarget.js';
 
 const MAX_FIELDS = 5;

@@ -13,15 +13,15 @@ import {
   type SelectorTerm,
   type StateFlag,
   type StateFlags,
-} from './selector.js';
-import { idPatternProblem } from './idPattern.js';
+} from './selectors/selector.js';
+import { idPatternProblem } from './selectors/idPattern.js';
 import type { PackageName } from './ports.js';
 import {
   isControlOrBidi,
   isWellFormedUnicode,
   safePreview,
   selectorValueProblem,
-} from './nodeFacts.js';
+} from './tree/nodeFacts.js';
 
 export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 export type ScrollDirection = (typeof SCROLL_DIRECTIONS)[number];

@@ -1,4 +1,4 @@
-import type { Selector } from '../domain/selector.js';
+import type { Selector } from '../domain/selectors/selector.js';
 import { parseFlag, parseRawOffset, parseSelector, parseSessionId } from '../domain/validation.js';
 
 /**

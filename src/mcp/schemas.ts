@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OFFERED_SELECTOR_KEYS, type SelectorKey } from '../domain/selector.js';
+import { OFFERED_SELECTOR_KEYS, type SelectorKey } from '../domain/selectors/selector.js';
 
 /**
  * The shapes published to the model. They describe; the domain validates (CONTRACT §4),

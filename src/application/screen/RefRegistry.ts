@@ -13,7 +13,7 @@
  */
 import { identify, identityKey, type RefIdentity } from '../../domain/refs/refIdentity.js';
 import { formatRef } from '../../domain/refs/refTarget.js';
-import type { ScreenSummary } from '../../domain/screen.js';
+import type { ScreenSummary } from '../../domain/tree/screen.js';
 import type { ScreenReading } from './ScreenReader.js';
 
 /** How many ui_get_tree readings back a ref is remembered. */

@@ -1,8 +1,8 @@
-import { parseDump } from '../../domain/dump.js';
+import { parseDump } from '../../domain/tree/dump.js';
 import type { AutomationSession, DeviceGateway } from '../../domain/ports.js';
-import type { ScreenContext, ScreenSummary, WindowState } from '../../domain/screen.js';
-import { summariseScreenDetailed, type ActionPlan } from '../../domain/summary.js';
-import type { UiTree } from '../../domain/uiNode.js';
+import type { ScreenContext, ScreenSummary, WindowState } from '../../domain/tree/screen.js';
+import { summariseScreenDetailed, type ActionPlan } from '../../domain/summary/summary.js';
+import type { UiTree } from '../../domain/tree/uiNode.js';
 import { together } from '../time/together.js';
 
 export interface ScreenReading {

@@ -1,5 +1,5 @@
 import type { Clock, DeviceGateway } from '../../domain/ports.js';
-import type { WindowState } from '../../domain/screen.js';
+import type { WindowState } from '../../domain/tree/screen.js';
 
 /**
  * Issue 12: the window focus lags behind navigation. UiAutomator2's PressBack returns without

@@ -1,11 +1,11 @@
-import { parseDump } from '../../domain/dump.js';
+import { parseDump } from '../../domain/tree/dump.js';
 import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway, PackageName } from '../../domain/ports.js';
 import type { DeviceAccess } from '../ownership/DeviceAccess.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { isVisible } from '../../domain/nodeFacts.js';
+import { isVisible } from '../../domain/tree/nodeFacts.js';
 
 /** CONTRACT §7: poll every 0.5 s for up to 6 s until the launched package is visible. */
 export const APP_VISIBLE_TIMEOUT_MS = 6_000;

@@ -1,7 +1,7 @@
-import { parseDump } from '../../domain/dump.js';
+import { parseDump } from '../../domain/tree/dump.js';
 import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway } from '../../domain/ports.js';
-import { isVisible, ownLabel } from '../../domain/nodeFacts.js';
+import { isVisible, ownLabel } from '../../domain/tree/nodeFacts.js';
 import type { DeviceAccess } from '../ownership/DeviceAccess.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { FlowSessions } from '../sessions/FlowSessions.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ANSWER_BUDGET_BYTES, ENVELOPE_RESERVE_BYTES, SUMMARY_BUDGET_BYTES, wireBytesOfJson } from '../../domain/answerBudget.js';
-import { redactPasswordTexts } from '../../domain/dump.js';
-import { rawPart } from '../../domain/rawPage.js';
-import { fitSummaryToBudget } from '../../domain/summaryBudget.js';
+import { ANSWER_BUDGET_BYTES, ENVELOPE_RESERVE_BYTES, SUMMARY_BUDGET_BYTES, wireBytesOfJson } from '../../domain/summary/answerBudget.js';
+import { redactPasswordTexts } from '../../domain/tree/dump.js';
+import { rawPart } from '../../domain/tree/rawPage.js';
+import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
 import type { DeviceAccess } from '../ownership/DeviceAccess.js';
 import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { RefRegistry } from '../screen/RefRegistry.js';

@@ -1,10 +1,10 @@
 import { HarnessError } from '../../domain/errors.js';
-import { matchSelector } from '../../domain/matcher.js';
-import { isVisible } from '../../domain/nodeFacts.js';
+import { matchSelector } from '../../domain/selectors/matcher.js';
+import { isVisible } from '../../domain/tree/nodeFacts.js';
 import type { Clock } from '../../domain/ports.js';
-import { SUMMARY_BUDGET_BYTES } from '../../domain/answerBudget.js';
-import { fitSummaryToBudget } from '../../domain/summaryBudget.js';
-import { selectorToWire, type Selector } from '../../domain/selector.js';
+import { SUMMARY_BUDGET_BYTES } from '../../domain/summary/answerBudget.js';
+import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
+import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
 import type { WaitUntil } from '../../domain/toolsetArguments.js';
 import { DeadlineExceeded, withDeadline } from '../time/deadline.js';
 import type { DeviceAccess } from '../ownership/DeviceAccess.js';

@@ -1,4 +1,4 @@
-import type { WindowState } from '../../domain/screen.js';
+import type { WindowState } from '../../domain/tree/screen.js';
 import type {
   AutomationGateway,
   AutomationSession,

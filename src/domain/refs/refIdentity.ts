@@ -17,10 +17,10 @@
  * void every ref on the screen).
  */
 import type { Locator } from '../ports.js';
-import type { WindowState } from '../screen.js';
-import type { Rect, UiNode, UiTree } from '../uiNode.js';
-import { xpathLiteral } from '../locator.js';
-import { isEditText, isVisible, roleOf } from '../nodeFacts.js';
+import type { WindowState } from '../tree/screen.js';
+import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
+import { xpathLiteral } from '../selectors/locator.js';
+import { isEditText, isVisible, roleOf } from '../tree/nodeFacts.js';
 
 export interface RefIdentity {
   /** `package/activity` of the foreground window ('' parts when adb could not tell). */

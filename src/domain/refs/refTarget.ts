@@ -3,9 +3,9 @@
  * Everything else is a selector and goes to parseSelector unchanged.
  */
 import { HarnessError } from '../errors.js';
-import type { Selector } from '../selector.js';
+import type { Selector } from '../selectors/selector.js';
 import { parseSelector } from '../validation.js';
-import { safePreview } from '../nodeFacts.js';
+import { safePreview } from '../tree/nodeFacts.js';
 
 /**
  * `e` and a base-36 serial (lowercase letters and digits, no leading zero). Eight characters

@@ -1,6 +1,6 @@
 import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway, Logger, PackageName } from '../../domain/ports.js';
-import type { WindowState } from '../../domain/screen.js';
+import type { WindowState } from '../../domain/tree/screen.js';
 import type { AdbResult, AdbRunner } from './AdbRunner.js';
 import {
   findAmStartError,

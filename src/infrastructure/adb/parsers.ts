@@ -3,8 +3,8 @@
  * shell_v2 answer through a PTY that turns `\n` into `\r\n`) and tolerates extra lines, since
  * vendors and Android versions add fields freely. Which versions are covered: docs/android-versions.md.
  */
-import type { Rect } from '../../domain/uiNode.js';
-import type { ImeState, WindowState } from '../../domain/screen.js';
+import type { Rect } from '../../domain/tree/uiNode.js';
+import type { ImeState, WindowState } from '../../domain/tree/screen.js';
 
 const PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
 /** `pkg/.Activity` or `pkg/full.Activity`; `$` is refused because the device shell would expand it. */

@@ -10,7 +10,7 @@ import type {
   SessionOptions,
   TypeOutcome,
 } from '../../domain/ports.js';
-import type { SwipePath } from '../../domain/scrollGesture.js';
+import type { SwipePath } from '../../domain/gestures/scrollGesture.js';
 import { SystemClock } from '../clock/SystemClock.js';
 import { parseEndpointStatus } from './endpointStatus.js';
 

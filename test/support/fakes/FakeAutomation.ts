@@ -1,7 +1,7 @@
 import type { AutomationEndpointStatus, SeleniumGridEndpointStatus } from '../../../src/domain/automationEndpoint.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { AutomationGateway, AutomationSession, ElementRef, Locator, SessionOptions, TypeOutcome } from '../../../src/domain/ports.js';
-import type { SwipePath } from '../../../src/domain/scrollGesture.js';
+import type { SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
 import { settingsAppsDump } from './screens.js';
 
 type SessionMethod = Exclude<keyof AutomationSession, 'id'>;

@@ -1,6 +1,6 @@
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { DeviceGateway, PackageName } from '../../../src/domain/ports.js';
-import type { ImeState, WindowState } from '../../../src/domain/screen.js';
+import type { ImeState, WindowState } from '../../../src/domain/tree/screen.js';
 import { makePng } from './images.js';
 import { settingsAppsDump } from './screens.js';
 

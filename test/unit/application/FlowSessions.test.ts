@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../src/domain/errors.js';
-import { buildLocator } from '../../../src/domain/locator.js';
+import { buildLocator } from '../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { buildHarness, drive, envelopeOf } from '../../support/fakes/harness.js';
 

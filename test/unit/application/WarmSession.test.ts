@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../src/domain/errors.js';
-import { buildLocator } from '../../../src/domain/locator.js';
+import { buildLocator } from '../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { FakeAutomation } from '../../support/fakes/FakeAutomation.js';
 import { FakeDevice } from '../../support/fakes/FakeDevice.js';

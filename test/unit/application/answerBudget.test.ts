@@ -11,9 +11,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_BUDGET_BYTES, endWithinBudget, wireBytesOfJson } from '../../../src/domain/answerBudget.js';
-import { redactPasswordTexts } from '../../../src/domain/dump.js';
-import type { ScreenSummary } from '../../../src/domain/screen.js';
+import { ANSWER_BUDGET_BYTES, endWithinBudget, wireBytesOfJson } from '../../../src/domain/summary/answerBudget.js';
+import { redactPasswordTexts } from '../../../src/domain/tree/dump.js';
+import type { ScreenSummary } from '../../../src/domain/tree/screen.js';
 import { buildHarness, drive, envelopeOf, type TestHarness } from '../../support/fakes/harness.js';
 import { settingsAppsDump } from '../../support/fakes/screens.js';
 

@@ -1,9 +1,9 @@
 import { PNG } from 'pngjs';
 import { HarnessError } from '../../../src/domain/errors.js';
 import { describe, expect, it } from 'vitest';
-import { buildLocator } from '../../../src/domain/locator.js';
+import { buildLocator } from '../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
-import { nameOfEntry, type ActionEntry } from '../../../src/domain/screen.js';
+import { nameOfEntry, type ActionEntry } from '../../../src/domain/tree/screen.js';
 import { buildHarness, envelopeOf, type TestHarness } from '../../support/fakes/harness.js';
 import { makePng } from '../../support/fakes/images.js';
 import { launcherDump, settingsAppsDump } from '../../support/fakes/screens.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HIDDEN_PASSWORD_TEXT, parseDump, redactPasswordTexts } from '../../../src/domain/dump.js';
+import { HIDDEN_PASSWORD_TEXT, parseDump, redactPasswordTexts } from '../../../src/domain/tree/dump.js';
 import { HarnessError } from '../../../src/domain/errors.js';
-import { isVisible } from '../../../src/domain/nodeFacts.js';
+import { isVisible } from '../../../src/domain/tree/nodeFacts.js';
 import { appiumSource, escapeAttr, screen, uiautomatorDump } from './dumpBuilder.js';
 
 function unavailableMessage(xml: string): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseDump } from '../../../src/domain/dump.js';
-import { summariseScreen } from '../../../src/domain/summary.js';
-import { minimumTouchPx } from '../../../src/domain/layoutAudit.js';
-import type { ScreenContext, WindowState } from '../../../src/domain/screen.js';
+import { parseDump } from '../../../src/domain/tree/dump.js';
+import { summariseScreen } from '../../../src/domain/summary/summary.js';
+import { minimumTouchPx } from '../../../src/domain/summary/layoutAudit.js';
+import type { ScreenContext, WindowState } from '../../../src/domain/tree/screen.js';
 import { screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
 
 function ctx(density: number, window: Partial<WindowState> = {}): ScreenContext {

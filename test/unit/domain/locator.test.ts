@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import xpath from 'xpath';
-import { buildLocator, xpathLiteral } from '../../../src/domain/locator.js';
-import { matchSelector } from '../../../src/domain/matcher.js';
-import { parseDump } from '../../../src/domain/dump.js';
+import { buildLocator, xpathLiteral } from '../../../src/domain/selectors/locator.js';
+import { matchSelector } from '../../../src/domain/selectors/matcher.js';
+import { parseDump } from '../../../src/domain/tree/dump.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { allNodes, evaluateLocator, parseXml } from './xpathOracle.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { notFoundMessage } from '../../../src/domain/notFound.js';
-import type { ActionEntry, Role } from '../../../src/domain/screen.js';
+import { notFoundMessage } from '../../../src/domain/summary/notFound.js';
+import type { ActionEntry, Role } from '../../../src/domain/tree/screen.js';
 
 /** An entry as the summary writes it: the label is the selector's value, `button` and `enabled` are implied. */
 function offer(label: string, role: Role = 'button', extra: Partial<ActionEntry> = {}): ActionEntry {

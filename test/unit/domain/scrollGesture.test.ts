@@ -1,8 +1,8 @@
 /** Issue 12 (items 4 and 5): where ui_scroll's swipe runs, how it ends, and how "moved" is decided. */
 import { describe, expect, it } from 'vitest';
-import { parseDump } from '../../../src/domain/dump.js';
-import type { ImeState } from '../../../src/domain/screen.js';
-import { contentSignature, gestureArea, mainContainer, planScroll, swipeArea, type ScrollContext, type SwipePath } from '../../../src/domain/scrollGesture.js';
+import { parseDump } from '../../../src/domain/tree/dump.js';
+import type { ImeState } from '../../../src/domain/tree/screen.js';
+import { contentSignature, gestureArea, mainContainer, planScroll, swipeArea, type ScrollContext, type SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
 import { appiumSource, screen, type NodeSpec } from './dumpBuilder.js';
 
 const NO_IME: ImeState = { visible: false, frame: null };

@@ -1,8 +1,8 @@
 /** Issue 13 item 3: which way a container scrolls, and which container a named node stands for. */
 import { describe, expect, it } from 'vitest';
-import { parseDump } from '../../../src/domain/dump.js';
-import { containerOf, nodeOfElement, scrollOrientation } from '../../../src/domain/scrollables.js';
-import type { UiNode, UiTree } from '../../../src/domain/uiNode.js';
+import { parseDump } from '../../../src/domain/tree/dump.js';
+import { containerOf, nodeOfElement, scrollOrientation } from '../../../src/domain/summary/scrollables.js';
+import type { UiNode, UiTree } from '../../../src/domain/tree/uiNode.js';
 import { appiumSource, screen, type NodeSpec } from './dumpBuilder.js';
 
 const text = (t: string, bounds: string): NodeSpec => ({ cls: 'android.widget.TextView', text: t, bounds });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseDump } from '../../../src/domain/dump.js';
-import { summariseScreen, summariseScreenDetailed } from '../../../src/domain/summary.js';
-import { matchSelector } from '../../../src/domain/matcher.js';
+import { parseDump } from '../../../src/domain/tree/dump.js';
+import { summariseScreen, summariseScreenDetailed } from '../../../src/domain/summary/summary.js';
+import { matchSelector } from '../../../src/domain/selectors/matcher.js';
 import { parseSelector } from '../../../src/domain/validation.js';
-import { nameOfEntry, roleOfEntry, type ScreenContext, type WindowState } from '../../../src/domain/screen.js';
-import { notFoundMessage } from '../../../src/domain/notFound.js';
+import { nameOfEntry, roleOfEntry, type ScreenContext, type WindowState } from '../../../src/domain/tree/screen.js';
+import { notFoundMessage } from '../../../src/domain/summary/notFound.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
-import { cutCodePoints } from '../../../src/domain/nodeFacts.js';
+import { cutCodePoints } from '../../../src/domain/tree/nodeFacts.js';
 
 function ctx(window: Partial<WindowState> = {}, density = 420): ScreenContext {
   return {

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildLocator } from '../../../src/domain/locator.js';
+import { buildLocator } from '../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { SERVER_NAME } from '../../../src/mcp/HarnessMcpServer.js';
 import { TOOL_NAMES } from '../../../src/mcp/tools/index.js';

@@ -18,10 +18,10 @@
  *
  * Pure: the same tree and context give the same plan.
  */
-import type { ImeState } from './screen.js';
-import { intersectRect, orientationOfDirection, sameClassAndBounds, scrollOrientation, visibleScrollables, type Orientation } from './scrollables.js';
-import type { ScrollDirection } from './validation.js';
-import type { Rect, UiNode, UiTree } from './uiNode.js';
+import type { ImeState } from '../tree/screen.js';
+import { intersectRect, orientationOfDirection, sameClassAndBounds, scrollOrientation, visibleScrollables, type Orientation } from '../summary/scrollables.js';
+import type { ScrollDirection } from '../validation.js';
+import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
 
 export interface Point {
   readonly x: number;

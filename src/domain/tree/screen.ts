@@ -1,5 +1,5 @@
 import type { Rect, BoxBounds } from './uiNode.js';
-import type { WireSelector } from './selector.js';
+import type { WireSelector } from '../selectors/selector.js';
 
 /** What the device says about the screen around the dump (read through adb, parsed elsewhere). */
 export interface ImeState {

@@ -13,8 +13,8 @@
  *    own bounds: a node is off screen only when it leaves both the display and every window.
  *  - Clipping by a non-scrollable ancestor or by the display edge: see `isPossiblyClipped`.
  */
-import type { LayoutIssue } from './screen.js';
-import type { Rect, UiNode } from './uiNode.js';
+import type { LayoutIssue } from '../tree/screen.js';
+import type { Rect, UiNode } from '../tree/uiNode.js';
 
 /** One audited finding, before the summary decides how to name its target (by index, or by selector). */
 export interface AuditFinding {

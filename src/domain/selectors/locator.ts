@@ -7,7 +7,7 @@
  * `matchSelector` (matcher.ts) implements exactly these predicates.
  */
 import { STATE_FLAGS, type Selector, type SelectorTerm, type StateFlag, type StateFlags } from './selector.js';
-import type { Locator } from './ports.js';
+import type { Locator } from '../ports.js';
 
 /** An XPath 1.0 string literal for any value: '…', "…" or concat(…) when it holds both quotes. */
 export function xpathLiteral(value: string): string {

@@ -24,13 +24,13 @@
  * every Settings row carries the same `android:id/title`, and taking it would make the whole
  * list ambiguous although each row's text is unique.
  */
-import type { ActionEntry, LabelSource, LayoutFinding, Role, ScreenContext, ScreenSummary, ScrollableEntry } from './screen.js';
+import type { ActionEntry, LabelSource, LayoutFinding, Role, ScreenContext, ScreenSummary, ScrollableEntry } from '../tree/screen.js';
 import { scrollOrientation, visibleScrollables } from './scrollables.js';
-import { selectorValueOf } from './screen.js';
-import type { Selector, SelectorKey, SelectorTerm, WireSelector } from './selector.js';
-import { selectorToWire } from './selector.js';
-import type { Rect, UiNode, UiTree } from './uiNode.js';
-import { hasAncestorMatching, matchTerm, termMatchesNode } from './matcher.js';
+import { selectorValueOf } from '../tree/screen.js';
+import type { Selector, SelectorKey, SelectorTerm, WireSelector } from '../selectors/selector.js';
+import { selectorToWire } from '../selectors/selector.js';
+import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
+import { hasAncestorMatching, matchTerm, termMatchesNode } from '../selectors/matcher.js';
 import { auditLayout, type AuditFinding } from './layoutAudit.js';
 import {
   cutCodePoints,
@@ -45,7 +45,7 @@ import {
   selectorValueProblem,
   showsHint,
   toBox,
-} from './nodeFacts.js';
+} from '../tree/nodeFacts.js';
 
 export const MAX_ACTIONS = 120;
 export const MAX_TEXTS = 200;

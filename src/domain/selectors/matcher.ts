@@ -26,8 +26,8 @@
  */
 import { idMatches } from './idPattern.js';
 import { STATE_FLAGS, type Selector, type SelectorTerm, type StateFlags } from './selector.js';
-import type { UiNode, UiTree } from './uiNode.js';
-import { isEditText, repeatableText } from './nodeFacts.js';
+import type { UiNode, UiTree } from '../tree/uiNode.js';
+import { isEditText, repeatableText } from '../tree/nodeFacts.js';
 
 interface TreeIndex {
   readonly byResourceId: Map<string, UiNode[]>;

@@ -15,7 +15,7 @@
  * a newline in the node's real value (serialisers escape it as `&#10;` anyway), and the device's
  * own matcher compares against that real value.
  */
-import { HarnessError } from './errors.js';
+import { HarnessError } from '../errors.js';
 import { keepsPasswordText } from './nodeFacts.js';
 import type { Rect, UiNode, UiTree } from './uiNode.js';
 

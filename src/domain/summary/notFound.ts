@@ -6,10 +6,10 @@
  * keyboard), then the rest, each group in screen (document) order. At most 10 are named; the
  * count after "and N more" covers all the others.
  */
-import type { Selector, SelectorTerm } from './selector.js';
-import type { ActionEntry } from './screen.js';
-import { nameOfEntry, roleOfEntry } from './screen.js';
-import { codePointLength, cutCodePoints, safePreview } from './nodeFacts.js';
+import type { Selector, SelectorTerm } from '../selectors/selector.js';
+import type { ActionEntry } from '../tree/screen.js';
+import { nameOfEntry, roleOfEntry } from '../tree/screen.js';
+import { codePointLength, cutCodePoints, safePreview } from '../tree/nodeFacts.js';
 
 export const NOT_FOUND_MAX_OFFERS = 10;
 export const NOT_FOUND_LABEL_MAX = 40;

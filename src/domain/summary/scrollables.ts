@@ -12,9 +12,9 @@
  *
  * Pure: the same tree gives the same answers.
  */
-import { isVisible } from './nodeFacts.js';
-import type { Rect, UiNode, UiTree } from './uiNode.js';
-import type { ScrollDirection } from './validation.js';
+import { isVisible } from '../tree/nodeFacts.js';
+import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
+import type { ScrollDirection } from '../validation.js';
 
 export type Orientation = 'vertical' | 'horizontal';
 

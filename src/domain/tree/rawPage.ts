@@ -4,8 +4,8 @@
  * ask for the rest (`raw_offset`). Each call reads the screen again, so the note carries a digest
  * of the whole XML: two parts belong together only when their `sha256` agree. Pure: no I/O.
  */
-import { endWithinBudget } from './answerBudget.js';
-import { HarnessError } from './errors.js';
+import { endWithinBudget } from '../summary/answerBudget.js';
+import { HarnessError } from '../errors.js';
 
 export interface RawTruncated {
   /** Where this part starts and ends (exclusive), in UTF-16 units of the whole XML. */

@@ -4,13 +4,13 @@
  * under it can dismiss a row or page a pager, and a swipe over a container the model did not
  * mean moves the wrong thing.
  */
-import { describeSelector } from './notFound.js';
-import { safePreview } from './nodeFacts.js';
-import { orientationOfEntry, type ScrollableEntry } from './screen.js';
-import type { Orientation } from './scrollables.js';
-import type { Selector } from './selector.js';
-import type { UiNode } from './uiNode.js';
-import type { ScrollDirection } from './validation.js';
+import { describeSelector } from '../summary/notFound.js';
+import { safePreview } from '../tree/nodeFacts.js';
+import { orientationOfEntry, type ScrollableEntry } from '../tree/screen.js';
+import type { Orientation } from '../summary/scrollables.js';
+import type { Selector } from '../selectors/selector.js';
+import type { UiNode } from '../tree/uiNode.js';
+import type { ScrollDirection } from '../validation.js';
 
 const MAX_LISTED = 5;
 

@@ -8,7 +8,7 @@
  * Pure: no I/O.
  */
 import { wireBytesOfJson } from './answerBudget.js';
-import type { LayoutFinding, ScreenSummary } from './screen.js';
+import type { LayoutFinding, ScreenSummary } from '../tree/screen.js';
 
 /** Single findings (one per issue and target), as `counts.layout_findings` counts them. */
 function singleFindings(findings: readonly LayoutFinding[] | undefined): number {
