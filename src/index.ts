@@ -7,6 +7,7 @@
 import { loadConfig, type HarnessConfig } from './config.js';
 import { createContainer, packageVersion } from './container.js';
 import { StdioJsonRpcTransport } from './mcp/StdioJsonRpcTransport.js';
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from './mcp/transports/http/listenAddress.js';
 import { parseToolsets, TOOLSET_CHOICES, ToolsetsError } from './mcp/toolsets.js';
 
 /** A subcommand: receives the arguments after its name, resolves to an exit code. */
@@ -21,6 +22,10 @@ Commands:
   (none), serve    Run the MCP server over stdio (what MCP clients start).
     --toolsets LIST  Also offer these toolsets (comma-separated: ${TOOLSET_CHOICES.join(', ')});
                      core, the twelve tools, is always on. Overrides ANDROID_MCP_TOOLSETS.
+    --http           Serve MCP over Streamable HTTP at /mcp instead of stdio (bearer token required).
+    --port N         With --http: the port (default ${DEFAULT_HTTP_PORT}).
+    --host ADDR      With --http: the address (default ${DEFAULT_HTTP_HOST}, loopback only); any other
+                     address needs ANDROID_MCP_HTTP_TOKEN.
   doctor           Check everything a real run needs (adb, device, Appium, …) and say what to fix.
   flow FILE.json   Run a reference flow through the server over stdio; JSON report on stdout.
   virtual-device   Run a virtual Android device that the real adb and Appium accept (--help).
@@ -30,30 +35,56 @@ Commands:
 Configuration is read from the environment: ANDROID_UDID, ANDROID_MCP_ALLOW_SERIALS, APPIUM_URL,
 ANDROID_MCP_FLOW_IDLE_TIMEOUT, ANDROID_MCP_ACTION_TIMEOUT, ANDROID_MCP_CONNECT_TIMEOUT,
 ANDROID_MCP_ARTIFACTS_DIR, ANDROID_MCP_LOG_LEVEL, ANDROID_MCP_APPIUM_CAPS, ANDROID_ADB_SERVER_PORT,
-ANDROID_MCP_TOOLSETS.
+ANDROID_MCP_TOOLSETS; over HTTP also ANDROID_MCP_HTTP_TOKEN, ANDROID_MCP_HTTP_ALLOWED_ORIGINS,
+ANDROID_MCP_HTTP_ALLOWED_HOSTS.
 `;
 
 function stderr(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-/** The serve options: `--toolsets LIST` or `--toolsets=LIST`; anything else is a usage error (null). */
-function serveOptions(args: readonly string[]): { toolsets?: string } | null {
+interface ServeOptions {
+  toolsets?: string;
+  /** Set by --http: serve over Streamable HTTP on this address instead of stdio. */
+  http?: { host: string; port: number };
+}
+
+/**
+ * The serve options: `--toolsets LIST` (or `=LIST`), `--http`, `--port N`, `--host ADDR`;
+ * anything else, or --port/--host without --http, is a usage error (a string saying which).
+ */
+function serveOptions(args: readonly string[]): ServeOptions | string {
   let toolsets: string | undefined;
+  let http = false;
+  let port: string | undefined;
+  let host: string | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
-    if (arg === '--toolsets' && i + 1 < args.length) toolsets = args[(i += 1)];
-    else if (arg.startsWith('--toolsets=')) toolsets = arg.slice('--toolsets='.length);
-    else return null;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string | undefined => inline ?? (i + 1 < args.length ? args[(i += 1)] : undefined);
+    if (flag === '--toolsets') toolsets = value();
+    else if (flag === '--http' && inline === undefined) http = true;
+    else if (flag === '--port') port = value();
+    else if (flag === '--host') host = value();
+    else return `serve does not take ${JSON.stringify(arg.slice(0, 64))}`;
+    if ((flag === '--toolsets' && toolsets === undefined) || (flag === '--port' && port === undefined) || (flag === '--host' && host === undefined)) {
+      return `${flag} needs a value`;
+    }
   }
-  return toolsets === undefined ? {} : { toolsets };
+  if (!http && (port !== undefined || host !== undefined)) return '--port and --host go with --http';
+  const options: ServeOptions = toolsets === undefined ? {} : { toolsets };
+  if (!http) return options;
+  const portNumber = port === undefined ? DEFAULT_HTTP_PORT : Number(port);
+  if (!/^\d{1,5}$/.test(port ?? String(DEFAULT_HTTP_PORT)) || portNumber > 65_535) return `--port takes a number from 0 to 65535 (got ${JSON.stringify((port ?? '').slice(0, 16))})`;
+  options.http = { host: host ?? DEFAULT_HTTP_HOST, port: portNumber };
+  return options;
 }
 
 /** Serves MCP over stdio until stdin closes or a signal arrives; the flow is closed first. */
 async function serve(args: readonly string[] = []): Promise<number> {
   const options = serveOptions(args);
-  if (!options) {
-    stderr(`android-mcp-harness: serve takes only --toolsets LIST (got ${JSON.stringify(args.join(' ').slice(0, 64))})`);
+  if (typeof options === 'string') {
+    stderr(`android-mcp-harness: ${options}`);
     process.stderr.write(USAGE);
     return 2;
   }
@@ -73,25 +104,28 @@ async function serve(args: readonly string[] = []): Promise<number> {
   const logger = container.deps.logger;
 
   let stopping = false;
+  // Over HTTP: stop accepting requests before the sessions close under them.
+  let beforeShutdown: () => Promise<void> = async () => undefined;
   const stop = (reason: string, code: number): void => {
     if (stopping) return;
     stopping = true;
     logger.info('shutting down', { reason });
     // Whatever hangs, the process is gone in time; unref so it never keeps us alive by itself.
     setTimeout(() => process.exit(code), EXIT_DEADLINE_MS).unref();
-    container.shutdown().then(
-      () => process.exit(code),
-      (error: unknown) => {
-        logger.error('shutdown failed', { cause: String(error) });
-        process.exit(code);
-      },
-    );
+    beforeShutdown()
+      .catch(() => undefined)
+      .then(() => container.shutdown())
+      .then(
+        () => process.exit(code),
+        (error: unknown) => {
+          logger.error('shutdown failed', { cause: String(error) });
+          process.exit(code);
+        },
+      );
   };
 
   // Last resort for the harness's own Appium: whatever path leads to exit, kill it by pid.
   process.once('exit', () => container.deps.appium.killNow());
-  process.stdin.once('end', () => stop('stdin closed', 0));
-  process.stdin.once('close', () => stop('stdin closed', 0));
   process.once('SIGINT', () => stop('SIGINT', 0));
   process.once('SIGTERM', () => stop('SIGTERM', 0));
   process.on('uncaughtException', (error) => {
@@ -102,6 +136,24 @@ async function serve(args: readonly string[] = []): Promise<number> {
     logger.error('unhandled rejection', { cause: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) });
   });
 
+  if (options.http) {
+    // Over HTTP stdin means nothing (it may be /dev/null under a service manager): signals stop it.
+    const { serveHttp, HttpSetupError } = await import('./mcp/transports/http/serveHttp.js');
+    try {
+      const running = await serveHttp({ ...options.http, env, harness: container.server, logger, say: stderr });
+      beforeShutdown = () => running.close();
+    } catch (error) {
+      if (!(error instanceof HttpSetupError)) throw error;
+      stderr(`android-mcp-harness: ${error.message}`);
+      await container.shutdown();
+      return 2;
+    }
+    logger.info('serving MCP over Streamable HTTP', { version: packageVersion(), udid: config.udid, toolsets: config.toolsets.join(',') });
+    return new Promise<number>(() => undefined);
+  }
+
+  process.stdin.once('end', () => stop('stdin closed', 0));
+  process.stdin.once('close', () => stop('stdin closed', 0));
   // Not the SDK's StdioServerTransport: it drops malformed lines without an answer and closes on a long one.
   await container.server.connect(new StdioJsonRpcTransport());
   logger.info('serving MCP over stdio', { version: packageVersion(), udid: config.udid, toolsets: config.toolsets.join(',') });
@@ -119,7 +171,7 @@ const commands: Record<string, Command> = {
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) return serve();
-  if (name.startsWith('--toolsets')) return serve(argv);
+  if (name.startsWith('--toolsets') || name === '--http') return serve(argv);
   if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(USAGE); // stdout-ok: the CLI's intended output, not in server mode
     return 0;

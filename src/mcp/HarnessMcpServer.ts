@@ -8,6 +8,10 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type ReadResourceResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationRunner } from '../application/OperationRunner.js';
@@ -58,15 +62,44 @@ export class HarnessMcpServer {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server is what lets us own validation errors
     this.server = new Server(
       { name: SERVER_NAME, version: options.version },
-      { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: options.instructions ?? SERVER_INSTRUCTIONS },
+      { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: this.instructions },
     );
-    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.published] }));
+    this.server.setRequestHandler(ListToolsRequestSchema, () => this.listTools());
     this.server.setRequestHandler(CallToolRequestSchema, (request) =>
       this.callTool(request.params.name, request.params.arguments ?? {}),
     );
-    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
-    this.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listArtifacts(options.artifacts) }));
-    this.server.setRequestHandler(ReadResourceRequestSchema, (request) => readArtifact(options.artifacts, request.params.uri));
+    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => this.listResourceTemplates());
+    this.server.setRequestHandler(ListResourcesRequestSchema, () => this.listResources());
+    this.server.setRequestHandler(ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
+  }
+
+  /** Who answers, as initialize and server/discover report it. */
+  get serverInfo(): { readonly name: string; readonly version: string } {
+    return { name: SERVER_NAME, version: this.options.version };
+  }
+
+  /** Taught at initialize (2025-11-25) and at server/discover (2026-07-28). */
+  get instructions(): string {
+    return this.options.instructions ?? SERVER_INSTRUCTIONS;
+  }
+
+  // The handlers below are the one answer per method, whatever transport or protocol
+  // revision carries the request (stdio here, Streamable HTTP in transports/http/).
+
+  listTools(): ListToolsResult {
+    return { tools: [...this.published] };
+  }
+
+  listResourceTemplates(): ListResourceTemplatesResult {
+    return { resourceTemplates: [ARTIFACT_TEMPLATE] };
+  }
+
+  listResources(): ListResourcesResult {
+    return { resources: listArtifacts(this.options.artifacts) };
+  }
+
+  readResource(uri: unknown): Promise<ReadResourceResult> {
+    return readArtifact(this.options.artifacts, uri);
   }
 
   /** Unknown names are a protocol error (there is no tool to put in an envelope). */
