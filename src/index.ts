@@ -7,6 +7,7 @@
 import { loadConfig, type HarnessConfig } from './config.js';
 import { createContainer, packageVersion } from './container.js';
 import { StdioJsonRpcTransport } from './mcp/StdioJsonRpcTransport.js';
+import { StdioRevisions } from './mcp/transports/stdio/stdioRevisions.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from './mcp/transports/http/listenAddress.js';
 import { parseToolsets, TOOLSET_CHOICES, ToolsetsError } from './mcp/toolsets.js';
 
@@ -155,7 +156,8 @@ async function serve(args: readonly string[] = []): Promise<number> {
   process.stdin.once('end', () => stop('stdin closed', 0));
   process.stdin.once('close', () => stop('stdin closed', 0));
   // Not the SDK's StdioServerTransport: it drops malformed lines without an answer and closes on a long one.
-  await container.server.connect(new StdioJsonRpcTransport());
+  // The first message picks the revision: 2025-era clients meet the v1 server as before, 2026-07-28 ones the v2 SDK.
+  await new StdioRevisions(container.server, new StdioJsonRpcTransport()).start();
   logger.info('serving MCP over stdio', { version: packageVersion(), udid: config.udid, toolsets: config.toolsets.join(',') });
   // Runs until stop() exits the process.
   return new Promise<number>(() => undefined);

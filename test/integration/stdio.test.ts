@@ -10,6 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../support/processes.js';
@@ -159,6 +161,58 @@ describe('stdio server without a device', () => {
       expect(byId.get(6)?.error).toBeDefined();
       expect(byId.get(7)?.error).toBeDefined();
     } finally {
+      await stopChild(child);
+    }
+  });
+
+  it('speaks 2026-07-28 too: the v2 SDK client negotiates it (server/discover) and sees the same tools and envelopes', async () => {
+    const transport = new StdioClientTransportV2({ command: process.execPath, args: [bin], env: noAdbEnv(), cwd: scratch, stderr: 'pipe' });
+    const client = new ClientV2({ name: 'stdio-modern', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    try {
+      await client.connect(transport);
+      expect(client.getProtocolEra()).toBe('modern');
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
+      const status = await client.callTool({ name: 'emulator_get_status', arguments: {} });
+      expect((status.structuredContent as { error: { code: string } }).error.code).toBe('EMULATOR_UNAVAILABLE');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('2026-07-28 raw frames: no handshake, malformed lines still answered on the same connection', async () => {
+    const child = spawn(process.execPath, [bin], { env: noAdbEnv(), cwd: scratch, stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.resume();
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    try {
+      const lines = [
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }),
+        'not json',
+        JSON.stringify({ jsonrpc: '1.0', id: 9, method: 'tools/list' }),
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } }),
+        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'emulator_get_status', arguments: {}, _meta: meta } }),
+        JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {}, _meta: meta } }),
+      ];
+      for (const line of lines) child.stdin.write(`${line}\n`);
+      expect(await waitFor(() => countLines(stdout) >= 6, 20_000), 'every line answered').toBe(true);
+      const answers = Buffer.concat(stdout)
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown>; error?: { code: number; message: string } });
+      const byId = new Map(answers.map((a) => [a.id, a]));
+      expect(byId.get(1)?.result?.supportedVersions).toContain('2026-07-28');
+      expect(byId.get(2)?.result?.resultType).toBe('complete');
+      expect((byId.get(2)?.result?.tools as unknown[]).length).toBe(TOOL_NAMES.length);
+      expect((byId.get(3)?.result?.structuredContent as { error: { code: string } }).error.code).toBe('EMULATOR_UNAVAILABLE');
+      expect(byId.get(4)?.error?.code).toBe(-32602);
+      expect(byId.get(9)?.error?.code).toBe(-32600);
+      expect(answers.filter((a) => a.id === undefined).map((a) => a.error?.code)).toEqual([-32700]);
+    } finally {
+      child.stdin.end();
       await stopChild(child);
     }
   });

@@ -3,31 +3,16 @@
  * (`createMcpHandler`). A request carrying the 2026-07-28 `_meta` envelope is served
  * statelessly by the modern path (`server/discover`, no handshake); anything else is 2025-era
  * traffic, answered by a fresh instance per request (initialize, then tools/list … on their own
- * POSTs, no Mcp-Session-Id). Every instance answers through the same HarnessMcpServer methods
- * as stdio, so both revisions and both transports give the same answer (docs/protocol.md).
+ * POSTs, no Mcp-Session-Id). Every instance is sdkServerFor(harness) (docs/protocol.md).
  */
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, Server, type ListToolsResult, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Logger } from '../../../domain/ports.js';
 import type { HarnessMcpServer } from '../../HarnessMcpServer.js';
+import { sdkServerFor } from '../sdkServer.js';
 import type { HttpRoute } from './HttpServer.js';
 
 export const MCP_PATH = '/mcp';
-
-/** One SDK server instance per request, answering from the one harness catalogue. */
-export function sdkServerFor(harness: HarnessMcpServer): Server {
-  const server = new Server(harness.serverInfo, {
-    capabilities: { tools: {}, resources: {} },
-    instructions: harness.instructions,
-  });
-  // The same objects; v1 types a schema's properties as `object`, v2 as JSON values (which they are: toInputJsonSchema).
-  server.setRequestHandler('tools/list', () => harness.listTools() as unknown as ListToolsResult);
-  server.setRequestHandler('tools/call', (request) => harness.callTool(request.params.name, request.params.arguments ?? {}));
-  server.setRequestHandler('resources/templates/list', () => harness.listResourceTemplates());
-  server.setRequestHandler('resources/list', () => harness.listResources());
-  server.setRequestHandler('resources/read', (request) => harness.readResource(request.params.uri));
-  return server;
-}
 
 export interface McpRoute extends HttpRoute {
   close(): Promise<void>;
