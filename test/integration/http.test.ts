@@ -36,7 +36,7 @@ interface RawAnswer {
   readonly message: { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown }; id?: unknown };
 }
 
-const figures = { refused: {} as Record<string, number>, accepted: 0, busy: 0 };
+const figures = { refused: {} as Record<string, number>, accepted: 0, busy: 0, survivedDisconnects: 0 };
 function refusedOnce(kind: string): void {
   figures.refused[kind] = (figures.refused[kind] ?? 0) + 1;
 }
@@ -61,7 +61,8 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     if (stack) {
       const sessions = stack.appium ? await stack.appium.sessionIds() : [];
       const locks = readdirSync(stack.lockDir, { withFileTypes: true }).map((entry) => entry.name);
-      process.stderr.write(`[reliability] http: ${JSON.stringify(figures)}; sessions left ${sessions.length}; lock files left ${locks.length}\n`);
+      const refused = Object.values(figures.refused).reduce((sum, n) => sum + n, 0);
+      process.stderr.write(`[reliability] http: ${refused} refused ${JSON.stringify(figures)}; sessions left ${sessions.length}; lock files left ${locks.length}\n`);
       await stack.stop();
     }
   }, 60_000);
@@ -236,8 +237,10 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     await expectRefused('oversized (chunked)', 413, raw('', {}, { body: streamed, duplex: 'half' } as RequestInit));
     const elsewhere = await fetch(new URL('/admin', server.url), { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(elsewhere.status).toBe(404);
+    refusedOnce('unknown path');
     const elsewhereAnonymous = await fetch(new URL('/admin', server.url));
     expect(elsewhereAnonymous.status, 'an unauthenticated client learns nothing about routes').toBe(401);
+    refusedOnce('unknown path, no token');
     // A loopback page (the MCP Inspector's UI) with the token is served.
     const inspector = await raw(list, { origin: 'http://localhost:6274', 'mcp-protocol-version': LEGACY });
     expect(inspector.status).toBe(200);
@@ -346,7 +349,7 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     } finally {
       stack.device.clearFaults();
     }
-    refusedOnce('disconnect mid-call (survived)');
+    figures.survivedDisconnects += 1;
     await noSessionsLeft();
     await noLockFileLeft();
     stack.device.setScreen('settings_home' as never);
