@@ -6,13 +6,17 @@
  * Refusals (no token, wrong token, foreign Origin, foreign Host, oversized bodies, a flood) and a
  * client that disconnects mid-call: each refused or survived, no Appium session, no lock file left.
  */
+import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
 import { runHttpHarnessToExit, startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
+import { REPO_ROOT } from '../support/appium.js';
 import { freePort } from '../support/ports.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
@@ -354,6 +358,21 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     await noLockFileLeft();
     stack.device.setScreen('settings_home' as never);
   }, 90_000);
+
+  it('the MCP Inspector CLI lists the tools and calls one over /mcp; with a wrong token it gets nothing', async () => {
+    const inspector = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+    const env = { ...process.env, HOME: stack.scratch, MCP_CATALOG_PATH: join(stack.scratch, 'inspector-catalog.json') };
+    const run = (token: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> =>
+      promisify(execFile)(process.execPath, [inspector, '--cli', server.url, '--header', `Authorization: Bearer ${token}`, ...args], { env, timeout: 60_000 });
+    const listed = JSON.parse((await run(TOKEN, '--method', 'tools/list')).stdout) as { tools: { name: string }[] };
+    expect(listed.tools).toHaveLength(TWELVE);
+    const called = JSON.parse((await run(TOKEN, '--method', 'tools/call', '--tool-name', 'emulator_get_status')).stdout) as { structuredContent: Envelope };
+    expect(called.structuredContent.ok, JSON.stringify(called.structuredContent.error)).toBe(true);
+    figures.accepted += 2;
+    const refused = await run(`${TOKEN}-wrong`, '--method', 'tools/list').catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
+    expect(refused.stdout + refused.stderr).not.toContain('emulator_get_status');
+    refusedOnce('Inspector CLI, wrong token');
+  }, 120_000);
 
   it('will not listen beyond loopback without a token of the user’s own, nor on a port in use', async () => {
     const env = stack.harnessEnv('http-refused', { XDG_CONFIG_HOME: `${stack.scratch}/config` });
