@@ -122,6 +122,17 @@ describe('the session kept after an action without session_id (issue 14)', () =>
     expect(h.automation.sessions).toHaveLength(1);
   });
 
+  it('is kept after UI_TREE_UNAVAILABLE from the driver (issue 12: a screen whose root never came): the next read reuses it', async () => {
+    const h = warmHarness();
+    await h.envelope('ui_tap', { selector: SELECTOR });
+    h.automation.failWith.pageSource = new HarnessError('UI_TREE_UNAVAILABLE', 'The screen could not be read during the page source.');
+    expect((await h.envelope('ui_get_tree')).error?.code).toBe('UI_TREE_UNAVAILABLE');
+    expect(openIds(h.automation)).toEqual(['s1']);
+    delete h.automation.failWith.pageSource;
+    expect((await h.envelope('ui_get_tree')).ok).toBe(true);
+    expect(h.automation.sessions).toHaveLength(1);
+  });
+
   it.each([
     ['app_open', { package_name: 'com.example.app' }, 'startActivity'],
     ['settings_open_apps', {}, 'startApplicationSettings'],
