@@ -301,18 +301,22 @@ export class Uia2Server {
       case 'POST /actions': return this.actions(session, body);
       case 'POST /appium/gestures/long_click': return this.longClick(session, body);
       case 'DELETE /actions': return null;
-      // UiDevice.pressBack / pressKeyCode wait for idle before the key (and Back not after it: row 10).
+      // UiDevice.pressBack waits for idle before the key (and not after it: row 10).
       case 'POST /back':
         return this.waitForIdle('back').then(() => {
           ui.back('uia2 back');
           return null;
         });
+      // PressKeyCode: UiDevice.pressKeyCode (which waits for idle first) unless flags or a source are
+      // given, then raw injectEventSync; LongPressKeyCode always injects directly, without a wait.
       case 'POST /appium/device/press_keycode':
-      case 'POST /appium/device/long_press_keycode':
-        return this.waitForIdle('press keycode').then(() => {
+        return (body.flags === undefined && body.source === undefined ? this.waitForIdle('press keycode') : Promise.resolve()).then(() => {
           this.pressKeycode(Number(body.keycode));
           return null;
         });
+      case 'POST /appium/device/long_press_keycode':
+        this.pressKeycode(Number(body.keycode));
+        return null;
       case 'POST /appium/device/hide_keyboard':
       case 'POST /appium/commands/hide_keyboard':
         if (ui.imeVisible()) ui.back('uia2 hide_keyboard');

@@ -109,6 +109,22 @@ describe('issue 12: the UiAutomator2 server waits for idle (waitForIdleTimeout)'
     expect((await timed(clock, () => call(device, 'GET', `/session/${sid2}/source`))).ms).toBe(10_000);
   });
 
+  it('Back and a plain key press wait before the key (UiDevice); a key press with flags and a long press inject at once', async () => {
+    const clock = new SteppingClock();
+    const { device, sid } = await serving({ clock });
+    device.setScreen('settings_apps');
+    await call(device, 'POST', `/session/${sid}/appium/settings`, { settings: { waitForIdleTimeout: 2000 } });
+    device.injectFault({ kind: 'idle-state' });
+    expect((await timed(clock, () => call(device, 'POST', `/session/${sid}/appium/device/press_keycode`, { keycode: 25 }))).ms).toBe(2_000);
+    expect((await timed(clock, () => call(device, 'POST', `/session/${sid}/appium/device/press_keycode`, { keycode: 25, flags: 0 }))).ms).toBe(0);
+    expect((await timed(clock, () => call(device, 'POST', `/session/${sid}/appium/device/long_press_keycode`, { keycode: 25 }))).ms).toBe(0);
+    const back = await timed(clock, () => call(device, 'POST', `/session/${sid}/back`));
+    expect(back.value.status).toBe(200);
+    expect(back.ms).toBe(2_000);
+    // setScreen put Apps straight on the launcher: Back leaves it.
+    expect(device.currentScreen().screenId).toBe('launcher');
+  });
+
   it('ui-busy: the root never comes, so page source and finds answer HTTP 500 unknown error after the idle wait plus 10 s', async () => {
     const clock = new SteppingClock();
     const { device, sid } = await serving({ clock });
