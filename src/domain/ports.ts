@@ -121,6 +121,12 @@ export interface SessionOptions {
    * last net for a session the harness could not close; it must not drop one the harness holds.
    */
   readonly idleTimeoutMs: number;
+  /**
+   * The longest the UiAutomator2 server may wait for the screen to idle before a page source,
+   * find or after a click (its `waitForIdleTimeout` setting). Chosen so that this wait plus the
+   * server's own 10 s wait for the window's root stays inside one action ceiling (idleWaitBudget.ts).
+   */
+  readonly waitForIdleTimeoutMs?: number;
 }
 
 export interface AutomationGateway {

@@ -291,18 +291,8 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     expect(deviceShellSince(since).filter((c) => c.startsWith('exec: uiautomator dump'))).toHaveLength(3);
   });
 
-  it('QUIRK-DUMP-3: "could not get idle state" is not transient: a typed error with a hint, at once, dumped once', async () => {
-    device.setScreen('settings_home');
-    device.injectFault({ kind: 'idle-state' });
-    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toBe('ERROR: could not get idle state.\n');
-    const since = lastSeq();
-    const tree = await call('ui_get_tree');
-    report('QUIRK-DUMP-3 idle state', tree);
-    expect(tree.envelope.error?.code).toBe('UI_TREE_UNAVAILABLE');
-    expect(tree.envelope.error?.message).toMatch(/never became idle[\s\S]*Pause the animation or video, or read the tree through a flow/);
-    expect(tree.elapsedMs).toBeLessThan(3_000);
-    expect(deviceShellSince(since).filter((c) => c.startsWith('exec: uiautomator dump'))).toHaveLength(1);
-  });
+  // QUIRK-DUMP-3 ("could not get idle state", after the dump's real 10 s wait for idle) lives in
+  // quirks-idle.test.ts, whose harness keeps no session that could hold UiAutomation meanwhile.
 
   // --- 3. Line endings and PTYs ---------------------------------------------------------------
 

@@ -14,14 +14,24 @@ interface Kept {
   expired: boolean;
 }
 
+
+/**
+ * Failures after which the kept session is still sound: the driver answered (no such element; or
+ * a screen it could not read, issue 12: its root never came after the wait for idle).
+ */
+const DRIVER_ANSWERED: ReadonlySet<string> = new Set(['UI_ELEMENT_NOT_FOUND', 'UI_TREE_UNAVAILABLE']);
+
+function driverAnswered(error: unknown): boolean {
+  return error instanceof HarnessError && DRIVER_ANSWERED.has(error.code);
+}
 /**
  * The session a call without session_id runs on (issue 14). Creating and deleting a UiAutomator2
  * session costs ~1.6 s on the virtual device and seconds more on an emulator, against ~66 ms for
  * the tap itself, so the session is kept for `leaseMs` after the action that used it: the next
  * action without session_id reuses it. It ends
  * - after `leaseMs` without an action (a clock timer: even if nobody calls again);
- * - after any failure of an action on it, except UI_ELEMENT_NOT_FOUND (the driver answered; the
- *   session is sound), and at once in the background after OPERATION_TIMEOUT;
+ * - after any failure of an action on it, except UI_ELEMENT_NOT_FOUND and UI_TREE_UNAVAILABLE (the
+ *   driver answered; the session is sound), and at once in the background after OPERATION_TIMEOUT;
  * - before anything that needs `uiautomator dump` or navigates through adb (Android lets one
  *   UiAutomation client register: a dump would break the kept server, and the kept server would
  *   break the dump), before a flow opens, and at shutdown.
@@ -72,7 +82,7 @@ export class WarmSession {
    * Reads through the kept session without renewing its lease (ui_get_tree without session_id:
    * a dump would break the kept server). Null when nothing is kept, once every close of ours has
    * settled, so the caller's dump never meets a UiAutomator2 server that is still stopping.
-   * A failed read ends the session like a failed action.
+   * A failed read ends the session like a failed action (and keeps it where an action would).
    */
   async borrow<T>(body: (session: AutomationSession) => Promise<T>): Promise<{ value: T } | null> {
     const kept = this.kept;
@@ -84,7 +94,7 @@ export class WarmSession {
     try {
       return { value: await body(kept.session) };
     } catch (error) {
-      if (this.kept === kept) void this.end(kept, isTimeout(error) ? 'timeout' : 'error');
+      if (this.kept === kept && !driverAnswered(error)) void this.end(kept, isTimeout(error) ? 'timeout' : 'error');
       throw error;
     } finally {
       kept.inUse -= 1;
@@ -124,7 +134,7 @@ export class WarmSession {
   /** After an action: keep and re-arm, or end; returns the close the caller must wait for. */
   private afterUse(kept: Kept, failure: { readonly error: unknown } | null): Promise<void> | null {
     if (this.kept !== kept) return null;
-    const sound = failure === null || (failure.error instanceof HarnessError && failure.error.code === 'UI_ELEMENT_NOT_FOUND');
+    const sound = failure === null || driverAnswered(failure.error);
     if (sound && this.leaseMs > 0) {
       this.arm(kept);
       return null;

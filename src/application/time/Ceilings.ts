@@ -11,6 +11,7 @@ import type {
 } from '../../domain/ports.js';
 import { withDeadline } from './deadline.js';
 import { driverIdleTimeoutMs } from '../sessions/driverIdleTimeout.js';
+import { serverIdleWaitMs } from './idleWaitBudget.js';
 
 export interface CeilingSettings {
   /** ANDROID_MCP_ACTION_TIMEOUT: every device or driver call made while the gate is held. */
@@ -46,13 +47,17 @@ export class Ceilings {
    * after the budget ran out is closed as soon as it arrives: no orphans. `heldIdleMs` is the
    * longest the caller leaves the session unused between its calls (a flow's idle lease, 0 for
    * a per-action session); the driver is told to wait longer than that (driverIdleTimeoutMs).
+   * The server's wait for idle is kept inside one action ceiling (serverIdleWaitMs).
    */
   async openSession(gateway: AutomationGateway, heldIdleMs: number): Promise<AutomationSession> {
     const seconds = Math.round(this.settings.connectTimeoutMs / 1000);
     const raw = await withDeadline(
       this.clock,
       this.settings.connectTimeoutMs,
-      gateway.openSession({ idleTimeoutMs: driverIdleTimeoutMs(heldIdleMs, this.settings.actionTimeoutMs) }),
+      gateway.openSession({
+        idleTimeoutMs: driverIdleTimeoutMs(heldIdleMs, this.settings.actionTimeoutMs),
+        waitForIdleTimeoutMs: serverIdleWaitMs(this.settings.actionTimeoutMs),
+      }),
       `Appium did not create a session within ${seconds} s (ANDROID_MCP_CONNECT_TIMEOUT). ` +
         'Check that Appium runs with the UiAutomator2 driver and that the device is online, then retry.',
       (late) => {

@@ -29,6 +29,8 @@ function frozen(...argv: string[]): Argv {
  * `displays` and `screencapDisplay` are documented, read-only additions (issue 8: several
  * displays): only run when `screencap -p` warned that it picked a display by itself; the id
  * is the digits-only physical id the device printed, checked again before the argv exists.
+ * `uia2ServerPid` is a documented, read-only addition (issue 12): run only after a dump printed
+ * nothing, to tell a dump killed beside a running UiAutomator2 server from an app still starting.
  */
 export const ADB_COMMANDS = Object.freeze({
   getState: frozen('get-state'),
@@ -39,6 +41,7 @@ export const ADB_COMMANDS = Object.freeze({
   density: frozen('shell', 'wm', 'density'),
   dumpsysWindow: frozen('shell', 'dumpsys', 'window'),
   dumpUi: frozen('exec-out', 'uiautomator', 'dump', '/dev/tty'),
+  uia2ServerPid: frozen('shell', 'pidof', 'io.appium.uiautomator2.server'),
   screencap: frozen('exec-out', 'screencap', '-p'),
   displays: frozen('shell', 'dumpsys', 'display'),
   screencapDisplay: (displayId: string): Argv => {
@@ -76,6 +79,11 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const NULL_ROOT = /null root node returned by UiTestAutomationBridge/i;
 const IDLE_STATE = /could not get idle state/i;
 const ALREADY_REGISTERED = /UiAutomationService[\s\S]*already registered/i;
+/** toybox `pidof`: the pids on one line, nothing (exit 1) when no process has that name. */
+const PIDS = /^\s*(\d+)(?:\s+\d+)*\s*$/;
+/** The same remedy for both ways a dump meets another UiAutomation client (refused, or killed). */
+const OTHER_CLIENT_REMEDY =
+  'most likely a running UiAutomator2/Appium session or another testing tool. Pass the session_id of your open flow to ui_get_tree, or close the other session, then retry.';
 /** AOSP screencap.cpp, on stderr (merged into exec-out's stdout) when it chose a display itself. */
 const MULTIPLE_DISPLAYS = /Multiple displays were found, but no display id was specified/;
 
@@ -171,6 +179,7 @@ export class AdbDeviceGateway implements DeviceGateway {
   }
 
   async dumpUi(): Promise<string> {
+    let serverChecked = false;
     for (let attempt = 0; ; attempt++) {
       const result = await this.runner.run(ADB_COMMANDS.dumpUi);
       const output = text(result);
@@ -181,8 +190,21 @@ export class AdbDeviceGateway implements DeviceGateway {
       if (ALREADY_REGISTERED.test(all)) {
         throw new HarnessError(
           'UI_TREE_UNAVAILABLE',
-          'The device refused the UI dump because another automation client holds UiAutomation (UiAutomationService already registered), most likely a running UiAutomator2/Appium session or another testing tool. Pass the session_id of your open flow to ui_get_tree, or close the other session, then retry.',
+          `The device refused the UI dump because another automation client holds UiAutomation (UiAutomationService already registered), ${OTHER_CLIENT_REMEDY}`,
         );
+      }
+      // Some devices kill a dump that meets a running UiAutomator2 server (exit 137, nothing
+      // printed; exec-out does not even carry the code): retrying it would only say "still starting".
+      if (all.trim() === '' && !serverChecked) {
+        serverChecked = true;
+        const pid = await this.uia2ServerPid();
+        if (pid !== null) {
+          this.logger.warn('uiautomator dump printed nothing while the UiAutomator2 server runs', { exitCode: result.exitCode, pid });
+          throw new HarnessError(
+            'UI_TREE_UNAVAILABLE',
+            `The UI dump ended without output${result.exitCode === 137 ? ' (killed, exit 137)' : ''} while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid ${pid}): it holds UiAutomation, and Android lets one client register. That is ${OTHER_CLIENT_REMEDY}`,
+          );
+        }
       }
       if (IDLE_STATE.test(all)) {
         throw new HarnessError(
@@ -202,6 +224,17 @@ export class AdbDeviceGateway implements DeviceGateway {
       }
       this.logger.debug('uiautomator dump transient failure; retrying', { attempt });
       await this.clock.sleep(this.dumpRetryDelayMs);
+    }
+  }
+
+  /** The pid of a running UiAutomator2 server, or null when none runs or it cannot be told. */
+  private async uia2ServerPid(): Promise<string | null> {
+    try {
+      const result = await this.runner.run(ADB_COMMANDS.uia2ServerPid);
+      return PIDS.exec(text(result))?.[1] ?? null;
+    } catch (error) {
+      this.logger.debug('pidof io.appium.uiautomator2.server failed; treating the empty dump as transient', { error: String(error) });
+      return null;
     }
   }
 

@@ -67,6 +67,30 @@ export interface CapabilityInputs {
   readonly idleTimeoutMs: number;
   readonly extra?: Record<string, unknown>;
   readonly adbPort?: number;
+  /** The UiAutomator2 server's `waitForIdleTimeout` (SessionOptions.waitForIdleTimeoutMs); a lower one from `extra` is kept. */
+  readonly waitForIdleTimeoutMs?: number;
+}
+
+const SETTINGS_CAP = 'appium:settings';
+const IDLE_SETTING_CAP = 'appium:settings[waitForIdleTimeout]';
+
+function plainObject(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/**
+ * Puts `waitForIdleTimeout` into `appium:settings`, which Appium applies to the UiAutomator2
+ * server right after the session is created (POST /appium/settings). A smaller value the user
+ * gave (`appium:settings` or `appium:settings[waitForIdleTimeout]`, the single form winning as in
+ * Appium's pullSettings) is kept: less waiting on animated screens is their call; more would let
+ * a screen whose root never comes run past the action ceiling (idleWaitBudget.ts).
+ */
+function withIdleWait(caps: Record<string, unknown>, budgetMs: number): void {
+  const settings = plainObject(caps[SETTINGS_CAP]) ?? {};
+  const asked = caps[IDLE_SETTING_CAP] ?? settings.waitForIdleTimeout;
+  const usable = typeof asked === 'number' && Number.isFinite(asked) && asked >= 0;
+  delete caps[IDLE_SETTING_CAP];
+  caps[SETTINGS_CAP] = { ...settings, waitForIdleTimeout: Math.floor(usable ? Math.min(asked, budgetMs) : budgetMs) };
 }
 
 /**
@@ -90,6 +114,7 @@ export function buildCapabilities(inputs: CapabilityInputs): Record<string, unkn
     'appium:newCommandTimeout': Math.max(1, Math.ceil(inputs.idleTimeoutMs / 1000)),
   });
   if (adbPort !== undefined) caps['appium:adbPort'] = adbPort;
+  if (inputs.waitForIdleTimeoutMs !== undefined) withIdleWait(caps, inputs.waitForIdleTimeoutMs);
   return caps;
 }
 
@@ -113,6 +138,9 @@ function errorCode(error: unknown): string | undefined {
 /** How Appium words a session whose UiAutomator2 server is gone (see WebdriverSession.map). */
 const SESSION_GONE =
   /invalid session id|session is either terminated or not started|instrumentation process is not running|socket hang up/i;
+
+/** The UiAutomator2 server's UiAutomator2Exception when getRootInActiveWindow() stayed null (Appium prefixes "Original error: "). */
+const ROOT_TIMED_OUT = /waiting for the root AccessibilityNodeInfo/i;
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
 
@@ -162,6 +190,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       idleTimeoutMs: options.idleTimeoutMs,
       extra: this.options.extraCapabilities,
       adbPort: this.options.adbPort,
+      waitForIdleTimeoutMs: options.waitForIdleTimeoutMs,
     });
     const remote = this.options.remote ?? defaultRemote;
     let driver: DriverLike;
@@ -190,6 +219,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     this.options.logger.info('Appium session opened', {
       sessionId: driver.sessionId,
       newCommandTimeout: capabilities['appium:newCommandTimeout'],
+      waitForIdleTimeout: plainObject(capabilities[SETTINGS_CAP])?.waitForIdleTimeout,
     });
     return new WebdriverSession(driver, this.clock, this.options.logger, (error) => this.unavailable(error));
   }
@@ -430,6 +460,15 @@ class WebdriverSession implements AutomationSession {
     }
     // Appium answers the requests in flight this way when it is stopped (Ctrl-C, SIGTERM) before it exits.
     if (/process has received SIG[A-Z]+ signal/i.test(message)) return this.unavailable(error);
+    // appium-uiautomator2-server (AXWindowHelpers): the window's root never came after the wait
+    // for idle, HTTP 500 `unknown error`. The app keeps its main thread busy; the session is sound.
+    if (ROOT_TIMED_OUT.test(message)) {
+      return new HarnessError(
+        'UI_TREE_UNAVAILABLE',
+        `The screen could not be read during the ${what}: the UiAutomator2 server waited for it to idle, then 10 s for the root of the active window, and got none (the app keeps its main thread busy: an endless animation, a video, heavy work). Wait a few seconds and retry; if it keeps failing, pause the animation or video in the app, or bring it to a calmer screen.`,
+        { cause: error },
+      );
+    }
     if (isStale(error) || isNoSuchElement(error)) {
       return new HarnessError('UI_ELEMENT_NOT_FOUND', `The element went away before the ${what}. Read the screen again with ui_get_tree and retry.`, { cause: error });
     }

@@ -19,16 +19,19 @@ import { registerScreenCommands } from '../shell/commands/screen.js';
 import { ShellInterpreter, type CommandHandler } from '../shell/interpreter.js';
 import { Uia2Server } from '../uia2/server.js';
 import { realClock, type DeviceClock } from './clock.js';
-import { describeFault, faultApplies, type Fault } from './faults.js';
+import { describeFault, faultApplies, screenActivity, type Fault, type ScreenActivity } from './faults.js';
 import { detectHelperVersions } from './helperVersions.js';
 import { Instrumentation, uiAutomationAlreadyRegistered } from './instrumentation.js';
 import { renderScreenshot } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
-import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type PasswordText, type VirtualDisplay } from './traits.js';
+import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type DumpConflict, type PasswordText, type VirtualDisplay } from './traits.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 import { LANDSCAPE, LAST_ANR_LIFETIME_MS, type BackFocusLag, type FocusInTransit, type LastAnr } from './windowState.js';
+
+/** AOSP `DumpCommand`: `uiAutomation.waitForIdle(1000, 1000 * 10)`, the global timeout. */
+export const DUMP_IDLE_TIMEOUT_MS = 10_000;
 
 export interface VirtualDeviceOptions extends DeviceTraitOptions {
   readonly clock?: DeviceClock;
@@ -122,6 +125,7 @@ export class VirtualDevice implements DeviceServices {
       log,
       screenshotPng: () => this.screenshotPng(),
       requestFault: (subject) => this.faultFor('uia2', subject),
+      screenActivity: () => this.screenActivity(),
     });
     const shellDevice: ShellDevice = (this.shellDevice = {
       ui: this.ui,
@@ -382,6 +386,20 @@ export class VirtualDevice implements DeviceServices {
     this.log('fault', `trait password text: ${mode}`);
   }
 
+  /**
+   * Issue 12 (suspected): `killed` makes a dump that meets a running instrumentation die with exit
+   * 137 and no output instead of the `already registered` text; `refused`, the default, is AOSP's answer.
+   */
+  setDumpConflict(mode: DumpConflict): void {
+    this.traits.dumpConflict = mode;
+    this.log('fault', `trait dump conflict: ${mode}`);
+  }
+
+  /** Whether the screen idles and its root can be read now (the idle-state and ui-busy faults). */
+  screenActivity(): ScreenActivity {
+    return screenActivity(this.activeFaults);
+  }
+
   /** API level: ro.build.version.sdk and .release, and the `dumpsys window` layout of that version. */
   setSdk(sdk: number): void {
     this.system.props.set('ro.build.version.sdk', String(sdk));
@@ -453,7 +471,7 @@ export class VirtualDevice implements DeviceServices {
     return this.anr;
   }
 
-  /** Back to a booted single-display API 34 phone with shell_v2, no launch delay, no density override, no ANR, the default Back lag, bullets in password fields. */
+  /** Back to a booted single-display API 34 phone with shell_v2, no launch delay, no density override, no ANR, the default Back lag, bullets in password fields, refused dumps beside an instrumentation. */
   resetTraits(): void {
     // setDensityOverride below bumps the UI version, so the password text is rendered afresh too.
     this.traits.reset();
@@ -545,6 +563,11 @@ export class VirtualDevice implements DeviceServices {
 
   private async dumpHierarchy(signal: AbortSignal): Promise<DumpOutcome> {
     if (!this.instrumentation.acquireForDump()) {
+      if (this.traits.dumpConflict === 'killed' && this.instrumentation.uiAutomationHolder() === 'instrumentation') {
+        // Suspected on some devices (docs/device-quirks.md, QUIRK-DUMP-KILLED-1): SIGKILL, nothing printed.
+        this.log('fault', 'uiautomator dump: killed (exit 137) while the instrumentation holds UiAutomation');
+        return { ok: false, code: 137, stdout: '', stderr: '' };
+      }
       this.log('shell', 'uiautomator dump: UiAutomation is held by the instrumentation');
       const msg = uiAutomationAlreadyRegistered('4b0e3b3');
       return {
@@ -570,6 +593,14 @@ export class VirtualDevice implements DeviceServices {
     try {
       const duration = this.options.dumpDurationMs ?? 0;
       if (duration > 0) await this.clock.sleep(duration, signal);
+      // DumpCommand: waitForIdle(1000 ms quiet, 10 s global) before it asks for the root; on a
+      // screen that never idles the TimeoutException comes after the whole 10 s, in real time.
+      if (!this.screenActivity().idles) {
+        this.log('fault', `uiautomator dump: waiting up to ${DUMP_IDLE_TIMEOUT_MS} ms for idle`);
+        await this.clock.sleep(DUMP_IDLE_TIMEOUT_MS, signal);
+        this.log('fault', 'uiautomator dump: could not get idle state');
+        return { ok: false, code: 0, stdout: '', stderr: 'ERROR: could not get idle state.\n' };
+      }
       const nullRoot = this.activeFaults.find((f) => f.kind === 'null-root');
       if (nullRoot && nullRoot.kind === 'null-root' && nullRoot.times > 0) {
         const remaining = nullRoot.times - 1;
@@ -577,10 +608,6 @@ export class VirtualDevice implements DeviceServices {
         if (remaining > 0) this.activeFaults.push({ kind: 'null-root', times: remaining });
         this.log('fault', `uiautomator dump: null root node (${remaining} more)`);
         return { ok: false, code: 0, stdout: '', stderr: 'ERROR: null root node returned by UiTestAutomationBridge.\n' };
-      }
-      if (this.activeFaults.some((f) => f.kind === 'idle-state')) {
-        this.log('fault', 'uiautomator dump: could not get idle state');
-        return { ok: false, code: 0, stdout: '', stderr: 'ERROR: could not get idle state.\n' };
       }
       if (this.activeFaults.some((f) => f.kind === 'empty-dump')) {
         return { ok: true, xml: `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0" />` };

@@ -17,14 +17,37 @@ export type Fault =
   | { readonly kind: 'empty-dump' }
   /** The next `times` dumps fail with `ERROR: null root node returned by UiTestAutomationBridge.` */
   | { readonly kind: 'null-root'; readonly times: number }
-  /** Dumps fail with `ERROR: could not get idle state.` (a screen that never goes idle). */
+  /**
+   * A screen that never goes idle (a video, an endless animation) whose tree can still be read:
+   * a dump waits its 10 s idle budget, then prints `ERROR: could not get idle state.`; the UIA2
+   * server waits its `waitForIdleTimeout` before page source, finds and after clicks, then answers.
+   */
   | { readonly kind: 'idle-state' }
+  /**
+   * Issue 12: the same, and the app keeps its main thread so busy that the active window's root
+   * AccessibilityNodeInfo never comes: the UIA2 server waits for idle, then polls the root for
+   * 10 s and answers HTTP 500 `unknown error` ("… waiting for the root AccessibilityNodeInfo …").
+   */
+  | { readonly kind: 'ui-busy' }
   /** Screenshots come back as one flat colour. */
   | { readonly kind: 'blank-screenshot' }
   /** `now`: the running UIA2 instrumentation crashes; `next-start`: the next `am instrument` crashes on start. */
   | { readonly kind: 'instrumentation-crash'; readonly when?: 'now' | 'next-start' };
 
 export type FaultKind = Fault['kind'];
+
+/** What accessibility can get from the screen now (issue 12: the idle-state and ui-busy faults). */
+export interface ScreenActivity {
+  /** False while something keeps sending accessibility events: UiAutomation.waitForIdle times out. */
+  readonly idles: boolean;
+  /** False while getRootInActiveWindow() answers null (the app's main thread does not answer). */
+  readonly rootAvailable: boolean;
+}
+
+export function screenActivity(faults: readonly Fault[]): ScreenActivity {
+  const busy = faults.some((f) => f.kind === 'ui-busy');
+  return { idles: !busy && !faults.some((f) => f.kind === 'idle-state'), rootAvailable: !busy };
+}
 
 export function faultApplies(fault: { target?: FaultTarget; match?: string }, target: 'shell' | 'uia2', subject: string): boolean {
   const t = fault.target ?? 'all';

@@ -49,7 +49,18 @@ export interface DeviceTraitOptions {
   readonly backFocusLag?: BackFocusLag;
   /** How password fields report their content to accessibility (see PasswordText). Default `bullets`. */
   readonly passwordText?: PasswordText;
+  /** Issue 12 (suspected): how a dump fails while an instrumentation holds UiAutomation (see DumpConflict). Default `refused`. */
+  readonly dumpConflict?: DumpConflict;
 }
+
+/**
+ * Issue 12, suspected on some devices: how `uiautomator dump` fails while an instrumentation (the
+ * UiAutomator2 server) holds UiAutomation. `refused`: the `IllegalStateException … already
+ * registered!` text and exit 1, as AOSP's UiAutomationManager answers. `killed`: the dump process
+ * dies with exit 137 (SIGKILL) and prints nothing (reported in appium/appium-espresso-driver#641
+ * and appium/appium#22337).
+ */
+export type DumpConflict = 'refused' | 'killed';
 
 /**
  * Issue 12: what a password field's accessibility text holds once something is typed.
@@ -70,12 +81,14 @@ export class DeviceTraits {
   launchDelayMs = 0;
   backFocusLag: BackFocusLag = DEFAULT_BACK_FOCUS_LAG;
   passwordText: PasswordText = 'bullets';
+  dumpConflict: DumpConflict = 'refused';
 
   constructor(options: DeviceTraitOptions = {}) {
     if (options.displays && options.displays.length > 0) this.displays = options.displays;
     this.launchDelayMs = Math.max(0, options.launchDelayMs ?? 0);
     if (options.backFocusLag) this.backFocusLag = boundedLag(options.backFocusLag);
     this.passwordText = options.passwordText ?? 'bullets';
+    this.dumpConflict = options.dumpConflict ?? 'refused';
   }
 
   /** The display the UI is on: the first that is ON (the inner panel of an open foldable). */
@@ -88,6 +101,7 @@ export class DeviceTraits {
     this.launchDelayMs = 0;
     this.backFocusLag = DEFAULT_BACK_FOCUS_LAG;
     this.passwordText = 'bullets';
+    this.dumpConflict = 'refused';
   }
 }
 

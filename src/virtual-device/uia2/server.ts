@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { DeviceLogKind } from '../contracts.js';
 import type { DeviceClock } from '../device/clock.js';
+import type { ScreenActivity } from '../device/faults.js';
 import { center } from '../device/geometry.js';
 import type { Instrumentation } from '../device/instrumentation.js';
 import { toPageSource } from '../device/serialize.js';
@@ -37,7 +38,43 @@ export interface Uia2Device {
   screenshotPng(): Buffer;
   /** 'hang' never answers; a number delays the answer by that many ms. */
   requestFault(subject: string): 'hang' | number;
+  /** Whether the screen idles and its active window's root can be read (issue 12: idle waits). */
+  screenActivity(): ScreenActivity;
 }
+
+/** AXWindowHelpers: the active window's root is polled every 250 ms for 10 s (fixed, not a setting). */
+const ROOT_RETRIEVAL_TIMEOUT_MS = 10_000;
+const ROOT_RETRIEVAL_INTERVAL_MS = 250;
+
+/** The server's settings as a new session starts (Settings.resetForNewSession). */
+const DEFAULT_SETTINGS: Readonly<Record<string, unknown>> = Object.freeze({
+  actionAcknowledgmentTimeout: 3000,
+  allowInvisibleElements: false,
+  ignoreUnimportantViews: false,
+  elementResponseAttributes: '',
+  enableMultiWindows: false,
+  enableNotificationListener: true,
+  keyInjectionDelay: 0,
+  scrollAcknowledgmentTimeout: 200,
+  shouldUseCompactResponses: true,
+  // WaitForIdleTimeout.DEFAULT_VALUE: 10 s, in ms.
+  waitForIdleTimeout: 10000,
+  waitForSelectorTimeout: 10000,
+  normalizeTagNames: false,
+  shutdownOnPowerDisconnect: true,
+  simpleBoundsCalculation: false,
+  trackScrollEvents: true,
+  wakeLockTimeout: 86400000,
+  serverPort: 6790,
+  mjpegServerPort: 7810,
+  mjpegServerFramerate: 10,
+  mjpegScalingFactor: 50,
+  mjpegServerScreenshotQuality: 50,
+  mjpegBilinearFiltering: false,
+  useResourcesForOrientationDetection: false,
+  enableTopmostWindowFromActivePackage: false,
+  limitXPathContextScope: true,
+});
 
 class HttpError extends Error {
   constructor(
@@ -64,33 +101,7 @@ export class Uia2Server {
   private readonly server = http.createServer((req, res) => void this.handle(req, res));
   private readonly connections = new Set<Duplex>();
   private session: Session | null = null;
-  private settings: Json = {
-    actionAcknowledgmentTimeout: 3000,
-    allowInvisibleElements: false,
-    ignoreUnimportantViews: false,
-    elementResponseAttributes: '',
-    enableMultiWindows: false,
-    enableNotificationListener: true,
-    keyInjectionDelay: 0,
-    scrollAcknowledgmentTimeout: 200,
-    shouldUseCompactResponses: true,
-    waitForIdleTimeout: 10000,
-    waitForSelectorTimeout: 10000,
-    normalizeTagNames: false,
-    shutdownOnPowerDisconnect: true,
-    simpleBoundsCalculation: false,
-    trackScrollEvents: true,
-    wakeLockTimeout: 86400000,
-    serverPort: 6790,
-    mjpegServerPort: 7810,
-    mjpegServerFramerate: 10,
-    mjpegScalingFactor: 50,
-    mjpegServerScreenshotQuality: 50,
-    mjpegBilinearFiltering: false,
-    useResourcesForOrientationDetection: false,
-    enableTopmostWindowFromActivePackage: false,
-    limitXPathContextScope: true,
-  };
+  private settings: Json = { ...DEFAULT_SETTINGS };
 
   constructor(private readonly device: Uia2Device) {
     this.server.keepAliveTimeout = 0;
@@ -177,6 +188,8 @@ export class Uia2Server {
     const caps = body.capabilities as { firstMatch?: Json[]; alwaysMatch?: Json } | undefined;
     const capabilities: Json = { ...(caps?.alwaysMatch ?? {}), ...(caps?.firstMatch?.[0] ?? {}) };
     const id = randomUUID();
+    // NewSession: Settings.resetForNewSession() before the session exists; Appium then applies `appium:settings`.
+    this.settings = { ...DEFAULT_SETTINGS };
     this.session = { id, capabilities, elements: new Map(), idsByNode: new Map() };
     return { sessionId: id, capabilities };
   }
@@ -269,27 +282,38 @@ export class Uia2Server {
       case 'GET /appium/device/is_keyboard_shown': return ui.imeVisible();
       case 'GET /appium/settings': return this.settings;
       case 'POST /appium/settings':
-        this.settings = { ...this.settings, ...((body.settings as Json | undefined) ?? {}) };
-        return null;
+        return this.updateSettings(body);
       case 'GET /orientation': return 'PORTRAIT';
       case 'GET /rotation': return { x: 0, y: 0, z: 0 };
       case 'GET /alert/text': throw new HttpError(404, 'no such alert', 'An attempt was made to operate on a modal dialog when one was not open.');
-      case 'POST /element': return this.find(session, body, null, false);
-      case 'POST /elements': return this.find(session, body, null, true);
-      case 'GET /element/active': {
-        const focused = flatten(ui.tree()).find((e) => e.focused);
-        if (!focused) throw noSuchElement();
-        return this.ref(session, focused);
-      }
-      case 'GET /source': return toPageSource(ui.tree());
+      // ElementLocationHelpers.findElement(s) without a context: resetAccessibilityCache, then the roots.
+      case 'POST /element': return this.idleThenRoot('find').then(() => this.find(session, body, null, false));
+      case 'POST /elements': return this.idleThenRoot('find').then(() => this.find(session, body, null, true));
+      case 'GET /element/active':
+        return this.idleThenRoot('active element').then(() => {
+          const focused = flatten(ui.tree()).find((e) => e.focused);
+          if (!focused) throw noSuchElement();
+          return this.ref(session, focused);
+        });
+      // Source: resetAccessibilityCache (waitForIdle), then the active window's root.
+      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree()));
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
       case 'POST /actions': return this.actions(session, body);
       case 'POST /appium/gestures/long_click': return this.longClick(session, body);
       case 'DELETE /actions': return null;
+      // UiDevice.pressBack waits for idle before the key (and not after it: row 10).
       case 'POST /back':
-        ui.back('uia2 back');
-        return null;
+        return this.waitForIdle('back').then(() => {
+          ui.back('uia2 back');
+          return null;
+        });
+      // PressKeyCode: UiDevice.pressKeyCode (which waits for idle first) unless flags or a source are
+      // given, then raw injectEventSync; LongPressKeyCode always injects directly, without a wait.
       case 'POST /appium/device/press_keycode':
+        return (body.flags === undefined && body.source === undefined ? this.waitForIdle('press keycode') : Promise.resolve()).then(() => {
+          this.pressKeycode(Number(body.keycode));
+          return null;
+        });
       case 'POST /appium/device/long_press_keycode':
         this.pressKeycode(Number(body.keycode));
         return null;
@@ -323,7 +347,8 @@ export class Uia2Server {
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
       case 'POST /click':
         this.device.ui.clickElement(e, 'uia2-click');
-        return null;
+        // Click.java: Device.waitForIdle() after the click.
+        return this.waitForIdle('click').then(() => null);
       case 'POST /clear':
         // UiObject2.clear is a set-text of "": a node that refuses it only logs a warning, and the answer is 200.
         this.device.ui.performSetText(e, '', 'uia2 clear');
@@ -343,6 +368,53 @@ export class Uia2Server {
       default:
         throw new HttpError(404, 'unknown command', `The requested resource could not be found: ${method} /element/:id${sub}`);
     }
+  }
+
+  /** UpdateSettings: known settings are applied one by one; a waitForIdleTimeout must be a number (a Long). */
+  private updateSettings(body: Json): null {
+    const updates = (body.settings as Json | undefined) ?? {};
+    const idle = updates.waitForIdleTimeout;
+    if (idle !== undefined && (typeof idle !== 'number' || !Number.isFinite(idle))) {
+      throw new HttpError(400, 'invalid argument', `Invalid 'waitForIdleTimeout' setting value type. Got: ${typeof idle}. Expected: Long.`);
+    }
+    this.settings = { ...this.settings, ...updates, ...(typeof idle === 'number' ? { waitForIdleTimeout: Math.trunc(idle) } : {}) };
+    return null;
+  }
+
+  /**
+   * Device.waitForIdle: UiDevice.waitForIdle(waitForIdleTimeout), skipped when the setting is not
+   * above 0. A screen that never idles costs the whole timeout, in the device's (real) time; the
+   * TimeoutException is only logged ("Could not detect idle state."), so the command goes on.
+   */
+  private async waitForIdle(what: string): Promise<void> {
+    const timeoutMs = Number(this.settings.waitForIdleTimeout);
+    if (!(timeoutMs > 0) || this.device.screenActivity().idles) return;
+    this.device.log('uia2', `${what}: waiting up to ${timeoutMs} ms for the device to idle`);
+    await this.device.clock.sleep(timeoutMs);
+    this.device.log('uia2', `${what}: could not detect idle state after ${timeoutMs} ms`);
+  }
+
+  /**
+   * resetAccessibilityCache (the idle wait), then AXWindowHelpers.getActiveWindowRoot: the root is
+   * polled every 250 ms for 10 s; without one, a UiAutomator2Exception, which the server answers
+   * with HTTP 500 `unknown error` and this message.
+   */
+  private async idleThenRoot(what: string): Promise<void> {
+    await this.waitForIdle(what);
+    const start = this.device.clock.nowMs();
+    while (this.device.clock.nowMs() - start < ROOT_RETRIEVAL_TIMEOUT_MS) {
+      if (this.device.screenActivity().rootAvailable) return;
+      await this.device.clock.sleep(ROOT_RETRIEVAL_INTERVAL_MS);
+    }
+    const elapsed = this.device.clock.nowMs() - start;
+    this.device.log('uia2', `${what}: no root AccessibilityNodeInfo after ${elapsed} ms`);
+    throw new HttpError(
+      500,
+      'unknown error',
+      `Timed out after ${elapsed}ms waiting for the root AccessibilityNodeInfo in the active window. ` +
+        'Make sure the active window is not constantly hogging the main UI thread (e.g. the application is being idle long enough), ' +
+        'so the accessibility manager could do its work',
+    );
   }
 
   /**

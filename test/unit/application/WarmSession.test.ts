@@ -38,7 +38,7 @@ describe('the session kept after an action without session_id (issue 14)', () =>
     expect(h.automation.sessions).toHaveLength(1);
     expect(openIds(h.automation)).toEqual(['s1']);
     // max(30 s lease, 90 s ceiling) + 30 s: Appium never drops it while the harness keeps it.
-    expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 120_000 }]);
+    expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 }]);
   });
 
   it('closes on its idle timer, counted from the end of the last action, even if nobody calls', async () => {
@@ -122,6 +122,17 @@ describe('the session kept after an action without session_id (issue 14)', () =>
     expect(h.automation.sessions).toHaveLength(1);
   });
 
+  it('is kept after UI_TREE_UNAVAILABLE from the driver (issue 12: a screen whose root never came): the next read reuses it', async () => {
+    const h = warmHarness();
+    await h.envelope('ui_tap', { selector: SELECTOR });
+    h.automation.failWith.pageSource = new HarnessError('UI_TREE_UNAVAILABLE', 'The screen could not be read during the page source.');
+    expect((await h.envelope('ui_get_tree')).error?.code).toBe('UI_TREE_UNAVAILABLE');
+    expect(openIds(h.automation)).toEqual(['s1']);
+    delete h.automation.failWith.pageSource;
+    expect((await h.envelope('ui_get_tree')).ok).toBe(true);
+    expect(h.automation.sessions).toHaveLength(1);
+  });
+
   it.each([
     ['app_open', { package_name: 'com.example.app' }, 'startActivity'],
     ['settings_open_apps', {}, 'startApplicationSettings'],
@@ -152,7 +163,7 @@ describe('the session kept after an action without session_id (issue 14)', () =>
       ['s2', false],
     ]);
     expect(h.automation.log.indexOf('s1:close')).toBeLessThan(h.automation.log.lastIndexOf('openSession'));
-    expect(h.automation.openOptions[1]).toEqual({ idleTimeoutMs: 120_000 });
+    expect(h.automation.openOptions[1]).toEqual({ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 });
   });
 
   it('is closed at shutdown', async () => {
@@ -168,7 +179,7 @@ describe('the session kept after an action without session_id (issue 14)', () =>
     expect(openIds(h.automation)).toEqual([]);
     await h.envelope('ui_tap', { selector: SELECTOR });
     expect(h.automation.sessions).toHaveLength(2);
-    expect(h.automation.openOptions[0]).toEqual({ idleTimeoutMs: 120_000 });
+    expect(h.automation.openOptions[0]).toEqual({ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 });
   });
 });
 

@@ -56,6 +56,7 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       density: 'shell wm density',
       dumpsysWindow: 'shell dumpsys window',
       dumpUi: 'exec-out uiautomator dump /dev/tty',
+      uia2ServerPid: 'shell pidof io.appium.uiautomator2.server',
       screencap: 'exec-out screencap -p',
       displays: 'shell dumpsys display',
       startApplicationSettings: 'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
@@ -213,6 +214,32 @@ describe('dumpUi', () => {
     expect(error.code).toBe('UI_TREE_UNAVAILABLE');
     expect(error.message).toMatch(/never became idle/);
     expect(runner.calls).toHaveLength(1);
+  });
+
+  it('an empty dump while the UiAutomator2 server runs (killed, exit 137) is not retried into "still starting": pidof names the server', async () => {
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.dumpUi, { stdout: Buffer.alloc(0), stderr: '', exitCode: 137 })
+      .on(ADB_COMMANDS.uia2ServerPid, out('4711\n'));
+    const error = await harnessError(gateway(runner).dumpUi());
+    expect(error.code).toBe('UI_TREE_UNAVAILABLE');
+    expect(error.message).toBe(
+      'The UI dump ended without output (killed, exit 137) while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid 4711): it holds UiAutomation, and Android lets one client register. That is most likely a running UiAutomator2/Appium session or another testing tool. Pass the session_id of your open flow to ui_get_tree, or close the other session, then retry.',
+    );
+    expect(error.message).not.toMatch(/still starting/);
+    expect(runner.calls.map((c) => c.join(' '))).toEqual(['exec-out uiautomator dump /dev/tty', 'shell pidof io.appium.uiautomator2.server']);
+    // Through exec-out the exit code is lost (adb reports 0): the same answer, without the code.
+    const quiet = new FakeRunner().on(ADB_COMMANDS.dumpUi, out('')).on(ADB_COMMANDS.uia2ServerPid, out('4711 4712\r\n'));
+    expect((await harnessError(gateway(quiet).dumpUi())).message).toMatch(/^The UI dump ended without output while the UiAutomator2 server runs on the device \(io\.appium\.uiautomator2\.server, pid 4711\)/);
+  });
+
+  it('an empty dump without a UiAutomator2 server stays transient: asked once, then retried as before', async () => {
+    const clock = new FakeClock();
+    const runner = new FakeRunner().on(ADB_COMMANDS.dumpUi, out('')).on(ADB_COMMANDS.uia2ServerPid, { stdout: Buffer.alloc(0), exitCode: 1 });
+    const pending = harnessError(gateway(runner, clock, { dumpRetries: 2, dumpRetryDelayMs: 100 }).dumpUi());
+    await clock.advance(1_000);
+    const error = await pending;
+    expect(error.message).toMatch(/no UI hierarchy after 3 attempts \(the app may still be starting\)/);
+    expect(runner.calls.map((c) => c[1])).toEqual(['uiautomator', 'pidof', 'uiautomator', 'uiautomator']);
   });
 
   it('names another UiAutomation client when the registration is taken', async () => {

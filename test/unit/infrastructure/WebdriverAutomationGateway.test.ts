@@ -135,6 +135,40 @@ describe('capabilities', () => {
   });
 });
 
+describe('capabilities: the server\'s wait for idle (issue 12 item 6)', () => {
+  const idleWait = (extra?: Record<string, unknown>, waitForIdleTimeoutMs = 10_000) =>
+    buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 120_000, extra, waitForIdleTimeoutMs });
+
+  it('the budget goes into appium:settings, which Appium applies to the UiAutomator2 server', () => {
+    expect(idleWait()['appium:settings']).toEqual({ waitForIdleTimeout: 10_000 });
+    expect(idleWait(undefined, 2_000)['appium:settings']).toEqual({ waitForIdleTimeout: 2_000 });
+    // Without a budget nothing is added (the contract five stay exactly five).
+    expect(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 120_000 })['appium:settings']).toBeUndefined();
+  });
+
+  it("a lower value of the user's is kept, a higher one is capped, other settings stay; the single form wins as in Appium", () => {
+    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: 300, ignoreUnimportantViews: true } })['appium:settings']).toEqual({ waitForIdleTimeout: 300, ignoreUnimportantViews: true });
+    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: 60_000 } })['appium:settings']).toEqual({ waitForIdleTimeout: 10_000 });
+    const single = idleWait({ 'appium:settings': { waitForIdleTimeout: 5_000 }, 'appium:settings[waitForIdleTimeout]': 0 });
+    expect(single['appium:settings']).toEqual({ waitForIdleTimeout: 0 });
+    expect(single).not.toHaveProperty(['appium:settings[waitForIdleTimeout]']);
+    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: 'soon' } })['appium:settings']).toEqual({ waitForIdleTimeout: 10_000 });
+    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: -1 } })['appium:settings']).toEqual({ waitForIdleTimeout: 10_000 });
+  });
+
+  it('openSession sends the budget it is given', async () => {
+    let seen: Record<string, unknown> | null = null;
+    const gateway = gatewayAt('http://127.0.0.1:4723', {
+      remote: async (options) => {
+        seen = options;
+        return new FakeDriver();
+      },
+    });
+    await gateway.openSession({ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 4_000 });
+    expect(((seen as unknown as { capabilities: Record<string, unknown> }).capabilities)['appium:settings']).toEqual({ waitForIdleTimeout: 4_000 });
+  });
+});
+
 /** A scripted driver: records calls; `find` answers from a queue. */
 class FakeDriver implements DriverLike {
   readonly sessionId = 'sess-1';
@@ -332,6 +366,31 @@ describe('AutomationSession', () => {
       ],
       ['releaseActions'],
     ]);
+  });
+
+  it("the server's 500 'waiting for the root AccessibilityNodeInfo' is UI_TREE_UNAVAILABLE with a hint, for page source and finds; other unknown errors stay INTERNAL_ERROR", async () => {
+    // As Appium relays the UiAutomator2 server's UiAutomator2Exception (AXWindowHelpers.getActiveWindowRoot).
+    const rootless = () =>
+      wdError(
+        'unknown error',
+        'An unknown server-side error occurred while processing the command. Original error: Timed out after 10012ms waiting for the root AccessibilityNodeInfo in the active window. Make sure the active window is not constantly hogging the main UI thread (e.g. the application is being idle long enough), so the accessibility manager could do its work',
+      );
+    const driver = new FakeDriver();
+    const { session, clock } = await openWith(driver);
+    driver.failWith.getPageSource = rootless();
+    const source = await harnessError(session.pageSource());
+    expect(source.code).toBe('UI_TREE_UNAVAILABLE');
+    expect(source.message).toMatch(/^The screen could not be read during the page source: the UiAutomator2 server waited for it to idle, then 10 s for the root of the active window, and got none/);
+    expect(source.message).toMatch(/Wait a few seconds and retry; if it keeps failing, pause the animation or video/);
+    driver.failWith.findElement = rootless();
+    const find = harnessError(session.findElement({ using: 'id', value: 'android:id/title' }, 10_000));
+    await clock.advance(0);
+    const found = await find;
+    expect(found.code).toBe('UI_TREE_UNAVAILABLE');
+    // Not retried as "not found yet": one find.
+    expect(driver.calls.filter((c) => c[0] === 'findElement')).toHaveLength(1);
+    driver.failWith.getPageSource = wdError('unknown error', 'An unknown server-side error occurred while processing the command. Original error: boom');
+    expect((await harnessError(session.pageSource())).code).toBe('INTERNAL_ERROR');
   });
 
   it('windowSize, back, pageSource, screenshot', async () => {
