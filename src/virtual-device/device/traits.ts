@@ -49,7 +49,20 @@ export interface DeviceTraitOptions {
   readonly backFocusLag?: BackFocusLag;
   /** How password fields report their content to accessibility (see PasswordText). Default `bullets`. */
   readonly passwordText?: PasswordText;
+  /** Issue 12: the keyguard (a PIN lock screen) is up. Default false. */
+  readonly locked?: boolean;
+  /** Issue 12: the screen is off (`mWakefulness=Asleep`, or `Dozing` on an always-on display). Default awake. */
+  readonly asleep?: Sleep;
+  /**
+   * Issue 12: how long io.appium.settings's trampoline activity holds the window focus when it is
+   * started while its service is not running (the first session after boot); it closes an open
+   * keyboard. 0 (the default): it finishes at once.
+   */
+  readonly settingsHelperFocusMs?: number;
 }
+
+/** `PowerManagerInternal.wakefulnessToString` of a screen that is off: plain sleep, or dozing (ambient display). */
+export type Sleep = false | 'asleep' | 'dozing';
 
 /**
  * Issue 12: what a password field's accessibility text holds once something is typed.
@@ -70,12 +83,18 @@ export class DeviceTraits {
   launchDelayMs = 0;
   backFocusLag: BackFocusLag = DEFAULT_BACK_FOCUS_LAG;
   passwordText: PasswordText = 'bullets';
+  locked = false;
+  asleep: Sleep = false;
+  settingsHelperFocusMs = 0;
 
   constructor(options: DeviceTraitOptions = {}) {
     if (options.displays && options.displays.length > 0) this.displays = options.displays;
     this.launchDelayMs = Math.max(0, options.launchDelayMs ?? 0);
     if (options.backFocusLag) this.backFocusLag = boundedLag(options.backFocusLag);
     this.passwordText = options.passwordText ?? 'bullets';
+    this.locked = options.locked ?? false;
+    this.asleep = options.asleep ?? false;
+    this.settingsHelperFocusMs = Math.min(10_000, Math.max(0, options.settingsHelperFocusMs ?? 0));
   }
 
   /** The display the UI is on: the first that is ON (the inner panel of an open foldable). */
@@ -88,6 +107,9 @@ export class DeviceTraits {
     this.launchDelayMs = 0;
     this.backFocusLag = DEFAULT_BACK_FOCUS_LAG;
     this.passwordText = 'bullets';
+    this.locked = false;
+    this.asleep = false;
+    this.settingsHelperFocusMs = 0;
   }
 }
 
