@@ -31,8 +31,14 @@ export interface SettledForeground {
   readonly settled: boolean;
 }
 
+/**
+ * Issue 12: the driver starts io.appium.settings's activity when its service is not running (the
+ * first session after boot); it holds the focus for a moment, then finishes. It is never the app in front.
+ */
+export const SETTINGS_HELPER_PACKAGE = 'io.appium.settings';
+
 function settles(rule: SettleRule, current: string | null, previous: string | null | undefined): boolean {
-  if (current === null) return false;
+  if (current === null || current === SETTINGS_HELPER_PACKAGE) return false;
   if (rule.kind === 'focused') return true;
   return (rule.before !== null && current !== rule.before) || current === previous;
 }

@@ -4,6 +4,7 @@ import type { Ceilings } from '../time/Ceilings.js';
 import type { DeviceAccess } from '../ownership/DeviceAccess.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { together } from '../time/together.js';
+import { conditionOf } from '../screen/screenLock.js';
 
 /**
  * `appium_endpoint` of emulator_get_status: what answered at APPIUM_URL. Behind a Selenium Grid
@@ -34,16 +35,21 @@ export class StatusService {
     return this.access.exclusive(context, 'appium', async (device) => {
       // First whether the device is there and booted (a clear remedy when not), then the rest at once.
       await device.getState();
-      const [android_version, model, endpoint] = await together(
+      const [android_version, model, window, wakefulness, endpoint] = await together(
         device.getAndroidVersion(),
         device.getModel(),
+        device.getWindowState(),
+        device.getWakefulness(),
         this.ceilings.action('asking Appium for its status', this.automation.status()),
       );
+      const screen = conditionOf(window, wakefulness);
       return {
         data: {
           udid: this.access.udid,
           android_version,
           model,
+          // Issue 12: whether launches and actions can reach an app (DEVICE_LOCKED otherwise).
+          screen: { awake: screen.awake, locked: screen.locked },
           appium_version: endpoint.version,
           appium_endpoint: endpointData(endpoint),
         },
