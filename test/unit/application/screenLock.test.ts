@@ -104,3 +104,14 @@ describe('io.appium.settings is never the app in front (issue 12)', () => {
     expect(kept.data).not.toHaveProperty('keyboard_closed_before_action');
   });
 });
+
+describe('emulator_get_status when the screen cannot be read', () => {
+  it('answers ok with screen: null (the status is the diagnostic call)', async () => {
+    const { HarnessError } = await import('../../../src/domain/errors.js');
+    const h = buildHarness();
+    h.device.failWith.getWakefulness = new HarnessError('EMULATOR_UNAVAILABLE', 'Reading the device failed (dumpsys power).');
+    const envelope = await h.envelope('emulator_get_status');
+    expect(envelope.ok).toBe(true);
+    expect(envelope.data.screen).toBeNull();
+  });
+});
