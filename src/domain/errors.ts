@@ -19,6 +19,11 @@ export const ERROR_CODES = [
   'STALE_REF',
   'APP_NOT_FOUND',
   'SETTINGS_FOREGROUND_FAILED',
+  /**
+   * Issue 12: the lock screen is up or the display is off, so a launch or an action would happen
+   * behind it (or nowhere). Nothing was done; the person at the device unlocks or wakes it.
+   */
+  'DEVICE_LOCKED',
   'OPERATION_TIMEOUT',
   'EVIDENCE_WRITE_FAILED',
   'INTERNAL_ERROR',

@@ -4,7 +4,7 @@
  * use in-memory fakes.
  */
 import type { AutomationEndpointStatus } from './automationEndpoint.js';
-import type { WindowState } from './tree/screen.js';
+import type { Wakefulness, WindowState } from './tree/screen.js';
 import type { SwipePath } from './gestures/scrollGesture.js';
 
 /** Time is a dependency so tests can move it by hand. */
@@ -49,6 +49,8 @@ export interface DeviceGateway {
   /** Effective density in dpi (an override wins). */
   getDensity(): Promise<number>;
   getWindowState(): Promise<WindowState>;
+  /** Issue 12: `dumpsys power`'s `mWakefulness`; null when the device does not print it. */
+  getWakefulness(): Promise<Wakefulness | null>;
   /** Raw XML from `uiautomator dump /dev/tty`, trimmed to `<?xml … </hierarchy>`. */
   dumpUi(): Promise<string>;
   /** PNG bytes from `screencap -p`. */

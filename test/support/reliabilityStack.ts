@@ -159,6 +159,8 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
     'shell pm list packages',
     'shell wm density',
     'shell dumpsys window',
+    // Issue 12: whether the screen is on, before launches and actions and for emulator_get_status.
+    'shell dumpsys power',
     'exec-out uiautomator dump /dev/tty',
     'exec-out screencap -p',
     'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',

@@ -83,6 +83,7 @@ function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): Devic
     listPackages: () => device.listPackages(),
     getDensity: () => device.getDensity(),
     getWindowState: () => device.getWindowState(),
+    getWakefulness: () => device.getWakefulness(),
     screencap: () => device.screencap(),
     resolveLauncherActivity: (pkg) => device.resolveLauncherActivity(pkg),
     dumpUi: () => first(() => device.dumpUi()),

@@ -31,10 +31,21 @@ export interface SettledForeground {
   readonly settled: boolean;
 }
 
+/**
+ * Issue 12: the driver starts io.appium.settings's activity when its service is not running (the
+ * first session after boot); it holds the focus for a moment, then finishes. It is never the app in front.
+ */
+export const SETTINGS_HELPER_PACKAGE = 'io.appium.settings';
+
 function settles(rule: SettleRule, current: string | null, previous: string | null | undefined): boolean {
-  if (current === null) return false;
+  if (current === null || current === SETTINGS_HELPER_PACKAGE) return false;
   if (rule.kind === 'focused') return true;
   return (rule.before !== null && current !== rule.before) || current === previous;
+}
+
+/** The helper still in front at the bound: no app is known to be in front (null), rather than the helper. */
+function withoutHelper(window: WindowState): WindowState {
+  return window.foregroundPackage === SETTINGS_HELPER_PACKAGE ? { ...window, foregroundPackage: null, foregroundActivity: null } : window;
 }
 
 /**
@@ -47,7 +58,7 @@ export async function readSettledForeground(device: DeviceGateway, clock: Clock,
   let previous: string | null | undefined;
   for (;;) {
     if (settles(rule, window.foregroundPackage, previous)) return { window, settled: true };
-    if (clock.monotonicMs() + FOREGROUND_SETTLE_INTERVAL_MS > deadline) return { window, settled: false };
+    if (clock.monotonicMs() + FOREGROUND_SETTLE_INTERVAL_MS > deadline) return { window: withoutHelper(window), settled: false };
     previous = window.foregroundPackage;
     await clock.sleep(FOREGROUND_SETTLE_INTERVAL_MS);
     window = await device.getWindowState();

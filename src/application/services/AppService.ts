@@ -6,6 +6,7 @@ import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { isVisible } from '../../domain/tree/nodeFacts.js';
+import { conditionOf, lockedError, requireUsableScreen } from '../screen/screenLock.js';
 
 /** CONTRACT §7: poll every 0.5 s for up to 6 s until the launched package is visible. */
 export const APP_VISIBLE_TIMEOUT_MS = 6_000;
@@ -31,6 +32,8 @@ export class AppService {
     return this.access.exclusive(context, 'act', async (device) => {
       // The launch and the visibility polling (a dump) would pull the screen from under a flow.
       this.flows.assertNoFlow();
+      // Issue 12: behind the lock screen `am start` still succeeds, and nobody sees the app.
+      await requireUsableScreen(device, `opening ${pkg}`);
       const component = await this.launcherComponent(device, pkg);
       try {
         await this.start(device, pkg, component);
@@ -75,6 +78,9 @@ export class AppService {
       // The window state and the dump at once; the dump only counts when `pkg` (or no window) is in front.
       const [window, dump] = await Promise.allSettled([device.getWindowState(), this.showsNodesOf(device, pkg)]);
       if (window.status === 'rejected') throw window.reason;
+      // The keyguard came up while the app was starting (the screen timed out): say so, not "not visible".
+      const locked = lockedError(conditionOf(window.value, 'Awake'), `opening ${pkg}`);
+      if (locked) throw locked;
       foreground = window.value.foregroundPackage;
       if (foreground === null || foreground === pkg) {
         if (dump.status === 'rejected') throw dump.reason;

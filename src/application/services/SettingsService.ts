@@ -6,6 +6,7 @@ import type { DeviceAccess } from '../ownership/DeviceAccess.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
+import { conditionOf, lockedError, requireUsableScreen } from '../screen/screenLock.js';
 
 export const SETTINGS_PACKAGE = 'com.android.settings';
 /** CONTRACT §7: up to 8 s for the Apps list to show. */
@@ -26,6 +27,7 @@ export class SettingsService {
   openApps(context: OperationContext): Promise<Outcome> {
     return this.access.exclusive(context, 'act', async (device) => {
       this.flows.assertNoFlow();
+      await requireUsableScreen(device, 'opening Settings → Apps');
       try {
         await device.startApplicationSettings();
         const marker = await this.waitForAppsList(device);
@@ -44,6 +46,8 @@ export class SettingsService {
       // The window state and the dump at once; the marker only counts when Settings is in front.
       const [window, marker] = await Promise.allSettled([device.getWindowState(), this.findMarker(device)]);
       if (window.status === 'rejected') throw window.reason;
+      const locked = lockedError(conditionOf(window.value, 'Awake'), 'opening Settings → Apps');
+      if (locked) throw locked;
       foreground = window.value.foregroundPackage;
       if (foreground === SETTINGS_PACKAGE) {
         if (marker.status === 'rejected') throw marker.reason;

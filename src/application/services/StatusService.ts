@@ -1,9 +1,11 @@
 import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
-import type { AutomationGateway } from '../../domain/ports.js';
+import type { AutomationGateway, DeviceGateway } from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
 import type { DeviceAccess } from '../ownership/DeviceAccess.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { together } from '../time/together.js';
+import { readScreenCondition } from '../screen/screenLock.js';
+import { HarnessError } from '../../domain/errors.js';
 
 /**
  * `appium_endpoint` of emulator_get_status: what answered at APPIUM_URL. Behind a Selenium Grid
@@ -30,13 +32,28 @@ export class StatusService {
     private readonly ceilings: Ceilings,
   ) {}
 
+  /**
+   * Issue 12: `{awake, locked}`, or null when the device could not say (its `dumpsys` failed): the
+   * status is the diagnostic call, so a screen it cannot read does not make it fail.
+   */
+  private async screen(device: DeviceGateway): Promise<{ awake: boolean; locked: boolean } | null> {
+    try {
+      const { condition } = await readScreenCondition(device);
+      return { awake: condition.awake, locked: condition.locked };
+    } catch (error) {
+      if (error instanceof HarnessError && error.code !== 'OPERATION_TIMEOUT') return null;
+      throw error;
+    }
+  }
+
   status(context: OperationContext): Promise<Outcome> {
     return this.access.exclusive(context, 'appium', async (device) => {
       // First whether the device is there and booted (a clear remedy when not), then the rest at once.
       await device.getState();
-      const [android_version, model, endpoint] = await together(
+      const [android_version, model, screen, endpoint] = await together(
         device.getAndroidVersion(),
         device.getModel(),
+        this.screen(device),
         this.ceilings.action('asking Appium for its status', this.automation.status()),
       );
       return {
@@ -44,6 +61,8 @@ export class StatusService {
           udid: this.access.udid,
           android_version,
           model,
+          // Issue 12: whether launches and actions can reach an app (DEVICE_LOCKED otherwise).
+          screen,
           appium_version: endpoint.version,
           appium_endpoint: endpointData(endpoint),
         },

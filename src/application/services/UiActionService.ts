@@ -24,6 +24,17 @@ import { readScreenViaDriver } from '../screen/ScreenReader.js';
 import type { SessionBroker } from '../sessions/SessionBroker.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
+import { requireUsableScreen } from '../screen/screenLock.js';
+
+/** What each action is called in a DEVICE_LOCKED message. */
+const ACTION_NAMES: Readonly<Record<string, string>> = {
+  'ui-tap': 'the tap',
+  'ui-long-press': 'the long press',
+  'ui-type': 'the typing',
+  'ui-scroll': 'the scroll',
+  'device-back': 'Back',
+  'device-key': 'the key press',
+};
 
 const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
 
@@ -184,13 +195,21 @@ export class UiActionService {
   ): Promise<Outcome> {
     return this.access.exclusive(context, 'act', async (device) => {
       let reachedDevice = false;
+      // Issue 12: behind the lock screen (or with the display off) the action would reach nothing; no session is opened for it.
+      const screenBefore = await requireUsableScreen(device, ACTION_NAMES[label] ?? 'the action');
       try {
         let before: string | null = null;
+        let keyboardClosed = false;
         const data = await this.sessions.withSession(sessionId, async (session) => {
           reachedDevice = true;
-          // Read inside the session, right before the action: opening a session can move the focus itself.
-          if (after === 'back') before = (await device.getWindowState()).foregroundPackage;
-          return body(device, session);
+          // Read inside the session, right before the action: opening a session can move the focus itself
+          // (issue 12: the first session after boot starts io.appium.settings, which closes an open keyboard).
+          if (after === 'back' || screenBefore.ime.visible) {
+            const now = await device.getWindowState();
+            before = now.foregroundPackage;
+            keyboardClosed = screenBefore.ime.visible && !now.ime.visible;
+          }
+          return { ...(await body(device, session)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
         });
         const { foreground, written } = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
         const foreground_package = foreground.window.foregroundPackage;

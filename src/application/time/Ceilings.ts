@@ -105,6 +105,7 @@ export class Ceilings {
       listPackages: () => bound('listing packages', () => inner.listPackages()),
       getDensity: () => bound('reading the density', () => inner.getDensity()),
       getWindowState: (): Promise<WindowState> => bound('reading the window state', () => inner.getWindowState()),
+      getWakefulness: () => bound('reading the power state', () => inner.getWakefulness()),
       dumpUi: () => bound('the UI dump', () => inner.dumpUi()),
       screencap: () => bound('the screen capture', () => inner.screencap()),
       resolveLauncherActivity: (pkg: PackageName) =>

@@ -8,6 +8,20 @@ export interface ImeState {
   readonly frame: Rect | null;
 }
 
+/**
+ * `PowerManagerInternal.wakefulnessToString`, as `dumpsys power` prints `mWakefulness=`: only
+ * Awake is a screen someone can use; Dreaming is a screensaver over it, Dozing an ambient display.
+ */
+export type Wakefulness = 'Awake' | 'Asleep' | 'Dreaming' | 'Dozing';
+
+/** Issue 12: the lock screen and the display, as `dumpsys window` tells them. */
+export interface ScreenLock {
+  /** The keyguard is showing and no activity is shown over it. */
+  readonly locked: boolean;
+  /** The display is on (`mAwake`, else `mScreenOnFully`, else the keyguard delegate's screen state); null when the dump does not say. */
+  readonly awake: boolean | null;
+}
+
 export interface WindowState {
   /** Package of the focused window, or null when adb could not tell. */
   readonly foregroundPackage: string | null;
@@ -19,6 +33,8 @@ export interface WindowState {
   readonly ime: ImeState;
   /** Logical display size when dumpsys reported it. */
   readonly displaySize: { readonly width: number; readonly height: number } | null;
+  /** Issue 12: the lock screen and the display; readers that do not know leave it out (unlocked, awake). */
+  readonly lock?: ScreenLock;
 }
 
 /** Everything the summary needs besides the tree itself. */

@@ -1,6 +1,6 @@
 import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway, Logger, PackageName } from '../../domain/ports.js';
-import type { WindowState } from '../../domain/tree/screen.js';
+import type { Wakefulness, WindowState } from '../../domain/tree/screen.js';
 import type { AdbResult, AdbRunner } from './AdbRunner.js';
 import {
   findAmStartError,
@@ -12,6 +12,7 @@ import {
   parseGetprop,
   parsePackageList,
   parseResolveActivity,
+  parseWakefulness,
   parseWindowState,
 } from './parsers.js';
 
@@ -40,6 +41,8 @@ export const ADB_COMMANDS = Object.freeze({
   listPackages: frozen('shell', 'pm', 'list', 'packages'),
   density: frozen('shell', 'wm', 'density'),
   dumpsysWindow: frozen('shell', 'dumpsys', 'window'),
+  /** Issue 12: read-only, whether the screen is on (`mWakefulness`) before acting and for emulator_get_status. */
+  dumpsysPower: frozen('shell', 'dumpsys', 'power'),
   dumpUi: frozen('exec-out', 'uiautomator', 'dump', '/dev/tty'),
   uia2ServerPid: frozen('shell', 'pidof', 'io.appium.uiautomator2.server'),
   screencap: frozen('exec-out', 'screencap', '-p'),
@@ -176,6 +179,12 @@ export class AdbDeviceGateway implements DeviceGateway {
     const result = await this.runner.run(ADB_COMMANDS.dumpsysWindow);
     this.requireSuccess(result, 'dumpsys window');
     return parseWindowState(text(result));
+  }
+
+  async getWakefulness(): Promise<Wakefulness | null> {
+    const result = await this.runner.run(ADB_COMMANDS.dumpsysPower);
+    this.requireSuccess(result, 'dumpsys power');
+    return parseWakefulness(text(result));
   }
 
   async dumpUi(): Promise<string> {

@@ -4,7 +4,7 @@
  * vendors and Android versions add fields freely. Which versions are covered: docs/android-versions.md.
  */
 import type { Rect } from '../../domain/tree/uiNode.js';
-import type { ImeState, WindowState } from '../../domain/tree/screen.js';
+import type { ImeState, ScreenLock, Wakefulness, WindowState } from '../../domain/tree/screen.js';
 
 const PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
 /** `pkg/.Activity` or `pkg/full.Activity`; `$` is refused because the device shell would expand it. */
@@ -224,15 +224,70 @@ function displaySizeOf(lines: readonly string[]): { width: number; height: numbe
   return null;
 }
 
-/** Foreground, keyboard and display size from one `dumpsys window`, all from its live sections. */
+/** System UI: it owns the keyguard's window (`NotificationShade` on API 31+, `StatusBar` before). */
+export const SYSTEM_UI_PACKAGE = 'com.android.systemui';
+
+/** The value of the first `name=true|false` in the lines (glued forms such as `mAwake=truemScreenOnEarly=` included). */
+function flag(lines: readonly string[], name: RegExp): boolean | null {
+  const pattern = new RegExp(String.raw`(?:^|[\s{])${name.source}=(true|false)`);
+  for (const line of lines) {
+    const match = pattern.exec(line);
+    if (match) return match[1] === 'true';
+  }
+  return null;
+}
+
+/**
+ * Issue 12: whether the keyguard is up and the display on, from every form Android versions print
+ * (docs/device-quirks.md): `isKeyguardShowing=` (DisplayPolicy, API 30+), the policy's
+ * `KeyguardServiceDelegate` `showing=`/`occluded=` and `KeyguardStateMonitor mIsShowing=` (API 24+),
+ * `mShowingLockscreen=`/`mDreamingLockscreen=` (older releases), a focused `Keyguard` window (older
+ * still). A focus on `NotificationShade` or `StatusBar` alone is not a lock: the pulled-down
+ * notification shade has it too. An activity shown over the keyguard (`occluded=true`) is usable.
+ */
+function lockOf(lines: readonly string[]): ScreenLock {
+  const text = lines.join('\n');
+  const delegate = /KeyguardServiceDelegate\n((?:[ \t]+.*\n?)*)/.exec(text)?.[1] ?? '';
+  const showing =
+    flag(lines, /isKeyguardShowing/) === true ||
+    /^\s*showing=true\s*$/m.test(delegate) ||
+    /KeyguardStateMonitor\s+mIsShowing=true/.test(text) ||
+    flag(lines, /mShowingLockscreen/) === true ||
+    flag(lines, /mDreamingLockscreen/) === true ||
+    /^\s*mCurrentFocus=Window\{\S+ u\d+ Keyguard\b/m.test(text);
+  const occluded = /^\s*occluded=true\s*$/m.test(delegate) || flag(lines, /mKeyguardOccluded/) === true;
+  const screenState = /^\s*screenState=SCREEN_STATE_(ON|OFF)\b/m.exec(delegate)?.[1];
+  const awake = flag(lines, /mAwake/) ?? flag(lines, /mScreenOnFully/) ?? (screenState === undefined ? null : screenState === 'ON');
+  return { locked: showing && !occluded, awake };
+}
+
+/** Issue 12: the lock screen and the display from one `dumpsys window` (its live sections). */
+export function parseScreenLock(text: string): ScreenLock {
+  return lockOf(liveWindowLines(text));
+}
+
+/**
+ * Foreground, keyboard, display size and lock from one `dumpsys window`, all from its live
+ * sections. While the keyguard is up the app named by `mFocusedApp` is behind the lock screen, not
+ * in front: the foreground is System UI then (its window has the focus), with no activity.
+ */
 export function parseWindowState(text: string): WindowState {
   const lines = liveWindowLines(text);
+  const lock = lockOf(lines);
+  const foreground = lock.locked ? null : foregroundOf(lines);
   return {
-    foregroundPackage: foregroundOf(lines)?.package ?? null,
-    foregroundActivity: foregroundOf(lines)?.activity ?? null,
+    foregroundPackage: lock.locked ? SYSTEM_UI_PACKAGE : (foreground?.package ?? null),
+    foregroundActivity: foreground?.activity ?? null,
     ime: imeOf(lines),
     displaySize: displaySizeOf(lines),
+    lock,
   };
+}
+
+/** `dumpsys power`: `mWakefulness=Awake|Asleep|Dreaming|Dozing` (some builds print `getWakefulnessLocked()=`); null when absent. */
+export function parseWakefulness(text: string): Wakefulness | null {
+  const match = /^\s*(?:mWakefulness|getWakefulnessLocked\(\))=(Awake|Asleep|Dreaming|Dozing)\s*$/m.exec(text.replace(/\r/g, ''));
+  return (match?.[1] as Wakefulness | undefined) ?? null;
 }
 
 /** Android's ResolverActivity: several activities matched, so there is no single launcher. */

@@ -25,7 +25,8 @@ import { Instrumentation, uiAutomationAlreadyRegistered } from './instrumentatio
 import { renderScreenshot } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
-import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type DumpConflict, type PasswordText, type VirtualDisplay } from './traits.js';
+import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type DumpConflict, type PasswordText, type Sleep, type VirtualDisplay } from './traits.js';
+import { withKeyguard } from '../scenario/keyguard.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 import { LANDSCAPE, LAST_ANR_LIFETIME_MS, type BackFocusLag, type FocusInTransit, type LastAnr } from './windowState.js';
@@ -95,6 +96,8 @@ export class VirtualDevice implements DeviceServices {
   /** Issue 12: the window focus catching up with the last Back. */
   private backLag: { from: ForegroundInfo; generation: number; staleUntil: number; noFocusUntil: number } | null = null;
   private anr: LastAnr | null = null;
+  /** Device clock time until which io.appium.settings's trampoline holds the focus (issue 12). */
+  private helperFocusUntil: number | null = null;
   private readonly shellDevice: ShellDevice;
 
   constructor(scenario: ScenarioSpec, private readonly options: VirtualDeviceOptions = {}) {
@@ -107,12 +110,13 @@ export class VirtualDevice implements DeviceServices {
     this.logcat = new LogcatBuffer(this.clock);
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
     this.ui = new DeviceUi(
-      normalizeScenario(scenario),
+      normalizeScenario(withKeyguard(scenario)),
       log,
       () => this.system.density(),
       { backNavigated: (from) => this.backNavigated(from) },
       () => ({ passwordText: this.traits.passwordText }),
       () => this.system.longPressTimeoutMs(),
+      () => (this.traits.locked ? 'keyguard' : this.traits.asleep !== false ? 'off' : null),
     );
     if (options.sdk !== undefined) this.setSdk(options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
@@ -136,6 +140,8 @@ export class VirtualDevice implements DeviceServices {
       beginLaunch: (pkg) => this.beginLaunch(pkg),
       launchInProgress: () => this.launchInProgress(),
       focusInTransit: () => this.focusInTransit(),
+      settingsHelperInFront: () => this.settingsHelperInFront(),
+      settingsHelperStarted: () => this.settingsHelperStarted(),
       lastAnr: () => this.lastAnr(),
       logcat: this.logcat,
       log,
@@ -400,6 +406,39 @@ export class VirtualDevice implements DeviceServices {
     return screenActivity(this.activeFaults);
   }
 
+  /**
+   * Issue 12: the keyguard (a PIN lock screen) is up, or gone. While it is up, System UI's window
+   * has the focus, dumps and screenshots show the lock screen, and taps, swipes and keys reach
+   * nothing behind it; `am start` still starts the activity, behind the keyguard.
+   */
+  setLocked(on: boolean): void {
+    this.traits.locked = on;
+    this.ui.version++;
+    this.log('fault', `trait locked: ${on}`);
+  }
+
+  /** Issue 12: the screen is off (`asleep`, or `dozing` on an always-on display), or on (false). Input is dropped while it is off. */
+  setAsleep(sleep: Sleep): void {
+    this.traits.asleep = sleep;
+    this.ui.version++;
+    this.log('fault', `trait asleep: ${sleep}`);
+  }
+
+  /**
+   * Issue 12: the first start of io.appium.settings's trampoline activity (while its service is
+   * not running: the first Appium session after boot) holds the window focus for `ms` and closes
+   * an open keyboard. 0: it finishes at once (the default).
+   */
+  setSettingsHelperFocus(ms: number): void {
+    this.traits.settingsHelperFocusMs = Math.min(10_000, Math.max(0, ms));
+    this.log('fault', `trait settings helper focus: ${this.traits.settingsHelperFocusMs} ms`);
+  }
+
+  /** As after a reboot: io.appium.settings's service is not running, so the next session starts its activity again. */
+  stopSettingsHelper(): void {
+    this.system.settingsHelperForeground = false;
+  }
+
   /** API level: ro.build.version.sdk and .release, and the `dumpsys window` layout of that version. */
   setSdk(sdk: number): void {
     this.system.props.set('ro.build.version.sdk', String(sdk));
@@ -478,6 +517,7 @@ export class VirtualDevice implements DeviceServices {
     this.pendingLaunch = null;
     this.backLag = null;
     this.anr = null;
+    this.helperFocusUntil = null;
     this.legacy = this.options.legacyPty ?? false;
     this.state = this.options.connectionState ?? 'device';
     this.setDensityOverride(null);
@@ -525,6 +565,22 @@ export class VirtualDevice implements DeviceServices {
     return this.clock.nowMs() < lag.staleUntil ? { phase: 'stale', previous: lag.from } : { phase: 'none' };
   }
 
+  private settingsHelperStarted(): void {
+    const ms = this.traits.settingsHelperFocusMs;
+    if (ms <= 0) return;
+    this.helperFocusUntil = this.clock.nowMs() + ms;
+    this.ui.hideIme('io.appium.settings/.Settings took the focus');
+    this.log('fault', `io.appium.settings/.Settings holds the window focus for ${ms} ms`);
+  }
+
+  private settingsHelperInFront(): ForegroundInfo | null {
+    if (this.helperFocusUntil === null || this.clock.nowMs() >= this.helperFocusUntil) {
+      this.helperFocusUntil = null;
+      return null;
+    }
+    return { package: 'io.appium.settings', activity: 'io.appium.settings.Settings', screenId: '' };
+  }
+
   private launchInProgress(): { pkg: string; previousXml: string } | null {
     if (this.pendingLaunch && this.clock.nowMs() >= this.pendingLaunch.until) this.pendingLaunch = null;
     return this.pendingLaunch;
@@ -542,9 +598,10 @@ export class VirtualDevice implements DeviceServices {
   }
 
   screenshotPng(): Buffer {
-    const blank = this.activeFaults.some((f) => f.kind === 'blank-screenshot');
+    // A display that is off captures black (issue 12: the asleep trait).
+    const blank = this.activeFaults.some((f) => f.kind === 'blank-screenshot') || this.traits.asleep !== false;
     const display = this.traits.activeDisplay();
-    const key = `${this.ui.version}:${this.ui.imeVisible()}:${blank}:${this.ui.foreground().screenId}:${display.width}x${display.height}`;
+    const key = `${this.ui.version}:${this.ui.imeVisible()}:${blank}:${this.traits.locked}:${this.ui.foreground().screenId}:${display.width}x${display.height}`;
     if (this.screenshotCache?.key !== key) {
       this.screenshotCache = {
         key,

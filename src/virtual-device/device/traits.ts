@@ -51,7 +51,20 @@ export interface DeviceTraitOptions {
   readonly passwordText?: PasswordText;
   /** Issue 12 (suspected): how a dump fails while an instrumentation holds UiAutomation (see DumpConflict). Default `refused`. */
   readonly dumpConflict?: DumpConflict;
+  /** Issue 12: the keyguard (a PIN lock screen) is up. Default false. */
+  readonly locked?: boolean;
+  /** Issue 12: the screen is off (`mWakefulness=Asleep`, or `Dozing` on an always-on display). Default awake. */
+  readonly asleep?: Sleep;
+  /**
+   * Issue 12: how long io.appium.settings's trampoline activity holds the window focus when it is
+   * started while its service is not running (the first session after boot); it closes an open
+   * keyboard. 0 (the default): it finishes at once.
+   */
+  readonly settingsHelperFocusMs?: number;
 }
+
+/** `PowerManagerInternal.wakefulnessToString` of a screen that is off: plain sleep, or dozing (ambient display). */
+export type Sleep = false | 'asleep' | 'dozing';
 
 /**
  * Issue 12, suspected on some devices: how `uiautomator dump` fails while an instrumentation (the
@@ -82,6 +95,9 @@ export class DeviceTraits {
   backFocusLag: BackFocusLag = DEFAULT_BACK_FOCUS_LAG;
   passwordText: PasswordText = 'bullets';
   dumpConflict: DumpConflict = 'refused';
+  locked = false;
+  asleep: Sleep = false;
+  settingsHelperFocusMs = 0;
 
   constructor(options: DeviceTraitOptions = {}) {
     if (options.displays && options.displays.length > 0) this.displays = options.displays;
@@ -89,6 +105,9 @@ export class DeviceTraits {
     if (options.backFocusLag) this.backFocusLag = boundedLag(options.backFocusLag);
     this.passwordText = options.passwordText ?? 'bullets';
     this.dumpConflict = options.dumpConflict ?? 'refused';
+    this.locked = options.locked ?? false;
+    this.asleep = options.asleep ?? false;
+    this.settingsHelperFocusMs = Math.min(10_000, Math.max(0, options.settingsHelperFocusMs ?? 0));
   }
 
   /** The display the UI is on: the first that is ON (the inner panel of an open foldable). */
@@ -102,6 +121,9 @@ export class DeviceTraits {
     this.backFocusLag = DEFAULT_BACK_FOCUS_LAG;
     this.passwordText = 'bullets';
     this.dumpConflict = 'refused';
+    this.locked = false;
+    this.asleep = false;
+    this.settingsHelperFocusMs = 0;
   }
 }
 

@@ -6,6 +6,7 @@
 import type { Action } from '../scenario/model.js';
 import { IME_FRAME, NAVIGATION_BAR_HEIGHT, PHYSICAL_DENSITY, SCREEN_HEIGHT, STATUS_BAR_HEIGHT, qualifyActivity, shortActivity } from '../scenario/model.js';
 import type { NormalizedScenario } from '../scenario/normalize.js';
+import { KEYGUARD_SCREEN_ID } from '../scenario/keyguard.js';
 import type { DeviceLogKind } from '../contracts.js';
 import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js';
 import { listTravel, straightStroke, type TouchStroke } from './touch.js';
@@ -43,6 +44,13 @@ export interface ForegroundInfo {
 
 export type LaunchOutcome = 'started' | 'brought-to-front' | 'no-screen';
 
+/**
+ * Issue 12: what is between the user and the app. `keyguard`: System UI's lock screen is drawn
+ * over it and takes every touch and key (PhoneWindowManager sends input to the keyguard while it
+ * shows); `off`: the display is off and input is dropped (`shouldDispatchInputWhenNonInteractive`).
+ */
+export type Cover = 'keyguard' | 'off' | null;
+
 export interface UiHooks {
   /** A Back (key or UIA2) changed the foreground visit; `from` is what was in front before. */
   backNavigated?(from: ForegroundInfo): void;
@@ -68,6 +76,8 @@ export class DeviceUi {
     private readonly renderOptions: () => RenderOptions = () => ({ passwordText: 'bullets' }),
     /** ViewConfiguration.getLongPressTimeout() of the device. */
     private readonly longPressTimeoutMs: () => number = () => 400,
+    /** Read at every render and input: a change must bump `version` (VirtualDevice.setLocked does). */
+    private readonly cover: () => Cover = () => null,
   ) {
     this.stack = [this.visitOf(scenario.spec.home)];
     const start = scenario.spec.start;
@@ -108,8 +118,25 @@ export class DeviceUi {
   }
 
   tree(): UiElement {
+    if (this.cover() === 'keyguard') return this.keyguardTree();
     if (this.cachedTree?.version !== this.version) this.cachedTree = { version: this.version, root: renderVisit(this.top(), this.renderOptions()) };
     return this.cachedTree.root;
+  }
+
+  private keyguard: UiElement | null = null;
+
+  /** The lock screen over everything: what a dump, a page source and a screenshot show while it is up. */
+  private keyguardTree(): UiElement {
+    this.keyguard ??= renderVisit(this.visitOf(KEYGUARD_SCREEN_ID), this.renderOptions());
+    return this.keyguard;
+  }
+
+  /** Issue 12: why an input does not reach the app, or null when it does. */
+  private blocked(what: string): boolean {
+    const cover = this.cover();
+    if (cover === null) return false;
+    this.log('input', `${what}: ${cover === 'keyguard' ? 'the lock screen takes it, the app gets nothing' : 'the display is off, the input is dropped'}`);
+    return true;
   }
 
   imeVisible(): boolean {
@@ -118,6 +145,14 @@ export class DeviceUi {
 
   imeFrame(): Rect {
     return rectOf(IME_FRAME);
+  }
+
+  /** Another window took the focus (issue 12: io.appium.settings's trampoline): the IME closes, the field keeps its text. */
+  hideIme(reason: string): void {
+    if (!this.imeOpen) return;
+    this.imeOpen = false;
+    this.version++;
+    this.log('screen', `${reason}: IME hidden`);
   }
 
   clicks(): readonly ClickRecord[] {
@@ -250,6 +285,7 @@ export class DeviceUi {
   /** Android key codes; returns false for keys the device ignores. */
   pressKey(code: number, reason: string): boolean {
     this.log('input', `keyevent ${code} (${reason})`);
+    if (this.blocked(`keyevent ${code} (${reason})`)) return true;
     switch (code) {
       case 3:
         this.home(`${reason} HOME`);
@@ -318,6 +354,7 @@ export class DeviceUi {
 
   /** `input text`: characters go to the focused field when the IME could deliver them. */
   typeText(text: string, reason: string): boolean {
+    if (this.blocked(`${reason}: text`)) return false;
     const field = this.focusedField();
     if (!field) {
       this.log('input', `${reason}: ${JSON.stringify(text)} dropped (no focused text field)`);
@@ -360,6 +397,9 @@ export class DeviceUi {
     const screenId = visit.screen.spec.id;
     const named = element ? { key: element.key, bounds: element.bounds, description: describeElement(element) } : null;
     const held = Math.max(0, Math.round(heldMs));
+    if (this.blocked(`${source} at (${x},${y})`)) {
+      return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: false });
+    }
     if (this.imeOpen && contains(this.imeFrame(), x, y)) {
       return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: true });
     }
@@ -426,6 +466,7 @@ export class DeviceUi {
     const { x, y } = start;
     const end = stroke.up;
     const line = `${reason} swipe (${x},${y})->(${end.x},${end.y}) in ${end.t} ms`;
+    if (this.blocked(line)) return false;
     if (this.imeOpen && contains(this.imeFrame(), x, y)) {
       this.log('input', `${line} on the keyboard: the IME window takes it, the app does not move`);
       return false;

@@ -39,6 +39,19 @@ export interface WindowFacts {
   /** The resumed activity (`mFocusedApp`), which leads the window focus. */
   readonly focusedApp: ForegroundInfo;
   readonly imeVisible: boolean;
+  /**
+   * Issue 12: the keyguard is up. System UI's keyguard window then has the focus
+   * (`NotificationShade` on API 31+, `StatusBar` before), while `mFocusedApp` still names the
+   * activity behind it, and the policy says `showing=true`.
+   */
+  readonly keyguard: boolean;
+  /** Issue 12: the display is on and the device interactive (`mAwake`, `mScreenOnFully`). */
+  readonly awake: boolean;
+}
+
+/** The title of System UI's window that holds the keyguard: `NotificationShade` from API 31, `StatusBar` before. */
+export function keyguardWindowTitle(sdk: number): string {
+  return sdk >= 31 ? 'NotificationShade' : 'StatusBar';
 }
 
 /**

@@ -4,7 +4,7 @@ import type { DeviceClock } from '../device/clock.js';
 import type { Instrumentation } from '../device/instrumentation.js';
 import type { SystemState } from '../device/system.js';
 import type { DeviceTraits } from '../device/traits.js';
-import type { DeviceUi } from '../device/ui.js';
+import type { DeviceUi, ForegroundInfo } from '../device/ui.js';
 import type { FocusInTransit, LastAnr } from '../device/windowState.js';
 import type { CommandHandler } from './interpreter.js';
 
@@ -23,6 +23,10 @@ export interface ShellDevice {
   launchInProgress(): { readonly pkg: string; readonly previousXml: string } | null;
   /** Issue 12: the window focus still catching up with a Back (old window, or none), else null. */
   focusInTransit(): FocusInTransit | null;
+  /** Issue 12: io.appium.settings's trampoline while it still holds the focus (settingsHelperFocusMs), else null. */
+  settingsHelperInFront(): ForegroundInfo | null;
+  /** Issue 12: `am start` of io.appium.settings's trampoline while its service was not running. */
+  settingsHelperStarted(): void;
   /** Issue 12: the window manager's state frozen at the last ANR, while it remembers one. */
   lastAnr(): LastAnr | null;
   log(kind: DeviceLogKind, detail: string): void;

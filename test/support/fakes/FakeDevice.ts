@@ -1,6 +1,6 @@
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { DeviceGateway, PackageName } from '../../../src/domain/ports.js';
-import type { ImeState, WindowState } from '../../../src/domain/tree/screen.js';
+import type { ImeState, ScreenLock, Wakefulness, WindowState } from '../../../src/domain/tree/screen.js';
 import { makePng } from './images.js';
 import { settingsAppsDump } from './screens.js';
 
@@ -32,6 +32,10 @@ export class FakeDevice implements DeviceGateway {
    * behind Back). The last one taken stays the foreground once the script runs out.
    */
   foregroundReads: (string | null)[] = [];
+  /** Issue 12: what dumpsys window says of the lock screen; undefined: it says nothing (unlocked). */
+  lock: ScreenLock | undefined = undefined;
+  /** Issue 12: `dumpsys power`'s mWakefulness. */
+  wakefulness: Wakefulness | null = 'Awake';
   failWith: Partial<Record<keyof DeviceGateway, HarnessError>> = {};
   hang: Set<keyof DeviceGateway> = new Set();
 
@@ -71,7 +75,11 @@ export class FakeDevice implements DeviceGateway {
       foregroundActivity: this.activity,
       ime: this.ime,
       displaySize: { width: 1080, height: 2400 },
+      ...(this.lock ? { lock: this.lock } : {}),
     };
+  }
+  getWakefulness(): Promise<Wakefulness | null> {
+    return this.answer('getWakefulness', () => this.wakefulness);
   }
   dumpUi(): Promise<string> {
     return this.answer('dumpUi', () => this.dump);

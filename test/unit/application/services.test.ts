@@ -134,6 +134,7 @@ describe('observers', () => {
       udid: 'emulator-5554',
       android_version: '14',
       model: 'sdk_gphone64_x86_64',
+      screen: { awake: true, locked: false },
       appium_version: '3.8.0',
       appium_endpoint: { kind: 'appium', ready: true },
     });
@@ -157,6 +158,7 @@ describe('observers', () => {
       udid: 'emulator-5554',
       android_version: '14',
       model: 'sdk_gphone64_x86_64',
+      screen: { awake: true, locked: false },
       appium_version: null,
       appium_endpoint: {
         kind: 'selenium-grid',
@@ -500,10 +502,11 @@ describe('actions', () => {
 
   it('device_back reads the package in front first, then the foreground until it settles: old, none, then where Back led', async () => {
     const h = buildHarness();
-    h.device.foregroundReads = ['com.android.settings', 'com.android.settings', null, 'com.google.android.apps.nexuslauncher'];
+    // The first read is the screen check before any session (issue 12: not locked, awake).
+    h.device.foregroundReads = ['com.android.settings', 'com.android.settings', 'com.android.settings', null, 'com.google.android.apps.nexuslauncher'];
     const envelope = await h.envelope('device_back');
     expect(envelope.data).toEqual({ back_to_package: 'com.google.android.apps.nexuslauncher', foreground_package: 'com.google.android.apps.nexuslauncher' });
-    expect(windowReads(h)).toBe(4);
+    expect(windowReads(h)).toBe(5);
     // Two waits of 150 ms (fake time) between the three reads after Back.
     expect(h.clock.monotonicMs()).toBeGreaterThanOrEqual(300);
     // The read before Back happens inside the session, right before the key; the evidence once settled.
@@ -514,25 +517,25 @@ describe('actions', () => {
 
   it('device_back that stays in the same package (or only closes the keyboard) settles on two equal reads', async () => {
     const h = buildHarness();
-    h.device.foregroundReads = ['com.android.settings', 'com.android.settings', 'com.android.settings'];
+    h.device.foregroundReads = ['com.android.settings', 'com.android.settings', 'com.android.settings', 'com.android.settings'];
     const envelope = await h.envelope('device_back');
     expect(envelope.data).toEqual({ back_to_package: 'com.android.settings', foreground_package: 'com.android.settings' });
-    expect(windowReads(h)).toBe(3);
+    expect(windowReads(h)).toBe(1 + 3);
   });
 
   it('device_back whose focus never settles: bounded at 1.5 s, reporting honestly what it saw last and that it had not settled', async () => {
     const h = buildHarness();
-    h.device.foregroundReads = ['com.android.settings', null];
+    h.device.foregroundReads = ['com.android.settings', 'com.android.settings', null];
     const envelope = await h.envelope('device_back');
     expect(envelope.ok).toBe(true);
     expect(envelope.data).toEqual({ back_to_package: null, foreground_package: null, foreground_settled: false });
     expect(h.clock.monotonicMs()).toBeLessThanOrEqual(1_600);
-    // The read before Back, then one every 150 ms from 0 to 1500 ms.
-    expect(windowReads(h)).toBe(1 + 11);
+    // The screen check, the read before Back, then one every 150 ms from 0 to 1500 ms.
+    expect(windowReads(h)).toBe(1 + 1 + 11);
 
     // Unknown before, and two packages taking turns: never two equal reads, so the last one seen, unsettled.
     const flapping = buildHarness();
-    flapping.device.foregroundReads = [null, ...Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'com.a' : 'com.b'))];
+    flapping.device.foregroundReads = [null, null, ...Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'com.a' : 'com.b'))];
     const seen = await flapping.envelope('device_back');
     // The eleventh read after Back, the last within the bound, was com.a.
     expect(seen.data).toEqual({ back_to_package: 'com.a', foreground_package: 'com.a', foreground_settled: false });
@@ -543,14 +546,15 @@ describe('actions', () => {
     h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
     const quick = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
     expect(quick.data).toMatchObject({ foreground_package: 'com.android.settings' });
-    expect(windowReads(h)).toBe(1);
+    // The screen check before the session (issue 12), then one read after the tap.
+    expect(windowReads(h)).toBe(1 + 1);
     expect(h.clock.monotonicMs()).toBe(0);
 
-    h.device.foregroundReads = [null, null, 'com.google.android.calendar'];
+    h.device.foregroundReads = ['com.android.settings', null, null, 'com.google.android.calendar'];
     const navigated = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
     expect(navigated.data).toMatchObject({ foreground_package: 'com.google.android.calendar' });
     expect(navigated.data).not.toHaveProperty('foreground_settled');
-    expect(windowReads(h)).toBe(1 + 3);
+    expect(windowReads(h)).toBe(2 + 1 + 3);
   });
 
   it('a hung driver call without a flow: OPERATION_TIMEOUT at the ceiling, gate free, session closed', async () => {

@@ -55,6 +55,7 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       listPackages: 'shell pm list packages',
       density: 'shell wm density',
       dumpsysWindow: 'shell dumpsys window',
+      dumpsysPower: 'shell dumpsys power',
       dumpUi: 'exec-out uiautomator dump /dev/tty',
       uia2ServerPid: 'shell pidof io.appium.uiautomator2.server',
       screencap: 'exec-out screencap -p',

@@ -139,6 +139,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       foregroundActivity: 'com.android.settings.SubSettings',
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
+      lock: { locked: false, awake: null },
     });
   });
 
@@ -158,6 +159,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       foregroundActivity: 'com.android.settings.SubSettings',
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
+      lock: { locked: false, awake: null },
     });
   });
 
@@ -176,13 +178,14 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       foregroundActivity: 'com.android.settings.SubSettings',
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 1920 },
+      lock: { locked: false, awake: null },
     });
   });
 
   it('the LAST ANR section alone (`dumpsys window lastanr`) says nothing about now', () => {
     const text = eol(fixture('dumpsys-window-api34-lastanr.txt'));
     const only = text.slice(0, text.indexOf('WINDOW MANAGER POLICY STATE'));
-    expect(parseWindowState(only)).toEqual({ foregroundPackage: null, foregroundActivity: null, ime: { visible: false, frame: null }, displaySize: null });
+    expect(parseWindowState(only)).toEqual({ foregroundPackage: null, foregroundActivity: null, ime: { visible: false, frame: null }, displaySize: null, lock: { locked: false, awake: null } });
   });
 
   it('no ANR since boot: the `<no ANR …>` section is cut and nothing else', () => {

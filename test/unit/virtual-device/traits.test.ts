@@ -153,6 +153,7 @@ describe('issue 12: a past ANR is printed first', () => {
       foregroundActivity: 'com.android.settings.Settings',
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
+      lock: { locked: false, awake: true },
     });
     // `dumpsys window lastanr` prints the section alone.
     const section = (await sh(d, 'dumpsys window lastanr')).stdout;

@@ -1,7 +1,7 @@
 /** `dumpsys` services, with the lines Appium and the harness parse; `dumpsys window` in the layout of the device's API level. */
 import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT, shortActivity } from '../../scenario/model.js';
 import type { ForegroundInfo } from '../../device/ui.js';
-import { appHeight, PORTRAIT, type WindowFacts } from '../../device/windowState.js';
+import { appHeight, keyguardWindowTitle, PORTRAIT, type WindowFacts } from '../../device/windowState.js';
 import type { CommandIo } from '../interpreter.js';
 import type { CommandTable, ShellDevice } from '../context.js';
 
@@ -15,7 +15,17 @@ export function sdkOf(device: ShellDevice): number {
 export function liveWindowFacts(device: ShellDevice): WindowFacts {
   const fg = device.ui.foreground();
   const transit = device.focusInTransit();
-  const base = { sdk: sdkOf(device), density: device.system.density(), display: PORTRAIT, imeVisible: device.ui.imeVisible() };
+  const base = {
+    sdk: sdkOf(device),
+    density: device.system.density(),
+    display: PORTRAIT,
+    imeVisible: device.ui.imeVisible(),
+    keyguard: device.traits.locked,
+    awake: device.traits.asleep === false,
+  };
+  // Issue 12: io.appium.settings's trampoline activity, started by the first session after boot, holds the focus for a moment.
+  const helper = device.settingsHelperInFront();
+  if (helper) return { ...base, focus: helper, focusedApp: helper };
   // Right after Back the old window can still hold focus (and its activity still be the focused app).
   if (transit?.phase === 'stale') return { ...base, focus: transit.previous, focusedApp: transit.previous };
   // While a slow app's first window is still being drawn, or Back's new window cannot take focus yet, no window has it.
@@ -25,12 +35,36 @@ export function liveWindowFacts(device: ShellDevice): WindowFacts {
 
 const activityRecord = (app: ForegroundInfo): string => `ActivityRecord{4c1b7a5 u0 ${app.package}/${shortActivity(app.package, app.activity)} t42}`;
 const appWindow = (app: ForegroundInfo): string => `Window{8d0a2f1 u0 ${app.package}/${app.activity}}`;
+const systemUiWindow = (title: string): string => `Window{5e0c2a1 u0 ${title}}`;
+
+/**
+ * `DisplayPolicy.dump` (API 30+; read in aosp-mirror/platform_frameworks_base
+ * `services/core/java/com/android/server/wm/DisplayPolicy.java`): the power and keyguard state the
+ * window manager keeps per display. Before API 30 PhoneWindowManager prints these (policySection).
+ */
+function displayPolicyLines(facts: WindowFacts): string {
+  const on = facts.awake;
+  const shade = facts.sdk >= 31 ? `      mExpandedPanel=${systemUiWindow('NotificationShade')}\n` : '';
+  return (
+    '    DisplayPolicy\n' +
+    '      mCarDockEnablesAccelerometer=true mDeskDockEnablesAccelerometer=true\n' +
+    '      mDockMode=EXTRA_DOCK_STATE_UNDOCKED mLidState=LID_ABSENT\n' +
+    `      mAwake=${on} mScreenOnEarly=${on} mScreenOnFully=${on}\n` +
+    `      mKeyguardDrawComplete=${on} mWindowManagerDrawComplete=${on}\n` +
+    '      mHdmiPlugged=false\n' +
+    '      mShowingDream=false mDreamingLockscreen=false\n' +
+    `      mStatusBar=${systemUiWindow('StatusBar')}\n` +
+    shade +
+    `      isKeyguardShowing=${facts.keyguard}\n`
+  );
+}
 
 function focusLines(facts: WindowFacts, indent: string): string {
   const record = activityRecord(facts.focusedApp);
   // API 28 wraps the record in the window token; 29+ prints the record itself.
   const focusedApp = facts.sdk <= 28 ? `AppWindowToken{41c8a07 token=Token{d0f3a46 ${record}}}` : record;
-  const focus = facts.focus ? appWindow(facts.focus) : 'null';
+  // The keyguard's window takes the focus; the resumed activity behind it stays the focused app.
+  const focus = facts.keyguard ? systemUiWindow(keyguardWindowTitle(facts.sdk)) : facts.focus ? appWindow(facts.focus) : 'null';
   return `${indent}mCurrentFocus=${focus}\n${indent}mFocusedApp=${focusedApp}\n`;
 }
 
@@ -94,6 +128,7 @@ function displaysSection(facts: WindowFacts): string {
       `    mStable=[0,${STATUS_BAR_HEIGHT}][${width},${app}]\n` +
       '\n' +
       (sdk >= 30 ? `${insetsLines(facts)}\n` : '') +
+      (sdk >= 30 ? displayPolicyLines(facts) : '') +
       focusLines(facts, '  ') +
       '  mInputMethodWindow=Window{e3f0c12 u0 InputMethod}\n' +
       '\n'
@@ -102,6 +137,7 @@ function displaysSection(facts: WindowFacts): string {
   return (
     head +
     `    mDisplayInfo=DisplayInfo{"Built-in Screen", displayId 0, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real ${width} x ${height}, largest app 2400 x 2274, smallest app 1080 x 1017, appMode ${width} x ${app}, mode 1, defaultMode 1, rotation ${rotation}, state ON}\n` +
+    displayPolicyLines(facts) +
     focusLines(facts, '    ') +
     `    mInputMethodWindow=Window{e3f0c12 u0 InputMethod}\n` +
     insetsLines(facts) +
@@ -139,19 +175,35 @@ function imeWindowBlock(facts: WindowFacts): string {
   );
 }
 
-function policySection(): string {
+/**
+ * `PhoneWindowManager.dump` with `KeyguardServiceDelegate.dump` (AOSP
+ * `services/core/java/com/android/server/policy/`). Before API 30 the policy itself printed
+ * `mAwake=` glued to `mScreenOnEarly=` (no space between them, as the source prints it), the dream
+ * flags and the status bar window; from API 30 those live in DisplayPolicy (displayPolicyLines).
+ * The keyguard modelled is a PIN one: while it shows, input is restricted.
+ */
+function policySection(facts: WindowFacts): string {
+  const on = facts.awake;
+  const showing = facts.keyguard;
+  const legacy =
+    facts.sdk < 30
+      ? `    mAwake=${on}mScreenOnEarly=${on} mScreenOnFully=${on}\n` +
+        `    mKeyguardDrawComplete=${on} mWindowManagerDrawComplete=${on}\n` +
+        '    mShowingDream=false mDreamingLockscreen=false mDreamingSleepToken=null\n' +
+        `    mStatusBar=${systemUiWindow('StatusBar')} isStatusBarKeyguard=${showing}\n`
+      : '';
   return (
     'WINDOW MANAGER POLICY STATE (dumpsys window policy)\n' +
     '    mSystemReady=true mSystemBooted=true\n' +
     '    mCameraLensCoverState=LENS_COVER_ABSENT\n' +
     '    mWakeGestureEnabledSetting=true\n' +
-    '    mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n' +
-    '    mScreenOnEarly=true mScreenOnFully=true\n' +
+    legacy +
     '    mOrientationListener=OrientationListener{enabled=true}\n' +
     '    KeyguardServiceDelegate\n' +
-    '      showing=false\n' +
-    '      inputRestricted=false\n' +
-    '      secure=false\n' +
+    `      showing=${showing}\n` +
+    `      inputRestricted=${showing}\n` +
+    '      occluded=false\n' +
+    `      secure=${showing}\n` +
     '      dreaming=false\n' +
     '      systemIsReady=true\n' +
     '      deviceHasKeyguard=true\n' +
@@ -159,12 +211,12 @@ function policySection(): string {
     '      offReason=OFF_BECAUSE_OF_USER\n' +
     '      currentUser=0\n' +
     '      bootCompleted=true\n' +
-    '      screenState=SCREEN_STATE_ON\n' +
-    '      interactiveState=INTERACTIVE_STATE_AWAKE\n' +
+    `      screenState=${on ? 'SCREEN_STATE_ON' : 'SCREEN_STATE_OFF'}\n` +
+    `      interactiveState=${on ? 'INTERACTIVE_STATE_AWAKE' : 'INTERACTIVE_STATE_SLEEP'}\n` +
     '      KeyguardStateMonitor\n' +
-    '        mIsShowing=false\n' +
+    `        mIsShowing=${showing}\n` +
     '        mSimSecure=false\n' +
-    '        mInputRestricted=false\n' +
+    `        mInputRestricted=${showing}\n` +
     '        mTrusted=false\n' +
     '        mCurrentUserId=0\n' +
     '\n'
@@ -229,10 +281,10 @@ function dumpsysWindow(io: CommandIo, device: ShellDevice, args: readonly string
   const facts = (): WindowFacts => liveWindowFacts(device);
   if (section === 'displays' || section === 'd') io.out(displaysSection(facts()));
   else if (section === 'windows' || section === 'w') io.out(windowsSection(facts()));
-  else if (section === 'policy' || section === 'p') io.out(policySection());
+  else if (section === 'policy' || section === 'p') io.out(policySection(facts()));
   else if (section === 'lastanr' || section === 'l') io.out(lastAnrSection(device));
   // doDump: a blank line, the last ANR (frozen, when there was one) first, then the live sections.
-  else if (section === undefined || section === '-a') io.out(`\n${lastAnrSection(device)}\n${policySection()}${displaysSection(facts())}${windowsSection(facts())}`);
+  else if (section === undefined || section === '-a') io.out(`\n${lastAnrSection(device)}\n${policySection(facts())}${displaysSection(facts())}${windowsSection(facts())}`);
   else io.out(`Unknown window dump command: ${section}\n`);
   return 0;
 }
@@ -284,6 +336,25 @@ function displayDump(device: ShellDevice): string {
   return text;
 }
 
+/**
+ * `PowerManagerService.dumpInternal`: `mWakefulness=` is `PowerManagerInternal.wakefulnessToString`
+ * (Awake, Asleep, Dreaming, Dozing). Issue 12: the asleep trait prints Asleep or Dozing.
+ */
+function powerDump(device: ShellDevice): string {
+  const sleep = device.traits.asleep;
+  const wakefulness = sleep === 'dozing' ? 'Dozing' : sleep === 'asleep' ? 'Asleep' : 'Awake';
+  const display = sleep === 'dozing' ? 'DOZE' : sleep === 'asleep' ? 'OFF' : 'ON';
+  return (
+    'POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mDirty=0x0\n' +
+    `  mWakefulness=${wakefulness}\n` +
+    '  mWakefulnessChanging=false\n  mIsPowered=true\n  mPlugType=1\n  mBatteryLevel=100\n  mStayOn=false\n  mProximityPositive=false\n  mBootCompleted=true\n  mSystemReady=true\n  mHalAutoSuspendModeEnabled=false\n' +
+    `  mHalInteractiveModeEnabled=${sleep === false}\n` +
+    '  mWakeLockSummary=0x0\n  mUserActivitySummary=0x1\n  mRequestWaitForNegativeProximity=false\n  mSandmanScheduled=false\n  mDisplayReady=true\n  mHoldingWakeLockSuspendBlocker=false\n' +
+    `  mHoldingDisplaySuspendBlocker=${sleep === false}\n` +
+    `  Display Power: state=${display}\n`
+  );
+}
+
 export function registerDumpsys(table: CommandTable, device: ShellDevice): void {
   table.set('dumpsys', (io) => {
     const [service, ...args] = io.argv.slice(1);
@@ -297,7 +368,7 @@ export function registerDumpsys(table: CommandTable, device: ShellDevice): void 
         return pkg ? pkg({ ...io, argv: ['__dumpsys_package', args[0] ?? ''] }) : 0;
       }
       case 'power':
-        io.out('POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mDirty=0x0\n  mWakefulness=Awake\n  mWakefulnessChanging=false\n  mIsPowered=true\n  mPlugType=1\n  mBatteryLevel=100\n  mStayOn=false\n  mProximityPositive=false\n  mBootCompleted=true\n  mSystemReady=true\n  mHalAutoSuspendModeEnabled=false\n  mHalInteractiveModeEnabled=true\n  mWakeLockSummary=0x0\n  mUserActivitySummary=0x1\n  mRequestWaitForNegativeProximity=false\n  mSandmanScheduled=false\n  mDisplayReady=true\n  mHoldingWakeLockSuspendBlocker=false\n  mHoldingDisplaySuspendBlocker=true\n  Display Power: state=ON\n');
+        io.out(powerDump(device));
         return 0;
       case 'deviceidle': {
         if (args[0] === 'whitelist') {

@@ -121,7 +121,10 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
     let outcome: 'started' | 'brought-to-front' = 'started';
     if (target.screen === '') {
       // A trampoline (io.appium.settings) that finishes at once; only its service keeps running.
-      if (target.pkg.name === 'io.appium.settings') system.settingsHelperForeground = true;
+      if (target.pkg.name === 'io.appium.settings') {
+        if (!system.settingsHelperForeground) device.settingsHelperStarted();
+        system.settingsHelperForeground = true;
+      }
     } else {
       // A cold start of a slow app: its window comes up with no content for a while (launch-delay trait).
       if (!wasRunning || intent.stop) device.beginLaunch(target.pkg.name);
