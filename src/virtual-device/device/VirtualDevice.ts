@@ -87,6 +87,8 @@ export class VirtualDevice implements DeviceServices {
   readonly instrumentation: Instrumentation;
   /** Staging sessions of streamed installs (`/data/app/vmdl<n>.tmp`). */
   private installSessions = 0;
+  /** The scenario's packages, remembered across uninstalls: a reinstall brings their behaviour back. */
+  private readonly scenarioPackages: ReadonlyMap<string, PackageSpec>;
   readonly logcat: LogcatBuffer;
   private readonly uia2: Uia2Server;
   private legacy: boolean;
@@ -109,6 +111,7 @@ export class VirtualDevice implements DeviceServices {
     const log = (kind: DeviceLogKind, detail: string): void => this.log(kind, detail);
     this.logcat = new LogcatBuffer(this.clock);
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
+    this.scenarioPackages = new Map(scenario.packages.map((p) => [p.name, p]));
     this.ui = new DeviceUi(
       normalizeScenario(scenario),
       log,
@@ -248,6 +251,7 @@ export class VirtualDevice implements DeviceServices {
     // Judged as PackageManagerService would (packageInstaller.ts): a text file is not an APK.
     const answer = await installStreamedApk(args, apk, {
       installed: this.system.installed,
+      known: this.scenarioPackages,
       addScreen: (spec) => this.ui.addScreen(spec),
       stopPackage: (pkg) => {
         if (pkg === UIA2_SERVER_PACKAGE || pkg === UIA2_TEST_PACKAGE) this.instrumentation.end('force-stop');

@@ -4,9 +4,11 @@
  * before anything is installed, and the answer is the status line PackageManagerShellCommand
  * prints (`Success` or `Failure [CODE: detail]`). docs/device-quirks.md cites the sources.
  *
- * The device cannot run the APK's code: a package it did not know gets a minimal screen for its
- * launcher activity (its label), so `am start` and app_open can show it. A package the scenario
- * already models keeps its screens; only its version changes.
+ * The device cannot run the APK's code. The scenario is its model of the apps' code: a package
+ * the scenario declares (even one uninstalled since) comes back with the scenario's behaviour
+ * (io.appium.settings stays a trampoline), only its version taken from the APK. A package the
+ * scenario does not know gets a minimal screen for its launcher activity (its label), so
+ * `am start` and app_open can show it.
  */
 import nodeApk from 'node-apk';
 import { C, appWindow, node } from '../scenario/builders.js';
@@ -17,6 +19,8 @@ const { Apk } = nodeApk;
 
 export interface PackageInstallTarget {
   readonly installed: Map<string, PackageSpec>;
+  /** The scenario's own packages: how their code behaves, whether installed now or not. */
+  readonly known: ReadonlyMap<string, PackageSpec>;
   addScreen(spec: ScreenSpec): void;
   /** Installing over a package kills its processes (as `am force-stop`). */
   stopPackage(pkg: string): void;
@@ -74,6 +78,19 @@ function isZip(bytes: Buffer): boolean {
   return bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
 }
 
+/**
+ * Whether the APK carries a signature at all: an APK Signing Block (v2+: its magic ends right
+ * before the central directory) or a v1 signature file (META-INF/*.RSA|DSA|EC). The signature is
+ * not verified (a known difference, docs/device-quirks.md); an unsigned APK is refused as Android does.
+ */
+function isSigned(apk: Buffer): boolean {
+  const eocd = apk.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0 || eocd + 22 > apk.length) return false;
+  const centralDirectory = apk.readUInt32LE(eocd + 16);
+  if (centralDirectory >= 16 && centralDirectory <= apk.length && apk.toString('latin1', centralDirectory - 16, centralDirectory) === 'APK Sig Block 42') return true;
+  return /META-INF\/[^/\0]+\.(?:RSA|DSA|EC)/.test(apk.toString('latin1', Math.min(centralDirectory, apk.length), eocd));
+}
+
 function minimalScreen(id: string, facts: ApkFacts, activity: string): ScreenSpec {
   const title = facts.label ?? facts.packageName;
   return {
@@ -97,6 +114,9 @@ export async function installStreamedApk(args: readonly string[], apk: Buffer, t
       ? `Failure [INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION: Failed to parse ${base}: AndroidManifest.xml]\n`
       : `Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${base}: Failed to load asset path ${base}]\n`;
   }
+  if (!isSigned(apk)) {
+    return `Failure [INSTALL_PARSE_FAILED_NO_CERTIFICATES: Failed to collect certificates from ${base}: Attempt to get length of null array]\n`;
+  }
   const existing = target.installed.get(facts.packageName);
   const allowDowngrade = args.includes('-d');
   if (existing && !allowDowngrade && (existing.versionCode ?? 0) > facts.versionCode) {
@@ -105,6 +125,11 @@ export async function installStreamedApk(args: readonly string[], apk: Buffer, t
   if (existing) {
     target.stopPackage(facts.packageName);
     target.installed.set(facts.packageName, { ...existing, versionCode: facts.versionCode, ...(facts.versionName ? { versionName: facts.versionName } : {}) });
+    return 'Success\n';
+  }
+  const known = target.known.get(facts.packageName);
+  if (known) {
+    target.installed.set(facts.packageName, { ...known, versionCode: facts.versionCode, ...(facts.versionName ? { versionName: facts.versionName } : {}) });
     return 'Success\n';
   }
   const screenId = `apk:${facts.packageName}`;
