@@ -5,12 +5,12 @@
  * folder holding real APKs from node_modules and hostile files. Real Appium runs beside it.
  * Virtual device only: the raw answers and the downgrade depend on what it has installed.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
-import { makeApkFolder, RENAMED_PACKAGE, SETTINGS_APK, storedZip, UIA2_SERVER_APK, type ApkFolderFixture } from '../support/apkFixtures.js';
+import { makeApkFolder, RENAMED_PACKAGE, SETTINGS_APK, storedZip, type ApkFolderFixture } from '../support/apkFixtures.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { startHarness, type HarnessProcess, type ToolAnswer, type WireEnvelope } from './support/harnessClient.js';
 import { ON_EMULATOR, startStack, type E2eStack } from './support/stack.js';
@@ -59,10 +59,8 @@ describeWithAdb('app_install (issue 16) through the real adb on the virtual devi
     // adb 29 sends `package install -r -S <size>` over abb_exec, the bytes after it.
     const entries = device.logEntries().filter((e) => e.kind === 'abb').map((e) => e.detail);
     expect(entries).toContain(`install package install -r -S 11 (11 bytes)`);
-    // The real uiautomator2 server APK says versionCode 278; the device's own says more: a downgrade.
-    const server = join(raw, 'server.apk');
-    copyFileSync(UIA2_SERVER_APK, server);
-    expect((await stack.adb(['install', '-r', server])).stderr).toMatch(/Failure \[INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code 278 is older than current \d+\]/);
+    // Chrome at versionCode 191 over the device's 612000000: a downgrade, refused without -d.
+    expect((await stack.adb(['install', '-r', join(fixture.dir, 'chrome.apk')])).stderr).toMatch(/Failure \[INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code 191 is older than current 612000000\]/);
     // Nothing of those was installed.
     expect((await stack.adb(['shell', 'pm', 'list', 'packages'])).stdout.toString()).toBe(packagesBefore);
   }, 60_000);
@@ -104,9 +102,9 @@ describeWithAdb('app_install (issue 16) through the real adb on the virtual devi
   }, 120_000);
 
   it.skipIf(ON_EMULATOR)('the device\'s refusal is APP_INSTALL_FAILED with what to do; refused files never reach adb', async () => {
-    const downgrade = await harness.call('app_install', { apk: 'builds/server.apk' }, 60_000);
+    const downgrade = await harness.call('app_install', { apk: 'chrome.apk' }, 60_000);
     expect(downgrade.envelope.error?.code).toBe('APP_INSTALL_FAILED');
-    expect(downgrade.envelope.error?.message).toMatch(/INSTALL_FAILED_VERSION_DOWNGRADE .*a newer version of io\.appium\.uiautomator2\.server is installed/);
+    expect(downgrade.envelope.error?.message).toMatch(/INSTALL_FAILED_VERSION_DOWNGRADE .*a newer version of com\.android\.chrome is installed/);
     expect(downgrade.envelope.error?.message).not.toMatch(/\/tmp\//);
     expect(downgrade.envelope.evidence?.artifact_id).toMatch(/-failure-app-install\.png$/);
 

@@ -352,9 +352,9 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
       if (!answer.envelope.ok || 'ui_tree' in answer.envelope.data !== wantsRaw) problems.push(`include_raw ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'raw XML'}`);
     }
     // app_install with a real APK reaches adb only as the closed list's `install -r <private copy>`;
-    // the device refuses it (its own server is newer), typed.
-    const install = await harness.call('app_install', { apk: 'builds/server.apk' }, 60_000);
-    if (install.envelope.error?.code !== 'APP_INSTALL_FAILED') problems.push(`app_install builds/server.apk → ${install.envelope.error?.code ?? 'ok'}`);
+    // the device refuses it (its own Chrome is newer), typed.
+    const install = await harness.call('app_install', { apk: 'chrome.apk' }, 60_000);
+    if (install.envelope.error?.code !== 'APP_INSTALL_FAILED') problems.push(`app_install chrome.apk → ${install.envelope.error?.code ?? 'ok'}`);
     if (!stack.trace().some((r) => r.argv.includes('install') && isClosedListArgv(r.argv, stack.serial))) problems.push('app_install: no closed-list install argv traced');
     // Tools without parameters ignore unknown arguments, whatever they hold.
     const extras = { package_name: '; reboot', text: '$(reboot)', selector: { text: "' or '1'='1" }, direction: '--help', session_id: '../../etc/passwd', include_raw: 'true' };

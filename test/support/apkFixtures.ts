@@ -116,7 +116,7 @@ export interface ApkFolderFixture {
 }
 
 /**
- * `settings.apk` and `builds/server.apk` (real copies), `hello.apk` and `unsigned.apk` (see
+ * `settings.apk` and `builds/server.apk` (real copies), `hello.apk`, `unsigned.apk`, `chrome.apk` (see
  * renamedSettingsApk), `text.apk` (a text file), `nomanifest.apk`
  * (a zip without a manifest), `empty.apk`, `out.apk` (a symlink to a real APK outside),
  * `outdir/settings.apk` (through a symlinked folder outside), `fifo.apk` (a FIFO), `dir.apk` (a folder).
@@ -132,6 +132,8 @@ export function makeApkFolder(): ApkFolderFixture {
   writeFileSync(join(dir, 'text.apk'), 'this is not an apk\n');
   writeFileSync(join(dir, 'hello.apk'), renamedSettingsApk(RENAMED_PACKAGE, true));
   writeFileSync(join(dir, 'unsigned.apk'), renamedSettingsApk(RENAMED_PACKAGE, false));
+  // Chrome as versionCode 191: older than any Chrome a device has (612000000 on the virtual one).
+  writeFileSync(join(dir, 'chrome.apk'), renamedSettingsApk('com.android.chrome', true));
   writeFileSync(join(dir, 'nomanifest.apk'), storedZip('classes.dex', Buffer.from('dex\n035\0')));
   writeFileSync(join(dir, 'empty.apk'), '');
   mkdirSync(join(dir, 'dir.apk'));

@@ -28,9 +28,9 @@ describe('app_install apk argument (issue 16)', () => {
 
 describe('install refusals: the device\'s Failure line mapped to what to do (issue 16)', () => {
   it('reads the bracket of adb\'s error line, never the host path before it', () => {
-    const stderr = 'adb: failed to install /tmp/android-mcp-apk-Ab12/base.apk: Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code 191 is older than current 80009]\n';
+    const stderr = 'adb: failed to install /tmp/android-mcp-apk-Ab12/base.apk: Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code 191 is older than current 612000000]\n';
     const refusal = findInstallRefusal(stderr);
-    expect(refusal).toEqual({ reason: 'INSTALL_FAILED_VERSION_DOWNGRADE', detail: 'Downgrade detected: Update version code 191 is older than current 80009' });
+    expect(refusal).toEqual({ reason: 'INSTALL_FAILED_VERSION_DOWNGRADE', detail: 'Downgrade detected: Update version code 191 is older than current 612000000' });
     const error = installRefusedError('io.appium.settings', refusal);
     expect(error.code).toBe('APP_INSTALL_FAILED');
     expect(error.message).toMatch(/^The device refused to install io\.appium\.settings: INSTALL_FAILED_VERSION_DOWNGRADE \(Downgrade detected.*newer version of io\.appium\.settings is installed/);
