@@ -356,4 +356,16 @@ describe('launches', () => {
     const runner = new FakeRunner().on(ADB_COMMANDS.density, { stdout: Buffer.alloc(0), exitCode: 1 });
     expect((await harnessError(gateway(runner).getDensity())).code).toBe('EMULATOR_UNAVAILABLE');
   });
+
+  it('installApk: Success on stdout is installed; anything else hands back what adb printed (issue 16)', async () => {
+    const path = '/tmp/android-mcp-apk-Ab12cd/base.apk';
+    const ok = new FakeRunner().on(ADB_COMMANDS.install(path), out('Performing Streamed Install\nSuccess\n'));
+    expect(await gateway(ok).installApk(path)).toEqual({ ok: true });
+    const stderr = `adb: failed to install ${path}: Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]\n`;
+    const refused = new FakeRunner().on(ADB_COMMANDS.install(path), { stdout: Buffer.from('Performing Streamed Install\n'), stderr, exitCode: 1 });
+    const answer = await gateway(refused).installApk(path);
+    expect(answer.ok).toBe(false);
+    expect(answer.ok ? '' : answer.output).toContain('Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]');
+    expect(refused.calls).toEqual([['install', '-r', path]]);
+  });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApkRelativePath } from '../../../../src/domain/apk/apkArgument.js';
 import { isPlainHostApkPath } from '../../../../src/infrastructure/adb/AdbDeviceGateway.js';
@@ -23,6 +23,18 @@ describe('LocalApkFolder: the allowed folder, checked and read once (issue 16)',
     expect(statSync(prepared.hostPath).mode & 0o777).toBe(0o600);
     await prepared.release();
     expect(existsSync(prepared.hostPath)).toBe(false);
+  });
+
+  it('a file replaced in the folder after the check does not change what adb is given (no TOCTOU)', async () => {
+    const original = readFileSync(`${fixture.dir}/builds/server.apk`);
+    const prepared = await new LocalApkFolder(fixture.dir).prepare(rel('builds/server.apk'));
+    writeFileSync(`${fixture.dir}/builds/server.apk`, 'swapped after the check');
+    try {
+      expect(readFileSync(prepared.hostPath).equals(original)).toBe(true);
+    } finally {
+      writeFileSync(`${fixture.dir}/builds/server.apk`, original);
+      await prepared.release();
+    }
   });
 
   it('a manifest without versionCode answers null, not NaN', async () => {
