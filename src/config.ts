@@ -53,6 +53,8 @@ export interface HarnessConfig {
   readonly adbServerPort: number | null;
   /** ANDROID_MCP_TOOLSETS (or --toolsets): the toolsets on, `core` always among them. */
   readonly toolsets: readonly ToolsetName[];
+  /** ANDROID_MCP_APK_DIR, absolute: the one folder app_install reads APKs from; null: app_install refuses. */
+  readonly apkDir: string | null;
 }
 
 export const CONFIG_DEFAULTS = Object.freeze({
@@ -193,5 +195,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     appiumExtraCapabilities: Object.freeze(readCapabilities(env, protectedKeys, warn)),
     adbServerPort,
     toolsets: parseToolsets(env.ANDROID_MCP_TOOLSETS, 'ANDROID_MCP_TOOLSETS'),
+    apkDir: env.ANDROID_MCP_APK_DIR?.trim() ? path.resolve(cwd, env.ANDROID_MCP_APK_DIR.trim()) : null,
   });
 }

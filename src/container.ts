@@ -18,6 +18,7 @@ import { OneSessionAtATime } from './application/sessions/OneSessionAtATime.js';
 import { SessionHoldingAutomation } from './application/sessions/SessionHoldingAutomation.js';
 import { WarmSession } from './application/ownership/WarmSession.js';
 import { AppControlService } from './application/services/AppControlService.js';
+import { AppInstallService } from './application/services/AppInstallService.js';
 import { AppService } from './application/services/AppService.js';
 import { CaptureService } from './application/services/CaptureService.js';
 import { DeviceListService } from './application/services/DeviceListService.js';
@@ -30,6 +31,7 @@ import { UiActionService } from './application/services/UiActionService.js';
 import { WaitService } from './application/services/WaitService.js';
 import type { HarnessConfig } from './config.js';
 import type {
+  ApkFolder,
   AutomationGateway,
   Clock,
   DeviceDirectory,
@@ -53,6 +55,7 @@ import {
   androidSdkRootFor,
   type AppiumEndpoint,
 } from './infrastructure/appium/ManagedAppium.js';
+import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
 import { defaultLockDirectory, FileDeviceLock } from './infrastructure/lock/FileDeviceLock.js';
@@ -85,6 +88,8 @@ export interface ContainerDeps {
   readonly deviceLock?: DeviceLock | null;
   /** Every device adb sees (device_list). Default: adb's own listing and the lock directory. */
   readonly directory?: DeviceDirectory;
+  /** The folder app_install reads (ANDROID_MCP_APK_DIR). Default: that folder on this host. */
+  readonly apkFolder?: ApkFolder;
 }
 
 export interface Container {
@@ -190,6 +195,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     settings: new SettingsService(access, flows, capture, clock),
     waits: new WaitService(access, flows, clock, refs),
     appControl: new AppControlService(access, flows, capture),
+    appInstall: new AppInstallService(access, flows, capture, overrides.apkFolder ?? new LocalApkFolder(config.apkDir)),
     devices: new DeviceListService(
       overrides.directory ?? createDeviceDirectory(config, env, logger, deviceLock ? defaultLockDirectory(env) : null),
       ceilings,

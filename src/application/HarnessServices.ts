@@ -1,4 +1,5 @@
 import type { AppControlService } from './services/AppControlService.js';
+import type { AppInstallService } from './services/AppInstallService.js';
 import type { AppService } from './services/AppService.js';
 import type { CaptureService } from './services/CaptureService.js';
 import type { DeviceListService } from './services/DeviceListService.js';
@@ -24,4 +25,6 @@ export interface HarnessServices {
   readonly devices: DeviceListService;
   /** app_stop, app_clear_data (toolset `apps`, issue 16). */
   readonly appControl: AppControlService;
+  /** app_install (toolset `apps`, issue 16). */
+  readonly appInstall: AppInstallService;
 }

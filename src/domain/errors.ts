@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   /** A ref whose element is no longer the one ui_get_tree advertised (issue 13): nothing was done. */
   'STALE_REF',
   'APP_NOT_FOUND',
+  /** app_install (issue 16): the device's package manager refused the APK (INSTALL_FAILED_*, INSTALL_PARSE_FAILED_*). */
+  'APP_INSTALL_FAILED',
   'SETTINGS_FOREGROUND_FAILED',
   /**
    * Issue 12: the lock screen is up or the display is off, so a launch or an action would happen

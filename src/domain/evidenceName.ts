@@ -16,6 +16,7 @@ export const EVIDENCE_LABELS = [
   'device-key',
   'app-stop',
   'app-clear-data',
+  'app-install',
   'settings-apps',
 ] as const;
 export type EvidenceLabel = (typeof EVIDENCE_LABELS)[number] | `failure-${(typeof EVIDENCE_LABELS)[number]}`;

@@ -4,6 +4,7 @@
  * use in-memory fakes.
  */
 import type { AutomationEndpointStatus } from './automationEndpoint.js';
+import type { ApkRelativePath } from './apk/apkArgument.js';
 import type { Wakefulness, WindowState } from './tree/screen.js';
 import type { SwipePath } from './gestures/scrollGesture.js';
 
@@ -65,6 +66,32 @@ export interface DeviceGateway {
   forceStop(pkg: PackageName): Promise<void>;
   /** `pm clear <pkg>` (issue 16, app_clear_data); false when the device answered `Failed`. */
   clearData(pkg: PackageName): Promise<boolean>;
+  /**
+   * `adb install -r <hostPath>` (issue 16, app_install): adb streams the host file to the
+   * device's package manager. `hostPath` is a PreparedApk's private copy, never model text.
+   */
+  installApk(hostPath: string): Promise<InstallOutcome>;
+}
+
+/** What the device's package manager answered: `Success`, or the whole text it printed instead. */
+export type InstallOutcome = { readonly ok: true } | { readonly ok: false; readonly output: string };
+
+/** An APK checked and read from the allowed folder, copied where nobody else can change it. */
+export interface PreparedApk {
+  readonly packageName: PackageName;
+  readonly versionName: string | null;
+  readonly versionCode: number | null;
+  readonly sizeBytes: number;
+  /** The private copy adb is given (a host path: never shown to the model). */
+  readonly hostPath: string;
+  /** Removes the private copy. */
+  release(): Promise<void>;
+}
+
+/** The folder the user allowed for app_install (ANDROID_MCP_APK_DIR). */
+export interface ApkFolder {
+  /** Throws INVALID_ARGUMENT when the path leads outside the folder, is no regular file, is too large or is no APK. */
+  prepare(relativePath: ApkRelativePath): Promise<PreparedApk>;
 }
 
 /** How the server locates an element; built by the domain, never taken from the caller. */

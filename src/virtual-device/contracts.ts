@@ -41,7 +41,7 @@ export interface DeviceServices {
   readFile(path: string): Buffer | null;
   writeFile(path: string, bytes: Buffer, mode: number): void;
   /** `abb_exec:package\0install…` with the APK bytes; returns the text to send back ("Success\n"). */
-  installPackage(args: readonly string[], apk: Buffer): string;
+  installPackage(args: readonly string[], apk: Buffer): string | Promise<string>;
   /** `abb_exec:package\0uninstall\0pkg` and other abb commands. */
   runAbb(args: readonly string[]): string;
   /** Appends to the ordered device log (every service opened is logged). */

@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startHarness, type HarnessProcess } from '../e2e/support/harnessClient.js';
 import { describeWithAdb } from '../support/adbServer.js';
+import { HOSTILE_APK_NAMES, makeApkFolder, type ApkFolderFixture } from '../support/apkFixtures.js';
 import {
   describeHostile,
   HOSTILE_SELECTOR_SHAPES,
@@ -169,6 +170,9 @@ const SLOTS: Slot[] = [
   { name: 'app_clear_data.package_name', tool: 'app_clear_data', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
   { name: 'ui_wait.until', tool: 'ui_wait', args: (h) => withValue({ selector: { text: 'Apps' } }, 'until', h), expect: (h) => (valueOf(h) === 'visible' || valueOf(h) === 'gone' ? 'inert' : 'INVALID_ARGUMENT') },
   { name: 'ui_wait.timeout_s', tool: 'ui_wait', args: (h) => withValue({ selector: { text: 'Apps' }, until: 'gone' }, 'timeout_s', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0.5 && v <= 60) ? 'inert' : 'INVALID_ARGUMENT'; } },
+  // app_install (issue 16): no hostile value names an APK inside the allowed folder, so every one is
+  // refused typed before adb: bad shapes by validation, the fixture's hostile files by the folder check.
+  { name: 'app_install.apk', tool: 'app_install', args: (h) => withValue({}, 'apk', h), expect: () => 'INVALID_ARGUMENT' },
   { name: 'device_key.key', tool: 'device_key', args: (h) => withValue({}, 'key', h), expect: (h) => (['home', 'recents', 'enter', 'back'].includes(valueOf(h) as string) ? 'inert' : 'INVALID_ARGUMENT') },
 ];
 
@@ -219,6 +223,7 @@ function isHarnessDeviceCommand(command: string): boolean {
 describeWithAdb('injection: hostile values into every parameter of every tool', () => {
   let stack: ReliabilityStack;
   let harness: HarnessProcess;
+  let apkFolder: ApkFolderFixture;
   const inert: { slot: Slot; hostile: Hostile }[] = [];
   let refusedCalls = 0;
   const inertValues = new Set<string>();
@@ -233,7 +238,8 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
   beforeAll(async () => {
     ensureBuilt();
     stack = await startReliabilityStack({ appium: true });
-    harness = await startHarness(stack.harnessEnv('injection', { ANDROID_MCP_TOOLSETS: 'all' }));
+    apkFolder = makeApkFolder();
+    harness = await startHarness(stack.harnessEnv('injection', { ANDROID_MCP_TOOLSETS: 'all', ANDROID_MCP_APK_DIR: apkFolder.dir }));
     // A clean warm-up: what the device sees from honest calls, so that anything new is attributable.
     for (const tool of ['emulator_get_status', 'ui_get_tree', 'app_list_installed']) expect((await harness.call(tool)).envelope.ok).toBe(true);
     const flow = await harness.call('ui_session_open');
@@ -244,6 +250,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
   afterAll(async () => {
     await harness?.close();
     await stack?.stop();
+    apkFolder?.remove();
   }, 60_000);
 
   const appiumRequests = (): number => {
@@ -259,7 +266,11 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     const appiumBefore = appiumRequests();
     const wrong: string[] = [];
     for (const slot of SLOTS) {
-      const pool = slot.name.endsWith('.selector') ? [...values, ...HOSTILE_SELECTOR_SHAPES] : values;
+      const pool = slot.name.endsWith('.selector')
+        ? [...values, ...HOSTILE_SELECTOR_SHAPES]
+        : slot.name === 'app_install.apk'
+          ? [...values, ...HOSTILE_APK_NAMES.map((value, i) => ({ label: `apk#${i}`, value }))]
+          : values;
       for (const hostile of pool) {
         const expected = slot.expect(hostile);
         if (expected === 'inert') {
@@ -340,6 +351,11 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
       const wantsRaw = valueOf(hostile) === true;
       if (!answer.envelope.ok || 'ui_tree' in answer.envelope.data !== wantsRaw) problems.push(`include_raw ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'raw XML'}`);
     }
+    // app_install with a real APK reaches adb only as the closed list's `install -r <private copy>`;
+    // the device refuses it (its own Chrome is newer), typed.
+    const install = await harness.call('app_install', { apk: 'chrome.apk' }, 60_000);
+    if (install.envelope.error?.code !== 'APP_INSTALL_FAILED') problems.push(`app_install chrome.apk → ${install.envelope.error?.code ?? 'ok'}`);
+    if (!stack.trace().some((r) => r.argv.includes('install') && isClosedListArgv(r.argv, stack.serial))) problems.push('app_install: no closed-list install argv traced');
     // Tools without parameters ignore unknown arguments, whatever they hold.
     const extras = { package_name: '; reboot', text: '$(reboot)', selector: { text: "' or '1'='1" }, direction: '--help', session_id: '../../etc/passwd', include_raw: 'true' };
     for (const tool of ['emulator_get_status', 'app_list_installed', 'screen_capture', 'settings_open_apps', 'device_list']) {

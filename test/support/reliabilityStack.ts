@@ -174,6 +174,8 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
   const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
   // app_stop, app_clear_data (issue 16): a validated package only.
   if (new RegExp(`^shell (?:am force-stop|pm clear) ${pkg}$`).test(rest)) return true;
+  // app_install (issue 16): the private copy LocalApkFolder wrote, streamed by adb itself.
+  if (/^install -r \/[A-Za-z0-9._/-]+\/android-mcp-apk-[A-Za-z0-9]+\/base\.apk$/.test(rest)) return true;
   if (new RegExp(`^shell cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(rest)) return true;
   return new RegExp(`^shell am start -W -n ${pkg}/(?:\\.|${pkg}\\.)?[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*$`).test(rest);
 }

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       appiumExtraCapabilities: {},
       adbServerPort: null,
       toolsets: ['core'],
+      apkDir: null,
     });
     expect(warnings).toEqual([]);
     expect(Object.isFrozen(config)).toBe(true);
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
       ANDROID_MCP_LOG_LEVEL: 'debug',
       ANDROID_MCP_APPIUM_CAPS: '{"appium:systemPort":8210,"appium:skipServerInstallation":true}',
       ANDROID_ADB_SERVER_PORT: '15037',
+      ANDROID_MCP_APK_DIR: ' builds/apk ',
     });
     expect(warnings).toEqual([]);
     expect(config).toMatchObject({
@@ -60,6 +62,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       appiumExtraCapabilities: { 'appium:systemPort': 8210, 'appium:skipServerInstallation': true },
       adbServerPort: 15037,
+      apkDir: path.resolve('/work/project', 'builds/apk'),
     });
   });
 

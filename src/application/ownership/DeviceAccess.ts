@@ -92,5 +92,7 @@ function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): Devic
     // Stopping or clearing an app changes what is on screen as a navigation does (issue 16).
     forceStop: (pkg) => first(() => device.forceStop(pkg)),
     clearData: (pkg) => first(() => device.clearData(pkg)),
+    // Replacing a package kills its processes: the kept UiAutomator2 server's own among them.
+    installApk: (hostPath) => first(() => device.installApk(hostPath)),
   };
 }

@@ -114,6 +114,7 @@ export class Ceilings {
       startApplicationSettings: () => bound('opening Settings', () => inner.startApplicationSettings()),
       forceStop: (pkg: PackageName) => bound('stopping the app', () => inner.forceStop(pkg)),
       clearData: (pkg: PackageName) => bound('clearing the app data', () => inner.clearData(pkg)),
+      installApk: (hostPath: string) => bound('installing the APK', () => inner.installApk(hostPath)),
     };
   }
 }

@@ -1,5 +1,5 @@
 import { HarnessError } from '../../domain/errors.js';
-import type { Clock, DeviceGateway, Logger, PackageName } from '../../domain/ports.js';
+import type { Clock, DeviceGateway, InstallOutcome, Logger, PackageName } from '../../domain/ports.js';
 import type { Wakefulness, WindowState } from '../../domain/tree/screen.js';
 import type { AdbResult, AdbRunner } from './AdbRunner.js';
 import {
@@ -76,7 +76,22 @@ export const ADB_COMMANDS = Object.freeze({
     if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
     return frozen('shell', 'pm', 'clear', pkg);
   },
+  /**
+   * Issue 16 (app_install): a host command. adb streams the file to the package manager
+   * (abb_exec `package install -r -S <size>` on Android 10+), so the path never reaches the
+   * device's shell. It is the private copy LocalApkFolder wrote, checked again here: absolute,
+   * plain characters, ending in .apk (adb refuses other names), never an option.
+   */
+  install: (hostApkPath: string): Argv => {
+    if (!isPlainHostApkPath(hostApkPath)) throw new HarnessError('INTERNAL_ERROR', 'The APK copy has an unexpected path; it is not given to adb.');
+    return frozen('install', '-r', hostApkPath);
+  },
 });
+
+/** An absolute host path of plain characters, no `..` segment, ending in `.apk`. */
+export function isPlainHostApkPath(p: string): boolean {
+  return /^\/[A-Za-z0-9._/-]{1,4000}\.apk$/.test(p) && !p.split('/').includes('..');
+}
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const NULL_ROOT = /null root node returned by UiTestAutomationBridge/i;
@@ -336,6 +351,14 @@ export class AdbDeviceGateway implements DeviceGateway {
     // PackageManagerShellCommand.runClear prints "Success" or "Failed" (exit code 1).
     const result = await this.runner.run(ADB_COMMANDS.clearData(pkg));
     return /^Success/m.test(text(result));
+  }
+
+  async installApk(hostPath: string): Promise<InstallOutcome> {
+    const result = await this.runner.run(ADB_COMMANDS.install(hostPath));
+    // adb prints the device's `Success` on stdout; a refusal goes to stderr after the file name.
+    if (result.exitCode === 0 && /^Success/m.test(text(result))) return { ok: true };
+    this.logger.warn('adb install refused', { exitCode: result.exitCode, stderr: result.stderr.slice(0, 300) });
+    return { ok: false, output: `${text(result)}\n${result.stderr}` };
   }
 
   private async readProp(argv: Argv, what: string): Promise<string> {

@@ -14,6 +14,7 @@ import { uiSessionOpenTool } from './core/uiSessionOpen.js';
 import { uiTapTool } from './core/uiTap.js';
 import { uiTypeTextTool } from './core/uiTypeText.js';
 import { appClearDataTool } from './apps/appClearData.js';
+import { appInstallTool } from './apps/appInstall.js';
 import { appStopTool } from './apps/appStop.js';
 import { deviceKeyTool } from './device/deviceKey.js';
 import { deviceListTool } from './device/deviceList.js';
@@ -50,6 +51,7 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
     uiScrollTool(services),
     deviceBackTool(services),
     settingsOpenAppsTool(services),
+    appInstallTool(services),
     appStopTool(services),
     appClearDataTool(services),
     deviceKeyTool(services),

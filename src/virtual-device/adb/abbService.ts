@@ -23,15 +23,20 @@ export function streamedSize(args: readonly string[]): number | null {
 }
 
 export function runAbbExecService(stream: ServiceStream, services: DeviceServices, args: readonly string[]): void {
-  const reply = (produce: () => string): void => {
-    let text: string;
+  const reply = (produce: () => string | Promise<string>): void => {
+    const failure = (error: unknown): string => `Failure [${error instanceof Error ? error.message : String(error)}]\n`;
+    const send = (text: string): void => {
+      stream.write(text);
+      stream.end();
+    };
+    let answer: string | Promise<string>;
     try {
-      text = produce();
+      answer = produce();
     } catch (error) {
-      text = `Failure [${error instanceof Error ? error.message : String(error)}]\n`;
+      answer = failure(error);
     }
-    stream.write(text);
-    stream.end();
+    // The package manager judges the APK asynchronously; the status line follows once it has.
+    Promise.resolve(answer).then(send, (error: unknown) => send(failure(error)));
   };
 
   const size = args[0] === 'package' ? streamedSize(args) : null;

@@ -21,7 +21,8 @@ import { Uia2Server } from '../uia2/server.js';
 import { realClock, type DeviceClock } from './clock.js';
 import { describeFault, faultApplies, screenActivity, type Fault, type ScreenActivity } from './faults.js';
 import { detectHelperVersions } from './helperVersions.js';
-import { Instrumentation, uiAutomationAlreadyRegistered } from './instrumentation.js';
+import { Instrumentation, UIA2_SERVER_PACKAGE, UIA2_TEST_PACKAGE, uiAutomationAlreadyRegistered } from './instrumentation.js';
+import { installStreamedApk } from './packageInstaller.js';
 import { renderScreenshot } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
@@ -85,6 +86,10 @@ export class VirtualDevice implements DeviceServices {
   readonly ui: DeviceUi;
   readonly system: SystemState;
   readonly instrumentation: Instrumentation;
+  /** Staging sessions of streamed installs (`/data/app/vmdl<n>.tmp`). */
+  private installSessions = 0;
+  /** The scenario's packages, remembered across uninstalls: a reinstall brings their behaviour back. */
+  private readonly scenarioPackages: ReadonlyMap<string, PackageSpec>;
   readonly logcat: LogcatBuffer;
   private readonly uia2: Uia2Server;
   private legacy: boolean;
@@ -109,6 +114,7 @@ export class VirtualDevice implements DeviceServices {
     const log = (kind: DeviceLogKind, detail: string): void => this.log(kind, detail);
     this.logcat = new LogcatBuffer(this.clock);
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
+    this.scenarioPackages = new Map(scenario.packages.map((p) => [p.name, p]));
     this.ui = new DeviceUi(
       normalizeScenario(withKeyguard(scenario)),
       log,
@@ -246,10 +252,22 @@ export class VirtualDevice implements DeviceServices {
     if (problem) this.log('sync', `write ${p} failed: ${problem}`);
   }
 
-  installPackage(args: readonly string[], apk: Buffer): string {
+  async installPackage(args: readonly string[], apk: Buffer): Promise<string> {
     this.log('abb', `install ${args.join(' ')} (${apk.length} bytes)`);
-    // The APK is not parsed: the helper packages it could be are already installed.
-    return 'Success\n';
+    // Judged as PackageManagerService would (packageInstaller.ts): a text file is not an APK.
+    const answer = await installStreamedApk(args, apk, {
+      installed: this.system.installed,
+      known: this.scenarioPackages,
+      addScreen: (spec) => this.ui.addScreen(spec),
+      stopPackage: (pkg) => {
+        if (pkg === UIA2_SERVER_PACKAGE || pkg === UIA2_TEST_PACKAGE) this.instrumentation.end('force-stop');
+        if (pkg === 'io.appium.settings') this.system.settingsHelperForeground = false;
+        this.system.killProcessesNamed(pkg);
+        this.ui.removePackage(pkg);
+      },
+    }, 1_000_000_000 + ++this.installSessions);
+    this.log('abb', `install answered ${answer.trim()}`);
+    return answer;
   }
 
   runAbb(args: readonly string[]): string {

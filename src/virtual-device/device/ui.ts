@@ -3,9 +3,9 @@
  * the IME, taps with hit-testing, keys, swipes and text input. Everything that changes
  * what is on screen goes through here and is logged.
  */
-import type { Action } from '../scenario/model.js';
+import type { Action, ScreenSpec } from '../scenario/model.js';
 import { IME_FRAME, NAVIGATION_BAR_HEIGHT, PHYSICAL_DENSITY, SCREEN_HEIGHT, STATUS_BAR_HEIGHT, qualifyActivity, shortActivity } from '../scenario/model.js';
-import type { NormalizedScenario } from '../scenario/normalize.js';
+import { normalizeScreen, type NormalizedScenario } from '../scenario/normalize.js';
 import { KEYGUARD_SCREEN_ID } from '../scenario/keyguard.js';
 import type { DeviceLogKind } from '../contracts.js';
 import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js';
@@ -217,6 +217,13 @@ export class DeviceUi {
     }
     this.push(this.visitOf(screenId, options.params ?? {}), options.reason);
     return 'started';
+  }
+
+  /** A screen that exists once an installed APK declared its activity (issue 16, app_install). */
+  addScreen(spec: ScreenSpec): void {
+    const screens = this.scenario.screens;
+    if (!(screens instanceof Map)) throw new Error('The scenario screens cannot take a new screen');
+    screens.set(spec.id, normalizeScreen(spec));
   }
 
   /** `am force-stop`: the package's screens leave the stack. */

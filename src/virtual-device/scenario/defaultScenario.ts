@@ -537,7 +537,22 @@ export interface HelperVersions {
   readonly appiumSettings: string;
 }
 
-function versionCode(version: string): number {
+/**
+ * The versionCode each helper APK's own manifest declares, for the versions this code was
+ * written against (read with node-apk from node_modules; test/unit/virtual-device/helperVersionCodes
+ * fails when the driver ships others). A device that claimed more would refuse Appium's own
+ * `install -r` of the same build as a downgrade (issue 16: the device now judges installs).
+ * The androidTest APK declares none (0). Unknown versions: a code made from the name.
+ */
+export const HELPER_VERSION_CODES: Readonly<Record<string, number>> = Object.freeze({
+  'io.appium.settings@8.0.9': 191,
+  'io.appium.uiautomator2.server@10.6.6': 278,
+  'io.appium.uiautomator2.server.test@10.6.6': 0,
+});
+
+function versionCode(pkg: string, version: string): number {
+  const known = HELPER_VERSION_CODES[`${pkg}@${version}`];
+  if (known !== undefined) return known;
   const [major = 0, minor = 0, patch = 0] = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
   return major * 10_000 + minor * 100 + patch;
 }
@@ -551,9 +566,9 @@ export function platformPackages(versions: HelperVersions): PackageSpec[] {
     { name: 'com.android.providers.settings', versionCode: 34, versionName: '14' },
     { name: 'com.android.shell', versionCode: 34, versionName: '14' },
     { name: 'com.google.android.inputmethod.latin', label: 'Gboard', versionCode: 139_000_000, versionName: '13.9.06' },
-    { name: 'io.appium.settings', label: 'Appium Settings', thirdParty: true, versionCode: versionCode(versions.appiumSettings), versionName: versions.appiumSettings, launcher: { activity: '.Settings', screen: '' } },
-    { name: 'io.appium.uiautomator2.server', thirdParty: true, versionCode: versionCode(versions.uiautomator2Server), versionName: versions.uiautomator2Server },
-    { name: 'io.appium.uiautomator2.server.test', thirdParty: true, versionCode: versionCode(versions.uiautomator2Server), versionName: versions.uiautomator2Server },
+    { name: 'io.appium.settings', label: 'Appium Settings', thirdParty: true, versionCode: versionCode('io.appium.settings', versions.appiumSettings), versionName: versions.appiumSettings, launcher: { activity: '.Settings', screen: '' } },
+    { name: 'io.appium.uiautomator2.server', thirdParty: true, versionCode: versionCode('io.appium.uiautomator2.server', versions.uiautomator2Server), versionName: versions.uiautomator2Server },
+    { name: 'io.appium.uiautomator2.server.test', thirdParty: true, versionCode: versionCode('io.appium.uiautomator2.server.test', versions.uiautomator2Server), versionName: versions.uiautomator2Server },
   ];
 }
 

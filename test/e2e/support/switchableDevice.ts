@@ -47,7 +47,7 @@ export class SwitchableDevice implements DeviceServices {
   writeFile(path: string, bytes: Buffer, mode: number): void {
     this.target.writeFile(path, bytes, mode);
   }
-  installPackage(args: readonly string[], apk: Buffer): string {
+  installPackage(args: readonly string[], apk: Buffer): string | Promise<string> {
     return this.target.installPackage(args, apk);
   }
   runAbb(args: readonly string[]): string {

@@ -1,5 +1,6 @@
 import { HarnessError } from '../../../src/domain/errors.js';
-import type { DeviceGateway, PackageName } from '../../../src/domain/ports.js';
+import { readFileSync } from 'node:fs';
+import type { DeviceGateway, InstallOutcome, PackageName } from '../../../src/domain/ports.js';
 import type { ImeState, ScreenLock, Wakefulness, WindowState } from '../../../src/domain/tree/screen.js';
 import { makePng } from './images.js';
 import { settingsAppsDump } from './screens.js';
@@ -110,6 +111,21 @@ export class FakeDevice implements DeviceGateway {
       this.cleared.push(pkg);
       if (this.foreground === pkg) this.foreground = 'com.google.android.apps.nexuslauncher';
       return this.packages.includes(pkg);
+    });
+  }
+  /** What the package manager answers app_install (issue 16); the bytes adb was given, read at the call. */
+  installOutput = 'Success';
+  readonly installs: { hostPath: string; bytes: Buffer | null }[] = [];
+  installApk(hostPath: string): Promise<InstallOutcome> {
+    return this.answer('installApk', () => {
+      let bytes: Buffer | null = null;
+      try {
+        bytes = readFileSync(hostPath);
+      } catch {
+        bytes = null;
+      }
+      this.installs.push({ hostPath, bytes });
+      return this.installOutput.startsWith('Success') ? { ok: true as const } : { ok: false as const, output: this.installOutput };
     });
   }
 }

@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     appiumExtraCapabilities: {},
     adbServerPort: null,
     toolsets: ['core'],
+    apkDir: null,
     ...overrides,
   };
 }

@@ -71,6 +71,12 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
     expect(ADB_COMMANDS.forceStop(pkg('com.example.notes'))).toEqual(['shell', 'am', 'force-stop', 'com.example.notes']);
     expect(ADB_COMMANDS.clearData(pkg('com.example.notes'))).toEqual(['shell', 'pm', 'clear', 'com.example.notes']);
     expect(() => ADB_COMMANDS.clearData(pkg('a;reboot'))).toThrow(/not valid/);
+    // app_install (issue 16): a host command on the private copy's absolute path, never an option or model text.
+    expect(ADB_COMMANDS.install('/tmp/android-mcp-apk-Ab_1/base.apk')).toEqual(['install', '-r', '/tmp/android-mcp-apk-Ab_1/base.apk']);
+    for (const bad of ['base.apk', '-r.apk', '/tmp/x/../../etc/x.apk', '/tmp/x y.apk', '/tmp/x;reboot.apk', '/tmp/x.zip', '/tmp/x\u0000.apk', '/tmp/$(id).apk']) {
+      expect(() => ADB_COMMANDS.install(bad), bad).toThrow(HarnessError);
+    }
+    expect(Object.keys(ADB_COMMANDS)).toContain('install');
     expect(ADB_COMMANDS.startActivity('com.android.settings/.Settings')).toEqual(['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']);
     expect(ADB_COMMANDS.screencapDisplay('4619827551948147201')).toEqual(['exec-out', 'screencap', '-p', '-d', '4619827551948147201']);
   });
@@ -350,5 +356,17 @@ describe('launches', () => {
   it('a failing read is EMULATOR_UNAVAILABLE', async () => {
     const runner = new FakeRunner().on(ADB_COMMANDS.density, { stdout: Buffer.alloc(0), exitCode: 1 });
     expect((await harnessError(gateway(runner).getDensity())).code).toBe('EMULATOR_UNAVAILABLE');
+  });
+
+  it('installApk: Success on stdout is installed; anything else hands back what adb printed (issue 16)', async () => {
+    const path = '/tmp/android-mcp-apk-Ab12cd/base.apk';
+    const ok = new FakeRunner().on(ADB_COMMANDS.install(path), out('Performing Streamed Install\nSuccess\n'));
+    expect(await gateway(ok).installApk(path)).toEqual({ ok: true });
+    const stderr = `adb: failed to install ${path}: Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]\n`;
+    const refused = new FakeRunner().on(ADB_COMMANDS.install(path), { stdout: Buffer.from('Performing Streamed Install\n'), stderr, exitCode: 1 });
+    const answer = await gateway(refused).installApk(path);
+    expect(answer.ok).toBe(false);
+    expect(answer.ok ? '' : answer.output).toContain('Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]');
+    expect(refused.calls).toEqual([['install', '-r', path]]);
   });
 });

@@ -1,0 +1,55 @@
+import type { ApkRelativePath } from '../../domain/apk/apkArgument.js';
+import { findInstallRefusal, installRefusedError } from '../../domain/apk/installFailure.js';
+import type { ApkFolder } from '../../domain/ports.js';
+import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
+import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { OperationContext, Outcome } from '../OperationRunner.js';
+
+/**
+ * app_install (toolset `apps`, issue 16). After the guards and the gate, the APK is checked and
+ * read from the allowed folder before anything is sent: a refused file never reaches adb. Then
+ * `pm list packages` tells whether it replaces an installed package, `adb install -r` streams the
+ * checked copy, and the screen is captured. It changes the device, so both guards apply and no
+ * flow may be open (as app_open).
+ */
+export class AppInstallService {
+  constructor(
+    private readonly access: DeviceAccess,
+    private readonly flows: FlowSessions,
+    private readonly evidence: EvidenceCapture,
+    private readonly folder: ApkFolder,
+  ) {}
+
+  install(context: OperationContext, apk: ApkRelativePath): Promise<Outcome> {
+    return this.access.exclusive(context, 'act', async (device) => {
+      this.flows.assertNoFlow();
+      const prepared = await this.folder.prepare(apk);
+      try {
+        const pkg = prepared.packageName;
+        const replaced = (await device.listPackages()).includes(pkg);
+        try {
+          const outcome = await device.installApk(prepared.hostPath);
+          if (!outcome.ok) throw installRefusedError(pkg, findInstallRefusal(outcome.output));
+          const window = await device.getWindowState();
+          const written = await this.evidence.capture(device, 'app-install');
+          return {
+            data: {
+              installed_package: pkg,
+              version_name: prepared.versionName,
+              version_code: prepared.versionCode,
+              replaced,
+              size_bytes: prepared.sizeBytes,
+              foreground_package: window.foregroundPackage,
+            },
+            evidence: written.ref,
+          };
+        } catch (error) {
+          throw await this.evidence.attachFailure(device, 'app-install', error);
+        }
+      } finally {
+        await prepared.release();
+      }
+    });
+  }
+}
