@@ -98,8 +98,9 @@ describe('status and session list over HTTP', () => {
 });
 
 describe('capabilities', () => {
-  it('are exactly the contract five, plus adbPort when given', () => {
+  it('are exactly the contract five and skipUnlock, plus adbPort when given', () => {
     expect(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 120_000 })).toEqual({
+      'appium:skipUnlock': true,
       platformName: 'Android',
       'appium:automationName': 'UiAutomator2',
       'appium:udid': 'emulator-5554',
@@ -131,7 +132,14 @@ describe('capabilities', () => {
       'appium:newCommandTimeout': 120,
       'appium:adbPort': 15037,
       'appium:systemPort': 8210,
+      'appium:skipUnlock': true,
     });
+  });
+
+  it('never unlocks the device unless the user asks Appium to (issue 12, DEVICE_LOCKED)', () => {
+    expect(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 1_000 })['appium:skipUnlock']).toBe(true);
+    const theirs = buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 1_000, extra: { 'appium:skipUnlock': false, 'appium:unlockType': 'pin' } });
+    expect(theirs['appium:skipUnlock']).toBe(false);
   });
 });
 
