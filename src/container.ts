@@ -22,6 +22,7 @@ import { AppInstallService } from './application/services/AppInstallService.js';
 import { AppService } from './application/services/AppService.js';
 import { CaptureService } from './application/services/CaptureService.js';
 import { DeviceListService } from './application/services/DeviceListService.js';
+import { DiagnosticsService } from './application/services/DiagnosticsService.js';
 import { FlowService } from './application/services/FlowService.js';
 import { SettingsService } from './application/services/SettingsService.js';
 import { StatusService } from './application/services/StatusService.js';
@@ -196,6 +197,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     waits: new WaitService(access, flows, clock, refs),
     appControl: new AppControlService(access, flows, capture),
     appInstall: new AppInstallService(access, flows, capture, overrides.apkFolder ?? new LocalApkFolder(config.apkDir)),
+    diagnostics: new DiagnosticsService(access),
     devices: new DeviceListService(
       overrides.directory ?? createDeviceDirectory(config, env, logger, deviceLock ? defaultLockDirectory(env) : null),
       ceilings,

@@ -2,6 +2,7 @@ import type { AppControlService } from './services/AppControlService.js';
 import type { AppInstallService } from './services/AppInstallService.js';
 import type { AppService } from './services/AppService.js';
 import type { CaptureService } from './services/CaptureService.js';
+import type { DiagnosticsService } from './services/DiagnosticsService.js';
 import type { DeviceListService } from './services/DeviceListService.js';
 import type { FlowService } from './services/FlowService.js';
 import type { SettingsService } from './services/SettingsService.js';
@@ -27,4 +28,6 @@ export interface HarnessServices {
   readonly appControl: AppControlService;
   /** app_install (toolset `apps`, issue 16). */
   readonly appInstall: AppInstallService;
+  /** app_logs, app_crashes (toolset `diagnostics`, issue 16). */
+  readonly diagnostics: DiagnosticsService;
 }

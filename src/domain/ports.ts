@@ -71,6 +71,14 @@ export interface DeviceGateway {
    * device's package manager. `hostPath` is a PreparedApk's private copy, never model text.
    */
   installApk(hostPath: string): Promise<InstallOutcome>;
+  /** `ps -A -o PID,NAME`: every process and its name (issue 16, app_logs). */
+  listProcesses(): Promise<readonly { readonly pid: number; readonly name: string }[]>;
+  /** `logcat -d -v threadtime -v year -v UTC -t <lines> --pid=<pid>`: the text as printed (issue 16, app_logs). */
+  readAppLog(pid: number, lines: number): Promise<string>;
+  /** `logcat -b crash -d …`: the crash buffer as printed (issue 16, app_crashes). */
+  readCrashLog(): Promise<string>;
+  /** `logcat -b events -d … -s am_anr`: the ANR entries as printed (issue 16, app_crashes). */
+  readAnrEvents(): Promise<string>;
 }
 
 /** What the device's package manager answered: `Success`, or the whole text it printed instead. */

@@ -46,3 +46,36 @@ export function parseBoundedNumber(input: unknown, name: string, min: number, ma
     `Invalid ${name}: got ${typeof input === 'number' ? String(input) : shown(input)}. Send ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (no quotes), or leave it out for ${fallback}.`,
   );
 }
+
+/** logcat's priority letters (android/log.h), lowest first. */
+export const MIN_LEVELS = ['V', 'D', 'I', 'W', 'E', 'F'] as const;
+export type MinLevel = (typeof MIN_LEVELS)[number];
+
+/** Optional; absent or null is `fallback`. Throws HarnessError('INVALID_ARGUMENT'). */
+export function parseMinLevel(input: unknown, fallback: MinLevel): MinLevel {
+  if (input === undefined || input === null) return fallback;
+  if (typeof input === 'string' && (MIN_LEVELS as readonly string[]).includes(input)) return input as MinLevel;
+  throw new HarnessError(
+    'INVALID_ARGUMENT',
+    `Invalid min_level: got ${shown(input)}. Send one of ${MIN_LEVELS.map((l) => `"${l}"`).join(', ')} (Verbose, Debug, Info, Warn, Error, Fatal; one capital letter), or leave it out for "${fallback}".`,
+  );
+}
+
+/** An ISO 8601 time with its zone, to the second or finer: 2026-12-01T22:40:00Z, 2026-12-01T23:40:00.5+01:00. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Optional `since`: epoch milliseconds of an ISO 8601 time with a zone, or null when absent.
+ * Throws HarnessError('INVALID_ARGUMENT').
+ */
+export function parseSince(input: unknown): number | null {
+  if (input === undefined || input === null) return null;
+  if (typeof input === 'string' && input.length <= 40 && ISO_TIME.test(input)) {
+    const ms = Date.parse(input);
+    if (Number.isFinite(ms)) return ms;
+  }
+  throw new HarnessError(
+    'INVALID_ARGUMENT',
+    `Invalid since: got ${shown(input)}. Send an ISO 8601 time with its zone, e.g. "2026-12-01T22:40:00Z" (the device's clock), or leave it out for every crash the device still holds.`,
+  );
+}

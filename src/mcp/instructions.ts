@@ -19,6 +19,7 @@ const TOOLSET_LINES: Readonly<Partial<Record<ToolsetName, string>>> = Object.fre
   apps: 'app_install installs an APK from the folder the user allowed; app_stop force-stops an app; app_clear_data erases its data for good (destructive: only when the user asked).',
   device: 'device_key presses home, recents, enter or back; then ui_get_tree. device_list shows every device adb sees.',
   wait: 'Instead of calling ui_get_tree again and again, ui_wait returns as soon as a selector is visible or gone.',
+  diagnostics: 'app_logs reads what a running app wrote to logcat; app_crashes lists its crashes and ANRs with the first lines of the stack.',
 });
 
 /** The instructions for the toolsets on: with only `core`, exactly SERVER_INSTRUCTIONS. */

@@ -94,5 +94,10 @@ function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): Devic
     clearData: (pkg) => first(() => device.clearData(pkg)),
     // Replacing a package kills its processes: the kept UiAutomator2 server's own among them.
     installApk: (hostPath) => first(() => device.installApk(hostPath)),
+    // Reading logcat touches neither the screen nor UiAutomation (issue 16, diagnostics).
+    listProcesses: () => device.listProcesses(),
+    readAppLog: (pid, lines) => device.readAppLog(pid, lines),
+    readCrashLog: () => device.readCrashLog(),
+    readAnrEvents: () => device.readAnrEvents(),
   };
 }

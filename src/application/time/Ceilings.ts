@@ -115,6 +115,10 @@ export class Ceilings {
       forceStop: (pkg: PackageName) => bound('stopping the app', () => inner.forceStop(pkg)),
       clearData: (pkg: PackageName) => bound('clearing the app data', () => inner.clearData(pkg)),
       installApk: (hostPath: string) => bound('installing the APK', () => inner.installApk(hostPath)),
+      listProcesses: () => bound('listing the processes', () => inner.listProcesses()),
+      readAppLog: (pid: number, lines: number) => bound('reading the app log', () => inner.readAppLog(pid, lines)),
+      readCrashLog: () => bound('reading the crash log', () => inner.readCrashLog()),
+      readAnrEvents: () => bound('reading the ANR events', () => inner.readAnrEvents()),
     };
   }
 }

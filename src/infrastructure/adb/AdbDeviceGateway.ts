@@ -7,16 +7,22 @@ import {
   isValidComponent,
   isValidDisplayId,
   isValidPackageName,
+  isValidPid,
   parseActiveDisplayId,
   parseDensity,
   parseGetprop,
   parsePackageList,
+  parseProcessList,
   parseResolveActivity,
   parseWakefulness,
+  type ProcessEntry,
   parseWindowState,
 } from './parsers.js';
 
 type Argv = readonly string[];
+
+/** The most lines one `appLog` read may ask for (app_logs reads up to this many when it filters by level). */
+export const APP_LOG_READ_MAX = 2_000;
 
 function frozen(...argv: string[]): Argv {
   return Object.freeze(argv);
@@ -86,6 +92,22 @@ export const ADB_COMMANDS = Object.freeze({
     if (!isPlainHostApkPath(hostApkPath)) throw new HarnessError('INTERNAL_ERROR', 'The APK copy has an unexpected path; it is not given to adb.');
     return frozen('install', '-r', hostApkPath);
   },
+  /** Issue 16 (app_logs): every process and its name, matched to the package host-side (no model text on the device). */
+  processes: frozen('shell', 'ps', '-A', '-o', 'PID,NAME'),
+  /**
+   * Issue 16 (app_logs): the last `lines` entries of one process (logcat takes one --pid), times
+   * in UTC with the year. `pid` comes from `processes`, `lines` is a bounded integer; both re-checked.
+   */
+  appLog: (pid: number, lines: number): Argv => {
+    if (!isValidPid(pid) || !Number.isSafeInteger(lines) || lines < 1 || lines > APP_LOG_READ_MAX) {
+      throw new HarnessError('INVALID_ARGUMENT', 'The pid or line count is not a plain number in range; logcat is not run.');
+    }
+    return frozen('shell', 'logcat', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-t', String(lines), `--pid=${pid}`);
+  },
+  /** Issue 16 (app_crashes): the crash buffer (Java and native crashes), read-only. */
+  crashLog: frozen('shell', 'logcat', '-b', 'crash', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC'),
+  /** Issue 16 (app_crashes): the `am_anr` entries of the events buffer, read-only. */
+  anrEvents: frozen('shell', 'logcat', '-b', 'events', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-s', 'am_anr'),
 });
 
 /** An absolute host path of plain characters, no `..` segment, ending in `.apk`. */
@@ -359,6 +381,30 @@ export class AdbDeviceGateway implements DeviceGateway {
     if (result.exitCode === 0 && /^Success/m.test(text(result))) return { ok: true };
     this.logger.warn('adb install refused', { exitCode: result.exitCode, stderr: result.stderr.slice(0, 300) });
     return { ok: false, output: `${text(result)}\n${result.stderr}` };
+  }
+
+  async listProcesses(): Promise<ProcessEntry[]> {
+    const result = await this.runner.run(ADB_COMMANDS.processes);
+    this.requireSuccess(result, 'ps');
+    return parseProcessList(text(result));
+  }
+
+  async readAppLog(pid: number, lines: number): Promise<string> {
+    return this.readLog(ADB_COMMANDS.appLog(pid, lines), 'logcat --pid');
+  }
+
+  async readCrashLog(): Promise<string> {
+    return this.readLog(ADB_COMMANDS.crashLog, 'logcat -b crash');
+  }
+
+  async readAnrEvents(): Promise<string> {
+    return this.readLog(ADB_COMMANDS.anrEvents, 'logcat -b events');
+  }
+
+  private async readLog(argv: Argv, what: string): Promise<string> {
+    const result = await this.runner.run(argv);
+    this.requireSuccess(result, what);
+    return text(result);
   }
 
   private async readProp(argv: Argv, what: string): Promise<string> {

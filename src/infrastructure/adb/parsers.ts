@@ -333,3 +333,27 @@ export function parseActiveDisplayId(text: string): string | null {
   }
   return null;
 }
+
+/** A process as `ps -A -o PID,NAME` lists it (issue 16, app_logs). */
+export interface ProcessEntry {
+  readonly pid: number;
+  readonly name: string;
+}
+
+/**
+ * toybox ps (ps.c): a header `  PID NAME`, then the pid right-aligned in 5 columns and NAME,
+ * the process's argv[0], which for an app is its process name (`com.example` or `com.example:remote`).
+ */
+export function parseProcessList(text: string): ProcessEntry[] {
+  const out: ProcessEntry[] = [];
+  for (const line of splitLines(text)) {
+    const m = /^\s*(\d{1,9})\s+(\S+)\s*$/.exec(line);
+    if (m) out.push({ pid: Number(m[1]), name: m[2] ?? '' });
+  }
+  return out;
+}
+
+/** A pid as ps printed it, re-checked before it goes into an argv: digits only, no leading zero. */
+export function isValidPid(pid: number): boolean {
+  return Number.isSafeInteger(pid) && pid > 0 && pid < 4_194_305;
+}

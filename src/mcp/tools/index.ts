@@ -19,6 +19,8 @@ import { appStopTool } from './apps/appStop.js';
 import { deviceKeyTool } from './device/deviceKey.js';
 import { deviceListTool } from './device/deviceList.js';
 import { uiWaitTool } from './wait/uiWait.js';
+import { appCrashesTool } from './diagnostics/appCrashes.js';
+import { appLogsTool } from './diagnostics/appLogs.js';
 
 /** CONTRACT §1: exactly these twelve, in this order. */
 export const TOOL_NAMES = [
@@ -57,6 +59,8 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
     deviceKeyTool(services),
     deviceListTool(services),
     uiWaitTool(services),
+    appLogsTool(services),
+    appCrashesTool(services),
   ];
 }
 

@@ -128,4 +128,27 @@ export class FakeDevice implements DeviceGateway {
       return this.installOutput.startsWith('Success') ? { ok: true as const } : { ok: false as const, output: this.installOutput };
     });
   }
+  /** `ps -A -o PID,NAME` (app_logs). */
+  processes: { pid: number; name: string }[] = [{ pid: 541, name: 'system_server' }];
+  /** What logcat prints per pid (app_logs), the crash buffer and the am_anr events (app_crashes). */
+  appLogs: Record<number, string> = {};
+  crashLog = '';
+  anrEvents = '';
+  /** The (pid, lines) of every readAppLog call. */
+  readonly logReads: { pid: number; lines: number }[] = [];
+  listProcesses(): Promise<{ pid: number; name: string }[]> {
+    return this.answer('listProcesses', () => [...this.processes]);
+  }
+  readAppLog(pid: number, lines: number): Promise<string> {
+    return this.answer('readAppLog', () => {
+      this.logReads.push({ pid, lines });
+      return this.appLogs[pid] ?? '';
+    });
+  }
+  readCrashLog(): Promise<string> {
+    return this.answer('readCrashLog', () => this.crashLog);
+  }
+  readAnrEvents(): Promise<string> {
+    return this.answer('readAnrEvents', () => this.anrEvents);
+  }
 }

@@ -62,6 +62,9 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       displays: 'shell dumpsys display',
       startApplicationSettings: 'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
       listDevices: 'devices -l',
+      processes: 'shell ps -A -o PID,NAME',
+      crashLog: 'shell logcat -b crash -d -v threadtime -v year -v UTC',
+      anrEvents: 'shell logcat -b events -d -v threadtime -v year -v UTC -s am_anr',
     });
     for (const [, v] of fixed) expect(v).toBeTypeOf('string');
     for (const value of Object.values(ADB_COMMANDS)) if (Array.isArray(value)) expect(Object.isFrozen(value)).toBe(true);
@@ -79,6 +82,20 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
     expect(Object.keys(ADB_COMMANDS)).toContain('install');
     expect(ADB_COMMANDS.startActivity('com.android.settings/.Settings')).toEqual(['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']);
     expect(ADB_COMMANDS.screencapDisplay('4619827551948147201')).toEqual(['exec-out', 'screencap', '-p', '-d', '4619827551948147201']);
+    expect(ADB_COMMANDS.appLog(4321, 100)).toEqual(['shell', 'logcat', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-t', '100', '--pid=4321']);
+  });
+
+  it.each([
+    [0, 100],
+    [-1, 100],
+    [1.5, 100],
+    [Number.NaN, 100],
+    [4_194_305, 100],
+    [4321, 0],
+    [4321, 2_001],
+    [4321, 1.5],
+  ])('refuses the log read of pid %j, %j lines', (pid, lines) => {
+    expect(() => ADB_COMMANDS.appLog(pid, lines)).toThrow(HarnessError);
   });
 
   it.each(['', '0x1', '1;reboot', '1 2', '-1', '$(id)', '1\n2', '123456789012345678901'])('refuses the display id %j', (value) => {
@@ -146,6 +163,29 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
     expect(await g.getAndroidVersion()).toBe('14');
     expect(await g.listPackages()).toEqual(['a', 'b']);
     expect(await g.getDensity()).toBe(480);
+  });
+
+  it('diagnostics: ps is parsed host-side; logcat reads run their closed-list argv; a failed read is EMULATOR_UNAVAILABLE', async () => {
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.processes, out('  PID NAME\r\n    1 init\r\n 4321 com.example.app\r\n 4400 com.example.app:remote\r\n  812 [kthreadd] x\r\n'))
+      .on(ADB_COMMANDS.appLog(4321, 50), out('2026-12-01 22:46:40.123 +0000  4321  4321 I Main    : hi\n'))
+      .on(ADB_COMMANDS.crashLog, out('--------- beginning of crash\n'))
+      .on(ADB_COMMANDS.anrEvents, { stdout: Buffer.alloc(0), stderr: 'logcat: error', exitCode: 1 });
+    const g = gateway(runner);
+    expect(await g.listProcesses()).toEqual([
+      { pid: 1, name: 'init' },
+      { pid: 4321, name: 'com.example.app' },
+      { pid: 4400, name: 'com.example.app:remote' },
+    ]);
+    expect(await g.readAppLog(4321, 50)).toMatch(/I Main {4}: hi/);
+    expect(await g.readCrashLog()).toBe('--------- beginning of crash\n');
+    await expect(g.readAnrEvents()).rejects.toMatchObject({ code: 'EMULATOR_UNAVAILABLE' });
+    expect(runner.calls.map((c) => c.join(' '))).toEqual([
+      'shell ps -A -o PID,NAME',
+      'shell logcat -d -v threadtime -v year -v UTC -t 50 --pid=4321',
+      'shell logcat -b crash -d -v threadtime -v year -v UTC',
+      'shell logcat -b events -d -v threadtime -v year -v UTC -s am_anr',
+    ]);
   });
 });
 
