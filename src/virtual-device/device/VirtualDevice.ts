@@ -119,7 +119,11 @@ export class VirtualDevice implements DeviceServices {
       normalizeScenario(withKeyguard(scenario)),
       log,
       () => this.system.density(),
-      { backNavigated: (from) => this.backNavigated(from) },
+      {
+        backNavigated: (from) => this.backNavigated(from),
+        appLogged: (pkg, action) => this.appLogged(pkg, action.priority, action.tag, action.message),
+        appCrashed: (pkg, action, activity) => this.appCrashed(pkg, action, activity),
+      },
       () => ({ passwordText: this.traits.passwordText }),
       () => this.system.longPressTimeoutMs(),
       () => (this.traits.locked ? 'keyguard' : this.traits.asleep !== false ? 'off' : null),
@@ -166,6 +170,7 @@ export class VirtualDevice implements DeviceServices {
       unknownCommand: (name, line) => this.log('unknown-command', `${name} (in: ${line})`),
     });
     this.logcat.add('ActivityManager', 'System now ready', 'I', 541);
+    this.syncAppProcesses();
     if (options.bootDelayMs !== undefined && options.bootDelayMs > 0) this.setBooting(options.bootDelayMs);
   }
 
@@ -288,7 +293,10 @@ export class VirtualDevice implements DeviceServices {
     const entry: DeviceLogEntry = { seq: ++this.seq, atMs: this.clock.nowMs() - this.startedAt, kind, detail: detail ?? '' };
     this.entries.push(entry);
     if (this.entries.length > 50_000) this.entries.splice(0, 10_000);
-    if (kind === 'screen') this.logcat.add('WindowManager', entry.detail, 'I', 541);
+    if (kind === 'screen') {
+      this.logcat.add('WindowManager', entry.detail, 'I', 541);
+      this.syncAppProcesses();
+    }
     this.options.onLog?.(entry);
     return undefined;
   }
@@ -503,6 +511,56 @@ export class VirtualDevice implements DeviceServices {
   }
 
   /**
+   * Issue 16: app processes follow the screen stack. A package that comes on screen without a
+   * process gets one (zygote forks it: ActivityManager logs `Start proc`, the runtime its first
+   * lines, all with the new pid); one whose screens all left the stack ends.
+   */
+  private syncAppProcesses(): void {
+    const inStack = this.ui.packagesInStack();
+    for (const pkg of this.system.runningApps()) if (!inStack.includes(pkg)) this.system.endApp(pkg);
+    for (const pkg of inStack) {
+      if (this.system.isBaseProcess(pkg)) continue;
+      const { pid, started } = this.system.startApp(pkg);
+      if (!started) continue;
+      this.logcat.add('ActivityManager', `Start proc ${pid}:${pkg}/u0a160 for next-top-activity {${this.componentOf(pkg)}}`, 'I', 541, 'system', 573);
+      this.logcat.add(pkg, 'Late-enabling -Xcheck:jni', 'I', pid);
+      this.logcat.add(pkg, 'Using CollectorTypeCC GC.', 'I', pid);
+      this.logcat.add('CompatibilityChangeReporter', 'Compat change id reported: 171979766; UID 10160; state: ENABLED', 'D', pid);
+      this.logcat.add('OpenGLRenderer', 'Davey! duration=712ms; Flags=1, FrameTimelineVsyncId=0', 'I', pid, 'main', pid + 21);
+    }
+  }
+
+  /** `pkg/.Act` of the package's topmost screen in the stack. */
+  private componentOf(pkg: string): string {
+    const fg = this.ui.foreground();
+    return fg.package === pkg ? this.ui.foregroundComponent() : pkg;
+  }
+
+  private appLogged(pkg: string, priority: string, tag: string, message: string): void {
+    const { pid } = this.system.startApp(pkg);
+    this.logcat.add(tag, message, priority, pid);
+  }
+
+  /**
+   * Issue 16: an uncaught exception on the app's main thread. RuntimeInit.logUncaught writes
+   * `FATAL EXCEPTION: main` / `Process: <pkg>, PID: <pid>` and the stack to the crash buffer,
+   * one entry per line (Log.printlns); ActivityManager notes `am_crash` in the events buffer and
+   * the death in the system buffer; the process ends (the caller takes its screens off the stack).
+   */
+  private appCrashed(pkg: string, action: { readonly exception: string; readonly message?: string; readonly frames: readonly string[] }, activity: string): void {
+    const { pid } = this.system.startApp(pkg);
+    const thrown = action.message === undefined ? action.exception : `${action.exception}: ${action.message}`;
+    const lines = ['FATAL EXCEPTION: main', `Process: ${pkg}, PID: ${pid}`, thrown, ...action.frames.map((f) => `\tat ${f}`)];
+    for (const line of lines) this.logcat.add('AndroidRuntime', line, 'E', pid, 'crash');
+    const top = /^(.*)\.([^.(]+)\(([^:)]+):(\d+)\)$/.exec(action.frames[0] ?? '');
+    this.logcat.add('am_crash', `[0,${pid},${pkg},952745476,${action.exception},${action.message ?? ''},${top?.[3] ?? 'Unknown Source'},${top?.[4] ?? 0},0]`, 'I', 541, 'events', 1722);
+    this.logcat.add('ActivityTaskManager', `  Force finishing activity ${pkg}/${activity.startsWith(`${pkg}.`) ? activity.slice(pkg.length) : activity}`, 'W', 541, 'system', 1722);
+    this.logcat.add('ActivityManager', `Process ${pkg} (pid ${pid}) has died: fg  TOP `, 'I', 541, 'system', 602);
+    this.system.endApp(pkg);
+    this.log('fault', `app crash: ${pkg} (pid ${pid}) ${thrown}`);
+  }
+
+  /**
    * Issue 12: an ANR happens now. The window manager saves its state of this moment
    * (`saveANRStateLocked`), and every full `dumpsys window` prints that frozen copy first, in a
    * `WINDOW MANAGER LAST ANR` section, until `clearAnr()`, `resetTraits()` or two hours of device time.
@@ -515,6 +573,10 @@ export class VirtualDevice implements DeviceServices {
       options.reason ??
       `Input dispatching timed out (8d0a2f1 ${application.package}/${application.activity} (server) is not responding. Waited 5001ms for KeyEvent)`;
     this.anr = { atMs: this.clock.nowMs(), application, reason, facts };
+    // ProcessErrorStateRecord.appNotResponding: the am_anr event (EventLogTags 30008) and `ANR in` in the system log.
+    const pid = this.system.appPid(application.package) ?? 0;
+    this.logcat.add('am_anr', `[0,${pid},${application.package},952745540,${reason}]`, 'I', 541, 'events', 1790);
+    this.logcat.add('ActivityManager', `ANR in ${application.package} (${application.package}/${application.activity})\nPID: ${pid}\nReason: ${reason}`, 'E', 541, 'system', 1790);
     this.log('fault', `ANR recorded: ${application.package} (${reason})`);
   }
 

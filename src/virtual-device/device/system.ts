@@ -243,11 +243,43 @@ export class SystemState {
     return count;
   }
 
+  /** App processes (package → pid), each with its own pid for as long as it lives, as zygote forks them. */
+  private readonly apps = new Map<string, number>();
+  private nextAppPid = 5000;
+
+  /** Whether `name` is one of the processes that always run (the launcher, System UI …). */
+  isBaseProcess(name: string): boolean {
+    return this.baseProcesses.some((r) => r.name === name);
+  }
+
+  /** The pid of the package's running app process, or null. */
+  appPid(pkg: string): number | null {
+    return this.apps.get(pkg) ?? this.baseProcesses.find((r) => r.name === pkg)?.pid ?? null;
+  }
+
+  /** Forks the package's app process (a new pid) unless it runs; returns its pid and whether it is new. */
+  startApp(pkg: string): { pid: number; started: boolean } {
+    const known = this.appPid(pkg);
+    if (known !== null) return { pid: known, started: false };
+    const pid = this.nextAppPid;
+    this.nextAppPid += 7;
+    this.apps.set(pkg, pid);
+    return { pid, started: true };
+  }
+
+  /** The app process ends (it left the screen stack, was force-stopped or crashed). */
+  endApp(pkg: string): void {
+    this.apps.delete(pkg);
+  }
+
+  runningApps(): string[] {
+    return [...this.apps.keys()];
+  }
+
   processes(appPackagesRunning: readonly string[]): ProcessRow[] {
     const rows = [...this.baseProcesses];
-    let pid = 2000;
     for (const pkg of appPackagesRunning) {
-      if (!rows.some((r) => r.name === pkg) && !this.extraProcesses.some((r) => r.name === pkg)) rows.push({ user: 'u0_a160', pid: pid++, ppid: 298, name: pkg });
+      if (!rows.some((r) => r.name === pkg) && !this.extraProcesses.some((r) => r.name === pkg)) rows.push({ user: 'u0_a160', pid: this.startApp(pkg).pid, ppid: 298, name: pkg });
     }
     if (this.settingsHelperForeground) rows.push({ user: 'u0_a190', pid: 3100, ppid: 298, name: 'io.appium.settings' });
     return rows.concat(this.extraProcesses);

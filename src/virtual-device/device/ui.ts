@@ -54,6 +54,10 @@ export type Cover = 'keyguard' | 'off' | null;
 export interface UiHooks {
   /** A Back (key or UIA2) changed the foreground visit; `from` is what was in front before. */
   backNavigated?(from: ForegroundInfo): void;
+  /** A scenario `log` action: the app writes a line (issue 16). */
+  appLogged?(pkg: string, action: Extract<Action, { type: 'log' }>): void;
+  /** A scenario `crash` action, before the app's screens leave the stack (issue 16). */
+  appCrashed?(pkg: string, action: Extract<Action, { type: 'crash' }>, activity: string): void;
 }
 
 export class DeviceUi {
@@ -562,6 +566,17 @@ export class DeviceUi {
             this.changed(`${reason}: IME hidden`);
           }
           break;
+        case 'log':
+          this.hooks.appLogged?.(visit.screen.spec.package, action);
+          break;
+        case 'crash': {
+          const pkg = visit.screen.spec.package;
+          this.hooks.appCrashed?.(pkg, action, qualifyActivity(pkg, visit.screen.spec.activity));
+          // The process is gone: its activities are finished and the task below comes back (no dialog on a first crash).
+          this.removePackage(pkg, false);
+          this.log('screen', `${reason}: ${pkg} crashed -> ${this.foregroundComponent()} [${this.top().screen.spec.id}]`);
+          return;
+        }
       }
     }
   }

@@ -393,6 +393,7 @@ function notesMain(): ScreenSpec {
         onClick: [
           { type: 'setText', node: 'saved_note', template: 'Saved: {{@note_title}} - {{@note_body}}' },
           { type: 'hideKeyboard' },
+          { type: 'log', priority: 'I', tag: 'flutter', message: 'NoteRepository: note saved' },
         ],
       }),
       node(C.view, [42, 1071, 1038, 1200], { key: 'saved_note', text: '' }),
@@ -517,7 +518,37 @@ const SCREENS: readonly ScreenSpec[] = [
   calendarMain(),
   placeholderApp('clock_main', 'com.google.android.deskclock', 'com.android.deskclock.DeskClock', 'Clock', [
     node(C.text, [63, 500, 1017, 760], { text: '10:42' }),
-    node(C.imageButton, [456, 1900, 624, 2068], { contentDesc: 'Add alarm', clickable: true, focusable: true }),
+    // Issue 16: the scripted crash. Tapping it throws on the main thread, as a real bug would.
+    node(C.imageButton, [456, 1900, 624, 2068], {
+      contentDesc: 'Add alarm',
+      clickable: true,
+      focusable: true,
+      onClick: [
+        { type: 'log', priority: 'D', tag: 'AlarmClockFragment', message: 'onAddAlarm: opening the time picker' },
+        {
+          type: 'crash',
+          exception: 'java.lang.IllegalStateException',
+          message: 'Fragment AlarmClockFragment{4f3a2b1} not attached to a context.',
+          frames: [
+            'androidx.fragment.app.Fragment.requireContext(Fragment.java:972)',
+            'com.android.deskclock.alarms.AlarmClockFragment.onAddAlarm(AlarmClockFragment.java:212)',
+            'com.android.deskclock.alarms.AlarmClockFragment.lambda$onViewCreated$0(AlarmClockFragment.java:148)',
+            'android.view.View.performClick(View.java:7659)',
+            'android.view.View.performClickInternal(View.java:7636)',
+            'android.view.View.-$$Nest$mperformClickInternal(Unknown Source:0)',
+            'android.view.View$PerformClick.run(View.java:30156)',
+            'android.os.Handler.handleCallback(Handler.java:958)',
+            'android.os.Handler.dispatchMessage(Handler.java:99)',
+            'android.os.Looper.loopOnce(Looper.java:205)',
+            'android.os.Looper.loop(Looper.java:294)',
+            'android.app.ActivityThread.main(ActivityThread.java:8177)',
+            'java.lang.reflect.Method.invoke(Native Method)',
+            'com.android.internal.os.RuntimeInit$MethodAndArgsCaller.run(RuntimeInit.java:552)',
+            'com.android.internal.os.ZygoteInit.main(ZygoteInit.java:971)',
+          ],
+        },
+      ],
+    }),
   ]),
   placeholderApp('chrome_main', 'com.android.chrome', 'com.google.android.apps.chrome.Main', 'New tab', [
     node(C.edit, [63, 300, 1017, 440], {

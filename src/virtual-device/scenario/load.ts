@@ -18,6 +18,8 @@ const actionSchema: z.ZodType<Action> = z.union([
   z.object({ type: z.literal('focus'), node: z.string().optional() }).strict(),
   z.object({ type: z.literal('setText'), node: z.string(), template: z.string() }).strict(),
   z.object({ type: z.literal('hideKeyboard') }).strict(),
+  z.object({ type: z.literal('log'), priority: z.enum(['V', 'D', 'I', 'W', 'E', 'F']), tag: z.string().min(1).max(64), message: z.string() }).strict(),
+  z.object({ type: z.literal('crash'), exception: z.string().min(1), message: z.string().optional(), frames: z.array(z.string()) }).strict(),
 ]) as z.ZodType<Action>;
 
 const boundsSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);

@@ -41,33 +41,76 @@ export interface ShellDevice {
 
 export type CommandTable = Map<string, CommandHandler>;
 
-/** The device's logcat ring, in `threadtime` format. */
+/** logd's buffers (android/log.h log_id_t) that the device writes. */
+export type LogBuffer = 'main' | 'system' | 'crash' | 'events';
+export const LOG_BUFFERS: readonly LogBuffer[] = ['main', 'system', 'crash', 'events'];
+
+/** One entry as logd keeps it: the text is formatted only when logcat prints it. */
+export interface LogEntry {
+  readonly buffer: LogBuffer;
+  readonly ms: number;
+  readonly pid: number;
+  readonly tid: number;
+  /** V D I W E F. */
+  readonly priority: string;
+  readonly tag: string;
+  /** May hold newlines: logcat repeats the prefix on every line (logprint.cpp). */
+  readonly message: string;
+}
+
+/** How logcat prints times (`-v year`, `-v UTC`, `-v zone`); the device's zone is UTC (persist.sys.timezone Etc/UTC). */
+export interface TimeFormat {
+  readonly year: boolean;
+  readonly zone: boolean;
+}
+
+/**
+ * logd's ring buffers. Each buffer keeps its own newest entries (logd prunes per buffer). The
+ * threadtime text is liblog's `"%s %5d %5d %c %-8s: "` prefix, repeated on each line of a message.
+ */
 export class LogcatBuffer {
-  private lines: string[] = [];
-  private readonly listeners = new Set<(line: string) => void>();
+  private entries: LogEntry[] = [];
+  private readonly listeners = new Set<(entry: LogEntry) => void>();
 
   constructor(private readonly clock: DeviceClock) {}
 
-  add(tag: string, message: string, priority = 'I', pid = 541): void {
-    const d = new Date(this.clock.nowMs());
-    const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
-    const stamp = `${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
-    const line = `${stamp}  ${String(pid).padStart(4)}  ${String(pid).padStart(4)} ${priority} ${tag}: ${message}`;
-    this.lines.push(line);
-    if (this.lines.length > 2000) this.lines = this.lines.slice(-1000);
-    for (const l of this.listeners) l(line);
+  /** A line from system_server (pid 541) goes to the system buffer, any other to main, unless told. */
+  add(tag: string, message: string, priority = 'I', pid = 541, buffer: LogBuffer = pid === 541 ? 'system' : 'main', tid = pid): void {
+    const entry: LogEntry = { buffer, ms: this.clock.nowMs(), pid, tid, priority, tag, message };
+    this.entries.push(entry);
+    if (this.entries.length > 6000) {
+      // Prune the oldest of the buffer that has the most, as logd prunes the chattiest first.
+      const counts = new Map<LogBuffer, number>();
+      for (const e of this.entries) counts.set(e.buffer, (counts.get(e.buffer) ?? 0) + 1);
+      const chattiest = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+      const drop = this.entries.findIndex((e) => e.buffer === chattiest);
+      if (drop >= 0) this.entries.splice(drop, 1);
+    }
+    for (const l of this.listeners) l(entry);
   }
 
-  all(): readonly string[] {
-    return this.lines;
+  all(): readonly LogEntry[] {
+    return this.entries;
   }
 
-  clear(): void {
-    this.lines = [];
+  /** `logcat -c`: clears the given buffers (logcat clears main, system and crash by default). */
+  clear(buffers: readonly LogBuffer[] = LOG_BUFFERS): void {
+    this.entries = this.entries.filter((e) => !buffers.includes(e.buffer));
   }
 
-  subscribe(listener: (line: string) => void): () => void {
+  subscribe(listener: (entry: LogEntry) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** The lines logcat prints for one entry. */
+  static format(entry: LogEntry, time: TimeFormat = { year: false, zone: false }): string {
+    const d = new Date(entry.ms);
+    const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+    const date = `${time.year ? `${d.getUTCFullYear()}-` : ''}${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+    const stamp = `${date} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}${time.zone ? ' +0000' : ''}`;
+    const prefix = `${stamp} ${String(entry.pid).padStart(5)} ${String(entry.tid).padStart(5)} ${entry.priority} ${entry.tag.padEnd(8)}: `;
+    const body = entry.message.endsWith('\n') ? entry.message.slice(0, -1) : entry.message;
+    return body.split('\n').map((line) => `${prefix}${line}\n`).join('');
   }
 }

@@ -80,6 +80,10 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
     if (pkgName === UIA2_SERVER_PACKAGE || pkgName === UIA2_TEST_PACKAGE) device.instrumentation.end('force-stop');
     if (pkgName === 'io.appium.settings') system.settingsHelperForeground = false;
     system.killProcessesNamed(pkgName);
+    if (system.appPid(pkgName) !== null && !system.isBaseProcess(pkgName)) {
+      device.logcat.add('ActivityManager', `Force stopping ${pkgName} appid=10160 user=0: from pid 7001`, 'I', 541, 'system', 602);
+      system.endApp(pkgName);
+    }
     ui.removePackage(pkgName);
   };
 
