@@ -173,6 +173,22 @@ const SLOTS: Slot[] = [
   // app_install (issue 16): no hostile value names an APK inside the allowed folder, so every one is
   // refused typed before adb: bad shapes by validation, the fixture's hostile files by the folder check.
   { name: 'app_install.apk', tool: 'app_install', args: (h) => withValue({}, 'apk', h), expect: () => 'INVALID_ARGUMENT' },
+  // The diagnostics toolset (issue 16): a package, a bounded whole number, six letters, an ISO time with a zone.
+  { name: 'app_logs.package_name', tool: 'app_logs', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
+  { name: 'app_logs.lines', tool: 'app_logs', args: (h) => withValue({ package_name: 'com.android.settings' }, 'lines', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 500) ? 'inert' : 'INVALID_ARGUMENT'; } },
+  { name: 'app_logs.min_level', tool: 'app_logs', args: (h) => withValue({ package_name: 'com.android.settings' }, 'min_level', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || ['V', 'D', 'I', 'W', 'E', 'F'].includes(v as string) ? 'inert' : 'INVALID_ARGUMENT'; } },
+  { name: 'app_crashes.package_name', tool: 'app_crashes', args: (h) => withValue({}, 'package_name', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || packageAccepted(v) ? 'inert' : 'INVALID_PACKAGE'; } },
+  {
+    name: 'app_crashes.since',
+    tool: 'app_crashes',
+    args: (h) => withValue({}, 'since', h),
+    expect: (h) => {
+      const v = valueOf(h);
+      if (v === undefined || v === null) return 'inert';
+      const iso = typeof v === 'string' && v.length <= 40 && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/.test(v) && Number.isFinite(Date.parse(v));
+      return iso ? 'inert' : 'INVALID_ARGUMENT';
+    },
+  },
   { name: 'device_key.key', tool: 'device_key', args: (h) => withValue({}, 'key', h), expect: (h) => (['home', 'recents', 'enter', 'back'].includes(valueOf(h) as string) ? 'inert' : 'INVALID_ARGUMENT') },
 ];
 
@@ -211,8 +227,12 @@ function isHarnessDeviceCommand(command: string): boolean {
     "uiautomator 'dump' '/dev/tty'",
     "screencap '-p'",
     'am start -W -S -a android.settings.APPLICATION_SETTINGS',
+    'ps -A -o PID,NAME',
+    'logcat -b crash -d -v threadtime -v year -v UTC',
+    'logcat -b events -d -v threadtime -v year -v UTC -s am_anr',
   ];
   if (fixed.includes(command)) return true;
+  if (/^logcat -d -v threadtime -v year -v UTC -t [1-9][0-9]{0,3} --pid=[1-9][0-9]{0,6}$/.test(command)) return true;
   const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
   return (
     new RegExp(`^cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(command) ||
@@ -344,6 +364,19 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
       inertValues.add(String(valueOf(hostile)));
       const answer = await harness.call('app_open', { package_name: valueOf(hostile) });
       if (answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_open ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
+    }
+    // The diagnostics toolset (issue 16): package-shaped values are matched on the host only
+    // (app_logs: not installed; app_crashes: no crash of theirs), never sent to the device's shell.
+    for (const { hostile } of sample(bySlot('app_logs.package_name'), 10)) {
+      inertValues.add(String(valueOf(hostile)));
+      const answer = await harness.call('app_logs', { package_name: valueOf(hostile) });
+      if (answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_logs ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
+    }
+    for (const { hostile } of sample(bySlot('app_crashes.package_name'), 10)) {
+      const value = valueOf(hostile);
+      if (typeof value === 'string') inertValues.add(value);
+      const answer = await harness.call('app_crashes', withValue({}, 'package_name', hostile));
+      if (!answer.envelope.ok) problems.push(`app_crashes ${describeHostile(hostile)} → ${answer.envelope.error?.code}`);
     }
     // include_raw: true asks for the XML; false, null and absent do not (every other value was refused above).
     for (const { hostile } of sample(bySlot('ui_get_tree.include_raw'), 5)) {

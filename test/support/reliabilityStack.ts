@@ -168,9 +168,15 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
     'devices -l',
     // Read only after screencap warns of several displays (issue 8).
     'shell dumpsys display',
+    // app_logs, app_crashes (issue 16): read-only logcat and the process list.
+    'shell ps -A -o PID,NAME',
+    'shell logcat -b crash -d -v threadtime -v year -v UTC',
+    'shell logcat -b events -d -v threadtime -v year -v UTC -s am_anr',
   ];
   if (fixed.includes(rest)) return true;
   if (/^exec-out screencap -p -d [0-9]{1,20}$/.test(rest)) return true;
+  // app_logs (issue 16): numbers only after the fixed words.
+  if (/^shell logcat -d -v threadtime -v year -v UTC -t [1-9][0-9]{0,3} --pid=[1-9][0-9]{0,6}$/.test(rest)) return true;
   const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
   // app_stop, app_clear_data (issue 16): a validated package only.
   if (new RegExp(`^shell (?:am force-stop|pm clear) ${pkg}$`).test(rest)) return true;
