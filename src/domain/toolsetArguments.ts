@@ -62,7 +62,14 @@ export function parseMinLevel(input: unknown, fallback: MinLevel): MinLevel {
 }
 
 /** An ISO 8601 time with its zone, to the second or finer: 2026-12-01T22:40:00Z, 2026-12-01T23:40:00.5+01:00. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/** Date.parse rolls 02-30 over to March and takes 24:00; a calendar date and a clock time only. */
+function realTime(m: RegExpExecArray): boolean {
+  const [y, mo, d, h, mi, s, zh = '00', zm = '00'] = m.slice(1).map((part) => Number(part ?? '0'));
+  const days = new Date(Date.UTC(y ?? 0, mo ?? 0, 0)).getUTCDate();
+  return (mo ?? 0) >= 1 && (mo ?? 0) <= 12 && (d ?? 0) >= 1 && (d ?? 0) <= days && (h ?? 0) <= 23 && (mi ?? 0) <= 59 && (s ?? 0) <= 59 && Number(zh) <= 14 && Number(zm) <= 59;
+}
 
 /**
  * Optional `since`: epoch milliseconds of an ISO 8601 time with a zone, or null when absent.
@@ -70,8 +77,9 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{
  */
 export function parseSince(input: unknown): number | null {
   if (input === undefined || input === null) return null;
-  if (typeof input === 'string' && input.length <= 40 && ISO_TIME.test(input)) {
-    const ms = Date.parse(input);
+  const m = typeof input === 'string' && input.length <= 40 ? ISO_TIME.exec(input) : null;
+  if (m && realTime(m)) {
+    const ms = Date.parse(input as string);
     if (Number.isFinite(ms)) return ms;
   }
   throw new HarnessError(

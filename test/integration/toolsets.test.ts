@@ -73,5 +73,8 @@ describe('toolsets on the bin', () => {
     for (const name of all.names.slice(12)) {
       expect(core.instructions).not.toContain(name);
     }
+    const diagnostics = await catalogue(['--toolsets', 'diagnostics']);
+    expect(diagnostics.names).toEqual([...core.names, 'app_logs', 'app_crashes']);
+    expect(diagnostics.instructions).toMatch(/app_logs.*app_crashes/);
   });
 });

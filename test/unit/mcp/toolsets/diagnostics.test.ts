@@ -115,7 +115,7 @@ describe('app_crashes (toolset diagnostics)', () => {
     for (const value of ['a;reboot', '`id`', 'com.x|sh', 7]) {
       expect((await refused.envelope('app_crashes', { package_name: value })).error?.code, String(value)).toBe('INVALID_PACKAGE');
     }
-    for (const since of ['yesterday', '2026-12-01', '2026-12-01T22:40:00', '2026-13-01T22:40:00Z', '2026-12-01T22:40:00Z; reboot', 1764628800000, {}]) {
+    for (const since of ['yesterday', '2026-12-01', '2026-12-01T22:40:00', '2026-13-01T22:40:00Z', '2026-02-30T10:00:00Z', '2026-12-01T24:00:00Z', '2026-12-01T22:40:00+25:00', '2026-12-01T22:40:00Z; reboot', 1764628800000, {}]) {
       expect((await refused.envelope('app_crashes', { since })).error?.code, String(since)).toBe('INVALID_ARGUMENT');
     }
     expect((await refused.envelope('app_crashes', {})).error?.code).toBe('EMULATOR_UNAVAILABLE');
