@@ -62,6 +62,7 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       displays: 'shell dumpsys display',
       startApplicationSettings: 'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
       listDevices: 'devices -l',
+      allProperties: 'shell getprop',
     });
     for (const [, v] of fixed) expect(v).toBeTypeOf('string');
     for (const value of Object.values(ADB_COMMANDS)) if (Array.isArray(value)) expect(Object.isFrozen(value)).toBe(true);
