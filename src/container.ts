@@ -151,6 +151,12 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     logger,
   );
   const lockDirectory = overrides.device ? null : defaultLockDirectory(env);
+  if (!overrides.device) {
+    // Said once at start, not per device: the gateways are built when a device is first used.
+    const adb = locateAdb(env);
+    if (adb) logger.debug('adb located', { source: adb.source });
+    else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
+  }
   // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
@@ -304,10 +310,7 @@ function createAppiumEndpoint(
  * every call with EMULATOR_UNAVAILABLE and the install remedy, so the server starts anyway.
  */
 function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, clock: Clock, logger: Logger, serial: string): DeviceGateway {
-  const adb = locateAdb(env);
-  if (adb) logger.debug('adb located', { source: adb.source });
-  else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
-  return new AdbDeviceGateway(adbRunnerFor(config, env, logger, adb?.path ?? null, serial), clock, logger);
+  return new AdbDeviceGateway(adbRunnerFor(config, env, logger, locateAdb(env)?.path ?? null, serial), clock, logger);
 }
 
 /**
