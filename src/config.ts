@@ -32,7 +32,10 @@ export const PROTECTED_CAPABILITIES: readonly string[] = Object.freeze([
 ]);
 
 export interface HarnessConfig {
+  /** ANDROID_UDID, else the default serial (used only when no device list can be read: fakes). */
   readonly udid: string;
+  /** True when ANDROID_UDID was set: that device is the default. Unset: discovery (issue 15). */
+  readonly udidExplicit: boolean;
   readonly allowSerials: readonly string[];
   readonly appiumUrl: string;
   /** True when APPIUM_URL was set (and usable): use that server, never start a managed one. */
@@ -166,6 +169,7 @@ export function evidencePathPrefix(dir: string, cwd: string, home: string | unde
 
 export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = process.cwd(), home: string = os.homedir()): HarnessConfig {
   const udid = read(env, 'ANDROID_UDID', nonEmpty, CONFIG_DEFAULTS.udid, warn);
+  const udidExplicit = (env.ANDROID_UDID?.trim() ?? '') !== '' && udid === env.ANDROID_UDID?.trim();
   const allowSerials = (env.ANDROID_MCP_ALLOW_SERIALS ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -182,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
   const protectedKeys = adbServerPort === null ? PROTECTED_CAPABILITIES : [...PROTECTED_CAPABILITIES, 'appium:adbPort'];
   return Object.freeze({
     udid,
+    udidExplicit,
     allowSerials: Object.freeze(allowSerials),
     appiumUrl: appium.url,
     appiumUrlExplicit: appium.explicit,

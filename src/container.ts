@@ -6,6 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { Ceilings } from './application/time/Ceilings.js';
 import { withDeadline } from './application/time/deadline.js';
+import type { DeviceBinding } from './application/devices/DeviceBinding.js';
+import { DeviceBindings } from './application/devices/DeviceBindings.js';
+import { DeviceResolver } from './application/devices/DeviceResolver.js';
+import { DeviceRouter } from './application/devices/DeviceRouter.js';
 import { DeviceAccess } from './application/ownership/DeviceAccess.js';
 import { DeviceGate } from './application/ownership/DeviceGate.js';
 import { EvidenceCapture } from './application/evidence/EvidenceCapture.js';
@@ -31,6 +35,7 @@ import { RefRegistry } from './application/screen/RefRegistry.js';
 import { UiActionService } from './application/services/UiActionService.js';
 import { WaitService } from './application/services/WaitService.js';
 import type { HarnessConfig } from './config.js';
+import type { DeviceIdentity } from './domain/devices/identity.js';
 import type {
   ApkFolder,
   AutomationGateway,
@@ -63,6 +68,7 @@ import { defaultLockDirectory, FileDeviceLock } from './infrastructure/lock/File
 import { createLogger } from './infrastructure/logging/logger.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
 import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
+import { freeLoopbackPort } from './infrastructure/net/loopbackPorts.js';
 import { HarnessMcpServer } from './mcp/HarnessMcpServer.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { createTools } from './mcp/tools/index.js';
@@ -87,17 +93,22 @@ export interface ContainerDeps {
    * used; none when a `device` is injected (a fake device has no other process to meet).
    */
   readonly deviceLock?: DeviceLock | null;
-  /** Every device adb sees (device_list). Default: adb's own listing and the lock directory. */
+  /** Every device adb sees (device_list, discovery, identities). Default: adb's own listing and the lock directory; none when a `device` is injected. */
   readonly directory?: DeviceDirectory;
   /** The folder app_install reads (ANDROID_MCP_APK_DIR). Default: that folder on this host. */
   readonly apkFolder?: ApkFolder;
+  /** Ports for one more device by serial (tests of several devices on the fakes); unset ports fall back to the ones above. */
+  readonly forDevice?: (serial: string) => { readonly device?: DeviceGateway; readonly automation?: AutomationGateway; readonly deviceLock?: DeviceLock | null } | undefined;
 }
 
 export interface Container {
   readonly config: HarnessConfig;
-  readonly deps: Omit<ContainerDeps, 'env'>;
+  readonly deps: Omit<ContainerDeps, 'env' | 'device'>;
   readonly services: HarnessServices;
   readonly tools: readonly ToolDefinition[];
+  /** Every device this process has bound (issue 15). */
+  readonly bindings: DeviceBindings;
+  /** The configured device's flow, kept session and gate (tests on the fakes: no identity to read). */
   readonly flows: FlowSessions;
   /** The session kept after an action without session_id. */
   readonly warm: WarmSession;
@@ -127,23 +138,11 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
-  const device = overrides.device ?? createDeviceGateway(config, env, clock, logger);
   // The MCP server exists only further down; boot progress reaches the client through it.
   let notifyClient: (message: string) => void = () => undefined;
   const appium = overrides.appium ?? createAppiumEndpoint(config, env, logger, (message) => notifyClient(message));
-  const automation =
-    overrides.automation ??
-    new EndpointAutomationGateway(appium, (url) =>
-      new WebdriverAutomationGateway({
-        url,
-        udid: config.udid,
-        connectTimeoutMs: config.connectTimeoutMs,
-        extraCapabilities: { ...config.appiumExtraCapabilities },
-        ...(config.adbServerPort === null ? {} : { adbPort: config.adbServerPort }),
-        logger,
-        clock,
-      }),
-    );
+  // Appium's own /status (emulator_get_status): the endpoint's, whichever device.
+  const automation = overrides.automation ?? automationFor(config.udid, appium, config, logger, clock);
   const evidenceStore = overrides.evidenceStore ?? new FileEvidenceStore(config.artifactsDir);
   const imageTools = overrides.imageTools ?? new PngImageTools();
 
@@ -152,56 +151,82 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     { actionTimeoutMs: config.actionTimeoutMs, connectTimeoutMs: config.connectTimeoutMs },
     logger,
   );
-  const deviceLock =
-    overrides.deviceLock !== undefined
-      ? overrides.deviceLock
-      : overrides.device
-        ? null
-        : new FileDeviceLock({ directory: defaultLockDirectory(env), serial: config.udid, logger, releaseOnExit: true });
-  const gate = new DeviceGate(clock, deviceLock ?? undefined);
-  // An Appium session (a flow's above all) keeps the device this process's between calls.
-  // A new session also waits until the one a timeout left closing is gone (its delete would kill the new server).
-  const sessionAutomation = new OneSessionAtATime(
-    deviceLock ? new SessionHoldingAutomation(automation, deviceLock, clock, logger) : automation,
-    clock,
-    logger,
-  );
-  // The session of an action without session_id, kept for the next one (issue 14).
-  const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
-  const access = new DeviceAccess(
-    gate,
-    ceilings,
-    device,
-    {
-      udid: config.udid,
-      allowSerials: config.allowSerials,
-      appiumUrl: config.appiumUrl,
-    },
-    warm,
-  );
-  const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm);
-  const broker = new SessionBroker(flows, warm);
+  const lockDirectory = overrides.device ? null : defaultLockDirectory(env);
+  if (!overrides.device) {
+    // Said once at start, not per device: the gateways are built when a device is first used.
+    const adb = locateAdb(env);
+    if (adb) logger.debug('adb located', { source: adb.source });
+    else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
+  }
+  // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
+  const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
+    const custom = overrides.forDevice?.(serial);
+    const device = custom?.device ?? overrides.device ?? createDeviceGateway(config, env, clock, logger, serial);
+    const deviceAutomation = custom?.automation ?? overrides.automation ?? automationFor(serial, appium, config, logger, clock);
+    const deviceLock =
+      custom?.deviceLock !== undefined
+        ? custom.deviceLock
+        : overrides.deviceLock !== undefined
+          ? overrides.deviceLock
+          : lockDirectory === null
+            ? null
+            : new FileDeviceLock({ directory: lockDirectory, serial: identity.key, logger, releaseOnExit: true });
+    const gate = new DeviceGate(clock, deviceLock ?? undefined);
+    // An Appium session (a flow's above all) keeps the device this process's between calls.
+    // A new session also waits until the one a timeout left closing is gone (its delete would kill the new server).
+    const sessionAutomation = new OneSessionAtATime(
+      deviceLock ? new SessionHoldingAutomation(deviceAutomation, deviceLock, clock, logger) : deviceAutomation,
+      clock,
+      logger,
+    );
+    // The session of an action without session_id, kept for the next one (issue 14).
+    const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
+    const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials: config.allowSerials, appiumUrl: config.appiumUrl }, warm);
+    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm);
+    const broker = new SessionBroker(flows, warm);
+    return {
+      serial,
+      identity,
+      gate,
+      access,
+      flows,
+      warm,
+      broker,
+      shutdown: async () => {
+        await Promise.all([flows.shutdown(), broker.shutdown()]);
+      },
+    };
+  };
+  // Without a device list (a fake device injected) the configured serial is the only device, and its identity.
+  const directory: DeviceDirectory | null =
+    overrides.directory ?? (overrides.device ? null : createDeviceDirectory(config, env, logger, lockDirectory));
+  const resolver = new DeviceResolver(directory, ceilings, { udid: config.udid, udidExplicit: config.udidExplicit, allowSerials: config.allowSerials });
+  const identify = directory
+    ? async (serial: string): Promise<DeviceIdentity> => (await ceilings.action('reading the device properties', directory.facts(serial))).identity
+    : null;
+  const bindings = new DeviceBindings(bind, identify, config.allowSerials, logger);
+  const router = new DeviceRouter(resolver, bindings);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix);
   const capture = new EvidenceCapture(evidence, logger);
   // One registry per server: a ref's serial never repeats while it runs (issue 13).
   const refs = new RefRegistry();
 
   const services: HarnessServices = {
-    status: new StatusService(access, automation, ceilings),
-    tree: new TreeService(access, flows, refs),
-    capture: new CaptureService(access, capture),
-    apps: new AppService(access, flows, capture, clock),
-    flows: new FlowService(access, flows),
-    actions: new UiActionService(access, broker, capture, logger, clock, refs),
-    settings: new SettingsService(access, flows, capture, clock),
-    waits: new WaitService(access, flows, clock, refs),
-    appControl: new AppControlService(access, flows, capture),
-    appInstall: new AppInstallService(access, flows, capture, overrides.apkFolder ?? new LocalApkFolder(config.apkDir)),
-    diagnostics: new DiagnosticsService(access),
+    status: new StatusService(router, automation, ceilings, config.appiumUrl),
+    tree: new TreeService(router, refs),
+    capture: new CaptureService(router, capture),
+    apps: new AppService(router, capture, clock),
+    flows: new FlowService(router),
+    actions: new UiActionService(router, capture, logger, clock, refs),
+    settings: new SettingsService(router, capture, clock),
+    waits: new WaitService(router, clock, refs),
+    appControl: new AppControlService(router, capture),
+    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? new LocalApkFolder(config.apkDir)),
+    diagnostics: new DiagnosticsService(router),
     devices: new DeviceListService(
-      overrides.directory ?? createDeviceDirectory(config, env, logger, deviceLock ? defaultLockDirectory(env) : null),
+      directory ?? createDeviceDirectory(config, env, logger, null),
       ceilings,
-      { udid: config.udid, allowSerials: config.allowSerials },
+      { udid: config.udidExplicit ? config.udid : null, allowSerials: config.allowSerials },
     ),
   };
   const tools = createTools(services, config.toolsets);
@@ -219,7 +244,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
 
   const shutdown = async (): Promise<void> => {
-    const closingSessions = Promise.all([flows.shutdown(), broker.shutdown()]);
+    const closingSessions = bindings.shutdown();
     await withDeadline(clock, SHUTDOWN_FLOW_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
       (error: unknown) => logger.warn('the Appium sessions could not be closed at shutdown', { cause: String(error) }),
     );
@@ -230,12 +255,19 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
 
   return {
     config,
-    deps: { clock, random, logger, device, automation, evidenceStore, imageTools, appium },
+    deps: { clock, random, logger, automation, evidenceStore, imageTools, appium },
     services,
     tools,
-    flows,
-    warm,
-    gate,
+    bindings,
+    get flows() {
+      return bindings.bindNow(config.udid).flows;
+    },
+    get warm() {
+      return bindings.bindNow(config.udid).warm;
+    },
+    get gate() {
+      return bindings.bindNow(config.udid).gate;
+    },
     evidence,
     runner,
     server,
@@ -279,11 +311,27 @@ function createAppiumEndpoint(
  * adb through the closed list. When adb cannot be found the runner still exists and answers
  * every call with EMULATOR_UNAVAILABLE and the install remedy, so the server starts anyway.
  */
-function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, clock: Clock, logger: Logger): DeviceGateway {
-  const adb = locateAdb(env);
-  if (adb) logger.debug('adb located', { source: adb.source });
-  else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
-  return new AdbDeviceGateway(adbRunnerFor(config, env, logger, adb?.path ?? null, config.udid), clock, logger);
+function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, clock: Clock, logger: Logger, serial: string): DeviceGateway {
+  return new AdbDeviceGateway(adbRunnerFor(config, env, logger, locateAdb(env)?.path ?? null, serial), clock, logger);
+}
+
+/**
+ * Appium sessions on `serial`, at the endpoint's current URL. Each session gets a free local port
+ * as its `appium:systemPort` (issue 15): two devices' sessions in one Appium never race for one.
+ */
+function automationFor(serial: string, appium: AppiumEndpoint, config: HarnessConfig, logger: Logger, clock: Clock): AutomationGateway {
+  return new EndpointAutomationGateway(appium, (url) =>
+    new WebdriverAutomationGateway({
+      url,
+      udid: serial,
+      connectTimeoutMs: config.connectTimeoutMs,
+      extraCapabilities: { ...config.appiumExtraCapabilities },
+      ...(config.adbServerPort === null ? {} : { adbPort: config.adbServerPort }),
+      systemPort: freeLoopbackPort,
+      logger,
+      clock,
+    }),
+  );
 }
 
 function adbRunnerFor(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, adbPath: string | null, serial: string): AdbRunner {

@@ -149,7 +149,7 @@ async function serve(args: readonly string[] = []): Promise<number> {
       await container.shutdown();
       return 2;
     }
-    logger.info('serving MCP over Streamable HTTP', { version: packageVersion(), udid: config.udid, toolsets: config.toolsets.join(',') });
+    logger.info('serving MCP over Streamable HTTP', { version: packageVersion(), udid: config.udidExplicit ? config.udid : '(discovered per call)', toolsets: config.toolsets.join(',') });
     return new Promise<number>(() => undefined);
   }
 
@@ -158,7 +158,7 @@ async function serve(args: readonly string[] = []): Promise<number> {
   // Not the SDK's StdioServerTransport: it drops malformed lines without an answer and closes on a long one.
   // The first message picks the revision: 2025-era clients meet the v1 server as before, 2026-07-28 ones the v2 SDK.
   await new StdioRevisions(container.server, new StdioJsonRpcTransport()).start();
-  logger.info('serving MCP over stdio', { version: packageVersion(), udid: config.udid, toolsets: config.toolsets.join(',') });
+  logger.info('serving MCP over stdio', { version: packageVersion(), udid: config.udidExplicit ? config.udid : '(discovered per call)', toolsets: config.toolsets.join(',') });
   // Runs until stop() exits the process.
   return new Promise<number>(() => undefined);
 }

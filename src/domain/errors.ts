@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   'EMULATOR_UNAVAILABLE',
   'APPIUM_UNAVAILABLE',
   'EMULATOR_BUSY',
+  /** Several allowed devices are online and the call did not say which (issue 15): the message lists them. */
+  'DEVICE_AMBIGUOUS',
   'INVALID_UI_SESSION',
   'UI_ELEMENT_NOT_FOUND',
   'UI_TREE_UNAVAILABLE',

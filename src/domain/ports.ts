@@ -7,6 +7,7 @@ import type { AutomationEndpointStatus } from './automationEndpoint.js';
 import type { ApkRelativePath } from './apk/apkArgument.js';
 import type { Wakefulness, WindowState } from './tree/screen.js';
 import type { SwipePath } from './gestures/scrollGesture.js';
+import type { DeviceFacts } from './devices/identity.js';
 
 /** Time is a dependency so tests can move it by hand. */
 export interface Clock {
@@ -226,10 +227,14 @@ export interface ListedDevice {
 /** Every device the adb server sees; read-only (issue 16, device_list). */
 export interface DeviceDirectory {
   list(): Promise<readonly ListedDevice[]>;
-  /** `getprop ro.build.version.release` on `serial`: only asked of devices the guard allows. */
-  androidVersion(serial: string): Promise<string>;
-  /** Who holds `serial`'s cross-process lock now (a live process), or null. */
-  holderOf(serial: string): { readonly pid: number; readonly tool: string; readonly since: string } | null;
+  /**
+   * One `getprop` (every property) on `serial`: its identity (the lock's key), Android version and
+   * model (issue 15). Only asked of devices the guard allows; throws EMULATOR_UNAVAILABLE when the
+   * device does not answer.
+   */
+  facts(serial: string): Promise<DeviceFacts>;
+  /** Who holds the cross-process lock of the device with this identity key now (a live process), or null. */
+  holderOf(identityKey: string): { readonly pid: number; readonly tool: string; readonly since: string } | null;
 }
 
 /** What a hold on the device is for, written into the cross-process lock for EMULATOR_BUSY messages. */

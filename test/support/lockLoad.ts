@@ -244,6 +244,9 @@ export async function runLockLoad(stack: ReliabilityStack, entries: readonly Dev
   // 5. Each process's adb calls lie in its own windows.
   const trace = stack.trace().filter((r) => /^p\d+$/.test(r.tag));
   for (const record of trace) {
+    // Issue 15: the device's identity (one `getprop`, all properties, at a process's first call) and
+    // the device list decide WHICH lock to take, so they are read before any: read-only, no UiAutomation.
+    if (isIdentityRead(record.argv)) continue;
     if (!inWindow(record.startMs, record.tag) || !inWindow(record.endMs, record.tag)) {
       problems.push(`${record.tag} ran adb ${record.argv.slice(2).join(' ')} outside its windows [${record.startMs}, ${record.endMs}]`);
     }
@@ -253,6 +256,7 @@ export async function runLockLoad(stack: ReliabilityStack, entries: readonly Dev
   let checked = 0;
   for (const entry of entries.slice(fromIndex)) {
     if (!['shell', 'uia2', 'click', 'input', 'unknown-command'].includes(entry.kind)) continue;
+    if (entry.kind === 'shell' && /^(shell_v2|shell|exec): getprop$/.test(entry.detail)) continue;
     // The device's own notes about the instrumentation's end come after the DELETE has been answered.
     if (entry.detail.startsWith('am instrument: ') && entry.detail.includes('ended')) continue;
     const at = entry.atMs + offset;
@@ -289,4 +293,10 @@ export async function runLockLoad(stack: ReliabilityStack, entries: readonly Dev
     durationMs,
     problems,
   };
+}
+
+/** `adb -s X shell getprop` (no property: all of them) or `adb devices -l`: read before a lock is chosen (issue 15). */
+function isIdentityRead(argv: readonly string[]): boolean {
+  const rest = (argv[0] === '-s' ? argv.slice(2) : argv).join(' ');
+  return rest === 'shell getprop' || rest === 'devices -l';
 }

@@ -166,6 +166,8 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
     'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
     // device_list (issue 16): a read-only host command.
     'devices -l',
+    // Issue 15: every property at once (the device's identity for its lock, version, model).
+    'shell getprop',
     // Read only after screencap warns of several displays (issue 8).
     'shell dumpsys display',
     // app_logs, app_crashes (issue 16): read-only logcat and the process list.

@@ -15,6 +15,8 @@ describe('loadConfig', () => {
     const { config, warnings } = load({});
     expect(config).toEqual({
       udid: 'emulator-5554',
+      // Unset: the device is discovered (issue 15); the serial above is only the fakes' default.
+      udidExplicit: false,
       allowSerials: [],
       appiumUrl: 'http://127.0.0.1:4723',
       appiumUrlExplicit: false,
@@ -51,6 +53,7 @@ describe('loadConfig', () => {
     expect(warnings).toEqual([]);
     expect(config).toMatchObject({
       udid: '127.0.0.1:40555',
+      udidExplicit: true,
       allowSerials: ['127.0.0.1:40555', 'emulator-x'],
       appiumUrl: 'http://localhost:4999',
       appiumUrlExplicit: true,

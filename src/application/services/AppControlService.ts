@@ -1,8 +1,7 @@
 import { HarnessError } from '../../domain/errors.js';
 import type { DeviceGateway, PackageName } from '../../domain/ports.js';
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 /**
@@ -12,8 +11,7 @@ import type { OperationContext, Outcome } from '../OperationRunner.js';
  */
 export class AppControlService {
   constructor(
-    private readonly access: DeviceAccess,
-    private readonly flows: FlowSessions,
+    private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
   ) {}
 
@@ -33,14 +31,15 @@ export class AppControlService {
     });
   }
 
-  private run(
+  private async run(
     context: OperationContext,
     pkg: PackageName,
     label: 'app-stop' | 'app-clear-data',
     body: (device: DeviceGateway) => Promise<Record<string, unknown>>,
   ): Promise<Outcome> {
-    return this.access.exclusive(context, 'act', async (device) => {
-      this.flows.assertNoFlow();
+    const { access, flows } = await this.router.bindingFor({});
+    return access.exclusive(context, 'act', async (device) => {
+      flows.assertNoFlow();
       if (!(await device.listPackages()).includes(pkg)) {
         throw new HarnessError('APP_NOT_FOUND', `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`);
       }

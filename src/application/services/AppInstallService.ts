@@ -1,9 +1,8 @@
 import type { ApkRelativePath } from '../../domain/apk/apkArgument.js';
 import { findInstallRefusal, installRefusedError } from '../../domain/apk/installFailure.js';
 import type { ApkFolder } from '../../domain/ports.js';
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 /**
@@ -15,15 +14,16 @@ import type { OperationContext, Outcome } from '../OperationRunner.js';
  */
 export class AppInstallService {
   constructor(
-    private readonly access: DeviceAccess,
-    private readonly flows: FlowSessions,
+    private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
     private readonly folder: ApkFolder,
   ) {}
 
-  install(context: OperationContext, apk: ApkRelativePath): Promise<Outcome> {
-    return this.access.exclusive(context, 'act', async (device) => {
-      this.flows.assertNoFlow();
+  async install(context: OperationContext, apk: ApkRelativePath): Promise<Outcome> {
+    // The default device (issue 15): with several online and none configured, DEVICE_AMBIGUOUS.
+    const { access, flows } = await this.router.bindingFor({});
+    return access.exclusive(context, 'act', async (device) => {
+      flows.assertNoFlow();
       const prepared = await this.folder.prepare(apk);
       try {
         const pkg = prepared.packageName;

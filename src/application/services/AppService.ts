@@ -1,9 +1,8 @@
 import { parseDump } from '../../domain/tree/dump.js';
 import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway, PackageName } from '../../domain/ports.js';
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { isVisible } from '../../domain/tree/nodeFacts.js';
 import { conditionOf, lockedError, requireUsableScreen } from '../screen/screenLock.js';
@@ -15,35 +14,47 @@ export const APP_POLL_INTERVAL_MS = 500;
 /** app_list_installed and app_open: packages through adb, launches through `am start`, no Appium. */
 export class AppService {
   constructor(
-    private readonly access: DeviceAccess,
-    private readonly flows: FlowSessions,
+    private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
     private readonly clock: Clock,
   ) {}
 
-  listInstalled(context: OperationContext): Promise<Outcome> {
-    return this.access.exclusive(context, 'adb', async (device) => {
+  async listInstalled(context: OperationContext, sessionId?: string): Promise<Outcome> {
+    const { access } = await this.router.bindingFor({ sessionId });
+    return access.exclusive(context, 'adb', async (device) => {
       const packages = [...new Set(await device.listPackages())].sort();
       return { data: { packages, count: packages.length } };
     });
   }
 
-  open(context: OperationContext, pkg: PackageName): Promise<Outcome> {
-    return this.access.exclusive(context, 'act', async (device) => {
-      // The launch and the visibility polling (a dump) would pull the screen from under a flow.
-      this.flows.assertNoFlow();
-      // Issue 12: behind the lock screen `am start` still succeeds, and nobody sees the app.
-      await requireUsableScreen(device, `opening ${pkg}`);
-      const component = await this.launcherComponent(device, pkg);
-      try {
-        await this.start(device, pkg, component);
-        const foreground = await this.waitUntilVisible(device, pkg);
-        const written = await this.evidence.capture(device, 'app-open');
-        return { data: { opened_package: pkg, foreground_package: foreground }, evidence: written.ref };
-      } catch (error) {
-        throw await this.evidence.attachFailure(device, 'app-open', error);
+  /**
+   * Without session_id no flow may be open (the launch and the visibility polling, a dump, would
+   * pull the screen from under it). With one (issue 15: a flow names its device) the launch runs in
+   * that flow and the polling reads the flow's page source instead of dumping.
+   */
+  async open(context: OperationContext, pkg: PackageName, sessionId?: string): Promise<Outcome> {
+    const { access, flows } = await this.router.bindingFor({ sessionId });
+    return access.exclusive(context, 'act', async (device) => {
+      if (sessionId === undefined) {
+        flows.assertNoFlow();
+        return this.launch(device, pkg, async () => device.dumpUi());
       }
+      return flows.use(sessionId, (session) => this.launch(device, pkg, () => session.pageSource()));
     });
+  }
+
+  private async launch(device: DeviceGateway, pkg: PackageName, source: () => Promise<string>): Promise<Outcome> {
+    // Issue 12: behind the lock screen `am start` still succeeds, and nobody sees the app.
+    await requireUsableScreen(device, `opening ${pkg}`);
+    const component = await this.launcherComponent(device, pkg);
+    try {
+      await this.start(device, pkg, component);
+      const foreground = await this.waitUntilVisible(device, pkg, source);
+      const written = await this.evidence.capture(device, 'app-open');
+      return { data: { opened_package: pkg, foreground_package: foreground }, evidence: written.ref };
+    } catch (error) {
+      throw await this.evidence.attachFailure(device, 'app-open', error);
+    }
   }
 
   private async launcherComponent(device: DeviceGateway, pkg: PackageName): Promise<string> {
@@ -70,13 +81,13 @@ export class AppService {
   }
 
   /** Returns the foreground package once `pkg` shows nodes on screen; APP_NOT_FOUND after 6 s. */
-  private async waitUntilVisible(device: DeviceGateway, pkg: PackageName): Promise<string | null> {
+  private async waitUntilVisible(device: DeviceGateway, pkg: PackageName, source: () => Promise<string>): Promise<string | null> {
     const deadline = this.clock.monotonicMs() + APP_VISIBLE_TIMEOUT_MS;
     let foreground: string | null = null;
     let lastDump: boolean | null = null;
     for (;;) {
       // The window state and the dump at once; the dump only counts when `pkg` (or no window) is in front.
-      const [window, dump] = await Promise.allSettled([device.getWindowState(), this.showsNodesOf(device, pkg)]);
+      const [window, dump] = await Promise.allSettled([device.getWindowState(), this.showsNodesOf(source, pkg)]);
       if (window.status === 'rejected') throw window.reason;
       // The keyguard came up while the app was starting (the screen timed out): say so, not "not visible".
       const locked = lockedError(conditionOf(window.value, 'Awake'), `opening ${pkg}`);
@@ -107,9 +118,9 @@ export class AppService {
   }
 
   /** Whether the dump shows a visible node of `pkg`; null when no dump could be read. */
-  private async showsNodesOf(device: DeviceGateway, pkg: string): Promise<boolean | null> {
+  private async showsNodesOf(source: () => Promise<string>, pkg: string): Promise<boolean | null> {
     try {
-      const tree = parseDump(await device.dumpUi());
+      const tree = parseDump(await source());
       return tree.nodes.some((node) => node.packageName === pkg && isVisible(node));
     } catch (error) {
       // A transient dump failure right after a launch is expected; the next poll retries.

@@ -1,4 +1,4 @@
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
@@ -9,12 +9,14 @@ export const PREVIEW_MAX_BYTES = 1_000_000;
 /** screen_capture: a full-resolution evidence file plus a preview small enough for a model. */
 export class CaptureService {
   constructor(
-    private readonly access: DeviceAccess,
+    private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
   ) {}
 
-  capture(context: OperationContext): Promise<Outcome> {
-    return this.access.exclusive(context, 'adb', async (device) => {
+  /** `sessionId`: the flow's device (issue 15); the screenshot goes through adb either way (no UiAutomation). */
+  async capture(context: OperationContext, sessionId?: string): Promise<Outcome> {
+    const { access } = await this.router.bindingFor({ sessionId });
+    return access.exclusive(context, 'adb', async (device) => {
       const png = await device.screencap();
       const written = await this.evidence.writeWithPreview('screen', png, PREVIEW_MAX_SIDE, PREVIEW_MAX_BYTES);
       return { data: { captured: true, width: written.width, height: written.height }, evidence: written.ref, image: written.preview };

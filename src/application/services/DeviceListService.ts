@@ -1,11 +1,13 @@
 import { HarnessError } from '../../domain/errors.js';
+import { serialIdentity, type DeviceFacts } from '../../domain/devices/identity.js';
 import { checkSerial } from '../../domain/guards.js';
 import type { DeviceDirectory } from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 export interface DeviceListPolicy {
-  readonly udid: string;
+  /** ANDROID_UDID when set (`configured` marks it), else null. */
+  readonly udid: string | null;
   readonly allowSerials: readonly string[];
 }
 
@@ -27,10 +29,10 @@ export class DeviceListService {
     const devices = await Promise.all(
       listed.map(async (device) => {
         const allowed = this.allows(device.serial);
-        let androidVersion: string | null = null;
+        let facts: DeviceFacts | null = null;
         if (allowed && device.state === 'device') {
-          androidVersion = await this.ceilings
-            .action('reading the Android version', this.directory.androidVersion(device.serial))
+          facts = await this.ceilings
+            .action('reading the device properties', this.directory.facts(device.serial))
             .catch((error: unknown) => {
               if (error instanceof HarnessError) return null;
               throw error;
@@ -41,9 +43,11 @@ export class DeviceListService {
           state: device.state,
           allowed,
           configured: device.serial === this.policy.udid,
-          android_version: androidVersion || null,
+          avd_name: facts?.identity.avdName ?? null,
+          android_version: facts?.androidVersion ?? null,
           model: device.model,
-          held_by: this.directory.holderOf(device.serial),
+          // The lock is the device's, whichever serial took it (issue 15).
+          held_by: this.directory.holderOf((facts?.identity ?? serialIdentity(device.serial)).key),
         };
       }),
     );

@@ -3,7 +3,7 @@ import { atLeast, parseThreadtime, type LogLevel, type LogLine } from '../../dom
 import { cutMessage, newestWithin } from '../../domain/diagnostics/logBudget.js';
 import { HarnessError } from '../../domain/errors.js';
 import type { DeviceGateway, PackageName } from '../../domain/ports.js';
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 export const LOG_LINES_DEFAULT = 100;
@@ -33,10 +33,11 @@ export interface CrashRequest {
  * it is the tool's purpose; none of it goes to the harness's own log.
  */
 export class DiagnosticsService {
-  constructor(private readonly access: DeviceAccess) {}
+  constructor(private readonly router: DeviceRouter) {}
 
-  logs(context: OperationContext, request: LogRequest): Promise<Outcome> {
-    return this.access.exclusive(context, 'adb', async (device) => {
+  async logs(context: OperationContext, request: LogRequest): Promise<Outcome> {
+    const { access } = await this.router.bindingFor({});
+    return access.exclusive(context, 'adb', async (device) => {
       const { pkg, lines, minLevel } = request;
       if (!(await device.listPackages()).includes(pkg)) {
         throw new HarnessError('APP_NOT_FOUND', `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`);
@@ -79,8 +80,9 @@ export class DiagnosticsService {
     });
   }
 
-  crashes(context: OperationContext, request: CrashRequest): Promise<Outcome> {
-    return this.access.exclusive(context, 'adb', async (device) => {
+  async crashes(context: OperationContext, request: CrashRequest): Promise<Outcome> {
+    const { access } = await this.router.bindingFor({});
+    return access.exclusive(context, 'adb', async (device) => {
       const { pkg, sinceMs } = request;
       const reports = [
         ...parseCrashBuffer(parseThreadtime(await device.readCrashLog())),

@@ -2,9 +2,8 @@ import { parseDump } from '../../domain/tree/dump.js';
 import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway } from '../../domain/ports.js';
 import { isVisible, ownLabel } from '../../domain/tree/nodeFacts.js';
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { conditionOf, lockedError, requireUsableScreen } from '../screen/screenLock.js';
 
@@ -18,33 +17,41 @@ const APPS_MARKER = /^(All apps|See all \d+ apps)$/i;
 /** settings_open_apps: the demonstration flow, Settings → Apps, entirely through adb. */
 export class SettingsService {
   constructor(
-    private readonly access: DeviceAccess,
-    private readonly flows: FlowSessions,
+    private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
     private readonly clock: Clock,
   ) {}
 
-  openApps(context: OperationContext): Promise<Outcome> {
-    return this.access.exclusive(context, 'act', async (device) => {
-      this.flows.assertNoFlow();
-      await requireUsableScreen(device, 'opening Settings → Apps');
-      try {
-        await device.startApplicationSettings();
-        const marker = await this.waitForAppsList(device);
-        const written = await this.evidence.capture(device, 'settings-apps');
-        return { data: { screen_marker: marker }, evidence: written.ref };
-      } catch (error) {
-        throw await this.evidence.attachFailure(device, 'settings-apps', error);
+  /** As app_open: with session_id the flow's device, polled through the flow's page source (no dump under it). */
+  async openApps(context: OperationContext, sessionId?: string): Promise<Outcome> {
+    const { access, flows } = await this.router.bindingFor({ sessionId });
+    return access.exclusive(context, 'act', async (device) => {
+      if (sessionId === undefined) {
+        flows.assertNoFlow();
+        return this.open(device, () => device.dumpUi());
       }
+      return flows.use(sessionId, (session) => this.open(device, () => session.pageSource()));
     });
   }
 
-  private async waitForAppsList(device: DeviceGateway): Promise<string> {
+  private async open(device: DeviceGateway, source: () => Promise<string>): Promise<Outcome> {
+    await requireUsableScreen(device, 'opening Settings → Apps');
+    try {
+      await device.startApplicationSettings();
+      const marker = await this.waitForAppsList(device, source);
+      const written = await this.evidence.capture(device, 'settings-apps');
+      return { data: { screen_marker: marker }, evidence: written.ref };
+    } catch (error) {
+      throw await this.evidence.attachFailure(device, 'settings-apps', error);
+    }
+  }
+
+  private async waitForAppsList(device: DeviceGateway, source: () => Promise<string>): Promise<string> {
     const deadline = this.clock.monotonicMs() + SETTINGS_WAIT_MS;
     let foreground: string | null = null;
     for (;;) {
       // The window state and the dump at once; the marker only counts when Settings is in front.
-      const [window, marker] = await Promise.allSettled([device.getWindowState(), this.findMarker(device)]);
+      const [window, marker] = await Promise.allSettled([device.getWindowState(), this.findMarker(source)]);
       if (window.status === 'rejected') throw window.reason;
       const locked = lockedError(conditionOf(window.value, 'Awake'), 'opening Settings → Apps');
       if (locked) throw locked;
@@ -70,9 +77,9 @@ export class SettingsService {
     );
   }
 
-  private async findMarker(device: DeviceGateway): Promise<string | null> {
+  private async findMarker(source: () => Promise<string>): Promise<string | null> {
     try {
-      const tree = parseDump(await device.dumpUi());
+      const tree = parseDump(await source());
       const node = tree.nodes.find((candidate) => isVisible(candidate) && APPS_MARKER.test(ownLabel(candidate).trim()));
       return node ? ownLabel(node).trim() : null;
     } catch (error) {

@@ -1,7 +1,10 @@
 import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
+import { checkAppiumUrl } from '../../domain/guards.js';
 import type { AutomationGateway, DeviceGateway } from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { DeviceBinding } from '../devices/DeviceBinding.js';
+import type { AllowedDevice } from '../devices/DeviceResolver.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { together } from '../time/together.js';
 import { readScreenCondition } from '../screen/screenLock.js';
@@ -24,12 +27,30 @@ export function endpointData(status: AutomationEndpointStatus): Record<string, u
   };
 }
 
-/** emulator_get_status: who is there, through read-only adb and the automation endpoint's /status. */
+/** One entry of `devices` (issue 15): every device the guard allows, and who holds it. */
+function deviceEntry(device: AllowedDevice): Record<string, unknown> {
+  return {
+    serial: device.serial,
+    state: device.state,
+    avd_name: device.facts?.identity.avdName ?? null,
+    android_version: device.facts?.androidVersion ?? null,
+    model: device.facts?.model ?? null,
+    held_by: device.heldBy,
+  };
+}
+
+/**
+ * emulator_get_status: who is there, through read-only adb and the automation endpoint's /status.
+ * `udid` and its version and model are the device the call names (its session_id), else the
+ * default one; `devices` lists every allowed device adb sees (issue 15). With several online and
+ * none named there is no default: `udid` is null and the list says which to name.
+ */
 export class StatusService {
   constructor(
-    private readonly access: DeviceAccess,
+    private readonly router: DeviceRouter,
     private readonly automation: AutomationGateway,
     private readonly ceilings: Ceilings,
+    private readonly appiumUrl: string,
   ) {}
 
   /**
@@ -46,27 +67,54 @@ export class StatusService {
     }
   }
 
-  status(context: OperationContext): Promise<Outcome> {
-    return this.access.exclusive(context, 'appium', async (device) => {
+  async status(context: OperationContext, sessionId?: string): Promise<Outcome> {
+    const binding = await this.target(sessionId);
+    const list = async () => (await this.router.resolver.allowed()).map(deviceEntry);
+    if (binding === null) {
+      checkAppiumUrl(this.appiumUrl);
+      const [listed, endpoint] = await together(list(), this.endpoint());
+      return {
+        data: { udid: null, android_version: null, model: null, screen: null, appium_version: endpoint.version, appium_endpoint: endpointData(endpoint), devices: listed },
+      };
+    }
+    return binding.access.exclusive(context, 'appium', async (device) => {
       // First whether the device is there and booted (a clear remedy when not), then the rest at once.
       await device.getState();
-      const [android_version, model, screen, endpoint] = await together(
+      // The list inside the gate: this device's own properties are read while this call owns it.
+      const [android_version, model, screen, endpoint, listed] = await together(
         device.getAndroidVersion(),
         device.getModel(),
         this.screen(device),
-        this.ceilings.action('asking Appium for its status', this.automation.status()),
+        this.endpoint(),
+        list(),
       );
+      // Without a device list (no adb to ask), the device at hand is the list.
+      const devices = listed.length > 0 || this.router.resolver.hasDirectory ? listed : [{ serial: binding.serial, state: 'device', avd_name: null, android_version, model, held_by: null }];
       return {
         data: {
-          udid: this.access.udid,
+          udid: binding.serial,
           android_version,
           model,
           // Issue 12: whether launches and actions can reach an app (DEVICE_LOCKED otherwise).
           screen,
           appium_version: endpoint.version,
           appium_endpoint: endpointData(endpoint),
+          devices,
         },
       };
     });
+  }
+
+  private async target(sessionId: string | undefined): Promise<DeviceBinding | null> {
+    try {
+      return await this.router.bindingFor({ sessionId });
+    } catch (error) {
+      if (sessionId === undefined && error instanceof HarnessError && error.code === 'DEVICE_AMBIGUOUS') return null;
+      throw error;
+    }
+  }
+
+  private endpoint(): Promise<AutomationEndpointStatus> {
+    return this.ceilings.action('asking Appium for its status', this.automation.status());
   }
 }

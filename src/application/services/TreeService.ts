@@ -3,8 +3,7 @@ import { ANSWER_BUDGET_BYTES, ENVELOPE_RESERVE_BYTES, SUMMARY_BUDGET_BYTES, wire
 import { redactPasswordTexts } from '../../domain/tree/dump.js';
 import { rawPart } from '../../domain/tree/rawPage.js';
 import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { RefRegistry } from '../screen/RefRegistry.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
@@ -24,14 +23,14 @@ export interface TreeRequest {
  */
 export class TreeService {
   constructor(
-    private readonly access: DeviceAccess,
-    private readonly flows: FlowSessions,
+    private readonly router: DeviceRouter,
     private readonly refs: RefRegistry,
   ) {}
 
-  getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
-    return this.access.exclusive(context, 'adb', async (device) => {
-      const reading = await readScreenAsObserver(this.flows, device, request.sessionId);
+  async getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
+    const { access, flows } = await this.router.bindingFor({ sessionId: request.sessionId });
+    return access.exclusive(context, 'adb', async (device) => {
+      const reading = await readScreenAsObserver(flows, device, request.sessionId);
       // Every answer stays within what clients accept (docs/contract.md §2, "Size"): the summary in its share...
       const summary = fitSummaryToBudget(this.refs.attach(reading), SUMMARY_BUDGET_BYTES);
       if (!request.includeRaw) return { data: summary };

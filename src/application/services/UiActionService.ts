@@ -16,12 +16,11 @@ import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
 import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
 import { DEVICE_KEYS, type DeviceKey } from '../../domain/toolsetArguments.js';
 import type { ScrollDirection } from '../../domain/validation.js';
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenViaDriver } from '../screen/ScreenReader.js';
-import type { SessionBroker } from '../sessions/SessionBroker.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
 import { requireUsableScreen } from '../screen/screenLock.js';
@@ -76,8 +75,7 @@ export const LONG_PRESS_HOLD_MS = 1_500;
  */
 export class UiActionService {
   constructor(
-    private readonly access: DeviceAccess,
-    private readonly sessions: SessionBroker,
+    private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
     private readonly logger: Logger,
     private readonly clock: Clock,
@@ -185,7 +183,7 @@ export class UiActionService {
     );
   }
 
-  private act(
+  private async act(
     context: OperationContext,
     label: string,
     sessionId: string | undefined,
@@ -193,14 +191,15 @@ export class UiActionService {
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
     after: AfterAction = 'focused',
   ): Promise<Outcome> {
-    return this.access.exclusive(context, 'act', async (device) => {
+    const { access, broker } = await this.router.bindingFor({ sessionId });
+    return access.exclusive(context, 'act', async (device) => {
       let reachedDevice = false;
       // Issue 12: behind the lock screen (or with the display off) the action would reach nothing; no session is opened for it.
       const screenBefore = await requireUsableScreen(device, ACTION_NAMES[label] ?? 'the action');
       try {
         let before: string | null = null;
         let keyboardClosed = false;
-        const data = await this.sessions.withSession(sessionId, async (session) => {
+        const data = await broker.withSession(sessionId, async (session) => {
           reachedDevice = true;
           // Read inside the session, right before the action: opening a session can move the focus itself
           // (issue 12: the first session after boot starts io.appium.settings, which closes an open keyboard).

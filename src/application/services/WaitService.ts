@@ -7,8 +7,7 @@ import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
 import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
 import type { WaitUntil } from '../../domain/toolsetArguments.js';
 import { DeadlineExceeded, withDeadline } from '../time/deadline.js';
-import type { DeviceAccess } from '../ownership/DeviceAccess.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import type { RefRegistry } from '../screen/RefRegistry.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
@@ -34,21 +33,21 @@ export interface WaitRequest {
  */
 export class WaitService {
   constructor(
-    private readonly access: DeviceAccess,
-    private readonly flows: FlowSessions,
+    private readonly router: DeviceRouter,
     private readonly clock: Clock,
     private readonly refs: RefRegistry,
   ) {}
 
-  wait(context: OperationContext, request: WaitRequest): Promise<Outcome> {
-    return this.access.exclusive(context, 'adb', async (device) => {
+  async wait(context: OperationContext, request: WaitRequest): Promise<Outcome> {
+    const { access, flows } = await this.router.bindingFor({ sessionId: request.sessionId });
+    return access.exclusive(context, 'adb', async (device) => {
       const started = this.clock.monotonicMs();
       const state: { stop: boolean; lastPresent: boolean | null } = { stop: false, lastPresent: null };
       const loop = async (): Promise<Outcome> => {
         for (;;) {
           // The deadline answered already: no read after it (the gate is being given back).
           if (state.stop) throw new DeadlineExceeded('timed out');
-          const reading = await readScreenAsObserver(this.flows, device, request.sessionId);
+          const reading = await readScreenAsObserver(flows, device, request.sessionId);
           const present = matchSelector(reading.tree, request.selector).some(isVisible);
           state.lastPresent = present;
           if (present === (request.until === 'visible')) {

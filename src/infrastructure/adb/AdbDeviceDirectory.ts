@@ -1,8 +1,9 @@
+import { factsFromProps, type DeviceFacts } from '../../domain/devices/identity.js';
 import type { DeviceDirectory, ListedDevice, Logger } from '../../domain/ports.js';
 import { FileDeviceLock, systemProcessProbe } from '../lock/FileDeviceLock.js';
 import { ADB_COMMANDS } from './AdbDeviceGateway.js';
 import type { AdbRunner } from './AdbRunner.js';
-import { parseGetprop } from './parsers.js';
+import { parsePropertyListing } from './parsers.js';
 
 /** What a serial from adb's own output must look like before it goes into an argv. */
 const SERIAL_PATTERN = /^[A-Za-z0-9._:[\]-]{1,128}$/;
@@ -50,15 +51,15 @@ export class AdbDeviceDirectory implements DeviceDirectory {
     return parseDevicesList(result.stdout.toString('utf8'));
   }
 
-  async androidVersion(serial: string): Promise<string> {
+  async facts(serial: string): Promise<DeviceFacts> {
     if (!isPlainSerial(serial)) throw new Error('not a plain serial');
-    const result = await this.options.runnerFor(serial).run(ADB_COMMANDS.androidVersion);
-    return parseGetprop(result.stdout.toString('utf8'));
+    const result = await this.options.runnerFor(serial).run(ADB_COMMANDS.allProperties);
+    return factsFromProps(serial, parsePropertyListing(result.stdout.toString('utf8')));
   }
 
-  holderOf(serial: string): { pid: number; tool: string; since: string } | null {
+  holderOf(identityKey: string): { pid: number; tool: string; since: string } | null {
     if (this.options.lockDirectory === null) return null;
-    const lock = new FileDeviceLock({ directory: this.options.lockDirectory, serial, logger: this.options.logger });
+    const lock = new FileDeviceLock({ directory: this.options.lockDirectory, serial: identityKey, logger: this.options.logger });
     const record = lock.peek();
     // A record whose process is gone is a stale lock: nobody holds the device.
     if (!record || !systemProcessProbe.isAlive(record.pid)) return null;

@@ -73,6 +73,8 @@ export const ADB_COMMANDS = Object.freeze({
   startApplicationSettings: frozen('shell', 'am', 'start', '-W', '-S', '-a', 'android.settings.APPLICATION_SETTINGS'),
   /** Issue 16 (device_list): a host command, read-only; `-s` before it changes nothing. */
   listDevices: frozen('devices', '-l'),
+  /** Issue 15: every property at once (the device's identity, version and model), read-only. */
+  allProperties: frozen('shell', 'getprop'),
   /** Issue 16 (app_stop, app_clear_data): the package re-validated before the argv exists. */
   forceStop: (pkg: PackageName): Argv => {
     if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');

@@ -357,3 +357,16 @@ export function parseProcessList(text: string): ProcessEntry[] {
 export function isValidPid(pid: number): boolean {
   return Number.isSafeInteger(pid) && pid > 0 && pid < 4_194_305;
 }
+
+/**
+ * `getprop` with no argument, as Android's toolbox prints it: one `[name]: [value]` per line.
+ * Lines of another shape (a value with a newline in it continues on the next line) are skipped.
+ */
+export function parsePropertyListing(text: string): Map<string, string> {
+  const props = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\[([^\]]+)\]: \[(.*)\]$/.exec(line.trim());
+    if (match?.[1] !== undefined && match[2] !== undefined) props.set(match[1], match[2]);
+  }
+  return props;
+}

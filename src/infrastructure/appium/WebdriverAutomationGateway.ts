@@ -46,6 +46,13 @@ export interface WebdriverAutomationGatewayOptions {
   readonly connectTimeoutMs: number;
   readonly extraCapabilities?: Record<string, unknown>;
   readonly adbPort?: number;
+  /**
+   * Issue 15: a free local port for each new session's `appium:systemPort` (the port Appium forwards
+   * to the UiAutomator2 server on the device). Sessions on several devices at once each get their
+   * own; a session that is still closing keeps its port without blocking the next one. Absent, or
+   * an `appium:systemPort` in the extra capabilities (the user's choice wins): not allocated here.
+   */
+  readonly systemPort?: () => Promise<number>;
   readonly logger: Logger;
   /** Defaults to the system clock; unit tests pass a fake. */
   readonly clock?: Clock;
@@ -69,6 +76,7 @@ export interface CapabilityInputs {
   readonly adbPort?: number;
   /** The UiAutomator2 server's `waitForIdleTimeout` (SessionOptions.waitForIdleTimeoutMs); a lower one from `extra` is kept. */
   readonly waitForIdleTimeoutMs?: number;
+  readonly systemPort?: number;
 }
 
 const SETTINGS_CAP = 'appium:settings';
@@ -98,11 +106,12 @@ function withIdleWait(caps: Record<string, unknown>, budgetMs: number): void {
  * only where they do not touch the contract's five (or adbPort). newCommandTimeout is in whole seconds, rounded up so Appium never waits less than asked.
  */
 export function buildCapabilities(inputs: CapabilityInputs): Record<string, unknown> {
-  const { udid, extra = {}, adbPort } = inputs;
+  const { udid, extra = {}, adbPort, systemPort } = inputs;
   const caps: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(extra)) {
     if ((CONTRACT_CAPABILITY_KEYS as readonly string[]).includes(key)) continue;
     if (key === 'appium:adbPort' && adbPort !== undefined) continue;
+    if (key === 'appium:systemPort' && systemPort !== undefined) continue;
     caps[key] = value;
   }
   // The harness never unlocks the device (issue 12, DEVICE_LOCKED): without this the driver's
@@ -119,6 +128,7 @@ export function buildCapabilities(inputs: CapabilityInputs): Record<string, unkn
   });
   if (adbPort !== undefined) caps['appium:adbPort'] = adbPort;
   if (inputs.waitForIdleTimeoutMs !== undefined) withIdleWait(caps, inputs.waitForIdleTimeoutMs);
+  if (systemPort !== undefined) caps['appium:systemPort'] = systemPort;
   return caps;
 }
 
@@ -195,6 +205,9 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       extra: this.options.extraCapabilities,
       adbPort: this.options.adbPort,
       waitForIdleTimeoutMs: options.waitForIdleTimeoutMs,
+      ...(this.options.systemPort && this.options.extraCapabilities?.['appium:systemPort'] === undefined
+        ? { systemPort: await this.options.systemPort() }
+        : {}),
     });
     const remote = this.options.remote ?? defaultRemote;
     let driver: DriverLike;

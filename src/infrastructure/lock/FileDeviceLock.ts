@@ -1,7 +1,8 @@
 /**
- * The cross-process device lock as a file: `<dir>/<serial>.lock`, holding one JSON record
+ * The cross-process device lock as a file: `<dir>/<identity>.lock`, holding one JSON record
  * {pid, hostname, nonce, process_start, acquired_at, activity}. Every harness process on the
- * machine that drives the same serial meets at the same file.
+ * machine that drives the same device meets at the same file, whichever of its serials it uses:
+ * the name is the device's identity (src/domain/devices/identity.ts, issue 15), not the serial.
  *
  * - Taking it is atomic and never shows a half-written record: the record is written to a
  *   private temporary file first, then hard-linked to the lock name (`link` fails with EEXIST
@@ -47,7 +48,7 @@ export interface ProcessProbe {
 export interface FileDeviceLockOptions {
   /** Directory shared by every harness process of this user (see defaultLockDirectory). */
   readonly directory: string;
-  /** The device serial as configured (ANDROID_UDID). */
+  /** The device's identity key (`avd:Pixel_7`, `serialno:R58M…`, `serial:emulator-5554`); named `serial` from before issue 15. */
   readonly serial: string;
   readonly logger: Logger;
   /** Defaults to this process. */

@@ -2,6 +2,7 @@
  * The virtual Android device: what the ADB transport calls (`DeviceServices`) and what
  * tests drive in-process (screens, the ordered log, faults). See docs/virtual-device.md.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -49,7 +50,22 @@ export interface VirtualDeviceOptions extends DeviceTraitOptions {
   readonly bootDelayMs?: number;
   /** Called for every log entry (the CLI prints them). */
   readonly onLog?: (entry: DeviceLogEntry) => void;
+  /**
+   * ro.serialno and ro.boot.serialno, the hardware serial a real device reports (and adb prints for
+   * USB devices). Default: `VIRTUAL` and 8 hex digits, different for every device made.
+   */
+  readonly serialNumber?: string;
+  /**
+   * Answer as an emulator of this AVD (issue 15): ro.boot.qemu and ro.kernel.qemu 1,
+   * ro.boot.qemu.avd_name (current images; older ones had ro.kernel.qemu.avd_name) the name, and
+   * ro.serialno the emulator's build string (EMULATOR35X6X3X0), which is the same for every
+   * emulator of one build, as on a real emulator.
+   */
+  readonly avdName?: string;
 }
+
+/** The serial number every emulator of one build shares (androidboot.serialno=EMULATOR<version>). */
+export const EMULATOR_BUILD_SERIALNO = 'EMULATOR35X6X3X0';
 
 export interface StaticScreenOptions extends VirtualDeviceOptions {
   /** Package shown by dumpsys (default: the dump's first package). */
@@ -115,6 +131,7 @@ export class VirtualDevice implements DeviceServices {
     this.logcat = new LogcatBuffer(this.clock);
     this.system = new SystemState(scenario.packages, () => Math.floor(this.clock.nowMs() / 1000));
     this.scenarioPackages = new Map(scenario.packages.map((p) => [p.name, p]));
+    this.identify(options);
     this.ui = new DeviceUi(
       normalizeScenario(withKeyguard(scenario)),
       log,
@@ -463,6 +480,22 @@ export class VirtualDevice implements DeviceServices {
   /** As after a reboot: io.appium.settings's service is not running, so the next session starts its activity again. */
   stopSettingsHelper(): void {
     this.system.settingsHelperForeground = false;
+  }
+
+  /** Who the device says it is (issue 15): a hardware serial of its own, or an emulator's AVD name. */
+  private identify(options: VirtualDeviceOptions): void {
+    const props = this.system.props;
+    if (options.avdName !== undefined) {
+      props.set('ro.boot.qemu', '1');
+      props.set('ro.kernel.qemu', '1');
+      props.set('ro.boot.qemu.avd_name', options.avdName);
+      props.set('ro.serialno', EMULATOR_BUILD_SERIALNO);
+      props.set('ro.boot.serialno', EMULATOR_BUILD_SERIALNO);
+      return;
+    }
+    const serial = options.serialNumber ?? `VIRTUAL${randomBytes(4).toString('hex').toUpperCase()}`;
+    props.set('ro.serialno', serial);
+    props.set('ro.boot.serialno', serial);
   }
 
   /** API level: ro.build.version.sdk and .release, and the `dumpsys window` layout of that version. */

@@ -1,5 +1,5 @@
 /** The device side of the virtual Android device: factories, control API and fault names. */
-export { VirtualDevice, type AnrOptions, type CurrentScreen, type StaticScreenOptions, type VirtualDeviceOptions } from './VirtualDevice.js';
+export { EMULATOR_BUILD_SERIALNO, VirtualDevice, type AnrOptions, type CurrentScreen, type StaticScreenOptions, type VirtualDeviceOptions } from './VirtualDevice.js';
 export type { Fault, FaultKind, FaultTarget } from './faults.js';
 export type { ClickRecord, ClickSource } from './ui.js';
 export type { UiElement } from './uiTree.js';

@@ -14,6 +14,7 @@ import { SeededRandom } from './SeededRandom.js';
 export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfig {
   return {
     udid: 'emulator-5554',
+    udidExplicit: true,
     allowSerials: [],
     appiumUrl: 'http://127.0.0.1:4723',
     appiumUrlExplicit: true,

@@ -76,8 +76,9 @@ describe('validation comes before the gate and the session checks', () => {
   it('two simultaneous calls never share the device', async () => {
     const h = buildHarness();
     const [a, b] = await Promise.all([h.call('app_list_installed'), h.call('screen_capture')]);
+    // Which one wins is not promised (no queue); that exactly one does is.
     const codes = [envelopeOf(a), envelopeOf(b)].map((e) => (e.ok ? 'ok' : e.error?.code));
-    expect(codes).toEqual(['ok', 'EMULATOR_BUSY']);
+    expect(codes.sort()).toEqual(['EMULATOR_BUSY', 'ok']);
   });
 });
 
@@ -137,6 +138,8 @@ describe('observers', () => {
       screen: { awake: true, locked: false },
       appium_version: '3.8.0',
       appium_endpoint: { kind: 'appium', ready: true },
+      // Without a device list (the fakes) the device at hand is the list (issue 15).
+      devices: [{ serial: 'emulator-5554', state: 'device', avd_name: null, android_version: '14', model: 'sdk_gphone64_x86_64', held_by: null }],
     });
     expect(h.automation.log).toEqual(['status']);
   });
@@ -168,6 +171,7 @@ describe('observers', () => {
         nodes: { total: 0, up: 0, available: 0 },
         sessions: 0,
       },
+      devices: [{ serial: 'emulator-5554', state: 'device', avd_name: null, android_version: '14', model: 'sdk_gphone64_x86_64', held_by: null }],
     });
   });
 

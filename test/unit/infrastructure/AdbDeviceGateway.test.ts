@@ -65,6 +65,7 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       processes: 'shell ps -A -o PID,NAME',
       crashLog: 'shell logcat -b crash -d -v threadtime -v year -v UTC',
       anrEvents: 'shell logcat -b events -d -v threadtime -v year -v UTC -s am_anr',
+      allProperties: 'shell getprop',
     });
     for (const [, v] of fixed) expect(v).toBeTypeOf('string');
     for (const value of Object.values(ADB_COMMANDS)) if (Array.isArray(value)) expect(Object.isFrozen(value)).toBe(true);

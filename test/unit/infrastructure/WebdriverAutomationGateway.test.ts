@@ -232,6 +232,26 @@ async function openWith(driver: FakeDriver, clock = new FakeClock(), logger: Log
 }
 
 describe('openSession', () => {
+  it('issue 15: each session gets the systemPort allocated for it; the user\'s appium:systemPort wins', async () => {
+    const ports = [41001, 41002];
+    const seen: Record<string, unknown>[] = [];
+    const make = (extraCapabilities: Record<string, unknown>) =>
+      gatewayAt('http://127.0.0.1:4723', {
+        extraCapabilities,
+        systemPort: async () => ports.shift() ?? 0,
+        remote: async (options) => {
+          seen.push(options.capabilities as Record<string, unknown>);
+          return new FakeDriver();
+        },
+      });
+    const gateway = make({});
+    await gateway.openSession({ idleTimeoutMs: 1_000 });
+    await gateway.openSession({ idleTimeoutMs: 1_000 });
+    await make({ 'appium:systemPort': 8210 }).openSession({ idleTimeoutMs: 1_000 });
+    expect(seen.map((caps) => caps['appium:systemPort'])).toEqual([41001, 41002, 8210]);
+    expect(ports).toEqual([]);
+  });
+
   it('passes host, port, path, silent logging, no retries and the capabilities', async () => {
     const { session, options } = await openWith(new FakeDriver());
     expect(session.id).toBe('sess-1');

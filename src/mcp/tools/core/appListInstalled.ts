@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { optionalSessionId } from '../../arguments.js';
+import { sessionIdSchema } from '../../schemas.js';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
 
@@ -8,8 +10,8 @@ export function appListInstalledTool(services: HarnessServices): ToolDefinition 
     toolset: 'core',
     title: 'Installed apps',
     description: 'Installed packages, sorted: {packages, count}. Next: app_open.',
-    inputSchema: z.object({}),
+    inputSchema: z.object({ session_id: sessionIdSchema }),
     annotations: OBSERVER,
-    execute: (_args, context) => services.apps.listInstalled(context),
+    execute: (args, context) => services.apps.listInstalled(context, optionalSessionId(args)),
   };
 }

@@ -8,7 +8,7 @@ export function emulatorGetStatusTool(services: HarnessServices): ToolDefinition
     toolset: 'core',
     title: 'Emulator status',
     description:
-      'Checks the emulator and Appium: {udid, android_version, model, appium_version}. Next: ui_get_tree.',
+      'Devices and Appium: {udid, android_version, model, appium_version, devices}.',
     inputSchema: z.object({}),
     annotations: OBSERVER,
     execute: (_args, context) => services.status.status(context),

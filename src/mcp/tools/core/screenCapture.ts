@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { optionalSessionId } from '../../arguments.js';
+import { sessionIdSchema } from '../../schemas.js';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
 
@@ -8,9 +10,9 @@ export function screenCaptureTool(services: HarnessServices): ToolDefinition {
     toolset: 'core',
     title: 'Screenshot',
     description:
-      'Screenshot, kept as evidence, returned scaled: {captured, width, height}. Pick targets with ui_get_tree.',
-    inputSchema: z.object({}),
+      'Screenshot (evidence), scaled: {captured, width, height}.',
+    inputSchema: z.object({ session_id: sessionIdSchema }),
     annotations: OBSERVER,
-    execute: (_args, context) => services.capture.capture(context),
+    execute: (args, context) => services.capture.capture(context, optionalSessionId(args)),
   };
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { optionalSessionId } from '../../arguments.js';
+import { sessionIdSchema } from '../../schemas.js';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
@@ -8,9 +10,9 @@ export function settingsOpenAppsTool(services: HarnessServices): ToolDefinition 
     toolset: 'core',
     title: 'Settings → Apps',
     description:
-      'Opens Settings → Apps and waits for it: {screen_marker} + evidence. Next: ui_get_tree.',
-    inputSchema: z.object({}),
+      'Opens Settings → Apps, waits for it: {screen_marker} + evidence.',
+    inputSchema: z.object({ session_id: sessionIdSchema }),
     annotations: actor(true),
-    execute: (_args, context) => services.settings.openApps(context),
+    execute: (args, context) => services.settings.openApps(context, optionalSessionId(args)),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDeviceName } from '../../../application/devices/DeviceResolver.js';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
@@ -8,9 +9,9 @@ export function uiSessionOpenTool(services: HarnessServices): ToolDefinition {
     toolset: 'core',
     title: 'Start a flow',
     description:
-      'Starts a flow (faster for several steps; keeps focus): {session_id, idle_timeout_seconds}. Pass session_id to each call, then ui_session_close.',
-    inputSchema: z.object({}),
+      'Starts a flow (fast for many steps; keeps focus) on device (if several): {session_id, idle_timeout_seconds, device}. Pass session_id to each call, then ui_session_close.',
+    inputSchema: z.object({ device: z.string().optional() }),
     annotations: actor(false),
-    execute: (_args, context) => services.flows.open(context),
+    execute: (args, context) => services.flows.open(context, args.device === undefined || args.device === null ? undefined : parseDeviceName(args.device)),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceDirectory, ListedDevice } from '../../../../src/domain/ports.js';
+import { serialIdentity, type DeviceFacts } from '../../../../src/domain/devices/identity.js';
 import { isPlainSerial, parseDevicesList } from '../../../../src/infrastructure/adb/AdbDeviceDirectory.js';
 import { buildHarness } from '../../../support/fakes/harness.js';
 import { createContainer } from '../../../../src/container.js';
@@ -44,12 +45,13 @@ class FakeDirectory implements DeviceDirectory {
   list(): Promise<readonly ListedDevice[]> {
     return Promise.resolve(this.devices);
   }
-  androidVersion(serial: string): Promise<string> {
+  facts(serial: string): Promise<DeviceFacts> {
     this.asked.push(serial);
-    return Promise.resolve('14');
+    return Promise.resolve({ identity: serial === 'emulator-5556' ? { key: 'avd:Pixel_8', avdName: 'Pixel_8', source: 'avd' } : serialIdentity(serial), androidVersion: '14', model: null });
   }
-  holderOf(serial: string): { pid: number; tool: string; since: string } | null {
-    return serial === 'emulator-5556' ? { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' } : null;
+  holderOf(identityKey: string): { pid: number; tool: string; since: string } | null {
+    // Keyed by the device's identity, not its serial (issue 15).
+    return identityKey === 'avd:Pixel_8' ? { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' } : null;
   }
 }
 
@@ -78,10 +80,10 @@ describe('device_list (toolset device)', () => {
     expect(env.data).toEqual({
       count: 4,
       devices: [
-        { serial: 'emulator-5554', state: 'device', allowed: true, configured: true, android_version: '14', model: 'sdk_gphone64', held_by: null },
-        { serial: 'emulator-5556', state: 'device', allowed: true, configured: false, android_version: '14', model: null, held_by: { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' } },
-        { serial: '127.0.0.1:5555', state: 'device', allowed: false, configured: false, android_version: null, model: 'Pixel_7', held_by: null },
-        { serial: 'emulator-5558', state: 'offline', allowed: true, configured: false, android_version: null, model: null, held_by: null },
+        { serial: 'emulator-5554', state: 'device', allowed: true, configured: true, avd_name: null, android_version: '14', model: 'sdk_gphone64', held_by: null },
+        { serial: 'emulator-5556', state: 'device', allowed: true, configured: false, avd_name: 'Pixel_8', android_version: '14', model: null, held_by: { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' } },
+        { serial: '127.0.0.1:5555', state: 'device', allowed: false, configured: false, avd_name: null, android_version: null, model: 'Pixel_7', held_by: null },
+        { serial: 'emulator-5558', state: 'offline', allowed: true, configured: false, avd_name: null, android_version: null, model: null, held_by: null },
       ],
     });
     // A device the guard refuses, or one not online, is never contacted.
