@@ -1,7 +1,7 @@
 import type { AutomationEndpointStatus, SeleniumGridEndpointStatus } from '../../../src/domain/automationEndpoint.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { AutomationGateway, AutomationSession, ElementRef, Locator, SessionOptions, TypeOutcome } from '../../../src/domain/ports.js';
-import type { SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
+import type { Point, SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
 import { settingsAppsDump } from './screens.js';
 
 type SessionMethod = Exclude<keyof AutomationSession, 'id'>;
@@ -64,6 +64,13 @@ export class FakeSession implements AutomationSession {
       if (!this.owner.takesText(label, this.owner.focused.has(label))) return 'refused';
       this.typed.push(text);
       return 'typed';
+    });
+  }
+  /** Every press at a computed point (issue 12), in order. */
+  readonly presses: { point: Point; holdMs: number }[] = [];
+  pressAt(point: Point, holdMs: number): Promise<void> {
+    return this.answer('pressAt', () => {
+      this.presses.push({ point, holdMs });
     });
   }
   swipe(path: SwipePath): Promise<void> {
