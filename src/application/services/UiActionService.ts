@@ -146,9 +146,9 @@ export class UiActionService {
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
       // only then); a person taps a field before typing too. A focused field is left alone. The
       // tap lands on its visible part, as ui_tap's does (a chat field under the navigation bar).
-      const tapped = !(await session.isFocused(element));
       // A field with no visible part is not tapped: set-text, an accessibility action, may still take it.
-      if (tapped) await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' });
+      const tapped =
+        !(await session.isFocused(element)) && (await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' })).kind !== 'hidden';
       if ((await session.typeText(element, text)) === 'refused') {
         throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(target, tapped, await this.offers(device, session)));
       }
