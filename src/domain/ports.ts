@@ -123,7 +123,7 @@ export interface AutomationSession {
    * The element's class and bounds (`[l,t][r,b]`, '' when the driver has none): enough to find
    * it again in a page source read right after (ui_scroll's named container).
    */
-  elementPlace(element: ElementRef): Promise<{ readonly className: string; readonly bounds: string }>;
+  elementPlace(element: ElementRef): Promise<{ readonly className: string; readonly bounds: string; readonly packageName?: string }>;
   /** Whether the element has input focus (its `focused` attribute). */
   isFocused(element: ElementRef): Promise<boolean>;
   click(element: ElementRef): Promise<void>;

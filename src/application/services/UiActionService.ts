@@ -57,7 +57,11 @@ interface FoundTarget {
   readonly name: string | null;
   readonly bounds?: Rect;
   readonly window?: WindowState;
+  readonly packageName?: string;
 }
+
+/** The package of the status and navigation bars' windows. */
+const SYSTEM_UI = 'com.android.systemui';
 
 /** CONTRACT §7: each find waits up to 10 s. */
 export const FIND_TIMEOUT_MS = 10_000;
@@ -126,9 +130,12 @@ export class UiActionService {
     how: { readonly longPress: boolean; readonly whenHidden: 'refuse' | 'skip' },
   ): Promise<TapPlan> {
     const { longPress } = how;
-    const bounds = found.bounds ?? parseBounds((await session.elementPlace(found.element)).bounds);
+    const place = found.bounds ? { bounds: found.bounds, packageName: found.packageName } : await session.elementPlace(found.element).then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
+    const bounds = place.bounds;
     const window = bounds ? (found.window ?? (await device.getWindowState())) : null;
-    const plan: TapPlan = bounds && window ? planTap(bounds, obstructionsOf(window.ime, window.systemBars)) : { kind: 'centre' };
+    // System UI's own nodes (the bars' buttons) are in the bars' windows: the bars do not cover them.
+    const bars = place.packageName === SYSTEM_UI ? undefined : window?.systemBars;
+    const plan: TapPlan = bounds && window ? planTap(bounds, obstructionsOf(window.ime, bars)) : { kind: 'centre' };
     if (plan.kind === 'hidden') {
       if (how.whenHidden === 'refuse') throw new HarnessError('UI_ELEMENT_NOT_FOUND', coveredMessage(echo(target), plan.coveredBy));
       return plan;
@@ -326,7 +333,7 @@ export class UiActionService {
     const element = await session.findElement(refLocator(reading.tree, node), 0);
     if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
     const plan = reading.plans.find((p) => p.node === node);
-    return { element, name: plan ? nameOfEntry(plan.entry) : '', bounds: b, window: reading.window };
+    return { element, name: plan ? nameOfEntry(plan.entry) : '', bounds: b, window: reading.window, packageName: node.packageName };
   }
 
   /** Finds the element or fails with what the screen offers instead. */

@@ -329,8 +329,12 @@ class WebdriverSession implements AutomationSession {
     }
   }
 
-  async elementPlace(element: ElementRef): Promise<{ className: string; bounds: string }> {
-    return { className: await this.attribute(element, 'class'), bounds: await this.attribute(element, 'bounds') };
+  async elementPlace(element: ElementRef): Promise<{ className: string; bounds: string; packageName: string }> {
+    return {
+      className: await this.attribute(element, 'class'),
+      bounds: await this.attribute(element, 'bounds'),
+      packageName: await this.attribute(element, 'package'),
+    };
   }
 
   async isFocused(element: ElementRef): Promise<boolean> {

@@ -425,8 +425,9 @@ export class DeviceUi {
       return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: true });
     }
     // An edge-to-edge app draws under the bars, but a touch there still goes to their window.
+    // System UI's own nodes (a capture's navigation buttons) are the bar's window and take it.
     const bar = systemBarAt(y);
-    if (bar) return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: false, onSystemBar: bar });
+    if (bar && !this.hitTest(x, y, (e) => e.package === 'com.android.systemui')) return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: false, onSystemBar: bar });
     const longPress = held > this.longPressTimeoutMs();
     // A long-clickable view takes the touch stream too (it is "clickable" to onTouchEvent), so a long
     // hold reaches the topmost clickable or long-clickable node; a short tap keeps the click hit test.

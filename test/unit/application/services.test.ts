@@ -298,6 +298,14 @@ describe('actions', () => {
       expect(unknown.automation.sessions[0]?.presses).toEqual([]);
     });
 
+    it('System UI’s own buttons are in the bar’s window: the bar does not cover them', async () => {
+      const h = placed('[100,2274][300,2400]');
+      h.automation.places.set('Place order', { className: 'android.widget.ImageView', bounds: '[100,2274][300,2400]', packageName: 'com.android.systemui' });
+      expect((await h.envelope('ui_tap', { selector: { text: 'Place order' } })).ok).toBe(true);
+      expect(h.automation.sessions[0]?.calls).toContain('click');
+      expect(h.automation.sessions[0]?.presses).toEqual([]);
+    });
+
     it('ui_type_text focuses a field under the bar through its visible part, and types into one with none left without a tap', async () => {
       const h = placed('[0,2232][1080,2400]');
       expect((await h.envelope('ui_type_text', { selector: { text: 'Place order' }, text: 'x' })).ok).toBe(true);
