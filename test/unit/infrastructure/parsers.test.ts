@@ -194,6 +194,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       foregroundActivity: null,
       ime: { visible: false, frame: null },
       displaySize: null,
+      lock: { locked: false, awake: null },
       // The frozen copy's landscape navigation bar ([0,1017][2400,1080]) is not now's.
       systemBars: { status: null, navigation: null },
     });
