@@ -6,7 +6,7 @@
 import type { AutomationEndpointStatus } from './automationEndpoint.js';
 import type { ApkRelativePath } from './apk/apkArgument.js';
 import type { Wakefulness, WindowState } from './tree/screen.js';
-import type { SwipePath } from './gestures/scrollGesture.js';
+import type { Point, SwipePath } from './gestures/scrollGesture.js';
 import type { DeviceFacts } from './devices/identity.js';
 
 /** Time is a dependency so tests can move it by hand. */
@@ -132,7 +132,7 @@ export interface AutomationSession {
    * The element's class and bounds (`[l,t][r,b]`, '' when the driver has none): enough to find
    * it again in a page source read right after (ui_scroll's named container).
    */
-  elementPlace(element: ElementRef): Promise<{ readonly className: string; readonly bounds: string }>;
+  elementPlace(element: ElementRef): Promise<{ readonly className: string; readonly bounds: string; readonly packageName?: string }>;
   /** Whether the element has input focus (its `focused` attribute). */
   isFocused(element: ElementRef): Promise<boolean>;
   click(element: ElementRef): Promise<void>;
@@ -142,6 +142,11 @@ export interface AutomationSession {
   typeText(element: ElementRef, text: string): Promise<TypeOutcome>;
   /** One finger along `path` (W3C touch actions), lifted at its end. */
   swipe(path: SwipePath): Promise<void>;
+  /**
+   * One finger down at `point`, held `holdMs` (0: a tap), then up (W3C touch actions). Only for a
+   * point the harness computed inside an element's bounds (issue 12), never one a model sent.
+   */
+  pressAt(point: Point, holdMs: number): Promise<void>;
   windowSize(): Promise<{ width: number; height: number }>;
   back(): Promise<void>;
   /** One Android key event (KeyEvent code) through the driver: `mobile: pressKey` (issue 16, device_key). */

@@ -113,6 +113,9 @@ const title = ON_EMULATOR
         ...summary.actions.filter(isReady).map((entry) => ({ entry, by: 'selector' as const })),
       ];
       const chosen = sample(taps, limit);
+      // Entries whose centre the layout audit found under a system bar (issue 12).
+      const findings = (summary as unknown as { layout_findings?: { issue: string; actions?: number[] }[] }).layout_findings ?? [];
+      const underBar = new Set(findings.filter((f) => /^under_/.test(f.issue)).flatMap((f) => f.actions ?? []));
       const failures: string[] = [];
 
       let sessionId = '';
@@ -141,6 +144,10 @@ const title = ON_EMULATOR
             if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND' || clicks.length !== 0) {
               failures.push(`${what} (no area): ${answer.envelope.error?.code ?? 'ok'}, ${clicks.length} clicks`);
             }
+          } else if (!answer.envelope.ok && /lies entirely under the (status|navigation) bar/.test(answer.envelope.error?.message ?? '') && underBar.has(summary.actions.indexOf(entry))) {
+            // Issue 12: an edge-to-edge capture's element entirely under a system bar, which the
+            // summary flagged: a touch there goes to System UI, so it is refused and nothing is clicked.
+            if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND' || clicks.length !== 0) failures.push(`${what} (under a bar): ${clicks.length} clicks`);
           } else if (!answer.envelope.ok) {
             failures.push(`${what}: ${answer.envelope.error?.code} ${answer.envelope.error?.message?.slice(0, 200)}`);
             if (answer.envelope.error?.code === 'OPERATION_TIMEOUT' || answer.envelope.error?.code === 'INVALID_UI_SESSION') await openFlow();

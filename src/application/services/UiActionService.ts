@@ -5,11 +5,12 @@ import { buildLocator } from '../../domain/selectors/locator.js';
 import { notFoundMessage } from '../../domain/summary/notFound.js';
 import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
 import { refusedTextMessage } from '../../domain/refusedText.js';
-import { nameOfEntry, type ActionEntry } from '../../domain/tree/screen.js';
+import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
+import { coveredMessage, obstructionsOf, planTap, type TapPlan } from '../../domain/gestures/tapPoint.js';
 import { contentSignature, mainContainer, planScroll, swipeArea } from '../../domain/gestures/scrollGesture.js';
 import { containerOf, nodeOfElement, orientationOfDirection } from '../../domain/summary/scrollables.js';
 import { namedGoneMessage, namedHiddenMessage, namedNotScrollableMessage, namedWrongOrientationMessage, noContainerMessage } from '../../domain/gestures/scrollRefusal.js';
-import type { UiNode } from '../../domain/tree/uiNode.js';
+import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
 import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
@@ -45,6 +46,21 @@ function stale(why: string): HarnessError {
 function echo(target: ActionTarget): Record<string, unknown> {
   return isRefTarget(target) ? { ref: target.ref } : selectorToWire(target.selector);
 }
+
+/**
+ * A found element, and for a ref its name as the summary gives it and what the screen just read
+ * says about its place (its bounds, the keyboard and the bars), so a tap need not read them again.
+ */
+interface FoundTarget {
+  readonly element: ElementRef;
+  readonly name: string | null;
+  readonly bounds?: Rect;
+  readonly window?: WindowState;
+  readonly packageName?: string;
+}
+
+/** The package of the status and navigation bars' windows. */
+const SYSTEM_UI = 'com.android.systemui';
 
 /** CONTRACT §7: each find waits up to 10 s. */
 export const FIND_TIMEOUT_MS = 10_000;
@@ -84,22 +100,60 @@ export class UiActionService {
 
   tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false): Promise<Outcome> {
     return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session) => {
-      const { element, name } = await this.findTarget(device, session, target);
+      const found = await this.findTarget(device, session, target);
+      const { element, name } = found;
       // Read before the click: the click may navigate away from the element.
       const label = name ?? (await session.elementLabel(element));
-      if (longPress) await session.longClick(element, LONG_PRESS_HOLD_MS);
-      else await session.click(element);
-      return { target: echo(target), element_label: label, ...(longPress ? { long_press: true } : {}) };
+      const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' });
+      return {
+        target: echo(target),
+        element_label: label,
+        ...(longPress ? { long_press: true } : {}),
+        ...(plan.kind === 'point' ? { pressed_outside: plan.coveredBy } : {}),
+      };
     });
+  }
+
+  /**
+   * Issue 12: the driver presses the centre of the element's bounds, and a touch there goes to the
+   * window on top: the open keyboard, or a system bar an edge-to-edge app draws under. Read
+   * where the element is and what covers it (for a ref, from the screen just read; else its
+   * bounds from the driver and the windows from `dumpsys window`), and plan the press.
+   */
+  private async press(
+    device: DeviceGateway,
+    session: AutomationSession,
+    found: FoundTarget,
+    target: ActionTarget,
+    how: { readonly longPress: boolean; readonly whenHidden: 'refuse' | 'skip' },
+  ): Promise<TapPlan> {
+    const { longPress } = how;
+    const place = found.bounds ? { bounds: found.bounds, packageName: found.packageName } : await session.elementPlace(found.element).then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
+    const bounds = place.bounds;
+    const window = bounds ? (found.window ?? (await device.getWindowState())) : null;
+    // System UI's own nodes (the bars' buttons) are in the bars' windows: the bars do not cover them.
+    const bars = place.packageName === SYSTEM_UI ? undefined : window?.systemBars;
+    const plan: TapPlan = bounds && window ? planTap(bounds, obstructionsOf(window.ime, bars)) : { kind: 'centre' };
+    if (plan.kind === 'hidden') {
+      if (how.whenHidden === 'refuse') throw new HarnessError('UI_ELEMENT_NOT_FOUND', coveredMessage(echo(target), plan.coveredBy));
+      return plan;
+    }
+    if (plan.kind === 'point') await session.pressAt(plan.point, longPress ? LONG_PRESS_HOLD_MS : 0);
+    else if (longPress) await session.longClick(found.element, LONG_PRESS_HOLD_MS);
+    else await session.click(found.element);
+    return plan;
   }
 
   typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string): Promise<Outcome> {
     return this.act(context, 'ui-type', sessionId, async (device, session) => {
-      const { element } = await this.findTarget(device, session, target);
+      const found = await this.findTarget(device, session, target);
+      const { element } = found;
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
-      // only then); a person taps a field before typing too. A focused field is left alone.
-      const tapped = !(await session.isFocused(element));
-      if (tapped) await session.click(element);
+      // only then); a person taps a field before typing too. A focused field is left alone. The
+      // tap lands on its visible part, as ui_tap's does (a chat field under the navigation bar).
+      // A field with no visible part is not tapped: set-text, an accessibility action, may still take it.
+      const tapped =
+        !(await session.isFocused(element)) && (await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' })).kind !== 'hidden';
       if ((await session.typeText(element, text)) === 'refused') {
         throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(target, tapped, await this.offers(device, session)));
       }
@@ -239,11 +293,7 @@ export class UiActionService {
    * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
    * label sits in a child), so reading the element's text would say less than the entry did.
    */
-  private async findTarget(
-    device: DeviceGateway,
-    session: AutomationSession,
-    target: ActionTarget,
-  ): Promise<{ element: ElementRef; name: string | null }> {
+  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget): Promise<FoundTarget> {
     if (isRefTarget(target)) return this.findRef(device, session, target.ref);
     return { element: await this.find(device, session, target.selector), name: null };
   }
@@ -255,7 +305,7 @@ export class UiActionService {
    * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
    * is touched.
    */
-  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string): Promise<{ element: ElementRef; name: string }> {
+  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string): Promise<FoundTarget & { name: string }> {
     const known = this.refs.lookup(ref);
     if ('missing' in known) {
       throw stale(
@@ -282,7 +332,7 @@ export class UiActionService {
     const element = await session.findElement(refLocator(reading.tree, node), 0);
     if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
     const plan = reading.plans.find((p) => p.node === node);
-    return { element, name: plan ? nameOfEntry(plan.entry) : '' };
+    return { element, name: plan ? nameOfEntry(plan.entry) : '', bounds: b, window: reading.window, packageName: node.packageName };
   }
 
   /** Finds the element or fails with what the screen offers instead. */

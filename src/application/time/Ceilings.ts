@@ -86,6 +86,7 @@ export class Ceilings {
       longClick: (element: ElementRef, holdMs: number) => bound('a long press', () => inner.longClick(element, holdMs)),
       typeText: (element: ElementRef, text: string) => bound('typing', () => inner.typeText(element, text)),
       swipe: (path) => bound('a swipe', () => inner.swipe(path)),
+      pressAt: (point, holdMs) => bound(holdMs > 0 ? 'a long press' : 'a tap', () => inner.pressAt(point, holdMs)),
       windowSize: () => bound('reading the window size', () => inner.windowSize()),
       back: () => bound('pressing back', () => inner.back()),
       pressKey: (keycode: number) => bound('pressing a key', () => inner.pressKey(keycode)),

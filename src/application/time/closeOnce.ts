@@ -18,6 +18,7 @@ export function withCloseOnce(inner: AutomationSession, close: () => Promise<voi
     longClick: (element, holdMs) => inner.longClick(element, holdMs),
     typeText: (element, text) => inner.typeText(element, text),
     swipe: (path) => inner.swipe(path),
+    pressAt: (point, holdMs) => inner.pressAt(point, holdMs),
     windowSize: () => inner.windowSize(),
     back: () => inner.back(),
     pressKey: (keycode) => inner.pressKey(keycode),

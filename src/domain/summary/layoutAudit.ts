@@ -1,6 +1,7 @@
 /**
- * CONTRACT §6 layout audit: exactly three checks, and zero false positives as the goal.
- * Only offered action entries are audited: a finding names something the model could tap.
+ * CONTRACT §6 layout audit: three size checks, one system-bar check (issue 12), and zero false
+ * positives as the goal. Only offered action entries are audited: a finding names something the
+ * model could tap.
  *
  * What a dump hides, and how the checks avoid crying wolf:
  *  - uiautomator and UiAutomator2 report *visible* bounds: a row half scrolled out of its list
@@ -12,8 +13,17 @@
  *    is landscape. The audit screen is therefore the reported screen widened to cover the roots'
  *    own bounds: a node is off screen only when it leaves both the display and every window.
  *  - Clipping by a non-scrollable ancestor or by the display edge: see `isPossiblyClipped`.
+ *  - Edge-to-edge apps (enforced for apps targeting API 35) draw under the status and navigation
+ *    bars, and the driver's click presses the centre of the bounds: a centre inside a bar's frame
+ *    (from dumpsys window) is `under_status_bar` / `under_navigation_bar`. Checked before the
+ *    clipping test, since such a control usually sits on the screen's edge. The bars' own windows
+ *    (System UI's buttons) are under them by definition and are not audited for it.
  */
-import type { LayoutIssue } from '../tree/screen.js';
+import type { LayoutIssue, SystemBars } from '../tree/screen.js';
+import { centreOf, obstructionAt, obstructionsOf } from '../gestures/tapPoint.js';
+
+/** The keyboard is its own flag (`covered_by_keyboard`), not a layout finding. */
+const NO_KEYBOARD = { visible: false, frame: null } as const;
 import type { Rect, UiNode } from '../tree/uiNode.js';
 
 /** One audited finding, before the summary decides how to name its target (by index, or by selector). */
@@ -83,12 +93,23 @@ export function isPossiblyClipped(node: UiNode, rect: Rect, area: Rect, minimumP
   return false;
 }
 
+/** The windows of the system bars and the notification shade belong to System UI. */
+const SYSTEM_UI = 'com.android.systemui';
+
+/** The bar whose frame holds the node's centre, as a finding; null when none does (or the bars are unknown). */
+function barIssue(node: UiNode, rect: Rect, bars: SystemBars | undefined): LayoutIssue | null {
+  if (!bars || node.packageName === SYSTEM_UI) return null;
+  const bar = obstructionAt(centreOf(rect), obstructionsOf(NO_KEYBOARD, bars))?.kind;
+  return bar === 'navigation_bar' ? 'under_navigation_bar' : bar === 'status_bar' ? 'under_status_bar' : null;
+}
+
 /** Audits the offered targets' nodes, in order; each finding names its target by index. */
 export function auditLayout(
   targets: readonly UiNode[],
   screen: AuditScreen,
   roots: readonly UiNode[],
   density: number,
+  bars?: SystemBars,
 ): AuditFinding[] {
   const area = auditArea(screen, roots);
   const minimum = minimumTouchPx(density);
@@ -99,6 +120,8 @@ export function auditLayout(
     const w = rect.right - rect.left;
     const h = rect.bottom - rect.top;
     const base = { index, sizePx: [w, h] as const };
+    const bar = w > 0 && h > 0 ? barIssue(node, rect, bars) : null;
+    if (bar) findings.push({ issue: bar, ...base });
     if (rect.left < area.left || rect.top < area.top || rect.right > area.right || rect.bottom > area.bottom) {
       // Checked before the clipping test: a node reaching outside the screen is a finding in itself.
       findings.push({ issue: 'off_screen', ...base });

@@ -32,6 +32,7 @@ import { selectorToWire } from '../selectors/selector.js';
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
 import { hasAncestorMatching, matchTerm, termMatchesNode } from '../selectors/matcher.js';
 import { auditLayout, type AuditFinding } from './layoutAudit.js';
+import { centreOf } from '../gestures/tapPoint.js';
 import {
   cutCodePoints,
   isBlank,
@@ -105,6 +106,7 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
     screen,
     tree.roots,
     context.density,
+    context.window.systemBars,
   );
   const shown = stringsShownBy(offered);
   const allTexts = [
@@ -259,8 +261,7 @@ function selectorSources(node: UiNode): UiNode[] {
 function tapLandsIn(child: UiNode, target: Rect | null): boolean {
   const b = child.bounds;
   if (b === null || target === null || b.right <= b.left || b.bottom <= b.top) return false;
-  const x = Math.floor((b.left + b.right) / 2);
-  const y = Math.floor((b.top + b.bottom) / 2);
+  const { x, y } = centreOf(b);
   return x >= target.left && x < target.right && y >= target.top && y < target.bottom;
 }
 

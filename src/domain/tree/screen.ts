@@ -22,6 +22,16 @@ export interface ScreenLock {
   readonly awake: boolean | null;
 }
 
+/**
+ * The system bars' frames as `dumpsys window` reports them (issue 12): a touch that starts there
+ * goes to System UI, not to an app drawn edge to edge under them. null when the bar is hidden
+ * or not reported.
+ */
+export interface SystemBars {
+  readonly status: Rect | null;
+  readonly navigation: Rect | null;
+}
+
 export interface WindowState {
   /** Package of the focused window, or null when adb could not tell. */
   readonly foregroundPackage: string | null;
@@ -35,6 +45,8 @@ export interface WindowState {
   readonly displaySize: { readonly width: number; readonly height: number } | null;
   /** Issue 12: the lock screen and the display; readers that do not know leave it out (unlocked, awake). */
   readonly lock?: ScreenLock;
+  /** The status and navigation bars; absent when the reader does not know them (no bar is assumed). */
+  readonly systemBars?: SystemBars;
 }
 
 /** Everything the summary needs besides the tree itself. */
@@ -120,7 +132,7 @@ export interface ScrollableEntry {
   readonly ambiguous?: true;
 }
 
-export type LayoutIssue = 'no_area' | 'off_screen' | 'touch_target_too_small';
+export type LayoutIssue = 'no_area' | 'off_screen' | 'touch_target_too_small' | 'under_status_bar' | 'under_navigation_bar';
 
 /**
  * Layout findings, grouped: one per issue for the offered actions it concerns, named by their index

@@ -4,7 +4,7 @@
  * vendors and Android versions add fields freely. Which versions are covered: docs/android-versions.md.
  */
 import type { Rect } from '../../domain/tree/uiNode.js';
-import type { ImeState, ScreenLock, Wakefulness, WindowState } from '../../domain/tree/screen.js';
+import type { ImeState, ScreenLock, SystemBars, Wakefulness, WindowState } from '../../domain/tree/screen.js';
 
 const PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
 /** `pkg/.Activity` or `pkg/full.Activity`; `$` is refused because the device shell would expand it. */
@@ -98,14 +98,19 @@ function imeFromInsets(lines: readonly string[]): ImeState | null {
   return seen ? NO_IME : null;
 }
 
-/**
- * API 28/29: no IME insets source; the input method is a window block
- * `Window #N Window{… u0 InputMethod}:` whose `mFrame=` is its frame and which is shown when
- * it has a surface, its view is VISIBLE (`mViewVisibility=0x0`) and, where printed, `isVisible=true`.
- * The part of the window above the keys is excluded through `mGivenVisibleInsets` (or content insets).
- */
-function imeFromWindowBlock(lines: readonly string[]): ImeState | null {
-  const start = lines.findIndex((l) => /^\s*Window #\d+ Window\{[0-9a-f]+ u\d+ InputMethod\}:/.test(l));
+/** What a `Window #N Window{… u0 <title>}:` block of `dumpsys window windows` says about its frame. */
+interface WindowBlock {
+  readonly frame: Rect | null;
+  /** It has a surface, its view is VISIBLE (`mViewVisibility=0x0`) and, where printed, `isVisible=true`. */
+  readonly shown: boolean;
+  /** The top of `mGivenVisibleInsets` (else of content insets): the transparent part above an IME's keys. */
+  readonly insetTop: number;
+}
+
+/** The first window block whose title matches, read up to the next window block or section. */
+function windowBlock(lines: readonly string[], title: string): WindowBlock | null {
+  const header = new RegExp(String.raw`^\s*Window #\d+ Window\{[0-9a-f]+ u\d+ ${title}\}:`);
+  const start = lines.findIndex((l) => header.test(l));
   if (start < 0) return null;
   let frame: Rect | null = null;
   let hasSurface = false;
@@ -124,9 +129,54 @@ function imeFromWindowBlock(lines: readonly string[]): ImeState | null {
     const insetsMatch = new RegExp(String.raw`mGivenContentInsets=${RECT}\s+mGivenVisibleInsets=${RECT}`).exec(line);
     if (insetsMatch) insetTop = Number(insetsMatch[6]) || Number(insetsMatch[2]) || 0;
   }
-  if (!frame || !hasSurface || !viewVisible || isVisible === false) return NO_IME;
+  return { frame, shown: hasSurface && viewVisible && isVisible !== false, insetTop };
+}
+
+/**
+ * API 28/29: no IME insets source; the input method is a window block
+ * `Window #N Window{… u0 InputMethod}:` whose `mFrame=` is its frame, shown as `windowBlock` says.
+ * The part of the window above the keys is excluded through `mGivenVisibleInsets` (or content insets).
+ */
+function imeFromWindowBlock(lines: readonly string[]): ImeState | null {
+  const block = windowBlock(lines, 'InputMethod');
+  if (!block) return null;
+  const { frame, shown, insetTop } = block;
+  if (!frame || !shown) return NO_IME;
   const visibleFrame: Rect = { ...frame, top: Math.min(frame.bottom, frame.top + Math.max(0, insetTop)) };
   return hasArea(visibleFrame) ? { visible: true, frame: visibleFrame } : NO_IME;
+}
+
+/**
+ * One system bar (issue 12), as each version reports it: API 34+ `InsetsSource id=… type=navigationBars
+ * frame=[…][…] visible=true` (`statusBars`), API 30–33 `InsetsSource type=ITYPE_NAVIGATION_BAR …`
+ * (`ITYPE_STATUS_BAR`), API 28–29 the bar's own window block (`NavigationBar`, `NavigationBar0` from
+ * Android 10, `StatusBar`) and its `mFrame`. null when the bar is hidden or not reported.
+ */
+function barOf(lines: readonly string[], types: string, windowTitle: string): Rect | null {
+  const pattern = new RegExp(String.raw`InsetsSource\s+(?:id=\S+\s+)?type=(?:${types})\s+frame=${RECT}.*?\bvisible=(true|false)`);
+  let seen = false;
+  for (const line of lines) {
+    const match = pattern.exec(line);
+    if (!match) continue;
+    seen = true;
+    const frame = rectFrom(match, 1);
+    if (match[5] === 'true' && hasArea(frame)) return frame;
+  }
+  if (seen) return null;
+  const block = windowBlock(lines, windowTitle);
+  return block?.shown && block.frame && hasArea(block.frame) ? block.frame : null;
+}
+
+function systemBarsOf(lines: readonly string[]): SystemBars {
+  return {
+    status: barOf(lines, 'statusBars|ITYPE_STATUS_BAR', 'StatusBar'),
+    navigation: barOf(lines, 'navigationBars|ITYPE_NAVIGATION_BAR', String.raw`NavigationBar\d*`),
+  };
+}
+
+/** The status and navigation bars' frames from the live sections of `dumpsys window`. */
+export function parseSystemBars(text: string): SystemBars {
+  return systemBarsOf(liveWindowLines(text));
 }
 
 function imeOf(lines: readonly string[]): ImeState {
@@ -269,7 +319,8 @@ export function parseScreenLock(text: string): ScreenLock {
 /**
  * Foreground, keyboard, display size and lock from one `dumpsys window`, all from its live
  * sections. While the keyguard is up the app named by `mFocusedApp` is behind the lock screen, not
- * in front: the foreground is System UI then (its window has the focus), with no activity.
+ * in front: the foreground is System UI then (its window has the focus), with no activity. The
+ * system bars too (issue 12, edge-to-edge apps).
  */
 export function parseWindowState(text: string): WindowState {
   const lines = liveWindowLines(text);
@@ -281,6 +332,7 @@ export function parseWindowState(text: string): WindowState {
     ime: imeOf(lines),
     displaySize: displaySizeOf(lines),
     lock,
+    systemBars: systemBarsOf(lines),
   };
 }
 

@@ -10,13 +10,15 @@ import type {
   SessionOptions,
   TypeOutcome,
 } from '../../domain/ports.js';
-import type { SwipePath } from '../../domain/gestures/scrollGesture.js';
+import type { Point, SwipePath } from '../../domain/gestures/scrollGesture.js';
 import { SystemClock } from '../clock/SystemClock.js';
 import { parseEndpointStatus } from './endpointStatus.js';
 
 /** The W3C element key; JSONWP's `ELEMENT` is accepted as well. */
 const W3C_ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 const FIND_INTERVAL_MS = 250;
+/** Still after the pointer goes down, before anything else: a tap as a finger makes it. */
+const DOWN_PAUSE_MS = 50;
 
 /** The protocol methods this adapter uses: what webdriverio's Browser offers, and what a test fake must. */
 export interface DriverLike {
@@ -340,8 +342,12 @@ class WebdriverSession implements AutomationSession {
     }
   }
 
-  async elementPlace(element: ElementRef): Promise<{ className: string; bounds: string }> {
-    return { className: await this.attribute(element, 'class'), bounds: await this.attribute(element, 'bounds') };
+  async elementPlace(element: ElementRef): Promise<{ className: string; bounds: string; packageName: string }> {
+    return {
+      className: await this.attribute(element, 'class'),
+      bounds: await this.attribute(element, 'bounds'),
+      packageName: await this.attribute(element, 'package'),
+    };
   }
 
   async isFocused(element: ElementRef): Promise<boolean> {
@@ -384,6 +390,16 @@ class WebdriverSession implements AutomationSession {
   }
 
   async swipe(path: SwipePath): Promise<void> {
+    await this.touch(path, 'swipe');
+  }
+
+  /** A press is a path without moves: down, still for the hold, up (the server's W3C tap). */
+  async pressAt(point: Point, holdMs: number): Promise<void> {
+    await this.touch({ start: point, moves: [], holdMs: Math.max(0, holdMs - DOWN_PAUSE_MS) }, holdMs > 0 ? 'long press' : 'tap');
+  }
+
+  /** One touch pointer through W3C actions: down at the start, a short pause, the moves, the hold, up. */
+  private async touch(path: SwipePath, what: string): Promise<void> {
     const point = (p: { x: number; y: number }) => ({ x: Math.round(p.x), y: Math.round(p.y) });
     const duration = (ms: number) => Math.max(0, Math.round(ms));
     await this.call(
@@ -396,14 +412,14 @@ class WebdriverSession implements AutomationSession {
             actions: [
               { type: 'pointerMove', duration: 0, origin: 'viewport', ...point(path.start) },
               { type: 'pointerDown', button: 0 },
-              { type: 'pause', duration: 50 },
+              { type: 'pause', duration: DOWN_PAUSE_MS },
               ...path.moves.map((move) => ({ type: 'pointerMove', duration: duration(move.durationMs), origin: 'viewport', ...point(move.to) })),
               ...(path.holdMs > 0 ? [{ type: 'pause', duration: duration(path.holdMs) }] : []),
               { type: 'pointerUp', button: 0 },
             ],
           },
         ]),
-      'swipe',
+      what,
     );
     await this.call(() => this.driver.releaseActions(), 'release actions');
   }

@@ -33,6 +33,18 @@ export interface ClickRecord {
   readonly target: { readonly key: string; readonly bounds: Rect; readonly description: string } | null;
   /** The tap landed on the open IME. */
   readonly onKeyboard: boolean;
+  /** The tap landed on a system bar: System UI took it (issue 12). Absent when it did not. */
+  readonly onSystemBar?: 'status' | 'navigation';
+}
+
+/**
+ * The system bar at a height, if any. Both bars' windows are System UI's and take the touches
+ * inside their frames: the three-button navigation bar is touchable as a whole
+ * (`TOUCHABLE_INSETS_FRAME` in SystemUI's NavigationBar), the status bar too (it pulls the shade).
+ */
+function systemBarAt(y: number): 'status' | 'navigation' | null {
+  if (y < STATUS_BAR_HEIGHT) return 'status';
+  return y >= SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT ? 'navigation' : null;
 }
 
 export interface ForegroundInfo {
@@ -380,7 +392,9 @@ export class DeviceUi {
     const el = record.element ? ` element=${record.element.key} ${record.element.description} bounds=${formatBounds(record.element.bounds)}` : '';
     const target = record.onKeyboard
       ? ' target=ime'
-      : record.target
+      : record.onSystemBar
+        ? ` target=${record.onSystemBar}-bar (System UI takes it, the app does not see it)`
+        : record.target
         ? ` target=${record.target.key} ${record.target.description} bounds=${formatBounds(record.target.bounds)}`
         : ' target=none';
     const held = record.heldMs > 0 ? ` held=${record.heldMs}ms` : '';
@@ -414,6 +428,10 @@ export class DeviceUi {
     if (this.imeOpen && contains(this.imeFrame(), x, y)) {
       return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: true });
     }
+    // An edge-to-edge app draws under the bars, but a touch there still goes to their window.
+    // System UI's own nodes (a capture's navigation buttons) are the bar's window and take it.
+    const bar = systemBarAt(y);
+    if (bar && !this.hitTest(x, y, (e) => e.package === 'com.android.systemui')) return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: false, onSystemBar: bar });
     const longPress = held > this.longPressTimeoutMs();
     // A long-clickable view takes the touch stream too (it is "clickable" to onTouchEvent), so a long
     // hold reaches the topmost clickable or long-clickable node; a short tap keeps the click hit test.
@@ -482,8 +500,9 @@ export class DeviceUi {
       this.log('input', `${line} on the keyboard: the IME window takes it, the app does not move`);
       return false;
     }
-    if (y < STATUS_BAR_HEIGHT || y >= SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT) {
-      this.log('input', `${line} on the ${y < STATUS_BAR_HEIGHT ? 'status' : 'navigation'} bar: System UI takes it, the app does not move`);
+    const bar = systemBarAt(y);
+    if (bar) {
+      this.log('input', `${line} on the ${bar} bar: System UI takes it, the app does not move`);
       return false;
     }
     // The axis the finger moved along most: a horizontal list ignores a vertical drag (RecyclerView

@@ -40,6 +40,17 @@ export function appWindow(content: readonly NodeSpec[]): NodeSpec {
   ]);
 }
 
+/**
+ * An edge-to-edge activity window (issue 12): `android:id/content` spans the whole display,
+ * under the status and navigation bars, as Android 15 lays out every app that targets API 35
+ * (`R.attr.windowOptOutEdgeToEdgeEnforcement` aside). The bars are still drawn on top and still
+ * take the touches inside their frames.
+ */
+export function edgeToEdgeWindow(content: readonly NodeSpec[]): NodeSpec {
+  const full: BoundsTuple = [0, 0, SCREEN_WIDTH, SCREEN_HEIGHT];
+  return node(C.frame, full, {}, [node(C.linear, full, {}, [node(C.frame, full, { resourceId: 'android:id/content' }, content)])]);
+}
+
 export const BACK: Action = { type: 'back' };
 
 /** A Settings-style toolbar: an up button (content-desc `Navigate up`) and a title. */

@@ -1,7 +1,7 @@
 import type { AutomationEndpointStatus, SeleniumGridEndpointStatus } from '../../../src/domain/automationEndpoint.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { AutomationGateway, AutomationSession, ElementRef, Locator, SessionOptions, TypeOutcome } from '../../../src/domain/ports.js';
-import type { SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
+import type { Point, SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
 import { settingsAppsDump } from './screens.js';
 
 type SessionMethod = Exclude<keyof AutomationSession, 'id'>;
@@ -41,7 +41,7 @@ export class FakeSession implements AutomationSession {
   elementText(element: ElementRef): Promise<string> {
     return this.answer('elementText', () => element.id.slice(3));
   }
-  elementPlace(element: ElementRef): Promise<{ className: string; bounds: string }> {
+  elementPlace(element: ElementRef): Promise<{ className: string; bounds: string; packageName?: string }> {
     return this.answer('elementPlace', () => this.owner.places.get(element.id.slice(3)) ?? { className: '', bounds: '' });
   }
   isFocused(element: ElementRef): Promise<boolean> {
@@ -64,6 +64,13 @@ export class FakeSession implements AutomationSession {
       if (!this.owner.takesText(label, this.owner.focused.has(label))) return 'refused';
       this.typed.push(text);
       return 'typed';
+    });
+  }
+  /** Every press at a computed point (issue 12), in order. */
+  readonly presses: { point: Point; holdMs: number }[] = [];
+  pressAt(point: Point, holdMs: number): Promise<void> {
+    return this.answer('pressAt', () => {
+      this.presses.push({ point, holdMs });
     });
   }
   swipe(path: SwipePath): Promise<void> {
@@ -118,7 +125,7 @@ export class FakeAutomation implements AutomationGateway {
   /** Locator value → label of the element it finds; anything else finds nothing. */
   elements = new Map<string, string>();
   /** Label → class and bounds the element reports (ui_scroll's named container); none: empty. */
-  readonly places = new Map<string, { className: string; bounds: string }>();
+  readonly places = new Map<string, { className: string; bounds: string; packageName?: string }>();
   /** Labels of the elements that have input focus (a click adds one). */
   readonly focused = new Set<string>();
   /** Whether an element takes a set-text (by label, and whether it has focus); `refused` otherwise. */

@@ -1,7 +1,7 @@
 import { HarnessError } from '../../../src/domain/errors.js';
 import { readFileSync } from 'node:fs';
 import type { DeviceGateway, InstallOutcome, PackageName } from '../../../src/domain/ports.js';
-import type { ImeState, ScreenLock, Wakefulness, WindowState } from '../../../src/domain/tree/screen.js';
+import type { ImeState, ScreenLock, SystemBars, Wakefulness, WindowState } from '../../../src/domain/tree/screen.js';
 import { makePng } from './images.js';
 import { settingsAppsDump } from './screens.js';
 
@@ -19,6 +19,8 @@ export class FakeDevice implements DeviceGateway {
   foreground: string | null = 'com.android.settings';
   /** What dumpsys window says of the keyboard. */
   ime: ImeState = { visible: false, frame: null };
+  /** What dumpsys window says of the status and navigation bars (issue 12); unset: not reported. */
+  systemBars: SystemBars | undefined = undefined;
   /** The focused activity dumpsys reports (part of a ref's identity); null: not reported. */
   activity: string | null = null;
   dump = settingsAppsDump();
@@ -77,6 +79,7 @@ export class FakeDevice implements DeviceGateway {
       ime: this.ime,
       displaySize: { width: 1080, height: 2400 },
       ...(this.lock ? { lock: this.lock } : {}),
+      ...(this.systemBars ? { systemBars: this.systemBars } : {}),
     };
   }
   getWakefulness(): Promise<Wakefulness | null> {

@@ -48,6 +48,7 @@ class OneDeviceAppium implements AutomationGateway {
       longClick: never,
       typeText: never,
       swipe: () => hung<void>(),
+      pressAt: never,
       windowSize: async () => ({ width: 1080, height: 2400 }),
       back: never,
       pressKey: never,

@@ -246,6 +246,81 @@ describe('actions', () => {
     expect(h.device.calls).not.toContain('dumpUi');
   });
 
+  // Issue 12: an edge-to-edge app's element can have its centre under a system bar or the keyboard.
+  describe('ui_tap on an element whose centre is covered', () => {
+    const BARS = { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } };
+    const placed = (bounds: string): TestHarness => {
+      const h = buildHarness();
+      offer(h, { text: 'Place order' }, 'Place order');
+      h.automation.places.set('Place order', { className: 'android.widget.Button', bounds });
+      h.device.systemBars = BARS;
+      return h;
+    };
+
+    it('presses the part outside the navigation bar (a W3C tap the harness computed), not the centre', async () => {
+      const h = placed('[0,2232][1080,2400]');
+      const envelope = await h.envelope('ui_tap', { selector: { text: 'Place order' } });
+      expect(envelope).toMatchObject({ ok: true, data: { target: { text: 'Place order' }, element_label: 'Place order', pressed_outside: 'navigation_bar' } });
+      const session = h.automation.sessions[0];
+      expect(session?.presses).toEqual([{ point: { x: 540, y: 2253 }, holdMs: 0 }]);
+      expect(session?.calls).not.toContain('click');
+    });
+
+    it('a long press there holds as long as the long click would', async () => {
+      const h = placed('[0,2232][1080,2400]');
+      const envelope = await h.envelope('ui_tap', { selector: { text: 'Place order' }, long_press: true });
+      expect(envelope).toMatchObject({ ok: true, data: { long_press: true, pressed_outside: 'navigation_bar' } });
+      expect(h.automation.sessions[0]?.presses).toEqual([{ point: { x: 540, y: 2253 }, holdMs: 1500 }]);
+      expect(h.automation.sessions[0]?.calls).not.toContain('longClick');
+    });
+
+    it('the keyboard counts as well: the part above it', async () => {
+      const h = placed('[0,1400][1080,2000]');
+      h.device.ime = { visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } };
+      expect((await h.envelope('ui_tap', { selector: { text: 'Place order' } })).data).toMatchObject({ pressed_outside: 'keyboard' });
+      expect(h.automation.sessions[0]?.presses).toEqual([{ point: { x: 540, y: 1458 }, holdMs: 0 }]);
+    });
+
+    it('an element entirely under the bar is refused with what to do; nothing is pressed', async () => {
+      const h = placed('[300,2300][780,2390]');
+      const envelope = await h.envelope('ui_tap', { selector: { text: 'Place order' } });
+      expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+      expect(envelope.error?.message).toMatch(/lies entirely under the navigation bar .*System UI.*ui_scroll.*Nothing was tapped\.$/);
+      const session = h.automation.sessions[0];
+      expect(session?.presses).toEqual([]);
+      expect(session?.calls).not.toContain('click');
+    });
+
+    it('a free centre, or bars nobody reported, is the driver’s own click', async () => {
+      const free = placed('[63,1000][1017,1200]');
+      expect((await free.envelope('ui_tap', { selector: { text: 'Place order' } })).data).not.toHaveProperty('pressed_outside');
+      expect(free.automation.sessions[0]?.calls).toContain('click');
+      const unknown = placed('[0,2232][1080,2400]');
+      unknown.device.systemBars = undefined;
+      await unknown.envelope('ui_tap', { selector: { text: 'Place order' } });
+      expect(unknown.automation.sessions[0]?.calls).toContain('click');
+      expect(unknown.automation.sessions[0]?.presses).toEqual([]);
+    });
+
+    it('System UI’s own buttons are in the bar’s window: the bar does not cover them', async () => {
+      const h = placed('[100,2274][300,2400]');
+      h.automation.places.set('Place order', { className: 'android.widget.ImageView', bounds: '[100,2274][300,2400]', packageName: 'com.android.systemui' });
+      expect((await h.envelope('ui_tap', { selector: { text: 'Place order' } })).ok).toBe(true);
+      expect(h.automation.sessions[0]?.calls).toContain('click');
+      expect(h.automation.sessions[0]?.presses).toEqual([]);
+    });
+
+    it('ui_type_text focuses a field under the bar through its visible part, and types into one with none left without a tap', async () => {
+      const h = placed('[0,2232][1080,2400]');
+      expect((await h.envelope('ui_type_text', { selector: { text: 'Place order' }, text: 'x' })).ok).toBe(true);
+      expect(h.automation.sessions[0]?.presses).toEqual([{ point: { x: 540, y: 2253 }, holdMs: 0 }]);
+      const hidden = placed('[300,2300][780,2390]');
+      expect((await hidden.envelope('ui_type_text', { selector: { text: 'Place order' }, text: 'x' })).ok).toBe(true);
+      expect(hidden.automation.sessions[0]?.calls).not.toContain('click');
+      expect(hidden.automation.sessions[0]?.typed).toEqual(['x']);
+    });
+  });
+
   it('ui_tap with long_press: true long-clicks (held past any long-press timeout), never clicks, with its own evidence label', async () => {
     const h = buildHarness();
     offer(h, { text: 'Calendar' }, 'Calendar');
@@ -313,7 +388,7 @@ describe('actions', () => {
     const first = await h.envelope('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Milk' });
     expect(first.ok).toBe(true);
     const calls = h.automation.sessions[0]?.calls ?? [];
-    expect(calls.slice(calls.indexOf('findElement'), calls.indexOf('typeText') + 1)).toEqual(['findElement', 'isFocused', 'click', 'typeText']);
+    expect(calls.slice(calls.indexOf('findElement'), calls.indexOf('typeText') + 1)).toEqual(['findElement', 'isFocused', 'elementPlace', 'click', 'typeText']);
     // Focused now: no second tap (a tap could move the caret or toggle a selection).
     expect((await h.envelope('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Eggs' })).ok).toBe(true);
     expect(h.automation.sessions[1]?.calls).not.toContain('click');

@@ -180,3 +180,51 @@ describe('layout audit: how findings name their targets', () => {
     expect(s.counts).toEqual({ texts: 1, actions: 121, layout_findings: 1 });
   });
 });
+
+// Issue 12: an edge-to-edge app (enforced for apps targeting API 35) draws under the system bars.
+describe('layout audit: under_navigation_bar / under_status_bar (edge to edge)', () => {
+  const BARS = { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } };
+  const edgeToEdge = (children: NodeSpec[]): NodeSpec[] => [{ cls: 'android.widget.FrameLayout', bounds: '[0,0][1080,2400]', children }];
+  const button = (text: string, bounds: string): NodeSpec => ({ cls: 'android.widget.Button', text, clickable: true, bounds });
+
+  it('flags a control whose centre is under the navigation bar or the status bar, and only those', () => {
+    const s = summary(
+      edgeToEdge([
+        button('Close', '[0,0][147,105]'), // centre y 52: under the 63 px status bar
+        button('Save', '[63,1000][1017,1200]'),
+        button('Place order', '[0,2232][1080,2400]'), // centre y 2316: under the bar, 42 px visible above it
+        button('Above', '[0,2100][1080,2274]'), // touches the bar, centre above it
+        button('Half', '[0,2200][1080,2340]'), // centre y 2270: still above it
+      ]),
+      420,
+      { systemBars: BARS, displaySize: { width: 1080, height: 2400 } },
+    );
+    expect(s.actions.map((a) => a.selector)).toEqual([{ text: 'Close' }, { text: 'Save' }, { text: 'Place order' }, { text: 'Above' }, { text: 'Half' }]);
+    expect(s.layout_findings).toEqual([
+      { issue: 'under_status_bar', actions: [0] },
+      { issue: 'under_navigation_bar', actions: [2] },
+    ]);
+  });
+
+  it('says nothing when dumpsys window gave no bars, and nothing about System UI under its own bars', () => {
+    const children = edgeToEdge([button('Place order', '[0,2232][1080,2400]')]);
+    expect(audit(children, 420)).toEqual([]);
+    const navButtons: NodeSpec[] = [
+      {
+        cls: 'android.widget.FrameLayout',
+        pkg: 'com.android.systemui',
+        bounds: '[0,2274][1080,2400]',
+        children: [{ cls: 'android.widget.ImageView', pkg: 'com.android.systemui', desc: 'Back', clickable: true, bounds: '[100,2274][300,2400]' }],
+      },
+    ];
+    expect(audit(navButtons, 420, { systemBars: BARS })).toEqual([]);
+  });
+
+  it('is a finding beside the others: a small icon under the bar is both', () => {
+    const s = summary(edgeToEdge([{ cls: 'android.widget.ImageButton', desc: 'Help', clickable: true, bounds: '[500,2300][560,2360]' }]), 420, { systemBars: BARS });
+    expect(s.layout_findings).toEqual([
+      { issue: 'under_navigation_bar', actions: [0] },
+      { issue: 'touch_target_too_small', actions: [0], minimum_px: 126 },
+    ]);
+  });
+});

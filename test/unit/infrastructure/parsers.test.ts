@@ -14,6 +14,7 @@ import {
   parseIme,
   parsePackageList,
   parseResolveActivity,
+  parseSystemBars,
   parseWindowState,
   liveWindowLines,
   parseForegroundComponent,
@@ -140,6 +141,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
       lock: { locked: false, awake: null },
+      systemBars: { status: { left: 0, top: 0, right: 1080, bottom: 136 }, navigation: { left: 0, top: 2337, right: 1080, bottom: 2400 } },
     });
   });
 
@@ -160,6 +162,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
       lock: { locked: false, awake: null },
+      systemBars: { status: { left: 0, top: 0, right: 1080, bottom: 136 }, navigation: { left: 0, top: 2337, right: 1080, bottom: 2400 } },
     });
   });
 
@@ -179,13 +182,22 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 1920 },
       lock: { locked: false, awake: null },
+      systemBars: { status: null, navigation: null },
     });
   });
 
   it('the LAST ANR section alone (`dumpsys window lastanr`) says nothing about now', () => {
     const text = eol(fixture('dumpsys-window-api34-lastanr.txt'));
     const only = text.slice(0, text.indexOf('WINDOW MANAGER POLICY STATE'));
-    expect(parseWindowState(only)).toEqual({ foregroundPackage: null, foregroundActivity: null, ime: { visible: false, frame: null }, displaySize: null, lock: { locked: false, awake: null } });
+    expect(parseWindowState(only)).toEqual({
+      foregroundPackage: null,
+      foregroundActivity: null,
+      ime: { visible: false, frame: null },
+      displaySize: null,
+      lock: { locked: false, awake: null },
+      // The frozen copy's landscape navigation bar ([0,1017][2400,1080]) is not now's.
+      systemBars: { status: null, navigation: null },
+    });
   });
 
   it('no ANR since boot: the `<no ANR …>` section is cut and nothing else', () => {
@@ -202,6 +214,45 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
         'WINDOW MANAGER WINDOWS (dumpsys window windows)\n  mCurrentFocus=Window{2 u0 com.live.app/com.live.app.Main}\n',
     );
     expect(parseForegroundPackage(text)).toBe('com.live.app');
+  });
+
+  // Issue 12: an edge-to-edge app draws under the bars, and a touch there goes to System UI.
+  it('system bars on every layout: API 34 InsetsSource statusBars/navigationBars (gesture navigation: 24 dp)', () => {
+    expect(parseSystemBars(eol(fixture('dumpsys-window-api34-ime.txt')))).toEqual({
+      status: { left: 0, top: 0, right: 1080, bottom: 136 },
+      navigation: { left: 0, top: 2337, right: 1080, bottom: 2400 },
+    });
+  });
+
+  it('system bars: API 30–33 InsetsSource type=ITYPE_STATUS_BAR / ITYPE_NAVIGATION_BAR', () => {
+    expect(parseSystemBars(eol(fixture('dumpsys-window-api33-ime.txt')))).toEqual({
+      status: { left: 0, top: 0, right: 1080, bottom: 110 },
+      navigation: { left: 0, top: 2205, right: 1080, bottom: 2340 },
+    });
+    expect(parseSystemBars(eol(fixture('dumpsys-window-api30-ime.txt')))).toEqual({
+      status: { left: 0, top: 0, right: 1080, bottom: 80 },
+      navigation: { left: 0, top: 2154, right: 1080, bottom: 2280 },
+    });
+  });
+
+  it('system bars: API 28–29 NavigationBar / StatusBar window blocks (mFrame), NavigationBar0 from Android 10', () => {
+    const text = eol(fixture('dumpsys-window-api28-bars.txt'));
+    const bars = { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 1794, right: 1080, bottom: 1920 } };
+    expect(parseSystemBars(text)).toEqual(bars);
+    expect(parseWindowState(text).systemBars).toEqual(bars);
+    expect(parseSystemBars(text.replace('u0 NavigationBar}', 'u0 NavigationBar0}'))).toEqual(bars);
+    // The InputMethod block that follows is still read as before.
+    expect(parseWindowState(text).ime).toEqual({ visible: false, frame: null });
+    // A bar window without a surface (hidden: immersive mode) is no bar.
+    const hidden = text.replace(/(u0 NavigationBar\}:[\s\S]*?)mHasSurface=true/, '$1mHasSurface=false');
+    expect(parseSystemBars(hidden)).toEqual({ ...bars, navigation: null });
+    expect(parseSystemBars(eol(fixture('dumpsys-window-api28-ime.txt')))).toEqual({ status: null, navigation: null });
+  });
+
+  it('system bars: a bar reported hidden (visible=false) or empty is no bar, and no later line brings it back', () => {
+    const text = eol(fixture('dumpsys-window-api34-noime.txt')).replace(/(type=navigationBars frame=\S+) visible=true/, '$1 visible=false');
+    expect(parseSystemBars(text).navigation).toBeNull();
+    expect(parseSystemBars(eol('        InsetsSource id=27 type=statusBars frame=[0,0][0,0] visible=true flags=\n')).status).toBeNull();
   });
 
   it('resolve-activity --brief: the component line, as printed', () => {

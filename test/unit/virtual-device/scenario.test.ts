@@ -12,6 +12,8 @@ import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.
 import { defaultScenario } from '../../../src/virtual-device/scenario/defaultScenario.js';
 import { parseScenario } from '../../../src/virtual-device/scenario/load.js';
 import { sh } from './helpers.js';
+import { detectHelperVersions } from '../../../src/virtual-device/device/helperVersions.js';
+import { EDGE_DONE_SCREEN, EDGE_SCREEN, withEdgeToEdge } from '../../support/edgeScenario.js';
 
 const device = (): VirtualDevice => VirtualDevice.withDefaultScenario();
 const byText = (d: VirtualDevice, text: string): UiElement[] => d.nodes().filter((n) => n.text === text);
@@ -131,6 +133,22 @@ describe('default scenario', () => {
     d.ui.tapAt(540, 2000, 'input-tap');
     expect(d.clicks().at(-1)?.onKeyboard).toBe(true);
     expect(d.currentScreen()).toEqual(before);
+  });
+
+  it('covered nodes (issue 12): a press in a system bar goes to System UI, whatever the app draws under it', () => {
+    const d = new VirtualDevice(withEdgeToEdge(defaultScenario(detectHelperVersions())), { instrumentationStartupMs: 5 });
+    d.setScreen(EDGE_SCREEN);
+    const button = one(d, (n) => n.text === 'Place order');
+    // The driver's click presses the centre (540, 2316), under the navigation bar (y >= 2274).
+    d.ui.clickElement(button, 'uia2-click');
+    expect(d.clicks().at(-1)).toMatchObject({ x: 540, y: 2316, target: null, onKeyboard: false, onSystemBar: 'navigation' });
+    d.ui.press(73, 30, 1500, 'w3c-actions');
+    expect(d.clicks().at(-1)).toMatchObject({ target: null, onSystemBar: 'status' });
+    expect(d.currentScreen().screenId).toBe(EDGE_SCREEN);
+    // Just above the bar, the same button takes the tap.
+    d.ui.tapAt(540, 2273, 'w3c-actions');
+    expect(d.clicks().at(-1)?.target?.description).toContain('Place order');
+    expect(d.currentScreen().screenId).toBe(EDGE_DONE_SCREEN);
   });
 
   it('the Wi-Fi switch is checkable and toggles when clicked', () => {

@@ -30,6 +30,35 @@ async function execBytes(d: VirtualDevice, line: string): Promise<Buffer> {
   return Buffer.concat(out);
 }
 
+const barLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .filter((l) => /InsetsSource\b.*type=(statusBars|navigationBars|ITYPE_STATUS_BAR|ITYPE_NAVIGATION_BAR) |Window\{\S+ u0 (NavigationBar\d*|StatusBar)\}:/.test(l))
+    .map((l) => shape(l).replace(/NavigationBarN/, 'NavigationBar'));
+
+// Issue 12: edge-to-edge apps draw under the bars; the harness reads their frames from here.
+describe('dumpsys window per API level: the system bars', () => {
+  it.each([
+    [28, 'dumpsys-window-api28-bars.txt'],
+    [29, 'dumpsys-window-api28-bars.txt'],
+    [30, 'dumpsys-window-api30-ime.txt'],
+    [33, 'dumpsys-window-api33-ime.txt'],
+    [34, 'dumpsys-window-api34-ime.txt'],
+    [35, 'dumpsys-window-api34-ime.txt'],
+  ])('API %i prints the bars in the layout of %s, and the harness reads them', async (sdk, name) => {
+    const d = newDevice();
+    d.setSdk(sdk);
+    const out = (await sh(d, 'dumpsys window')).stdout;
+    // The fixture is Android 15's layout; Android 14 prints the same line without the side hint.
+    const expected = barLines(sdk === 34 ? fixture(name).replace(/ sideHint=\w+ boundingRects=null/g, '') : fixture(name));
+    expect(expected.length).toBe(2);
+    const fromDevice = new Set(barLines(out));
+    for (const line of expected) expect(fromDevice, `missing a line shaped like: ${line}`).toContain(line);
+    expect(parseWindowState(out).systemBars).toEqual({ status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } });
+    if (sdk === 29) expect(out).toContain(' u0 NavigationBar0}:');
+  });
+});
+
 describe('dumpsys window per API level (keyboard open on the search screen)', () => {
   it.each([
     [28, 'dumpsys-window-api28-ime.txt'],
@@ -154,6 +183,7 @@ describe('issue 12: a past ANR is printed first', () => {
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
       lock: { locked: false, awake: true },
+      systemBars: { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } },
     });
     // `dumpsys window lastanr` prints the section alone.
     const section = (await sh(d, 'dumpsys window lastanr')).stdout;

@@ -83,16 +83,18 @@ function insetsLines(facts: WindowFacts): string {
   const { sdk, imeVisible: ime } = facts;
   const { width, height } = facts.display;
   const frame = frameText(facts.display.imeFrame);
-  const bars = (status: string, nav: string, suffix: string): string =>
-    `        InsetsSource ${status} frame=[0,0][${width},${STATUS_BAR_HEIGHT}] visible=true${suffix}\n` +
-    `        InsetsSource ${nav} frame=[0,${height - NAVIGATION_BAR_HEIGHT}][${width},${height}] visible=true${suffix}\n`;
+  const bars = (status: string, nav: string, suffix: string, statusSide = '', navSide = ''): string =>
+    `        InsetsSource ${status} frame=[0,0][${width},${STATUS_BAR_HEIGHT}] visible=true${suffix}${statusSide}\n` +
+    `        InsetsSource ${nav} frame=[0,${height - NAVIGATION_BAR_HEIGHT}][${width},${height}] visible=true${suffix}${navSide}\n`;
   if (sdk >= 34) {
+    // Android 15 (API 35) added each source's side hint and bounding rects to the line.
+    const side = (hint: string): string => (sdk >= 35 ? ` sideHint=${hint} boundingRects=null` : '');
     return (
       '    InsetsStateController\n' +
       '      InsetsState\n' +
       `        mDisplayFrame=[0,0][${width},${height}]\n` +
-      bars('id=27 type=statusBars', 'id=d6370001 type=navigationBars', ' flags=') +
-      `        InsetsSource id=3 type=ime frame=${frame} visible=${ime} flags=\n`
+      bars('id=27 type=statusBars', 'id=d6370001 type=navigationBars', ' flags=', side('TOP'), side('BOTTOM')) +
+      `        InsetsSource id=3 type=ime frame=${frame} visible=${ime} flags=${side('BOTTOM')}\n`
     );
   }
   const visibleFrame = sdk >= 31 ? ` visibleFrame=${frame}` : '';
@@ -176,6 +178,29 @@ function imeWindowBlock(facts: WindowFacts): string {
 }
 
 /**
+ * System UI's bar windows, on top of the list. On API 28–29 their `mFrame` is the only place the
+ * bars show (API 30+ also print them as InsetsSource lines, which readers prefer). The navigation
+ * bar's title gained the display id in Android 10 (`NavigationBar0`).
+ */
+function barWindowBlocks(facts: WindowFacts): string {
+  const { width, height } = facts.display;
+  const block = (n: number, title: string, type: string, frame: string, h: number): string =>
+    `  Window #${n} ${systemUiWindow(title)}:\n` +
+    `    mDisplayId=0 ${facts.sdk >= 29 ? 'rootTaskId' : 'stackId'}=0 mSession=Session{6d2e0f3 1288:u0a10030} mClient=android.os.BinderProxy@7e3f1a4\n` +
+    '    mOwnerUid=10030 mShowToOwnerOnly=false package=com.android.systemui appop=NONE\n' +
+    `    mAttrs=WM.LayoutParams{(0,0)(fillx${h}) ty=${type} fmt=TRANSLUCENT}\n` +
+    '    mViewVisibility=0x0 mHaveFrame=true mObscured=false\n' +
+    '    mHasSurface=true isReadyForDisplay()=true mWindowRemovalAllowed=false\n' +
+    `    mFrame=${frame} last=${frame}\n` +
+    '    isOnScreen=true\n' +
+    '    isVisible=true\n';
+  return (
+    block(3, facts.sdk >= 29 ? 'NavigationBar0' : 'NavigationBar', 'NAVIGATION_BAR', frameText([0, height - NAVIGATION_BAR_HEIGHT, width, height]), NAVIGATION_BAR_HEIGHT) +
+    block(2, 'StatusBar', 'STATUS_BAR', frameText([0, 0, width, STATUS_BAR_HEIGHT]), STATUS_BAR_HEIGHT)
+  );
+}
+
+/**
  * `PhoneWindowManager.dump` with `KeyguardServiceDelegate.dump` (AOSP
  * `services/core/java/com/android/server/policy/`). Before API 30 the policy itself printed
  * `mAwake=` glued to `mScreenOnEarly=` (no space between them, as the source prints it), the dream
@@ -227,6 +252,7 @@ function policySection(facts: WindowFacts): string {
 function windowsBody(facts: WindowFacts): string {
   const app = appWindow(facts.focusedApp);
   return (
+    barWindowBlocks(facts) +
     imeWindowBlock(facts) +
     `  Window #1 ${app}:\n    mDisplayId=0 rootTaskId=42 mSession=Session{5d6e7f8 2000:u0a10160} mClient=android.os.BinderProxy@2c3d4e5\n    mViewVisibility=0x0 mHaveFrame=true mObscured=false\n` +
     '\n' +

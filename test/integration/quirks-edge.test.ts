@@ -1,0 +1,198 @@
+/**
+ * Issue 12, edge-to-edge apps: an app targeting API 35 is laid out under the system bars, and
+ * the driver's click presses the centre of an element's bounds, which can then be on the
+ * navigation bar, where System UI takes the touch. First the device's raw behaviour (through the
+ * real adb, and a real Appium 3 + UiAutomator2 session driven by webdriverio), then the
+ * harness's answer: the envelope of the built server over real stdio, and what the device log
+ * says really happened. One private adb server, one virtual device and one real Appium for the
+ * file. docs/device-quirks.md, row 12.9.
+ */
+import { remote } from 'webdriverio';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
+import { defaultScenario } from '../../src/virtual-device/scenario/defaultScenario.js';
+import { startHarness, type HarnessProcess, type ToolAnswer } from '../e2e/support/harnessClient.js';
+import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js';
+import type { ScreenSummary } from '../../src/domain/tree/screen.js';
+import { describeWithAdb } from '../support/adbServer.js';
+import { EDGE_DONE_SCREEN, EDGE_SCREEN, withEdgeToEdge } from '../support/edgeScenario.js';
+import { sleep } from '../support/processes.js';
+import { ensureBuilt } from '../support/rawServer.js';
+
+const W3C = 'element-6066-11e4-a52e-4f735466cecf';
+
+// The raw half of each test needs the virtual device's log; the e2e suite covers real emulators.
+const describeOnVirtualDevice = ON_EMULATOR ? (): void => undefined : describeWithAdb;
+
+describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and in the harness', () => {
+  let stack: E2eStack;
+  let device: VirtualDevice;
+  let harness: HarnessProcess;
+
+  const rawText = async (args: readonly string[]): Promise<string> => {
+    const r = await stack.adb(args);
+    return r.stdout.toString('utf8') + r.stderr;
+  };
+  const call = (tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => harness.call(tool, args);
+  const report = (name: string, answer: ToolAnswer): void => {
+    const e = answer.envelope;
+    process.stderr.write(`[quirks-edge] ${name}: ${e.ok ? JSON.stringify(e.data).slice(0, 300) : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`);
+  };
+  const lastSeq = (): number => device.log().at(-1)?.seq ?? 0;
+  const clicksSince = (since: number): string[] =>
+    device
+      .log()
+      .filter((e) => e.seq > since && (e.kind === 'click' || e.kind === 'long-click'))
+      .map((e) => e.detail);
+  const tree = async (args: Record<string, unknown> = {}): Promise<ScreenSummary> => {
+    const answer = await call('ui_get_tree', args);
+    expect(answer.envelope.ok, JSON.stringify(answer.envelope.error)).toBe(true);
+    return answer.envelope.data as unknown as ScreenSummary;
+  };
+  const indexOf = (summary: ScreenSummary, text: string): number =>
+    summary.actions.findIndex((a) => JSON.stringify(a.selector ?? {}).includes(text) || a.label === text);
+
+  /** A raw UiAutomator2 session (the contract's capabilities), deleted before the harness acts. */
+  async function withRawSession(work: (driver: Awaited<ReturnType<typeof remote>>) => Promise<void>): Promise<void> {
+    // Wait until the session the harness keeps after an action (issue 14) has ended.
+    const deadline = Date.now() + 10_000;
+    while ((await stack.appium.sessionIds()).length > 0 && Date.now() < deadline) await sleep(100);
+    const driver = await remote({
+      hostname: '127.0.0.1',
+      port: stack.appium.port,
+      path: '/',
+      logLevel: 'silent',
+      connectionRetryCount: 0,
+      capabilities: {
+        platformName: 'Android',
+        'appium:automationName': 'UiAutomator2',
+        'appium:udid': stack.serial,
+        'appium:noReset': true,
+        'appium:newCommandTimeout': 60,
+        'appium:adbPort': stack.adbPort,
+      },
+    });
+    try {
+      await work(driver);
+    } finally {
+      await driver.deleteSession();
+      const until = Date.now() + 5_000;
+      while (device.instrumentationRunning() && Date.now() < until) await sleep(50);
+    }
+  }
+
+  beforeAll(async () => {
+    ensureBuilt();
+    stack = await startStack({
+      label: 'quirks-edge',
+      device: () => new VirtualDevice(withEdgeToEdge(defaultScenario(detectHelperVersions())), { instrumentationStartupMs: 300, sdk: 35 }),
+    });
+    if (!stack.device) throw new Error('this file needs the virtual device');
+    device = stack.device;
+    // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
+    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '30', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1' }));
+  }, 180_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await stack?.stop();
+  }, 60_000);
+
+  it('QUIRK-EDGE-1: a click on a button drawn under the navigation bar goes to System UI; the harness flags it and taps its visible part', async () => {
+    device.setScreen(EDGE_SCREEN);
+    // Raw: API 35's dumpsys window gives the bar's frame; the button runs on under it.
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/InsetsSource id=\S+ type=navigationBars frame=\[0,2274\]\[1080,2400\] visible=true flags= sideHint=BOTTOM/);
+    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(/text="Place order"[^>]*bounds="\[0,2232\]\[1080,2400\]"/);
+    // Raw: `input tap` at its centre, then UiAutomator2's element click (the centre too): System UI takes both.
+    let since = lastSeq();
+    await rawText(['shell', 'input', 'tap', '540', '2316']);
+    await withRawSession(async (driver) => {
+      const button = await driver.findElement('xpath', "//*[@text='Place order']");
+      await driver.elementClick((button as unknown as Record<string, string>)[W3C] ?? '');
+    });
+    const raw = clicksSince(since);
+    expect(raw).toHaveLength(2);
+    expect(raw[0]).toMatch(/^input-tap at=\(540,2316\).* target=navigation-bar \(System UI takes it/);
+    expect(raw[1]).toMatch(/^uia2-click at=\(540,2316\) element=\S+ .*target=navigation-bar \(System UI takes it/);
+    expect(device.currentScreen().screenId).toBe(EDGE_SCREEN);
+
+    // The harness: the audit names the controls whose centre is under a bar, and only those.
+    device.setScreen(EDGE_SCREEN);
+    const summary = await tree();
+    const order = indexOf(summary, 'Place order');
+    const terms = indexOf(summary, 'Terms of sale');
+    const close = indexOf(summary, 'Close');
+    expect([order, terms, close].every((i) => i >= 0), JSON.stringify(summary.actions)).toBe(true);
+    expect(summary.layout_findings).toEqual(
+      expect.arrayContaining([
+        { issue: 'under_status_bar', actions: [close] },
+        { issue: 'under_navigation_bar', actions: [order, terms].sort((a, b) => a - b) },
+      ]),
+    );
+    const flagged = (summary.layout_findings ?? []).flatMap((f) => ('actions' in f && /^under_/.test(f.issue) ? f.actions : []));
+    expect(flagged.sort((a, b) => a - b)).toEqual([close, order, terms].sort((a, b) => a - b));
+
+    // ui_tap by selector lands on the 42 px above the bar, with a W3C touch; the order is placed.
+    since = lastSeq();
+    const tapped = await call('ui_tap', { selector: { text: 'Place order' } });
+    report('QUIRK-EDGE-1 ui_tap Place order', tapped);
+    expect(tapped.envelope.ok, JSON.stringify(tapped.envelope.error)).toBe(true);
+    expect(tapped.envelope.data).toMatchObject({ target: { text: 'Place order' }, element_label: 'Place order', pressed_outside: 'navigation_bar', foreground_package: 'com.example.shop' });
+    const harnessClicks = clicksSince(since);
+    expect(harnessClicks).toHaveLength(1);
+    expect(harnessClicks[0]).toMatch(/^w3c-actions at=\(540,2253\) .*target=\S+ android\.widget\.Button "Place order"/);
+    expect(device.currentScreen().screenId).toBe(EDGE_DONE_SCREEN);
+  }, 120_000);
+
+  it('QUIRK-EDGE-2: by ref, a long press, the status bar, and a link entirely under the bar (refused: nothing is pressed)', async () => {
+    device.setScreen(EDGE_SCREEN);
+    const summary = await tree();
+    const ref = (text: string): string => String(summary.actions[indexOf(summary, text)]?.ref);
+
+    // A link with no part above the bar: refused with what to do, and no touch reaches the device.
+    let since = lastSeq();
+    const refused = await call('ui_tap', { selector: { ref: ref('Terms of sale') } });
+    report('QUIRK-EDGE-2 ui_tap Terms of sale', refused);
+    expect(refused.envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    expect(refused.envelope.error?.message).toMatch(/lies entirely under the navigation bar .*ui_scroll.*Nothing was tapped\.$/);
+    expect(clicksSince(since)).toEqual([]);
+    expect(device.currentScreen().screenId).toBe(EDGE_SCREEN);
+
+    // A long press by ref holds 1.5 s on the visible part (the button is not long-clickable: released as a click).
+    since = lastSeq();
+    const held = await call('ui_tap', { selector: { ref: ref('Place order') }, long_press: true });
+    report('QUIRK-EDGE-2 long press Place order', held);
+    expect(held.envelope.ok, JSON.stringify(held.envelope.error)).toBe(true);
+    expect(held.envelope.data).toMatchObject({ long_press: true, pressed_outside: 'navigation_bar' });
+    expect(clicksSince(since)).toEqual([expect.stringMatching(/^w3c-actions at=\(540,2253\) held=15\d\dms .*"Place order"/)]);
+    expect(device.currentScreen().screenId).toBe(EDGE_DONE_SCREEN);
+
+    // Under the status bar: the part below it (the close button goes back).
+    device.setScreen(EDGE_SCREEN);
+    const again = await tree();
+    since = lastSeq();
+    const closed = await call('ui_tap', { selector: { ref: String(again.actions[indexOf(again, 'Close')]?.ref) } });
+    report('QUIRK-EDGE-2 ui_tap Close', closed);
+    expect(closed.envelope.ok, JSON.stringify(closed.envelope.error)).toBe(true);
+    expect(closed.envelope.data).toMatchObject({ pressed_outside: 'status_bar' });
+    expect(clicksSince(since)).toEqual([expect.stringMatching(/^w3c-actions at=\(73,84\) .*Close/)]);
+  }, 120_000);
+
+  it('QUIRK-EDGE-3: every dumpsys window layout (API 28, 30, 33, 35) gives the bars, so the audit flags the same controls', async () => {
+    try {
+      for (const sdk of [28, 30, 33, 35]) {
+        device.setSdk(sdk);
+        device.setScreen(EDGE_SCREEN);
+        const raw = await rawText(['shell', 'dumpsys', 'window']);
+        if (sdk <= 29) expect(raw).toMatch(/Window #\d+ Window\{\S+ u0 NavigationBar\}:[\s\S]*?mFrame=\[0,2274\]\[1080,2400\]/);
+        else if (sdk <= 33) expect(raw).toMatch(/InsetsSource type=ITYPE_NAVIGATION_BAR frame=\[0,2274\]\[1080,2400\] visible=true/);
+        const summary = await tree();
+        const issues = (summary.layout_findings ?? []).map((f) => f.issue);
+        expect(issues, `API ${sdk}`).toEqual(expect.arrayContaining(['under_status_bar', 'under_navigation_bar']));
+      }
+    } finally {
+      device.setSdk(35);
+    }
+  }, 120_000);
+});
