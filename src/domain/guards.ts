@@ -19,6 +19,16 @@ export function checkSerial(serial: string, allowList: readonly string[]): void 
   );
 }
 
+/** checkSerial as a question: whether the device guard lets this serial through. */
+export function isAllowedSerial(serial: string, allowList: readonly string[]): boolean {
+  try {
+    checkSerial(serial, allowList);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Parses APPIUM_URL; throws APPIUM_UNAVAILABLE unless it is plain http on a loopback host. */
 export function checkAppiumUrl(url: string): URL {
   let parsed: URL;

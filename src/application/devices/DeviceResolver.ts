@@ -1,6 +1,6 @@
 import { serialIdentity, type DeviceFacts } from '../../domain/devices/identity.js';
 import { HarnessError } from '../../domain/errors.js';
-import { checkSerial } from '../../domain/guards.js';
+import { checkSerial, isAllowedSerial } from '../../domain/guards.js';
 import type { DeviceDirectory, ListedDevice } from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
 
@@ -126,12 +126,7 @@ export class DeviceResolver {
   }
 
   private allows(serial: string): boolean {
-    try {
-      checkSerial(serial, this.policy.allowSerials);
-      return true;
-    } catch {
-      return false;
-    }
+    return isAllowedSerial(serial, this.policy.allowSerials);
   }
 
   private noneOnline(listed: readonly ListedDevice[]): HarnessError {

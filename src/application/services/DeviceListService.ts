@@ -1,6 +1,6 @@
 import { HarnessError } from '../../domain/errors.js';
 import { serialIdentity, type DeviceFacts } from '../../domain/devices/identity.js';
-import { checkSerial } from '../../domain/guards.js';
+import { isAllowedSerial } from '../../domain/guards.js';
 import type { DeviceDirectory } from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
@@ -55,11 +55,6 @@ export class DeviceListService {
   }
 
   private allows(serial: string): boolean {
-    try {
-      checkSerial(serial, this.policy.allowSerials);
-      return true;
-    } catch {
-      return false;
-    }
+    return isAllowedSerial(serial, this.policy.allowSerials);
   }
 }

@@ -81,21 +81,32 @@ function hasArea(rect: Rect): boolean {
 const NO_IME: ImeState = Object.freeze({ visible: false, frame: null });
 
 /**
- * API 30–33 `InsetsSource type=ITYPE_IME frame=[…][…] … visible=true` and
- * API 34+ `InsetsSource id=… type=ime frame=[…][…] … visible=true`, in the controller's
- * InsetsState and in `InsetsSourceProvider … mSource=InsetsSource …`. null when no such line exists.
+ * The first visible frame of an `InsetsSource` line of these types (API 30+), `'hidden'` when such
+ * lines exist but none is visible with an area, null when there is no such line (an older layout).
+ * The IME and the system bars are read alike.
  */
-function imeFromInsets(lines: readonly string[]): ImeState | null {
-  const pattern = new RegExp(String.raw`InsetsSource\s+(?:id=\S+\s+)?type=(?:ime|ITYPE_IME)\s+frame=${RECT}.*?\bvisible=(true|false)`);
+function insetsFrame(lines: readonly string[], types: string): Rect | 'hidden' | null {
+  const pattern = new RegExp(String.raw`InsetsSource\s+(?:id=\S+\s+)?type=(?:${types})\s+frame=${RECT}.*?\bvisible=(true|false)`);
   let seen = false;
   for (const line of lines) {
     const match = pattern.exec(line);
     if (!match) continue;
     seen = true;
     const frame = rectFrom(match, 1);
-    if (match[5] === 'true' && hasArea(frame)) return { visible: true, frame };
+    if (match[5] === 'true' && hasArea(frame)) return frame;
   }
-  return seen ? NO_IME : null;
+  return seen ? 'hidden' : null;
+}
+
+/**
+ * API 30–33 `InsetsSource type=ITYPE_IME frame=[…][…] … visible=true` and
+ * API 34+ `InsetsSource id=… type=ime frame=[…][…] … visible=true`, in the controller's
+ * InsetsState and in `InsetsSourceProvider … mSource=InsetsSource …`. null when no such line exists.
+ */
+function imeFromInsets(lines: readonly string[]): ImeState | null {
+  const frame = insetsFrame(lines, 'ime|ITYPE_IME');
+  if (frame === null) return null;
+  return frame === 'hidden' ? NO_IME : { visible: true, frame };
 }
 
 /** What a `Window #N Window{… u0 <title>}:` block of `dumpsys window windows` says about its frame. */
@@ -153,16 +164,9 @@ function imeFromWindowBlock(lines: readonly string[]): ImeState | null {
  * Android 10, `StatusBar`) and its `mFrame`. null when the bar is hidden or not reported.
  */
 function barOf(lines: readonly string[], types: string, windowTitle: string): Rect | null {
-  const pattern = new RegExp(String.raw`InsetsSource\s+(?:id=\S+\s+)?type=(?:${types})\s+frame=${RECT}.*?\bvisible=(true|false)`);
-  let seen = false;
-  for (const line of lines) {
-    const match = pattern.exec(line);
-    if (!match) continue;
-    seen = true;
-    const frame = rectFrom(match, 1);
-    if (match[5] === 'true' && hasArea(frame)) return frame;
-  }
-  if (seen) return null;
+  const frame = insetsFrame(lines, types);
+  if (frame === 'hidden') return null;
+  if (frame !== null) return frame;
   const block = windowBlock(lines, windowTitle);
   return block?.shown && block.frame && hasArea(block.frame) ? block.frame : null;
 }
