@@ -24,6 +24,8 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   EMULATOR_UNAVAILABLE: 503,
   APPIUM_UNAVAILABLE: 503,
   UI_TREE_UNAVAILABLE: 503,
+  // The device's package manager refused the APK (no REST route installs yet; the table is total).
+  APP_INSTALL_FAILED: 422,
   // The device was reached but did not do what it was asked.
   SETTINGS_FOREGROUND_FAILED: 502,
   OPERATION_TIMEOUT: 504,
