@@ -6,7 +6,7 @@
  * documented status; curl runs the README's example.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -238,6 +238,19 @@ describeWithAdb('the REST mirror beside /mcp', () => {
       stack.device.clearFaults();
     }
   }, 90_000);
+
+  it('leaves nothing behind: no Appium session, no lock file, once the calls have answered', async () => {
+    const deadline = Date.now() + 20_000;
+    let sessions = await stack.appium!.sessionIds();
+    let locks = readdirSync(stack.lockDir);
+    while ((sessions.length > 0 || locks.length > 0) && Date.now() < deadline) {
+      await sleepMs(250);
+      sessions = await stack.appium!.sessionIds();
+      locks = readdirSync(stack.lockDir);
+    }
+    expect(sessions).toEqual([]);
+    expect(locks).toEqual([]);
+  }, 30_000);
 
   it('the README’s curl example works', async () => {
     stack.device.setScreen('settings_home' as never);
