@@ -67,7 +67,8 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
       // The body's keys before anything else (CONTRACT §5: validation first): no coordinates, no unknown names.
       checkArgumentNames(args, Object.keys(tool.inputSchema.shape));
     } catch (error) {
-      if (error instanceof BodyTooLarge) return sendJson(res, 413, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Payload too large: ${error.message}.` } });
+      // The rest of the body is never read: the connection closes after the answer.
+      if (error instanceof BodyTooLarge) return sendJson(res, 413, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Payload too large: ${error.message}.` } }, { connection: 'close' });
       return answer(res, await failWith(options.runner, tool, error));
     }
     if (params.id !== undefined) {
