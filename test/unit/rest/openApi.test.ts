@@ -80,6 +80,28 @@ describe('the REST mirror on the HTTP server', () => {
     expect(STATUS_BY_ERROR_CODE.EMULATOR_UNAVAILABLE).toBe(503);
   });
 
+  it('cuts a chunked body at 1 MB while reading it: 413, the tool never runs', async () => {
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"selector":{"text":"'));
+        for (let i = 0; i < 20; i += 1) controller.enqueue(chunk);
+        controller.enqueue(new TextEncoder().encode('"}}'));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${base}/devices/emulator-5554/tap`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/1048576 bytes/);
+    expect(harness.automation.log).toEqual([]);
+    expect(harness.device.calls).toEqual([]);
+  });
+
   it('is behind the bearer token, /openapi.json included', async () => {
     expect((await get('/openapi.json', '')).status).toBe(401);
     expect((await get('/devices', 'wrong-token-0123456789')).status).toBe(401);
