@@ -18,6 +18,8 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   // The device is someone else's right now, or the screen moved on since the tree was read: read, then retry.
   EMULATOR_BUSY: 409,
   STALE_REF: 409,
+  // Several devices and the call named none (issue 15): say which, by a flow's session_id.
+  DEVICE_AMBIGUOUS: 409,
   // The screen is locked or asleep: a person must unlock it (WebDAV's Locked, the literal case).
   DEVICE_LOCKED: 423,
   // The harness could not reach what it drives.

@@ -72,7 +72,7 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
       return answer(res, await failWith(options.runner, tool, error));
     }
     if (params.id !== undefined) {
-      const refusal = options.devices.refusal(decodeSegment(params.id));
+      const refusal = await options.devices.refusal(decodeSegment(params.id));
       // 404 whatever the code: the path names something this server does not have.
       if (refusal) return answer(res, await failWith(options.runner, tool, refusal), 404);
     }

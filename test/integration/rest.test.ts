@@ -89,8 +89,8 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     return message.result.content[0]!.text;
   }
 
-  /** The bytes of an envelope with its operation id blanked (the only field two calls never share). */
-  const sameBut = (text: string): string => text.replace(/"operation_id":"[^"]+"/, '"operation_id":"-"');
+  /** The bytes of an envelope with its operation id and times blanked (what two calls never share: `held_by.since` is the call's own start). */
+  const sameBut = (text: string): string => text.replace(/"operation_id":"[^"]+"/, '"operation_id":"-"').replace(/"since":"[^"]+"/g, '"since":"-"');
 
   function expectOk(answer: RestAnswer): Envelope {
     expect(answer.status, answer.text.slice(0, 400)).toBe(200);
@@ -201,7 +201,7 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     const foreign = await rest('POST', '/devices/emulator-5556/tap', { selector: { text: 'Apps' } });
     expect(foreign.status).toBe(404);
     expect(foreign.envelope.error?.code).toBe('EMULATOR_UNAVAILABLE');
-    expect(foreign.envelope.error?.message).toContain(`this server drives ${stack.serial}`);
+    expect(foreign.envelope.error?.message).toContain("No allowed online device is named 'emulator-5556'");
     expect((await rest('GET', '/devices/emulator-5556/tree')).status).toBe(404);
     expect(stack.device.clicks().length).toBe(clicks);
     expect((await rest('DELETE', `/devices/${stack.serial}/tap`)).status).toBe(405);
