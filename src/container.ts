@@ -113,6 +113,8 @@ export interface Container {
   /** The session kept after an action without session_id. */
   readonly warm: WarmSession;
   readonly gate: DeviceGate;
+  /** Which device a name (serial or AVD name) or no name means (issue 15); the REST mirror's `{id}`. */
+  readonly resolver: DeviceResolver;
   readonly evidence: EvidenceWriter;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
@@ -259,6 +261,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     services,
     tools,
     bindings,
+    resolver,
     get flows() {
       return bindings.bindNow(config.udid).flows;
     },

@@ -141,7 +141,10 @@ async function serve(args: readonly string[] = []): Promise<number> {
     // Over HTTP stdin means nothing (it may be /dev/null under a service manager): signals stop it.
     const { serveHttp, HttpSetupError } = await import('./mcp/transports/http/serveHttp.js');
     try {
-      const running = await serveHttp({ ...options.http, env, harness: container.server, logger, say: stderr });
+      const { restMirrorFor } = await import('./rest/restMirror.js');
+      const routes = [restMirrorFor(container)];
+      const running = await serveHttp({ ...options.http, env, harness: container.server, logger, say: stderr, routes });
+      stderr(`android-mcp-harness: REST API at ${new URL('/devices', running.url).href} (OpenAPI: ${new URL('/openapi.json', running.url).href})`);
       beforeShutdown = () => running.close();
     } catch (error) {
       if (!(error instanceof HttpSetupError)) throw error;

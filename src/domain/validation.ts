@@ -47,6 +47,26 @@ function isCoordinateKey(key: string): boolean {
   return COORDINATE_KEY.test(key) || /coord|bounds|position/i.test(key);
 }
 
+/**
+ * The REST mirror's body check (issue 17): a body may carry only the tool's own argument names.
+ * A name that would carry a position is refused as a selector is (never coordinates, CONTRACT §4),
+ * any other unknown name as INVALID_ARGUMENT, so `{"selector": …, "x": 10}` cannot look accepted.
+ */
+export function checkArgumentNames(args: Readonly<Record<string, unknown>>, allowed: readonly string[]): void {
+  for (const key of Object.keys(args)) {
+    if (allowed.includes(key)) continue;
+    if (isCoordinateKey(key)) {
+      throw new HarnessError(
+        'INVALID_SELECTOR',
+        `Invalid request: it has the key '${safePreview(key, 30)}', a position. The harness never takes coordinates ` +
+          '(no x, y, bounds, point or offset under any name): name the element with a selector or a ref from the tree.',
+      );
+    }
+    const accepted = allowed.length > 0 ? `it takes only ${allowed.join(', ')}` : 'it takes no arguments';
+    throw new HarnessError('INVALID_ARGUMENT', `Invalid argument '${safePreview(key, 30)}': ${accepted}.`);
+  }
+}
+
 function selectorError(problem: string): HarnessError {
   return new HarnessError('INVALID_SELECTOR', `Invalid selector: ${problem}. ${SELECTOR_SHAPE}`);
 }

@@ -19,6 +19,7 @@ import { ARTIFACT_TEMPLATE, listArtifacts, readArtifact, type ArtifactReader } f
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { protocolError } from './protocolError.js';
 import { presentResult } from './presenters.js';
+import { runTool } from './runTool.js';
 import { ENVELOPE_OUTPUT_SCHEMA, toInputJsonSchema } from './schemas.js';
 import type { ToolDefinition } from './ToolDefinition.js';
 
@@ -112,7 +113,7 @@ export class HarnessMcpServer {
         `Unknown tool ${JSON.stringify(shown)}. The tools are: ${[...this.byName.keys()].join(', ')}.`,
       );
     }
-    const result = await this.options.runner.run(tool.name, (context) => tool.execute(args, context));
+    const result = await runTool(this.options.runner, tool, args);
     return presentResult(result);
   }
 

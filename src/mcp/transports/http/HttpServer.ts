@@ -101,7 +101,7 @@ export class HarnessHttpServer {
     if (refusal) return this.refuse(res, refusal, req);
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     const route = this.options.routes.find((candidate) => candidate.matches(pathname));
-    if (!route) return this.refuse(res, { status: 404, message: `Not found: MCP is served at /mcp.` }, req);
+    if (!route) return this.refuse(res, { status: 404, message: 'Not found: MCP is served at /mcp, the REST API at /devices (GET /openapi.json describes it).' }, req);
     const length = Number(req.headers['content-length'] ?? 0);
     if (Number.isFinite(length) && length > this.maxBodyBytes) {
       return this.refuse(res, { status: 413, message: `Payload too large: bodies are limited to ${this.maxBodyBytes} bytes.` }, req);

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../../../domain/ports.js';
 import type { HarnessMcpServer } from '../../HarnessMcpServer.js';
-import { HarnessHttpServer, DEFAULT_MAX_BODY_BYTES } from './HttpServer.js';
+import { HarnessHttpServer, DEFAULT_MAX_BODY_BYTES, type HttpRoute } from './HttpServer.js';
 import { resolveHttpToken, HttpTokenError } from './httpToken.js';
 import { isLoopbackHost, urlHost } from './listenAddress.js';
 import { MCP_PATH, mcpRoute } from './mcpRoute.js';
@@ -19,6 +19,8 @@ export interface ServeHttpOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly harness: HarnessMcpServer;
   readonly logger: Logger;
+  /** Served beside `/mcp`, behind the same checks (the REST mirror, src/rest/). */
+  readonly routes?: readonly HttpRoute[];
   /** Human lines (the token file's path, the URL); stderr in the CLI. */
   readonly say: (line: string) => void;
 }
@@ -65,7 +67,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningHttp>
     host,
     port,
     policy: { token: resolved.token, allowedHostnames, allowedOrigins: list(env.ANDROID_MCP_HTTP_ALLOWED_ORIGINS) },
-    routes: [route],
+    routes: [route, ...(options.routes ?? [])],
     logger: options.logger,
   });
   let bound: number;

@@ -1,0 +1,22 @@
+import type { Container } from '../container.js';
+import { packageVersion } from '../container.js';
+import { DEFAULT_MAX_BODY_BYTES, type HttpRoute } from '../mcp/transports/http/HttpServer.js';
+import { allTools } from '../mcp/tools/index.js';
+import { resolvedDevice } from './deviceIds.js';
+import { restRoute } from './restRoute.js';
+
+/**
+ * The REST mirror of a container: its services' tool definitions (all of them, so GET /devices
+ * works whatever toolsets the MCP catalogue shows: toolsets size what a model is sent, and a
+ * REST client is sent no catalogue), the same runner and evidence as the MCP server.
+ */
+export function restMirrorFor(container: Pick<Container, 'services' | 'runner' | 'evidence' | 'resolver'>): HttpRoute {
+  return restRoute({
+    tools: allTools(container.services),
+    runner: container.runner,
+    artifacts: container.evidence,
+    devices: resolvedDevice(container.resolver),
+    version: packageVersion(),
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+  });
+}
