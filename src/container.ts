@@ -207,7 +207,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     ? async (serial: string): Promise<DeviceIdentity> => (await ceilings.action('reading the device properties', directory.facts(serial))).identity
     : null;
   const bindings = new DeviceBindings(bind, identify, config.allowSerials, logger);
-  const router = new DeviceRouter(resolver, bindings);
+  const router = new DeviceRouter(resolver, bindings, config.appiumUrl);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix);
   const capture = new EvidenceCapture(evidence, logger);
   // One registry per server: a ref's serial never repeats while it runs (issue 13).

@@ -30,9 +30,14 @@ const vdOnly = (reason: string): string => (ON_EMULATOR ? ` ${reason}` : '');
 const APP_PACKAGE = process.env.ANDROID_MCP_E2E_APP || (ON_EMULATOR ? 'com.android.settings' : 'com.example.notes');
 const SETTINGS = 'com.android.settings';
 
-/** Shell commands the four observers may send (CONTRACT §8, read-only entries), as the device logs them. */
+/**
+ * Shell commands the four observers may send (CONTRACT §8, read-only entries), as the device logs
+ * them. The closed list grew by two read-only entries the observers use: `dumpsys power` (issue
+ * 12, whether the screen is awake, in `emulator_get_status`) and `getprop` with no argument (issue
+ * 15, the device's identity for its lock, read once per device). Both change nothing.
+ */
 const READ_ONLY_SHELL =
-  /^(?:shell_v2|shell|exec): (?:getprop '?(?:sys\.boot_completed|ro\.build\.version\.release|ro\.product\.model)'?|pm '?list'? '?packages'?|wm '?density'?|dumpsys '?window'?|uiautomator '?dump'? '?\/dev\/tty'?|screencap '?-p'?)$/;
+  /^(?:shell_v2|shell|exec): (?:getprop(?: '?(?:sys\.boot_completed|ro\.build\.version\.release|ro\.product\.model)'?)?|pm '?list'? '?packages'?|wm '?density'?|dumpsys '?(?:window|power)'?|uiautomator '?dump'? '?\/dev\/tty'?|screencap '?-p'?)$/;
 
 let stack: E2eStack;
 let harness: HarnessProcess;

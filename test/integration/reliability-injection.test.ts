@@ -136,6 +136,11 @@ const SLOTS: Slot[] = [
   sessionSlot('ui_type_text', { selector: { input_hint: 'Search' }, text: 'ok' }),
   sessionSlot('ui_scroll', { direction: 'down' }),
   sessionSlot('device_back', {}),
+  // Issue 15: the observers and launchers take a flow's session_id too, so a sub-agent reaches its own device.
+  sessionSlot('screen_capture', {}),
+  sessionSlot('app_list_installed', {}),
+  sessionSlot('settings_open_apps', {}),
+  sessionSlot('app_open', { package_name: 'com.android.settings' }),
   selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? undefined : v), 'selector'),
   ...SELECTOR_KEYS.map((key) => selectorSlot('ui_tap', {}, term(key), `selector.${key}`)),
   selectorSlot('ui_tap', {}, (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { content_desc: v } }), 'selector.within.content_desc'),
@@ -228,6 +233,9 @@ function isHarnessDeviceCommand(command: string): boolean {
     "screencap '-p'",
     'am start -W -S -a android.settings.APPLICATION_SETTINGS',
     'ps -A -o PID,NAME',
+    'getprop', // issue 15: every property at once, the device's identity for its lock
+    'dumpsys power', // issue 12: whether the screen is awake (DEVICE_LOCKED)
+    'pidof io.appium.uiautomator2.server', // issue 12: who holds UiAutomation after an empty dump
     'logcat -b crash -d -v threadtime -v year -v UTC',
     'logcat -b events -d -v threadtime -v year -v UTC -s am_anr',
   ];
@@ -389,11 +397,19 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     const install = await harness.call('app_install', { apk: 'chrome.apk' }, 60_000);
     if (install.envelope.error?.code !== 'APP_INSTALL_FAILED') problems.push(`app_install chrome.apk → ${install.envelope.error?.code ?? 'ok'}`);
     if (!stack.trace().some((r) => r.argv.includes('install') && isClosedListArgv(r.argv, stack.serial))) problems.push('app_install: no closed-list install argv traced');
-    // Tools without parameters ignore unknown arguments, whatever they hold.
+    // Tools ignore arguments they do not take, whatever they hold; a session_id, where a tool takes
+    // one (issue 15), names no open flow and is refused as such.
     const extras = { package_name: '; reboot', text: '$(reboot)', selector: { text: "' or '1'='1" }, direction: '--help', session_id: '../../etc/passwd', include_raw: 'true' };
+    const takesSession = new Set(['app_list_installed', 'screen_capture', 'settings_open_apps']);
     for (const tool of ['emulator_get_status', 'app_list_installed', 'screen_capture', 'settings_open_apps', 'device_list']) {
       const answer = await harness.call(tool, extras);
-      if (!answer.envelope.ok) problems.push(`${tool} with hostile extras → ${answer.envelope.error?.code}`);
+      const expected = takesSession.has(tool) ? 'INVALID_UI_SESSION' : undefined;
+      if (answer.envelope.error?.code !== expected) problems.push(`${tool} with hostile extras → ${answer.envelope.error?.code ?? 'ok'}`);
+      if (takesSession.has(tool)) {
+        const { session_id: _named, ...others } = extras;
+        const without = await harness.call(tool, others);
+        if (!without.envelope.ok) problems.push(`${tool} with hostile extras but no session_id → ${without.envelope.error?.code}`);
+      }
     }
     for (const value of Object.values(extras)) inertValues.add(typeof value === 'string' ? value : JSON.stringify(value));
     expect(problems).toEqual([]);

@@ -27,7 +27,7 @@ export class DeviceBindings {
    * (EMULATOR_UNAVAILABLE from adb) and is asked again next time.
    */
   forSerial(serial: string): Promise<DeviceBinding> {
-    checkSerial(serial, this.allowSerials);
+    this.checkSerial(serial);
     const known = this.known(serial);
     if (known) return Promise.resolve(known);
     const running = this.pending.get(serial);
@@ -35,6 +35,11 @@ export class DeviceBindings {
     const binding = this.bind(serial).finally(() => this.pending.delete(serial));
     this.pending.set(serial, binding);
     return binding;
+  }
+
+  /** The device guard alone: throws EMULATOR_UNAVAILABLE for a serial it refuses, asks nothing of any device. */
+  checkSerial(serial: string): void {
+    checkSerial(serial, this.allowSerials);
   }
 
   /** The binding already made for `serial`, if any (no device read). */

@@ -1,4 +1,5 @@
 import { HarnessError } from '../../domain/errors.js';
+import { checkAppiumUrl } from '../../domain/guards.js';
 import type { DeviceBinding } from './DeviceBinding.js';
 import type { DeviceBindings } from './DeviceBindings.js';
 import type { DeviceResolver } from './DeviceResolver.js';
@@ -7,6 +8,12 @@ import type { DeviceResolver } from './DeviceResolver.js';
 export interface DeviceTarget {
   readonly sessionId?: string;
   readonly device?: string;
+  /**
+   * What the call will reach (DeviceAccess.exclusive's `reach`). For 'appium' and 'act' the Appium
+   * guard runs before anything is asked of a device, even its identity (INV-SAFE-1: under a
+   * non-loopback Appium nothing reaches the device).
+   */
+  readonly reach?: 'adb' | 'appium' | 'act';
 }
 
 /**
@@ -18,6 +25,8 @@ export class DeviceRouter {
   constructor(
     readonly resolver: DeviceResolver,
     readonly bindings: DeviceBindings,
+    /** APPIUM_URL, for the guard that runs first when a call reaches Appium or acts. */
+    private readonly appiumUrl: string | null = null,
   ) {}
 
   async bindingFor(target: DeviceTarget): Promise<DeviceBinding> {
@@ -27,7 +36,7 @@ export class DeviceRouter {
       // An id no device knows: the default device answers it (INVALID_UI_SESSION, or EMULATOR_BUSY
       // naming its own flow), exactly as with one device; with several there is no default.
       try {
-        return await this.bindings.forSerial(await this.resolver.resolve(undefined));
+        return await this.guarded(await this.resolver.resolve(undefined), target);
       } catch (error) {
         if (error instanceof HarnessError && error.code === 'DEVICE_AMBIGUOUS') {
           throw new HarnessError(
@@ -38,6 +47,15 @@ export class DeviceRouter {
         throw error;
       }
     }
-    return this.bindings.forSerial(await this.resolver.resolve(target.device));
+    return this.guarded(await this.resolver.resolve(target.device), target);
+  }
+
+  /** The guards in CONTRACT §5's order (the device's, then Appium's when the call needs it), then the binding. */
+  private guarded(serial: string, target: DeviceTarget): Promise<DeviceBinding> {
+    if (this.appiumUrl !== null && (target.reach === 'appium' || target.reach === 'act')) {
+      this.bindings.checkSerial(serial);
+      checkAppiumUrl(this.appiumUrl);
+    }
+    return this.bindings.forSerial(serial);
   }
 }

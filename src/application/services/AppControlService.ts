@@ -37,7 +37,7 @@ export class AppControlService {
     label: 'app-stop' | 'app-clear-data',
     body: (device: DeviceGateway) => Promise<Record<string, unknown>>,
   ): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({});
+    const { access, flows } = await this.router.bindingFor({ reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       flows.assertNoFlow();
       if (!(await device.listPackages()).includes(pkg)) {

@@ -21,7 +21,7 @@ export class AppInstallService {
 
   async install(context: OperationContext, apk: ApkRelativePath): Promise<Outcome> {
     // The default device (issue 15): with several online and none configured, DEVICE_AMBIGUOUS.
-    const { access, flows } = await this.router.bindingFor({});
+    const { access, flows } = await this.router.bindingFor({ reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       flows.assertNoFlow();
       const prepared = await this.folder.prepare(apk);

@@ -33,7 +33,7 @@ export class AppService {
    * that flow and the polling reads the flow's page source instead of dumping.
    */
   async open(context: OperationContext, pkg: PackageName, sessionId?: string): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId });
+    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
         flows.assertNoFlow();

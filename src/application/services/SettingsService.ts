@@ -24,7 +24,7 @@ export class SettingsService {
 
   /** As app_open: with session_id the flow's device, polled through the flow's page source (no dump under it). */
   async openApps(context: OperationContext, sessionId?: string): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId });
+    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
         flows.assertNoFlow();

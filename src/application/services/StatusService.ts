@@ -107,7 +107,7 @@ export class StatusService {
 
   private async target(sessionId: string | undefined): Promise<DeviceBinding | null> {
     try {
-      return await this.router.bindingFor({ sessionId });
+      return await this.router.bindingFor({ sessionId, reach: 'appium' });
     } catch (error) {
       if (sessionId === undefined && error instanceof HarnessError && error.code === 'DEVICE_AMBIGUOUS') return null;
       throw error;

@@ -245,7 +245,7 @@ export class UiActionService {
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
     after: AfterAction = 'focused',
   ): Promise<Outcome> {
-    const { access, broker } = await this.router.bindingFor({ sessionId });
+    const { access, broker } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       let reachedDevice = false;
       // Issue 12: behind the lock screen (or with the display off) the action would reach nothing; no session is opened for it.
