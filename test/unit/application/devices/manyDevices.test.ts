@@ -136,6 +136,19 @@ describe('discovery with ANDROID_UDID unset (issue 15 §1)', () => {
     expect([...w.devices.keys()]).toEqual(['emulator-5554']);
   });
 
+  it('a non-loopback Appium refuses acting calls before any device is asked, even for its identity (INV-SAFE-1)', async () => {
+    const w = world({ udid: 'emulator-5554', udidExplicit: true, appiumUrl: 'http://192.0.2.10:4723' }, [online('emulator-5554')], { 'emulator-5554': 'Pixel_7' });
+    for (const tool of ['ui_tap', 'ui_session_open', 'emulator_get_status']) {
+      const args = tool === 'ui_tap' ? { selector: { text: 'Apps' } } : {};
+      expect((await w.call(tool, args)).error?.code, tool).toBe('APPIUM_UNAVAILABLE');
+    }
+    expect(w.directory.asked).toEqual([]);
+    expect(w.devices.size).toBe(0);
+    // An adb-only observer still reads the device (the Appium guard is not its concern).
+    expect((await w.call('ui_get_tree')).ok).toBe(true);
+    expect(w.directory.asked).toEqual(['emulator-5554']);
+  });
+
   it('no allowed device online: EMULATOR_UNAVAILABLE saying what adb sees', async () => {
     const w = world({}, [{ serial: 'emulator-5554', state: 'offline', model: null }, online('R58M123ABC')], {});
     const answer = await w.call('ui_get_tree');
