@@ -7,7 +7,6 @@
  * says really happened. One private adb server, one virtual device and one real Appium for the
  * file. docs/device-quirks.md, row 12.9.
  */
-import { remote } from 'webdriverio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
@@ -19,6 +18,7 @@ import { describeWithAdb } from '../support/adbServer.js';
 import { EDGE_DONE_SCREEN, EDGE_SCREEN, withEdgeToEdge } from '../support/edgeScenario.js';
 import { sleep } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
+import { openRawSession, type RawDriver } from '../support/rawSession.js';
 
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
 
@@ -54,25 +54,11 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
     summary.actions.findIndex((a) => JSON.stringify(a.selector ?? {}).includes(text) || a.label === text);
 
   /** A raw UiAutomator2 session (the contract's capabilities), deleted before the harness acts. */
-  async function withRawSession(work: (driver: Awaited<ReturnType<typeof remote>>) => Promise<void>): Promise<void> {
+  async function withRawSession(work: (driver: RawDriver) => Promise<void>): Promise<void> {
     // Wait until the session the harness keeps after an action (issue 14) has ended.
     const deadline = Date.now() + 10_000;
     while ((await stack.appium.sessionIds()).length > 0 && Date.now() < deadline) await sleep(100);
-    const driver = await remote({
-      hostname: '127.0.0.1',
-      port: stack.appium.port,
-      path: '/',
-      logLevel: 'silent',
-      connectionRetryCount: 0,
-      capabilities: {
-        platformName: 'Android',
-        'appium:automationName': 'UiAutomator2',
-        'appium:udid': stack.serial,
-        'appium:noReset': true,
-        'appium:newCommandTimeout': 60,
-        'appium:adbPort': stack.adbPort,
-      },
-    });
+    const driver = await openRawSession({ appiumPort: stack.appium.port, serial: stack.serial, adbPort: stack.adbPort });
     try {
       await work(driver);
     } finally {

@@ -5,7 +5,6 @@
  * envelope of the built server over real stdio, and what the device log says really happened.
  * One private adb server, one virtual device and one real Appium for the file. docs/device-quirks.md.
  */
-import { remote } from 'webdriverio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
@@ -18,8 +17,9 @@ import { describeWithAdb } from '../support/adbServer.js';
 import { LONG_SEARCH_SCREEN, withLongSearch } from '../support/gestureScenario.js';
 import { sleep } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
+import { openRawSession, type RawDriver } from '../support/rawSession.js';
 
-type Browser = Awaited<ReturnType<typeof remote>>;
+type Browser = RawDriver;
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
 /** Where the IME sits on the virtual phone ([0,1517][1080,2400]). */
 const IME_TOP = 1517;
@@ -68,22 +68,7 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     // harness keeps after an action (issue 14): wait until its lease has ended, as a polite client would.
     const deadline = Date.now() + 10_000;
     while ((await stack.appium.sessionIds()).length > 0 && Date.now() < deadline) await sleep(100);
-    const driver = await remote({
-      hostname: '127.0.0.1',
-      port: stack.appium.port,
-      path: '/',
-      // The refusals below are expected: webdriverio would log each one at error level.
-      logLevel: 'silent',
-      connectionRetryCount: 0,
-      capabilities: {
-        platformName: 'Android',
-        'appium:automationName': 'UiAutomator2',
-        'appium:udid': stack.serial,
-        'appium:noReset': true,
-        'appium:newCommandTimeout': 60,
-        'appium:adbPort': stack.adbPort,
-      },
-    });
+    const driver = await openRawSession({ appiumPort: stack.appium.port, serial: stack.serial, adbPort: stack.adbPort });
     try {
       await work(driver);
     } finally {

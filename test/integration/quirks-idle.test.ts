@@ -13,7 +13,6 @@
  * instrumentation runs before it dumps.
  */
 import { spawn } from 'node:child_process';
-import { remote } from 'webdriverio';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { startHarness, type HarnessProcess, type ToolAnswer } from '../e2e/support/harnessClient.js';
@@ -21,8 +20,9 @@ import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js'
 import { describeWithAdb } from '../support/adbServer.js';
 import { sleep } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
+import { openRawSession, type RawDriver } from '../support/rawSession.js';
 
-type Browser = Awaited<ReturnType<typeof remote>>;
+type Browser = RawDriver;
 
 /** 16 s: the harness's sessions get waitForIdleTimeout 16 − 10 (root wait) − 5 (margin) = 1 s. */
 const ACTION_TIMEOUT_S = 16;
@@ -64,22 +64,7 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
   /** A raw UiAutomator2 session with the contract's capabilities (plus `extra`), deleted at the end. */
   async function withRawSession(extra: Record<string, unknown>, work: (driver: Browser) => Promise<void>): Promise<void> {
     await deviceFree();
-    const driver = await remote({
-      hostname: '127.0.0.1',
-      port: stack.appium.port,
-      path: '/',
-      logLevel: 'silent',
-      connectionRetryCount: 0,
-      capabilities: {
-        platformName: 'Android',
-        'appium:automationName': 'UiAutomator2',
-        'appium:udid': stack.serial,
-        'appium:noReset': true,
-        'appium:newCommandTimeout': 120,
-        'appium:adbPort': stack.adbPort,
-        ...extra,
-      },
-    });
+    const driver = await openRawSession({ appiumPort: stack.appium.port, serial: stack.serial, adbPort: stack.adbPort, extra: { 'appium:newCommandTimeout': 120, ...extra } });
     try {
       await work(driver);
     } finally {

@@ -9,7 +9,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { remote } from 'webdriverio';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
@@ -21,6 +20,7 @@ import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
 import { sleep } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
+import { openRawSession } from '../support/rawSession.js';
 
 /** A form whose field has focus when it opens (the keyboard is up), with an Attach button above the keyboard. */
 function lockScenario(): ScenarioSpec {
@@ -200,21 +200,7 @@ describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at th
     device.setScreen('quirks_form');
     expect(device.imeVisible()).toBe(true);
     const began = Date.now();
-    const driver = await remote({
-      hostname: '127.0.0.1',
-      port: Number(new URL(appium.url).port),
-      path: '/',
-      logLevel: 'silent',
-      connectionRetryCount: 0,
-      capabilities: {
-        platformName: 'Android',
-        'appium:automationName': 'UiAutomator2',
-        'appium:udid': serial,
-        'appium:noReset': true,
-        'appium:newCommandTimeout': 60,
-        'appium:adbPort': adb.port,
-      },
-    });
+    const driver = await openRawSession({ appiumPort: Number(new URL(appium.url).port), serial, adbPort: adb.port });
     const sessionStartMs = Date.now() - began;
     try {
       expect(device.log().some((e) => e.kind === 'shell' && /am start(?:-activity)? .*io\.appium\.settings\/\.Settings/.test(e.detail))).toBe(true);

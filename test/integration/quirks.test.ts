@@ -10,7 +10,6 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { remote } from 'webdriverio';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { extractPng } from '../../src/infrastructure/adb/AdbDeviceGateway.js';
 import { FOLDABLE_DISPLAYS, VirtualDevice } from '../../src/virtual-device/device/index.js';
@@ -24,6 +23,7 @@ import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
 import { sleep } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
+import { openRawSession } from '../support/rawSession.js';
 
 /** The oracle's short lease of the session kept after an action without session_id (issue 14). */
 const WARM_LEASE_S = 1;
@@ -667,21 +667,7 @@ esac`,
 
   /** The raw page source through the real Appium, in a session of its own (closed before returning). */
   async function rawPageSource(): Promise<string> {
-    const driver = await remote({
-      hostname: '127.0.0.1',
-      port: Number(new URL(appium.url).port),
-      path: '/',
-      logLevel: 'silent',
-      connectionRetryCount: 0,
-      capabilities: {
-        platformName: 'Android',
-        'appium:automationName': 'UiAutomator2',
-        'appium:udid': serial,
-        'appium:noReset': true,
-        'appium:newCommandTimeout': 60,
-        'appium:adbPort': adb.port,
-      },
-    });
+    const driver = await openRawSession({ appiumPort: Number(new URL(appium.url).port), serial, adbPort: adb.port });
     try {
       return await driver.getPageSource();
     } finally {
