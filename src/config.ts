@@ -58,6 +58,9 @@ export interface HarnessConfig {
   readonly toolsets: readonly ToolsetName[];
   /** ANDROID_MCP_APK_DIR, absolute: the one folder app_install reads APKs from; null: app_install refuses. */
   readonly apkDir: string | null;
+  /** ANDROID_MCP_AGENT_MAX_STEPS / ANDROID_MCP_AGENT_TIMEOUT: the bounds of a goal task's agent loop (issue 17 §4). */
+  readonly agentMaxSteps: number;
+  readonly agentTimeoutMs: number;
 }
 
 export const CONFIG_DEFAULTS = Object.freeze({
@@ -72,6 +75,10 @@ export const CONFIG_DEFAULTS = Object.freeze({
   warmSessionTimeoutSeconds: 30,
   actionTimeoutSeconds: 90,
   connectTimeoutSeconds: 120,
+  // A goal task (issue 17 §4): enough tool calls for a few screens of a task, bounded in time so a
+  // model that loops cannot hold the device for long (docs/configuration.md).
+  agentMaxSteps: 30,
+  agentTimeoutSeconds: 600,
   artifactsDir: 'artifacts',
   logLevel: 'info' as ConfigLogLevel,
 });
@@ -81,6 +88,7 @@ const seconds = z.coerce.number().finite().positive().max(MAX_SECONDS);
 /** Like `seconds`, and 0 switches the feature off. */
 const secondsOrOff = z.coerce.number().finite().min(0).max(MAX_SECONDS);
 const port = z.coerce.number().int().min(1).max(65535);
+const steps = z.coerce.number().int().min(1).max(1000);
 const logLevel = z.enum(LOG_LEVELS);
 const nonEmpty = z.string().trim().min(1);
 const jsonObject = z.record(z.string(), z.unknown());
@@ -179,6 +187,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
   const warm = read(env, 'ANDROID_MCP_WARM_SESSION_TIMEOUT', secondsOrOff, CONFIG_DEFAULTS.warmSessionTimeoutSeconds, warn);
   const action = read(env, 'ANDROID_MCP_ACTION_TIMEOUT', seconds, CONFIG_DEFAULTS.actionTimeoutSeconds, warn);
   const connect = read(env, 'ANDROID_MCP_CONNECT_TIMEOUT', seconds, CONFIG_DEFAULTS.connectTimeoutSeconds, warn);
+  const agentMaxSteps = read(env, 'ANDROID_MCP_AGENT_MAX_STEPS', steps, CONFIG_DEFAULTS.agentMaxSteps, warn);
+  const agentTimeout = read(env, 'ANDROID_MCP_AGENT_TIMEOUT', seconds, CONFIG_DEFAULTS.agentTimeoutSeconds, warn);
   const artifacts = read(env, 'ANDROID_MCP_ARTIFACTS_DIR', nonEmpty, CONFIG_DEFAULTS.artifactsDir, warn);
   const artifactsDir = path.resolve(cwd, artifacts);
   const level = read(env, 'ANDROID_MCP_LOG_LEVEL', logLevel, CONFIG_DEFAULTS.logLevel, warn);
@@ -201,5 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     adbServerPort,
     toolsets: parseToolsets(env.ANDROID_MCP_TOOLSETS, 'ANDROID_MCP_TOOLSETS'),
     apkDir: env.ANDROID_MCP_APK_DIR?.trim() ? path.resolve(cwd, env.ANDROID_MCP_APK_DIR.trim()) : null,
+    agentMaxSteps,
+    agentTimeoutMs: Math.round(agentTimeout * 1000),
   });
 }

@@ -71,7 +71,12 @@ import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
 import { freeLoopbackPort } from './infrastructure/net/loopbackPorts.js';
 import { HarnessMcpServer } from './mcp/HarnessMcpServer.js';
 import { serverInstructions } from './mcp/instructions.js';
-import { createTools } from './mcp/tools/index.js';
+import { allTools, createTools } from './mcp/tools/index.js';
+import { goalCatalog, taskToolsFor } from './mcp/tasks/taskTools.js';
+import type { GoalRunner } from './application/tasks/GoalRunner.js';
+import type { GoalTaskDeps } from './application/tasks/goalTask.js';
+import type { TaskTools } from './application/tasks/Task.js';
+import { TaskManager } from './application/tasks/TaskManager.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 
 /** The ports, each replaceable (unit tests, the virtual device, managed Appium). */
@@ -98,6 +103,8 @@ export interface ContainerDeps {
   /** The folder app_install reads (ANDROID_MCP_APK_DIR). Default: that folder on this host. */
   readonly apkFolder?: ApkFolder;
   /** Ports for one more device by serial (tests of several devices on the fakes); unset ports fall back to the ones above. */
+  /** The agent loop of goal tasks (issue 17 §4); none by default (a goal is then refused with MODEL_UNAVAILABLE). */
+  readonly goalRunner?: GoalRunner | null;
   readonly forDevice?: (serial: string) => { readonly device?: DeviceGateway; readonly automation?: AutomationGateway; readonly deviceLock?: DeviceLock | null } | undefined;
 }
 
@@ -115,12 +122,25 @@ export interface Container {
   readonly gate: DeviceGate;
   /** Which device a name (serial or AVD name) or no name means (issue 15); the REST mirror's `{id}`. */
   readonly resolver: DeviceResolver;
+  /** Which device's binding a call runs on; the REST mirror scopes `{id}` through it. */
+  readonly router: DeviceRouter;
   readonly evidence: EvidenceWriter;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
+  /** Tasks (issue 17 §4): the manager, the tools they call, and the goal's agent loop and catalogue. */
+  readonly tasks: ContainerTasks;
   /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
   shutdown(): Promise<void>;
 }
+
+export interface ContainerTasks {
+  readonly manager: TaskManager;
+  readonly tools: TaskTools;
+  readonly goal: Omit<GoalTaskDeps, 'tools'>;
+}
+
+/** How long shutdown waits for running tasks to stop by themselves (within the process's 5 s exit deadline). */
+const SHUTDOWN_TASKS_WAIT_MS = 1_000;
 
 /** How long shutdown waits for the flow's and running actions' sessions to close before giving up on them. */
 const SHUTDOWN_FLOW_BUDGET_MS = 3_000;
@@ -240,12 +260,29 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     artifacts: evidence,
     instructions: serverInstructions(config.toolsets),
   });
+  // Goal tasks' agent loop: none yet (a goal is refused with MODEL_UNAVAILABLE); the model-driven one is wired here.
+  const goalRunner: GoalRunner | null = overrides.goalRunner ?? null;
+  const tasks: ContainerTasks = {
+    // One lane per device identity, as for the gate and the lock: two serials of one emulator queue together.
+    manager: new TaskManager(clock, random, logger, async (name) => (await bindings.forSerial(await resolver.resolve(name))).identity.key),
+    // Every tool, whatever the toolsets, as the REST mirror: a task is not sent a catalogue.
+    tools: taskToolsFor(runner, allTools(services)),
+    goal: {
+      runner: goalRunner,
+      // The model is offered the served catalogue's in-flow tools, as an MCP client would be.
+      catalog: goalCatalog(tools),
+      limits: { maxSteps: config.agentMaxSteps, maxDurationMs: config.agentTimeoutMs },
+    },
+  };
   notifyClient = (message) => {
     // notifications/message: the client sees Appium booting instead of a silent tool call.
     server.server.sendLoggingMessage({ level: 'info', logger: 'appium', data: message }).catch(() => undefined);
   };
 
   const shutdown = async (): Promise<void> => {
+    // Tasks first: each closes its own flow, through the tools, while Appium still runs; what is
+    // still open after the wait is closed below with every other flow.
+    await tasks.manager.shutdown(SHUTDOWN_TASKS_WAIT_MS);
     const closingSessions = bindings.shutdown();
     await withDeadline(clock, SHUTDOWN_FLOW_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
       (error: unknown) => logger.warn('the Appium sessions could not be closed at shutdown', { cause: String(error) }),
@@ -262,6 +299,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     tools,
     bindings,
     resolver,
+    router,
     get flows() {
       return bindings.bindNow(config.udid).flows;
     },
@@ -274,6 +312,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     evidence,
     runner,
     server,
+    tasks,
     shutdown,
   };
 }

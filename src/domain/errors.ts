@@ -29,6 +29,8 @@ export const ERROR_CODES = [
    */
   'DEVICE_LOCKED',
   'OPERATION_TIMEOUT',
+  /** A goal task (issue 17 §4) needs a model endpoint and none is configured: nothing was started. */
+  'MODEL_UNAVAILABLE',
   'EVIDENCE_WRITE_FAILED',
   'INTERNAL_ERROR',
 ] as const;

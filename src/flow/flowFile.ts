@@ -77,6 +77,11 @@ export function parseFlowFile(text: string, source = 'flow file'): FlowFile {
   } catch (error) {
     throw new FlowFileError(`${source} is not valid JSON: ${(error as Error).message}`);
   }
+  return validateFlow(json, source);
+}
+
+/** Checks a flow already read as JSON (a task's `flow`, issue 17 §4) exactly as a flow file is checked. */
+export function validateFlow(json: unknown, source = 'flow'): FlowFile {
   const parsed = flowFileSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${jsonPath(issue.path)}: ${issue.message}`);

@@ -61,6 +61,17 @@ export interface RunFlowOptions {
   readonly source: string;
   readonly now?: () => Date;
   readonly monotonicMs?: () => number;
+  /**
+   * Tasks (issue 17 §4): open the flow on this device (serial or AVD name) first, so every call,
+   * app_open and the trees included, carries its session_id and the device is held from the first
+   * call to the last: ui_session_open {device} → app_open → ui_get_tree → the steps → ui_get_tree →
+   * ui_session_close.
+   */
+  readonly device?: string;
+  /** Once aborted no further call is made but the teardown (the flow is closed all the same). */
+  readonly signal?: AbortSignal;
+  /** After each step of the file: how many ran, of how many. */
+  readonly onStep?: (stepsRun: number, stepsTotal: number) => void;
 }
 
 /** Replaces the session id in recorded arguments: the id is a capability, not a fact worth keeping. */
@@ -91,28 +102,53 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
   };
 
   let sessionId: string | null = null;
-  const drive = async (): Promise<void> => {
-    if (!(await call('setup', null, 'app_open', { package_name: flow.package_name })).ok) return;
-    if (!(await call('setup', null, 'ui_get_tree', {})).ok) return;
-    const session = await call('setup', null, 'ui_session_open', {});
+  const aborted = (): boolean => options.signal?.aborted === true;
+  const openFlow = async (args: Record<string, unknown>): Promise<string | null> => {
+    const session = await call('setup', null, 'ui_session_open', args);
     const id = session.envelope.data?.session_id;
-    if (!session.ok || typeof id !== 'string') return;
-    sessionId = id;
+    return session.ok && typeof id === 'string' ? id : null;
+  };
+  const runSteps = async (id: string): Promise<void> => {
     for (const [index, step] of flow.steps.entries()) {
+      if (aborted()) return;
       stepsRun += 1;
       const tool: FlowStepTool = step.tool;
       const result = await call('step', index, tool, { ...step.arguments, session_id: id }, { ...step.arguments, session_id: SESSION_PLACEHOLDER });
+      options.onStep?.(stepsRun, flow.steps.length);
       if (!result.ok) return;
     }
+  };
+  const inFlow = { session_id: SESSION_PLACEHOLDER };
+  const drive = async (): Promise<void> => {
+    if (options.device !== undefined) {
+      sessionId = await openFlow({ device: options.device });
+      if (sessionId === null || aborted()) return;
+      const id = sessionId;
+      if (!(await call('setup', null, 'app_open', { package_name: flow.package_name, session_id: id }, { package_name: flow.package_name, ...inFlow })).ok || aborted()) return;
+      if (!(await call('setup', null, 'ui_get_tree', { session_id: id }, inFlow)).ok) return;
+      return runSteps(id);
+    }
+    if (!(await call('setup', null, 'app_open', { package_name: flow.package_name })).ok) return;
+    if (!(await call('setup', null, 'ui_get_tree', {})).ok) return;
+    sessionId = await openFlow({});
+    if (sessionId !== null) await runSteps(sessionId);
   };
 
   try {
     await drive();
   } finally {
-    if (sessionId !== null) {
-      await call('teardown', null, 'ui_session_close', { session_id: sessionId }, { session_id: SESSION_PLACEHOLDER });
+    if (options.device !== undefined) {
+      // Where the flow ended, read inside it (a tree without session_id would read the default device), then closed.
+      if (sessionId !== null) {
+        await call('teardown', null, 'ui_get_tree', { session_id: sessionId }, inFlow);
+        await call('teardown', null, 'ui_session_close', { session_id: sessionId }, inFlow);
+      }
+    } else {
+      if (sessionId !== null) {
+        await call('teardown', null, 'ui_session_close', { session_id: sessionId }, inFlow);
+      }
+      await call('teardown', null, 'ui_get_tree', {});
     }
-    await call('teardown', null, 'ui_get_tree', {});
   }
   return finish();
 

@@ -26,6 +26,8 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   EMULATOR_UNAVAILABLE: 503,
   APPIUM_UNAVAILABLE: 503,
   UI_TREE_UNAVAILABLE: 503,
+  // A goal task without a model endpoint configured (tasks, §14): the server cannot serve it as set up.
+  MODEL_UNAVAILABLE: 503,
   // The device's package manager refused the APK (no REST route installs yet; the table is total).
   APP_INSTALL_FAILED: 422,
   // The device was reached but did not do what it was asked.

@@ -26,8 +26,9 @@ const envelopeSchema = z
 /** A refusal that is not a tool's (an artifact read, an unknown path, a wrong method). */
 const refusalSchema = z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) });
 
-function component(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema) as Record<string, unknown>;
+/** A zod schema as an OpenAPI component (JSON Schema 2020-12 without its `$schema`); `input` for request bodies. */
+export function component(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
   return json;
 }
 
@@ -79,7 +80,17 @@ function operationObject(operation: RestOperation, tool: ToolDefinition): Record
   return object;
 }
 
-export function openApiDocument(operations: readonly { readonly operation: RestOperation; readonly tool: ToolDefinition }[], version: string): Record<string, unknown> {
+/** More routes on the same server (tasks): their paths and component schemas. */
+export interface OpenApiExtra {
+  readonly paths: Record<string, Record<string, unknown>>;
+  readonly schemas: Record<string, unknown>;
+}
+
+export function openApiDocument(
+  operations: readonly { readonly operation: RestOperation; readonly tool: ToolDefinition }[],
+  version: string,
+  extra: OpenApiExtra = { paths: {}, schemas: {} },
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { operation, tool } of operations) {
     paths[operation.path] = { ...paths[operation.path], [operation.method.toLowerCase()]: operationObject(operation, tool) };
@@ -106,10 +117,10 @@ export function openApiDocument(operations: readonly { readonly operation: RestO
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    paths,
+    paths: { ...paths, ...extra.paths },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'ANDROID_MCP_HTTP_TOKEN, or the token file the server named at start' } },
-      schemas: { Envelope: component(envelopeSchema), Refusal: component(refusalSchema) },
+      schemas: { Envelope: component(envelopeSchema), Refusal: component(refusalSchema), ...extra.schemas },
     },
   };
 }

@@ -15,10 +15,10 @@ import type { HttpRoute } from '../mcp/transports/http/HttpServer.js';
 import { sendArtifact } from './artifactDownload.js';
 import type { DeviceIds } from './deviceIds.js';
 import { statusForEnvelope } from './httpStatus.js';
-import { openApiDocument } from './openApi.js';
+import { openApiDocument, type OpenApiExtra } from './openApi.js';
 import { ARTIFACTS_PREFIX, OPENAPI_PATH, REST_OPERATIONS, matchPath, type RestOperation } from './operations.js';
 import { BodyTooLarge, readBody } from './readBody.js';
-import { sendJson } from './sendJson.js';
+import { methodNotAllowed, sendJson } from './sendJson.js';
 
 export interface RestMirrorOptions {
   /** Tool definitions by name; the mirror needs those REST_OPERATIONS name, whatever toolsets are on. */
@@ -28,9 +28,11 @@ export interface RestMirrorOptions {
   readonly devices: DeviceIds;
   readonly version: string;
   readonly maxBodyBytes: number;
+  /** The task routes (POST /agent/task, GET|DELETE /task/{id}), published in the same /openapi.json. */
+  readonly tasks?: HttpRoute & { readonly openApi: OpenApiExtra };
 }
 
-function isRestPath(pathname: string): boolean {
+function isMirrorPath(pathname: string): boolean {
   return pathname === '/devices' || pathname.startsWith('/devices/') || pathname.startsWith(ARTIFACTS_PREFIX) || pathname === OPENAPI_PATH;
 }
 
@@ -42,12 +44,14 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
     return { operation, tool };
   });
   // Generated once: the schemas do not change while the server runs.
-  const openApi = JSON.stringify(openApiDocument(operations, options.version));
+  const openApi = JSON.stringify(openApiDocument(operations, options.version, options.tasks?.openApi));
+  const { tasks } = options;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const { pathname } = url;
     const method = req.method ?? 'GET';
+    if (tasks?.matches(pathname)) return tasks.handle(req, res);
     if (pathname === OPENAPI_PATH || pathname.startsWith(ARTIFACTS_PREFIX)) {
       if (method !== 'GET') return methodNotAllowed(res, 'GET');
       if (pathname === OPENAPI_PATH) return sendJson(res, 200, openApi);
@@ -71,19 +75,19 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
       if (error instanceof BodyTooLarge) return sendJson(res, 413, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Payload too large: ${error.message}.` } }, { connection: 'close' });
       return answer(res, await failWith(options.runner, tool, error));
     }
-    if (params.id !== undefined) {
-      const refusal = await options.devices.refusal(decodeSegment(params.id));
-      // 404 whatever the code: the path names something this server does not have.
-      if (refusal) return answer(res, await failWith(options.runner, tool, refusal), 404);
-    }
-    return answer(res, await runTool(options.runner, tool, args));
+    if (params.id === undefined) return answer(res, await runTool(options.runner, tool, args));
+    const device = decodeSegment(params.id);
+    const refusal = await options.devices.refusal(device);
+    // 404 whatever the code: the path names something this server does not have.
+    if (refusal) return answer(res, await failWith(options.runner, tool, refusal), 404);
+    return answer(res, await options.devices.on(device, () => runTool(options.runner, tool, args)));
   };
 
-  return { matches: isRestPath, handle };
+  return { matches: (pathname) => isMirrorPath(pathname) || tasks?.matches(pathname) === true, handle };
 }
 
 const REST_HINT =
-  'the REST API has GET /devices, GET /devices/{id}, GET /devices/{id}/tree, POST /devices/{id}/{tap|type|scroll|back|screenshot|launch}, GET /artifacts/{id} and GET /openapi.json; MCP is at /mcp.';
+  'the REST API has GET /devices, GET /devices/{id}, GET /devices/{id}/tree, POST /devices/{id}/{tap|type|scroll|back|screenshot|launch}, GET /artifacts/{id}, POST /agent/task, GET|DELETE /task/{id} and GET /openapi.json; MCP is at /mcp.';
 
 function decodeSegment(segment: string): string {
   try {
@@ -130,8 +134,4 @@ function failWith(runner: OperationRunner, tool: ToolDefinition, error: unknown)
 /** The envelope as tools/call's text block carries it (JSON.stringify of the same object), with its status. */
 function answer(res: ServerResponse, result: OperationResult, status?: number): void {
   sendJson(res, status ?? statusForEnvelope(result.envelope), JSON.stringify(result.envelope));
-}
-
-function methodNotAllowed(res: ServerResponse, allow: string): void {
-  sendJson(res, 405, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Method not allowed: use ${allow}.` } }, { allow });
 }

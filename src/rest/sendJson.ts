@@ -11,3 +11,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   });
   res.end(text);
 }
+
+/** 405 with `Allow`, as REST refusals are written: `{ok: false, error: {code, message}}`. */
+export function methodNotAllowed(res: ServerResponse, allow: string): void {
+  sendJson(res, 405, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Method not allowed: use ${allow}.` } }, { allow });
+}

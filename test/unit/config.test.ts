@@ -31,6 +31,8 @@ describe('loadConfig', () => {
       adbServerPort: null,
       toolsets: ['core'],
       apkDir: null,
+      agentMaxSteps: 30,
+      agentTimeoutMs: 600_000,
     });
     expect(warnings).toEqual([]);
     expect(Object.isFrozen(config)).toBe(true);
@@ -49,6 +51,8 @@ describe('loadConfig', () => {
       ANDROID_MCP_APPIUM_CAPS: '{"appium:systemPort":8210,"appium:skipServerInstallation":true}',
       ANDROID_ADB_SERVER_PORT: '15037',
       ANDROID_MCP_APK_DIR: ' builds/apk ',
+      ANDROID_MCP_AGENT_MAX_STEPS: '12',
+      ANDROID_MCP_AGENT_TIMEOUT: '90',
     });
     expect(warnings).toEqual([]);
     expect(config).toMatchObject({
@@ -66,6 +70,8 @@ describe('loadConfig', () => {
       appiumExtraCapabilities: { 'appium:systemPort': 8210, 'appium:skipServerInstallation': true },
       adbServerPort: 15037,
       apkDir: path.resolve('/work/project', 'builds/apk'),
+      agentMaxSteps: 12,
+      agentTimeoutMs: 90_000,
     });
   });
 

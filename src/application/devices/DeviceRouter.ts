@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { HarnessError } from '../../domain/errors.js';
 import { checkAppiumUrl } from '../../domain/guards.js';
 import type { DeviceBinding } from './DeviceBinding.js';
@@ -22,6 +23,9 @@ export interface DeviceTarget {
  * named, else the default one (DeviceResolver).
  */
 export class DeviceRouter {
+  /** The device a REST path names (`/devices/{id}/…`), for the calls made inside `onDevice`. */
+  private readonly scope = new AsyncLocalStorage<string>();
+
   constructor(
     readonly resolver: DeviceResolver,
     readonly bindings: DeviceBindings,
@@ -29,10 +33,32 @@ export class DeviceRouter {
     private readonly appiumUrl: string | null = null,
   ) {}
 
+  /**
+   * Runs `body` with `device` (a serial or AVD name) as the device of every call in it that names
+   * none: the REST mirror's `{id}` (docs/contract.md §13). A session_id inside must be a flow on
+   * that device, else INVALID_UI_SESSION: a path never drives another device than the one it names.
+   */
+  onDevice<T>(device: string, body: () => Promise<T>): Promise<T> {
+    return this.scope.run(device, body);
+  }
+
   async bindingFor(target: DeviceTarget): Promise<DeviceBinding> {
+    const scoped = this.scope.getStore();
     if (target.sessionId !== undefined) {
       const owner = this.bindings.withFlow(target.sessionId);
+      if (owner && scoped !== undefined) {
+        const named = await this.guarded(await this.resolver.resolve(scoped), target);
+        if (named !== owner) {
+          throw new HarnessError(
+            'INVALID_UI_SESSION',
+            `This session_id is a flow on ${owner.serial}, not on ${scoped}: send it under /devices/${owner.serial}/…, or open a flow on ${scoped}.`,
+          );
+        }
+        return owner;
+      }
       if (owner) return owner;
+      // A path's device answers an id none of its flows knows (INVALID_UI_SESSION, or EMULATOR_BUSY naming its own flow).
+      if (scoped !== undefined) return this.guarded(await this.resolver.resolve(scoped), target);
       // An id no device knows: the default device answers it (INVALID_UI_SESSION, or EMULATOR_BUSY
       // naming its own flow), exactly as with one device; with several there is no default.
       try {
@@ -47,7 +73,7 @@ export class DeviceRouter {
         throw error;
       }
     }
-    return this.guarded(await this.resolver.resolve(target.device), target);
+    return this.guarded(await this.resolver.resolve(target.device ?? scoped), target);
   }
 
   /** The guards in CONTRACT §5's order (the device's, then Appium's when the call needs it), then the binding. */

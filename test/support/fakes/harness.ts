@@ -30,6 +30,8 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     adbServerPort: null,
     toolsets: ['core'],
     apkDir: null,
+    agentMaxSteps: 30,
+    agentTimeoutMs: 600_000,
     ...overrides,
   };
 }

@@ -1,0 +1,44 @@
+/**
+ * What a task calls (issue 17 §4): the tools' own definitions through runTool, the very handler
+ * tools/call and the REST mirror run, so a task's call is the same call with the same envelope;
+ * and the catalogue a goal's model is offered, from the same zod schemas tools/list publishes.
+ */
+import type { OperationRunner } from '../../application/OperationRunner.js';
+import type { GoalTool } from '../../application/tasks/GoalRunner.js';
+import type { TaskTools } from '../../application/tasks/Task.js';
+import { HarnessError } from '../../domain/errors.js';
+import { runTool } from '../runTool.js';
+import { toInputJsonSchema } from '../schemas.js';
+import type { ToolDefinition } from '../ToolDefinition.js';
+
+/** The task opens and closes its flow itself; the model never manages sessions. */
+const SESSION_TOOLS: ReadonlySet<string> = new Set(['ui_session_open', 'ui_session_close']);
+
+export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefinition[]): TaskTools {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const refuse = async (name: string, code: 'INVALID_ARGUMENT', message: string) =>
+    (await runner.run(name.slice(0, 64), () => Promise.reject(new HarnessError(code, message)))).envelope;
+  return {
+    call: async (name, args) => {
+      const tool = byName.get(name);
+      if (!tool) return refuse(name, 'INVALID_ARGUMENT', `There is no tool ${JSON.stringify(name.slice(0, 64))}.`);
+      return (await runTool(runner, tool, args)).envelope;
+    },
+    refuse,
+  };
+}
+
+/**
+ * The tools a goal's model may call: those of the served catalogue that act inside a flow (they
+ * take session_id), minus session management, with session_id left out of the schema (the task
+ * injects its own flow's).
+ */
+export function goalCatalog(tools: readonly ToolDefinition[]): readonly GoalTool[] {
+  return tools
+    .filter((tool) => Object.hasOwn(tool.inputSchema.shape, 'session_id') && !SESSION_TOOLS.has(tool.name))
+    .map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: toInputJsonSchema(tool.inputSchema.omit({ session_id: true })),
+    }));
+}

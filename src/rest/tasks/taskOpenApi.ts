@@ -1,0 +1,51 @@
+/**
+ * The task routes in /openapi.json (issue 17 §4), from the zod schemas of taskSchemas.ts, which
+ * take the flow runner's own flowFileSchema for `flow`.
+ */
+import { component } from '../openApi.js';
+import { TASK_PATH, TASK_PREFIX, taskAnswerSchema, taskRequestSchema } from './taskSchemas.js';
+
+const ANSWER = { 'application/json': { schema: { $ref: '#/components/schemas/TaskAnswer' } } };
+const REFUSAL = { 'application/json': { schema: { $ref: '#/components/schemas/Refusal' } } };
+const UNAUTHORIZED = { description: 'No or wrong bearer token' };
+const TASK_ID = { name: 'id', in: 'path', required: true, description: 'The task_id POST /agent/task answered', schema: { type: 'string' } };
+const UNKNOWN = { description: 'No task has this id (finished tasks are kept a limited time and number; none survives a restart)', content: REFUSAL };
+
+export const taskComponents = (): Record<string, unknown> => ({ TaskRequest: component(taskRequestSchema, 'input'), TaskAnswer: component(taskAnswerSchema) });
+
+export function taskPaths(): Record<string, Record<string, unknown>> {
+  return {
+    [TASK_PATH]: {
+      post: {
+        operationId: 'startTask',
+        summary: 'Run a flow (or a goal, with a model configured) on a device in the background; answers at once',
+        tags: ['tasks'],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TaskRequest' } } } },
+        responses: {
+          202: { description: 'Queued (or already running); poll GET /task/{task_id}', content: ANSWER },
+          400: { description: 'INVALID_ARGUMENT: the body, the device name or the flow is not valid (each problem by its JSON path)', content: REFUSAL },
+          409: { description: 'EMULATOR_BUSY: too many tasks already wait for this device', content: REFUSAL },
+          503: { description: 'MODEL_UNAVAILABLE: a goal and no model endpoint configured; EMULATOR_UNAVAILABLE: no allowed online device has this name', content: REFUSAL },
+          401: UNAUTHORIZED,
+          413: { description: 'Body over 1 MB' },
+        },
+      },
+    },
+    [`${TASK_PREFIX}{id}`]: {
+      get: {
+        operationId: 'getTask',
+        summary: 'A task: state, progress, and when done its report and evidence links',
+        tags: ['tasks'],
+        parameters: [TASK_ID],
+        responses: { 200: { description: 'The task', content: ANSWER }, 404: UNKNOWN, 401: UNAUTHORIZED },
+      },
+      delete: {
+        operationId: 'cancelTask',
+        summary: 'Cancel a task; answers once it has stopped (its flow closed), or with cancel_requested after 20 s',
+        tags: ['tasks'],
+        parameters: [TASK_ID],
+        responses: { 200: { description: 'The task, cancelled (a finished task is left as it was)', content: ANSWER }, 404: UNKNOWN, 401: UNAUTHORIZED },
+      },
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Tasks over HTTP (issue 17 §4; docs/contract.md §14), beside the REST mirror and behind the same
+ * Host, Origin, bearer and body checks (HttpServer runs them before any route):
+ *   POST /agent/task {device, flow} | {device, goal}  → 202 {ok, task}, the task runs in the background
+ *   GET /task/{id}                                    → 200 {ok, task}
+ *   DELETE /task/{id}                                 → 200 {ok, task} once it has stopped (bounded)
+ * A flow is checked by the flow runner's own validation (validateFlow) and run by its own code.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseDeviceName } from '../../application/devices/DeviceResolver.js';
+import { MAX_GOAL_CHARS, goalWork, type GoalTaskDeps } from '../../application/tasks/goalTask.js';
+import type { TaskTools, TaskView, TaskWork } from '../../application/tasks/Task.js';
+import type { TaskManager } from '../../application/tasks/TaskManager.js';
+import { HarnessError } from '../../domain/errors.js';
+import { FlowFileError, validateFlow } from '../../flow/flowFile.js';
+import { flowWork } from '../../flow/flowTask.js';
+import type { HttpRoute } from '../../mcp/transports/http/HttpServer.js';
+import { STATUS_BY_ERROR_CODE } from '../httpStatus.js';
+import { BodyTooLarge, readBody } from '../readBody.js';
+import { methodNotAllowed, sendJson } from '../sendJson.js';
+import { TASK_ID_PATTERN, TASK_PATH, TASK_PREFIX, TASK_REQUEST_KEYS } from './taskSchemas.js';
+
+export interface TaskRouteOptions {
+  readonly manager: TaskManager;
+  readonly tools: TaskTools;
+  readonly goal: Omit<GoalTaskDeps, 'tools'>;
+  readonly clock: { now(): Date; monotonicMs(): number };
+  readonly maxBodyBytes: number;
+}
+
+export function isTaskPath(pathname: string): boolean {
+  return pathname === TASK_PATH || pathname.startsWith(TASK_PREFIX);
+}
+
+export function taskRoute(options: TaskRouteOptions): HttpRoute {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    try {
+      if (pathname === TASK_PATH) {
+        if (method !== 'POST') return methodNotAllowed(res, 'POST');
+        const work = workOf(await bodyOf(req, options.maxBodyBytes), options);
+        const view = await options.manager.submit(work);
+        return sendJson(res, 202, { ok: true, task: view }, { location: `${TASK_PREFIX}${view.task_id}` });
+      }
+      const id = pathname.slice(TASK_PREFIX.length);
+      if (method !== 'GET' && method !== 'DELETE') return methodNotAllowed(res, 'GET, DELETE');
+      const view = TASK_ID_PATTERN.test(id) ? (method === 'GET' ? options.manager.view(id) : await options.manager.cancel(id)) : null;
+      if (!view) return unknownTask(res);
+      return sendJson(res, 200, { ok: true, task: view satisfies TaskView });
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return refuse(res, 413, 'INVALID_ARGUMENT', `Payload too large: ${error.message}.`, { connection: 'close' });
+      if (error instanceof HarnessError) return refuse(res, STATUS_BY_ERROR_CODE[error.code], error.code, error.message);
+      throw error;
+    }
+  };
+  return { matches: isTaskPath, handle };
+}
+
+async function bodyOf(req: IncomingMessage, maxBodyBytes: number): Promise<Record<string, unknown>> {
+  const text = (await readBody(req, maxBodyBytes)).toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid('the body is not JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalid('the body is not a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+function invalid(why: string): HarnessError {
+  return new HarnessError('INVALID_ARGUMENT', `Invalid task: ${why}. Send {"device": "<serial or AVD name>", "flow": {…a flow file…}} or {"device": "…", "goal": "<text>"} (see /openapi.json).`);
+}
+
+/** The task the body asks for; every refusal before anything is queued or reaches a device. */
+function workOf(body: Record<string, unknown>, options: TaskRouteOptions): TaskWork {
+  const unknown = Object.keys(body).filter((key) => !TASK_REQUEST_KEYS.includes(key));
+  if (unknown.length > 0) throw invalid(`it takes only device and one of flow, goal, not ${unknown.map((key) => JSON.stringify(key.slice(0, 32))).join(', ')}`);
+  if (body.device === undefined) throw invalid('"device" is missing');
+  const device = parseDeviceName(body.device);
+  const hasFlow = body.flow !== undefined;
+  const hasGoal = body.goal !== undefined;
+  if (hasFlow === hasGoal) throw invalid(hasFlow ? 'give flow or goal, not both' : 'give flow or goal');
+  if (hasFlow) {
+    try {
+      return flowWork(device, validateFlow(body.flow, 'flow'), options.tools, options.clock);
+    } catch (error) {
+      if (error instanceof FlowFileError) throw new HarnessError('INVALID_ARGUMENT', `Invalid task: ${error.message}`);
+      throw error;
+    }
+  }
+  const { goal } = body;
+  if (typeof goal !== 'string' || goal.trim() === '' || goal.length > MAX_GOAL_CHARS) {
+    throw invalid(`"goal" must be a non-empty string of at most ${MAX_GOAL_CHARS} characters`);
+  }
+  return goalWork(device, goal, { ...options.goal, tools: options.tools });
+}
+
+function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): void {
+  sendJson(res, status, { ok: false, error: { code, message } }, headers);
+}
+
+function unknownTask(res: ServerResponse): void {
+  refuse(
+    res,
+    404,
+    'INVALID_ARGUMENT',
+    'No task has this id: finished tasks are kept for a limited time and number, and no task survives a server restart. Start it again with POST /agent/task.',
+  );
+}
