@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HarnessConfig } from '../../../src/config.js';
-import { createContainer, type Container } from '../../../src/container.js';
+import { createContainer, type Container, type ContainerDeps } from '../../../src/container.js';
 import type { Envelope } from '../../../src/domain/envelope.js';
 import { WebdriverAutomationGateway, type RemoteFactory } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
@@ -62,7 +62,8 @@ export async function drive<T>(clock: FakeClock, promise: Promise<T>, stepMs = 1
   return promise;
 }
 
-export function buildHarness(config: Partial<HarnessConfig> = {}): TestHarness {
+/** `deps`: more ports to replace (a goal task's agent loop); the fakes above are always used. */
+export function buildHarness(config: Partial<HarnessConfig> = {}, deps: Pick<Partial<ContainerDeps>, 'goalRunner'> = {}): TestHarness {
   const clock = new FakeClock();
   const device = new FakeDevice();
   const automation = new FakeAutomation();
@@ -77,6 +78,7 @@ export function buildHarness(config: Partial<HarnessConfig> = {}): TestHarness {
     evidenceStore: store,
     imageTools: new PngImageTools(),
     env: {},
+    ...deps,
   });
   const call = (tool: string, args: Record<string, unknown> = {}) => container.server.callTool(tool, args);
   return {

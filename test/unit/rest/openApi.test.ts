@@ -56,6 +56,13 @@ describe('the REST mirror on the HTTP server', () => {
       expect(at(document, 'paths', operation.path, operation.method.toLowerCase(), 'operationId'), operation.path).toBe(operation.operationId);
     }
     expect(at(document, 'paths', '/artifacts/{id}', 'get', 'responses', '200', 'content', 'image/png')).toBeDefined();
+    // Tasks (issue 17 §4): their routes, and a body whose `flow` is the flow runner's own schema.
+    expect(at(document, 'paths', '/agent/task', 'post', 'operationId')).toBe('startTask');
+    expect(at(document, 'paths', '/task/{id}', 'get', 'operationId')).toBe('getTask');
+    expect(at(document, 'paths', '/task/{id}', 'delete', 'operationId')).toBe('cancelTask');
+    const flowBody = at(document, 'components', 'schemas', 'TaskRequest', 'anyOf', '0', 'properties', 'flow', 'properties', 'steps', 'items', 'properties', 'tool', 'enum');
+    expect(flowBody).toEqual(['ui_tap', 'ui_type_text', 'ui_scroll', 'device_back']);
+    expect(at(document, 'components', 'schemas', 'TaskAnswer', 'properties', 'task', 'properties', 'state', 'enum')).toEqual(['queued', 'running', 'passed', 'failed', 'cancelled']);
     // Generated, not hand-written: the tap body is ui_tap's published input schema (no unknown keys).
     const tools = new Map(allTools(harness.container.services).map((tool) => [tool.name, publishTool(tool)]));
     const tapBody = at(document, 'paths', '/devices/{id}/tap', 'post', 'requestBody', 'content', 'application/json', 'schema');
