@@ -1,0 +1,157 @@
+/**
+ * The REST mirror's `{id}` with two devices (issue 17 §3 with issue 15): one private adb server,
+ * two virtual devices (A an emulator of AVD Pixel_7_API_34, B another device), one real Appium 3,
+ * the built server over HTTP with ANDROID_UDID = A. A path naming B drives B, with or without the
+ * session_id of a flow on B, and A is never touched; A's path with B's flow is refused; A answers
+ * by its AVD name too; nothing is left behind.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
+import { startAppium, type RunningAppium } from '../support/appium.js';
+import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
+import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
+import { freePort } from '../support/ports.js';
+import { ensureBuilt } from '../support/rawServer.js';
+
+const AVD = 'Pixel_7_API_34';
+const TOKEN = 'rest-many-token-0123456789abcdef';
+const MODERN = '2026-07-28';
+
+interface Envelope {
+  readonly ok: boolean;
+  readonly tool: string;
+  readonly data: Record<string, unknown>;
+  readonly error: { readonly code: string; readonly message: string } | null;
+}
+
+describeWithAdb('REST {id} with two devices: the path names the device that acts', () => {
+  let adb: PrivateAdbServer;
+  let appium: RunningAppium;
+  let server: HttpHarness;
+  let base: string;
+  let scratch: string;
+  const deviceA = VirtualDevice.withDefaultScenario({ avdName: AVD });
+  const deviceB = VirtualDevice.withDefaultScenario({ serialNumber: 'R58M0B0B0B' });
+  const attached: AttachedDevice[] = [];
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    scratch = mkdtempSync(join(tmpdir(), 'amh-rest-many-'));
+    adb = await startAdbServer();
+    for (const device of [deviceA, deviceB]) attached.push(await attachDeviceToAdb(device, adb));
+    [a, b] = attached.map((entry) => entry.serial) as [string, string];
+    appium = await startAppium({ adbPort: adb.port });
+    server = await startHttpHarness(
+      {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ANDROID_ADB_SERVER_PORT: String(adb.port),
+        ANDROID_UDID: a,
+        ANDROID_MCP_ALLOW_SERIALS: [a, b].join(','),
+        APPIUM_URL: appium.url,
+        ANDROID_MCP_LOCK_DIR: join(scratch, 'locks'),
+        ANDROID_MCP_ARTIFACTS_DIR: join(scratch, 'artifacts'),
+        ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
+        ANDROID_MCP_HTTP_TOKEN: TOKEN,
+        ANDROID_MCP_LOG_LEVEL: 'info',
+      },
+      ['--port', String(await freePort())],
+    );
+    base = new URL(server.url).origin;
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await appium?.stop();
+    for (const entry of attached) await entry.stop().catch(() => undefined);
+    await adb?.stop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }, 60_000);
+
+  async function rest(method: string, path: string, body?: unknown): Promise<{ status: number; envelope: Envelope }> {
+    const init: RequestInit = { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const response = await fetch(`${base}${path}`, init);
+    return { status: response.status, envelope: (await response.json()) as Envelope };
+  }
+
+  async function mcp(name: string, args: Record<string, unknown>): Promise<Envelope> {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
+    });
+    const message = (await response.json()) as { result: { content: { text: string }[] } };
+    return JSON.parse(message.result.content[0]!.text) as Envelope;
+  }
+
+  const clicks = (device: VirtualDevice): number => device.logEntries().filter((entry) => entry.kind === 'click').length;
+
+  it('without session_id: /devices/B/… reads and taps B, never A (A is the default device)', async () => {
+    deviceA.setScreen('settings_home' as never);
+    deviceB.setScreen('notes_main' as never);
+    const [clicksA, clicksB] = [clicks(deviceA), clicks(deviceB)];
+    const status = await rest('GET', `/devices/${b}`);
+    expect(status.status).toBe(200);
+    expect(status.envelope.data.udid).toBe(b);
+    const tree = await rest('GET', `/devices/${b}/tree`);
+    expect(tree.status, JSON.stringify(tree.envelope.error)).toBe(200);
+    expect(tree.envelope.data.foreground_package).toBe('com.example.notes');
+    const typed = await rest('POST', `/devices/${b}/type`, { selector: { input_hint: 'Title' }, text: 'Milk' });
+    expect(typed.status, JSON.stringify(typed.envelope.error)).toBe(200);
+    expect(deviceB.nodes().find((n) => n.hint === 'Title')?.editableText).toBe('Milk');
+    // A's own path still reads A.
+    expect((await rest('GET', `/devices/${a}/tree`)).envelope.data.foreground_package).toBe('com.android.settings');
+    const tap = await rest('POST', `/devices/${a}/tap`, { selector: { text: 'Apps' } });
+    expect(tap.status).toBe(200);
+    expect(clicks(deviceA)).toBe(clicksA + 1);
+    expect(clicks(deviceB)).toBe(clicksB + 1);
+    expect(deviceA.currentScreen().screenId).toBe('settings_apps');
+    // By its AVD name, the same device.
+    expect((await rest('POST', `/devices/${AVD}/back`)).status).toBe(200);
+    expect(deviceA.currentScreen().screenId).toBe('settings_home');
+  }, 120_000);
+
+  it('with the session_id of a flow on B: /devices/B/… acts in it; /devices/A/… with it is 404 INVALID_UI_SESSION, nothing done', async () => {
+    deviceA.setScreen('settings_home' as never);
+    deviceB.setScreen('settings_home' as never);
+    const opened = await mcp('ui_session_open', { device: b });
+    expect(opened.ok, JSON.stringify(opened.error)).toBe(true);
+    const sessionId = String(opened.data.session_id);
+    try {
+      const [clicksA, clicksB] = [clicks(deviceA), clicks(deviceB)];
+      const tap = await rest('POST', `/devices/${b}/tap`, { selector: { text: 'Apps' }, session_id: sessionId });
+      expect(tap.status, JSON.stringify(tap.envelope.error)).toBe(200);
+      expect(clicks(deviceB)).toBe(clicksB + 1);
+      expect(deviceB.currentScreen().screenId).toBe('settings_apps');
+      expect((await rest('GET', `/devices/${b}/tree?session_id=${sessionId}`)).status).toBe(200);
+      const wrong = await rest('POST', `/devices/${a}/tap`, { selector: { text: 'Apps' }, session_id: sessionId });
+      expect(wrong.status).toBe(404);
+      expect(wrong.envelope.error?.code).toBe('INVALID_UI_SESSION');
+      expect(wrong.envelope.error?.message).toContain(`a flow on ${b}`);
+      expect(clicks(deviceA)).toBe(clicksA);
+      expect(clicks(deviceB)).toBe(clicksB + 1);
+      // B's own path without the session_id: B's flow owns it, as over MCP.
+      expect((await rest('POST', `/devices/${b}/back`)).envelope.error?.code).toBe('EMULATOR_BUSY');
+      // A is free meanwhile.
+      expect((await rest('POST', `/devices/${a}/tap`, { selector: { text: 'Apps' } })).status).toBe(200);
+    } finally {
+      expect((await mcp('ui_session_close', { session_id: sessionId })).ok).toBe(true);
+    }
+  }, 120_000);
+
+  it('an id that names no allowed online device is 404; nothing is left behind', async () => {
+    const unknown = await rest('GET', '/devices/emulator-5598/tree');
+    expect(unknown.status).toBe(404);
+    expect(unknown.envelope.error?.code).toBe('EMULATOR_UNAVAILABLE');
+    expect(await appium.sessionIds()).toEqual([]);
+    expect(readdirSync(join(scratch, 'locks')).filter((name) => name.endsWith('.lock'))).toEqual([]);
+  }, 60_000);
+});
