@@ -66,6 +66,8 @@ class FakeDirectory implements DeviceDirectory {
 
 interface World {
   call(tool: string, args?: Record<string, unknown>): Promise<Envelope>;
+  /** A call as the REST mirror makes it under `/devices/{device}/…`. */
+  callOn(device: string, tool: string, args?: Record<string, unknown>): Promise<Envelope>;
   devices: Map<string, { device: FakeDevice; automation: FakeAutomation }>;
   directory: FakeDirectory;
 }
@@ -94,7 +96,8 @@ function world(config: Partial<HarnessConfig>, listed: ListedDevice[], avd: Reco
     deviceLock: null,
     forDevice: ports,
   });
-  return { call: async (tool, args = {}) => envelopeOf(await drive(clock, container.server.callTool(tool, args))), devices, directory };
+  const call = async (tool: string, args: Record<string, unknown> = {}) => envelopeOf(await drive(clock, container.server.callTool(tool, args)));
+  return { call, callOn: (device, tool, args) => container.router.onDevice(device, () => call(tool, args)), devices, directory };
 }
 
 const online = (serial: string): ListedDevice => ({ serial, state: 'device', model: null });
@@ -225,5 +228,39 @@ describe('one binding per device, not per serial (issue 15 §3)', () => {
     expect(other.error?.code).toBe('EMULATOR_BUSY');
     // Driven through the serial it was first named by.
     expect([...w.devices.keys()]).toEqual(['emulator-5554']);
+  });
+});
+
+describe('a call scoped to a named device (the REST mirror\'s {id}, DeviceRouter.onDevice)', () => {
+  const listed = [online('emulator-5554'), online('emulator-5556')];
+  const avd = { 'emulator-5554': 'Pixel_7', 'emulator-5556': 'Pixel_5' };
+
+  it('runs on that device without session_id, by serial or AVD name, even with ANDROID_UDID naming the other', async () => {
+    const w = world({ udid: 'emulator-5554', udidExplicit: true }, listed, avd);
+    expect((await w.callOn('emulator-5556', 'ui_get_tree')).ok).toBe(true);
+    expect([...w.devices.keys()]).toEqual(['emulator-5556']);
+    expect((await w.callOn('Pixel_7', 'screen_capture')).ok).toBe(true);
+    expect([...w.devices.keys()].sort()).toEqual(['emulator-5554', 'emulator-5556']);
+    // Unscoped calls still go to the default.
+    const before = w.devices.get('emulator-5556')!.device.calls.length;
+    expect((await w.call('ui_get_tree')).ok).toBe(true);
+    expect(w.devices.get('emulator-5556')!.device.calls.length).toBe(before);
+  });
+
+  it('with a flow\'s session_id: its own device acts in it; another device\'s scope refuses it with INVALID_UI_SESSION, nothing done', async () => {
+    const w = world({}, listed, avd);
+    w.devices.set('emulator-5556', { device: new FakeDevice(), automation: new FakeAutomation() });
+    const b = w.devices.get('emulator-5556')!;
+    b.automation.elements.set(locatorOf({ text: 'Calendar' }), 'Calendar');
+    const opened = await w.call('ui_session_open', { device: 'Pixel_5' });
+    const sessionId = String(opened.data.session_id);
+    expect((await w.callOn('emulator-5556', 'ui_tap', { selector: { text: 'Calendar' }, session_id: sessionId })).ok).toBe(true);
+    const wrong = await w.callOn('emulator-5554', 'ui_tap', { selector: { text: 'Calendar' }, session_id: sessionId });
+    expect(wrong.error?.code).toBe('INVALID_UI_SESSION');
+    expect(wrong.error?.message).toContain('a flow on emulator-5556, not on emulator-5554');
+    expect(w.devices.get('emulator-5554')?.automation.sessions.length ?? 0).toBe(0);
+    expect(b.automation.log.filter((line) => line.endsWith(':click')).length).toBe(1);
+    // An id no flow knows, scoped: the scoped device answers it (as the default device would unscoped).
+    expect((await w.callOn('emulator-5554', 'ui_tap', { selector: { text: 'Calendar' }, session_id: 'a-session-id-nobody-has-0001' })).error?.code).toBe('INVALID_UI_SESSION');
   });
 });
