@@ -181,14 +181,18 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
   it('curl: POST /agent/task as docs/usage.md shows it, then GET /task/{id}; a goal without a model is 503 MODEL_UNAVAILABLE', async () => {
     stack.device.setScreen('settings_home' as never);
     const run = promisify(execFile);
-    const body = JSON.stringify({ device: stack.serial, flow: { package_name: 'com.android.settings', steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } }] } });
+    // docs/usage.md's line: the flow file's text pasted into the body as it is.
+    const body = `{"device": "${stack.serial}", "flow": ${readFileSync(join(REPO_ROOT, 'docs', 'flows', 'example.json'), 'utf8')}}`;
     const posted = await run('curl', ['-sS', '-w', '\\n%{http_code}', '-H', `Authorization: Bearer ${TOKEN}`, '-H', 'Content-Type: application/json', '-d', body, `${base}/agent/task`], { timeout: 30_000 });
     const [json, code] = posted.stdout.split('\n');
     expect(code).toBe('202');
     const id = (JSON.parse(json!) as { task: TaskView }).task.task_id;
     await poll(id);
     const got = await run('curl', ['-sS', '-H', `Authorization: Bearer ${TOKEN}`, `${base}/task/${id}`], { timeout: 30_000 });
-    expect((JSON.parse(got.stdout) as { task: TaskView }).task).toMatchObject({ task_id: id, state: 'passed' });
+    expect((JSON.parse(got.stdout) as { task: TaskView }).task).toMatchObject({ task_id: id, state: 'passed', progress: { step: 7, of: 7 } });
+    const cancelDone = await run('curl', ['-sS', '-H', `Authorization: Bearer ${TOKEN}`, '-X', 'DELETE', `${base}/task/${id}`], { timeout: 30_000 });
+    // A finished task is answered as it is.
+    expect((JSON.parse(cancelDone.stdout) as { task: TaskView }).task.state).toBe('passed');
     const goal = await run('curl', ['-sS', '-w', '\\n%{http_code}', '-H', `Authorization: Bearer ${TOKEN}`, '-H', 'Content-Type: application/json', '-d', JSON.stringify({ device: stack.serial, goal: 'Open Apps' }), `${base}/agent/task`], { timeout: 30_000 });
     const [goalJson, goalCode] = goal.stdout.split('\n');
     expect(goalCode).toBe('503');
@@ -196,5 +200,5 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     // No token: refused before routing, like every route.
     expect((await fetch(`${base}/task/${id}`)).status).toBe(401);
     await nothingLeft();
-  }, 90_000);
+  }, 150_000);
 });
