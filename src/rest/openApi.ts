@@ -46,14 +46,14 @@ function envelopeResponses(): Record<string, unknown> {
   for (const status of statuses) {
     responses[status] = { description: statusDescription(status), content: { 'application/json': { schema: ENVELOPE_REF } } };
   }
-  // A {id} other than the served device is also 404 (EMULATOR_UNAVAILABLE in the envelope).
-  responses[404] = { description: `${statusDescription(404)}; or {id} is not a device this server drives (EMULATOR_UNAVAILABLE)`, content: { 'application/json': { schema: ENVELOPE_REF } } };
+  // An {id} no allowed online device has is also 404 (EMULATOR_UNAVAILABLE in the envelope).
+  responses[404] = { description: `${statusDescription(404)}; or {id} names no allowed online device (EMULATOR_UNAVAILABLE); a session_id of a flow on another device (INVALID_UI_SESSION)`, content: { 'application/json': { schema: ENVELOPE_REF } } };
   responses[401] = { description: 'No or wrong bearer token' };
   responses[413] = { description: 'Body over 1 MB' };
   return responses;
 }
 
-const DEVICE_ID = { name: 'id', in: 'path', required: true, description: 'The device: its adb serial (GET /devices)', schema: { type: 'string' } };
+const DEVICE_ID = { name: 'id', in: 'path', required: true, description: 'The device the call runs on: its adb serial (GET /devices) or an emulator\'s AVD name', schema: { type: 'string' } };
 
 function operationObject(operation: RestOperation, tool: ToolDefinition): Record<string, unknown> {
   const input = toInputJsonSchema(tool.inputSchema);
