@@ -64,6 +64,8 @@ import {
 import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
+import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
+import type { GoalRunner } from './application/tasks/GoalRunner.js';
 import { defaultLockDirectory, FileDeviceLock } from './infrastructure/lock/FileDeviceLock.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
@@ -99,6 +101,8 @@ export interface ContainerDeps {
   readonly apkFolder?: ApkFolder;
   /** Ports for one more device by serial (tests of several devices on the fakes); unset ports fall back to the ones above. */
   readonly forDevice?: (serial: string) => { readonly device?: DeviceGateway; readonly automation?: AutomationGateway; readonly deviceLock?: DeviceLock | null } | undefined;
+  /** The loop behind `{goal}` tasks. Default: the configured model's (null without one); tests pass a loop on a scripted model. */
+  readonly goalRunner?: GoalRunner | null;
 }
 
 export interface Container {
@@ -118,6 +122,8 @@ export interface Container {
   readonly evidence: EvidenceWriter;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
+  /** Runs `{goal}` tasks (issue 17 §4) within `config.goalLimits`; null when no model is configured: such a task is refused. */
+  readonly goalRunner: GoalRunner | null;
   /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
   shutdown(): Promise<void>;
 }
@@ -233,6 +239,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
   const tools = createTools(services, config.toolsets);
   const runner = new OperationRunner(random, logger);
+  const goalRunner = overrides.goalRunner !== undefined ? overrides.goalRunner : createGoalRunner(config, { clock, logger });
   const server = new HarnessMcpServer({
     version: packageVersion(),
     tools,
@@ -274,6 +281,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     evidence,
     runner,
     server,
+    goalRunner,
     shutdown,
   };
 }

@@ -30,6 +30,8 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     adbServerPort: null,
     toolsets: ['core'],
     apkDir: null,
+    model: null,
+    goalLimits: { maxSteps: 30, maxDurationMs: 600_000 },
     ...overrides,
   };
 }
