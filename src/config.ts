@@ -11,7 +11,6 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DRIVER_IDLE_MARGIN_MS } from './application/sessions/driverIdleTimeout.js';
 import { parseToolsets, type ToolsetName } from './mcp/toolsets.js';
-import type { GoalLimits } from './application/tasks/GoalRunner.js';
 import { Secret } from './domain/secret.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -78,8 +77,6 @@ export interface HarnessConfig {
   readonly apkDir: string | null;
   /** ANDROID_MCP_MODEL_PROVIDER and friends; null: no model, so a `{goal}` task is refused (issue 17 §4). */
   readonly model: ModelConfig | null;
-  /** ANDROID_MCP_GOAL_MAX_STEPS, ANDROID_MCP_GOAL_TIMEOUT: the most a goal task may use. */
-  readonly goalLimits: GoalLimits;
 }
 
 export const CONFIG_DEFAULTS = Object.freeze({
@@ -96,10 +93,6 @@ export const CONFIG_DEFAULTS = Object.freeze({
   connectTimeoutSeconds: 120,
   artifactsDir: 'artifacts',
   logLevel: 'info' as ConfigLogLevel,
-  // A goal takes a model a handful of reads and actions per screen; 30 calls cover a few screens,
-  // and a model stuck in a loop is stopped before it costs much (docs/configuration.md, "Goal tasks").
-  goalMaxSteps: 30,
-  goalTimeoutSeconds: 600,
 });
 
 /** The SDKs' own defaults, written here so the configuration says where the key goes. */
@@ -112,14 +105,13 @@ const PROVIDER_KEY_VARIABLES: Readonly<Record<ModelProvider, string>> = Object.f
   anthropic: 'ANTHROPIC_API_KEY',
   openai: 'OPENAI_API_KEY',
 });
-const MAX_GOAL_STEPS = 500;
+
 
 const MAX_SECONDS = 24 * 60 * 60;
 const seconds = z.coerce.number().finite().positive().max(MAX_SECONDS);
 /** Like `seconds`, and 0 switches the feature off. */
 const secondsOrOff = z.coerce.number().finite().min(0).max(MAX_SECONDS);
 const port = z.coerce.number().int().min(1).max(65535);
-const goalSteps = z.coerce.number().int().min(1).max(MAX_GOAL_STEPS);
 const logLevel = z.enum(LOG_LEVELS);
 const nonEmpty = z.string().trim().min(1);
 const jsonObject = z.record(z.string(), z.unknown());
@@ -288,9 +280,5 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     toolsets: parseToolsets(env.ANDROID_MCP_TOOLSETS, 'ANDROID_MCP_TOOLSETS'),
     apkDir: env.ANDROID_MCP_APK_DIR?.trim() ? path.resolve(cwd, env.ANDROID_MCP_APK_DIR.trim()) : null,
     model: readModel(env, warn),
-    goalLimits: Object.freeze({
-      maxSteps: read(env, 'ANDROID_MCP_GOAL_MAX_STEPS', goalSteps, CONFIG_DEFAULTS.goalMaxSteps, warn),
-      maxDurationMs: Math.round(read(env, 'ANDROID_MCP_GOAL_TIMEOUT', seconds, CONFIG_DEFAULTS.goalTimeoutSeconds, warn) * 1000),
-    }),
   });
 }

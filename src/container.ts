@@ -122,7 +122,7 @@ export interface Container {
   readonly evidence: EvidenceWriter;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
-  /** Runs `{goal}` tasks (issue 17 §4) within `config.goalLimits`; null when no model is configured: such a task is refused. */
+  /** Runs `{goal}` tasks (issue 17 §4); null when no model is configured: such a task is refused. */
   readonly goalRunner: GoalRunner | null;
   /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
   shutdown(): Promise<void>;

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       adbServerPort: null,
       toolsets: ['core'],
       apkDir: null,
+      model: null,
     });
     expect(warnings).toEqual([]);
     expect(Object.isFrozen(config)).toBe(true);

@@ -24,8 +24,6 @@ export interface AgentLoopOptions {
   readonly model: ModelPort;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** The configured limits (ANDROID_MCP_GOAL_MAX_STEPS, ANDROID_MCP_GOAL_TIMEOUT): a request asking for more gets these. */
-  readonly ceiling: GoalLimits;
   /** Bound of one tool result as the model reads it. */
   readonly maxResultChars?: number;
 }
@@ -50,10 +48,8 @@ export class AgentLoop implements GoalRunner {
   constructor(private readonly options: AgentLoopOptions) {}
 
   async run(request: GoalRunRequest): Promise<GoalOutcome> {
-    const limits: GoalLimits = {
-      maxSteps: Math.max(0, Math.min(request.limits.maxSteps, this.options.ceiling.maxSteps)),
-      maxDurationMs: Math.max(0, Math.min(request.limits.maxDurationMs, this.options.ceiling.maxDurationMs)),
-    };
+    // The task manager's limits (its configuration), kept non-negative.
+    const limits: GoalLimits = { maxSteps: Math.max(0, request.limits.maxSteps), maxDurationMs: Math.max(0, request.limits.maxDurationMs) };
     const run = new GoalRun(this.options, request, limits);
     return run.execute();
   }

@@ -4,7 +4,7 @@
  */
 import { AgentLoop } from '../../application/agent/AgentLoop.js';
 import type { ModelPort } from '../../application/agent/ModelPort.js';
-import type { GoalLimits, GoalRunner } from '../../application/tasks/GoalRunner.js';
+import type { GoalRunner } from '../../application/tasks/GoalRunner.js';
 import type { ModelConfig } from '../../config.js';
 import type { Clock, Logger } from '../../domain/ports.js';
 import { AnthropicModel } from './AnthropicModel.js';
@@ -28,7 +28,8 @@ export function createModel(model: ModelConfig, deps: Pick<GoalRunnerDeps, 'logg
   return model.provider === 'anthropic' ? new AnthropicModel(options) : new OpenAiModel(options);
 }
 
-export function createGoalRunner(config: { readonly model: ModelConfig | null; readonly goalLimits: GoalLimits }, deps: GoalRunnerDeps): GoalRunner | null {
+/** The limits come with each run, from the task manager's configuration. */
+export function createGoalRunner(config: { readonly model: ModelConfig | null }, deps: GoalRunnerDeps): GoalRunner | null {
   if (config.model === null) return null;
   // The variable's name, never its value.
   deps.logger.info('goal tasks use a model', {
@@ -37,5 +38,5 @@ export function createGoalRunner(config: { readonly model: ModelConfig | null; r
     base_url: config.model.baseUrl,
     key_from: config.model.apiKeyVariable,
   });
-  return new AgentLoop({ model: createModel(config.model, deps), clock: deps.clock, logger: deps.logger, ceiling: config.goalLimits });
+  return new AgentLoop({ model: createModel(config.model, deps), clock: deps.clock, logger: deps.logger });
 }

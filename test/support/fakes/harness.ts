@@ -31,7 +31,6 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     toolsets: ['core'],
     apkDir: null,
     model: null,
-    goalLimits: { maxSteps: 30, maxDurationMs: 600_000 },
     ...overrides,
   };
 }
