@@ -7,24 +7,13 @@ import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, API
 import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelMessage, ModelPort, ModelRequest, ModelStop, ModelToolCall, ModelTurn } from '../../application/agent/ModelPort.js';
 import { ModelError } from '../../application/agent/ModelPort.js';
-import type { Logger } from '../../domain/ports.js';
 import { toModelError } from './modelErrors.js';
-import { sdkLogger } from './sdkLogger.js';
+import { commonClientOptions, type ModelAdapterOptions } from './sdkOptions.js';
 
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** Required by the API; enough for a turn of reasoning and a few tool calls. */
 const MAX_TOKENS = 4096;
 /** The API refuses an empty text block; an assistant turn that said nothing is replayed as this. */
 const EMPTY_TURN = '(no text)';
-
-export interface ModelAdapterOptions {
-  readonly model: string;
-  readonly baseUrl: string;
-  readonly apiKey: string;
-  readonly logger: Logger;
-  /** The SDK's retries of 408/409/429/5xx and connection errors (default 2, with its backoff and `retry-after`). */
-  readonly maxRetries?: number;
-}
 
 export class AnthropicModel implements ModelPort {
   readonly label: string;
@@ -32,16 +21,8 @@ export class AnthropicModel implements ModelPort {
 
   constructor(private readonly options: ModelAdapterOptions) {
     this.label = `anthropic:${options.model}`;
-    // Everything explicit: the SDK would otherwise read ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN, profiles and log to stdout.
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      authToken: null,
-      baseURL: options.baseUrl,
-      maxRetries: options.maxRetries ?? 2,
-      logLevel: 'warn',
-      logger: sdkLogger(options.logger, 'anthropic sdk', options.apiKey),
-      openTelemetry: false,
-    });
+    // No auth token or profile (ANTHROPIC_AUTH_TOKEN, ANTHROPIC_PROFILE) and no tracing beside the key.
+    this.client = new Anthropic({ ...commonClientOptions(options, 'anthropic sdk'), authToken: null, openTelemetry: false });
   }
 
   async next(request: ModelRequest): Promise<ModelTurn> {

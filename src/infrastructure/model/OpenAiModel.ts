@@ -8,11 +8,8 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions/completions';
 import type { ModelMessage, ModelPort, ModelRequest, ModelStop, ModelToolCall, ModelTurn } from '../../application/agent/ModelPort.js';
 import { ModelError } from '../../application/agent/ModelPort.js';
-import type { ModelAdapterOptions } from './AnthropicModel.js';
 import { toModelError } from './modelErrors.js';
-import { sdkLogger } from './sdkLogger.js';
-
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+import { commonClientOptions, type ModelAdapterOptions } from './sdkOptions.js';
 
 export class OpenAiModel implements ModelPort {
   readonly label: string;
@@ -20,16 +17,8 @@ export class OpenAiModel implements ModelPort {
 
   constructor(private readonly options: ModelAdapterOptions) {
     this.label = `openai:${options.model}`;
-    // Everything explicit: the SDK would otherwise read OPENAI_BASE_URL, OPENAI_ORG_ID, OPENAI_PROJECT_ID and log to stdout.
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      organization: null,
-      project: null,
-      baseURL: options.baseUrl,
-      maxRetries: options.maxRetries ?? 2,
-      logLevel: 'warn',
-      logger: sdkLogger(options.logger, 'openai sdk', options.apiKey),
-    });
+    // No organisation or project header (OPENAI_ORG_ID, OPENAI_PROJECT_ID) beside the key.
+    this.client = new OpenAI({ ...commonClientOptions(options, 'openai sdk'), organization: null, project: null });
   }
 
   async next(request: ModelRequest): Promise<ModelTurn> {
