@@ -64,6 +64,7 @@ import {
 import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
+import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
 import { defaultLockDirectory, FileDeviceLock } from './infrastructure/lock/FileDeviceLock.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
@@ -103,9 +104,9 @@ export interface ContainerDeps {
   /** The folder app_install reads (ANDROID_MCP_APK_DIR). Default: that folder on this host. */
   readonly apkFolder?: ApkFolder;
   /** Ports for one more device by serial (tests of several devices on the fakes); unset ports fall back to the ones above. */
-  /** The agent loop of goal tasks (issue 17 §4); none by default (a goal is then refused with MODEL_UNAVAILABLE). */
-  readonly goalRunner?: GoalRunner | null;
   readonly forDevice?: (serial: string) => { readonly device?: DeviceGateway; readonly automation?: AutomationGateway; readonly deviceLock?: DeviceLock | null } | undefined;
+  /** The loop behind `{goal}` tasks. Default: the configured model's (null without one); tests pass a loop on a scripted model. */
+  readonly goalRunner?: GoalRunner | null;
 }
 
 export interface Container {
@@ -129,6 +130,8 @@ export interface Container {
   readonly server: HarnessMcpServer;
   /** Tasks (issue 17 §4): the manager, the tools they call, and the goal's agent loop and catalogue. */
   readonly tasks: ContainerTasks;
+  /** Runs `{goal}` tasks (issue 17 §4); null when no model is configured: such a task is refused. */
+  readonly goalRunner: GoalRunner | null;
   /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
   shutdown(): Promise<void>;
 }
@@ -253,6 +256,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
   const tools = createTools(services, config.toolsets);
   const runner = new OperationRunner(random, logger);
+  const goalRunner = overrides.goalRunner !== undefined ? overrides.goalRunner : createGoalRunner(config, { clock, logger });
   const server = new HarnessMcpServer({
     version: packageVersion(),
     tools,
@@ -260,8 +264,6 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     artifacts: evidence,
     instructions: serverInstructions(config.toolsets),
   });
-  // Goal tasks' agent loop: none yet (a goal is refused with MODEL_UNAVAILABLE); the model-driven one is wired here.
-  const goalRunner: GoalRunner | null = overrides.goalRunner ?? null;
   const tasks: ContainerTasks = {
     // One lane per device identity, as for the gate and the lock: two serials of one emulator queue together.
     manager: new TaskManager(clock, random, logger, async (name) => (await bindings.forSerial(await resolver.resolve(name))).identity.key),
@@ -313,6 +315,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     runner,
     server,
     tasks,
+    goalRunner,
     shutdown,
   };
 }

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       apkDir: null,
       agentMaxSteps: 30,
       agentTimeoutMs: 600_000,
+      model: null,
     });
     expect(warnings).toEqual([]);
     expect(Object.isFrozen(config)).toBe(true);

@@ -32,6 +32,7 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     apkDir: null,
     agentMaxSteps: 30,
     agentTimeoutMs: 600_000,
+    model: null,
     ...overrides,
   };
 }
