@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
+import { bearerJson } from '../support/bearerJson.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
 import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
@@ -75,10 +76,8 @@ describeWithAdb('REST {id} with two devices: the path names the device that acts
   }, 60_000);
 
   async function rest(method: string, path: string, body?: unknown): Promise<{ status: number; envelope: Envelope }> {
-    const init: RequestInit = { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    const response = await fetch(`${base}${path}`, init);
-    return { status: response.status, envelope: (await response.json()) as Envelope };
+    const answer = await bearerJson(base, TOKEN, method, path, body);
+    return { status: answer.status, envelope: answer.json as Envelope };
   }
 
   async function mcp(name: string, args: Record<string, unknown>): Promise<Envelope> {

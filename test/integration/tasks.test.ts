@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
+import { bearerJson } from '../support/bearerJson.js';
 import { REPO_ROOT } from '../support/appium.js';
 import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
 import { freePort } from '../support/ports.js';
@@ -61,10 +62,8 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
   }, 60_000);
 
   async function call(method: string, path: string, body?: unknown): Promise<Answer> {
-    const init: RequestInit = { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    const response = await fetch(`${base}${path}`, init);
-    return { status: response.status, body: (await response.json()) as Answer['body'] };
+    const answer = await bearerJson(base, TOKEN, method, path, body);
+    return { status: answer.status, body: answer.json as Answer['body'] };
   }
 
   async function start(body: unknown): Promise<TaskView> {

@@ -13,6 +13,7 @@ import { FlowFileError, validateFlow } from '../../../src/flow/flowFile.js';
 import { HarnessHttpServer } from '../../../src/mcp/transports/http/HttpServer.js';
 import { restMirrorFor } from '../../../src/rest/restMirror.js';
 import { buildHarness, type TestHarness } from '../../support/fakes/harness.js';
+import { bearerJson } from '../../support/bearerJson.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 import { launcherDump } from '../../support/fakes/screens.js';
 
@@ -47,10 +48,8 @@ async function serve(h: TestHarness): Promise<(method: string, path: string, bod
   servers.push(server);
   const base = `http://127.0.0.1:${await server.listen()}`;
   return async (method, path, body) => {
-    const init: RequestInit = { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } };
-    if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    const response = await fetch(`${base}${path}`, init);
-    return { status: response.status, body: (await response.json()) as Answer['body'], headers: response.headers };
+    const answer = await bearerJson(base, TOKEN, method, path, body);
+    return { status: answer.status, body: answer.json as Answer['body'], headers: answer.headers };
   };
 }
 
