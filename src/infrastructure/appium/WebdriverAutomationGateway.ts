@@ -13,6 +13,7 @@ import type {
 import type { Point, SwipePath } from '../../domain/gestures/scrollGesture.js';
 import { SystemClock } from '../clock/SystemClock.js';
 import { parseEndpointStatus } from './endpointStatus.js';
+import { gridCommandError, gridSessionError, isGridNodeLost } from './seleniumGridErrors.js';
 
 /** The W3C element key; JSONWP's `ELEMENT` is accepted as well. */
 const W3C_ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
@@ -226,6 +227,9 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       });
     } catch (error) {
       this.options.logger.error('Appium session creation failed', { cause: String(error) });
+      // A Selenium Grid hub in front of Appium: its queue timing out is the device taken.
+      const grid = gridSessionError(error, this.options.udid);
+      if (grid) throw grid;
       if (CONNECTION_CODES.has(errorCode(error) ?? '') || /ECONNREFUSED|fetch failed|Failed to fetch|Unable to connect|compatible server running/i.test(String(error))) {
         throw this.unavailable(error);
       }
@@ -240,7 +244,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       newCommandTimeout: capabilities['appium:newCommandTimeout'],
       waitForIdleTimeout: plainObject(capabilities[SETTINGS_CAP])?.waitForIdleTimeout,
     });
-    return new WebdriverSession(driver, this.clock, this.options.logger, (error) => this.unavailable(error));
+    return new WebdriverSession(driver, this.options.udid, this.clock, this.options.logger, (error) => this.unavailable(error));
   }
 
   private async getJson(path: string, options: { missingIsNull?: boolean } = {}): Promise<unknown> {
@@ -282,6 +286,7 @@ class WebdriverSession implements AutomationSession {
 
   constructor(
     private readonly driver: DriverLike,
+    private readonly udid: string,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly unavailable: (cause: unknown) => HarnessError,
@@ -456,7 +461,8 @@ class WebdriverSession implements AutomationSession {
     } catch (error) {
       // Appium already ended it (its newCommandTimeout fired, or the driver died and the flow was
       // voided): the delete answers 404 invalid session id. Nothing is left to close.
-      if (isSessionAlreadyGone(error)) {
+      // Behind a Selenium Grid whose node is gone the session went with it.
+      if (isSessionAlreadyGone(error) || isGridNodeLost(error)) {
         this.logger.debug('Appium session was already gone at close', { sessionId: this.id });
         return;
       }
@@ -478,6 +484,10 @@ class WebdriverSession implements AutomationSession {
     const name = (error as { name?: unknown } | null)?.name;
     const message = String((error as { message?: unknown } | null)?.message ?? error);
     this.logger.warn('driver call failed', { what, sessionId: this.id, name, cause: message.slice(0, 500) });
+    // First: a Grid that lost the node answers in words (connection error, session not found)
+    // that would otherwise read as an internal error or a plain ended session.
+    const grid = gridCommandError(error, this.udid);
+    if (grid) return grid;
     // The UiAutomator2 server under the session died mid-command (its instrumentation ended or was
     // force-stopped): Appium answers the request in flight with a proxy error ("socket hang up")
     // and the next ones with "the instrumentation process is not running". The session is gone.
