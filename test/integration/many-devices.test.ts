@@ -22,6 +22,7 @@ import { startHarness, type HarnessProcess, type WireEnvelope } from '../e2e/sup
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
+import { activitySince, manyDevicesHarnessEnv } from '../support/manyDevices.js';
 import { ensureBuilt } from '../support/rawServer.js';
 
 const AVD = 'Pixel_7_API_34';
@@ -43,18 +44,8 @@ describeWithAdb('many devices in one harness process (issue 15 items 1-3)', () =
   let b: string;
   let scratch: string;
 
-  const envFor = (extra: Record<string, string>): Record<string, string> => ({
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    ANDROID_ADB_SERVER_PORT: String(adb.port),
-    ANDROID_MCP_ALLOW_SERIALS: [a1, a2, b].join(','),
-    APPIUM_URL: appium.url,
-    ANDROID_MCP_LOCK_DIR: join(scratch, 'locks'),
-    ANDROID_MCP_ARTIFACTS_DIR: join(scratch, 'artifacts'),
-    ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
-    ANDROID_MCP_LOG_LEVEL: 'info',
-    ...extra,
-  });
+  const envFor = (extra: Record<string, string>): Record<string, string> =>
+    manyDevicesHarnessEnv({ adbPort: adb.port, serials: [a1, a2, b], appiumUrl: appium.url, scratch, extra });
 
   beforeAll(async () => {
     ensureBuilt();
@@ -121,22 +112,10 @@ describeWithAdb('many devices in one harness process (issue 15 items 1-3)', () =
     for (const answer of [onA, ...sequenceB]) data(answer.envelope);
     // Observers with a session_id read the flow's device.
     data((await harness.call('screen_capture', { session_id: idB })).envelope);
-    const clicks = (device: VirtualDevice, from: number) => device.logEntries().slice(from).filter((entry) => entry.kind === 'click').length;
-    expect(clicks(deviceA, startA)).toBe(1);
-    expect(clicks(deviceB, startB)).toBe(2);
-    // Each adb service a device was asked for (one `service` entry per request).
-    const screencaps = (device: VirtualDevice, from: number) =>
-      device.logEntries().slice(from).filter((entry) => entry.kind === 'service' && entry.detail.includes('screencap')).length;
-    const capsA = screencaps(deviceA, startA);
-    const capsB = screencaps(deviceB, startB);
-    // Evidence of each action is taken on its own device: 1 tap on A; 2 taps, a back and a capture on B.
-    expect(capsA).toBe(1);
-    expect(capsB).toBe(4);
-    // Each device ran exactly one UiAutomator2 server (its own flow's).
-    const instruments = (device: VirtualDevice, from: number) =>
-      device.logEntries().slice(from).filter((entry) => entry.kind === 'service' && /am instrument/.test(entry.detail)).length;
-    expect(instruments(deviceA, startA)).toBe(1);
-    expect(instruments(deviceB, startB)).toBe(1);
+    // Clicks; evidence of each action taken on its own device (1 tap on A; 2 taps, a back and a
+    // capture on B); exactly one UiAutomator2 server each (its own flow's).
+    expect(activitySince(deviceA, startA)).toEqual({ clicks: 1, screencaps: 1, instruments: 1 });
+    expect(activitySince(deviceB, startB)).toEqual({ clicks: 2, screencaps: 4, instruments: 1 });
 
     // One lock per device, keyed by identity: the lock directory holds A's and B's, nothing per serial.
     expect(readdirSync(join(scratch, 'locks')).filter((name) => name.endsWith('.lock')).sort()).toEqual(

