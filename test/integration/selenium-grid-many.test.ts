@@ -223,7 +223,8 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     data((await harnessB.call('ui_tap', { selector: { text: 'Settings' }, session_id: flow })).envelope);
     expect(await sessionUdidPerNode()).toEqual([null, b]);
     await grid.nodes[1]!.kill();
-    const lost = (await harnessB.call('ui_tap', { selector: { text: 'Settings' }, session_id: flow })).envelope;
+    const killedAt = Date.now();
+    const { envelope: lost, elapsedMs: lostMs } = await harnessB.call('ui_tap', { selector: { text: 'Settings' }, session_id: flow });
     expect(lost.error?.code, JSON.stringify(lost.error)).toBe('APPIUM_UNAVAILABLE');
     expect(lost.error?.message).toContain(b);
     expect(lost.error?.message).toMatch(/Selenium Grid could not reach the node/);
@@ -231,5 +232,8 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     const after = (await harnessB.call('ui_tap', { selector: { text: 'Settings' }, session_id: flow })).envelope;
     expect(after.error?.code, JSON.stringify(after.error)).toBe('INVALID_UI_SESSION');
     expect(after.error?.message).toMatch(/its Appium session ended/);
+    // The hub drops the dead node, and the session it held, after its failed health checks.
+    expect(await until(() => grid.sessionCount(), (count) => count === 0, 40_000, 250)).toBe(0);
+    process.stderr.write(`[grid-many] node killed: the next call answered in ${lostMs} ms; the hub held no session ${Date.now() - killedAt} ms after the kill\n`);
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 /**
- * docs/usage.md, "Through a Selenium Grid", shows the relay node's TOML a user copies; the Grid
- * integration test starts its nodes with the TOML of test/support/grid.ts. Both must be one text,
- * so what the docs show is what ran against the real Grid.
+ * docs/usage.md, "Through a Selenium Grid", and docs/many-devices.md, "Selenium Grid 4", show the
+ * relay nodes' TOML a user copies; the Grid integration tests start their nodes with the TOML of
+ * test/support/grid.ts. Both must be one text, so what the docs show is what ran against the real Grid.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,5 +17,27 @@ describe('docs/usage.md: the Selenium Grid relay TOML', () => {
     expect(block, 'a ```toml block in the section').toBeDefined();
     const unindented = (block ?? '').split('\n').map((line) => line.replace(/^ {3}/, '')).join('\n');
     expect(unindented).toBe(relayNodeToml({ appiumUrl: 'http://127.0.0.1:4723', udid: 'emulator-5554' }));
+  });
+});
+
+/** The ```toml blocks of a section (up to the next `## ` heading), their three-space indent removed. */
+function tomlBlocks(file: string, heading: string): string[] {
+  const text = readFileSync(join(REPO_ROOT, 'docs', file), 'utf8');
+  const start = text.indexOf(heading);
+  expect(start, `${heading} in docs/${file}`).toBeGreaterThanOrEqual(0);
+  const rest = text.slice(start + heading.length);
+  const end = rest.search(/^## /m);
+  const section = end === -1 ? rest : rest.slice(0, end);
+  return [...section.matchAll(/```toml\n([\s\S]*?)```/g)].map((match) =>
+    (match[1] ?? '').split('\n').map((line) => line.replace(/^ {3}/, '')).join('\n'),
+  );
+}
+
+describe('docs/many-devices.md: one relay TOML per device', () => {
+  it('each is the very TOML the Grid tests start a relay node with, for that device and its Appium', () => {
+    expect(tomlBlocks('many-devices.md', '## Selenium Grid 4\n')).toEqual([
+      relayNodeToml({ appiumUrl: 'http://127.0.0.1:4723', udid: 'emulator-5554' }),
+      relayNodeToml({ appiumUrl: 'http://127.0.0.1:4725', udid: 'emulator-5556' }),
+    ]);
   });
 });
