@@ -92,9 +92,10 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
       ],
       workDir: join(scratch, 'grid'),
       sessionRequestTimeoutSeconds: GRID_QUEUE_S,
-      // A killed node is seen DOWN within seconds and dropped (with its sessions) soon after:
-      // more than 4 failed checks in a row, then the next purge (LocalGridModel.purgeDeadNodes).
-      healthcheckIntervalSeconds: 1,
+      // A killed node sends no heartbeat: DOWN after 2 periods, dropped with its sessions after 4
+      // more, at the next purge (LocalGridModel.purgeDeadNodes): about 13 s here. Not 1 s: a live
+      // node whose JVM stalls 2 s on a loaded machine would be marked DOWN.
+      heartbeatPeriodSeconds: 2,
       purgeNodesIntervalSeconds: 1,
     });
     process.stderr.write(`[grid-many] hub + 2 relay nodes listed UP after ${grid.startMs} ms\n`);
@@ -106,7 +107,7 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
 
   afterEach(async () => {
     // Every case ends with the Grid holding nothing (a killed node's session goes with the node).
-    expect(await until(() => grid.sessionCount(), (count) => count === 0, 30_000, 250)).toBe(0);
+    expect(await until(() => grid.sessionCount(), (count) => count === 0, 20_000, 250)).toBe(0);
     expect(await grid.queuedRequests()).toEqual([]);
   }, 40_000);
 
@@ -233,7 +234,7 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     expect(after.error?.code, JSON.stringify(after.error)).toBe('INVALID_UI_SESSION');
     expect(after.error?.message).toMatch(/its Appium session ended/);
     // The hub drops the dead node, and the session it held, after its failed health checks.
-    expect(await until(() => grid.sessionCount(), (count) => count === 0, 40_000, 250)).toBe(0);
+    expect(await until(() => grid.sessionCount(), (count) => count === 0, 20_000, 250)).toBe(0);
     process.stderr.write(`[grid-many] node killed: the next call answered in ${lostMs} ms; the hub held no session ${Date.now() - killedAt} ms after the kill\n`);
   }, 120_000);
 });

@@ -59,6 +59,13 @@ export interface StartGridOptions {
    * heartbeats (LocalGridModel.purgeDeadNodes), and with them their sessions.
    */
   readonly purgeNodesIntervalSeconds?: number;
+  /**
+   * Each node's --heartbeat-period in seconds (default here 5). The hub marks a node that sent none
+   * for 2 periods DOWN, and drops it, with its sessions, after 4 more (LocalGridModel.purgeDeadNodes,
+   * PURGE_TIMEOUT_MULTIPLIER 4), checked every --purge-nodes-interval: a killed node's session is
+   * gone about 6 periods after the kill.
+   */
+  readonly heartbeatPeriodSeconds?: number;
 }
 
 export interface RunningGridNode {
@@ -310,7 +317,7 @@ export async function startGrid(options: StartGridOptions): Promise<RunningGrid>
           // First registration attempts every second, and a heartbeat soon after, so the hub
           // lists the node quickly (the defaults are 10 s and 60 s).
           '--register-cycle', '1',
-          '--heartbeat-period', '5',
+          '--heartbeat-period', String(options.heartbeatPeriodSeconds ?? 5),
           '--tracing', 'false',
         ],
         logFile,
