@@ -27,7 +27,7 @@ import { startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
 import { describeWithGrid, startGrid, type RunningGrid } from '../support/grid.js';
-import { activitySince, manyDevicesHarnessEnv } from '../support/manyDevices.js';
+import { activitySince, appiumDevicesUsed, manyDevicesHarnessEnv } from '../support/manyDevices.js';
 import { sleep } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
 
@@ -84,7 +84,7 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     adb = await startAdbServer();
     for (const device of [deviceA, deviceB]) attached.push(await attachDeviceToAdb(device, adb));
     [a, b] = attached.map((entry) => entry.serial) as [string, string];
-    appiums = await Promise.all([startAppium({ adbPort: adb.port }), startAppium({ adbPort: adb.port })]);
+    appiums = await Promise.all(['appium-a', 'appium-b'].map((dir) => startAppium({ adbPort: adb.port, logDir: join(scratch, dir) })));
     grid = await startGrid({
       relays: [
         { appiumUrl: appiums[0]!.url, udid: a },
@@ -156,6 +156,8 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     // A: one tap and its evidence; B: two taps, a back, each with evidence; one UiAutomator2 server each.
     expect(activitySince(deviceA, markA)).toEqual({ clicks: 1, screencaps: 1, instruments: 1 });
     expect(activitySince(deviceB, markB)).toEqual({ clicks: 2, screencaps: 3, instruments: 1 });
+    // Each Appium, reached only through its node, created sessions on its own device and no other.
+    expect([appiumDevicesUsed(appiums[0]!.logFile), appiumDevicesUsed(appiums[1]!.logFile)]).toEqual([[a], [b]]);
   }, 180_000);
 
   it('two flows in one harness process, one per device, at once; each device sees only its own flow', async () => {
@@ -179,6 +181,7 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     }
     expect(activitySince(deviceA, markA)).toEqual({ clicks: 1, screencaps: 1, instruments: 1 });
     expect(activitySince(deviceB, markB)).toEqual({ clicks: 2, screencaps: 3, instruments: 1 });
+    expect([appiumDevicesUsed(appiums[0]!.logFile), appiumDevicesUsed(appiums[1]!.logFile)]).toEqual([[a], [b]]);
   }, 180_000);
 
   it('a request for a taken device queues in the Grid: EMULATOR_BUSY when the Grid gives up first, OPERATION_TIMEOUT (and out of the queue) when the harness does', async () => {

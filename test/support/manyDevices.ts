@@ -8,6 +8,7 @@
  *   …
  *   expect(activitySince(deviceA, mark)).toEqual({ clicks: 1, screencaps: 1, instruments: 1 });
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
 
@@ -63,4 +64,13 @@ export function activitySince(device: { logEntries(): readonly DeviceLogEntry[] 
     screencaps: services.filter((entry) => entry.detail.includes('screencap')).length,
     instruments: services.filter((entry) => /am instrument/.test(entry.detail)).length,
   };
+}
+
+/**
+ * The serials an Appium server's sessions were created on, from its log: the UiAutomator2 driver
+ * logs `Using device: <udid>` once per session. Sorted, each once.
+ */
+export function appiumDevicesUsed(logFile: string): string[] {
+  const text = readFileSync(logFile, 'utf8');
+  return [...new Set([...text.matchAll(/Using device: (\S+)/g)].map((match) => match[1] ?? ''))].sort();
 }
