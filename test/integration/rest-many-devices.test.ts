@@ -15,6 +15,7 @@ import { bearerJson } from '../support/bearerJson.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
 import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
+import { manyDevicesHarnessEnv } from '../support/manyDevices.js';
 import { freePort } from '../support/ports.js';
 import { ensureBuilt } from '../support/rawServer.js';
 
@@ -49,19 +50,13 @@ describeWithAdb('REST {id} with two devices: the path names the device that acts
     [a, b] = attached.map((entry) => entry.serial) as [string, string];
     appium = await startAppium({ adbPort: adb.port });
     server = await startHttpHarness(
-      {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ANDROID_ADB_SERVER_PORT: String(adb.port),
-        ANDROID_UDID: a,
-        ANDROID_MCP_ALLOW_SERIALS: [a, b].join(','),
-        APPIUM_URL: appium.url,
-        ANDROID_MCP_LOCK_DIR: join(scratch, 'locks'),
-        ANDROID_MCP_ARTIFACTS_DIR: join(scratch, 'artifacts'),
-        ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
-        ANDROID_MCP_HTTP_TOKEN: TOKEN,
-        ANDROID_MCP_LOG_LEVEL: 'info',
-      },
+      manyDevicesHarnessEnv({
+        adbPort: adb.port,
+        serials: [a, b],
+        appiumUrl: appium.url,
+        scratch,
+        extra: { ANDROID_UDID: a, ANDROID_MCP_HTTP_TOKEN: TOKEN },
+      }),
       ['--port', String(await freePort())],
     );
     base = new URL(server.url).origin;
