@@ -48,6 +48,33 @@ export interface ModelConfig {
   readonly apiKeyVariable: string;
 }
 
+/**
+ * A start-up refusal (issue 15 §4): a value whose every reading would be a guess with consequences
+ * (remote mode half switched on sends credentials somewhere, or drives a device through adb the
+ * user said is not there). The server prints the message and exits 2 instead of starting.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Remote mode (ANDROID_MCP_REMOTE=1, issue 15 §4): the device is behind a WebDriver endpoint, not on local adb. */
+export interface RemoteConfig {
+  /** The Authorization header sent with every request to APPIUM_URL, or null (an endpoint that needs none). */
+  readonly authorization: Secret | null;
+  /** Where it came from, for doctor and warnings: never the value. */
+  readonly authorizationSource: 'APPIUM_URL userinfo' | 'ANDROID_MCP_REMOTE_AUTHORIZATION' | null;
+  /** ANDROID_UDID when set: sent as appium:udid. Null: the endpoint picks the device (appium:udid left out). */
+  readonly udid: string | null;
+  /**
+   * Every value the logs must never show (the key, the user:key pair, the header and its token, a
+   * capability value under a key such as accessKey): the redacting logger replaces them.
+   */
+  readonly secrets: readonly Secret[];
+}
+
+/** The name remote mode gives the one device when ANDROID_UDID is unset (its lock key, its `udid` in answers). */
+export const REMOTE_DEFAULT_DEVICE = 'remote-device';
+
 export interface HarnessConfig {
   /** ANDROID_UDID, else the default serial (used only when no device list can be read: fakes). */
   readonly udid: string;
@@ -80,6 +107,8 @@ export interface HarnessConfig {
   readonly agentTimeoutMs: number;
   /** ANDROID_MCP_MODEL_PROVIDER and friends; null: no model, so a `{goal}` task is refused (issue 17 §4). */
   readonly model: ModelConfig | null;
+  /** ANDROID_MCP_REMOTE=1 (issue 15 §4): observation and launches through the WebDriver session; null: local adb, as before. */
+  readonly remote: RemoteConfig | null;
 }
 
 export const CONFIG_DEFAULTS = Object.freeze({
@@ -136,18 +165,123 @@ function read<T>(env: NodeJS.ProcessEnv, name: string, schema: z.ZodType<T>, fal
   return fallback;
 }
 
-function readAppiumUrl(env: NodeJS.ProcessEnv, warn: Warn): { url: string; explicit: boolean } {
-  const raw = env.APPIUM_URL?.trim();
-  if (!raw) return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false };
-  if (!URL.canParse(raw)) {
-    warn(`APPIUM_URL=${JSON.stringify(raw.slice(0, 100))} is not a URL; using the default ${CONFIG_DEFAULTS.appiumUrl}.`);
-    return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false };
-  }
-  // A trailing slash would give `//status`; the guard still judges scheme and host per call.
-  return { url: raw.replace(/\/+$/, ''), explicit: true };
+/** A URL as a warning may show it: userinfo and query values hidden (they may be credentials). */
+export function printableUrl(raw: string): string {
+  return raw
+    .slice(0, 200)
+    .replace(/\/\/[^/?#]*@/, '//[redacted]@')
+    .replace(/([?&][^=&#]*)=[^&#]*/g, '$1=[redacted]');
 }
 
-function readCapabilities(env: NodeJS.ProcessEnv, protectedKeys: readonly string[], warn: Warn): Record<string, unknown> {
+interface AppiumUrl {
+  readonly url: string;
+  readonly explicit: boolean;
+  /** `user:key` from the URL's userinfo, decoded; null when it had none. */
+  readonly userinfo: { readonly user: string; readonly key: string } | null;
+}
+
+/**
+ * APPIUM_URL without its userinfo: credentials never stay in a URL the harness prints, logs or puts
+ * in an answer. In remote mode they become the Authorization header (readRemote); elsewhere they
+ * are dropped with a warning, since a loopback Appium needs none.
+ */
+function readAppiumUrl(env: NodeJS.ProcessEnv, remote: boolean, warn: Warn): AppiumUrl {
+  const raw = env.APPIUM_URL?.trim();
+  if (!raw) return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false, userinfo: null };
+  if (!URL.canParse(raw)) {
+    warn(`APPIUM_URL=${JSON.stringify(printableUrl(raw))} is not a URL; using the default ${CONFIG_DEFAULTS.appiumUrl}.`);
+    return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false, userinfo: null };
+  }
+  const parsed = new URL(raw);
+  let userinfo: AppiumUrl['userinfo'] = null;
+  if (parsed.username !== '' || parsed.password !== '') {
+    if (remote) userinfo = { user: safeDecode(parsed.username), key: safeDecode(parsed.password) };
+    else warn('APPIUM_URL carries credentials (user:key@); outside remote mode they are dropped (a local Appium needs none). Set ANDROID_MCP_REMOTE=1 for a Grid or device farm that needs them.');
+    parsed.username = '';
+    parsed.password = '';
+  }
+  // A trailing slash would give `//status`; the guard still judges scheme and host per call.
+  return { url: parsed.toString().replace(/\/+$/, ''), explicit: true, userinfo };
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** ANDROID_MCP_REMOTE: 1 or true switch remote mode on; unset, empty, 0 or false leave it off; anything else refuses to start. */
+function readRemoteSwitch(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.ANDROID_MCP_REMOTE?.trim() ?? '';
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(
+    `ANDROID_MCP_REMOTE=${JSON.stringify(raw.slice(0, 20))} is not understood: set it to 1 (or true) to drive a device behind a Grid or device farm without local adb, or unset it (0, false) for the device on this machine's adb. The server did not start.`,
+  );
+}
+
+/** Capability keys whose string values are credentials (BrowserStack's accessKey, a token, a password). */
+const SECRET_KEY = /(key|token|password|secret|passwd)$/i;
+
+function secretValues(value: unknown, key: string, into: Secret[]): void {
+  if (typeof value === 'string' && SECRET_KEY.test(key) && value.length >= 4) into.push(new Secret(value));
+  else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) secretValues(v, k, into);
+  }
+}
+
+function readRemote(
+  env: NodeJS.ProcessEnv,
+  remote: boolean,
+  appium: AppiumUrl,
+  capabilities: Record<string, unknown>,
+  udidExplicit: boolean,
+  udid: string,
+  warn: Warn,
+): RemoteConfig | null {
+  const header = env.ANDROID_MCP_REMOTE_AUTHORIZATION?.trim() ?? '';
+  if (!remote) {
+    if (header !== '') warn('ANDROID_MCP_REMOTE_AUTHORIZATION is ignored outside remote mode (ANDROID_MCP_REMOTE=1); it is never sent to a local Appium.');
+    return null;
+  }
+  if (!appium.explicit) {
+    throw new ConfigError(
+      'ANDROID_MCP_REMOTE=1 needs APPIUM_URL: the Grid hub or device farm endpoint (https://…, or http:// on loopback). The harness does not start an Appium of its own in remote mode (it would need local adb). The server did not start.',
+    );
+  }
+  const secrets: Secret[] = [];
+  let authorization: Secret | null = null;
+  let authorizationSource: RemoteConfig['authorizationSource'] = null;
+  if (appium.userinfo) {
+    const pair = `${appium.userinfo.user}:${appium.userinfo.key}`;
+    const basic = Buffer.from(pair, 'utf8').toString('base64');
+    authorization = new Secret(`Basic ${basic}`);
+    authorizationSource = 'APPIUM_URL userinfo';
+    secrets.push(new Secret(basic), new Secret(pair));
+    if (appium.userinfo.key.length > 0) secrets.push(new Secret(appium.userinfo.key));
+  }
+  if (header !== '') {
+    if (authorization) warn('Both APPIUM_URL userinfo and ANDROID_MCP_REMOTE_AUTHORIZATION are set; the header is sent, the userinfo is not.');
+    authorization = new Secret(header);
+    authorizationSource = 'ANDROID_MCP_REMOTE_AUTHORIZATION';
+    const token = header.includes(' ') ? header.slice(header.indexOf(' ') + 1).trim() : '';
+    if (token.length >= 4) secrets.push(new Secret(token));
+  }
+  if (authorization) secrets.push(authorization);
+  for (const [key, value] of Object.entries(capabilities)) secretValues(value, key, secrets);
+  return Object.freeze({ authorization, authorizationSource, udid: udidExplicit ? udid : null, secrets: Object.freeze(secrets) });
+}
+
+/** A W3C extension capability: `vendor:name` (bstack:options, sauce:options, LT:Options). */
+const VENDOR_CAPABILITY = /^[A-Za-z][A-Za-z0-9_-]*:[A-Za-z][A-Za-z0-9_-]*$/;
+
+/**
+ * Outside remote mode only `appium:` keys; in remote mode also a device farm's own `vendor:options`
+ * (a farm reads its credentials and device choice there: docs/many-devices.md).
+ */
+function readCapabilities(env: NodeJS.ProcessEnv, protectedKeys: readonly string[], remote: boolean, warn: Warn): Record<string, unknown> {
   const raw = env.ANDROID_MCP_APPIUM_CAPS?.trim();
   if (!raw) return {};
   let json: unknown;
@@ -164,8 +298,12 @@ function readCapabilities(env: NodeJS.ProcessEnv, protectedKeys: readonly string
   }
   const caps: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(parsed.data)) {
-    if (!key.startsWith('appium:')) {
-      warn(`ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; only appium:-prefixed capabilities may be added.`);
+    if (!key.startsWith('appium:') && !(remote && VENDOR_CAPABILITY.test(key))) {
+      warn(
+        remote
+          ? `ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; only appium:-prefixed and vendor:name capabilities (bstack:options, sauce:options, LT:Options) may be added.`
+          : `ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; only appium:-prefixed capabilities may be added (a device farm's vendor:options need ANDROID_MCP_REMOTE=1).`,
+      );
     } else if (key === 'appium:newCommandTimeout') {
       warn(
         `ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; the harness derives it from ANDROID_MCP_FLOW_IDLE_TIMEOUT and ANDROID_MCP_ACTION_TIMEOUT (the longer plus ${DRIVER_IDLE_MARGIN_MS / 1000} s): set those instead.`,
@@ -253,14 +391,21 @@ export function evidencePathPrefix(dir: string, cwd: string, home: string | unde
   return dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`;
 }
 
+/**
+ * Throws ConfigError for what must not be guessed (ANDROID_MCP_REMOTE), ToolsetsError for an unknown
+ * toolset; every other nonsense value falls back to its default with a warning.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = process.cwd(), home: string = os.homedir()): HarnessConfig {
-  const udid = read(env, 'ANDROID_UDID', nonEmpty, CONFIG_DEFAULTS.udid, warn);
-  const udidExplicit = (env.ANDROID_UDID?.trim() ?? '') !== '' && udid === env.ANDROID_UDID?.trim();
+  const remote = readRemoteSwitch(env);
+  const udidRead = read(env, 'ANDROID_UDID', nonEmpty, CONFIG_DEFAULTS.udid, warn);
+  const udidExplicit = (env.ANDROID_UDID?.trim() ?? '') !== '' && udidRead === env.ANDROID_UDID?.trim();
+  // Remote mode without ANDROID_UDID: the endpoint picks the device; no emulator-5554 is assumed.
+  const udid = remote && !udidExplicit ? REMOTE_DEFAULT_DEVICE : udidRead;
   const allowSerials = (env.ANDROID_MCP_ALLOW_SERIALS ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-  const appium = readAppiumUrl(env, warn);
+  const appium = readAppiumUrl(env, remote, warn);
   const flowIdle = read(env, 'ANDROID_MCP_FLOW_IDLE_TIMEOUT', seconds, CONFIG_DEFAULTS.flowIdleTimeoutSeconds, warn);
   const warm = read(env, 'ANDROID_MCP_WARM_SESSION_TIMEOUT', secondsOrOff, CONFIG_DEFAULTS.warmSessionTimeoutSeconds, warn);
   const action = read(env, 'ANDROID_MCP_ACTION_TIMEOUT', seconds, CONFIG_DEFAULTS.actionTimeoutSeconds, warn);
@@ -272,6 +417,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
   const level = read(env, 'ANDROID_MCP_LOG_LEVEL', logLevel, CONFIG_DEFAULTS.logLevel, warn);
   const adbServerPort = read<number | null>(env, 'ANDROID_ADB_SERVER_PORT', port, null, warn);
   const protectedKeys = adbServerPort === null ? PROTECTED_CAPABILITIES : [...PROTECTED_CAPABILITIES, 'appium:adbPort'];
+  const capabilities = readCapabilities(env, protectedKeys, remote, warn);
+  const remoteConfig = readRemote(env, remote, appium, capabilities, udidExplicit, udid, warn);
   return Object.freeze({
     udid,
     udidExplicit,
@@ -285,12 +432,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     artifactsDir,
     artifactsPathPrefix: evidencePathPrefix(artifactsDir, path.resolve(cwd), home),
     logLevel: level,
-    appiumExtraCapabilities: Object.freeze(readCapabilities(env, protectedKeys, warn)),
+    appiumExtraCapabilities: Object.freeze(capabilities),
     adbServerPort,
     toolsets: parseToolsets(env.ANDROID_MCP_TOOLSETS, 'ANDROID_MCP_TOOLSETS'),
     apkDir: env.ANDROID_MCP_APK_DIR?.trim() ? path.resolve(cwd, env.ANDROID_MCP_APK_DIR.trim()) : null,
     agentMaxSteps,
     agentTimeoutMs: Math.round(agentTimeout * 1000),
     model: readModel(env, warn),
+    remote: remoteConfig,
   });
 }

@@ -31,6 +31,11 @@ export const ERROR_CODES = [
   'OPERATION_TIMEOUT',
   /** A goal task (issue 17 §4) needs a model endpoint and none is configured: nothing was started. */
   'MODEL_UNAVAILABLE',
+  /**
+   * Remote mode (issue 15 §4, ANDROID_MCP_REMOTE=1): the tool needs adb on this machine (install,
+   * logcat, the device list) and the device is behind a WebDriver endpoint. Nothing was sent.
+   */
+  'NOT_AVAILABLE_REMOTELY',
   'EVIDENCE_WRITE_FAILED',
   'INTERNAL_ERROR',
 ] as const;

@@ -29,8 +29,13 @@ export function isAllowedSerial(serial: string, allowList: readonly string[]): b
   }
 }
 
-/** Parses APPIUM_URL; throws APPIUM_UNAVAILABLE unless it is plain http on a loopback host. */
-export function checkAppiumUrl(url: string): URL {
+/**
+ * Parses APPIUM_URL; throws APPIUM_UNAVAILABLE unless it is plain http on a loopback host. In remote
+ * mode (ANDROID_MCP_REMOTE=1, issue 15 §4) https on any host is accepted too: the endpoint is a
+ * Grid or a device farm, and credentials travel with every request, so never over plain http
+ * beyond this machine. Userinfo never reaches here: the configuration takes it out (config.ts).
+ */
+export function checkAppiumUrl(url: string, remote = false): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -40,14 +45,29 @@ export function checkAppiumUrl(url: string): URL {
       `APPIUM_URL '${printable(url)}' is not a URL. Set it to something like http://127.0.0.1:4723 or unset it.`,
     );
   }
-  if (parsed.protocol !== 'http:' || !LOOPBACK_HOSTS.has(parsed.hostname)) {
+  const loopbackHttp = parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
+  if (remote && (loopbackHttp || parsed.protocol === 'https:')) return parsed;
+  if (remote) {
+    throw new HarnessError(
+      'APPIUM_UNAVAILABLE',
+      `In remote mode APPIUM_URL must be https: (http: only on 127.0.0.1, localhost or [::1]); '${printable(url)}' is refused, since credentials would cross the network in clear. ` +
+        'Use the https:// endpoint your Grid or device farm gives.',
+    );
+  }
+  if (!loopbackHttp) {
     throw new HarnessError(
       'APPIUM_UNAVAILABLE',
       `APPIUM_URL must be http: on 127.0.0.1, localhost or [::1]; '${printable(url)}' is refused. ` +
-        'Run Appium on this machine (npx appium --address 127.0.0.1 --port 4723) and point APPIUM_URL at it.',
+        'Run Appium on this machine (npx appium --address 127.0.0.1 --port 4723) and point APPIUM_URL at it, ' +
+        'or set ANDROID_MCP_REMOTE=1 for an https: Grid or device farm (docs/many-devices.md, "Remote mode").',
     );
   }
   return parsed;
+}
+
+/** Whether `host` (a URL's hostname) is this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host);
 }
 
 /** Values come from the environment, not the model, but are still cut and stripped of control characters. */

@@ -153,7 +153,60 @@ export interface AutomationSession {
   pressKey(keycode: number): Promise<void>;
   pageSource(): Promise<string>;
   screenshot(): Promise<Buffer>;
+  /**
+   * One of the driver's own `mobile:` commands (remote mode, issue 15 §4): only the closed list
+   * DRIVER_DEVICE_COMMANDS, with the arguments each takes. The answer is the driver's `value`,
+   * unchecked: the caller parses it.
+   */
+  execute<C extends DriverDeviceCommand>(command: C, args: DriverDeviceCommandArgs[C]): Promise<unknown>;
   close(): Promise<void>;
+}
+
+/**
+ * The closed list of `mobile:` commands remote mode sends (issue 15 §4), each with the arguments it
+ * takes, as appium-android-driver's execute-method-map names them (docs/device-quirks.md,
+ * "Remote mode: the driver's commands"). Nothing else is ever sent through `execute`: no
+ * `mobile: shell`, no text a model wrote, no coordinates.
+ */
+export interface DriverDeviceCommandArgs {
+  readonly 'mobile: getCurrentPackage': Record<string, never>;
+  readonly 'mobile: getCurrentActivity': Record<string, never>;
+  readonly 'mobile: isLocked': Record<string, never>;
+  readonly 'mobile: isKeyboardShown': Record<string, never>;
+  readonly 'mobile: getDisplayDensity': Record<string, never>;
+  readonly 'mobile: deviceInfo': Record<string, never>;
+  readonly 'mobile: listApps': Record<string, never>;
+  readonly 'mobile: queryAppState': { readonly appId: PackageName };
+  readonly 'mobile: activateApp': { readonly appId: PackageName };
+  readonly 'mobile: terminateApp': { readonly appId: PackageName };
+  readonly 'mobile: clearApp': { readonly appId: PackageName };
+  /** Only the harness's own intents: the Settings action of CONTRACT §8, or a component the driver resolved. */
+  readonly 'mobile: startActivity':
+    | { readonly action: 'android.settings.APPLICATION_SETTINGS'; readonly wait: true; readonly stop: true }
+    | { readonly component: string; readonly wait: true };
+}
+export type DriverDeviceCommand = keyof DriverDeviceCommandArgs;
+export const DRIVER_DEVICE_COMMANDS: readonly DriverDeviceCommand[] = Object.freeze([
+  'mobile: getCurrentPackage',
+  'mobile: getCurrentActivity',
+  'mobile: isLocked',
+  'mobile: isKeyboardShown',
+  'mobile: getDisplayDensity',
+  'mobile: deviceInfo',
+  'mobile: listApps',
+  'mobile: queryAppState',
+  'mobile: activateApp',
+  'mobile: terminateApp',
+  'mobile: clearApp',
+  'mobile: startActivity',
+]);
+
+/**
+ * Where remote mode's device gateway finds a session to observe through (issue 15 §4): the flow's
+ * or the kept one when either lives, else a kept one opened for it (src/application/sessions/ObserverSessions.ts).
+ */
+export interface DriverSessionSource {
+  withSession<T>(body: (session: AutomationSession) => Promise<T>): Promise<T>;
 }
 
 /** What a new session is asked to survive. */

@@ -28,6 +28,8 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   UI_TREE_UNAVAILABLE: 503,
   // A goal task without a model endpoint configured (tasks, §14): the server cannot serve it as set up.
   MODEL_UNAVAILABLE: 503,
+  // Remote mode (issue 15 §4): the tool needs local adb, which this server does not have for the device.
+  NOT_AVAILABLE_REMOTELY: 501,
   // The device's package manager refused the APK (no REST route installs yet; the table is total).
   APP_INSTALL_FAILED: 422,
   // The device was reached but did not do what it was asked.

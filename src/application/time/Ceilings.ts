@@ -92,6 +92,7 @@ export class Ceilings {
       pressKey: (keycode: number) => bound('pressing a key', () => inner.pressKey(keycode)),
       pageSource: () => bound('reading the page source', () => inner.pageSource()),
       screenshot: () => bound('a screenshot', () => inner.screenshot()),
+      execute: (command, args) => bound(`the driver command ${command}`, () => inner.execute(command, args)),
       close: () => bound('closing the Appium session', () => inner.close()),
     };
   }

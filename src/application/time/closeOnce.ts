@@ -24,6 +24,7 @@ export function withCloseOnce(inner: AutomationSession, close: () => Promise<voi
     pressKey: (keycode) => inner.pressKey(keycode),
     pageSource: () => inner.pageSource(),
     screenshot: () => inner.screenshot(),
+    execute: (command, args) => inner.execute(command, args),
     close: () => (closing ??= close()),
   };
 }

@@ -1,9 +1,12 @@
 import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
 import { HarnessError } from '../../domain/errors.js';
+import { DRIVER_DEVICE_COMMANDS } from '../../domain/ports.js';
 import type {
   AutomationGateway,
   AutomationSession,
   Clock,
+  DriverDeviceCommand,
+  DriverDeviceCommandArgs,
   ElementRef,
   Locator,
   Logger,
@@ -450,6 +453,13 @@ class WebdriverSession implements AutomationSession {
   async screenshot(): Promise<Buffer> {
     const base64 = await this.call(() => this.driver.takeScreenshot(), 'screenshot');
     return Buffer.from(base64, 'base64');
+  }
+
+  /** One command of the closed list (DRIVER_DEVICE_COMMANDS), sent as W3C execute/sync. */
+  async execute<C extends DriverDeviceCommand>(command: C, args: DriverDeviceCommandArgs[C]): Promise<unknown> {
+    // The type closes the list at compile time; this closes it for a caller that cast around it.
+    if (!DRIVER_DEVICE_COMMANDS.includes(command)) throw new HarnessError('INTERNAL_ERROR', 'A driver command outside the closed list was refused.');
+    return this.call(() => this.driver.executeScript(command, [args]), command);
   }
 
   async close(): Promise<void> {

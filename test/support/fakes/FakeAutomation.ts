@@ -1,6 +1,15 @@
 import type { AutomationEndpointStatus, SeleniumGridEndpointStatus } from '../../../src/domain/automationEndpoint.js';
 import { HarnessError } from '../../../src/domain/errors.js';
-import type { AutomationGateway, AutomationSession, ElementRef, Locator, SessionOptions, TypeOutcome } from '../../../src/domain/ports.js';
+import type {
+  AutomationGateway,
+  AutomationSession,
+  DriverDeviceCommand,
+  DriverDeviceCommandArgs,
+  ElementRef,
+  Locator,
+  SessionOptions,
+  TypeOutcome,
+} from '../../../src/domain/ports.js';
 import type { Point, SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
 import { settingsAppsDump } from './screens.js';
 
@@ -98,6 +107,14 @@ export class FakeSession implements AutomationSession {
   screenshot(): Promise<Buffer> {
     return this.answer('screenshot', () => Buffer.alloc(0));
   }
+  /** Every `mobile:` command sent (remote mode), with its arguments, in order. */
+  readonly executed: { command: DriverDeviceCommand; args: unknown }[] = [];
+  execute<C extends DriverDeviceCommand>(command: C, args: DriverDeviceCommandArgs[C]): Promise<unknown> {
+    return this.answer('execute', () => {
+      this.executed.push({ command, args });
+      return this.owner.driverAnswers[command];
+    });
+  }
   close(): Promise<void> {
     this.calls.push('close');
     this.owner.log.push(`${this.id}:close`);
@@ -122,6 +139,8 @@ export class FakeAutomation implements AutomationGateway {
   /** When set, the endpoint answers as this Selenium Grid instead of as Appium `version`. */
   grid: SeleniumGridEndpointStatus | null = null;
   source = settingsAppsDump();
+  /** What each `mobile:` command answers (remote mode); unset: undefined, as a driver's null value. */
+  driverAnswers: Partial<Record<DriverDeviceCommand, unknown>> = {};
   /** Locator value → label of the element it finds; anything else finds nothing. */
   elements = new Map<string, string>();
   /** Label → class and bounds the element reports (ui_scroll's named container); none: empty. */

@@ -33,6 +33,7 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     agentMaxSteps: 30,
     agentTimeoutMs: 600_000,
     model: null,
+    remote: null,
     ...overrides,
   };
 }

@@ -54,6 +54,7 @@ class OneDeviceAppium implements AutomationGateway {
       pressKey: never,
       pageSource: never,
       screenshot: never,
+      execute: never,
       close: () =>
         new Promise<void>((resolve) => {
           this.deletes.push({
