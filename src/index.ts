@@ -4,7 +4,7 @@
  * stdio, and then stdout carries nothing but JSON-RPC; everything human goes to stderr.
  * Other parts add their subcommands to `commands`.
  */
-import { loadConfig, type HarnessConfig } from './config.js';
+import { ConfigError, loadConfig, type HarnessConfig } from './config.js';
 import { createContainer, packageVersion } from './container.js';
 import { StdioJsonRpcTransport } from './mcp/StdioJsonRpcTransport.js';
 import { StdioRevisions } from './mcp/transports/stdio/stdioRevisions.js';
@@ -97,7 +97,7 @@ async function serve(args: readonly string[] = []): Promise<number> {
     if (options.toolsets !== undefined) parseToolsets(options.toolsets, '--toolsets');
     config = loadConfig(env, (message) => stderr(`android-mcp-harness: ${message}`));
   } catch (error) {
-    if (!(error instanceof ToolsetsError)) throw error;
+    if (!(error instanceof ToolsetsError) && !(error instanceof ConfigError)) throw error;
     stderr(`android-mcp-harness: ${error.message}`);
     return 2;
   }

@@ -42,6 +42,8 @@ function driverAnswered(error: unknown): boolean {
  */
 export class WarmSession {
   private kept: Kept | null = null;
+  /** The open ensure() started, shared by the reads that arrive meanwhile. */
+  private ensuring: Promise<void> | null = null;
   /** Closes started here that have not settled yet (a dump waits for them). */
   private readonly closing = new Set<Promise<void>>();
   /** Sessions of actions still running: closed at shutdown. */
@@ -104,6 +106,23 @@ export class WarmSession {
   }
 
   /**
+   * Remote mode (issue 15 §4): an observer has no adb to read through, so it needs a session. Opens
+   * the kept session when none lives (one open at a time: the reads of one call run in parallel and
+   * must share it), armed with the lease like one an action left (at least `minLeaseMs`, so that
+   * ANDROID_MCP_WARM_SESSION_TIMEOUT=0 does not open a session per read). Callers hold the DeviceGate.
+   */
+  async ensure(minLeaseMs: number): Promise<void> {
+    if (this.kept) return;
+    const lease = Math.max(this.leaseMs, minLeaseMs);
+    this.ensuring ??= this.openKept(lease)
+      .then((kept) => this.arm(kept, lease))
+      .finally(() => {
+        this.ensuring = null;
+      });
+    await this.ensuring;
+  }
+
+  /**
    * Ends the kept session and waits until every close of ours has settled: before a dump, an adb
    * navigation or a flow. Bounded: each close races the action ceiling (Ceilings.session).
    */
@@ -122,10 +141,10 @@ export class WarmSession {
     await Promise.all([...running.map((session) => this.close(session)), this.closesSettled()]);
   }
 
-  private async openKept(): Promise<Kept> {
+  private async openKept(leaseMs: number = this.leaseMs): Promise<Kept> {
     // The driver is told to wait longer than the lease (driverIdleTimeoutMs): Appium never drops
     // a session the harness keeps, and still drops it soon after a harness killed with SIGKILL.
-    const session = await this.ceilings.openSession(this.automation, this.leaseMs);
+    const session = await this.ceilings.openSession(this.automation, leaseMs);
     const kept: Kept = { session, inUse: 0, timer: null, expired: false };
     this.kept = kept;
     return kept;
@@ -158,7 +177,7 @@ export class WarmSession {
     return closing;
   }
 
-  private arm(kept: Kept): void {
+  private arm(kept: Kept, leaseMs: number = this.leaseMs): void {
     this.stopTimer(kept);
     kept.timer = this.clock.setTimeout(() => {
       kept.timer = null;
@@ -170,7 +189,7 @@ export class WarmSession {
       }
       this.logger.info('per-action session closed after its idle lease', { session: kept.session.id });
       void this.end(kept, 'idle');
-    }, this.leaseMs);
+    }, leaseMs);
   }
 
   private stopTimer(kept: Kept): void {

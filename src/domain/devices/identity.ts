@@ -15,11 +15,11 @@
  *   NOT joined (logged; docs/many-devices.md).
  */
 export interface DeviceIdentity {
-  /** The lock's key: `avd:<name>`, `serialno:<value>` or `serial:<adb serial>`. */
+  /** The lock's key: `avd:<name>`, `serialno:<value>`, `serial:<adb serial>`, or in remote mode `remote:<host>/<udid>/<caps hash>`. */
   readonly key: string;
   /** The AVD name of an emulator, else null. */
   readonly avdName: string | null;
-  readonly source: 'avd' | 'serialno' | 'serial';
+  readonly source: 'avd' | 'serialno' | 'serial' | 'remote';
 }
 
 /** What one read of a device's properties tells (device_list, emulator_get_status, the lock). */

@@ -1,6 +1,7 @@
 import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
 import { HarnessError } from '../../domain/errors.js';
 import { DRIVER_DEVICE_COMMANDS } from '../../domain/ports.js';
+import type { Secret } from '../../domain/secret.js';
 import type {
   AutomationGateway,
   AutomationSession,
@@ -47,8 +48,12 @@ export interface DriverLike {
 export type RemoteFactory = (options: Record<string, unknown>) => Promise<DriverLike>;
 
 export interface WebdriverAutomationGatewayOptions {
+  /** Without userinfo (config.ts takes it out): this URL appears in messages. */
   readonly url: string;
-  readonly udid: string;
+  /** Sent as appium:udid; null in remote mode without ANDROID_UDID: the endpoint picks the device. */
+  readonly udid: string | null;
+  /** Remote mode (issue 15 §4): the Authorization header sent with every request; never logged. */
+  readonly authorization?: Secret | null;
   readonly connectTimeoutMs: number;
   readonly extraCapabilities?: Record<string, unknown>;
   readonly adbPort?: number;
@@ -75,7 +80,8 @@ const CONTRACT_CAPABILITY_KEYS = [
 ] as const;
 
 export interface CapabilityInputs {
-  readonly udid: string;
+  /** null: no appium:udid (remote mode without ANDROID_UDID, the endpoint picks). */
+  readonly udid: string | null;
   /** How long Appium keeps the session without a command (SessionOptions.idleTimeoutMs). */
   readonly idleTimeoutMs: number;
   readonly extra?: Record<string, unknown>;
@@ -127,15 +133,20 @@ export function buildCapabilities(inputs: CapabilityInputs): Record<string, unkn
   Object.assign(caps, {
     platformName: 'Android',
     'appium:automationName': 'UiAutomator2',
-    'appium:udid': udid,
     'appium:noReset': true,
     // Appium reads 0 as "never time out": at least one second, so an orphan is always dropped.
     'appium:newCommandTimeout': Math.max(1, Math.ceil(inputs.idleTimeoutMs / 1000)),
   });
+  if (udid !== null) caps['appium:udid'] = udid;
   if (adbPort !== undefined) caps['appium:adbPort'] = adbPort;
   if (inputs.waitForIdleTimeoutMs !== undefined) withIdleWait(caps, inputs.waitForIdleTimeoutMs);
   if (systemPort !== undefined) caps['appium:systemPort'] = systemPort;
   return caps;
+}
+
+/** The endpoint as a message shows it: no query (it may carry a token; userinfo is already gone). */
+function shownUrl(url: string): string {
+  return URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname.replace(/\/+$/, '')}` : url;
 }
 
 /** Removes host paths and stack frames from a foreign message before a client may see it. */
@@ -175,9 +186,17 @@ export class WebdriverAutomationGateway implements AutomationGateway {
 
   private unavailable(cause?: unknown): HarnessError {
     const port = URL.canParse(this.url) ? new URL(this.url).port || '80' : '4723';
+    if (this.options.authorization !== undefined) {
+      // Remote mode: the endpoint is a Grid or a farm, not an Appium the user starts here.
+      return new HarnessError(
+        'APPIUM_UNAVAILABLE',
+        `The remote endpoint does not answer at ${shownUrl(this.url)}. Check APPIUM_URL, the network, and that the Grid or device farm is up, then retry.`,
+        { cause },
+      );
+    }
     return new HarnessError(
       'APPIUM_UNAVAILABLE',
-      `Appium does not answer at ${this.url}. Start Appium so it answers at ${this.url} (npx appium --address 127.0.0.1 --port ${port}, with the uiautomator2 driver installed), then retry.`,
+      `Appium does not answer at ${shownUrl(this.url)}. Start Appium so it answers at ${shownUrl(this.url)} (npx appium --address 127.0.0.1 --port ${port}, with the uiautomator2 driver installed), then retry.`,
       { cause },
     );
   }
@@ -187,7 +206,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     if (status === null) {
       throw new HarnessError(
         'APPIUM_UNAVAILABLE',
-        `The server at ${this.url} is neither Appium (its status names no Appium build version) nor a Selenium Grid. Point APPIUM_URL at an Appium 3 server, or at a Selenium Grid 4 hub that relays to one.`,
+        `The server at ${shownUrl(this.url)} is neither Appium (its status names no Appium build version) nor a Selenium Grid. Point APPIUM_URL at an Appium 3 server, or at a Selenium Grid 4 hub that relays to one.`,
       );
     }
     return status;
@@ -197,7 +216,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     // Appium 2 only knows the deprecated /sessions.
     const body = (await this.getJson('/appium/sessions', { missingIsNull: true })) ?? (await this.getJson('/sessions'));
     const value = (body as { value?: unknown } | null)?.value;
-    if (!Array.isArray(value)) throw new HarnessError('APPIUM_UNAVAILABLE', `Appium at ${this.url} answered its session list in an unexpected shape.`);
+    if (!Array.isArray(value)) throw new HarnessError('APPIUM_UNAVAILABLE', `Appium at ${shownUrl(this.url)} answered its session list in an unexpected shape.`);
     return value
       .map((entry) => (entry as { id?: unknown } | null)?.id)
       .filter((id): id is string => typeof id === 'string');
@@ -219,10 +238,12 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     let driver: DriverLike;
     try {
       driver = await remote({
-        protocol: 'http',
+        protocol: target.protocol === 'https:' ? 'https' : 'http',
         hostname: target.hostname,
-        port: Number(target.port || 80),
+        port: Number(target.port || (target.protocol === 'https:' ? 443 : 80)),
         path: target.pathname || '/',
+        ...(target.search === '' ? {} : { queryParams: Object.fromEntries(target.searchParams) }),
+        ...this.authHeaders(),
         logLevel: 'silent',
         connectionRetryCount: 0,
         connectionRetryTimeout: this.options.connectTimeoutMs,
@@ -238,7 +259,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       }
       throw new HarnessError(
         'APPIUM_UNAVAILABLE',
-        `Appium could not create a UiAutomator2 session on ${this.options.udid}: ${sanitizeMessage(error instanceof Error ? error.message : String(error))}. Check the Appium log, that the uiautomator2 driver is installed and that the device is listed by adb.`,
+        `Appium could not create a UiAutomator2 session on ${this.options.udid ?? 'the device the endpoint picks'}: ${sanitizeMessage(error instanceof Error ? error.message : String(error))}. Check the Appium log, that the uiautomator2 driver is installed and that the device is listed by adb.`,
         { cause: error },
       );
     }
@@ -250,19 +271,35 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     return new WebdriverSession(driver, this.options.udid, this.clock, this.options.logger, (error) => this.unavailable(error));
   }
 
+  /** webdriverio's `headers` option: the Authorization header, when remote mode has one. */
+  private authHeaders(): { headers?: Record<string, string> } {
+    const authorization = this.options.authorization;
+    return authorization ? { headers: { Authorization: authorization.reveal() } } : {};
+  }
+
   private async getJson(path: string, options: { missingIsNull?: boolean } = {}): Promise<unknown> {
     let response: Response;
+    const target = new URL(this.url);
     try {
-      response = await fetch(`${this.url}${path}`, { signal: AbortSignal.timeout(Math.min(this.options.connectTimeoutMs, 10_000)) });
+      response = await fetch(`${target.origin}${target.pathname.replace(/\/+$/, '')}${path}${target.search}`, {
+        signal: AbortSignal.timeout(Math.min(this.options.connectTimeoutMs, 10_000)),
+        ...this.authHeaders(),
+      });
     } catch (error) {
       throw this.unavailable(error);
+    }
+    if (response.status === 401 || response.status === 403) {
+      throw new HarnessError(
+        'APPIUM_UNAVAILABLE',
+        `The endpoint at ${shownUrl(this.url)} refused the credentials (HTTP ${response.status}). Check the user and key in APPIUM_URL (https://user:key@host/…) or ANDROID_MCP_REMOTE_AUTHORIZATION, then retry.`,
+      );
     }
     if (response.status === 404 && options.missingIsNull) return null;
     if (!response.ok) throw this.unavailable(new Error(`HTTP ${response.status} from ${path}`));
     try {
       return await response.json();
     } catch (error) {
-      throw new HarnessError('APPIUM_UNAVAILABLE', `The server at ${this.url} did not answer ${path} with JSON; point APPIUM_URL at an Appium 3 server.`, { cause: error });
+      throw new HarnessError('APPIUM_UNAVAILABLE', `The server at ${shownUrl(this.url)} did not answer ${path} with JSON; point APPIUM_URL at an Appium 3 server.`, { cause: error });
     }
   }
 }

@@ -1,0 +1,34 @@
+import { HarnessError } from '../../domain/errors.js';
+import type { AutomationSession, DriverSessionSource } from '../../domain/ports.js';
+import type { WarmSession } from '../ownership/WarmSession.js';
+import type { FlowSessions } from './FlowSessions.js';
+
+/** The lease of a session an observer opened in remote mode (issue 15 §4), unless the warm lease is longer. */
+export const OBSERVER_LEASE_MS = 30_000;
+
+/**
+ * Remote mode's answer to "read the screen" without adb (issue 15 §4): the device's open flow's
+ * session (its lease not renewed), else the kept per-action session, else a kept session opened
+ * for the read: lease OBSERVER_LEASE_MS, closed by its idle timer, before a flow opens, at shutdown
+ * and on SIGTERM (WarmSession). So observing opens a session here (INV-OBS-1 weakens: contract §12a),
+ * but never a second one: one owner, one session per device, as for actions. Callers hold the DeviceGate.
+ */
+export class ObserverSessions implements DriverSessionSource {
+  constructor(
+    private readonly flows: FlowSessions,
+    private readonly warm: WarmSession,
+  ) {}
+
+  async withSession<T>(body: (session: AutomationSession) => Promise<T>): Promise<T> {
+    const held = await this.flows.borrow(body);
+    if (held) return held.value;
+    await this.warm.ensure(OBSERVER_LEASE_MS);
+    const kept = await this.flows.borrow(body);
+    if (kept) return kept.value;
+    // Ended between the open and the read (a close the open raced): one more open, then give up.
+    await this.warm.ensure(OBSERVER_LEASE_MS);
+    const again = await this.flows.borrow(body);
+    if (again) return again.value;
+    throw new HarnessError('APPIUM_UNAVAILABLE', 'The session opened to read the device ended before it could be used (the endpoint dropped it). Retry the call.');
+  }
+}
