@@ -35,7 +35,7 @@ import { RefRegistry } from './application/screen/RefRegistry.js';
 import { UiActionService } from './application/services/UiActionService.js';
 import { WaitService } from './application/services/WaitService.js';
 import type { HarnessConfig } from './config.js';
-import type { DeviceIdentity } from './domain/devices/identity.js';
+import { serialIdentity, type DeviceIdentity } from './domain/devices/identity.js';
 import type {
   ApkFolder,
   AutomationGateway,
@@ -67,6 +67,11 @@ import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
 import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
 import { defaultLockDirectory, FileDeviceLock } from './infrastructure/lock/FileDeviceLock.js';
 import { createLogger } from './infrastructure/logging/logger.js';
+import { redactingLogger } from './infrastructure/logging/redactingLogger.js';
+import { DriverDeviceGateway } from './infrastructure/remote/DriverDeviceGateway.js';
+import { RemoteApkFolder, RemoteDeviceDirectory } from './infrastructure/remote/RemoteDeviceDirectory.js';
+import { remoteIdentity } from './infrastructure/remote/remoteIdentity.js';
+import { ObserverSessions } from './application/sessions/ObserverSessions.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
 import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
 import { freeLoopbackPort } from './infrastructure/net/loopbackPorts.js';
@@ -162,7 +167,10 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const env = overrides.env ?? process.env;
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
-  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  // Remote mode's credentials never reach stderr, whoever logs (issue 15 §4).
+  const baseLogger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const logger = config.remote ? redactingLogger(baseLogger, config.remote.secrets) : baseLogger;
+  const remote = config.remote;
   // The MCP server exists only further down; boot progress reaches the client through it.
   let notifyClient: (message: string) => void = () => undefined;
   const appium = overrides.appium ?? createAppiumEndpoint(config, env, logger, (message) => notifyClient(message));
@@ -171,13 +179,21 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const evidenceStore = overrides.evidenceStore ?? new FileEvidenceStore(config.artifactsDir);
   const imageTools = overrides.imageTools ?? new PngImageTools();
 
+  // Remote mode: the device is the farm's, named by ANDROID_UDID or picked by the endpoint; the local
+  // emulator-only guard has nothing to protect there, so the configured name passes it.
+  const allowSerials = remote ? [...config.allowSerials, config.udid] : config.allowSerials;
   const ceilings = new Ceilings(
     clock,
     { actionTimeoutMs: config.actionTimeoutMs, connectTimeoutMs: config.connectTimeoutMs },
     logger,
   );
   const lockDirectory = overrides.device ? null : defaultLockDirectory(env);
-  if (!overrides.device) {
+  if (remote) {
+    logger.info('remote mode: the device is observed and launched through the WebDriver session; adb is not used', {
+      endpoint: config.appiumUrl,
+      authorization: remote.authorizationSource ?? 'none',
+    });
+  } else if (!overrides.device) {
     // Said once at start, not per device: the gateways are built when a device is first used.
     const adb = locateAdb(env);
     if (adb) logger.debug('adb located', { source: adb.source });
@@ -186,7 +202,16 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
-    const device = custom?.device ?? overrides.device ?? createDeviceGateway(config, env, clock, logger, serial);
+    // Remote mode reads through the binding's own sessions, which exist only further down.
+    let observer: ObserverSessions | null = null;
+    const remoteDevice = (): DeviceGateway =>
+      new DriverDeviceGateway({
+        withSession: (body) => {
+          if (!observer) throw new Error('the device was used before its binding was complete');
+          return observer.withSession(body);
+        },
+      });
+    const device = custom?.device ?? overrides.device ?? (remote ? remoteDevice() : createDeviceGateway(config, env, clock, logger, serial));
     const deviceAutomation = custom?.automation ?? overrides.automation ?? automationFor(serial, appium, config, logger, clock);
     const deviceLock =
       custom?.deviceLock !== undefined
@@ -206,8 +231,9 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     );
     // The session of an action without session_id, kept for the next one (issue 14).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
-    const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials: config.allowSerials, appiumUrl: config.appiumUrl }, warm);
+    const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: remote !== null }, warm);
     const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm);
+    observer = new ObserverSessions(flows, warm);
     const broker = new SessionBroker(flows, warm);
     return {
       serial,
@@ -222,22 +248,26 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
       },
     };
   };
-  // Without a device list (a fake device injected) the configured serial is the only device, and its identity.
+  // Without a device list (a fake device injected, or remote mode: no adb) the configured serial is the only device.
   const directory: DeviceDirectory | null =
-    overrides.directory ?? (overrides.device ? null : createDeviceDirectory(config, env, logger, lockDirectory));
-  const resolver = new DeviceResolver(directory, ceilings, { udid: config.udid, udidExplicit: config.udidExplicit, allowSerials: config.allowSerials });
+    overrides.directory ?? (overrides.device || remote ? null : createDeviceDirectory(config, env, logger, lockDirectory));
+  const resolver = new DeviceResolver(directory, ceilings, { udid: config.udid, udidExplicit: config.udidExplicit, allowSerials });
   const identify = directory
     ? async (serial: string): Promise<DeviceIdentity> => (await ceilings.action('reading the device properties', directory.facts(serial))).identity
     : null;
-  const bindings = new DeviceBindings(bind, identify, config.allowSerials, logger);
-  const router = new DeviceRouter(resolver, bindings, config.appiumUrl);
+  // Remote mode: no properties to read; the lock is keyed by the endpoint, the udid and the capabilities (issue 15 §4).
+  const knownIdentity = remote
+    ? (_serial: string): DeviceIdentity => remoteIdentity(config.appiumUrl, remote.udid, config.appiumExtraCapabilities)
+    : serialIdentity;
+  const bindings = new DeviceBindings(bind, identify, allowSerials, logger, knownIdentity);
+  const router = new DeviceRouter(resolver, bindings, config.appiumUrl, remote !== null);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix);
   const capture = new EvidenceCapture(evidence, logger);
   // One registry per server: a ref's serial never repeats while it runs (issue 13).
   const refs = new RefRegistry();
 
   const services: HarnessServices = {
-    status: new StatusService(router, automation, ceilings, config.appiumUrl),
+    status: new StatusService(router, automation, ceilings, config.appiumUrl, remote !== null),
     tree: new TreeService(router, refs),
     capture: new CaptureService(router, capture),
     apps: new AppService(router, capture, clock),
@@ -246,10 +276,10 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     settings: new SettingsService(router, capture, clock),
     waits: new WaitService(router, clock, refs),
     appControl: new AppControlService(router, capture),
-    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? new LocalApkFolder(config.apkDir)),
+    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir))),
     diagnostics: new DiagnosticsService(router),
     devices: new DeviceListService(
-      directory ?? createDeviceDirectory(config, env, logger, null),
+      directory ?? (remote ? new RemoteDeviceDirectory() : createDeviceDirectory(config, env, logger, null)),
       ceilings,
       { udid: config.udidExplicit ? config.udid : null, allowSerials: config.allowSerials },
     ),
@@ -331,7 +361,8 @@ function createAppiumEndpoint(
   logger: Logger,
   onProgress: (message: string) => void,
 ): AppiumEndpoint {
-  if (config.appiumUrlExplicit) return new FixedAppiumEndpoint(config.appiumUrl);
+  // Remote mode always has APPIUM_URL (config.ts refuses to start without it): never an Appium of ours.
+  if (config.appiumUrlExplicit || config.remote) return new FixedAppiumEndpoint(config.appiumUrl);
   const adb = locateAdb(env);
   const sdk = adb && adb.source === 'PATH' ? androidSdkRootFor(adb.path) : null;
   const managed = new ManagedAppium({
@@ -365,14 +396,17 @@ function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, cloc
  * as its `appium:systemPort` (issue 15): two devices' sessions in one Appium never race for one.
  */
 function automationFor(serial: string, appium: AppiumEndpoint, config: HarnessConfig, logger: Logger, clock: Clock): AutomationGateway {
+  const remote = config.remote;
   return new EndpointAutomationGateway(appium, (url) =>
     new WebdriverAutomationGateway({
       url,
-      udid: serial,
+      // Remote mode without ANDROID_UDID: no appium:udid, the endpoint picks the device.
+      udid: remote ? remote.udid : serial,
       connectTimeoutMs: config.connectTimeoutMs,
       extraCapabilities: { ...config.appiumExtraCapabilities },
-      ...(config.adbServerPort === null ? {} : { adbPort: config.adbServerPort }),
-      systemPort: freeLoopbackPort,
+      // The local adb server's port and a local free port mean nothing to an Appium on another machine.
+      ...(config.adbServerPort === null || remote ? {} : { adbPort: config.adbServerPort }),
+      ...(remote ? { authorization: remote.authorization } : { systemPort: freeLoopbackPort }),
       logger,
       clock,
     }),

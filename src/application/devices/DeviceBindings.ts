@@ -19,6 +19,8 @@ export class DeviceBindings {
     private readonly identify: ((serial: string) => Promise<DeviceIdentity>) | null,
     private readonly allowSerials: readonly string[],
     private readonly logger: Logger,
+    /** The identity when there is nothing to ask (`identify` null): the serial, or remote mode's endpoint key (issue 15 §4). */
+    private readonly knownIdentity: (serial: string) => DeviceIdentity = serialIdentity,
   ) {}
 
   /**
@@ -56,7 +58,7 @@ export class DeviceBindings {
     const known = this.known(serial);
     if (known) return known;
     if (this.identify) throw new Error(`${serial} has not been used yet; its identity is read at its first call`);
-    return this.adopt(serial, serialIdentity(serial));
+    return this.adopt(serial, this.knownIdentity(serial));
   }
 
   /** The device whose flow (open, or ended recently) has this session_id. */
@@ -73,7 +75,7 @@ export class DeviceBindings {
   }
 
   private async bind(serial: string): Promise<DeviceBinding> {
-    const identity = this.identify ? await this.identify(serial) : serialIdentity(serial);
+    const identity = this.identify ? await this.identify(serial) : this.knownIdentity(serial);
     if (this.identify && identity.source === 'serial') {
       this.logger.warn('the device names no serial number or AVD name; its lock is keyed by this serial, so another serial of it gets another lock', { serial });
     }

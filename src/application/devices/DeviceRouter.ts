@@ -31,6 +31,8 @@ export class DeviceRouter {
     readonly bindings: DeviceBindings,
     /** APPIUM_URL, for the guard that runs first when a call reaches Appium or acts. */
     private readonly appiumUrl: string | null = null,
+    /** Remote mode (issue 15 §4): https endpoints pass the Appium guard too. */
+    private readonly remote = false,
   ) {}
 
   /**
@@ -80,7 +82,7 @@ export class DeviceRouter {
   private guarded(serial: string, target: DeviceTarget): Promise<DeviceBinding> {
     if (this.appiumUrl !== null && (target.reach === 'appium' || target.reach === 'act')) {
       this.bindings.checkSerial(serial);
-      checkAppiumUrl(this.appiumUrl);
+      checkAppiumUrl(this.appiumUrl, this.remote);
     }
     return this.bindings.forSerial(serial);
   }

@@ -7,6 +7,8 @@ import { EvidencedError } from '../OperationRunner.js';
 /** Failures after which a screenshot would only wait on the same broken thing again. */
 const NO_FAILURE_SCREENSHOT: ReadonlySet<string> = new Set([
   'OPERATION_TIMEOUT',
+  // Remote mode refused an adb-only call: nothing happened on the device worth a screenshot.
+  'NOT_AVAILABLE_REMOTELY',
   'EMULATOR_UNAVAILABLE',
   'EVIDENCE_WRITE_FAILED',
   'EMULATOR_BUSY',

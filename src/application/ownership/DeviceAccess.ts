@@ -10,6 +10,12 @@ export interface AccessPolicy {
   readonly udid: string;
   readonly allowSerials: readonly string[];
   readonly appiumUrl: string;
+  /**
+   * Remote mode (issue 15 §4): https endpoints pass the Appium guard, and reads and launches go
+   * through the driver's session, so nothing has to close the kept session before them (there is
+   * no `uiautomator dump` competing for UiAutomation).
+   */
+  readonly remote?: boolean;
 }
 
 /**
@@ -27,7 +33,7 @@ export class DeviceAccess {
     private readonly policy: AccessPolicy,
     warm: WarmSession,
   ) {
-    this.boundedDevice = beforeDumpOrNavigation(ceilings.device(device), warm);
+    this.boundedDevice = policy.remote ? ceilings.device(device) : beforeDumpOrNavigation(ceilings.device(device), warm);
   }
 
   /** The device guard alone (adb-only tools). */
@@ -38,7 +44,7 @@ export class DeviceAccess {
   /** Both guards: tools that talk to Appium, and every tool that changes the screen. */
   checkDeviceAndAppium(): void {
     this.checkDevice();
-    checkAppiumUrl(this.policy.appiumUrl);
+    checkAppiumUrl(this.policy.appiumUrl, this.policy.remote ?? false);
   }
 
   get udid(): string {

@@ -51,6 +51,8 @@ export class StatusService {
     private readonly automation: AutomationGateway,
     private readonly ceilings: Ceilings,
     private readonly appiumUrl: string,
+    /** Remote mode (issue 15 §4): https endpoints pass the Appium guard too. */
+    private readonly remote = false,
   ) {}
 
   /**
@@ -71,7 +73,7 @@ export class StatusService {
     const binding = await this.target(sessionId);
     const list = async () => (await this.router.resolver.allowed()).map(deviceEntry);
     if (binding === null) {
-      checkAppiumUrl(this.appiumUrl);
+      checkAppiumUrl(this.appiumUrl, this.remote);
       const [listed, endpoint] = await together(list(), this.endpoint());
       return {
         data: { udid: null, android_version: null, model: null, screen: null, appium_version: endpoint.version, appium_endpoint: endpointData(endpoint), devices: listed },

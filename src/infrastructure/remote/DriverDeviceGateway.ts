@@ -29,7 +29,7 @@ const appMap = z.record(z.string(), z.unknown());
 export function notAvailableRemotely(what: string, instead: string): HarnessError {
   return new HarnessError(
     'NOT_AVAILABLE_REMOTELY',
-    `${what} needs adb on this machine, and in remote mode (ANDROID_MCP_REMOTE=1) the device is behind a WebDriver endpoint. Nothing was sent. ${instead}`,
+    `${what} needs adb on this machine, and in remote mode (ANDROID_MCP_REMOTE=1) the device is behind a WebDriver endpoint, so it was not done. ${instead}`,
   );
 }
 
