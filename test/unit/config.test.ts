@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       agentMaxSteps: 30,
       agentTimeoutMs: 600_000,
       model: null,
+      remote: null,
     });
     expect(warnings).toEqual([]);
     expect(Object.isFrozen(config)).toBe(true);

@@ -105,7 +105,7 @@ export class FakeSession implements AutomationSession {
     return this.answer('pageSource', () => this.owner.source);
   }
   screenshot(): Promise<Buffer> {
-    return this.answer('screenshot', () => Buffer.alloc(0));
+    return this.answer('screenshot', () => this.owner.screenshotPng);
   }
   /** Every `mobile:` command sent (remote mode), with its arguments, in order. */
   readonly executed: { command: DriverDeviceCommand; args: unknown }[] = [];
@@ -139,6 +139,8 @@ export class FakeAutomation implements AutomationGateway {
   /** When set, the endpoint answers as this Selenium Grid instead of as Appium `version`. */
   grid: SeleniumGridEndpointStatus | null = null;
   source = settingsAppsDump();
+  /** What the driver's screenshot answers (remote mode's screen_capture); empty unless a test gives a PNG. */
+  screenshotPng: Buffer = Buffer.alloc(0);
   /** What each `mobile:` command answers (remote mode); unset: undefined, as a driver's null value. */
   driverAnswers: Partial<Record<DriverDeviceCommand, unknown>> = {};
   /** Locator value → label of the element it finds; anything else finds nothing. */

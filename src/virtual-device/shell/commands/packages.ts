@@ -275,7 +275,15 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       if (sub === 'resolve-activity') {
         const intent = parseIntent(rest.filter((a) => a !== '--brief' && a !== '--components'));
         const pkg = intent.data !== undefined ? system.installed.get(intent.data) : undefined;
-        const wantsLauncher = intent.categories.includes(LAUNCHER_CATEGORY) && (intent.action === undefined || intent.action === MAIN_ACTION);
+        // AOSP Intent.parseCommandArgs: a bare argument with neither ':' nor '/' is a package, and
+        // the intent built for it is ACTION_MAIN + CATEGORY_LAUNCHER; with an explicit -a the base
+        // intent's categories are dropped (only the -c given stay). So `resolve-activity --brief
+        // <pkg>` alone (appium-adb's resolveLaunchableActivity, behind mobile: activateApp) finds
+        // the launcher activity (docs/device-quirks.md, "Remote mode").
+        const barePackage = intent.data !== undefined && !intent.data.includes(':') && !intent.data.includes('/');
+        const action = intent.action ?? (barePackage ? MAIN_ACTION : undefined);
+        const categories = barePackage && intent.action === undefined ? [...intent.categories, LAUNCHER_CATEGORY] : intent.categories;
+        const wantsLauncher = categories.includes(LAUNCHER_CATEGORY) && (action === undefined || action === MAIN_ACTION);
         const component = pkg && wantsLauncher ? launcherComponent(pkg) : null;
         if (!component) {
           io.out('No activity found\n');
