@@ -108,12 +108,12 @@ export class WarmSession {
   /**
    * Remote mode (issue 15 §4): an observer has no adb to read through, so it needs a session. Opens
    * the kept session when none lives (one open at a time: the reads of one call run in parallel and
-   * must share it), armed with the lease like one an action left (at least `minLeaseMs`, so that
-   * ANDROID_MCP_WARM_SESSION_TIMEOUT=0 does not open a session per read). Callers hold the DeviceGate.
+   * must share it), armed with the lease like one an action left (`fallbackLeaseMs` when
+   * ANDROID_MCP_WARM_SESSION_TIMEOUT=0, so that no read opens a session of its own). Callers hold the DeviceGate.
    */
-  async ensure(minLeaseMs: number): Promise<void> {
+  async ensure(fallbackLeaseMs: number): Promise<void> {
     if (this.kept) return;
-    const lease = Math.max(this.leaseMs, minLeaseMs);
+    const lease = this.leaseMs > 0 ? this.leaseMs : fallbackLeaseMs;
     this.ensuring ??= this.openKept(lease)
       .then((kept) => this.arm(kept, lease))
       .finally(() => {

@@ -3,13 +3,13 @@ import type { AutomationSession, DriverSessionSource } from '../../domain/ports.
 import type { WarmSession } from '../ownership/WarmSession.js';
 import type { FlowSessions } from './FlowSessions.js';
 
-/** The lease of a session an observer opened in remote mode (issue 15 §4), unless the warm lease is longer. */
+/** The lease of a session an observer opened in remote mode (issue 15 §4) when ANDROID_MCP_WARM_SESSION_TIMEOUT is 0; else that lease. */
 export const OBSERVER_LEASE_MS = 30_000;
 
 /**
  * Remote mode's answer to "read the screen" without adb (issue 15 §4): the device's open flow's
  * session (its lease not renewed), else the kept per-action session, else a kept session opened
- * for the read: lease OBSERVER_LEASE_MS, closed by its idle timer, before a flow opens, at shutdown
+ * for the read: the warm lease (ANDROID_MCP_WARM_SESSION_TIMEOUT, 30 s by default; OBSERVER_LEASE_MS when that is 0), closed by its idle timer, before a flow opens, at shutdown
  * and on SIGTERM (WarmSession). So observing opens a session here (INV-OBS-1 weakens: contract §12a),
  * but never a second one: one owner, one session per device, as for actions. Callers hold the DeviceGate.
  */

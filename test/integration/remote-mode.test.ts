@@ -1,0 +1,147 @@
+/**
+ * Issue 15 §4 on the real stack: the built harness in remote mode (ANDROID_MCP_REMOTE=1) with NO adb
+ * on its PATH (a temporary PATH holding only node), talking to a real Appium 3 bound to a virtual
+ * device on a private adb server. Credentials ride in APPIUM_URL's userinfo (Appium ignores the
+ * header) so the test can check that they never reach stderr, an envelope or an artifact.
+ *
+ * - ui_get_tree, a tap, screen_capture (evidence), app_open (mobile: activateApp, which runs
+ *   `cmd package resolve-activity --brief <pkg>` on the device) all answer, through the session;
+ * - app_install is NOT_AVAILABLE_REMOTELY;
+ * - the kept session ends after its lease, and on SIGTERM: Appium holds none afterwards.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { startHarness, type HarnessProcess, type WireEnvelope } from '../e2e/support/harnessClient.js';
+import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
+import { startAppium, type RunningAppium } from '../support/appium.js';
+import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
+import { awaitExitOrKill, sleep } from '../support/processes.js';
+import { ensureBuilt } from '../support/rawServer.js';
+
+const KEY = 'k3y-remote-9d2f7a61';
+const LEASE_SECONDS = 3;
+
+function data(envelope: WireEnvelope): Record<string, unknown> {
+  expect(envelope.ok, JSON.stringify(envelope.error)).toBe(true);
+  return envelope.data;
+}
+
+async function noSessionWithin(appium: RunningAppium, ms: number): Promise<string[]> {
+  const deadline = Date.now() + ms;
+  let ids = await appium.sessionIds();
+  while (ids.length > 0 && Date.now() < deadline) {
+    await sleep(250);
+    ids = await appium.sessionIds();
+  }
+  return ids;
+}
+
+describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 15 §4)', () => {
+  let adb: PrivateAdbServer;
+  let appium: RunningAppium;
+  let harness: HarnessProcess;
+  let attached: AttachedDevice;
+  let scratch: string;
+  const device = VirtualDevice.withDefaultScenario({ serialNumber: 'R58MREMOTE1' });
+  const answers: WireEnvelope[] = [];
+
+  const envFor = (): Record<string, string> => {
+    const url = new URL(appium.url);
+    url.username = 'tester';
+    url.password = KEY;
+    return {
+      // Only node: an adb call from the harness could not even start.
+      PATH: join(scratch, 'bin'),
+      HOME: scratch,
+      ANDROID_MCP_REMOTE: '1',
+      APPIUM_URL: url.toString(),
+      // The remote Appium's own adb is the private server; ANDROID_UDID unset: the endpoint picks.
+      ANDROID_MCP_APPIUM_CAPS: JSON.stringify({ 'appium:adbPort': adb.port }),
+      ANDROID_MCP_WARM_SESSION_TIMEOUT: String(LEASE_SECONDS),
+      ANDROID_MCP_LOCK_DIR: join(scratch, 'locks'),
+      ANDROID_MCP_ARTIFACTS_DIR: join(scratch, 'artifacts'),
+      ANDROID_MCP_TOOLSETS: 'all',
+      ANDROID_MCP_LOG_LEVEL: 'debug',
+    };
+  };
+
+  const call = async (tool: string, args: Record<string, unknown> = {}): Promise<WireEnvelope> => {
+    const { envelope } = await harness.call(tool, args);
+    answers.push(envelope);
+    return envelope;
+  };
+
+  beforeAll(async () => {
+    ensureBuilt();
+    scratch = mkdtempSync(join(tmpdir(), 'amh-remote-'));
+    const bin = join(scratch, 'bin');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    adb = await startAdbServer();
+    attached = await attachDeviceToAdb(device, adb);
+    appium = await startAppium({ adbPort: adb.port });
+    harness = await startHarness(envFor());
+  }, 180_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await appium?.stop();
+    await attached?.stop().catch(() => undefined);
+    await adb?.stop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }, 60_000);
+
+  it('reads, taps, captures and opens an app through the session; app_install is NOT_AVAILABLE_REMOTELY; the lease ends the session', async () => {
+    const tree = data(await call('ui_get_tree'));
+    expect(JSON.stringify(tree)).toContain('Settings');
+    const sessionsWhileKept = await appium.sessionIds();
+    expect(sessionsWhileKept).toHaveLength(1);
+
+    const clicksBefore = device.logEntries().filter((entry) => entry.kind === 'click').length;
+    data(await call('ui_tap', { selector: { text: 'Settings' } }));
+    expect(device.logEntries().filter((entry) => entry.kind === 'click').length).toBe(clicksBefore + 1);
+    // One session served the read and the tap.
+    expect(await appium.sessionIds()).toEqual(sessionsWhileKept);
+
+    const capture = await call('screen_capture');
+    expect(data(capture)).toMatchObject({ captured: true });
+    expect(capture.evidence?.path).toMatch(/\.png$/);
+
+    const opened = data(await call('app_open', { package_name: 'com.android.settings' }));
+    expect(opened).toMatchObject({ opened_package: 'com.android.settings' });
+    expect(device.logEntries().some((entry) => entry.kind === 'service' && entry.detail.includes('resolve-activity --brief com.android.settings'))).toBe(true);
+
+    const install = await call('app_install', { apk: 'app.apk' });
+    expect(install.error?.code).toBe('NOT_AVAILABLE_REMOTELY');
+
+    const list = await call('device_list');
+    expect(list.error?.code).toBe('NOT_AVAILABLE_REMOTELY');
+
+    const status = data(await call('emulator_get_status'));
+    expect(status).toMatchObject({ android_version: '14' });
+
+    // The kept session ends by its lease, with nobody calling.
+    expect(await noSessionWithin(appium, (LEASE_SECONDS + 10) * 1000)).toEqual([]);
+  }, 240_000);
+
+  it('SIGTERM closes the kept session; the key was in no log line, envelope or artifact', async () => {
+    data(await call('ui_get_tree'));
+    expect(await appium.sessionIds()).toHaveLength(1);
+    process.kill(harness.pid, 'SIGTERM');
+    await awaitExitOrKill(harness.pid, 8_000, 100);
+    expect(await appium.sessionIds()).toEqual([]);
+
+    const stderr = harness.stderr();
+    expect(stderr).toContain('remote mode');
+    expect(stderr).not.toContain(KEY);
+    expect(JSON.stringify(answers)).not.toContain(KEY);
+    const artifacts = join(scratch, 'artifacts');
+    for (const name of readdirSync(artifacts)) {
+      expect(name).not.toContain(KEY);
+      expect(readFileSync(join(artifacts, name)).toString('latin1')).not.toContain(KEY);
+    }
+  }, 60_000);
+});
