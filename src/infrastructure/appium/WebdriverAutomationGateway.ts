@@ -144,6 +144,9 @@ export function buildCapabilities(inputs: CapabilityInputs): Record<string, unkn
   return caps;
 }
 
+/** How messages name the device when none was asked for (remote mode without ANDROID_UDID). */
+const UNNAMED_DEVICE = 'chosen by the endpoint';
+
 /** The endpoint as a message shows it: no query (it may carry a token; userinfo is already gone). */
 function shownUrl(url: string): string {
   return URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname.replace(/\/+$/, '')}` : url;
@@ -252,7 +255,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     } catch (error) {
       this.options.logger.error('Appium session creation failed', { cause: String(error) });
       // A Selenium Grid hub in front of Appium: its queue timing out is the device taken.
-      const grid = gridSessionError(error, this.options.udid);
+      const grid = gridSessionError(error, this.options.udid ?? UNNAMED_DEVICE);
       if (grid) throw grid;
       if (CONNECTION_CODES.has(errorCode(error) ?? '') || /ECONNREFUSED|fetch failed|Failed to fetch|Unable to connect|compatible server running/i.test(String(error))) {
         throw this.unavailable(error);
@@ -268,7 +271,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       newCommandTimeout: capabilities['appium:newCommandTimeout'],
       waitForIdleTimeout: plainObject(capabilities[SETTINGS_CAP])?.waitForIdleTimeout,
     });
-    return new WebdriverSession(driver, this.options.udid, this.clock, this.options.logger, (error) => this.unavailable(error));
+    return new WebdriverSession(driver, this.options.udid ?? UNNAMED_DEVICE, this.clock, this.options.logger, (error) => this.unavailable(error));
   }
 
   /** webdriverio's `headers` option: the Authorization header, when remote mode has one. */
