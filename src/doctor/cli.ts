@@ -20,9 +20,12 @@ target app, and Appium (APPIUM_URL, or the harness's own). Exit code 1 when anyt
 const quiet: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 /** What answers GET <url>/status: Appium, a Selenium Grid in front of it, or null (nothing, or neither). */
-export async function endpointStatusAt(url: string): Promise<AutomationEndpointStatus | null> {
+export async function endpointStatusAt(url: string, authorization?: string): Promise<AutomationEndpointStatus | null> {
   try {
-    const response = await fetch(`${url.replace(/\/+$/, '')}/status`, { signal: AbortSignal.timeout(5000) });
+    const response = await fetch(`${url.replace(/\/+$/, '')}/status`, {
+      signal: AbortSignal.timeout(5000),
+      ...(authorization ? { headers: { Authorization: authorization } } : {}),
+    });
     if (!response.ok) return null;
     return parseEndpointStatus(await response.json());
   } catch {

@@ -7,13 +7,14 @@
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type HarnessConfig } from '../config.js';
+import { ConfigError, loadConfig, type HarnessConfig } from '../config.js';
 import type { AutomationEndpointStatus, SeleniumGridEndpointStatus } from '../domain/automationEndpoint.js';
-import { checkAppiumUrl, checkSerial } from '../domain/guards.js';
+import { checkAppiumUrl, checkSerial, isAllowedSerial } from '../domain/guards.js';
 import { isHarnessError } from '../domain/errors.js';
 import { parsePackageName } from '../domain/validation.js';
 import { locateAdb, isExecutableFile, type LocatedAdb } from '../infrastructure/adb/adbLocator.js';
 import { classifyAdbFailure } from '../infrastructure/adb/AdbRunner.js';
+import { parseDevicesList } from '../infrastructure/adb/AdbDeviceDirectory.js';
 import { parsePackageList, parseResolveActivity } from '../infrastructure/adb/parsers.js';
 import { findInstalledPackage, locateAppiumInstall } from '../infrastructure/appium/appiumInstall.js';
 import { parseJavaVersion } from './javaVersion.js';
@@ -37,8 +38,11 @@ export interface DoctorOptions {
   readonly runner: ProcessRunner;
   /** `--package com.x`: also check that this app is installed and launchable. */
   readonly targetPackage?: string | null;
-  /** GET <url>/status → Appium or a Selenium Grid in front of it, or null when it answers as neither. */
-  readonly appiumStatus: (url: string) => Promise<AutomationEndpointStatus | null>;
+  /**
+   * GET <url>/status → Appium or a Selenium Grid in front of it, or null when it answers as neither.
+   * `authorization`: remote mode's header (issue 15 §4), sent with the request, never printed.
+   */
+  readonly appiumStatus: (url: string, authorization?: string) => Promise<AutomationEndpointStatus | null>;
   /** Starts the managed Appium, reads its version and stops it again. Throws with a reason. */
   readonly tryManagedAppium: (androidSdkRoot: string | null) => Promise<{ version: string }>;
   /** For tests: which files count as an executable adb. */
@@ -56,19 +60,29 @@ export const APPIUM_DEPENDENCIES = ['appium', 'appium-uiautomator2-driver'] as c
 interface DeviceFacts {
   adb: LocatedAdb | null;
   deviceReady: boolean;
+  /** The device the checks run on: ANDROID_UDID, else the one discovered (issue 15); null: none to check. */
+  serial: string | null;
 }
 
 export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> {
   const warnings: string[] = [];
-  const config = loadConfig(options.env, (message) => warnings.push(message), options.cwd);
+  let config: HarnessConfig;
+  try {
+    config = loadConfig(options.env, (message) => warnings.push(message), options.cwd);
+  } catch (error) {
+    // The server would refuse to start (ANDROID_MCP_REMOTE): say so, and check the rest as local mode.
+    if (!(error instanceof ConfigError)) throw error;
+    warnings.push(error.message);
+    config = loadConfig({ ...options.env, ANDROID_MCP_REMOTE: undefined }, () => undefined, options.cwd);
+  }
   const results: CheckResult[] = [];
   const add = (result: CheckResult): void => {
     results.push(result);
   };
-  const facts: DeviceFacts = { adb: null, deviceReady: false };
+  const facts: DeviceFacts = { adb: null, deviceReady: false, serial: config.udidExplicit ? config.udid : null };
 
   add(checkNode(options.nodeVersion));
-  add(checkDependencies(options.packageRoot, config.appiumUrlExplicit));
+  add(checkDependencies(options.packageRoot, config.appiumUrlExplicit || config.remote !== null));
   if (warnings.length > 0) {
     add({
       name: 'config',
@@ -81,12 +95,86 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   }
   add(await checkEvidenceDir(config.artifactsDir));
   add(await checkJava(options));
+  if (config.remote) {
+    // Remote mode (issue 15 §4): the harness runs no adb; the device is the endpoint's.
+    const why = 'remote mode (ANDROID_MCP_REMOTE=1): the device is reached through APPIUM_URL, adb is not used';
+    for (const name of ['adb', 'serial', 'device', 'android', 'app']) add({ name, status: 'skipped', summary: `skipped: ${why}` });
+    add(await checkRemoteEndpoint(options, config));
+    return results;
+  }
   add(await checkAdb(options, facts));
-  add(checkSerialGuard(config));
+  add(config.udidExplicit ? checkSerialGuard(config) : await discoverDevice(options, config, facts));
   for (const result of await checkDevice(options, config, facts)) add(result);
   add(await checkTargetApp(options, config, facts));
   add(await checkAppium(options, config, facts));
   return results;
+}
+
+/**
+ * ANDROID_UDID unset (issue 15): the harness takes the one allowed device `adb devices -l` shows
+ * online, so the doctor checks that one, and says when there is none or several.
+ */
+async function discoverDevice(options: DoctorOptions, config: HarnessConfig, facts: DeviceFacts): Promise<CheckResult> {
+  if (!facts.adb) return { name: 'serial', status: 'skipped', summary: 'skipped: ANDROID_UDID is unset, and finding the device needs adb' };
+  const listed = await options.runner.run(facts.adb.path, ['devices', '-l'], { env: options.env, timeoutMs: timeout(options) });
+  if (listed.exitCode !== 0) {
+    return {
+      name: 'serial',
+      status: 'miss',
+      summary: `ANDROID_UDID is unset and \`adb devices -l\` failed: ${firstLine(listed.stderr) || listed.failure || `exit ${listed.exitCode}`}`,
+      remedy: 'Check that the adb server runs (`adb start-server`), or set ANDROID_UDID to the device serial.',
+    };
+  }
+  const devices = parseDevicesList(listed.stdout);
+  const online = devices.filter((device) => device.state === 'device' && isAllowedSerial(device.serial, config.allowSerials));
+  if (online.length === 1 && online[0]) {
+    facts.serial = online[0].serial;
+    return { name: 'serial', status: 'ok', summary: `ANDROID_UDID unset: ${online[0].serial}, the one allowed device online` };
+  }
+  const seen = devices.length === 0 ? 'adb lists no device' : `adb lists ${devices.map((d) => `${d.serial} (${d.state}${isAllowedSerial(d.serial, config.allowSerials) ? '' : ', not allowed'})`).join(', ')}`;
+  if (online.length === 0) {
+    return {
+      name: 'serial',
+      status: 'miss',
+      summary: `ANDROID_UDID is unset and no allowed device is online: ${seen}`,
+      remedy: 'Start an emulator (its serial is emulator-<port>), or set ANDROID_UDID, and list a non-emulator serial in ANDROID_MCP_ALLOW_SERIALS.',
+    };
+  }
+  return {
+    name: 'serial',
+    status: 'advisory',
+    summary: `ANDROID_UDID is unset and ${online.length} allowed devices are online (${online.map((d) => d.serial).join(', ')}): a call that names none is DEVICE_AMBIGUOUS`,
+    remedy: 'Set ANDROID_UDID to the device calls without a flow should use, or open flows with ui_session_open {device} (docs/many-devices.md). The device checks below need one device.',
+  };
+}
+
+/** Remote mode: the endpoint must pass the https guard and answer /status (with the credentials) as Appium or a Grid. */
+async function checkRemoteEndpoint(options: DoctorOptions, config: HarnessConfig): Promise<CheckResult> {
+  try {
+    checkAppiumUrl(config.appiumUrl, true);
+  } catch (error) {
+    return {
+      name: 'appium',
+      status: 'miss',
+      summary: `APPIUM_URL=${config.appiumUrl} is refused in remote mode`,
+      remedy: isHarnessError(error) ? error.message : 'Use the https:// endpoint of your Grid or device farm.',
+    };
+  }
+  const auth = config.remote?.authorizationSource ? ` (credentials from ${config.remote.authorizationSource})` : ' (no credentials)';
+  const endpoint = await options.appiumStatus(config.appiumUrl, config.remote?.authorization?.reveal());
+  if (endpoint?.kind === 'selenium-grid') {
+    const grid = gridCheck(endpoint, config.appiumUrl);
+    return { ...grid, summary: `remote mode: ${grid.summary}${auth}` };
+  }
+  if (!endpoint) {
+    return {
+      name: 'appium',
+      status: 'miss',
+      summary: `remote mode: nothing answers as Appium or a Selenium Grid at ${config.appiumUrl}/status${auth}`,
+      remedy: 'Check APPIUM_URL, the network, and the credentials (user:key@ in APPIUM_URL or ANDROID_MCP_REMOTE_AUTHORIZATION). Some device farms do not answer /status: then try a call (emulator_get_status) instead.',
+    };
+  }
+  return { name: 'appium', status: 'ok', summary: `remote mode: Appium ${endpoint.version} answers at ${config.appiumUrl}${auth}` };
 }
 
 function timeout(options: DoctorOptions): number {
@@ -242,46 +330,40 @@ async function adbShell(options: DoctorOptions, adb: LocatedAdb, serial: string,
 }
 
 async function checkDevice(options: DoctorOptions, config: HarnessConfig, facts: DeviceFacts): Promise<CheckResult[]> {
-  const serialOk = (() => {
-    try {
-      checkSerial(config.udid, config.allowSerials);
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-  if (!facts.adb || !serialOk) {
-    const why = !facts.adb ? 'needs adb' : 'the serial is refused';
+  const serial = facts.serial;
+  const serialOk = serial !== null && isAllowedSerial(serial, config.allowSerials);
+  if (!facts.adb || !serialOk || serial === null) {
+    const why = !facts.adb ? 'needs adb' : serial === null ? 'no one device to check' : 'the serial is refused';
     return [
       { name: 'device', status: 'skipped', summary: `skipped: ${why}` },
       { name: 'android', status: 'skipped', summary: `skipped: ${why}` },
     ];
   }
   const adb = facts.adb;
-  const state = await adbShell(options, adb, config.udid, ['get-state']);
+  const state = await adbShell(options, adb, serial, ['get-state']);
   const stateText = state.stdout.trim();
   if (state.exitCode !== 0 || stateText !== 'device') {
-    const classified = classifyAdbFailure(state.stderr, config.udid);
+    const classified = classifyAdbFailure(state.stderr, serial);
     const detail = stateText || firstLine(state.stderr) || state.failure || 'no answer';
     return [
       {
         name: 'device',
         status: 'miss',
-        summary: `${config.udid}: ${detail}`,
+        summary: `${serial}: ${detail}`,
         remedy:
           classified ??
-          `Start the emulator (or \`adb connect\` it) so that \`adb devices\` lists ${config.udid} as "device", or set ANDROID_UDID to the serial it shows.`,
+          `Start the emulator (or \`adb connect\` it) so that \`adb devices\` lists ${serial} as "device", or set ANDROID_UDID to the serial it shows.`,
       },
       { name: 'android', status: 'skipped', summary: 'skipped: needs the device' },
     ];
   }
   const [release, sdk, model, boot] = await Promise.all(
     ['ro.build.version.release', 'ro.build.version.sdk', 'ro.product.model', 'sys.boot_completed'].map((prop) =>
-      adbShell(options, adb, config.udid, ['shell', 'getprop', prop]),
+      adbShell(options, adb, serial, ['shell', 'getprop', prop]),
     ),
   );
   const text = (o: typeof release) => (o && o.exitCode === 0 ? o.stdout.trim() : '');
-  const device: CheckResult = { name: 'device', status: 'ok', summary: `${config.udid} is online (${text(model) || 'unknown model'})` };
+  const device: CheckResult = { name: 'device', status: 'ok', summary: `${serial} is online (${text(model) || 'unknown model'})` };
   const version = text(release);
   const api = text(sdk);
   if (!version) {
@@ -291,7 +373,7 @@ async function checkDevice(options: DoctorOptions, config: HarnessConfig, facts:
         name: 'android',
         status: 'miss',
         summary: 'the device does not answer `getprop`',
-        remedy: `Check that the device finished booting and that \`adb -s ${config.udid} shell getprop\` works; restart the emulator if not.`,
+        remedy: `Check that the device finished booting and that \`adb -s ${serial} shell getprop\` works; restart the emulator if not.`,
       },
     ];
   }
@@ -325,8 +407,9 @@ async function checkTargetApp(options: DoctorOptions, config: HarnessConfig, fac
       remedy: 'Pass the application id as in `adb shell pm list packages`, e.g. --package com.example.app.',
     };
   }
-  if (!facts.adb || !facts.deviceReady) return { name: 'app', status: 'skipped', summary: `skipped: ${pkg} needs a ready device` };
-  const packages = await adbShell(options, facts.adb, config.udid, ['shell', 'pm', 'list', 'packages']);
+  const serial = facts.serial;
+  if (!facts.adb || !facts.deviceReady || serial === null) return { name: 'app', status: 'skipped', summary: `skipped: ${pkg} needs a ready device` };
+  const packages = await adbShell(options, facts.adb, serial, ['shell', 'pm', 'list', 'packages']);
   if (packages.exitCode !== 0) {
     return { name: 'app', status: 'miss', summary: 'the device did not list its packages', remedy: 'Check `adb shell pm list packages` on the device.' };
   }
@@ -334,11 +417,11 @@ async function checkTargetApp(options: DoctorOptions, config: HarnessConfig, fac
     return {
       name: 'app',
       status: 'miss',
-      summary: `${pkg} is not installed on ${config.udid}`,
-      remedy: `Install it first (\`adb -s ${config.udid} install app.apk\`), or check the application id with \`adb shell pm list packages\`.`,
+      summary: `${pkg} is not installed on ${serial}`,
+      remedy: `Install it first (\`adb -s ${serial} install app.apk\`), or check the application id with \`adb shell pm list packages\`.`,
     };
   }
-  const resolved = await adbShell(options, facts.adb, config.udid, [
+  const resolved = await adbShell(options, facts.adb, serial, [
     'shell',
     'cmd',
     'package',

@@ -95,6 +95,8 @@ describe('hasUiAutomator2', () => {
 // --- runDoctor with fakes at the process boundary ------------------------------------------------
 
 interface Device {
+  /** `adb devices -l` (default: this device online as emulator-5554). */
+  listing?: string;
   state?: ProcessOutcome;
   props?: Record<string, string>;
   packages?: string[];
@@ -121,6 +123,10 @@ class FakeRunner implements ProcessRunner {
     if (file !== ADB) return { exitCode: null, failure: 'not-found', stdout: '', stderr: '' };
     if (args[0] === 'version') return ok('Android Debug Bridge version 1.0.41\nVersion 29.0.6-debian\nInstalled as /usr/lib/android-sdk/platform-tools/adb\n');
     const device = this.device;
+    if (args[0] === 'devices') {
+      const listing = device ? (device.listing ?? 'emulator-5554          device product:sdk_gphone64 model:sdk_gphone64_x86_64 device:emu64 transport_id:1\n') : '';
+      return ok(`List of devices attached\n${listing}\n`);
+    }
     if (!device) return { exitCode: 1, stdout: '', stderr: "error: device 'emulator-5554' not found\n" };
     const rest = args.slice(2).join(' ');
     if (rest === 'get-state') return device.state ?? ok('device\n');
@@ -196,7 +202,7 @@ describe('runDoctor', () => {
   });
 
   it('with no device: the device blocks with adb\'s own diagnosis as the remedy', async () => {
-    const opts = options({ runner: new FakeRunner(null) });
+    const opts = options({ runner: new FakeRunner(null), envExtra: { ANDROID_UDID: 'emulator-5554' } });
     const results = byName(await runDoctor(opts));
     expect(results.device?.status).toBe('miss');
     expect(results.device?.summary).toBe("emulator-5554: error: device 'emulator-5554' not found");
@@ -230,6 +236,60 @@ describe('runDoctor', () => {
     expect(results.serial?.remedy).toMatch(/ANDROID_MCP_ALLOW_SERIALS/);
     expect(results.device?.status).toBe('skipped');
     expect(opts.runner.calls.filter((c) => c.includes(' -s '))).toEqual([]);
+  });
+
+  it('ANDROID_UDID unset: the one allowed device online is checked, whatever its number (no emulator-5554 assumed)', async () => {
+    const listing = 'emulator-5556          device product:sdk model:Pixel_7 transport_id:2\nR58M123ABC             device model:SM_G991B transport_id:3\n';
+    const opts = options({ runner: new FakeRunner({ ...bootedDevice, listing }) });
+    const results = byName(await runDoctor(opts));
+    expect(results.serial).toMatchObject({ status: 'ok', summary: 'ANDROID_UDID unset: emulator-5556, the one allowed device online' });
+    expect(results.device?.summary).toMatch(/^emulator-5556 is online/);
+    expect(opts.runner.calls.some((c) => c.includes('-s emulator-5554'))).toBe(false);
+    // The refused serial was never contacted.
+    expect(opts.runner.calls.some((c) => c.includes('-s R58M123ABC'))).toBe(false);
+  });
+
+  it('ANDROID_UDID unset: none online blocks listing what adb sees; several is advice naming them, device checks skipped', async () => {
+    const none = byName(await runDoctor(options({ runner: new FakeRunner({ ...bootedDevice, listing: 'emulator-5554          offline transport_id:1\n' }) })));
+    expect(none.serial?.status).toBe('miss');
+    expect(none.serial?.summary).toContain('emulator-5554 (offline)');
+    expect(none.device?.status).toBe('skipped');
+    const two = 'emulator-5554          device transport_id:1\nemulator-5556          device transport_id:2\n';
+    const several = byName(await runDoctor(options({ runner: new FakeRunner({ ...bootedDevice, listing: two }) })));
+    expect(several.serial?.status).toBe('advisory');
+    expect(several.serial?.summary).toContain('emulator-5554, emulator-5556');
+    expect(several.serial?.summary).toContain('DEVICE_AMBIGUOUS');
+    expect(several.device?.status).toBe('skipped');
+  });
+
+  it('remote mode: no adb is run, the endpoint is checked with the credentials, which the report never shows', async () => {
+    const key = 'k3y-doctor-41f0';
+    const asked: { url: string; authorization: string | undefined }[] = [];
+    const opts = options({
+      envExtra: { ANDROID_MCP_REMOTE: '1', APPIUM_URL: `https://tester:${key}@hub.example.com/wd/hub` },
+      appiumStatus: (url, authorization) => {
+        asked.push({ url, authorization });
+        return Promise.resolve({ kind: 'appium', version: '3.8.0', ready: true });
+      },
+    });
+    const results = await runDoctor(opts);
+    const checks = byName(results);
+    expect(opts.runner.calls.filter((c) => c.startsWith(ADB))).toEqual([]);
+    for (const name of ['adb', 'serial', 'device', 'android', 'app']) expect(checks[name]?.status).toBe('skipped');
+    expect(checks.appium).toMatchObject({ status: 'ok' });
+    expect(checks.appium?.summary).toContain('remote mode: Appium 3.8.0 answers at https://hub.example.com/wd/hub (credentials from APPIUM_URL userinfo)');
+    expect(asked).toEqual([{ url: 'https://hub.example.com/wd/hub', authorization: `Basic ${Buffer.from(`tester:${key}`).toString('base64')}` }]);
+    expect(formatReport(results).lines.join('\n')).not.toContain(key);
+    // http beyond loopback is refused before any request.
+    const plain = byName(await runDoctor(options({ envExtra: { ANDROID_MCP_REMOTE: '1', APPIUM_URL: 'http://hub.example.com' } })));
+    expect(plain.appium?.status).toBe('miss');
+    expect(plain.appium?.remedy).toMatch(/must be https/);
+  });
+
+  it('an ANDROID_MCP_REMOTE the server would refuse is a blocking config line', async () => {
+    const results = byName(await runDoctor(options({ envExtra: { ANDROID_MCP_REMOTE: 'yes' } })));
+    expect(results.config?.status).toBe('miss');
+    expect(results.config?.summary).toMatch(/ANDROID_MCP_REMOTE="yes" is not understood/);
   });
 
   it('an allowed non-emulator serial passes the guard and says why', async () => {
