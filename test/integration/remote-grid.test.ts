@@ -21,7 +21,8 @@ import { startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
 import { describeWithGrid, startGrid, type RunningGrid } from '../support/grid.js';
-import { awaitExitOrKill, sleep } from '../support/processes.js';
+import { awaitExitOrKill } from '../support/processes.js';
+import { settledValue } from '../support/settle.js';
 import { ensureBuilt } from '../support/rawServer.js';
 
 const QUEUE_SECONDS = 5;
@@ -54,15 +55,7 @@ describeWithGrid('remote mode through a Selenium Grid 4 hub, no adb on the harne
     ANDROID_MCP_LOG_LEVEL: 'info',
   });
 
-  async function gridSessionsSettleAt(count: number, withinMs = 20_000): Promise<number> {
-    const deadline = Date.now() + withinMs;
-    let held = await grid.sessionCount();
-    while (held !== count && Date.now() < deadline) {
-      await sleep(250);
-      held = await grid.sessionCount();
-    }
-    return held;
-  }
+  const gridSessionsSettleAt = (count: number): Promise<number> => settledValue(() => grid.sessionCount(), (held) => held === count);
 
   beforeAll(async () => {
     ensureBuilt();

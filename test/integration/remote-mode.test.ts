@@ -18,7 +18,8 @@ import { startHarness, type HarnessProcess, type WireEnvelope } from '../e2e/sup
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
-import { awaitExitOrKill, sleep } from '../support/processes.js';
+import { awaitExitOrKill } from '../support/processes.js';
+import { settledValue } from '../support/settle.js';
 import { ensureBuilt } from '../support/rawServer.js';
 
 const KEY = 'k3y-remote-9d2f7a61';
@@ -29,14 +30,8 @@ function data(envelope: WireEnvelope): Record<string, unknown> {
   return envelope.data;
 }
 
-async function noSessionWithin(appium: RunningAppium, ms: number): Promise<string[]> {
-  const deadline = Date.now() + ms;
-  let ids = await appium.sessionIds();
-  while (ids.length > 0 && Date.now() < deadline) {
-    await sleep(250);
-    ids = await appium.sessionIds();
-  }
-  return ids;
+function noSessionWithin(appium: RunningAppium, ms: number): Promise<string[]> {
+  return settledValue(() => appium.sessionIds(), (ids) => ids.length === 0, ms);
 }
 
 describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 15 §4)', () => {
@@ -113,6 +108,16 @@ describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 1
     const opened = data(await call('app_open', { package_name: 'com.android.settings' }));
     expect(opened).toMatchObject({ opened_package: 'com.android.settings' });
     expect(device.logEntries().some((entry) => entry.kind === 'service' && entry.detail.includes('resolve-activity --brief com.android.settings'))).toBe(true);
+
+    // Settings through mobile: startActivity; stop and clear through terminateApp and clearApp.
+    expect(data(await call('settings_open_apps'))).toBeTruthy();
+    expect(device.currentScreen().package).toBe('com.android.settings');
+    data(await call('app_stop', { package_name: 'com.android.settings' }));
+    data(await call('app_clear_data', { package_name: 'com.android.settings' }));
+    const sent = device.logEntries().filter((entry) => entry.kind === 'service').map((entry) => entry.detail);
+    expect(sent.some((detail) => detail.includes('am start-activity') && detail.includes('android.settings.APPLICATION_SETTINGS'))).toBe(true);
+    expect(sent.some((detail) => detail.includes('am force-stop com.android.settings'))).toBe(true);
+    expect(sent.some((detail) => detail.includes('pm clear com.android.settings'))).toBe(true);
 
     const install = await call('app_install', { apk: 'app.apk' });
     expect(install.error?.code).toBe('NOT_AVAILABLE_REMOTELY');
