@@ -109,11 +109,18 @@ export class WarmSession {
    * Remote mode (issue 15 §4): an observer has no adb to read through, so it needs a session. Opens
    * the kept session when none lives (one open at a time: the reads of one call run in parallel and
    * must share it), armed with the lease like one an action left (`fallbackLeaseMs` when
-   * ANDROID_MCP_WARM_SESSION_TIMEOUT=0, so that no read opens a session of its own). Callers hold the DeviceGate.
+   * ANDROID_MCP_WARM_SESSION_TIMEOUT=0, so that no read opens a session of its own). A kept session
+   * nobody uses right now gets its lease renewed: here reading is a use, and a model reading every
+   * few seconds should not pay a session start every lease. Callers hold the DeviceGate.
    */
   async ensure(fallbackLeaseMs: number): Promise<void> {
-    if (this.kept) return;
     const lease = this.leaseMs > 0 ? this.leaseMs : fallbackLeaseMs;
+    const kept = this.kept;
+    if (kept) {
+      // In use: the action (use) re-arms it when it ends, a running read leaves it armed.
+      if (kept.inUse === 0 && !kept.expired) this.arm(kept, lease);
+      return;
+    }
     this.ensuring ??= this.openKept(lease)
       .then((kept) => this.arm(kept, lease))
       .finally(() => {

@@ -9,7 +9,7 @@ export const OBSERVER_LEASE_MS = 30_000;
 /**
  * Remote mode's answer to "read the screen" without adb (issue 15 §4): the device's open flow's
  * session (its lease not renewed), else the kept per-action session, else a kept session opened
- * for the read: the warm lease (ANDROID_MCP_WARM_SESSION_TIMEOUT, 30 s by default; OBSERVER_LEASE_MS when that is 0), closed by its idle timer, before a flow opens, at shutdown
+ * for the read: the warm lease (ANDROID_MCP_WARM_SESSION_TIMEOUT, 30 s by default; OBSERVER_LEASE_MS when that is 0), renewed by each read, closed by its idle timer, before a flow opens, at shutdown
  * and on SIGTERM (WarmSession). So observing opens a session here (INV-OBS-1 weakens: contract §12a),
  * but never a second one: one owner, one session per device, as for actions. Callers hold the DeviceGate.
  */
@@ -20,12 +20,11 @@ export class ObserverSessions implements DriverSessionSource {
   ) {}
 
   async withSession<T>(body: (session: AutomationSession) => Promise<T>): Promise<T> {
+    // A flow holds the device: read through it, its lease untouched (as ui_get_tree does in local mode).
+    if (!this.flows.isOpen) await this.warm.ensure(OBSERVER_LEASE_MS);
     const held = await this.flows.borrow(body);
     if (held) return held.value;
-    await this.warm.ensure(OBSERVER_LEASE_MS);
-    const kept = await this.flows.borrow(body);
-    if (kept) return kept.value;
-    // Ended between the open and the read (a close the open raced): one more open, then give up.
+    // The kept session ended between the open and the read (its idle timer raced): once more, then give up.
     await this.warm.ensure(OBSERVER_LEASE_MS);
     const again = await this.flows.borrow(body);
     if (again) return again.value;

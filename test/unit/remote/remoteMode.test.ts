@@ -197,6 +197,29 @@ describe('remote mode: the driver-backed gateway through the container (fake ses
     expect(h.automation.open.size).toBe(0);
   });
 
+  it('each read renews the kept session\'s lease; during a flow, observers read through the flow\'s session (never a second one)', async () => {
+    const h = remoteHarness();
+    expect((await h.envelope('ui_get_tree')).ok).toBe(true);
+    const kept = h.automation.sessions[0]!;
+    await h.clock.advance(20_000);
+    expect((await h.envelope('screen_capture')).ok).toBe(true);
+    await h.clock.advance(20_000);
+    // 40 s after the open, 20 s after the last read: still kept.
+    expect(kept.closed).toBe(false);
+    await h.clock.advance(11_000);
+    expect(kept.closed).toBe(true);
+
+    const flow = await h.envelope('ui_session_open');
+    const sessionId = (flow.data as { session_id: string }).session_id;
+    const flowSession = h.automation.sessions[1]!;
+    expect((await h.envelope('ui_get_tree', { session_id: sessionId })).ok).toBe(true);
+    expect((await h.envelope('screen_capture')).ok).toBe(true);
+    expect(h.automation.sessions).toHaveLength(2);
+    expect(flowSession.calls).toEqual(expect.arrayContaining(['pageSource', 'screenshot']));
+    expect((await h.envelope('ui_session_close', { session_id: sessionId })).ok).toBe(true);
+    expect(h.automation.open.size).toBe(0);
+  });
+
   it('app_open activates through mobile: activateApp after queryAppState; an absent package is APP_NOT_FOUND', async () => {
     const h = remoteHarness();
     h.automation.driverAnswers['mobile: getCurrentPackage'] = 'com.example.notes';
