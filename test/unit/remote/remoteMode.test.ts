@@ -247,6 +247,15 @@ describe('remote mode: the driver-backed gateway through the container (fake ses
     expect(crashes.evidence ?? null).toBeNull();
   });
 
+  it("a farm's device named by ANDROID_UDID passes the device guard without ANDROID_MCP_ALLOW_SERIALS; another name is refused", async () => {
+    const base = remoteHarness().container.config.remote!;
+    const h = remoteHarness({ udid: 'R58M123ABC', udidExplicit: true, remote: { ...base, udid: 'R58M123ABC' } });
+    expect((await h.envelope('ui_get_tree')).ok).toBe(true);
+    const other = await h.envelope('ui_session_open', { device: 'R58M999XYZ' });
+    expect(other.error?.code).toBe('EMULATOR_UNAVAILABLE');
+    expect(h.automation.sessions).toHaveLength(1);
+  });
+
   it('emulator_get_status answers from the driver (version, model) for the one configured device', async () => {
     const h = remoteHarness();
     const status = await h.envelope('emulator_get_status');
