@@ -63,9 +63,11 @@ describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 1
     };
   };
 
+  const elapsed: Record<string, number[]> = {};
   const call = async (tool: string, args: Record<string, unknown> = {}): Promise<WireEnvelope> => {
-    const { envelope } = await harness.call(tool, args);
+    const { envelope, elapsedMs } = await harness.call(tool, args);
     answers.push(envelope);
+    (elapsed[tool] ??= []).push(elapsedMs);
     return envelope;
   };
 
@@ -94,6 +96,9 @@ describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 1
     expect(JSON.stringify(tree)).toContain('Settings');
     const sessionsWhileKept = await appium.sessionIds();
     expect(sessionsWhileKept).toHaveLength(1);
+    data(await call('ui_get_tree'));
+    // What observing costs here: the first read opens the session, the next one reuses it.
+    process.stderr.write(`[remote-mode] ui_get_tree: first (opens the session) ${elapsed.ui_get_tree?.[0]} ms, second ${elapsed.ui_get_tree?.[1]} ms\n`);
 
     const clicksBefore = device.logEntries().filter((entry) => entry.kind === 'click').length;
     data(await call('ui_tap', { selector: { text: 'Settings' } }));
