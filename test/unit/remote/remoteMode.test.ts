@@ -3,6 +3,8 @@
  * credentials), the redaction of every credential form, the lock key, and the driver-backed device
  * gateway wired by the container with a fake session (no adb anywhere).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, REMOTE_DEFAULT_DEVICE, type HarnessConfig } from '../../../src/config.js';
 import { createContainer } from '../../../src/container.js';
@@ -14,7 +16,7 @@ import { STATUS_BY_ERROR_CODE } from '../../../src/rest/httpStatus.js';
 import { createLogger } from '../../../src/infrastructure/logging/logger.js';
 import { redactingLogger } from '../../../src/infrastructure/logging/redactingLogger.js';
 import { remoteIdentity } from '../../../src/infrastructure/remote/remoteIdentity.js';
-import { buildCapabilities } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
+import { buildCapabilities, WebdriverAutomationGateway, type DriverLike } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
 import { FakeClock } from '../../support/FakeClock.js';
 import { FakeAutomation } from '../../support/fakes/FakeAutomation.js';
@@ -289,5 +291,82 @@ describe('virtual device: resolve-activity with a bare package (AOSP Intent.pars
     const explicit = await sh(d, 'cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER com.android.settings');
     expect(explicit.stdout).toBe(bare.stdout);
     expect((await sh(d, 'cmd package resolve-activity --brief com.example.absent')).stdout).toBe('No activity found\n');
+  });
+});
+
+describe('remote mode: the WebDriver gateway over https with credentials', () => {
+  const basic = `Basic ${Buffer.from(`${USER}:${KEY}`).toString('base64')}`;
+  const unused = (): Promise<never> => Promise.reject(new Error('not used here'));
+  const driver = (): DriverLike & { scripts: { script: string; args: unknown[] }[] } => {
+    const scripts: { script: string; args: unknown[] }[] = [];
+    return {
+      sessionId: 'remote-1',
+      scripts,
+      findElement: unused,
+      getElementText: unused,
+      getElementAttribute: unused,
+      elementClick: unused,
+      executeScript: (script, args) => {
+        scripts.push({ script, args });
+        return Promise.resolve('com.android.settings');
+      },
+      elementClear: unused,
+      elementSendKeys: unused,
+      performActions: unused,
+      releaseActions: unused,
+      getWindowRect: unused,
+      back: unused,
+      getPageSource: unused,
+      takeScreenshot: unused,
+      deleteSession: () => Promise.resolve(null),
+    };
+  };
+
+  it('opens the session over https on 443 with the Authorization header and without appium:udid; mobile: commands are W3C execute', async () => {
+    let seen: Record<string, unknown> = {};
+    const fake = driver();
+    const gateway = new WebdriverAutomationGateway({
+      url: 'https://hub.example.com/wd/hub',
+      udid: null,
+      authorization: new Secret(basic),
+      connectTimeoutMs: 2_000,
+      logger: new RecordingLogger(),
+      remote: (options) => {
+        seen = options;
+        return Promise.resolve(fake);
+      },
+    });
+    const session = await gateway.openSession({ idleTimeoutMs: 30_000 });
+    expect(seen).toMatchObject({ protocol: 'https', hostname: 'hub.example.com', port: 443, path: '/wd/hub', headers: { Authorization: basic } });
+    expect(seen.capabilities).not.toHaveProperty('appium:udid');
+    expect(await session.execute('mobile: getCurrentPackage', {})).toBe('com.android.settings');
+    expect(fake.scripts).toEqual([{ script: 'mobile: getCurrentPackage', args: [{}] }]);
+    // A command outside the closed list never leaves, whatever a caller casts.
+    await expect(session.execute('mobile: shell' as 'mobile: isLocked', {})).rejects.toThrow(/closed list/);
+    expect(fake.scripts).toHaveLength(1);
+  });
+
+  it('/status carries the header; a 401 says to check the credentials, without showing them', async () => {
+    const seenHeaders: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seenHeaders.push(req.headers.authorization);
+      const good = req.headers.authorization === basic;
+      res.writeHead(good ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(good ? JSON.stringify({ value: { ready: true, build: { version: '3.8.0' } } }) : '{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const at = (authorization: Secret) => new WebdriverAutomationGateway({ url, udid: null, authorization, connectTimeoutMs: 2_000, logger: new RecordingLogger() });
+      expect(await at(new Secret(basic)).status()).toEqual({ kind: 'appium', version: '3.8.0', ready: true });
+      const refused = await at(new Secret('Basic d3Jvbmc6d3Jvbmc=')).status().catch((error: unknown) => error as HarnessError);
+      expect(refused).toBeInstanceOf(HarnessError);
+      expect((refused as HarnessError).code).toBe('APPIUM_UNAVAILABLE');
+      expect((refused as HarnessError).message).toMatch(/refused the credentials \(HTTP 401\)/);
+      expect((refused as HarnessError).message).not.toContain('d3Jvbmc6d3Jvbmc=');
+      expect(seenHeaders).toEqual([basic, 'Basic d3Jvbmc6d3Jvbmc=']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
