@@ -4,6 +4,8 @@
  * to a real Appium bound to a virtual device on a private adb server.
  *
  * - ui_get_tree, a tap, screen_capture and app_open go through the hub and reach the device;
+ * - a second harness process on this machine sharing the lock directory gets EMULATOR_BUSY from the
+ *   machine-wide lock at once (remote lock key: endpoint, udid, capabilities);
  * - a second harness process asking for the same device while the first holds a flow waits in the
  *   Grid's queue until its session-request-timeout, then answers EMULATOR_BUSY (the Grid's own
  *   mapping, src/infrastructure/appium/seleniumGridErrors.ts; a separate lock directory, so the
@@ -99,6 +101,16 @@ describeWithGrid('remote mode through a Selenium Grid 4 hub, no adb on the harne
 
   it('a second process asking for the taken device waits out the Grid queue: EMULATOR_BUSY; no session is left after', async () => {
     const flow = data((await harness.call('ui_session_open')).envelope);
+    // On this machine the lock (keyed by endpoint, udid and capabilities) answers first, at once.
+    const neighbour = await startHarness(envFor('a'));
+    try {
+      const { envelope: held, elapsedMs } = await neighbour.call('ui_get_tree');
+      expect(held.error?.code, JSON.stringify(held)).toBe('EMULATOR_BUSY');
+      expect(held.error?.message).toContain(`pid ${harness.pid}`);
+      expect(elapsedMs).toBeLessThan(QUEUE_SECONDS * 1000);
+    } finally {
+      await neighbour.close();
+    }
     const second = await startHarness(envFor('b'));
     try {
       const started = Date.now();
