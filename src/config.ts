@@ -193,14 +193,13 @@ function readAppiumUrl(env: NodeJS.ProcessEnv, remote: boolean, warn: Warn): App
     return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false, userinfo: null };
   }
   const parsed = new URL(raw);
-  let userinfo: AppiumUrl['userinfo'] = null;
-  if (parsed.username !== '' || parsed.password !== '') {
-    if (remote) userinfo = { user: safeDecode(parsed.username), key: safeDecode(parsed.password) };
-    else warn('APPIUM_URL carries credentials (user:key@); outside remote mode they are dropped (a local Appium needs none). Set ANDROID_MCP_REMOTE=1 for a Grid or device farm that needs them.');
-    parsed.username = '';
-    parsed.password = '';
-  }
   // A trailing slash would give `//status`; the guard still judges scheme and host per call.
+  if (parsed.username === '' && parsed.password === '') return { url: raw.replace(/\/+$/, ''), explicit: true, userinfo: null };
+  let userinfo: AppiumUrl['userinfo'] = null;
+  if (remote) userinfo = { user: safeDecode(parsed.username), key: safeDecode(parsed.password) };
+  else warn('APPIUM_URL carries credentials (user:key@); outside remote mode they are dropped (a local Appium needs none). Set ANDROID_MCP_REMOTE=1 for a Grid or device farm that needs them.');
+  parsed.username = '';
+  parsed.password = '';
   return { url: parsed.toString().replace(/\/+$/, ''), explicit: true, userinfo };
 }
 
