@@ -5,6 +5,7 @@
  */
 import { HarnessError } from './errors.js';
 import {
+  idValueProblem,
   NO_WITHIN_KEYS,
   SELECTOR_KEYS,
   STATE_FLAGS,
@@ -48,20 +49,31 @@ function isCoordinateKey(key: string): boolean {
 }
 
 /**
+ * The one argument name with "bounds" in it that is accepted (issue 14): a boolean on the
+ * observing tools (ui_get_tree, ui_wait) that asks for the entries' bounds in the ANSWER.
+ * Position goes out, never in: it is accepted only where the tool declares it (never on an
+ * acting tool, never inside a selector), and every other position-like name stays refused.
+ */
+export const POSITION_OUTPUT_FLAG = 'include_bounds';
+
+/**
  * The REST mirror's body check (issue 17): a body may carry only the tool's own argument names.
  * A name that would carry a position is refused as a selector is (never coordinates, CONTRACT §4),
  * any other unknown name as INVALID_ARGUMENT, so `{"selector": …, "x": 10}` cannot look accepted.
+ * Position names are refused before the tool's own names are consulted, so no tool can ever
+ * declare one; POSITION_OUTPUT_FLAG is the only exception, and only where the tool declares it.
  */
 export function checkArgumentNames(args: Readonly<Record<string, unknown>>, allowed: readonly string[]): void {
   for (const key of Object.keys(args)) {
-    if (allowed.includes(key)) continue;
-    if (isCoordinateKey(key)) {
+    const outputFlag = key === POSITION_OUTPUT_FLAG && allowed.includes(key);
+    if (!outputFlag && isCoordinateKey(key)) {
       throw new HarnessError(
         'INVALID_SELECTOR',
         `Invalid request: it has the key '${safePreview(key, 30)}', a position. The harness never takes coordinates ` +
           '(no x, y, bounds, point or offset under any name): name the element with a selector or a ref from the tree.',
       );
     }
+    if (allowed.includes(key)) continue;
     const accepted = allowed.length > 0 ? `it takes only ${allowed.join(', ')}` : 'it takes no arguments';
     throw new HarnessError('INVALID_ARGUMENT', `Invalid argument '${safePreview(key, 30)}': ${accepted}.`);
   }
@@ -153,7 +165,7 @@ function parseTerm(input: unknown, where: string, top: boolean): ParsedTerm {
     if (typeof value !== 'string') {
       throw selectorError(`${where}.${key} must be a string, got ${describeType(value)}`);
     }
-    const problem = selectorValueProblem(value);
+    const problem = selectorValueProblem(value) ?? (key === 'id' ? idValueProblem(value) : null);
     if (problem !== null) throw selectorError(`${where}.${key} ${problem}`);
     if (key === 'resource_id_matches') {
       const patternProblem = idPatternProblem(value);

@@ -7,9 +7,12 @@ import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { RefRegistry } from '../screen/RefRegistry.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
+import { summaryForAnswer } from '../screen/wireSummary.js';
 
 export interface TreeRequest {
   readonly includeRaw: boolean;
+  /** Issue 14: the entries' bounds in the answer (for auditing); left out otherwise. */
+  readonly includeBounds?: boolean;
   /** Where the part of raw XML starts (raw_truncated.next_offset of an earlier answer); 0 when absent. */
   readonly rawOffset?: number;
   readonly sessionId?: string;
@@ -32,7 +35,7 @@ export class TreeService {
     return access.exclusive(context, 'adb', async (device) => {
       const reading = await readScreenAsObserver(flows, device, request.sessionId);
       // Every answer stays within what clients accept (docs/contract.md §2, "Size"): the summary in its share...
-      const summary = fitSummaryToBudget(this.refs.attach(reading), SUMMARY_BUDGET_BYTES);
+      const summary = fitSummaryToBudget(summaryForAnswer(this.refs.attach(reading), request.includeBounds === true), SUMMARY_BUDGET_BYTES);
       if (!request.includeRaw) return { data: summary };
       // ...and the raw XML, as the device wrote it except a password field's text (docs/summary.md), in the rest.
       const xml = redactPasswordTexts(reading.xml);

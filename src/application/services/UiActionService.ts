@@ -11,7 +11,8 @@ import { contentSignature, mainContainer, planScroll, swipeArea } from '../../do
 import { containerOf, nodeOfElement, orientationOfDirection } from '../../domain/summary/scrollables.js';
 import { namedGoneMessage, namedHiddenMessage, namedNotScrollableMessage, namedWrongOrientationMessage, noContainerMessage } from '../../domain/gestures/scrollRefusal.js';
 import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
-import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
+import { expandIds, hasIdTerm, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
+import { packageOfRoots } from '../../domain/summary/summary.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
 import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
@@ -99,8 +100,8 @@ export class UiActionService {
   ) {}
 
   tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false): Promise<Outcome> {
-    return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session) => {
-      const found = await this.findTarget(device, session, target);
+    return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session, window) => {
+      const found = await this.findTarget(device, session, target, window);
       const { element, name } = found;
       // Read before the click: the click may navigate away from the element.
       const label = name ?? (await session.elementLabel(element));
@@ -145,8 +146,8 @@ export class UiActionService {
   }
 
   typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string): Promise<Outcome> {
-    return this.act(context, 'ui-type', sessionId, async (device, session) => {
-      const found = await this.findTarget(device, session, target);
+    return this.act(context, 'ui-type', sessionId, async (device, session, window) => {
+      const found = await this.findTarget(device, session, target, window);
       const { element } = found;
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
       // only then); a person taps a field before typing too. A focused field is left alone. The
@@ -170,8 +171,8 @@ export class UiActionService {
    * scrollable ancestor, must scroll the way asked, else nothing is swiped.
    */
   scroll(context: OperationContext, direction: ScrollDirection, selector?: Selector, sessionId?: string): Promise<Outcome> {
-    return this.act(context, 'ui-scroll', sessionId, async (device, session) => {
-      const element = selector ? await this.find(device, session, selector) : null;
+    return this.act(context, 'ui-scroll', sessionId, async (device, session, window) => {
+      const element = selector ? await this.find(device, session, selector, window) : null;
       const place = element ? await session.elementPlace(element) : null;
       const before = await readScreenViaDriver(device, session);
       let screen = before.summary.screen;
@@ -241,7 +242,8 @@ export class UiActionService {
     context: OperationContext,
     label: string,
     sessionId: string | undefined,
-    body: (device: DeviceGateway, session: AutomationSession) => Promise<Record<string, unknown>>,
+    /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
+    body: (device: DeviceGateway, session: AutomationSession, window: WindowState) => Promise<Record<string, unknown>>,
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
     after: AfterAction = 'focused',
   ): Promise<Outcome> {
@@ -262,7 +264,7 @@ export class UiActionService {
             before = now.foregroundPackage;
             keyboardClosed = screenBefore.ime.visible && !now.ime.visible;
           }
-          return { ...(await body(device, session)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
+          return { ...(await body(device, session, screenBefore)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
         });
         const { foreground, written } = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
         const foreground_package = foreground.window.foregroundPackage;
@@ -293,9 +295,9 @@ export class UiActionService {
    * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
    * label sits in a child), so reading the element's text would say less than the entry did.
    */
-  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget): Promise<FoundTarget> {
+  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState): Promise<FoundTarget> {
     if (isRefTarget(target)) return this.findRef(device, session, target.ref);
-    return { element: await this.find(device, session, target.selector), name: null };
+    return { element: await this.find(device, session, target.selector, window), name: null };
   }
 
   /**
@@ -336,10 +338,25 @@ export class UiActionService {
   }
 
   /** Finds the element or fails with what the screen offers instead. */
-  private async find(device: DeviceGateway, session: AutomationSession, selector: Selector): Promise<ElementRef> {
-    const element = await session.findElement(buildLocator(selector), FIND_TIMEOUT_MS);
+  private async find(device: DeviceGateway, session: AutomationSession, selector: Selector, window: WindowState): Promise<ElementRef> {
+    const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
+    const element = await session.findElement(buildLocator(resolved), FIND_TIMEOUT_MS);
     if (element) return element;
     throw new HarnessError('UI_ELEMENT_NOT_FOUND', notFoundMessage(selector, await this.offers(device, session)));
+  }
+
+  /**
+   * What an `id` stands for (issue 14): the foreground package of the dumpsys read taken before
+   * the action, as the summary names it; when dumpsys told none, the page source's first app
+   * window (the summary's own fallback).
+   */
+  private async packageForIds(session: AutomationSession, window: WindowState): Promise<string> {
+    const name = window.foregroundPackage || packageOfRoots(parseDump(await session.pageSource()));
+    if (name !== '') return name;
+    throw new HarnessError(
+      'UI_ELEMENT_NOT_FOUND',
+      'An "id" names a resource id of the app in front, and no app could be read in front. Call ui_get_tree, then send the entry\'s ref (or its full resource_id). Nothing was tapped or typed.',
+    );
   }
 
   private async offers(device: DeviceGateway, session: AutomationSession): Promise<readonly ActionEntry[]> {

@@ -4,13 +4,14 @@ import { isVisible } from '../../domain/tree/nodeFacts.js';
 import type { Clock } from '../../domain/ports.js';
 import { SUMMARY_BUDGET_BYTES } from '../../domain/summary/answerBudget.js';
 import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
-import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
+import { expandIds, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
 import type { WaitUntil } from '../../domain/toolsetArguments.js';
 import { DeadlineExceeded, withDeadline } from '../time/deadline.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import type { RefRegistry } from '../screen/RefRegistry.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
+import { summaryForAnswer } from '../screen/wireSummary.js';
 
 /** Issue 16: ui_wait's bounds, and how often it looks again. */
 export const WAIT_DEFAULT_S = 10;
@@ -23,6 +24,8 @@ export interface WaitRequest {
   readonly until: WaitUntil;
   readonly timeoutMs: number;
   readonly sessionId?: string;
+  /** Issue 14: the entries' bounds in the answer's summary; left out otherwise. */
+  readonly includeBounds?: boolean;
 }
 
 /**
@@ -48,11 +51,12 @@ export class WaitService {
           // The deadline answered already: no read after it (the gate is being given back).
           if (state.stop) throw new DeadlineExceeded('timed out');
           const reading = await readScreenAsObserver(flows, device, request.sessionId);
-          const present = matchSelector(reading.tree, request.selector).some(isVisible);
+          // An `id` means the foreground package of this reading, the one its summary writes ids for.
+          const present = matchSelector(reading.tree, expandIds(request.selector, reading.summary.foreground_package)).some(isVisible);
           state.lastPresent = present;
           if (present === (request.until === 'visible')) {
             // The same summary as ui_get_tree's, refs included, so the model can act on what it waited for.
-            const summary = fitSummaryToBudget(this.refs.attach(reading), SUMMARY_BUDGET_BYTES);
+            const summary = fitSummaryToBudget(summaryForAnswer(this.refs.attach(reading), request.includeBounds === true), SUMMARY_BUDGET_BYTES);
             return { data: { until: request.until, waited_ms: Math.round(this.clock.monotonicMs() - started), ...summary } };
           }
           const remaining = request.timeoutMs - (this.clock.monotonicMs() - started);

@@ -40,7 +40,8 @@ export function parseActionTarget(input: unknown): ActionTarget {
     const record = input as Record<string, unknown>;
     const others = Object.keys(record).filter((k) => k !== 'ref' && record[k] !== undefined);
     if (others.length > 0) {
-      throw refError(`a ref cannot be combined with ${others.map((k) => `'${safePreview(k, 30)}'`).join(', ')}`);
+      // A model that copies a whole flat entry ({"ref": "e5", "text": "Sign in", "role": …}) is told which half to send.
+      throw refError(`a ref cannot be combined with ${others.map((k) => `'${safePreview(k, 30)}'`).join(', ')}: send only the ref, or only the selector keys without it`);
     }
     const ref = record.ref;
     if (typeof ref !== 'string') throw refError(`selector.ref must be a string`);

@@ -6,7 +6,7 @@
  * `//*` and tests classes through the `class` attribute (or the tag name, for old sources without it).
  * `matchSelector` (matcher.ts) implements exactly these predicates.
  */
-import { STATE_FLAGS, type Selector, type SelectorTerm, type StateFlag, type StateFlags } from './selector.js';
+import { STATE_FLAGS, unexpandedId, type Selector, type SelectorTerm, type StateFlag, type StateFlags } from './selector.js';
 import type { Locator } from '../ports.js';
 
 /** An XPath 1.0 string literal for any value: '…', "…" or concat(…) when it holds both quotes. */
@@ -33,6 +33,8 @@ const NOT_PASSWORD = "not(@password='true')";
 export function termPredicate(term: SelectorTerm): string {
   const l = xpathLiteral(term.value);
   switch (term.key) {
+    case 'id':
+      throw unexpandedId('termPredicate');
     case 'resource_id':
       return `@resource-id=${l}`;
     case 'content_desc':
@@ -102,6 +104,8 @@ function uiSelectorLocator(selector: Selector): Locator {
 /** CONTRACT §7 locator for a validated selector. */
 export function buildLocator(selector: Selector): Locator {
   const { target, within } = selector;
+  // The package an id stands for is known only at resolve time (selector.ts, expandIds).
+  if (target.key === 'id' || within?.key === 'id') throw unexpandedId('buildLocator');
   if (target.key === 'resource_id_matches') return uiSelectorLocator(selector);
   const states = statePredicates(selector.states);
   if (states.length > 0 || selector.instance !== undefined) {

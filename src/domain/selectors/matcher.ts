@@ -20,12 +20,14 @@
  *    class_name: exact class.
  *  - resource_id_matches: the whole resource-id matches the dialect's pattern, with Java's
  *    semantics (idPattern.ts); a node without an id never matches, as UiSelector decides.
+ *  - id: never here. It names a resource-id relative to the foreground package, which only the
+ *    application knows at resolve time (selector.ts, expandIds); an unexpanded one throws.
  *  - state flags: the node's flag equals the one asked for (absent attributes read as dump.ts
  *    defaults them); instance: the n-th (0-based) of all matches, in document order.
  * Results come in document order.
  */
 import { idMatches } from './idPattern.js';
-import { STATE_FLAGS, type Selector, type SelectorTerm, type StateFlags } from './selector.js';
+import { STATE_FLAGS, unexpandedId, type Selector, type SelectorTerm, type StateFlags } from './selector.js';
 import type { UiNode, UiTree } from '../tree/uiNode.js';
 import { isEditText, repeatableText } from '../tree/nodeFacts.js';
 
@@ -72,6 +74,8 @@ function subtreeContains(node: UiNode, value: string): boolean {
 /** Does `node` satisfy `term` on its own (the XPath predicate of that term)? */
 export function termMatchesNode(term: SelectorTerm, node: UiNode): boolean {
   switch (term.key) {
+    case 'id':
+      throw unexpandedId('termMatchesNode');
     case 'resource_id':
       return node.resourceId === term.value;
     case 'content_desc':
@@ -97,6 +101,8 @@ export function termMatchesNode(term: SelectorTerm, node: UiNode): boolean {
 export function matchTerm(tree: UiTree, term: SelectorTerm): readonly UiNode[] {
   const index = indexOf(tree);
   switch (term.key) {
+    case 'id':
+      throw unexpandedId('matchTerm');
     case 'resource_id':
       return index.byResourceId.get(term.value) ?? [];
     case 'content_desc':

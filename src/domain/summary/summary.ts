@@ -24,11 +24,11 @@
  * every Settings row carries the same `android:id/title`, and taking it would make the whole
  * list ambiguous although each row's text is unique.
  */
-import type { ActionEntry, LabelSource, LayoutFinding, Role, ScreenContext, ScreenSummary, ScrollableEntry } from '../tree/screen.js';
+import type { ActionEntry, EntrySelector, LabelSource, LayoutFinding, Role, ScreenContext, ScreenSummary, ScrollableEntry } from '../tree/screen.js';
 import { scrollOrientation, visibleScrollables } from './scrollables.js';
 import { selectorValueOf } from '../tree/screen.js';
 import type { Selector, SelectorKey, SelectorTerm, WireSelector } from '../selectors/selector.js';
-import { selectorToWire } from '../selectors/selector.js';
+import { selectorToWire, termToWire } from '../selectors/selector.js';
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
 import { hasAncestorMatching, matchTerm, termMatchesNode } from '../selectors/matcher.js';
 import { auditLayout, type AuditFinding } from './layoutAudit.js';
@@ -84,6 +84,7 @@ export function summariseScreen(tree: UiTree, context: ScreenContext): ScreenSum
 
 export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): DetailedSummary {
   const screen = screenSize(tree, context);
+  const foreground = foregroundPackage(tree, context);
   const ime = context.window.ime;
   const keyboardFrame = ime.visible && ime.frame ? ime.frame : null;
 
@@ -97,7 +98,7 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
     if (label !== '') texts.add(label);
     const role = roleOf(node);
     if (role === null) continue;
-    plans.push(planAction(tree, node, role, keyboardFrame));
+    plans.push(planAction(tree, node, role, keyboardFrame, foreground));
   }
 
   const offered = plans.slice(0, MAX_ACTIONS);
@@ -116,10 +117,10 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
   ];
   const truncated =
     plans.length > MAX_ACTIONS || allTexts.length > MAX_TEXTS || findings.length > MAX_LAYOUT_FINDINGS;
-  const layoutFindings = groupFindings(findings.slice(0, MAX_LAYOUT_FINDINGS), plans);
-  const scrollables = visibleScrollables(tree).slice(0, MAX_SCROLLABLES).map((n) => scrollableEntry(tree, n));
+  const layoutFindings = groupFindings(findings.slice(0, MAX_LAYOUT_FINDINGS), plans, foreground);
+  const scrollables = visibleScrollables(tree).slice(0, MAX_SCROLLABLES).map((n) => scrollableEntry(tree, n, foreground));
   const summary: ScreenSummary = {
-    foreground_package: foregroundPackage(tree, context),
+    foreground_package: foreground,
     screen,
     texts: allTexts.slice(0, MAX_TEXTS),
     actions: offered.map((p) => p.entry),
@@ -156,7 +157,7 @@ function stringsShownBy(offered: readonly ActionPlan[]): Set<string> {
  * Findings on offered actions are grouped by issue (in order of first appearance) and name the
  * actions by index; a finding on an entry past the 120 cut stands alone and names its selector.
  */
-function groupFindings(findings: readonly AuditFinding[], plans: readonly ActionPlan[]): LayoutFinding[] {
+function groupFindings(findings: readonly AuditFinding[], plans: readonly ActionPlan[], foreground: string): LayoutFinding[] {
   const groups = new Map<string, { issue: AuditFinding['issue']; actions: number[]; minimum_px?: number }>();
   const out: LayoutFinding[] = [];
   for (const finding of findings) {
@@ -171,10 +172,10 @@ function groupFindings(findings: readonly AuditFinding[], plans: readonly Action
       group.actions.push(finding.index);
       continue;
     }
-    const { entry, fullLabel } = plans[finding.index]!;
+    const { entry, fullLabel, selector } = plans[finding.index]!;
     out.push({
       issue: finding.issue,
-      ...(entry.selector ? { selector: entry.selector } : {}),
+      ...(selector && !entry.ambiguous ? { selector: selectorToWire(selector, foreground) } : {}),
       ...(fullLabel !== '' ? { label: cutCodePoints(fullLabel, MAX_LABEL_CODE_POINTS) } : {}),
       size_px: finding.sizePx,
       ...minimum,
@@ -200,10 +201,15 @@ export function screenSize(tree: UiTree, context: ScreenContext): { width: numbe
 
 /**
  * dumpsys's focused package when known; otherwise the first window that is not system UI
- * (multi-window dumps often start with the navigation bar), else the first window.
+ * (multi-window dumps often start with the navigation bar), else the first window. The package
+ * an offered `id` stands for (selector.ts): the application expands an `id` with the same rule.
  */
-function foregroundPackage(tree: UiTree, context: ScreenContext): string {
-  if (context.window.foregroundPackage) return context.window.foregroundPackage;
+export function foregroundPackage(tree: UiTree, context: ScreenContext): string {
+  return context.window.foregroundPackage || packageOfRoots(tree);
+}
+
+/** The package of the first window that is not system UI, else of the first window, else ''. */
+export function packageOfRoots(tree: UiTree): string {
   const app = tree.roots.find((r) => r.packageName !== '' && r.packageName !== 'com.android.systemui');
   return app?.packageName ?? tree.roots[0]?.packageName ?? '';
 }
@@ -335,10 +341,10 @@ function chooseSelector(tree: UiTree, all: readonly Candidate[]): Choice | null 
  * only (a row's text scrolls away with the row, so it would name the container only until the
  * next page), unique over the whole tree or narrowed by a `within`, else marked `ambiguous`.
  */
-function scrollableEntry(tree: UiTree, node: UiNode): ScrollableEntry {
+function scrollableEntry(tree: UiTree, node: UiNode, foreground: string): ScrollableEntry {
   const choice = chooseSelector(tree, candidatesFor(node, [node]));
   return {
-    ...(choice ? { selector: selectorToWire(choice.selector) } : {}),
+    ...(choice ? { selector: selectorToWire(choice.selector, foreground) } : {}),
     bounds: toBox(node.bounds!),
     ...(scrollOrientation(node) === 'horizontal' ? { orientation: 'horizontal' as const } : {}),
     ...(choice?.ambiguous ? { ambiguous: true as const } : {}),
@@ -361,7 +367,7 @@ function entryFlags(node: UiNode, role: Role): Partial<ActionEntry> & Pick<Actio
   };
 }
 
-function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect | null): ActionPlan {
+function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect | null, foreground: string): ActionPlan {
   const sources = selectorSources(node);
   const choice = chooseSelector(tree, candidatesFor(node, sources));
   const bounds = node.bounds!;
@@ -372,7 +378,8 @@ function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect 
   if (choice.ambiguous) {
     // No selector names it alone, so none is offered (a tap by it could land on a twin): its ref
     // does (issue 13). The label says what the selector would have: the element's name.
-    const name = label || choice.selector.target.value;
+    // A resource-id of the foreground app is named as its `id` would say it (the bare name).
+    const name = label || (Object.values(termToWire(choice.selector.target, foreground))[0] ?? choice.selector.target.value);
     const entry: ActionEntry = {
       label: cutCodePoints(name, MAX_LABEL_CODE_POINTS),
       ...entryFlags(node, role),
@@ -381,11 +388,15 @@ function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect 
     };
     return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: name };
   }
-  const wire: WireSelector = selectorToWire(choice.selector);
+  // Flat (issue 14): the selector's keys are the entry's own keys.
+  // The summary offers a target and a `within`, never state flags nor `instance` (a fact such as
+  // `enabled: false` must not read as a selector flag).
+  const { target, within } = choice.selector;
+  const wire: EntrySelector = { ...termToWire(target, foreground), ...(within ? { within: termToWire(within, foreground) } : {}) };
   // Left out when it would only repeat the selector's value (or say nothing): see ActionEntry.
   const sayLabel = label !== '' && label !== choice.selector.target.value;
   const entry: ActionEntry = {
-    selector: wire,
+    ...wire,
     ...(sayLabel ? { label: cutCodePoints(label, MAX_LABEL_CODE_POINTS) } : {}),
     ...entryFlags(node, role),
     ...(choice.disambiguated ? { disambiguated: true as const } : {}),

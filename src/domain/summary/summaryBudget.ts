@@ -46,7 +46,10 @@ function findingsFor(findings: readonly LayoutFinding[] | undefined, kept: numbe
   return out;
 }
 
-export function fitSummaryToBudget(summary: ScreenSummary, budget: number): ScreenSummary {
+/** What the budget reads of a summary: its two lists, its findings and its marks (bounds or not, the cut is the same). */
+export type BudgetedSummary = Pick<ScreenSummary, 'texts' | 'layout_findings' | 'counts' | 'truncated'> & { readonly actions: readonly unknown[] };
+
+export function fitSummaryToBudget<S extends BudgetedSummary>(summary: S, budget: number): S {
   if (wireBytesOfJson(JSON.stringify(summary)) <= budget) return summary;
   const counts = summary.counts ?? {
     texts: summary.texts.length,
@@ -55,7 +58,7 @@ export function fitSummaryToBudget(summary: ScreenSummary, budget: number): Scre
   };
   // Everything but the two lists, marked as cut, with both lists empty: the fixed part of the cost.
   const { layout_findings: findings, ...rest } = summary;
-  const frame: ScreenSummary = { ...rest, texts: [], actions: [], counts, truncated: true };
+  const frame = { ...rest, texts: [], actions: [], counts, truncated: true };
   const frameCost = wireBytesOfJson(JSON.stringify({ ...frame, ...(findings ? { layout_findings: findings } : {}) }));
   const actionCosts = elementCosts(summary.actions);
   const textCosts = elementCosts(summary.texts);
@@ -65,11 +68,11 @@ export function fitSummaryToBudget(summary: ScreenSummary, budget: number): Scre
   const actionsKept = textsKept > 0 ? summary.actions.length : fittingCount(actionCosts, budget - frameCost);
   const kept = findingsFor(findings, actionsKept);
   return {
-    ...rest,
+    ...(rest as Omit<S, 'layout_findings'>),
     texts: summary.texts.slice(0, textsKept),
     actions: summary.actions.slice(0, actionsKept),
     ...(kept.length > 0 ? { layout_findings: kept } : {}),
     counts,
     truncated: true,
-  };
+  } as unknown as S; // the same summary with shorter lists (S only adds fields this leaves as they are)
 }

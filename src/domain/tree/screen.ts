@@ -1,5 +1,5 @@
 import type { Rect, BoxBounds } from './uiNode.js';
-import type { WireSelector } from '../selectors/selector.js';
+import { OFFERED_SELECTOR_KEYS, type WireSelector, type WireSelectorTerm } from '../selectors/selector.js';
 
 /** What the device says about the screen around the dump (read through adb, parsed elsewhere). */
 export interface ImeState {
@@ -63,19 +63,23 @@ export type LabelSource = 'descendant' | 'neighbour';
 /**
  * One offered target. Compact by design (it is repeated up to 120 times): a field that would
  * only repeat what the entry already says is left out, and its absence has one fixed meaning.
+ * Flat (issue 14): the selector's keys (`id`, `text`, … and `within`) ARE the entry's keys beside
+ * `ref` and the facts below; none of the facts is a selector key (wireSummary.selectorOfEntry
+ * reads the selector back). Absent selector keys: no selector names the element alone (it has no
+ * attribute a selector could use, or it is `ambiguous`); then only `ref` names it.
  */
-export interface ActionEntry {
+export type ActionEntry = EntrySelector & ActionFacts;
+
+/** The selector part of an entry: its offered keys, spread into the entry (never state flags nor instance). */
+export type EntrySelector = WireSelectorTerm & { readonly within?: WireSelectorTerm };
+
+export interface ActionFacts {
   /**
    * Names exactly this element for ui_tap / ui_type_text (`{"ref": "e12"}`), for as long as it
    * stays that element (docs/summary.md, "Refs"). Set by the application's ref registry; the pure
    * summary leaves it out.
    */
   readonly ref?: string;
-  /**
-   * Goes back unchanged to ui_tap / ui_type_text. Absent when no selector names the element alone:
-   * it has no attribute a selector could use, or it is `ambiguous`; then only `ref` names it.
-   */
-  readonly selector?: WireSelector;
   /** What the element says; absent when the selector's value already says exactly that, or when it says nothing. */
   readonly label?: string;
   /** Only for an entry without selector whose label is not its own: where the label was read. */
@@ -84,6 +88,10 @@ export interface ActionEntry {
   readonly role?: Exclude<Role, 'button'>;
   /** Present only when the element is disabled. */
   readonly enabled?: false;
+  /**
+   * `[left, top, width, height]`, for auditing. The domain always writes it; the answer leaves it
+   * out unless the caller asked for `include_bounds` (application/screen/wireSummary.ts).
+   */
   readonly bounds: BoxBounds;
   /** Toggles only. */
   readonly checked?: boolean;
@@ -107,15 +115,26 @@ export function roleOfEntry(entry: ActionEntry): Role {
   return entry.role ?? 'button';
 }
 
+/** The entry's selector key (its target term's key), or null when no selector names it. */
+export function selectorKeyOf(entry: EntrySelector): (typeof OFFERED_SELECTOR_KEYS)[number] | null {
+  return OFFERED_SELECTOR_KEYS.find((key) => typeof entry[key] === 'string') ?? null;
+}
+
+/** The selector part of a flat entry, as ui_tap takes it (`within` included), or null without one. */
+export function selectorOfEntry(entry: EntrySelector): WireSelector | null {
+  const key = selectorKeyOf(entry);
+  if (key === null) return null;
+  return { [key]: entry[key], ...(entry.within ? { within: entry.within } : {}) };
+}
+
 /** The selector's own value (its target term), which doubles as the label when `label` is absent. */
-export function selectorValueOf(entry: ActionEntry): string {
-  if (!entry.selector) return '';
-  const { within: _within, ...target } = entry.selector;
-  return Object.values(target).find((v): v is string => typeof v === 'string') ?? '';
+export function selectorValueOf(entry: EntrySelector): string {
+  const key = selectorKeyOf(entry);
+  return key === null ? '' : (entry[key] ?? '');
 }
 
 /** What a model reads as the entry's name: its label, else the value of its selector. */
-export function nameOfEntry(entry: ActionEntry): string {
+export function nameOfEntry(entry: EntrySelector & { readonly label?: string }): string {
   return entry.label ?? selectorValueOf(entry);
 }
 
@@ -127,6 +146,7 @@ export function nameOfEntry(entry: ActionEntry): string {
  */
 export interface ScrollableEntry {
   readonly selector?: WireSelector;
+  /** For auditing; left out of the answer unless `include_bounds` (as an action's). */
   readonly bounds: BoxBounds;
   readonly orientation?: 'horizontal';
   readonly ambiguous?: true;

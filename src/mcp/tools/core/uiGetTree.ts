@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HarnessError } from '../../../domain/errors.js';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
+import { POSITION_OUTPUT_FLAG } from '../../../domain/validation.js';
 import { optionalFlag, optionalRawOffset, optionalSessionId } from '../../arguments.js';
 import { sessionIdSchema } from '../../schemas.js';
 import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
@@ -11,11 +12,12 @@ export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
     toolset: 'core',
     title: 'Read screen',
     description:
-      'Reads the screen: foreground_package, texts, actions [{selector, label (else the selector\'s value), role (else button), ' +
-      'bounds [left, top, width, height], audit only}]. To act, pass a selector unchanged to ui_tap or ui_type_text, not an `ambiguous` one.',
+      'Reads the screen: foreground_package, texts, actions [{ref, selector keys, label (else the selector\'s value), role (else button)}]. ' +
+      'To act, pass {ref} or the selector keys unchanged to ui_tap or ui_type_text.',
     inputSchema: z.object({
       include_raw: z.boolean().optional().describe('Adds the raw XML as ui_tree, in parts'),
       raw_offset: z.number().min(0).optional().describe('Next part: raw_truncated.next_offset'),
+      [POSITION_OUTPUT_FLAG]: z.boolean().optional().describe('Adds bounds, for auditing'),
       session_id: sessionIdSchema,
     }),
     annotations: OBSERVER,
@@ -27,6 +29,7 @@ export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
       const sessionId = optionalSessionId(args);
       return services.tree.getTree(context, {
         includeRaw,
+        includeBounds: optionalFlag(args, POSITION_OUTPUT_FLAG),
         ...(rawOffset === undefined ? {} : { rawOffset }),
         ...(sessionId === undefined ? {} : { sessionId }),
       });

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { WAIT_DEFAULT_S, WAIT_MAX_S, WAIT_MIN_S } from '../../../application/services/WaitService.js';
 import { parseBoundedNumber, parseWaitUntil } from '../../../domain/toolsetArguments.js';
-import { parseSelector } from '../../../domain/validation.js';
-import { optionalSessionId } from '../../arguments.js';
+import { parseSelector, POSITION_OUTPUT_FLAG } from '../../../domain/validation.js';
+import { optionalFlag, optionalSessionId } from '../../arguments.js';
 import { selectorSchema, sessionIdSchema } from '../../schemas.js';
 import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
 
@@ -18,6 +18,7 @@ export function uiWaitTool(services: HarnessServices): ToolDefinition {
       until: z.enum(['visible', 'gone']),
       timeout_s: z.number().min(WAIT_MIN_S).max(WAIT_MAX_S).optional(),
       session_id: sessionIdSchema,
+      [POSITION_OUTPUT_FLAG]: z.boolean().optional(),
     }),
     annotations: OBSERVER,
     execute: (args, context) => {
@@ -25,7 +26,8 @@ export function uiWaitTool(services: HarnessServices): ToolDefinition {
       const until = parseWaitUntil(args.until);
       const timeoutS = parseBoundedNumber(args.timeout_s, 'timeout_s', WAIT_MIN_S, WAIT_MAX_S, WAIT_DEFAULT_S);
       const sessionId = optionalSessionId(args);
-      return services.waits.wait(context, { selector, until, timeoutMs: Math.round(timeoutS * 1000), ...(sessionId === undefined ? {} : { sessionId }) });
+      const includeBounds = optionalFlag(args, POSITION_OUTPUT_FLAG);
+      return services.waits.wait(context, { selector, until, timeoutMs: Math.round(timeoutS * 1000), includeBounds, ...(sessionId === undefined ? {} : { sessionId }) });
     },
   };
 }
