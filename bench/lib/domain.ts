@@ -7,10 +7,15 @@ import { randomUUID } from 'node:crypto';
 import type { UiNode, UiTree } from '../../src/domain/tree/uiNode.js';
 import type { ScreenContext, ScreenSummary } from '../../src/domain/tree/screen.js';
 import type { Envelope } from '../../src/domain/envelope.js';
+import type { WireSummary } from '../../src/application/screen/wireSummary.js';
 
 export interface DomainApi {
   parseDump(xml: string): UiTree;
-  summariseScreen(tree: UiTree, context: ScreenContext): ScreenSummary;
+  /** What ui_get_tree answers by default: refs, no bounds (issue 14). */
+  summariseScreen(tree: UiTree, context: ScreenContext): WireSummary;
+  /** The same with `include_bounds: true` (what the target comparisons need). */
+  summariseWithBounds(tree: UiTree, context: ScreenContext): ScreenSummary;
+  withoutBounds(summary: ScreenSummary): WireSummary;
 }
 
 /**
@@ -22,13 +27,17 @@ export async function loadDomain(): Promise<DomainApi> {
   const dump = (await import('../../src/domain/tree/dump.js')) as { parseDump: DomainApi['parseDump'] };
   const summary = await import('../../src/domain/summary/summary.js');
   const { RefRegistry } = await import('../../src/application/screen/RefRegistry.js');
+  const { withoutBounds } = await import('../../src/application/screen/wireSummary.js');
   const refs = new RefRegistry();
+  const withBounds = (tree: UiTree, context: ScreenContext): ScreenSummary => {
+    const detailed = summary.summariseScreenDetailed(tree, context);
+    return refs.attach({ ...detailed, tree, window: context.window, xml: '', context });
+  };
   return {
     parseDump: dump.parseDump,
-    summariseScreen: (tree, context) => {
-      const detailed = summary.summariseScreenDetailed(tree, context);
-      return refs.attach({ ...detailed, tree, window: context.window, xml: '', context });
-    },
+    summariseScreen: (tree, context) => withoutBounds(withBounds(tree, context)),
+    summariseWithBounds: withBounds,
+    withoutBounds,
   };
 }
 
@@ -67,7 +76,7 @@ export function screenOf(tree: UiTree): { width: number; height: number } {
 }
 
 /** CONTRACT §2: the envelope whose JSON is the text block and which is also the structuredContent. */
-export function envelopeFor(summary: ScreenSummary): Envelope<ScreenSummary> {
+export function envelopeFor<S extends WireSummary>(summary: S): Envelope<S> {
   return { ok: true, operation_id: randomUUID(), tool: 'ui_get_tree', data: summary, evidence: null, error: null };
 }
 

@@ -185,8 +185,9 @@ export function runTokenEconomy(domain: DomainApi): TokenEconomyResult {
     try {
       const xml = readFileSync(f.path, 'utf8');
       const tree = domain.parseDump(xml);
-      const summary = domain.summariseScreen(tree, contextFor(tree));
-      const wire = JSON.stringify(envelopeFor(summary));
+      // The comparisons need each target's rectangle (include_bounds); the size is the default answer's, without them.
+      const summary = domain.summariseWithBounds(tree, contextFor(tree));
+      const wire = JSON.stringify(envelopeFor(domain.withoutBounds(summary)));
       const text = measure(wire);
       const both: Size = { bytes: text.bytes * 2, chars: text.chars * 2, tokens_o200k: text.tokens_o200k * 2, tokens_cl100k: text.tokens_cl100k * 2 };
 

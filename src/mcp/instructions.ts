@@ -3,9 +3,9 @@ import type { ToolsetName } from './toolsets.js';
 /** Taught to the model at initialize: the loop that makes the tools work without coordinates. */
 export const SERVER_INSTRUCTIONS = [
   'Drives one Android emulator by meaning, never by coordinates.',
-  'Loop: call ui_get_tree, pick an entry from `actions`, send {"ref": <its ref>} (or its `selector` unchanged) to ui_tap or ui_type_text, then ui_get_tree again to see the result. STALE_REF means the screen changed: read it again.',
-  'An action without `label` is named by its selector\'s value; without `role` it is a button; `enabled` appears only as false. `texts` lists what the actions do not already show.',
-  '`bounds` ([left, top, width, height]) are for auditing only; entries marked `ambiguous`, and those without selector, are reached by their ref only; `covered_by_keyboard` ones sit under the keyboard (device_back closes it).',
+  'Loop: call ui_get_tree, pick an entry from `actions`, send {"ref": <its ref>} (or, without the ref, its selector keys unchanged: id, resource_id, text, content_desc, input_hint, within) to ui_tap or ui_type_text, then ui_get_tree again to see the result. STALE_REF means the screen changed: read it again.',
+  'An action without `label` is named by its selector\'s value; without `role` it is a button; `enabled` appears only as false. `id` is a resource id of the foreground app without its "<package>:id/" prefix. `texts` lists what the actions do not already show.',
+  'Entries marked `ambiguous`, and those without selector keys, are reached by their ref only; `covered_by_keyboard` ones sit under the keyboard (device_back closes it). include_bounds: true adds each entry\'s bounds [left, top, width, height], for auditing only.',
   'ui_scroll moves the largest list that scrolls the given direction (up/down/left/right); to move another one (a carousel, a list in a sheet), pass the `selector` of an entry of `scrollables` (no `orientation` means vertical). moved: false means it is at its end.',
   'For several steps in a row call ui_session_open and pass its session_id to every call, then ui_session_close.',
   'Every answer is one envelope {ok, operation_id, tool, data, evidence, error}; error.message says what to do next. EMULATOR_BUSY means another call holds the device: retry when it is done.',

@@ -19,6 +19,7 @@ import { EDGE_DONE_SCREEN, EDGE_SCREEN, withEdgeToEdge } from '../support/edgeSc
 import { sleep } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { openRawSession, type RawDriver } from '../support/rawSession.js';
+import { selectorOfEntry } from '../../src/application/screen/wireSummary.js';
 
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
 
@@ -51,7 +52,7 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
     return answer.envelope.data as unknown as ScreenSummary;
   };
   const indexOf = (summary: ScreenSummary, text: string): number =>
-    summary.actions.findIndex((a) => JSON.stringify(a.selector ?? {}).includes(text) || a.label === text);
+    summary.actions.findIndex((a) => JSON.stringify(selectorOfEntry(a) ?? {}).includes(text) || a.label === text);
 
   /** A raw UiAutomator2 session (the contract's capabilities), deleted before the harness acts. */
   async function withRawSession(work: (driver: RawDriver) => Promise<void>): Promise<void> {

@@ -8,12 +8,9 @@ import type { Locator } from '../../../src/domain/ports.js';
 import { buildHarness, type TestHarness } from '../../support/fakes/harness.js';
 import { settingsAppsDump } from '../../support/fakes/screens.js';
 import { evaluateLocator, parseXml } from '../domain/xpathOracle.js';
+import { selectorOfEntry, type WireActionEntry } from '../../../src/application/screen/wireSummary.js';
 
-interface Entry {
-  readonly ref: string;
-  readonly label?: string;
-  readonly selector?: Record<string, unknown>;
-}
+type Entry = WireActionEntry & { readonly ref: string };
 
 /** The fake driver finds what the XPath selects on its current page source (exactly one, else nothing). */
 function realXpath(h: TestHarness): void {
@@ -33,7 +30,7 @@ async function entries(h: TestHarness): Promise<Entry[]> {
 }
 
 function byName(list: readonly Entry[], name: string): Entry {
-  const hit = list.find((e) => e.label === name || Object.values(e.selector ?? {}).includes(name));
+  const hit = list.find((e) => e.label === name || Object.values(selectorOfEntry(e) ?? {}).includes(name));
   if (!hit) throw new Error(`no entry ${name} in ${JSON.stringify(list)}`);
   return hit;
 }
@@ -133,7 +130,7 @@ describe('an element with no visible area', () => {
       '<node index="2" text="" resource-id="android:id/switch_widget" class="android.widget.Switch" package="com.android.settings" content-desc="" checkable="true" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[602,2380][690,2345]" />';
     setScreen(h, settingsAppsDump(clipped));
     const list = await entries(h);
-    const entry = list.find((e) => e.selector === undefined || JSON.stringify(e.selector).includes('switch_widget'))!;
+    const entry = list.find((e) => selectorOfEntry(e) === null || JSON.stringify(selectorOfEntry(e)).includes('switch_widget'))!;
     expect(entry).toBeDefined();
     const envelope = await h.envelope('ui_tap', { selector: { ref: entry.ref } });
     expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');

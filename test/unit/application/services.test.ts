@@ -8,6 +8,7 @@ import { buildHarness, envelopeOf, type TestHarness } from '../../support/fakes/
 import { makePng } from '../../support/fakes/images.js';
 import { launcherDump, settingsAppsDump } from '../../support/fakes/screens.js';
 import { appiumSource, screen } from '../domain/dumpBuilder.js';
+import { selectorOfEntry } from '../../../src/application/screen/wireSummary.js';
 
 /** Makes the fake Appium find `selector` (through the domain's own locator) as an element labelled `label`. */
 function offer(h: TestHarness, selector: Record<string, unknown>, label: string): void {
@@ -777,7 +778,7 @@ describe("a password field's text never leaves the harness (issue 12 §8)", () =
       const envelope = await h.envelope('ui_get_tree', args);
       expect(envelope.ok, JSON.stringify(envelope.error)).toBe(true);
       const actions = (envelope.data as { actions: ActionEntry[] }).actions;
-      expect(actions.find((a) => a.role === 'input')?.selector).toEqual({ input_hint: 'Password' });
+      expect(selectorOfEntry(actions.find((a) => a.role === 'input')!)).toEqual({ input_hint: 'Password' });
       expect(leaks(h, envelope)).toEqual([]);
     }
     const raw = (await h.envelope('ui_get_tree', { include_raw: true })).data as { ui_tree: string };

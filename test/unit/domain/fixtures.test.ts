@@ -15,7 +15,8 @@ import { buildLocator } from '../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { toBox } from '../../../src/domain/tree/nodeFacts.js';
 import { containerOf, visibleScrollables } from '../../../src/domain/summary/scrollables.js';
-import type { ScreenContext } from '../../../src/domain/tree/screen.js';
+import { selectorOfEntry, type ScreenContext } from '../../../src/domain/tree/screen.js';
+import { expandIds, hasIdTerm } from '../../../src/domain/selectors/selector.js';
 import { allNodes, evaluateLocator, parseXml } from './xpathOracle.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -46,7 +47,7 @@ if (!present) {
 
 describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
   const files = fixtureFiles();
-  const totals = { unnamed: 0, files: 0, nodes: 0, offered: 0, checked: 0, viaId: 0, viaA11y: 0, viaXpath: 0, disambiguated: 0, ambiguous: 0, findings: 0, xmlBytes: 0, summaryBytes: 0, scrollables: 0, scrollablesNamed: 0 };
+  const totals = { unnamed: 0, files: 0, nodes: 0, offered: 0, checked: 0, viaId: 0, viaA11y: 0, viaXpath: 0, disambiguated: 0, ambiguous: 0, findings: 0, xmlBytes: 0, summaryBytes: 0, scrollables: 0, scrollablesNamed: 0, ids: 0 };
 
   it('finds the fixtures', () => {
     expect(files.length).toBeGreaterThanOrEqual(40);
@@ -79,7 +80,8 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
 
       for (const plan of plans) {
         const { entry } = plan;
-        if (entry.selector === undefined) {
+        const wire = selectorOfEntry(entry);
+        if (wire === null) {
           // Offered by its ref only (issue 13): no selector names it alone, because nothing on the
           // node or its content could be one, or because the best one is ambiguous.
           expect(entry.bounds).toEqual(toBox(plan.node.bounds!));
@@ -93,8 +95,11 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
           }
           continue;
         }
-        // Every emitted selector passes the same validation ui_tap applies.
-        const selector = parseSelector(entry.selector);
+        // Every emitted selector passes the same validation ui_tap applies, and once its `id` is
+        // expanded with the foreground package (as the application does before resolving) it is
+        // exactly the selector the summary proved unique: `id` changes no selector's meaning.
+        if (hasIdTerm(parseSelector(wire))) totals.ids++;
+        const selector = expandIds(parseSelector(wire), summary.foreground_package);
         expect(selector).toEqual(plan.selector);
         // The advertised bounds are the actionable node's; the selector's node is it or inside it.
         expect(entry.bounds).toEqual(toBox(plan.node.bounds!));
@@ -105,7 +110,7 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
         expect(entry.ambiguous).toBeUndefined();
         totals.checked++;
         const matched = matchSelector(tree, selector);
-        expect(matched, JSON.stringify(entry.selector)).toEqual([plan.selectorNode]);
+        expect(matched, JSON.stringify(wire)).toEqual([plan.selectorNode]);
 
         const locator = buildLocator(selector);
         if (locator.using === 'id') totals.viaId++;
@@ -126,7 +131,7 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
         expect(entry.bounds).toEqual(toBox(node.bounds!));
         if (!entry.selector || entry.ambiguous) return;
         totals.scrollablesNamed++;
-        const selector = parseSelector(entry.selector);
+        const selector = expandIds(parseSelector(entry.selector), summary.foreground_package);
         expect(matchSelector(tree, selector), JSON.stringify(entry.selector)).toEqual([node]);
         const found = evaluateLocator(doc, buildLocator(selector));
         expect(found).toEqual([elements[node.order]]);
@@ -159,5 +164,7 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
     console.log(`fixtures sweep: ${JSON.stringify(totals)}`);
     expect(totals.files).toBe(files.length);
     expect(totals.checked).toBeGreaterThan(0);
+    // Issue 14: the foreground app's resource ids go out as `id` on the real dumps too.
+    expect(totals.ids).toBeGreaterThan(0);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDump } from '../../../src/domain/tree/dump.js';
 import { summariseScreen } from '../../../src/domain/summary/summary.js';
 import { minimumTouchPx } from '../../../src/domain/summary/layoutAudit.js';
-import type { ScreenContext, WindowState } from '../../../src/domain/tree/screen.js';
+import { selectorOfEntry, type ScreenContext, type WindowState } from '../../../src/domain/tree/screen.js';
 import { screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
 
 function ctx(density: number, window: Partial<WindowState> = {}): ScreenContext {
@@ -37,7 +37,7 @@ describe('layout audit: touch_target_too_small with the real density', () => {
     // One pixel short on both axes: a finding that names the action (whose bounds give the size) and the minimum.
     const s = summary([square(minimum - 1)], density);
     expect(s.layout_findings).toEqual([{ issue: 'touch_target_too_small', actions: [0], minimum_px: minimum }]);
-    expect(s.actions[0]).toEqual({ selector: { content_desc: 'Icon' }, bounds: [500, 900, minimum - 1, minimum - 1] });
+    expect(s.actions[0]).toEqual({ content_desc: 'Icon', bounds: [500, 900, minimum - 1, minimum - 1] });
     // Exactly the minimum: no finding.
     expect(audit([square(minimum)], density)).toEqual([]);
   });
@@ -173,7 +173,7 @@ describe('layout audit: how findings name their targets', () => {
     expect(s.actions).toHaveLength(120);
     expect(s.truncated).toBe(true);
     expect(s.layout_findings).toEqual([
-      { issue: 'touch_target_too_small', selector: { resource_id: 'com.example.app:id/last' }, label: 'Last', size_px: [40, 40], minimum_px: 126 },
+      { issue: 'touch_target_too_small', selector: { id: 'last' }, label: 'Last', size_px: [40, 40], minimum_px: 126 },
     ]);
     // Its label stays in texts: no offered action shows it.
     expect(s.texts).toEqual(['Last']);
@@ -199,7 +199,7 @@ describe('layout audit: under_navigation_bar / under_status_bar (edge to edge)',
       420,
       { systemBars: BARS, displaySize: { width: 1080, height: 2400 } },
     );
-    expect(s.actions.map((a) => a.selector)).toEqual([{ text: 'Close' }, { text: 'Save' }, { text: 'Place order' }, { text: 'Above' }, { text: 'Half' }]);
+    expect(s.actions.map((a) => selectorOfEntry(a))).toEqual([{ text: 'Close' }, { text: 'Save' }, { text: 'Place order' }, { text: 'Above' }, { text: 'Half' }]);
     expect(s.layout_findings).toEqual([
       { issue: 'under_status_bar', actions: [0] },
       { issue: 'under_navigation_bar', actions: [2] },

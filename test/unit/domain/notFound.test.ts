@@ -4,7 +4,7 @@ import type { ActionEntry, Role } from '../../../src/domain/tree/screen.js';
 
 /** An entry as the summary writes it: the label is the selector's value, `button` and `enabled` are implied. */
 function offer(label: string, role: Role = 'button', extra: Partial<ActionEntry> = {}): ActionEntry {
-  return { selector: { text: label }, ...(role !== 'button' ? { role } : {}), bounds: [0, 0, 10, 10], ...extra };
+  return { text: label, ...(role !== 'button' ? { role } : {}), bounds: [0, 0, 10, 10], ...extra };
 }
 
 describe('notFoundMessage (CONTRACT §7)', () => {
@@ -45,12 +45,12 @@ describe('notFoundMessage (CONTRACT §7)', () => {
   });
 
   it('prefers the label to the selector value when the entry has one', () => {
-    const labelled: ActionEntry = { selector: { resource_id: 'com.example.app:id/send' }, label: 'Send', bounds: [0, 0, 10, 10] };
+    const labelled: ActionEntry = { resource_id: 'com.example.app:id/send', label: 'Send', bounds: [0, 0, 10, 10] };
     expect(notFoundMessage({ target: { key: 'text', value: 'x' } }, [labelled])).toContain("'Send' (button)");
   });
 
   it('uses the selector value when an offer has no label', () => {
-    const unlabelled: ActionEntry = { ...offer(''), selector: { resource_id: 'com.example.app:id/fab' } };
+    const unlabelled: ActionEntry = { resource_id: 'com.example.app:id/fab', bounds: [0, 0, 10, 10] };
     expect(notFoundMessage({ target: { key: 'text', value: 'x' } }, [unlabelled])).toContain("'com.example.app:id/fab' (button)");
   });
 

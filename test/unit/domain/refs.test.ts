@@ -18,6 +18,7 @@ import { RefRegistry, REF_GENERATIONS } from '../../../src/application/screen/Re
 import type { ScreenReading } from '../../../src/application/screen/ScreenReader.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
 import { allNodes, evaluateLocator, parseXml } from './xpathOracle.js';
+import { selectorOfEntry } from '../../../src/application/screen/wireSummary.js';
 
 const SETTINGS: WindowState = {
   foregroundPackage: 'com.example.app',
@@ -159,7 +160,7 @@ describe('the registry', () => {
       const s = registry.attach(reading(app({ firstRow: 400 + (i % 7) * 10, rows: [`Row ${i % 5}`, 'Sent'] })));
       if (i === 0) firstRefs = s.actions.map((a) => a.ref!);
       for (const [j, a] of s.actions.entries()) {
-        const who = JSON.stringify([a.label ?? a.selector, a.bounds, j]);
+        const who = JSON.stringify([a.label ?? selectorOfEntry(a), a.bounds, j]);
         expect(owner.get(a.ref!) ?? who, a.ref).toBe(who);
         owner.set(a.ref!, who);
       }
@@ -249,7 +250,7 @@ describe.skipIf(!present)('refs on every real dump in ../shared/fixtures', () =>
       }
       totals.files++;
       totals.refs += refs.length;
-      totals.withoutSelector += summary.actions.filter((a) => a.selector === undefined).length;
+      totals.withoutSelector += summary.actions.filter((a) => selectorOfEntry(a) === null).length;
       totals.twins += [...seen.values()].filter((n) => n > 1).reduce((s, n) => s + n, 0);
       // Read again: the same refs.
       expect(registry.attach(reading(xml)).actions.map((a) => a.ref)).toEqual(refs);

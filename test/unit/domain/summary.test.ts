@@ -3,7 +3,8 @@ import { parseDump } from '../../../src/domain/tree/dump.js';
 import { summariseScreen, summariseScreenDetailed } from '../../../src/domain/summary/summary.js';
 import { matchSelector } from '../../../src/domain/selectors/matcher.js';
 import { parseSelector } from '../../../src/domain/validation.js';
-import { nameOfEntry, roleOfEntry, type ScreenContext, type WindowState } from '../../../src/domain/tree/screen.js';
+import { expandIds } from '../../../src/domain/selectors/selector.js';
+import { nameOfEntry, roleOfEntry, selectorOfEntry, type ScreenContext, type WindowState } from '../../../src/domain/tree/screen.js';
 import { notFoundMessage } from '../../../src/domain/summary/notFound.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
 import { cutCodePoints } from '../../../src/domain/tree/nodeFacts.js';
@@ -22,9 +23,10 @@ function summarise(children: NodeSpec[], context = ctx()) {
 /** Every unambiguous offer resolves (domain matcher) to exactly one node. */
 function expectEveryOfferUnique(children: NodeSpec[]) {
   const tree = parseDump(uiautomatorDump([screen(children)]));
-  const { plans } = summariseScreenDetailed(tree, ctx());
+  const { plans, summary } = summariseScreenDetailed(tree, ctx());
+  const fg = summary.foreground_package;
   for (const plan of plans.filter((p) => !p.entry.ambiguous)) {
-    expect(matchSelector(tree, parseSelector(plan.entry.selector))).toEqual([plan.selectorNode]);
+    expect(matchSelector(tree, expandIds(parseSelector(selectorOfEntry(plan.entry)!), fg))).toEqual([plan.selectorNode]);
   }
 }
 
@@ -60,7 +62,7 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
   });
 
   it('chooses the selector attribute by the contract order', () => {
-    expect(summary.actions.map((a) => a.selector)).toEqual([
+    expect(summary.actions.map((a) => selectorOfEntry(a))).toEqual([
       { input_hint: 'Search settings' },
       { text: 'typed' },
       { text: 'Wi-Fi' },
@@ -70,20 +72,20 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
   });
 
   it('reports checked for toggles only, bounds as [left, top, width, height]', () => {
-    expect(summary.actions[2]).toEqual({ selector: { text: 'Wi-Fi' }, role: 'toggle', bounds: [0, 300, 1080, 150], checked: true });
+    expect(summary.actions[2]).toEqual({ text: 'Wi-Fi', role: 'toggle', bounds: [0, 300, 1080, 150], checked: true });
     expect(summary.actions[3]).not.toHaveProperty('checked');
   });
 
   it('leaves out what an entry would only repeat: role button, enabled true, a label equal to the selector value', () => {
-    expect(summary.actions[3]).toEqual({ selector: { text: 'Calendar' }, bounds: [0, 450, 1080, 150] });
+    expect(summary.actions[3]).toEqual({ text: 'Calendar', bounds: [0, 450, 1080, 150] });
     const s = summarise([
       { cls: 'android.widget.Button', text: 'Off', enabled: false, clickable: true, bounds: '[0,0][1080,150]' },
       { cls: 'android.widget.ImageButton', id: 'com.example.app:id/send', desc: 'Send', clickable: true, bounds: '[0,150][1080,300]' },
     ]);
     expect(s.actions).toEqual([
-      { selector: { text: 'Off' }, enabled: false, bounds: [0, 0, 1080, 150] },
+      { text: 'Off', enabled: false, bounds: [0, 0, 1080, 150] },
       // The id does not say "Send": the label does.
-      { selector: { resource_id: 'com.example.app:id/send' }, label: 'Send', bounds: [0, 150, 1080, 150] },
+      { id: 'send', label: 'Send', bounds: [0, 150, 1080, 150] },
     ]);
   });
 
@@ -169,7 +171,7 @@ describe('summariseScreen: selectors from descendants', () => {
 
   it('prefers a descendant attribute that is unique over a shared resource-id', () => {
     const s = summarise([row('Network & internet', 0), row('Connected devices', 1), row('Apps', 2)]);
-    expect(s.actions.map((a) => [a.selector, nameOfEntry(a), roleOfEntry(a)])).toEqual([
+    expect(s.actions.map((a) => [selectorOfEntry(a), nameOfEntry(a), roleOfEntry(a)])).toEqual([
       [{ text: 'Network & internet' }, 'Network & internet', 'button'],
       [{ text: 'Connected devices' }, 'Connected devices', 'button'],
       [{ text: 'Apps' }, 'Apps', 'button'],
@@ -189,7 +191,7 @@ describe('summariseScreen: selectors from descendants', () => {
       ],
     };
     const s = summarise([card]);
-    expect(s.actions.map((a) => [a.selector, nameOfEntry(a)])).toEqual([
+    expect(s.actions.map((a) => [selectorOfEntry(a), nameOfEntry(a)])).toEqual([
       [{ text: 'Post title' }, 'Post title'],
       [{ text: 'Like' }, 'Like'],
     ]);
@@ -200,7 +202,7 @@ describe('summariseScreen: selectors from descendants', () => {
       { cls: 'android.widget.ImageButton', id: 'com.example.app:id/fab', clickable: true, bounds: '[800,2000][1000,2200]' },
       { cls: 'android.widget.ImageButton', clickable: true, bounds: '[100,2000][300,2200]' },
     ]);
-    expect(s.actions).toEqual([{ selector: { resource_id: 'com.example.app:id/fab' }, bounds: [800, 2000, 200, 200] }, { bounds: [100, 2000, 200, 200] }]);
+    expect(s.actions).toEqual([{ id: 'fab', bounds: [800, 2000, 200, 200] }, { bounds: [100, 2000, 200, 200] }]);
   });
 
   it('labels an entry without selector from its content, else a descendant, else a neighbour, and says where', () => {
@@ -222,7 +224,7 @@ describe('summariseScreen: selectors from descendants', () => {
         ],
       },
     ]);
-    const unnamed = s.actions.filter((a) => a.selector === undefined);
+    const unnamed = s.actions.filter((a) => selectorOfEntry(a) === null);
     expect(unnamed.map((a) => [a.label, a.label_from, a.role])).toEqual([
       [cutCodePoints(longTitle, 120), undefined, undefined],
       ['Open', 'descendant', undefined],
@@ -232,7 +234,7 @@ describe('summariseScreen: selectors from descendants', () => {
 
   it('does not offer a selector value ui_tap would refuse (too long), falling back to the next attribute', () => {
     const s = summarise([{ cls: 'android.widget.Button', text: 'x'.repeat(300), id: 'com.example.app:id/long', clickable: true, bounds: '[0,0][500,500]' }]);
-    expect(s.actions[0]!.selector).toEqual({ resource_id: 'com.example.app:id/long' });
+    expect(selectorOfEntry(s.actions[0]!)).toEqual({ id: 'long' });
     expect(s.actions[0]!.label).toBe(`${'x'.repeat(120)}…`);
   });
 });
@@ -250,7 +252,7 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
 
   it('tells two Save rows apart by their Personal/Work profile ancestors', () => {
     const s = summarise([profileSection('Personal profile', 0), profileSection('Work profile', 500)]);
-    expect(s.actions.map((a) => [a.selector, a.disambiguated, a.ambiguous])).toEqual([
+    expect(s.actions.map((a) => [selectorOfEntry(a), a.disambiguated, a.ambiguous])).toEqual([
       [{ text: 'Save', within: { content_desc: 'Personal profile' } }, true, undefined],
       [{ text: 'Save', within: { content_desc: 'Work profile' } }, true, undefined],
     ]);
@@ -259,7 +261,7 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
 
   it('uses invisible ancestors as context too', () => {
     const s = summarise([profileSection('Personal profile', 0, false), profileSection('Work profile', 500, false)]);
-    expect(s.actions.map((a) => a.selector)).toEqual([
+    expect(s.actions.map((a) => selectorOfEntry(a))).toEqual([
       { text: 'Save', within: { content_desc: 'Personal profile' } },
       { text: 'Save', within: { content_desc: 'Work profile' } },
     ]);
@@ -279,7 +281,7 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
       expect(a.ambiguous).toBe(true);
       expect(a.disambiguated).toBeUndefined();
       // No selector names it alone, so none is offered (issue 13: its ref does); the plan keeps the one tried.
-      expect(a.selector).toBeUndefined();
+      expect(selectorOfEntry(a)).toBeNull();
       expect(a.label).toBe('Clock');
       expect(plans[i]!.selector).toEqual({ target: { key: 'resource_id', value: 'android:id/title' } });
     }
@@ -296,9 +298,9 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
       ],
     });
     const s = summarise([clockRow(0, '21.45 MB'), clockRow(300, '8.12 MB')]);
-    expect(s.actions.map((a) => [a.selector, nameOfEntry(a), a.ambiguous])).toEqual([
-      [undefined, 'Clock', true],
-      [undefined, 'Clock', true],
+    expect(s.actions.map((a) => [selectorOfEntry(a), nameOfEntry(a), a.ambiguous])).toEqual([
+      [null, 'Clock', true],
+      [null, 'Clock', true],
     ]);
   });
 
@@ -308,7 +310,7 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
       { cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[0,0][0,0]' },
     ]);
     expect(s.actions).toHaveLength(1);
-    expect(s.actions[0]).toMatchObject({ selector: { text: 'OK', within: { resource_id: 'com.example.app:id/dialog' } }, disambiguated: true });
+    expect(s.actions[0]).toMatchObject({ text: 'OK', within: { id: 'dialog' }, disambiguated: true });
   });
 
   it('marks a single visible offer ambiguous when an invisible twin cannot be told apart', () => {
@@ -323,8 +325,8 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
 describe('summariseScreen: Flutter labels', () => {
   it('offers a content-desc with a newline as is, and it validates', () => {
     const s = summarise([{ cls: 'android.view.View', desc: 'Historial\nTab 2 of 3', clickable: true, bounds: '[0,2200][360,2400]' }]);
-    expect(s.actions[0]!.selector).toEqual({ content_desc: 'Historial\nTab 2 of 3' });
-    expect(parseSelector(s.actions[0]!.selector).target.value).toBe('Historial\nTab 2 of 3');
+    expect(selectorOfEntry(s.actions[0]!)).toEqual({ content_desc: 'Historial\nTab 2 of 3' });
+    expect(parseSelector(selectorOfEntry(s.actions[0]!)).target.value).toBe('Historial\nTab 2 of 3');
     // The action shows the label in full, so texts does not repeat it.
     expect(s.texts).toEqual([]);
   });
@@ -392,17 +394,17 @@ describe('summariseScreen: empty fields report their hint as their text (issue 1
 
   it('offers an empty field by its hint, never by the text that is its hint, and says it is empty', () => {
     const s = summarise([email('Email')]);
-    expect(s.actions).toEqual([{ selector: { input_hint: 'Email' }, role: 'input', bounds: [0, 300, 1080, 150], empty: true }]);
+    expect(s.actions).toEqual([{ input_hint: 'Email', role: 'input', bounds: [0, 300, 1080, 150], empty: true }]);
   });
 
   it('offers the same selector once something is typed, and the field is no longer empty', () => {
     const typed = summarise([email('ada@example.com')]);
-    expect(typed.actions).toEqual([{ selector: { input_hint: 'Email' }, label: 'ada@example.com', role: 'input', bounds: [0, 300, 1080, 150] }]);
+    expect(typed.actions).toEqual([{ input_hint: 'Email', label: 'ada@example.com', role: 'input', bounds: [0, 300, 1080, 150] }]);
   });
 
   it('keeps a resource-id first, and labels the empty field with its hint', () => {
     const s = summarise([email('Email', { id: 'com.example.app:id/email' })]);
-    expect(s.actions).toEqual([{ selector: { resource_id: 'com.example.app:id/email' }, label: 'Email', role: 'input', bounds: [0, 300, 1080, 150], empty: true }]);
+    expect(s.actions).toEqual([{ id: 'email', label: 'Email', role: 'input', bounds: [0, 300, 1080, 150], empty: true }]);
   });
 
   it('an empty text is empty too, and a field without a hint keeps its text as before', () => {
@@ -411,18 +413,18 @@ describe('summariseScreen: empty fields report their hint as their text (issue 1
       { cls: 'android.widget.EditText', text: 'Delhi', clickable: true, bounds: '[0,150][1080,300]' },
     ]);
     expect(s.actions).toEqual([
-      { selector: { content_desc: 'Phone' }, role: 'input', bounds: [0, 0, 1080, 150], empty: true },
-      { selector: { text: 'Delhi' }, role: 'input', bounds: [0, 150, 1080, 150] },
+      { content_desc: 'Phone', role: 'input', bounds: [0, 0, 1080, 150], empty: true },
+      { text: 'Delhi', role: 'input', bounds: [0, 150, 1080, 150] },
     ]);
   });
 
   it("trusts UiAutomator2's showing-hint over the comparison of text and hint", () => {
     const source = (text: string, showingHint: boolean) =>
       summariseScreen(parseDump(appiumSource([screen([email(text, { showingHint })])])), ctx()).actions[0];
-    expect(source('Email', true)).toMatchObject({ selector: { input_hint: 'Email' }, empty: true });
+    expect(source('Email', true)).toMatchObject({ input_hint: 'Email', empty: true });
     // Someone typed the hint's own words: the field is filled.
     expect(source('Email', false)).not.toHaveProperty('empty');
-    expect(source('Email', false)?.selector).toEqual({ input_hint: 'Email' });
+    expect(selectorOfEntry(source('Email', false)!)).toEqual({ input_hint: 'Email' });
   });
 
   it('two empty "Name" fields are told apart by their sections, by hint, not by the text they share', () => {
@@ -434,7 +436,7 @@ describe('summariseScreen: empty fields report their hint as their text (issue 1
     });
     const children = [section('Sender', 300), section('Recipient', 700)];
     const s = summarise(children);
-    expect(s.actions.map((a) => a.selector)).toEqual([
+    expect(s.actions.map((a) => selectorOfEntry(a))).toEqual([
       { input_hint: 'Name', within: { content_desc: 'Sender' } },
       { input_hint: 'Name', within: { content_desc: 'Recipient' } },
     ]);
@@ -443,7 +445,7 @@ describe('summariseScreen: empty fields report their hint as their text (issue 1
     // Typing into one of them changes nothing about either selector.
     const typed: NodeSpec[] = [section('Sender', 300), section('Recipient', 700)];
     typed[0]!.children![0]!.text = 'Ada';
-    expect(summarise(typed).actions.map((a) => a.selector)).toEqual(s.actions.map((a) => a.selector));
+    expect(summarise(typed).actions.map((a) => selectorOfEntry(a))).toEqual(s.actions.map((a) => selectorOfEntry(a)));
   });
 });
 
@@ -463,14 +465,14 @@ describe('summariseScreen: a password field’s text is never repeated (issue 12
       for (const shape of ['uiautomator', 'appium'] as const) {
         const roots = [screen([{ cls: 'android.widget.TextView', text: 'Sign in', bounds: '[0,0][1080,150]' }, password(text, { hint: 'Password' })])];
         const s = summariseScreen(parseDump(shape === 'appium' ? appiumSource(roots) : uiautomatorDump(roots)), ctx());
-        expect(s.actions).toEqual([{ selector: { input_hint: 'Password' }, role: 'input', bounds: [0, 500, 1080, 150] }]);
+        expect(s.actions).toEqual([{ input_hint: 'Password', role: 'input', bounds: [0, 500, 1080, 150] }]);
         expect(JSON.stringify(s)).not.toContain(text);
         expect(s.texts).toEqual(['Sign in']);
       }
     }
-    expect(summarise([password(SECRET, { desc: 'Your password' })]).actions[0]?.selector).toEqual({ content_desc: 'Your password' });
+    expect(selectorOfEntry(summarise([password(SECRET, { desc: 'Your password' })]).actions[0]!)).toEqual({ content_desc: 'Your password' });
     expect(summarise([password(SECRET, { id: 'com.example.app:id/pw' })]).actions[0]).toEqual({
-      selector: { resource_id: 'com.example.app:id/pw' },
+      id: 'pw',
       role: 'input',
       bounds: [0, 500, 1080, 150],
     });
@@ -478,7 +480,7 @@ describe('summariseScreen: a password field’s text is never repeated (issue 12
 
   it('an empty password field is empty, and is named by its hint', () => {
     expect(summarise([password('Password', { hint: 'Password' })]).actions).toEqual([
-      { selector: { input_hint: 'Password' }, role: 'input', bounds: [0, 500, 1080, 150], empty: true },
+      { input_hint: 'Password', role: 'input', bounds: [0, 500, 1080, 150], empty: true },
     ]);
   });
 
@@ -486,7 +488,7 @@ describe('summariseScreen: a password field’s text is never repeated (issue 12
     const s = summarise([password(SECRET)]);
     expect(s.actions).toHaveLength(1);
     expect(s.actions[0]).toMatchObject({ role: 'input' });
-    expect(s.actions[0]?.selector).toBeUndefined();
+    expect(selectorOfEntry(s.actions[0]!)).toBeNull();
     expect(JSON.stringify(s)).not.toContain(SECRET);
     const parent = summarise([
       { cls: 'android.widget.LinearLayout', clickable: true, bounds: '[0,400][1080,800]', children: [{ ...password(SECRET), clickable: false, cls: 'android.view.View' }] },

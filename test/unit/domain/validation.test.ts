@@ -83,7 +83,7 @@ describe('parseSelector (CONTRACT §4)', () => {
     ['within a string', { text: 'a', within: 'Work profile' }],
     ['within null', { text: 'a', within: null }],
     ['within an array', { text: 'a', within: [{ text: 'b' }] }],
-    ['within with an unknown key', { text: 'a', within: { id: 'b' } }],
+    ['within with an unknown key', { text: 'a', within: { ident: 'b' } }],
     ['a number value', { text: 5 }],
     ['a null value', { text: null }],
     ['an object value', { text: { $ne: '' } }],
@@ -126,7 +126,7 @@ describe('parseSelector (CONTRACT §4)', () => {
 
   it('tells the model what is accepted and never echoes hostile input verbatim', () => {
     const message = messageOf(() => parseSelector({ text: 'a', content_desc: 'b' }));
-    expect(message).toContain('exactly one of resource_id, text, content_desc, text_contains, input_hint');
+    expect(message).toContain('exactly one of id, resource_id, text, content_desc, text_contains, input_hint');
     expect(message).toContain('within');
     const huge = messageOf(() => parseSelector({ ['x'.repeat(5000) + '\u0000\u202e']: 'a' }));
     expect(huge.length).toBeLessThan(700);

@@ -12,12 +12,12 @@ export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
     toolset: 'core',
     title: 'Read screen',
     description:
-      'Reads the screen: foreground_package, texts, actions [{ref, selector keys, label (else the selector\'s value), role (else button)}]. ' +
-      'To act, pass {ref} or the selector keys unchanged to ui_tap or ui_type_text.',
+      'The screen: foreground_package, texts, actions [{ref, selector keys, label (else the selector\'s value), role (else button)}]. ' +
+      'Send {ref} or those keys to ui_tap or ui_type_text.',
     inputSchema: z.object({
       include_raw: z.boolean().optional().describe('Adds the raw XML as ui_tree, in parts'),
       raw_offset: z.number().min(0).optional().describe('Next part: raw_truncated.next_offset'),
-      [POSITION_OUTPUT_FLAG]: z.boolean().optional().describe('Adds bounds, for auditing'),
+      [POSITION_OUTPUT_FLAG]: z.boolean().optional(),
       session_id: sessionIdSchema,
     }),
     annotations: OBSERVER,
