@@ -21,7 +21,7 @@ import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startHarness, type HarnessProcess } from './support/harnessClient.js';
 import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
-import { boxOf, isReady, nameOf, pointInside, type WireAction, type WireSummary } from './support/summary.js';
+import { boxOf, isReady, selectorOf, nameOf, pointInside, type WireAction, type WireSummary } from './support/summary.js';
 import { SwitchableDevice } from './support/switchableDevice.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -102,7 +102,7 @@ const title = ON_EMULATOR
       switchable.switchTo(vd);
       const staticPackage = vd.currentScreen().package;
 
-      const treeAnswer = await harness.call('ui_get_tree');
+      const treeAnswer = await harness.call('ui_get_tree', { include_bounds: true });
       expect(treeAnswer.envelope.ok, JSON.stringify(treeAnswer.envelope).slice(0, 1000)).toBe(true);
       const summary = treeAnswer.envelope.data as unknown as WireSummary;
       expect(summary.foreground_package).toBe(staticPackage);
@@ -127,7 +127,7 @@ const title = ON_EMULATOR
       await openFlow();
       try {
         for (const { entry, by } of chosen) {
-          const sent = by === 'ref' ? { ref: entry.ref } : entry.selector;
+          const sent = by === 'ref' ? { ref: entry.ref } : selectorOf(entry);
           const what = `${JSON.stringify(sent)} (${nameOf(entry).slice(0, 40)})`;
           const version = vd.ui.version;
           const window = logWindow(vd);

@@ -19,7 +19,7 @@ import { sleep } from '../support/processes.js';
 import { pixelsDiffer, readEvidence } from './support/evidence.js';
 import { startHarness, type HarnessProcess, type ToolAnswer, type WireEnvelope } from './support/harnessClient.js';
 import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack, type LogWindow } from './support/stack.js';
-import { boxOf, isReady, keyboardOpen, nameOf, pointInside, roleOf, shows, type WireAction, type WireSelector, type WireSummary } from './support/summary.js';
+import { boxOf, isReady, selectorOf, keyboardOpen, nameOf, pointInside, roleOf, shows, type WireAction, type WireSelector, type WireSummary } from './support/summary.js';
 
 /** Why a row is skipped against a real emulator (shown in the test name). */
 const NEEDS_FAULTS = '[skipped on a real emulator: needs fault injection]';
@@ -76,8 +76,9 @@ function expectError(answer: ToolAnswer, code: string): WireEnvelope {
   return answer.envelope;
 }
 
+/** With the bounds (include_bounds, issue 14): the oracle checks each click against the rectangle the summary advertised. */
 async function tree(h: HarnessProcess, args: Record<string, unknown> = {}): Promise<WireSummary> {
-  const answer = await h.call('ui_get_tree', args);
+  const answer = await h.call('ui_get_tree', { include_bounds: true, ...args });
   return expectOk(answer).data as unknown as WireSummary;
 }
 
@@ -188,6 +189,10 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const raw = answers[2]?.envelope.data.ui_tree;
     expect(typeof raw === 'string' && raw.includes('<hierarchy')).toBe(true);
     expect(answers[1]?.envelope.data.ui_tree).toBeUndefined();
+    // Issue 14: no rectangle in the answer unless asked for (include_bounds), on actions and scrollables alike.
+    const plain = answers[1]!.envelope.data as unknown as WireSummary;
+    expect(plain.actions.length).toBeGreaterThan(0);
+    expect([...plain.actions, ...(plain.scrollables ?? [])].filter((e) => e.bounds !== undefined)).toEqual([]);
     readEvidence(stack.evidenceDir, answers[3]!.envelope, 'screen');
     const packages = answers[4]?.envelope.data.packages as string[];
     expect(packages).toContain(SETTINGS);
@@ -218,7 +223,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
 
     // Issue 14: after an action without session_id its session is kept for the lease. Observing
     // meanwhile reads through it (no dump, which would break it), opens no session, changes nothing.
-    expectOk(await harness.call('ui_tap', { selector: offered(await tree(harness), 'Apps').selector }));
+    expectOk(await harness.call('ui_tap', { selector: selectorOf(offered(await tree(harness), 'Apps')) }));
     const kept = await stack.appium.sessionIds();
     expect(kept).toHaveLength(sessionsBefore.length + 1);
     const keptScreen = vd ? { screen: vd.currentScreen(), xml: vd.dumpXml() } : null;
@@ -414,8 +419,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     expect(opened.data).toEqual({ opened_package: SETTINGS, foreground_package: SETTINGS });
     const home = await tree(harness);
     const apps = offered(home, 'Apps');
-    const tapped = expectOk(await harness.call('ui_tap', { selector: apps.selector }), window?.since());
-    expect(tapped.data).toMatchObject({ target: apps.selector, element_label: 'Apps', foreground_package: SETTINGS });
+    const tapped = expectOk(await harness.call('ui_tap', { selector: selectorOf(apps) }), window?.since());
+    expect(tapped.data).toMatchObject({ target: selectorOf(apps), element_label: 'Apps', foreground_package: SETTINGS });
     expect(boxOf(apps).width).toBeGreaterThan(0);
     const scrolled = expectOk(await harness.call('ui_scroll', { direction: 'down' }));
     // moved: whether the list's content changed (Settings → Apps fits on one screen of the virtual device).
@@ -489,7 +494,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     await settingsHome();
     const home = await tree(harness);
     const search = offered(home, /^Search/);
-    expectOk(await harness.call('ui_tap', { selector: search.selector }));
+    expectOk(await harness.call('ui_tap', { selector: selectorOf(search) }));
     const typed = expectOk(await harness.call('ui_type_text', { selector: { input_hint: 'Search' }, text: 'Battery' }));
     expect(typed.data).toMatchObject({ target: { input_hint: 'Search' }, characters_sent: 7 });
     readEvidence(stack.evidenceDir, typed, 'ui-type');
@@ -518,7 +523,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     expect(open.data.idle_timeout_seconds).toBe(CONFIG_DEFAULTS.flowIdleTimeoutSeconds);
     expect(await stack.appium.sessionIds()).toHaveLength(sessionsBefore.length + 1);
 
-    expectOk(await harness.call('ui_tap', { selector: search.selector, session_id: sessionId }));
+    expectOk(await harness.call('ui_tap', { selector: selectorOf(search), session_id: sessionId }));
     const typed = expectOk(await harness.call('ui_type_text', { selector: { input_hint: 'Search' }, text: 'Wi-Fi', session_id: sessionId }));
     expect(typed.data.characters_sent).toBe(5);
     // Read through the flow's own driver: the field still holds the text and keeps focus.
@@ -527,11 +532,11 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     // A headless AVD with a hardware keyboard may keep the IME hidden; the scenario always shows it.
     if (stack.device) expect(keyboardOpen(during)).toBe(true);
     // Without the id, the flow owns the device.
-    expectError(await harness.call('ui_tap', { selector: search.selector }), 'EMULATOR_BUSY');
+    expectError(await harness.call('ui_tap', { selector: selectorOf(search) }), 'EMULATOR_BUSY');
 
     expect(expectOk(await harness.call('ui_session_close', { session_id: sessionId })).data).toEqual({ closed: true });
     expect(await sessionsSettle(sessionsBefore)).toEqual(sessionsBefore);
-    expectError(await harness.call('ui_tap', { selector: search.selector, session_id: sessionId }), 'INVALID_UI_SESSION');
+    expectError(await harness.call('ui_tap', { selector: selectorOf(search), session_id: sessionId }), 'INVALID_UI_SESSION');
 
     if (window && stack.device) {
       const entries = window.since();
@@ -562,10 +567,10 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
           vd.setScreen(screen, screen === 'app_info' ? { app: 'Notes' } : {});
           vd.clearLog();
           tried += 1;
-          const answer = await harness.call('ui_tap', { selector: entry.selector, session_id: sessionId });
+          const answer = await harness.call('ui_tap', { selector: selectorOf(entry), session_id: sessionId });
           const finds = vd.logEntries().filter((e) => e.kind === 'uia2' && e.detail.startsWith('find '));
           const clicks = vd.clicks();
-          const what = `${screen} ${JSON.stringify(entry.selector)}`;
+          const what = `${screen} ${JSON.stringify(selectorOf(entry))}`;
           if (!answer.envelope.ok) failures.push(`${what}: ${answer.envelope.error?.code} ${answer.envelope.error?.message}`);
           else if (finds.length !== 1 || !/-> 1 element\(s\)$/.test(finds[0]!.detail)) failures.push(`${what}: finds ${finds.map((f) => f.detail).join('; ')}`);
           else if (clicks.length !== 1 || !inside(clicks[0]!, entry)) failures.push(`${what}: clicks ${JSON.stringify(clicks)} vs bounds ${JSON.stringify(boxOf(entry))}`);
@@ -589,21 +594,21 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       { text: 'Save', within: { content_desc: 'Personal profile' } },
       { text: 'Save', within: { content_desc: 'Work profile' } },
     ];
-    expect(saves.map((s) => s.selector)).toEqual(expectedSaves);
+    expect(saves.map((s) => selectorOf(s))).toEqual(expectedSaves);
     for (const save of saves) {
       expect(save.disambiguated).toBe(true);
       expect(save.ambiguous).toBeUndefined();
     }
     const fields = accounts.actions.filter((a) => roleOf(a) === 'input');
     expect(fields).toHaveLength(2);
-    for (const field of fields) expect(field.selector?.within, JSON.stringify(field)).toBeTruthy();
+    for (const field of fields) expect(selectorOf(field)?.within, JSON.stringify(field)).toBeTruthy();
     // Unique labels need no context.
-    for (const entry of accounts.actions.filter((a) => nameOf(a) !== 'Save' && roleOf(a) !== 'input')) expect(entry.selector?.within).toBeUndefined();
+    for (const entry of accounts.actions.filter((a) => nameOf(a) !== 'Save' && roleOf(a) !== 'input')) expect(selectorOf(entry)?.within).toBeUndefined();
 
     // The within selector lands on the Work profile's button, and only there.
     vd.clearLog();
-    expectOk(await harness.call('ui_type_text', { selector: fields[1]!.selector, text: 'Ada' }));
-    expectOk(await harness.call('ui_tap', { selector: saves[1]!.selector }));
+    expectOk(await harness.call('ui_type_text', { selector: selectorOf(fields[1]!), text: 'Ada' }));
+    expectOk(await harness.call('ui_tap', { selector: selectorOf(saves[1]!) }));
     const clicks = vd.clicks().filter((c) => c.source === 'uia2-click');
     expect(clicks.at(-1)?.element?.key).toBe('work_save');
     const after = await tree(harness);
@@ -619,7 +624,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       expect(clock.ambiguous).toBe(true);
       expect(clock.disambiguated).toBeUndefined();
       // No selector names it alone, so none is offered: its ref does (issue 13).
-      expect(clock.selector).toBeUndefined();
+      expect(selectorOf(clock)).toBeUndefined();
       expect(clock.ref).toMatch(/^e[0-9a-z]+$/);
     }
     expect(all.actions.find((a) => nameOf(a) === 'Calendar')?.ambiguous).toBeUndefined();
@@ -635,8 +640,8 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     expect(roleOf(archived)).toBe('long-press');
     expect(roleOf(ideas)).toBe('button');
     const window = logWindow(vd);
-    const pressed = expectOk(await harness.call('ui_tap', { selector: ideas.selector, long_press: true }), window.since());
-    expect(pressed.data).toMatchObject({ target: ideas.selector, long_press: true, foreground_package: 'com.example.notes' });
+    const pressed = expectOk(await harness.call('ui_tap', { selector: selectorOf(ideas), long_press: true }), window.since());
+    expect(pressed.data).toMatchObject({ target: selectorOf(ideas), long_press: true, foreground_package: 'com.example.notes' });
     readEvidence(stack.evidenceDir, pressed, 'ui-long-press');
     const entries = window.since();
     const log = formatLog(entries);
@@ -651,11 +656,11 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const after = await tree(harness);
     expect(shows(after, 'Selected: Ideas (Delete, Share)'), JSON.stringify(after)).toBe(true);
     // The long-press entry is honest: it long-clicks too.
-    expectOk(await harness.call('ui_tap', { selector: archived.selector, long_press: true }));
+    expectOk(await harness.call('ui_tap', { selector: selectorOf(archived), long_press: true }));
     expect(shows(await tree(harness), 'Restored: Archived')).toBe(true);
     // A plain tap on the row is a click, never a long click.
     const tapWindow = logWindow(vd);
-    expectOk(await harness.call('ui_tap', { selector: ideas.selector }));
+    expectOk(await harness.call('ui_tap', { selector: selectorOf(ideas) }));
     expect(tapWindow.since().filter((e) => e.kind === 'long-click')).toEqual([]);
     expect(vd.clicks().at(-1)?.gesture).toBe('click');
   });

@@ -5,19 +5,31 @@
  * field its full meaning whichever form the server sends, so the oracle checks the promise,
  * not a field layout.
  */
+import { selectorOfEntry, selectorValueOf } from '../../../src/application/screen/wireSummary.js';
+
 export type WireSelector = Record<string, unknown> & { within?: Record<string, string> };
 
+/**
+ * An action entry: its selector keys (issue 14: flat entries, the keys beside ref and the facts;
+ * read back with the server's own reader, selectorOfEntry) — none of them when no selector names
+ * the element alone (ambiguous, or nothing to select by): then only the ref does.
+ */
 export interface WireAction {
   /** Names exactly this entry's element for ui_tap / ui_type_text (issue 13). */
   readonly ref?: string;
-  /** Absent when no selector names the element alone (ambiguous, or nothing to select by): then only the ref does. */
-  readonly selector?: WireSelector;
+  readonly id?: string;
+  readonly resource_id?: string;
+  readonly text?: string;
+  readonly content_desc?: string;
+  readonly text_contains?: string;
+  readonly input_hint?: string;
+  readonly within?: Record<string, string>;
   readonly label?: string;
   readonly label_from?: string;
   readonly role?: string;
   readonly enabled?: boolean;
-  /** `{left, top, width, height}` or `[left, top, width, height]`. */
-  readonly bounds: unknown;
+  /** `{left, top, width, height}` or `[left, top, width, height]`; only with include_bounds: true (issue 14). */
+  readonly bounds?: unknown;
   readonly checked?: boolean;
   readonly disambiguated?: true;
   readonly ambiguous?: true;
@@ -50,10 +62,13 @@ export interface Box {
   readonly height: number;
 }
 
+/** The entry's selector as ui_tap takes it (its selector keys, `within` included), or undefined without one. */
+export function selectorOf(entry: WireAction): WireSelector | undefined {
+  return selectorOfEntry(entry) ?? undefined;
+}
+
 export function selectorValue(entry: WireAction): string {
-  if (!entry.selector) return '';
-  const { within: _within, ...target } = entry.selector;
-  return Object.values(target).find((v): v is string => typeof v === 'string') ?? '';
+  return selectorValueOf(entry);
 }
 
 /** What a model reads as the entry's name: its label, else its selector's value. */
@@ -70,8 +85,8 @@ export function isEnabled(entry: WireAction): boolean {
 }
 
 /** Enabled, with a selector (so not ambiguous), not under the keyboard: what FLOW-SEL-ALL-1 taps by selector. */
-export function isReady(entry: WireAction): entry is WireAction & { readonly selector: WireSelector } {
-  return isEnabled(entry) && entry.selector !== undefined && !entry.ambiguous && !entry.covered_by_keyboard;
+export function isReady(entry: WireAction): boolean {
+  return isEnabled(entry) && selectorOf(entry) !== undefined && !entry.ambiguous && !entry.covered_by_keyboard;
 }
 
 export function boxOf(entry: WireAction): Box {
