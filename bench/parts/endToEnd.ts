@@ -5,6 +5,7 @@
  * proxy, lib/timedProxy.ts) and the rest: the harness's own overhead (stdio, validation, gate,
  * summary, evidence PNG checks and writes). Then memory over 1,000 mixed calls.
  */
+import { nameOfEntry, selectorOfEntry, type WireActionEntry } from '../../src/application/screen/wireSummary.js';
 import { readFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,17 +80,9 @@ async function loadTestSupport(): Promise<TestSupport | null> {
   return (await import(pathToFileURL(entry).href)) as TestSupport;
 }
 
-/** An offered action as the compact summary sends it (docs/summary.md): absent fields have their default. */
-interface WireAction {
-  readonly selector?: Record<string, unknown>;
-  readonly label?: string;
-  readonly role?: string;
-  readonly enabled?: boolean;
-  readonly ambiguous?: true;
-  readonly covered_by_keyboard?: true;
-}
-const nameOf = (a: WireAction): string =>
-  a.label ?? String(Object.entries(a.selector ?? {}).find(([k, v]) => k !== 'within' && typeof v === 'string')?.[1] ?? '');
+/** An offered action as the summary sends it (docs/summary.md): flat, absent fields have their default. */
+type WireAction = WireActionEntry;
+const nameOf = (a: WireAction): string => nameOfEntry(a);
 const roleOf = (a: WireAction): string => a.role ?? 'button';
 
 function envelopeOf(result: CallToolResult): { ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null } {
@@ -193,14 +186,14 @@ type Call = (label: string, name: string, args?: Record<string, unknown>) => Pro
 async function perActionSeries(call: Call, taps: number, notes: string[]): Promise<void> {
   await call('settings_open_apps', 'settings_open_apps');
   const tree = (await call('ui_get_tree', 'ui_get_tree')) as { actions?: WireAction[] } | null;
-  const usable = (tree?.actions ?? []).filter((a) => !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
+  const usable = (tree?.actions ?? []).filter((a) => selectorOfEntry(a) !== null && !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
   const target = usable.find((a) => nameOf(a) === 'Calendar') ?? usable.find((a) => roleOf(a) === 'button');
   if (!target) {
     notes.push('no usable button on Settings → Apps: the per-action series was not measured');
     return;
   }
   for (let i = 0; i < taps; i++) {
-    await call(i === 0 ? PER_ACTION_FIRST : PER_ACTION_LATER, 'ui_tap', { selector: target.selector });
+    await call(i === 0 ? PER_ACTION_FIRST : PER_ACTION_LATER, 'ui_tap', { selector: selectorOfEntry(target) });
     await call('device_back (no flow, in the series)', 'device_back');
   }
 }
@@ -291,10 +284,10 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       await call('settings_open_apps', 'settings_open_apps');
       const tree = (await call('ui_get_tree', 'ui_get_tree')) as { actions?: WireAction[] } | null;
       // By selector (what the part measured before refs): entries that have one.
-      const usable = (tree?.actions ?? []).filter((a) => a.selector !== undefined && !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
+      const usable = (tree?.actions ?? []).filter((a) => selectorOfEntry(a) !== null && !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
       const target = usable.find((a) => nameOf(a) === 'Calendar') ?? usable.find((a) => roleOf(a) === 'button');
       if (target) {
-        await call('ui_tap (no flow)', 'ui_tap', { selector: target.selector });
+        await call('ui_tap (no flow)', 'ui_tap', { selector: selectorOfEntry(target) });
         await call('device_back (no flow)', 'device_back');
       } else if (i === 0) notes.push('no usable button on Settings → Apps: ui_tap not measured');
       await call('ui_scroll (no flow)', 'ui_scroll', { direction: 'down' });
@@ -302,7 +295,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       const session = (await call('ui_session_open', 'ui_session_open')) as { session_id?: string } | null;
       if (session?.session_id) {
         if (target) {
-          await call('ui_tap (flow)', 'ui_tap', { selector: target.selector, session_id: session.session_id });
+          await call('ui_tap (flow)', 'ui_tap', { selector: selectorOfEntry(target), session_id: session.session_id });
           await call('device_back (flow)', 'device_back', { session_id: session.session_id });
         }
         await call('ui_get_tree (flow)', 'ui_get_tree', { session_id: session.session_id });
@@ -310,8 +303,8 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
         await call('ui_scroll (flow)', 'ui_scroll', { direction: 'up', session_id: session.session_id });
         await call('ui_session_close', 'ui_session_close', { session_id: session.session_id });
       }
-      const input = (tree?.actions ?? []).find((a) => roleOf(a) === 'input' && a.selector !== undefined && !a.ambiguous);
-      if (input) await call('ui_type_text (no flow)', 'ui_type_text', { selector: input.selector, text: 'cal' });
+      const input = (tree?.actions ?? []).find((a) => roleOf(a) === 'input' && selectorOfEntry(a) !== null && !a.ambiguous);
+      if (input) await call('ui_type_text (no flow)', 'ui_type_text', { selector: selectorOfEntry(input), text: 'cal' });
       else if (i === 0) notes.push('no input on Settings → Apps: ui_type_text not measured');
       if ((i + 1) % 5 === 0) log(`  e2e iteration ${i + 1}/${iterations}`);
     }

@@ -5,6 +5,7 @@
  * One private adb server, one virtual device and one real Appium 3 for the whole file;
  * every test starts from resetTraits() + clearFaults(). The table: docs/device-quirks.md.
  */
+import { nameOfEntry, type WireActionEntry } from '../../src/application/screen/wireSummary.js';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,15 +61,12 @@ function quirksScenario(): ScenarioSpec {
   };
 }
 
-interface Entry {
-  readonly selector?: Record<string, unknown>;
-  readonly label?: string;
-  readonly covered_by_keyboard?: true;
-}
+/** A flat entry (issue 14): its selector keys beside the facts, read back with selectorOfEntry. */
+type Entry = WireActionEntry;
 
 type Finding = { issue: string; minimum_px?: number; actions?: number[]; label?: string; selector?: Record<string, unknown> };
 
-const nameOf = (entry: Entry): string => entry.label ?? String(Object.values(entry.selector ?? {}).find((v) => typeof v === 'string') ?? '');
+const nameOf = (entry: Entry): string => nameOfEntry(entry);
 
 describeWithAdb('issue 8: real-device quirks, in the virtual device and in the harness', () => {
   let adb: PrivateAdbServer;
@@ -693,10 +691,10 @@ esac`,
     const before = await call('ui_get_tree');
     report('QUIRK-HINT-1 ui_get_tree, empty form', before);
     expect(inputs(before)).toEqual([
-      expect.objectContaining({ selector: HOLDER, empty: true, disambiguated: true }),
-      expect.objectContaining({ selector: CONTACT, empty: true, disambiguated: true }),
-      expect.objectContaining({ selector: { resource_id: 'com.android.settings:id/account_email' }, label: 'Email', empty: true }),
-      expect.objectContaining({ selector: { input_hint: 'Password' }, empty: true }),
+      expect.objectContaining({ ...HOLDER, empty: true, disambiguated: true }),
+      expect.objectContaining({ ...CONTACT, empty: true, disambiguated: true }),
+      expect.objectContaining({ id: 'account_email', label: 'Email', empty: true }),
+      expect.objectContaining({ input_hint: 'Password', empty: true }),
     ]);
     // Never the text that is only the hint.
     expect(JSON.stringify(before.envelope.data.actions)).not.toMatch(/"text":"(Name|Email|Password)"/);
@@ -710,9 +708,9 @@ esac`,
 
     const after = await call('ui_get_tree');
     const [holder, contact] = inputs(after);
-    expect(holder).toMatchObject({ selector: HOLDER, label: 'Ada' });
+    expect(holder).toMatchObject({ ...HOLDER, label: 'Ada' });
     expect(holder).not.toHaveProperty('empty');
-    expect(contact).toMatchObject({ selector: CONTACT, empty: true });
+    expect(contact).toMatchObject({ ...CONTACT, empty: true });
     // The same selector still finds the field through the real Appium (by its hint attribute).
     const since = lastSeq();
     const tap = await call('ui_tap', { selector: HOLDER });
@@ -749,7 +747,7 @@ esac`,
         const tree = await ask('ui_get_tree', args);
         report(`QUIRK-PASSWORD-1 ui_get_tree ${JSON.stringify(args)}`, tree);
         expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
-        expect(inputs(tree).find((a) => a.selector?.input_hint === 'Password')).toEqual(expect.objectContaining({ selector: { input_hint: 'Password' } }));
+        expect(inputs(tree).find((a) => a.input_hint === 'Password')).toEqual(expect.objectContaining({ input_hint: 'Password' }));
         answers.push(tree);
       }
       const rawXml = String(answers[1]!.envelope.data.ui_tree);

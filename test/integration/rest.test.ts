@@ -139,7 +139,11 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(stack.device.currentScreen().screenId).toBe('settings_home');
 
     const tree = expectOk(await rest('GET', `/devices/${stack.serial}/tree`));
-    const apps = (tree.data.actions as { ref?: string; selector: { text?: string } }[]).find((entry) => entry.selector.text === 'Apps');
+    // Flat entries (issue 14): the selector keys beside the ref; no bounds unless asked for.
+    const apps = (tree.data.actions as { ref?: string; text?: string; bounds?: unknown }[]).find((entry) => entry.text === 'Apps');
+    expect(apps?.bounds).toBeUndefined();
+    const audited = expectOk(await rest('GET', `/devices/${stack.serial}/tree?include_bounds=true`));
+    expect((audited.data.actions as { bounds?: unknown }[]).every((entry) => Array.isArray(entry.bounds))).toBe(true);
     expect(apps?.ref).toMatch(/^e[0-9a-z]+$/);
     expectOk(await rest('POST', `/devices/${stack.serial}/tap`, { selector: { ref: apps!.ref } }));
     expect(stack.device.currentScreen().screenId).toBe('settings_apps');
@@ -182,7 +186,8 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     stack.device.setScreen('settings_home' as never);
     const clicks = stack.device.clicks().length;
     const logBefore = stack.device.log().length;
-    for (const body of [{ selector: { x: 540, y: 1200 } }, { selector: { text: 'Apps' }, x: 540, y: 1200 }, { x: 540, y: 1200 }, { selector: { text: 'Apps', bounds: [0, 0, 10, 10] } }]) {
+    // include_bounds is an observing tool's output flag: an acting tool refuses it as a position (issue 14).
+    for (const body of [{ selector: { x: 540, y: 1200 } }, { selector: { text: 'Apps' }, x: 540, y: 1200 }, { x: 540, y: 1200 }, { selector: { text: 'Apps', bounds: [0, 0, 10, 10] } }, { selector: { text: 'Apps' }, include_bounds: true }]) {
       const answer = await rest('POST', `/devices/${stack.serial}/tap`, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.envelope.error?.code, JSON.stringify(body)).toBe('INVALID_SELECTOR');
