@@ -729,9 +729,10 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
 
   describe('scrolling in any direction, in any container (issue 13)', () => {
     const CALENDAR = 'com.google.android.calendar';
-    const STRIP = { resource_id: `${CALENDAR}:id/day_strip` };
-    const SCHEDULE = { resource_id: `${CALENDAR}:id/schedule` };
-    const TASKS = { resource_id: `${CALENDAR}:id/task_list` };
+    // Issue 14: the calendar's own ids come as `id` (the bare name), expanded by ui_scroll with the package in front.
+    const STRIP = { id: 'day_strip' };
+    const SCHEDULE = { id: 'schedule' };
+    const TASKS = { id: 'task_list' };
     const offsetOf = (key: string): number => device().ui.current().scroll.get(key) ?? 0;
     const days = (summary: WireSummary): string[] => summary.actions.map(nameOf).filter((n) => /^Dec \d+$/.test(n));
     const swipes = (entries: readonly DeviceLogEntry[]): string[] => entries.filter((e) => e.kind === 'input' && / swipe /.test(e.detail)).map((e) => e.detail);
