@@ -857,7 +857,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       d.setScreen('all_apps');
       const window = logWindow(d);
       const refused = expectError(await harness.call('ui_scroll', { direction: 'left' }), 'UI_ELEMENT_NOT_FOUND');
-      expect(refused.error?.message).toMatch(/^Nothing on this screen scrolls sideways, so ui_scroll left did not swipe\. Scrollable containers here: \{"resource_id":"com\.android\.settings:id\/apps_list"\} \(vertical/);
+      expect(refused.error?.message).toMatch(/^Nothing on this screen scrolls sideways, so ui_scroll left did not swipe\. Scrollable containers here: \{"id":"apps_list"\} \(vertical/);
       expect(swipes(window.since()), formatLog(window.since())).toEqual([]);
     });
   });
