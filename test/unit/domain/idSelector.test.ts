@@ -98,6 +98,26 @@ describe('the id key: meaning', () => {
   });
 });
 
+describe('the id key in ambiguous names', () => {
+  const context: ScreenContext = { density: 420, window: { foregroundPackage: 'com.example.app', ime: { visible: false, frame: null }, displaySize: null } };
+
+  it('names an ambiguous entry by the bare id when the id is all it has', () => {
+    const tree = parseDump(
+      uiautomatorDump([
+        screen([
+          { id: 'com.example.app:id/row', clickable: true, bounds: '[0,0][1080,200]' },
+          { id: 'com.example.app:id/row', clickable: true, bounds: '[0,200][1080,400]' },
+        ]),
+      ]),
+    );
+    const { actions } = summariseScreen(tree, context);
+    expect(actions.map((a) => [a.label, a.ambiguous, selectorOfEntry(a)])).toEqual([
+      ['row', true, null],
+      ['row', true, null],
+    ]);
+  });
+});
+
 describe('include_bounds: the one position-like argument name accepted (POSITION_OUTPUT_FLAG)', () => {
   it('passes where the tool declares it', () => {
     expect(POSITION_OUTPUT_FLAG).toBe('include_bounds');
