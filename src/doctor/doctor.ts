@@ -9,7 +9,7 @@ import { constants } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, type HarnessConfig } from '../config.js';
 import type { AutomationEndpointStatus, SeleniumGridEndpointStatus } from '../domain/automationEndpoint.js';
-import { checkAppiumUrl, checkSerial, isAllowedSerial } from '../domain/guards.js';
+import { checkAppiumUrl, checkSerial, isAllowedSerial, shownUrl } from '../domain/guards.js';
 import { isHarnessError } from '../domain/errors.js';
 import { parsePackageName } from '../domain/validation.js';
 import { locateAdb, isExecutableFile, type LocatedAdb } from '../infrastructure/adb/adbLocator.js';
@@ -156,25 +156,25 @@ async function checkRemoteEndpoint(options: DoctorOptions, config: HarnessConfig
     return {
       name: 'appium',
       status: 'miss',
-      summary: `APPIUM_URL=${config.appiumUrl} is refused in remote mode`,
+      summary: `APPIUM_URL=${shownUrl(config.appiumUrl)} is refused in remote mode`,
       remedy: isHarnessError(error) ? error.message : 'Use the https:// endpoint of your Grid or device farm.',
     };
   }
   const auth = config.remote?.authorizationSource ? ` (credentials from ${config.remote.authorizationSource})` : ' (no credentials)';
   const endpoint = await options.appiumStatus(config.appiumUrl, config.remote?.authorization?.reveal());
   if (endpoint?.kind === 'selenium-grid') {
-    const grid = gridCheck(endpoint, config.appiumUrl);
+    const grid = gridCheck(endpoint, shownUrl(config.appiumUrl));
     return { ...grid, summary: `remote mode: ${grid.summary}${auth}` };
   }
   if (!endpoint) {
     return {
       name: 'appium',
       status: 'miss',
-      summary: `remote mode: nothing answers as Appium or a Selenium Grid at ${config.appiumUrl}/status${auth}`,
+      summary: `remote mode: nothing answers as Appium or a Selenium Grid at ${shownUrl(config.appiumUrl)}/status${auth}`,
       remedy: 'Check APPIUM_URL, the network, and the credentials (user:key@ in APPIUM_URL or ANDROID_MCP_REMOTE_AUTHORIZATION). Some device farms do not answer /status: then try a call (emulator_get_status) instead.',
     };
   }
-  return { name: 'appium', status: 'ok', summary: `remote mode: Appium ${endpoint.version} answers at ${config.appiumUrl}${auth}` };
+  return { name: 'appium', status: 'ok', summary: `remote mode: Appium ${endpoint.version} answers at ${shownUrl(config.appiumUrl)}${auth}` };
 }
 
 function timeout(options: DoctorOptions): number {
@@ -182,7 +182,7 @@ function timeout(options: DoctorOptions): number {
 }
 
 function describeConfig(config: HarnessConfig): string {
-  const appium = config.appiumUrlExplicit ? `APPIUM_URL=${config.appiumUrl}` : 'Appium managed by the harness';
+  const appium = config.appiumUrlExplicit ? `APPIUM_URL=${shownUrl(config.appiumUrl)}` : 'Appium managed by the harness';
   const adbPort = config.adbServerPort === null ? '' : `, adb server port ${config.adbServerPort}`;
   return `device ${config.udid}, ${appium}${adbPort}`;
 }
@@ -453,21 +453,21 @@ async function checkAppium(options: DoctorOptions, config: HarnessConfig, facts:
       return {
         name: 'appium',
         status: 'miss',
-        summary: `APPIUM_URL=${config.appiumUrl} is refused by the Appium guard`,
+        summary: `APPIUM_URL=${shownUrl(config.appiumUrl)} is refused by the Appium guard`,
         remedy: isHarnessError(error) ? error.message : 'Point APPIUM_URL at an Appium on 127.0.0.1.',
       };
     }
     const endpoint = await options.appiumStatus(config.appiumUrl);
-    if (endpoint?.kind === 'selenium-grid') return gridCheck(endpoint, config.appiumUrl);
+    if (endpoint?.kind === 'selenium-grid') return gridCheck(endpoint, shownUrl(config.appiumUrl));
     if (!endpoint) {
       return {
         name: 'appium',
         status: 'miss',
-        summary: `nothing answers as Appium at ${config.appiumUrl}/status`,
+        summary: `nothing answers as Appium at ${shownUrl(config.appiumUrl)}/status`,
         remedy: `Start Appium (\`npx appium --address 127.0.0.1 --port ${new URL(config.appiumUrl).port || '4723'}\` with the uiautomator2 driver), or unset APPIUM_URL to let the harness start its own.`,
       };
     }
-    return { name: 'appium', status: 'ok', summary: `Appium ${endpoint.version} answers at ${config.appiumUrl}` };
+    return { name: 'appium', status: 'ok', summary: `Appium ${endpoint.version} answers at ${shownUrl(config.appiumUrl)}` };
   }
 
   const install = locateAppiumInstall(options.packageRoot);

@@ -42,7 +42,7 @@ export function checkAppiumUrl(url: string, remote = false): URL {
   } catch {
     throw new HarnessError(
       'APPIUM_UNAVAILABLE',
-      `APPIUM_URL '${printable(url)}' is not a URL. Set it to something like http://127.0.0.1:4723 or unset it.`,
+      `APPIUM_URL '${printable(shownUrl(url))}' is not a URL. Set it to something like http://127.0.0.1:4723 or unset it.`,
     );
   }
   const loopbackHttp = parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
@@ -50,19 +50,29 @@ export function checkAppiumUrl(url: string, remote = false): URL {
   if (remote) {
     throw new HarnessError(
       'APPIUM_UNAVAILABLE',
-      `In remote mode APPIUM_URL must be https: (http: only on 127.0.0.1, localhost or [::1]); '${printable(url)}' is refused, since credentials would cross the network in clear. ` +
+      `In remote mode APPIUM_URL must be https: (http: only on 127.0.0.1, localhost or [::1]); '${printable(shownUrl(url))}' is refused, since credentials would cross the network in clear. ` +
         'Use the https:// endpoint your Grid or device farm gives.',
     );
   }
   if (!loopbackHttp) {
     throw new HarnessError(
       'APPIUM_UNAVAILABLE',
-      `APPIUM_URL must be http: on 127.0.0.1, localhost or [::1]; '${printable(url)}' is refused. ` +
+      `APPIUM_URL must be http: on 127.0.0.1, localhost or [::1]; '${printable(shownUrl(url))}' is refused. ` +
         'Run Appium on this machine (npx appium --address 127.0.0.1 --port 4723) and point APPIUM_URL at it, ' +
         'or set ANDROID_MCP_REMOTE=1 for an https: Grid or device farm (docs/many-devices.md, "Remote mode").',
     );
   }
   return parsed;
+}
+
+/**
+ * A URL as a message may show it: origin and path only. Userinfo and query values may be a farm's
+ * credentials (a signed endpoint carries them in its query), and a refusal is answered to the model.
+ */
+export function shownUrl(url: string): string {
+  if (!URL.canParse(url)) return url.replace(/\/\/[^/?#]*@/, '//[redacted]@').replace(/[?#].*$/, '');
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Whether `host` (a URL's hostname) is this machine. */

@@ -80,7 +80,7 @@ export class DeviceRouter {
 
   /** The guards in CONTRACT §5's order (the device's, then Appium's when the call needs it), then the binding. */
   private guarded(serial: string, target: DeviceTarget): Promise<DeviceBinding> {
-    if (this.appiumUrl !== null && (target.reach === 'appium' || target.reach === 'act')) {
+    if (this.appiumUrl !== null && (this.remote || target.reach === 'appium' || target.reach === 'act')) {
       this.bindings.checkSerial(serial);
       checkAppiumUrl(this.appiumUrl, this.remote);
     }

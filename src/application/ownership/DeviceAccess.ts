@@ -63,7 +63,9 @@ export class DeviceAccess {
     reach: 'adb' | 'appium' | 'act',
     body: (device: DeviceGateway) => Promise<T>,
   ): Promise<T> {
-    if (reach === 'adb') this.checkDevice();
+    // In remote mode every tool reaches the endpoint (observing reads through a session), with
+    // credentials: the Appium guard runs for every reach there.
+    if (reach === 'adb' && !this.policy.remote) this.checkDevice();
     else this.checkDeviceAndAppium();
     return this.gate.run(context.tool, context.operationId, () => body(this.boundedDevice));
   }

@@ -1,5 +1,6 @@
 import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
 import { HarnessError } from '../../domain/errors.js';
+import { checkAppiumUrl, shownUrl } from '../../domain/guards.js';
 import { DRIVER_DEVICE_COMMANDS } from '../../domain/ports.js';
 import type { Secret } from '../../domain/secret.js';
 import type {
@@ -148,10 +149,6 @@ export function buildCapabilities(inputs: CapabilityInputs): Record<string, unkn
 const UNNAMED_DEVICE = 'chosen by the endpoint';
 
 /** The endpoint as a message shows it: no query (it may carry a token; userinfo is already gone). */
-function shownUrl(url: string): string {
-  return URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname.replace(/\/+$/, '')}` : url;
-}
-
 /** Removes host paths and stack frames from a foreign message before a client may see it. */
 export function sanitizeMessage(message: string): string {
   const firstLines = message.split('\n').filter((l) => !/^\s+at\s/.test(l)).slice(0, 2).join(' ');
@@ -226,6 +223,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
   }
 
   async openSession(options: SessionOptions): Promise<AutomationSession> {
+    this.guardRemoteEndpoint();
     const target = new URL(this.url);
     const capabilities = buildCapabilities({
       udid: this.options.udid,
@@ -262,7 +260,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       }
       throw new HarnessError(
         'APPIUM_UNAVAILABLE',
-        `Appium could not create a UiAutomator2 session on ${this.options.udid ?? 'the device the endpoint picks'}: ${sanitizeMessage(error instanceof Error ? error.message : String(error))}. Check the Appium log, that the uiautomator2 driver is installed and that the device is listed by adb.`,
+        `Appium could not create a UiAutomator2 session on ${this.options.udid ?? 'the device the endpoint picks'}: ${sanitizeMessage(error instanceof Error ? error.message : String(error))}. ${this.options.authorization !== undefined ? 'Check the capabilities (ANDROID_MCP_APPIUM_CAPS) and that the Grid or device farm has that device free, then retry.' : 'Check the Appium log, that the uiautomator2 driver is installed and that the device is listed by adb.'}`,
         { cause: error },
       );
     }
@@ -280,7 +278,17 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     return authorization ? { headers: { Authorization: authorization.reveal() } } : {};
   }
 
+  /**
+   * Remote mode sends credentials with every request: the endpoint guard runs here too, at the
+   * last step before the network, so no use case that forgot the per-call guard can send them
+   * over plain http beyond this machine.
+   */
+  private guardRemoteEndpoint(): void {
+    if (this.options.authorization !== undefined) checkAppiumUrl(this.url, true);
+  }
+
   private async getJson(path: string, options: { missingIsNull?: boolean } = {}): Promise<unknown> {
+    this.guardRemoteEndpoint();
     let response: Response;
     const target = new URL(this.url);
     try {

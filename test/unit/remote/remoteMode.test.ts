@@ -109,6 +109,19 @@ describe('remote mode: configuration', () => {
     expect(() => checkAppiumUrl('https://hub.example.com')).toThrow(/ANDROID_MCP_REMOTE=1/);
   });
 
+  it("the guard's refusal shows the endpoint's origin and path only: a signed URL's query never reaches the answer", () => {
+    for (const remote of [true, false]) {
+      try {
+        checkAppiumUrl(`http://hub.example.com/wd/hub?accessKey=${KEY}&x=1`, remote);
+        expect.unreachable('refused');
+      } catch (error) {
+        expect(String((error as Error).message)).toContain('http://hub.example.com/wd/hub');
+        expect(String((error as Error).message)).not.toContain(KEY);
+        expect(String((error as Error).message)).not.toContain('accessKey');
+      }
+    }
+  });
+
   it('NOT_AVAILABLE_REMOTELY is a closed-list code answered as REST 501', () => {
     expect(STATUS_BY_ERROR_CODE.NOT_AVAILABLE_REMOTELY).toBe(501);
     expect(DRIVER_DEVICE_COMMANDS).not.toContain('mobile: shell');
@@ -182,6 +195,35 @@ function remoteHarness(overrides: Partial<HarnessConfig> = {}) {
 }
 
 describe('remote mode: the driver-backed gateway through the container (fake session, no adb)', () => {
+  it('an http endpoint beyond this machine is refused for observers too: nothing is opened, no credential is sent', async () => {
+    const h = remoteHarness({ appiumUrl: 'http://hub.example.com/wd/hub' });
+    for (const tool of ['ui_get_tree', 'screen_capture', 'app_open', 'app_list_installed', 'emulator_get_status', 'ui_tap']) {
+      const args: Record<string, unknown> = tool === 'app_open' ? { package_name: 'com.android.settings' } : tool === 'ui_tap' ? { selector: { text: 'Settings' } } : {};
+      const answer = await h.envelope(tool, args);
+      expect(answer.ok, tool).toBe(false);
+      expect(answer.error?.code, tool).toBe('APPIUM_UNAVAILABLE');
+    }
+    expect(h.automation.sessions).toHaveLength(0);
+  });
+
+  it('the WebDriver gateway itself refuses an http endpoint beyond this machine in remote mode, before any request', async () => {
+    let created = 0;
+    const gateway = new WebdriverAutomationGateway({
+      url: 'http://hub.example.com/wd/hub',
+      udid: null,
+      connectTimeoutMs: 1000,
+      authorization: new Secret('Basic eA=='),
+      logger: new RecordingLogger(),
+      remote: async () => {
+        created += 1;
+        throw new Error('must not be called');
+      },
+    } as unknown as ConstructorParameters<typeof WebdriverAutomationGateway>[0]);
+    await expect(gateway.openSession({ idleTimeoutMs: 1000 } as Parameters<typeof gateway.openSession>[0])).rejects.toThrow(/must be https/);
+    await expect(gateway.status()).rejects.toThrow(/must be https/);
+    expect(created).toBe(0);
+  });
+
   it('ui_get_tree opens one kept session and reads page source, window and density through it; the lease closes it', async () => {
     const h = remoteHarness();
     const tree = await h.envelope('ui_get_tree');
