@@ -28,7 +28,7 @@ import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
 import { describeWithGrid, startGrid, type RunningGrid } from '../support/grid.js';
 import { activitySince, appiumDevicesUsed, manyDevicesHarnessEnv } from '../support/manyDevices.js';
-import { sleep } from '../support/processes.js';
+import { settledValue } from '../support/settle.js';
 import { ensureBuilt } from '../support/rawServer.js';
 
 const AVD = 'Pixel_7_API_34';
@@ -40,16 +40,6 @@ const SHORT_BUDGET_S = 2;
 function data(envelope: WireEnvelope): Record<string, unknown> {
   expect(envelope.ok, JSON.stringify(envelope.error)).toBe(true);
   return envelope.data;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs: number, pollMs = 200): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await sleep(pollMs);
-    value = await read();
-  }
-  return value;
 }
 
 describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)', () => {
@@ -107,7 +97,7 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
 
   afterEach(async () => {
     // Every case ends with the Grid holding nothing (a killed node's session goes with the node).
-    expect(await until(() => grid.sessionCount(), (count) => count === 0, 20_000, 250)).toBe(0);
+    expect(await settledValue(() => grid.sessionCount(), (count) => count === 0)).toBe(0);
     expect(await grid.queuedRequests()).toEqual([]);
   }, 40_000);
 
@@ -196,7 +186,7 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
       // The Grid's queue timeout (6 s) is shorter than harness B's connect budget (60 s).
       const started = Date.now();
       const pending = harnessB.call('ui_session_open', { device: a });
-      expect(await until(queuedForA, (count) => count === 1, 5_000)).toBe(1);
+      expect(await settledValue(queuedForA, (count) => count === 1, 5_000, 200)).toBe(1);
       const busy = (await pending).envelope;
       const waitedMs = Date.now() - started;
       expect(busy.error?.code, JSON.stringify(busy.error)).toBe('EMULATOR_BUSY');
@@ -208,11 +198,11 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
       // The harness's budget (2 s) is shorter than the Grid's queue timeout (6 s).
       const shortStarted = Date.now();
       const pendingShort = short.call('ui_session_open');
-      expect(await until(queuedForA, (count) => count === 1, SHORT_BUDGET_S * 1000)).toBe(1);
+      expect(await settledValue(queuedForA, (count) => count === 1, SHORT_BUDGET_S * 1000, 200)).toBe(1);
       const timedOut = (await pendingShort).envelope;
       expect(timedOut.error?.code, JSON.stringify(timedOut.error)).toBe('OPERATION_TIMEOUT');
       // The abandoned request left the queue when the harness hung up, long before the Grid's own timeout.
-      expect(await until(queuedForA, (count) => count === 0, 2_000)).toBe(0);
+      expect(await settledValue(queuedForA, (count) => count === 0, 2_000, 200)).toBe(0);
       expect(Date.now() - shortStarted).toBeLessThan(GRID_QUEUE_S * 1000);
       // The Grid still holds exactly harness A's session: nothing arrived late for the abandoned request.
       expect(await grid.sessionCount()).toBe(1);
@@ -237,7 +227,7 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     expect(after.error?.code, JSON.stringify(after.error)).toBe('INVALID_UI_SESSION');
     expect(after.error?.message).toMatch(/its Appium session ended/);
     // The hub drops the dead node, and the session it held, after its failed health checks.
-    expect(await until(() => grid.sessionCount(), (count) => count === 0, 20_000, 250)).toBe(0);
+    expect(await settledValue(() => grid.sessionCount(), (count) => count === 0)).toBe(0);
     process.stderr.write(`[grid-many] node killed: the next call answered in ${lostMs} ms; the hub held no session ${Date.now() - killedAt} ms after the kill\n`);
   }, 120_000);
 });
