@@ -118,9 +118,15 @@ interface WindowBlock {
   readonly insetTop: number;
 }
 
-/** The first window block whose title matches, read up to the next window block or section. */
+/**
+ * The first window block whose title matches, read up to the next window block or section.
+ * AOSP's WindowState prints `Window{<hash> u<user> <title>}`; vivo's builds print
+ * `Window{<process>:<hash> u<user> <title> type=<n> }` (a real Android 14 dump in
+ * test/fixtures/adb-outputs). The frame is `mFrame=[…][…]` up to Android 11 and the `frame=` of
+ * the `Frames: parent=… display=… frame=[…][…]` line from Android 12 (the real dumps there too).
+ */
 function windowBlock(lines: readonly string[], title: string): WindowBlock | null {
-  const header = new RegExp(String.raw`^\s*Window #\d+ Window\{[0-9a-f]+ u\d+ ${title}\}:`);
+  const header = new RegExp(String.raw`^\s*Window #\d+ Window\{(?:[A-Za-z0-9_.]+:)?[0-9a-f]+ u\d+ ${title}(?: type=\d+ ?)?\}:`);
   const start = lines.findIndex((l) => header.test(l));
   if (start < 0) return null;
   let frame: Rect | null = null;
@@ -131,7 +137,7 @@ function windowBlock(lines: readonly string[], title: string): WindowBlock | nul
   for (let i = start + 1; i < lines.length; i++) {
     const line = lines[i] as string;
     if (/^\s*Window #\d+ Window\{/.test(line) || /^\S/.test(line)) break;
-    const frameMatch = new RegExp(String.raw`^\s*mFrame=${RECT}`).exec(line);
+    const frameMatch = new RegExp(String.raw`^\s*(?:mFrame=|Frames: .*?\bframe=)${RECT}`).exec(line);
     if (frameMatch) frame = rectFrom(frameMatch, 1);
     if (/\bmHasSurface=true\b/.test(line)) hasSurface = true;
     if (/\bmViewVisibility=0x0\b/.test(line)) viewVisible = true;
