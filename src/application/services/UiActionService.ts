@@ -1,10 +1,10 @@
 import { parseBounds, parseDump } from '../../domain/tree/dump.js';
-import { codePointLength } from '../../domain/tree/nodeFacts.js';
+import { codePointLength, isTextFieldClass } from '../../domain/tree/nodeFacts.js';
 import { HarnessError } from '../../domain/errors.js';
 import { buildLocator } from '../../domain/selectors/locator.js';
 import { notFoundMessage } from '../../domain/summary/notFound.js';
 import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
-import { refusedTextMessage } from '../../domain/refusedText.js';
+import { notEditableMessage, refusedTextMessage } from '../../domain/refusedText.js';
 import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
 import { coveredMessage, obstructionsOf, planTap, type TapPlan } from '../../domain/gestures/tapPoint.js';
 import { contentSignature, mainContainer, planScroll, swipeArea } from '../../domain/gestures/scrollGesture.js';
@@ -43,6 +43,19 @@ function stale(why: string): HarnessError {
   return new HarnessError('STALE_REF', `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`);
 }
 
+/**
+ * A ref the registry does not hold. Forgotten: the screen was read again since. Never issued: it
+ * comes from another server process (refs, like session ids, live as long as the process that gave
+ * them; a client that starts the server for every call cannot carry one over).
+ */
+function unknownRefError(ref: string, missing: 'forgotten' | 'never-issued'): HarnessError {
+  if (missing === 'forgotten') return stale(`ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`);
+  return new HarnessError(
+    'STALE_REF',
+    `Ref ${ref} was never given by this server process: refs, like session ids, live only as long as the server that gave them (a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.`,
+  );
+}
+
 /** The target as the model sent it: `{ref}` or the normalised selector. */
 function echo(target: ActionTarget): Record<string, unknown> {
   return isRefTarget(target) ? { ref: target.ref } : selectorToWire(target.selector);
@@ -58,6 +71,8 @@ interface FoundTarget {
   readonly bounds?: Rect;
   readonly window?: WindowState;
   readonly packageName?: string;
+  /** For a ref, the node's class as the screen just read gives it. */
+  readonly className?: string;
 }
 
 /** The package of the status and navigation bars' windows. */
@@ -100,6 +115,8 @@ export class UiActionService {
   ) {}
 
   tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false): Promise<Outcome> {
+    const unknown = this.unknownRef(target);
+    if (unknown) return Promise.reject(unknown);
     return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session, window) => {
       const found = await this.findTarget(device, session, target, window);
       const { element, name } = found;
@@ -146,9 +163,15 @@ export class UiActionService {
   }
 
   typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string): Promise<Outcome> {
+    const unknown = this.unknownRef(target);
+    if (unknown) return Promise.reject(unknown);
     return this.act(context, 'ui-type', sessionId, async (device, session, window) => {
       const found = await this.findTarget(device, session, target, window);
       const { element } = found;
+      // Refused before the focusing tap: on a button that tap would press it. A class the driver did
+      // not report ('') proves nothing, so only a named class that is not a text field is refused.
+      const className = found.className ?? (await session.elementPlace(element)).className;
+      if (className !== '' && !isTextFieldClass(className)) throw new HarnessError('UI_ELEMENT_NOT_FOUND', notEditableMessage(target, className, await this.offers(device, session)));
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
       // only then); a person taps a field before typing too. A focused field is left alone. The
       // tap lands on its visible part, as ui_tap's does (a chat field under the navigation bar).
@@ -309,13 +332,7 @@ export class UiActionService {
    */
   private async findRef(device: DeviceGateway, session: AutomationSession, ref: string): Promise<FoundTarget & { name: string }> {
     const known = this.refs.lookup(ref);
-    if ('missing' in known) {
-      throw stale(
-        known.missing === 'forgotten'
-          ? `ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`
-          : `ref ${ref} was never given by this server (it may come from before a restart)`,
-      );
-    }
+    if ('missing' in known) throw unknownRefError(ref, known.missing);
     const reading = await readScreenViaDriver(device, session);
     const node = locateIdentity(reading.tree, reading.window, known.identity);
     if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
@@ -334,7 +351,17 @@ export class UiActionService {
     const element = await session.findElement(refLocator(reading.tree, node), 0);
     if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
     const plan = reading.plans.find((p) => p.node === node);
-    return { element, name: plan ? nameOfEntry(plan.entry) : '', bounds: b, window: reading.window, packageName: node.packageName };
+    return { element, name: plan ? nameOfEntry(plan.entry) : '', bounds: b, window: reading.window, packageName: node.packageName, className: node.className };
+  }
+
+  /**
+   * A ref the registry does not hold is refused before the lock, the lock-screen read, Appium or
+   * any evidence: nothing on the device can make it valid, so a one-shot client gets its answer at once.
+   */
+  private unknownRef(target: ActionTarget): HarnessError | null {
+    if (!isRefTarget(target)) return null;
+    const known = this.refs.lookup(target.ref);
+    return 'missing' in known ? unknownRefError(target.ref, known.missing) : null;
   }
 
   /** Finds the element or fails with what the screen offers instead. */

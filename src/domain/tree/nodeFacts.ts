@@ -35,8 +35,19 @@ export function ownLabel(node: UiNode): string {
   return '';
 }
 
+/**
+ * Whether a class name, as the accessibility tree reports it, is a text field. EditText and its
+ * subclasses report `android.widget.EditText` (or their own name ending in EditText); Compose's
+ * and Flutter's text fields and WebView inputs report `android.widget.EditText` too. The
+ * AutoCompleteTextView family extends EditText but reports its own class name (it overrides
+ * getAccessibilityClassName), as a real dump's `android.widget.MultiAutoCompleteTextView` shows.
+ */
+export function isTextFieldClass(className: string): boolean {
+  return className.endsWith('EditText') || className.endsWith('AutoCompleteTextView');
+}
+
 export function isEditText(node: UiNode): boolean {
-  return node.className.endsWith('EditText');
+  return isTextFieldClass(node.className);
 }
 
 /**

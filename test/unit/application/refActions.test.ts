@@ -107,8 +107,12 @@ describe('acting by ref', () => {
     const h = buildHarness();
     const envelope = await h.envelope('ui_tap', { selector: { ref: 'e9zz' } });
     expect(envelope.error?.code).toBe('STALE_REF');
-    expect(envelope.error?.message).toContain('never given by this server');
-    expect(h.automation.locators).toEqual([]);
+    expect(envelope.error?.message).toBe(
+      'Ref e9zz was never given by this server process: refs, like session ids, live only as long as the server that gave them (a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.',
+    );
+    // Refused before anything starts: no Appium session, no failure screenshot.
+    expect(h.automation.log).toEqual([]);
+    expect(envelope.evidence ?? null).toBeNull();
   });
 
   it('a ref with within or another key is INVALID_SELECTOR before anything runs', async () => {

@@ -250,10 +250,10 @@ describe('actions', () => {
   // Issue 12: an edge-to-edge app's element can have its centre under a system bar or the keyboard.
   describe('ui_tap on an element whose centre is covered', () => {
     const BARS = { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } };
-    const placed = (bounds: string): TestHarness => {
+    const placed = (bounds: string, className = 'android.widget.Button'): TestHarness => {
       const h = buildHarness();
       offer(h, { text: 'Place order' }, 'Place order');
-      h.automation.places.set('Place order', { className: 'android.widget.Button', bounds });
+      h.automation.places.set('Place order', { className, bounds });
       h.device.systemBars = BARS;
       return h;
     };
@@ -312,10 +312,10 @@ describe('actions', () => {
     });
 
     it('ui_type_text focuses a field under the bar through its visible part, and types into one with none left without a tap', async () => {
-      const h = placed('[0,2232][1080,2400]');
+      const h = placed('[0,2232][1080,2400]', 'android.widget.EditText');
       expect((await h.envelope('ui_type_text', { selector: { text: 'Place order' }, text: 'x' })).ok).toBe(true);
       expect(h.automation.sessions[0]?.presses).toEqual([{ point: { x: 540, y: 2253 }, holdMs: 0 }]);
-      const hidden = placed('[300,2300][780,2390]');
+      const hidden = placed('[300,2300][780,2390]', 'android.widget.EditText');
       expect((await hidden.envelope('ui_type_text', { selector: { text: 'Place order' }, text: 'x' })).ok).toBe(true);
       expect(hidden.automation.sessions[0]?.calls).not.toContain('click');
       expect(hidden.automation.sessions[0]?.typed).toEqual(['x']);
@@ -389,11 +389,32 @@ describe('actions', () => {
     const first = await h.envelope('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Milk' });
     expect(first.ok).toBe(true);
     const calls = h.automation.sessions[0]?.calls ?? [];
-    expect(calls.slice(calls.indexOf('findElement'), calls.indexOf('typeText') + 1)).toEqual(['findElement', 'isFocused', 'elementPlace', 'click', 'typeText']);
+    expect(calls.slice(calls.indexOf('findElement'), calls.indexOf('typeText') + 1)).toEqual(['findElement', 'elementPlace', 'isFocused', 'elementPlace', 'click', 'typeText']);
     // Focused now: no second tap (a tap could move the caret or toggle a selection).
     expect((await h.envelope('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Eggs' })).ok).toBe(true);
     expect(h.automation.sessions[1]?.calls).not.toContain('click');
     expect(h.automation.sessions.flatMap((s) => s.typed)).toEqual(['Milk', 'Eggs']);
+  });
+
+  it('ui_type_text on an element that is not a text field is refused before any tap: nothing pressed or typed, the fields offered named', async () => {
+    const h = buildHarness();
+    offer(h, { content_desc: 'Navigate up' }, 'Navigate up');
+    h.automation.places.set('Navigate up', { className: 'android.widget.ImageButton', bounds: '[0,63][147,210]' });
+    const envelope = await h.envelope('ui_type_text', { selector: { content_desc: 'Navigate up' }, text: 'hi' });
+    expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    expect(envelope.error?.message).toMatch(/^The element matched by content_desc 'Navigate up' is a android\.widget\.ImageButton, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\. /);
+    const session = h.automation.sessions[0];
+    expect(session?.calls).not.toContain('click');
+    expect(session?.presses).toEqual([]);
+    expect(session?.typed).toEqual([]);
+  });
+
+  it('ui_type_text types into an AutoCompleteTextView (it extends EditText but reports its own class)', async () => {
+    const h = buildHarness();
+    offer(h, { input_hint: 'To' }, 'To');
+    h.automation.places.set('To', { className: 'android.widget.MultiAutoCompleteTextView', bounds: '[0,300][1080,420]' });
+    expect((await h.envelope('ui_type_text', { selector: { input_hint: 'To' }, text: 'ana' })).ok).toBe(true);
+    expect(h.automation.sessions[0]?.typed).toEqual(['ana']);
   });
 
   it('ui_type_text into an element that refuses text: its own message (found, but it does not take text), the inputs offered, failure evidence', async () => {
