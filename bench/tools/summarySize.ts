@@ -1,10 +1,11 @@
 /**
- * `node --import tsx bench/tools/summarySize.ts [--by-field] [--files]`: the summary's size against the raw XML
- * over ../shared/fixtures, as part 1 measures it (text block = the envelope's minified JSON, refs attached by one
+ * `node --import tsx bench/tools/summarySize.ts [--by-field] [--files] [--dir=PATH]`: the summary's size against the raw XML
+ * over ../shared/fixtures (or every .xml/.uix file of PATH: a held-out set of real dumps kept outside the repository), as part 1 measures it (text block = the envelope's minified JSON, refs attached by one
  * registry for the whole run; a fixed operation id), in bytes and o200k tokens; median and p90 (nearest rank). With --by-field, what each
  * part of the summary costs (bytes of its JSON, summed over the fixtures), to see where the bytes go.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { contextFor, envelopeFor, loadDomain } from '../lib/domain.js';
 import { listFixtures } from '../lib/paths.js';
 import { median, p90, round } from '../lib/stats.js';
@@ -12,7 +13,13 @@ import { measure } from '../lib/tokens.js';
 
 const byField = process.argv.includes('--by-field');
 const perFile = process.argv.includes('--files');
-const fixtures = listFixtures();
+const dirArg = process.argv.find((a) => a.startsWith('--dir='))?.slice('--dir='.length);
+const fromDir = (dir: string): { name: string; path: string }[] =>
+  readdirSync(dir)
+    .filter((f) => /\.(xml|uix)$/.test(f))
+    .sort()
+    .map((f) => ({ name: f, path: join(dir, f) }));
+const fixtures = dirArg ? fromDir(dirArg) : listFixtures();
 if (fixtures === null) {
   process.stderr.write('../shared/fixtures is absent\n');
   process.exit(1);

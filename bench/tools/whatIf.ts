@@ -3,7 +3,8 @@
  * and what each change not adopted would save, measured as part 1 measures the summary (text block, refs from one
  * registry, ../shared/fixtures), each applied alone to the default answer, then the ones not adopted together. docs/performance.md quotes the table; nothing here ships.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { contextFor, envelopeFor, loadDomain } from '../lib/domain.js';
 import { listFixtures } from '../lib/paths.js';
 import { median, p90, round } from '../lib/stats.js';
@@ -53,13 +54,19 @@ const CHANGES: Record<string, (s: Wire) => void> = {
     const pool = [...s.actions.map(nameOf), ...s.texts];
     s.texts = s.texts.filter((t) => !pool.some((p) => p !== t && p.includes(t)));
   },
+  'action `label` cut at 80 characters (marked …)': (s) => s.actions.forEach((a) => { if (typeof a.label === 'string' && [...a.label].length > 80) a.label = `${[...a.label].slice(0, 79).join('')}…`; }),
+  'texts cut at 160 characters (marked …)': (s) => { s.texts = s.texts.map((t) => ([...t].length > 160 ? `${[...t].slice(0, 159).join('')}…` : t)); },
   'short keys (l, r)': (s) => {
     const short: Record<string, string> = { label: 'l', role: 'r' };
     s.actions = s.actions.map((a) => Object.fromEntries(Object.entries(a).map(([k, v]) => [short[k] ?? k, v])));
   },
 };
 
-const fixtures = listFixtures();
+// `--dir=PATH`: every .xml/.uix file of PATH instead (a held-out set of real dumps kept outside the repository).
+const dirArg = process.argv.find((a) => a.startsWith('--dir='))?.slice('--dir='.length);
+const fixtures = dirArg
+  ? readdirSync(dirArg).filter((f) => /\.(xml|uix)$/.test(f)).sort().map((f) => ({ path: join(dirArg, f) }))
+  : listFixtures();
 if (fixtures === null) {
   process.stderr.write('../shared/fixtures is absent\n');
   process.exit(1);

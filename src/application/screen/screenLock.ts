@@ -25,9 +25,56 @@ export function conditionOf(window: WindowState, wakefulness: Wakefulness | null
   return { awake, locked: window.lock?.locked ?? false, wakefulness };
 }
 
-/** The window state and the power state at once (two adb reads overlapping). */
+/** The last `dumpsys power` read of a device, and the focused window `dumpsys window` showed with it. */
+interface PowerRead {
+  readonly wakefulness: Wakefulness | null;
+  readonly focus: string;
+}
+
+/**
+ * Per device gateway (one per device for the process's life, DeviceAccess): what the power state
+ * was at its last read. Weakly held, so a gateway that is dropped takes its entry with it.
+ */
+const lastPower = new WeakMap<DeviceGateway, PowerRead>();
+
+function focusOf(window: WindowState): string {
+  return `${window.foregroundPackage ?? ''}/${window.foregroundActivity ?? ''}`;
+}
+
+/**
+ * Whether this `dumpsys window` shows that the power state cannot have left the one last read
+ * (docs/contract.md, "A locked or sleeping screen"): Asleep and Dozing turn `mAwake` false and
+ * bring the keyguard back; a screensaver (Dreaming counts as interactive, so `mAwake` stays true)
+ * takes the focus with its own window. A build that prints no display flag never qualifies.
+ */
+function powerUnchanged(window: WindowState, known: PowerRead | undefined): known is PowerRead {
+  return (
+    known !== undefined &&
+    (known.wakefulness === 'Awake' || known.wakefulness === null) &&
+    window.lock?.awake === true &&
+    !window.lock.locked &&
+    focusOf(window) === known.focus
+  );
+}
+
+/** The window state and the power state at once (two adb reads overlapping); what emulator_get_status reports. */
 export async function readScreenCondition(device: DeviceGateway): Promise<{ window: WindowState; condition: ScreenCondition }> {
   const [window, wakefulness] = await together(device.getWindowState(), device.getWakefulness());
+  lastPower.set(device, { wakefulness, focus: focusOf(window) });
+  return { window, condition: conditionOf(window, wakefulness) };
+}
+
+/**
+ * The check before an action: `dumpsys window` alone when it shows nothing could have changed the
+ * power state since its last read, else `dumpsys power` too (both at once when nothing was read yet).
+ */
+async function conditionForAction(device: DeviceGateway): Promise<{ window: WindowState; condition: ScreenCondition }> {
+  const known = lastPower.get(device);
+  if (known === undefined) return readScreenCondition(device);
+  const window = await device.getWindowState();
+  if (powerUnchanged(window, known)) return { window, condition: conditionOf(window, known.wakefulness) };
+  const wakefulness = await device.getWakefulness();
+  lastPower.set(device, { wakefulness, focus: focusOf(window) });
   return { window, condition: conditionOf(window, wakefulness) };
 }
 
@@ -54,7 +101,7 @@ export function lockedError(condition: ScreenCondition, doing: string): HarnessE
 
 /** Throws DEVICE_LOCKED when the screen is locked or off; else the window state read. */
 export async function requireUsableScreen(device: DeviceGateway, doing: string): Promise<WindowState> {
-  const { window, condition } = await readScreenCondition(device);
+  const { window, condition } = await conditionForAction(device);
   const error = lockedError(condition, doing);
   if (error) throw error;
   return window;

@@ -75,6 +75,12 @@ interface FoundTarget {
   readonly className?: string;
 }
 
+/** An element's bounds (null: the driver gave none) and the package of its window, as a press plans with them. */
+interface ElementPlace {
+  readonly bounds: Rect | null;
+  readonly packageName?: string;
+}
+
 /** The package of the status and navigation bars' windows. */
 const SYSTEM_UI = 'com.android.systemui';
 
@@ -120,9 +126,10 @@ export class UiActionService {
     return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session, window) => {
       const found = await this.findTarget(device, session, target, window);
       const { element, name } = found;
-      // Read before the click: the click may navigate away from the element.
-      const label = name ?? (await session.elementLabel(element));
-      const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' });
+      // Read before the click: the click may navigate away from the element. The label and the
+      // element's place are independent reads: asked at once, their round trips overlap.
+      const [label, place] = await together(name !== null ? Promise.resolve(name) : session.elementLabel(element), this.placeOf(session, found));
+      const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
       return {
         target: echo(target),
         element_label: label,
@@ -130,6 +137,12 @@ export class UiActionService {
         ...(plan.kind === 'point' ? { pressed_outside: plan.coveredBy } : {}),
       };
     });
+  }
+
+  /** Where the element is: for a ref, from the screen just read; else its bounds and package from the driver. */
+  private placeOf(session: AutomationSession, found: FoundTarget): Promise<ElementPlace> {
+    if (found.bounds) return Promise.resolve({ bounds: found.bounds, packageName: found.packageName });
+    return session.elementPlace(found.element).then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
   }
 
   /**
@@ -144,9 +157,10 @@ export class UiActionService {
     found: FoundTarget,
     target: ActionTarget,
     how: { readonly longPress: boolean; readonly whenHidden: 'refuse' | 'skip' },
+    known?: ElementPlace,
   ): Promise<TapPlan> {
     const { longPress } = how;
-    const place = found.bounds ? { bounds: found.bounds, packageName: found.packageName } : await session.elementPlace(found.element).then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
+    const place = known ?? (await this.placeOf(session, found));
     const bounds = place.bounds;
     const window = bounds ? (found.window ?? (await device.getWindowState())) : null;
     // System UI's own nodes (the bars' buttons) are in the bars' windows: the bars do not cover them.

@@ -399,11 +399,9 @@ class WebdriverSession implements AutomationSession {
   }
 
   async elementPlace(element: ElementRef): Promise<{ className: string; bounds: string; packageName: string }> {
-    return {
-      className: await this.attribute(element, 'class'),
-      bounds: await this.attribute(element, 'bounds'),
-      packageName: await this.attribute(element, 'package'),
-    };
+    // Three independent reads, asked at once: their round trips overlap.
+    const [className, bounds, packageName] = await Promise.all([this.attribute(element, 'class'), this.attribute(element, 'bounds'), this.attribute(element, 'package')]);
+    return { className, bounds, packageName };
   }
 
   async isFocused(element: ElementRef): Promise<boolean> {

@@ -115,3 +115,57 @@ describe('emulator_get_status when the screen cannot be read', () => {
     expect(envelope.data.screen).toBeNull();
   });
 });
+
+describe('the lock check reads dumpsys power only when dumpsys window shows something changed', () => {
+  const tapCalendar = { selector: { text: 'Calendar' } } as const;
+  const powerReads = (calls: readonly string[]): number => calls.filter((c) => c === 'getWakefulness').length;
+
+  it('consecutive actions on an awake, unlocked screen with the same focus: dumpsys power once, then dumpsys window alone', async () => {
+    const h = buildHarness();
+    h.device.lock = { locked: false, awake: true };
+    h.device.activity = 'com.android.settings.Settings';
+    h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
+    expect((await h.envelope('ui_tap', tapCalendar)).ok).toBe(true);
+    expect(powerReads(h.device.calls)).toBe(1);
+    for (let i = 0; i < 3; i++) expect((await h.envelope('ui_tap', tapCalendar)).ok).toBe(true);
+    // Three more actions, each reading dumpsys window: no second dumpsys power.
+    expect(powerReads(h.device.calls)).toBe(1);
+    expect(h.device.calls.filter((c) => c === 'getWindowState').length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('reads dumpsys power again after the focus moved (a screensaver takes the focus), and a Dreaming answer is DEVICE_LOCKED', async () => {
+    const h = buildHarness();
+    h.device.lock = { locked: false, awake: true };
+    h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
+    expect((await h.envelope('ui_tap', tapCalendar)).ok).toBe(true);
+    // Dreaming is interactive for Android: mAwake stays true; the dream's window has the focus.
+    h.device.wakefulness = 'Dreaming';
+    h.device.foreground = 'com.android.dreams.basic';
+    const before = powerReads(h.device.calls);
+    const clicks = h.automation.log.length;
+    const envelope = await h.envelope('ui_tap', tapCalendar);
+    expect(powerReads(h.device.calls)).toBe(before + 1);
+    expect(envelope.error?.code).toBe('DEVICE_LOCKED');
+    expect(envelope.error?.message).toMatch(/showing a screensaver/);
+    expect(h.automation.log.slice(clicks).filter((l) => l.endsWith(':click'))).toEqual([]);
+  });
+
+  it('reads dumpsys power again when dumpsys window shows the display off or no display flag at all', async () => {
+    const h = buildHarness();
+    h.device.lock = { locked: false, awake: true };
+    h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
+    expect((await h.envelope('ui_tap', tapCalendar)).ok).toBe(true);
+    h.device.lock = { locked: false, awake: false };
+    h.device.wakefulness = 'Dozing';
+    let before = powerReads(h.device.calls);
+    expect((await h.envelope('ui_tap', tapCalendar)).error?.message).toMatch(/dozing/);
+    expect(powerReads(h.device.calls)).toBe(before + 1);
+    // Awake again, on a build whose dumpsys window prints no display flag: every action reads both.
+    h.device.lock = undefined;
+    h.device.wakefulness = 'Awake';
+    before = powerReads(h.device.calls);
+    expect((await h.envelope('ui_tap', tapCalendar)).ok).toBe(true);
+    expect((await h.envelope('ui_tap', tapCalendar)).ok).toBe(true);
+    expect(powerReads(h.device.calls)).toBe(before + 2);
+  });
+});
