@@ -1,9 +1,9 @@
 /**
  * Captures across the display sizes and rotations real devices have, through the real adb and the
  * harness's own adb adapter (AdbRunner + AdbDeviceGateway.screencap): phone, foldable (both
- * postures), tablet, TV and watch, each at rotation 0–3. `screencap -p` writes the frame as the
- * display shows it, so a rotation of 1 or 3 swaps width and height (docs/device-quirks.md,
- * "Screenshots of large and rotated displays"). One virtual device and one adb server for the file.
+ * postures), tablet, TV and watch, each at rotation 0–3. A rotation of 1 or 3 is modelled as the
+ * panel's width and height swapped (the frame in the display's current orientation); that model
+ * has not yet been checked against AOSP's screencap.cpp. One virtual device and one adb server for the file.
  */
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
