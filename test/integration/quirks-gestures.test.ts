@@ -141,7 +141,7 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     expect(device.nodes().find((n) => n.hint === 'Title')?.editableText).toBe('Eggs');
   }, 90_000);
 
-  it('QUIRK-SETTEXT-2: a node that does not take text: 400 invalid element state raw; the harness says refused, not "not found"', async () => {
+  it('QUIRK-SETTEXT-2: a node that does not take text: 400 invalid element state raw; the harness refuses it as not a text field before touching it, not "not found"', async () => {
     device.setScreen('all_apps');
     await withRawSession(async (driver) => {
       const label = elementId(await driver.findElement('xpath', "//*[@text='Installed apps']"));
@@ -157,7 +157,8 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     report('QUIRK-SETTEXT-2 ui_type_text into a TextView', typed);
     expect(typed.envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
     const message = typed.envelope.error?.message ?? '';
-    expect(message).toMatch(/^The element matched by text 'Installed apps' refused the text \(invalid element state\) even after a tap on it/);
+    // Refused from its class before the focusing tap: the device never saw the set-text the raw driver got 400 for.
+    expect(message).toMatch(/^The element matched by text 'Installed apps' is a android\.widget\.TextView, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\./);
     expect(message).toContain('The screen offers no input field');
     expect(message).not.toMatch(/No visible element matched/);
     expect(message).not.toContain('hunter2');
