@@ -153,7 +153,7 @@ function e2eSection(r: BenchResults): string {
     table(['tool', 'calls', 'failed', 'total median ms', 'p95', 'adb median', 'Appium median', 'overhead median', 'overhead p95', 'overhead %', 'target', 'first error'], rows),
     '',
     e.flowSaving ? `ui_tap without a flow: ${e.flowSaving.without_ms} ms median; inside a flow: ${e.flowSaving.with_ms} ms (a flow saves ${round(e.flowSaving.without_ms - e.flowSaving.with_ms, 1)} ms per tap: no session create/delete).` : '',
-    e.perAction ? `Per-action ui_tap (issue 14; a series of taps without session_id, one device_back between two): first call ${e.perAction.first_ms} ms; later calls ${e.perAction.later_ms} ms median (${e.perAction.later_calls} calls); inside a flow ${e.perAction.flow_ms} ms; later / in-flow = **${e.perAction.ratio}x** (target ≤ 2x).` : '',
+    e.perAction ? `Per-action ui_tap (a series of taps without session_id, one device_back between two): first call ${e.perAction.first_ms} ms; later calls ${e.perAction.later_ms} ms median (${e.perAction.later_calls} calls); inside a flow ${e.perAction.flow_ms} ms; later / in-flow = **${e.perAction.ratio}x** (target ≤ 2x).` : '',
     e.uiGetTreeWire ? `ui_get_tree on the virtual device: text block ${e.uiGetTreeWire.text.bytes} B / ${e.uiGetTreeWire.text.tokens_o200k} tokens; text block == JSON of structuredContent: ${e.uiGetTreeWire.structuredEqualsText}.` : '',
     ...e.notes.map((n) => `- ${n}`),
     '',
@@ -199,7 +199,7 @@ export function renderMarkdown(r: BenchResults): string {
   if ('entries' in r.catalogue) {
     const ours = r.catalogue.entries.find((e) => e.label === 'android-mcp-harness');
     if (ours?.status === 'measured') {
-      targets.push({ name: '3. our catalogue ≤ 6,500 characters (issue 13; 6,000 before)', value: `${ours.catalogue?.chars}`, met: (ours.catalogue?.chars ?? Infinity) <= 6500 });
+      targets.push({ name: '3. our catalogue ≤ 6,500 characters (6,000 before)', value: `${ours.catalogue?.chars}`, met: (ours.catalogue?.chars ?? Infinity) <= 6500 });
       for (const peer of r.catalogue.entries.filter((e) => e.label !== 'android-mcp-harness')) {
         targets.push({
           name: `3. our start-up faster than ${peer.label}`,

@@ -13,7 +13,7 @@ describe('bench chart', () => {
     const rows = headlineRatios(sampleResults());
     const byFigure = new Map(rows.map((r) => [r.figure, r]));
     expect(byFigure.get('summary ÷ raw XML, bytes (median; target ≤ 5 %)')).toEqual(expect.objectContaining({ ratio: 0.06, target: 0.05, shown: '6 %' }));
-    expect(byFigure.get('ui_tap per action ÷ ui_tap in a flow (median; issue 14: ≤ 2)')?.ratio).toBeCloseTo(1_600 / 66);
+    expect(byFigure.get('ui_tap per action ÷ ui_tap in a flow (median; target ≤ 2)')?.ratio).toBeCloseTo(1_600 / 66);
     expect(byFigure.get('start-up ÷ mobile-mcp start-up (median)')?.ratio).toBeCloseTo(183 / 218);
     expect(rows.find((r) => r.figure.startsWith('worst harness overhead'))?.figure).toContain('screen_capture');
     expect(rows).toHaveLength(7);
