@@ -241,7 +241,7 @@ describe('real adb outputs (test/fixtures/adb-outputs)', () => {
     }
   });
 
-  it.skip('has at least five captures per family', () => {
+  it('has at least five captures per family', () => {
     const counts = new Map<string, number>();
     for (const entry of ENTRIES) counts.set(entry.family, (counts.get(entry.family) ?? 0) + 1);
     for (const family of Object.keys(CHECKS)) expect(counts.get(family) ?? 0, family).toBeGreaterThanOrEqual(5);
