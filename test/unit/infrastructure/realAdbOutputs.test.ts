@@ -103,7 +103,7 @@ const CHECKS: Record<string, Record<string, Check>> = {
     locked: (v, data) => {
       const text = data.toString('utf8');
       expect(parseScreenLock(text).locked).toBe(v);
-      expect(parseWindowState(text).lock.locked).toBe(v);
+      expect(parseWindowState(text).lock?.locked).toBe(v);
     },
     awake: (v, data) => {
       expect(parseScreenLock(data.toString('utf8')).awake).toBe(v);
