@@ -57,25 +57,25 @@ function isCoordinateKey(key: string): boolean {
 export const POSITION_OUTPUT_FLAG = 'include_bounds';
 
 /**
- * The REST mirror's body check (issue 17): a body may carry only the tool's own argument names.
- * A name that would carry a position is refused as a selector is (never coordinates, CONTRACT §4),
- * any other unknown name as INVALID_ARGUMENT, so `{"selector": …, "x": 10}` cannot look accepted.
- * Position names are refused before the tool's own names are consulted, so no tool can ever
- * declare one; POSITION_OUTPUT_FLAG is the only exception, and only where the tool declares it.
+ * Every call's argument names, over stdio, HTTP and REST alike (CONTRACT §5 step 1): a call may
+ * carry only the tool's own argument names, so a misspelt `sesion_id` or a `bounds` cannot look
+ * accepted while being ignored. A name that would carry a position gets the reason (the model never
+ * sends coordinates, CONTRACT §4) beside the names the tool takes. Position names are refused before
+ * the tool's own names are consulted, so no tool can ever declare one; POSITION_OUTPUT_FLAG is the
+ * only exception, and only where the tool declares it.
  */
-export function checkArgumentNames(args: Readonly<Record<string, unknown>>, allowed: readonly string[]): void {
+export function checkArgumentNames(args: Readonly<Record<string, unknown>>, allowed: readonly string[], tool?: string): void {
   for (const key of Object.keys(args)) {
     const outputFlag = key === POSITION_OUTPUT_FLAG && allowed.includes(key);
-    if (!outputFlag && isCoordinateKey(key)) {
-      throw new HarnessError(
-        'INVALID_SELECTOR',
-        `Invalid request: it has the key '${safePreview(key, 30)}', a position. The harness never takes coordinates ` +
-          '(no x, y, bounds, point or offset under any name): name the element with a selector or a ref from the tree.',
-      );
-    }
-    if (allowed.includes(key)) continue;
-    const accepted = allowed.length > 0 ? `it takes only ${allowed.join(', ')}` : 'it takes no arguments';
-    throw new HarnessError('INVALID_ARGUMENT', `Invalid argument '${safePreview(key, 30)}': ${accepted}.`);
+    const position = !outputFlag && isCoordinateKey(key);
+    if (!position && allowed.includes(key)) continue;
+    const who = tool ?? 'it';
+    const accepted = allowed.length > 0 ? `${who} takes only ${allowed.join(', ')}` : `${who} takes no arguments`;
+    const why = position
+      ? ', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so ' +
+        `name the element with a selector or a ref from ui_get_tree; ${accepted}.`
+      : `: ${accepted}.`;
+    throw new HarnessError('INVALID_ARGUMENT', `Invalid argument '${safePreview(key, 30)}'${why}`);
   }
 }
 

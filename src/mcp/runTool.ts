@@ -1,10 +1,21 @@
 import type { OperationResult, OperationRunner } from '../application/OperationRunner.js';
+import { checkArgumentNames } from '../domain/validation.js';
 import type { ToolDefinition } from './ToolDefinition.js';
 
 /**
  * One tool call through the one error boundary: what tools/call runs, and what the REST mirror
  * runs for the same capability (src/rest/), so both answer the same envelope, byte for byte.
+ * The argument names are checked first (CONTRACT §5 step 1): a name the tool does not declare is
+ * refused before the tool's own validation, the gate, adb or Appium.
  */
 export function runTool(runner: OperationRunner, tool: ToolDefinition, args: Readonly<Record<string, unknown>>): Promise<OperationResult> {
-  return runner.run(tool.name, (context) => tool.execute(args, context));
+  return runner.run(tool.name, (context) => {
+    checkArgumentNames(args, declaredArguments(tool), tool.name);
+    return tool.execute(args, context);
+  });
+}
+
+/** The argument names a tool declares: its input schema's keys, what tools/list shows the model. */
+export function declaredArguments(tool: ToolDefinition): string[] {
+  return Object.keys(tool.inputSchema.shape);
 }

@@ -9,7 +9,7 @@ import type { OperationResult, OperationRunner } from '../application/OperationR
 import { HarnessError } from '../domain/errors.js';
 import { checkArgumentNames } from '../domain/validation.js';
 import type { ArtifactReader } from '../mcp/artifactResource.js';
-import { runTool } from '../mcp/runTool.js';
+import { declaredArguments, runTool } from '../mcp/runTool.js';
 import type { ToolDefinition } from '../mcp/ToolDefinition.js';
 import type { HttpRoute } from '../mcp/transports/http/HttpServer.js';
 import { sendArtifact } from './artifactDownload.js';
@@ -68,8 +68,9 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
     let args: Record<string, unknown>;
     try {
       args = await argumentsOf(operation, req, url, options.maxBodyBytes);
-      // The body's keys before anything else (CONTRACT §5: validation first): no coordinates, no unknown names.
-      checkArgumentNames(args, Object.keys(tool.inputSchema.shape));
+      // The body's keys before the device is looked up (CONTRACT §5: validation first), as runTool checks them
+      // again for every transport: no coordinates, no unknown names.
+      checkArgumentNames(args, declaredArguments(tool), tool.name);
     } catch (error) {
       // The rest of the body is never read: the connection closes after the answer.
       if (error instanceof BodyTooLarge) return sendJson(res, 413, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Payload too large: ${error.message}.` } }, { connection: 'close' });

@@ -177,7 +177,7 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(bytes.equals(readFileSync(join(stack.artifactsDir, id)))).toBe(true);
   }, 60_000);
 
-  it('refuses: no token 401; coordinates 400 INVALID_SELECTOR (nothing tapped); a foreign device id 404; unknown keys 400', async () => {
+  it('refuses: no token 401; coordinates 400 INVALID_SELECTOR in a selector, INVALID_ARGUMENT at the top (nothing tapped); a foreign device id 404; unknown keys 400', async () => {
     const anonymous = await rest('GET', '/devices', undefined, {});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -187,10 +187,11 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     const clicks = stack.device.clicks().length;
     const logBefore = stack.device.log().length;
     // include_bounds is an observing tool's output flag: an acting tool refuses it as a position (issue 14).
-    for (const body of [{ selector: { x: 540, y: 1200 } }, { selector: { text: 'Apps' }, x: 540, y: 1200 }, { x: 540, y: 1200 }, { selector: { text: 'Apps', bounds: [0, 0, 10, 10] } }, { selector: { text: 'Apps' }, include_bounds: true }]) {
+    // A position inside a selector is the selector's refusal; one at the top is an argument the tool does not take.
+    for (const [body, code] of [[{ selector: { x: 540, y: 1200 } }, 'INVALID_SELECTOR'], [{ selector: { text: 'Apps' }, x: 540, y: 1200 }, 'INVALID_ARGUMENT'], [{ x: 540, y: 1200 }, 'INVALID_ARGUMENT'], [{ selector: { text: 'Apps', bounds: [0, 0, 10, 10] } }, 'INVALID_SELECTOR'], [{ selector: { text: 'Apps' }, include_bounds: true }, 'INVALID_ARGUMENT']] as const) {
       const answer = await rest('POST', `/devices/${stack.serial}/tap`, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(answer.envelope.error?.code, JSON.stringify(body)).toBe('INVALID_SELECTOR');
+      expect(answer.envelope.error?.code, JSON.stringify(body)).toBe(code);
       expect(answer.envelope.tool).toBe('ui_tap');
     }
     // The same refusal, byte for byte, as the tool's over MCP.
@@ -198,7 +199,9 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(sameBut(coordinate.text)).toBe(sameBut(await mcpText('ui_tap', { selector: { x: 540, y: 1200 } })));
     const unknownKey = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' }, force: true });
     expect(unknownKey.status).toBe(400);
-    expect(unknownKey.envelope.error).toMatchObject({ code: 'INVALID_ARGUMENT', message: "Invalid argument 'force': it takes only selector, long_press, session_id." });
+    expect(unknownKey.envelope.error).toMatchObject({ code: 'INVALID_ARGUMENT', message: "Invalid argument 'force': ui_tap takes only selector, long_press, session_id." });
+    // Over MCP the same key is refused the same way (it used to be ignored there).
+    expect(sameBut(unknownKey.text)).toBe(sameBut(await mcpText('ui_tap', { selector: { text: 'Apps' }, force: true })));
     expect((await rest('POST', `/devices/${stack.serial}/tap`, '{not json')).envelope.error?.code).toBe('INVALID_ARGUMENT');
     expect(stack.device.clicks().length, 'nothing was tapped').toBe(clicks);
     expect(stack.device.log().length, 'nothing reached the device').toBe(logBefore);
