@@ -64,13 +64,12 @@ export const POSITION_OUTPUT_FLAG = 'include_bounds';
  * the tool's own names are consulted, so no tool can ever declare one; POSITION_OUTPUT_FLAG is the
  * only exception, and only where the tool declares it.
  */
-export function checkArgumentNames(args: Readonly<Record<string, unknown>>, allowed: readonly string[], tool?: string): void {
+export function checkArgumentNames(args: Readonly<Record<string, unknown>>, allowed: readonly string[], tool: string): void {
   for (const key of Object.keys(args)) {
     const outputFlag = key === POSITION_OUTPUT_FLAG && allowed.includes(key);
     const position = !outputFlag && isCoordinateKey(key);
     if (!position && allowed.includes(key)) continue;
-    const who = tool ?? 'it';
-    const accepted = allowed.length > 0 ? `${who} takes only ${allowed.join(', ')}` : `${who} takes no arguments`;
+    const accepted = allowed.length > 0 ? `${tool} takes only ${allowed.join(', ')}` : `${tool} takes no arguments`;
     const why = position
       ? ', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so ' +
         `name the element with a selector or a ref from ui_get_tree; ${accepted}.`

@@ -121,18 +121,18 @@ describe('the id key in ambiguous names', () => {
 describe('include_bounds: the one position-like argument name accepted (POSITION_OUTPUT_FLAG)', () => {
   it('passes where the tool declares it', () => {
     expect(POSITION_OUTPUT_FLAG).toBe('include_bounds');
-    expect(() => checkArgumentNames({ include_bounds: true }, ['include_raw', 'include_bounds'])).not.toThrow();
+    expect(() => checkArgumentNames({ include_bounds: true }, ['include_raw', 'include_bounds'], 'ui_tap')).not.toThrow();
   });
 
   it('is refused as a position where the tool does not declare it (an acting tool)', () => {
-    expect(code(() => checkArgumentNames({ include_bounds: true }, ['selector', 'long_press']))).toBe('INVALID_ARGUMENT');
+    expect(code(() => checkArgumentNames({ include_bounds: true }, ['selector', 'long_press'], 'ui_tap'))).toBe('INVALID_ARGUMENT');
   });
 
   it.each(['bounds', 'show_bounds', 'include_bounds_px', 'with_bounds', 'x', 'coordinates', 'position'])(
     'every other position-like name (%s) stays refused, even where include_bounds is declared, and even if a tool declared it',
     (key) => {
-      expect(code(() => checkArgumentNames({ [key]: true }, ['include_bounds']))).toBe('INVALID_ARGUMENT');
-      expect(code(() => checkArgumentNames({ [key]: true }, ['include_bounds', key]))).toBe('INVALID_ARGUMENT');
+      expect(code(() => checkArgumentNames({ [key]: true }, ['include_bounds'], 'ui_tap'))).toBe('INVALID_ARGUMENT');
+      expect(code(() => checkArgumentNames({ [key]: true }, ['include_bounds', key], 'ui_tap'))).toBe('INVALID_ARGUMENT');
     },
   );
 
