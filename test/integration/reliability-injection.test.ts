@@ -397,18 +397,18 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     const install = await harness.call('app_install', { apk: 'chrome.apk' }, 60_000);
     if (install.envelope.error?.code !== 'APP_INSTALL_FAILED') problems.push(`app_install chrome.apk → ${install.envelope.error?.code ?? 'ok'}`);
     if (!stack.trace().some((r) => r.argv.includes('install') && isClosedListArgv(r.argv, stack.serial))) problems.push('app_install: no closed-list install argv traced');
-    // Tools ignore arguments they do not take, whatever they hold; a session_id, where a tool takes
-    // one (issue 15), names no open flow and is refused as such.
+    // Tools refuse arguments they do not take, whatever they hold (CONTRACT §5 "Argument names"),
+    // naming the key, before anything runs; a session_id, where a tool takes one, names no open flow
+    // and is refused as such.
     const extras = { package_name: '; reboot', text: '$(reboot)', selector: { text: "' or '1'='1" }, direction: '--help', session_id: '../../etc/passwd', include_raw: 'true' };
     const takesSession = new Set(['app_list_installed', 'screen_capture', 'settings_open_apps']);
     for (const tool of ['emulator_get_status', 'app_list_installed', 'screen_capture', 'settings_open_apps', 'device_list']) {
       const answer = await harness.call(tool, extras);
-      const expected = takesSession.has(tool) ? 'INVALID_UI_SESSION' : undefined;
-      if (answer.envelope.error?.code !== expected) problems.push(`${tool} with hostile extras → ${answer.envelope.error?.code ?? 'ok'}`);
+      const refused = answer.envelope.error?.code === 'INVALID_ARGUMENT' && /^Invalid argument '(package_name|text|selector|direction|include_raw)'/.test(answer.envelope.error.message);
+      if (!refused) problems.push(`${tool} with hostile extras → ${answer.envelope.error?.code ?? 'ok'}: ${answer.envelope.error?.message ?? ''}`);
       if (takesSession.has(tool)) {
-        const { session_id: _named, ...others } = extras;
-        const without = await harness.call(tool, others);
-        if (!without.envelope.ok) problems.push(`${tool} with hostile extras but no session_id → ${without.envelope.error?.code}`);
+        const named = await harness.call(tool, { session_id: extras.session_id });
+        if (named.envelope.error?.code !== 'INVALID_UI_SESSION') problems.push(`${tool} with a hostile session_id alone → ${named.envelope.error?.code ?? 'ok'}`);
       }
     }
     for (const value of Object.values(extras)) inertValues.add(typeof value === 'string' ? value : JSON.stringify(value));
