@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // share one machine-wide adb server, so they run one file at a time.
 export default defineConfig({
   test: {
+    // One temp directory for the whole run, removed at its end: the suite leaves no litter.
+    globalSetup: ['test/support/suiteTmp.ts'],
     projects: [
       {
         test: {

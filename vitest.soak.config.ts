@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['test/soak/**/*.soak.test.ts'],
     fileParallelism: false,
+    globalSetup: ['test/support/suiteTmp.ts'],
     testTimeout: 3_600_000,
     hookTimeout: 300_000,
   },

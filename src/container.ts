@@ -65,7 +65,7 @@ import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
 import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
-import { defaultLockDirectory, FileDeviceLock } from './infrastructure/lock/FileDeviceLock.js';
+import { defaultLockDirectory, FileDeviceLock, lockDirectoriesToTidy } from './infrastructure/lock/FileDeviceLock.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { redactingLogger } from './infrastructure/logging/redactingLogger.js';
 import { DriverDeviceGateway } from './infrastructure/remote/DriverDeviceGateway.js';
@@ -220,7 +220,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
           ? overrides.deviceLock
           : lockDirectory === null
             ? null
-            : new FileDeviceLock({ directory: lockDirectory, serial: identity.key, logger, releaseOnExit: true });
+            : new FileDeviceLock({ directory: lockDirectory, serial: identity.key, logger, releaseOnExit: true, removeWhenEmpty: lockDirectoriesToTidy(env) });
     const gate = new DeviceGate(clock, deviceLock ?? undefined);
     // An Appium session (a flow's above all) keeps the device this process's between calls.
     // A new session also waits until the one a timeout left closing is gone (its delete would kill the new server).
@@ -375,11 +375,16 @@ function createAppiumEndpoint(
     stopGraceMs: 1_500,
   });
   if (!sdk) return managed;
+  // The private SDK root is a temp folder: gone with the process however it ends (short of SIGKILL).
+  process.once('exit', sdk.cleanup);
   return {
     managed: true,
     url: () => managed.url(),
     stop: () => managed.stop().finally(sdk.cleanup),
-    killNow: () => managed.killNow(),
+    killNow: () => {
+      managed.killNow();
+      sdk.cleanup();
+    },
   };
 }
 

@@ -1,10 +1,11 @@
 /**
  * `npm run demo` after its build step: `node dist/demo/demo.js` must pass the example flow
  * through the real stack and leave nothing running: the adb server, the virtual device and
- * the managed Appium it started all stop listening once it has exited.
+ * the managed Appium it started all stop listening once it has exited, and its temp directory
+ * is empty again.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,7 +49,9 @@ describeWithAdb('npm run demo', () => {
   });
 
   it('passes the example flow with managed Appium, prints the evidence, and stops everything it started', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env };
+    // A temp directory of its own: whatever the demo (and what it starts) leaves there is litter.
+    const tmp = mkdtempSync(path.join(cwd, 'tmp-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
     delete env.APPIUM_URL;
     delete env.ANDROID_ADB_SERVER_PORT;
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -75,5 +78,7 @@ describeWithAdb('npm run demo', () => {
     expect(await closedWithin(devicePort, 2_000)).toBe(true);
     // The harness's Appium stops with the harness (watchdog on its stdin pipe).
     expect(await closedWithin(appiumPort, 10_000)).toBe(true);
+    // Nothing left in the temp directory: no lock directory, no adb or Appium files.
+    expect(readdirSync(tmp, { recursive: true })).toEqual([]);
   });
 });

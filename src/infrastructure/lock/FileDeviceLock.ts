@@ -15,9 +15,9 @@
  * - Released by the last hold of the process, and at process exit (synchronously).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname as osHostname, tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { HarnessError } from '../../domain/errors.js';
 import type { DeviceLock, DeviceLockActivity, Logger } from '../../domain/ports.js';
@@ -59,6 +59,12 @@ export interface FileDeviceLockOptions {
   readonly now?: () => number;
   /** Remove the lock when the process exits (the server sets it; tests with many instances do not). */
   readonly releaseOnExit?: boolean;
+  /**
+   * Directories this process may remove at exit when they are empty, innermost first (the default
+   * lock directory and its parent, never one the user named): nothing of ours stays in the temp
+   * directory after the last process ends. See lockDirectoriesToTidy.
+   */
+  readonly removeWhenEmpty?: readonly string[];
 }
 
 /** A lock file that cannot be parsed is garbage once it is this old (a record is never written in place). */
@@ -84,6 +90,16 @@ export function lockFileName(serial: string): string {
   const safe = serial.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
   const hash = createHash('sha256').update(serial).digest('hex').slice(0, 8);
   return `${safe}-${hash}.lock`;
+}
+
+/**
+ * The directories defaultLockDirectory made up (innermost first), which the last process may remove
+ * when they are empty; none when the user named the directory (ANDROID_MCP_LOCK_DIR is theirs).
+ */
+export function lockDirectoriesToTidy(env: NodeJS.ProcessEnv): readonly string[] {
+  if (env.ANDROID_MCP_LOCK_DIR?.trim()) return [];
+  const locks = defaultLockDirectory(env);
+  return [locks, dirname(locks)];
 }
 
 function currentUid(): string {
@@ -198,6 +214,14 @@ export class FileDeviceLock implements DeviceLock {
   releaseAll(): void {
     this.holds.clear();
     this.removeIfOurs();
+    for (const directory of this.options.removeWhenEmpty ?? []) {
+      try {
+        // rmdir only removes an empty directory: another process's lock keeps it (and its parent).
+        rmdirSync(directory);
+      } catch {
+        break;
+      }
+    }
   }
 
   /** The record in the lock file now, if any (for tests and diagnostics). */
@@ -373,12 +397,17 @@ export class FileDeviceLock implements DeviceLock {
 
   private writeTemporary(record: LockRecord): string {
     const temporary = `${this.path}.${this.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      writeFileSync(temporary, `${JSON.stringify(record)}\n`, { flag: 'wx', mode: 0o600 });
-    } catch (error) {
-      throw this.unusable(error);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        writeFileSync(temporary, `${JSON.stringify(record)}\n`, { flag: 'wx', mode: 0o600 });
+        return temporary;
+      } catch (error) {
+        // The last process to exit removes the empty directory (removeWhenEmpty): make it again, once.
+        if (errorCode(error) !== 'ENOENT' || attempt > 0) throw this.unusable(error);
+        this.directoryReady = false;
+        this.ensureDirectory();
+      }
     }
-    return temporary;
   }
 
   private read(): Reading {

@@ -9,6 +9,7 @@ import { HarnessError } from '../../../src/domain/errors.js';
 import {
   defaultLockDirectory,
   FileDeviceLock,
+  lockDirectoriesToTidy,
   lockFileName,
   systemProcessProbe,
   type FileDeviceLockOptions,
@@ -38,16 +39,19 @@ function probe(alive: Record<number, string | null>): ProcessProbe {
   };
 }
 
-function lockAs(pid: number, directory: string, options: Partial<FileDeviceLockOptions> = {}): FileDeviceLock {
-  return new FileDeviceLock({
+function lockOptions(pid: number, directory: string): FileDeviceLockOptions {
+  return {
     directory,
     serial: '127.0.0.1:5555',
     logger: new RecordingLogger(),
     pid,
     hostname: 'testhost',
     probe: probe({ 1001: 's1001', 1002: 's1002', 1003: 's1003' }),
-    ...options,
-  });
+  };
+}
+
+function lockAs(pid: number, directory: string, options: Partial<FileDeviceLockOptions> = {}): FileDeviceLock {
+  return new FileDeviceLock({ ...lockOptions(pid, directory), ...options });
 }
 
 function busyError(run: () => unknown): HarnessError {
@@ -189,6 +193,27 @@ describe('FileDeviceLock', () => {
     expect(defaultLockDirectory({ ANDROID_MCP_LOCK_DIR: '/x/locks' })).toBe('/x/locks');
     expect(defaultLockDirectory({ XDG_RUNTIME_DIR: '/run/user/1000' })).toBe('/run/user/1000/android-mcp-harness/locks');
     expect(defaultLockDirectory({})).toMatch(/android-mcp-harness-[^/]+\/locks$/);
+  });
+
+  it('at exit the last process removes the lock directories it made up, never one the user named or one still in use', () => {
+    expect(lockDirectoriesToTidy({ ANDROID_MCP_LOCK_DIR: '/x/locks' })).toEqual([]);
+    expect(lockDirectoriesToTidy({ XDG_RUNTIME_DIR: '/run/user/1000' })).toEqual(['/run/user/1000/android-mcp-harness/locks', '/run/user/1000/android-mcp-harness']);
+    const locks = lockDir();
+    const parent = dirname(locks);
+    const tidy = [locks, parent];
+    const first = lockAs(1001, locks, { removeWhenEmpty: tidy });
+    const second = new FileDeviceLock({ ...lockOptions(1002, locks), serial: 'emulator-5556', removeWhenEmpty: tidy });
+    first.hold({ tool: 'ui_tap', operationId: 'op-1', kind: 'operation' });
+    second.hold({ tool: 'ui_tap', operationId: 'op-2', kind: 'operation' });
+    // Another device's lock is still there: the directory stays.
+    first.releaseAll();
+    expect(readdirSync(locks)).toEqual([lockFileName('emulator-5556')]);
+    second.releaseAll();
+    expect(existsSync(parent)).toBe(false);
+    // A process that still runs makes the directory again on its next hold.
+    const release = first.hold({ tool: 'ui_tap', operationId: 'op-3', kind: 'operation' });
+    expect(readdirSync(locks)).toEqual([lockFileName('127.0.0.1:5555')]);
+    release();
   });
 
   it('an unusable lock directory is a typed error without the host path', () => {
