@@ -1,16 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests run in parallel; the suites that drive the real adb server and Appium
-// share one machine-wide adb server, so they run one file at a time.
+// Unit tests run in parallel. The suites that drive the real adb and Appium run two files at a
+// time: each file has its own adb server, Appium and ports, and its own temp directory
+// (test/support/fileTmp.ts), where the cross-process device lock lives.
 export default defineConfig({
   test: {
     // One temp directory for the whole run, removed at its end: the suite leaves no litter.
     globalSetup: ['test/support/suiteTmp.ts'],
+    // Two workers on the 2-core CI machine: an end-to-end file mostly waits on its device and
+    // Appium, so a second file beside it uses the core the first leaves idle.
+    maxWorkers: 2,
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          setupFiles: ['test/support/fileTmp.ts'],
           testTimeout: 20_000,
         },
       },
@@ -18,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
-          fileParallelism: false,
+          setupFiles: ['test/support/fileTmp.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

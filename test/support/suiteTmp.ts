@@ -14,7 +14,10 @@ export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   const dir = mkdtempSync(join(tmpdir(), 'amh-suite-'));
   process.env.TMPDIR = dir;
+  // Where fileTmp.ts makes each test file's own directory.
+  process.env.AMH_SUITE_TMP = dir;
   return () => {
+    delete process.env.AMH_SUITE_TMP;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     rmSync(dir, { recursive: true, force: true });

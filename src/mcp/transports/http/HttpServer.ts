@@ -131,9 +131,13 @@ export class HarnessHttpServer {
 
   /**
    * A refusal is a JSON-RPC error without id (MCP clients show its message) with the HTTP
-   * status that says why. The request's body is never read: the connection closes after it.
+   * status that says why. The request's body is never parsed, and the connection closes after it.
+   * What the client is still sending is discarded, within a bound, before the socket closes: a
+   * client that sends its whole body before reading the answer (Node's fetch) would otherwise see
+   * EPIPE instead of the 413 or 401 when the socket closes under its write.
    */
   private refuse(res: ServerResponse, refusal: Refusal, req?: IncomingMessage): void {
+    if (req && !req.complete) discardBody(req);
     this.count(refusal.status);
     this.options.logger.info('HTTP request refused', { status: refusal.status, method: req?.method ?? '', path: (req?.url ?? '').slice(0, 64) });
     const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: refusal.message } });
@@ -145,4 +149,26 @@ export class HarnessHttpServer {
     });
     res.end(body);
   }
+}
+
+/** How much of a refused request's body is discarded, and for how long, before its socket is cut. */
+const DISCARD_MAX_BYTES = 8 * 1024 * 1024;
+const DISCARD_MAX_MS = 5_000;
+
+/** Reads and drops a refused request's body, then lets the socket close; cuts it past the bounds. */
+function discardBody(req: IncomingMessage): void {
+  let bytes = 0;
+  const cut = (): void => {
+    clearTimeout(timer);
+    req.socket.destroy();
+  };
+  const timer = setTimeout(cut, DISCARD_MAX_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > DISCARD_MAX_BYTES) cut();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
 }
