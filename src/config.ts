@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { DRIVER_IDLE_MARGIN_MS } from './application/sessions/driverIdleTimeout.js';
 import { parseToolsets, type ToolsetName } from './mcp/toolsets.js';
 import { Secret } from './domain/secret.js';
+import { SCHEMELESS_HOST_PORT } from './domain/guards.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type ConfigLogLevel = (typeof LOG_LEVELS)[number];
@@ -188,6 +189,8 @@ interface AppiumUrl {
 function readAppiumUrl(env: NodeJS.ProcessEnv, remote: boolean, warn: Warn): AppiumUrl {
   const raw = env.APPIUM_URL?.trim();
   if (!raw) return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false, userinfo: null };
+  // `localhost:4723`: kept as written, so the guard and the doctor name it and say to add http://.
+  if (SCHEMELESS_HOST_PORT.test(raw)) return { url: raw, explicit: true, userinfo: null };
   if (!URL.canParse(raw)) {
     warn(`APPIUM_URL=${JSON.stringify(printableUrl(raw))} is not a URL; using the default ${CONFIG_DEFAULTS.appiumUrl}.`);
     return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false, userinfo: null };

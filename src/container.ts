@@ -293,6 +293,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     runner,
     artifacts: evidence,
     instructions: serverInstructions(config.toolsets),
+    offTools: allTools(services).filter((tool) => !tools.some((on) => on.name === tool.name)),
   });
   const tasks: ContainerTasks = {
     // One lane per device identity, as for the gate and the lock: two serials of one emulator queue together.

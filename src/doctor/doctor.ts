@@ -137,7 +137,9 @@ async function discoverDevice(options: DoctorOptions, config: HarnessConfig, fac
       name: 'serial',
       status: 'miss',
       summary: `ANDROID_UDID is unset and no allowed device is online: ${seen}`,
-      remedy: 'Start an emulator (its serial is emulator-<port>), or set ANDROID_UDID, and list a non-emulator serial in ANDROID_MCP_ALLOW_SERIALS.',
+      remedy:
+        'Start an emulator (its serial is emulator-<port>), or the built-in virtual device (`android-mcp-harness virtual-device`, which adb lists as emulator-5554), ' +
+        'or set ANDROID_UDID, and list a non-emulator serial in ANDROID_MCP_ALLOW_SERIALS.',
     };
   }
   return {
@@ -184,7 +186,9 @@ function timeout(options: DoctorOptions): number {
 function describeConfig(config: HarnessConfig): string {
   const appium = config.appiumUrlExplicit ? `APPIUM_URL=${shownUrl(config.appiumUrl)}` : 'Appium managed by the harness';
   const adbPort = config.adbServerPort === null ? '' : `, adb server port ${config.adbServerPort}`;
-  return `device ${config.udid}, ${appium}${adbPort}`;
+  // Unset, the serial is found among the devices adb lists (the serial row below), not a default.
+  const device = config.udidExplicit ? `device ${config.udid}` : 'device: ANDROID_UDID unset (found through adb, below)';
+  return `${device}, ${appium}${adbPort}`;
 }
 
 export function compareVersions(a: readonly number[], b: readonly number[]): number {

@@ -6,6 +6,8 @@
 import { HarnessError } from './errors.js';
 
 const EMULATOR_SERIAL = /^emulator-[0-9]+$/;
+/** `host:port` (optionally a path) with no `scheme://`: what a user writes for `http://host:port`. */
+export const SCHEMELESS_HOST_PORT = /^[A-Za-z0-9.-]+:[0-9]+(?:\/.*)?$/;
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** Throws EMULATOR_UNAVAILABLE unless `serial` is an emulator serial or explicitly allowed. */
@@ -36,6 +38,13 @@ export function isAllowedSerial(serial: string, allowList: readonly string[]): b
  * beyond this machine. Userinfo never reaches here: the configuration takes it out (config.ts).
  */
 export function checkAppiumUrl(url: string, remote = false): URL {
+  // `localhost:4723` parses as the scheme `localhost:` with the path `4723`: say what is missing.
+  if (SCHEMELESS_HOST_PORT.test(url)) {
+    throw new HarnessError(
+      'APPIUM_UNAVAILABLE',
+      `APPIUM_URL '${printable(shownUrl(url))}' has no scheme. Write it as http://${printable(shownUrl(url))} (or unset it to let the harness start its own Appium).`,
+    );
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -72,7 +81,10 @@ export function checkAppiumUrl(url: string, remote = false): URL {
 export function shownUrl(url: string): string {
   if (!URL.canParse(url)) return url.replace(/\/\/[^/?#]*@/, '//[redacted]@').replace(/[?#].*$/, '');
   const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  const path = parsed.pathname.replace(/\/+$/, '');
+  // A scheme the URL standard does not know (`localhost:4723`) has the origin 'null': show what was written.
+  if (parsed.origin === 'null') return `${parsed.protocol}${parsed.host ? `//${parsed.host}` : ''}${path}`;
+  return `${parsed.origin}${path}`;
 }
 
 /** Whether `host` (a URL's hostname) is this machine. */

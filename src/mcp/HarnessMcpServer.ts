@@ -32,6 +32,8 @@ export interface HarnessMcpServerOptions {
   readonly artifacts: ArtifactReader;
   /** Taught at initialize; defaults to the core instructions (serverInstructions() adds the toolsets' lines). */
   readonly instructions?: string;
+  /** The tools of toolsets that are off, by name: a call to one says which toolset brings it. */
+  readonly offTools?: readonly ToolDefinition[];
 }
 
 /** The MCP form of a tool definition, as tools/list publishes it. */
@@ -108,6 +110,15 @@ export class HarnessMcpServer {
     const tool = this.byName.get(name);
     if (!tool) {
       const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+      const off = this.options.offTools?.find((candidate) => candidate.name === name);
+      if (off) {
+        throw protocolError(
+          ErrorCode.InvalidParams,
+          `Unknown tool ${JSON.stringify(shown)}: it belongs to the toolset '${off.toolset}', which is off. ` +
+            `Start the server with --toolsets ${off.toolset} (or ANDROID_MCP_TOOLSETS=${off.toolset}), then reconnect to see it. ` +
+            `The tools now are: ${[...this.byName.keys()].join(', ')}.`,
+        );
+      }
       throw protocolError(
         ErrorCode.InvalidParams,
         `Unknown tool ${JSON.stringify(shown)}. The tools are: ${[...this.byName.keys()].join(', ')}.`,

@@ -210,6 +210,13 @@ describe('checkSerial', () => {
 });
 
 describe('checkAppiumUrl', () => {
+  it('host:port without a scheme is refused as written, with the URL to write instead', () => {
+    expect(() => checkAppiumUrl('localhost:4723')).toThrow(
+      "APPIUM_URL 'localhost:4723' has no scheme. Write it as http://localhost:4723 (or unset it to let the harness start its own Appium).",
+    );
+    expect(() => checkAppiumUrl('127.0.0.1:4723/wd/hub')).toThrow("APPIUM_URL '127.0.0.1:4723/wd/hub' has no scheme.");
+  });
+
   it.each(['http://127.0.0.1:4723', 'http://localhost:4723', 'http://[::1]:4723', 'http://127.0.0.1:4723/wd/hub', 'http://LOCALHOST:4723'])('accepts %s', (url) => {
     expect(checkAppiumUrl(url)).toBeInstanceOf(URL);
   });

@@ -381,6 +381,22 @@ describe('runDoctor', () => {
     expect(asked).toBe(false);
   });
 
+  it('APPIUM_URL written without a scheme (localhost:4723) is reported as written, with the fix', async () => {
+    const results = byName(await runDoctor(options({ envExtra: { APPIUM_URL: 'localhost:4723' } })));
+    expect(results.config?.summary).toContain('APPIUM_URL=localhost:4723');
+    expect(results.appium?.status).toBe('miss');
+    expect(results.appium?.summary).toBe('APPIUM_URL=localhost:4723 is refused by the Appium guard');
+    expect(results.appium?.remedy).toBe("APPIUM_URL 'localhost:4723' has no scheme. Write it as http://localhost:4723 (or unset it to let the harness start its own Appium).");
+  });
+
+  it('without ANDROID_UDID the config row names no default device, and the remedy offers the built-in virtual device', async () => {
+    const opts = options({ runner: new FakeRunner(null) });
+    const results = byName(await runDoctor(opts));
+    expect(results.config?.summary).toMatch(/^device: ANDROID_UDID unset \(found through adb, below\)/);
+    expect(results.serial?.status).toBe('miss');
+    expect(results.serial?.remedy).toContain('the built-in virtual device (`android-mcp-harness virtual-device`, which adb lists as emulator-5554)');
+  });
+
   it('managed mode blocks when the driver is not listed or Appium does not start', async () => {
     const noDriver = byName(await runDoctor(options({ runner: new FakeRunner(bootedDevice, undefined, '{}') })));
     expect(noDriver.appium?.status).toBe('miss');

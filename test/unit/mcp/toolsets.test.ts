@@ -78,4 +78,12 @@ describe('the server with toolsets', () => {
     const h = buildHarness({ toolsets: ['core'] });
     await expect(h.call('device_list')).rejects.toThrow(/Unknown tool "device_list"/);
   });
+
+  it('a tool of a toolset that is off: the answer names the toolset and how to turn it on', async () => {
+    const h = buildHarness({ toolsets: ['core'] });
+    await expect(h.call('app_install')).rejects.toThrow(
+      "Unknown tool \"app_install\": it belongs to the toolset 'apps', which is off. Start the server with --toolsets apps (or ANDROID_MCP_TOOLSETS=apps), then reconnect to see it. The tools now are: emulator_get_status,",
+    );
+    await expect(h.call('no_such_tool')).rejects.toThrow(/^(MCP error -32602: )?Unknown tool "no_such_tool"\. The tools are: /);
+  });
 });
