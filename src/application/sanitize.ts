@@ -22,9 +22,10 @@ const SUSPECT = new RegExp(`(${URL_WITH_AUTHORITY})|${WINDOWS_PATH}|${HOME_PATH}
 /**
  * WebDriver and Appium routes, optionally under the legacy `/wd/hub` base: `/status`,
  * `/sessions`, `/appium/sessions`, `/session[/<id>/…]`. These are URL paths on the Appium server,
- * not files ("answered /status without an Appium build version").
+ * not files ("answered /status without an Appium build version"). Also the harness's own HTTP
+ * routes a REST refusal points at (`/openapi.json`, `/mcp`, `/devices`).
  */
-const KNOWN_ENDPOINT = /^(?:\/wd\/hub)?(?:\/status|\/sessions|\/appium\/sessions|\/session(?:\/[\w-]+)*)?$/;
+const KNOWN_ENDPOINT = /^(?:(?:\/wd\/hub)?(?:\/status|\/sessions|\/appium\/sessions|\/session(?:\/[\w-]+)*)?|\/openapi\.json|\/mcp|\/devices)$/;
 /** Punctuation that ends a sentence rather than the path (`… at /status.`). */
 const TRAILING_PUNCTUATION = /[.,;:!?]+$/;
 const MAX_MESSAGE = 1000;

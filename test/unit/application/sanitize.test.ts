@@ -33,6 +33,9 @@ describe('sanitizeMessage', () => {
       'POST /session/4f1c-9a/element/00000000-0000-0010-ffff-ffff00000012/click failed: no such element.',
       'Appium does not answer at http://[::1]/wd/hub/status (or http://localhost/status?x=1#top).',
       'Start Appium so it answers at http://127.0.0.1:4723/status, then retry.',
+      // The harness's own routes a REST refusal points at.
+      "Invalid request body: it is not JSON. Send a JSON object of the tool's arguments (see /openapi.json).",
+      'Not found: MCP is served at /mcp, the REST API at /devices.',
     ]) {
       expect(sanitizeMessage(message)).toBe(message);
     }

@@ -141,6 +141,8 @@ describe('POST /agent/task, GET /task/{id}', () => {
       expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(status);
       expect(answer.body.error?.code).toBe(code);
       expect(answer.body.error?.message).toContain(message);
+      // The route a refusal points at is the harness's own, not a host path to hide.
+      expect(answer.body.error?.message).not.toContain('<path>');
     }
     expect(h.automation.sessions.length, 'nothing reached Appium').toBe(0);
     expect(h.device.calls.filter((name) => name === 'startActivity')).toEqual([]);
