@@ -48,7 +48,8 @@ export async function runFlowFile(options: FlowCommandOptions): Promise<FlowRepo
   }
   for (const line of summarizeReport(report)) log(line);
   if (!report.passed || options.verbose) {
-    const tail = connection.stderrTail();
+    // Blank lines are not a log: the heading is printed only above something to read.
+    const tail = connection.stderrTail().filter((line) => line.trim() !== '');
     if (tail.length > 0) {
       log('server log (last lines):');
       for (const line of tail.slice(options.verbose ? 0 : -15)) log(`  ${line}`);
