@@ -270,7 +270,7 @@ export async function checkEvidenceDir(dir: string): Promise<CheckResult> {
 export async function checkJava(options: DoctorOptions): Promise<CheckResult> {
   const javaHome = options.env.JAVA_HOME?.trim();
   const java = javaHome ? path.join(javaHome, 'bin', process.platform === 'win32' ? 'java.exe' : 'java') : 'java';
-  const outcome = await options.runner.run(java, ['-version'], { env: options.env, timeoutMs: timeout(options) });
+  const outcome = await options.runner.run(java, ['-XX:-UsePerfData', '-version'], { env: options.env, timeoutMs: timeout(options) });
   const advice =
     `Not needed for the harness's own path (it never asks Appium to install or sign an APK); install a JDK ≥ ${MINIMUM_JAVA} and set JAVA_HOME if you use Appium's \`app\` capability or \`appium driver doctor uiautomator2\`.`;
   if (outcome.failure === 'not-found' || (javaHome && outcome.exitCode === null)) {

@@ -135,7 +135,7 @@ export function locateSeleniumJar(): { path: string; version: string } | null {
 
 /** Whether `java` runs (the Grid needs it; `.ci/run` installs openjdk-17-jre-headless). */
 export function javaAvailable(): boolean {
-  const probe = spawnSync('java', ['-version'], { stdio: 'ignore', timeout: 20_000 });
+  const probe = spawnSync('java', ['-XX:-UsePerfData', '-version'], { stdio: 'ignore', timeout: 20_000 });
   return probe.status === 0;
 }
 
@@ -206,12 +206,14 @@ export function relayNodeToml(relay: GridRelay): string {
 }
 
 /** Small, quick-starting JVMs: the machine is 2 shared cores and a Grid here is a test fixture. */
-const JVM_FLAGS = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Djava.net.preferIPv4Stack=true'];
+const JVM_FLAGS = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Djava.net.preferIPv4Stack=true', '-XX:-UsePerfData'];
 
 function spawnJava(jar: string, args: readonly string[], logFile: string): ChildProcess {
   const fd = openSync(logFile, 'a');
   try {
-    const child = spawn('java', [...JVM_FLAGS, '-jar', jar, ...args], { stdio: ['ignore', fd, fd] });
+    // Java ignores TMPDIR: its temp files go to the run's temp directory only when told (and
+    // -XX:-UsePerfData keeps it from making /tmp/hsperfdata_<user>), so the suite leaves nothing.
+    const child = spawn('java', [...JVM_FLAGS, `-Djava.io.tmpdir=${tmpdir()}`, '-jar', jar, ...args], { stdio: ['ignore', fd, fd] });
     trackChild(child);
     return child;
   } finally {

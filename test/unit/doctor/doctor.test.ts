@@ -316,7 +316,7 @@ describe('runDoctor', () => {
   it('uses JAVA_HOME/bin/java when JAVA_HOME is set', async () => {
     const opts = options({ envExtra: { JAVA_HOME: '/opt/jdk-21' } });
     await runDoctor(opts);
-    expect(opts.runner.calls).toContain('/opt/jdk-21/bin/java -version');
+    expect(opts.runner.calls).toContain('/opt/jdk-21/bin/java -XX:-UsePerfData -version');
   });
 
   it('APPIUM_URL set: checks that server only, and blocks when it does not answer', async () => {
