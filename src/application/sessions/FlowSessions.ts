@@ -52,6 +52,11 @@ export class FlowSessions {
     return Math.max(0, Math.ceil(left / 1000));
   }
 
+  /** Whether `id` is this device's open flow (its evidence is held meanwhile: EvidenceHolds). */
+  isOpenFlow(id: string): boolean {
+    return this.flow?.id === id;
+  }
+
   /** Whether `id` is this device's open flow, or one that ended recently (issue 15: which device a session_id names). */
   knows(id: string): boolean {
     return this.flow?.id === id || this.ended.has(id);

@@ -25,6 +25,8 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     connectTimeoutMs: 120_000,
     artifactsDir: '/nonexistent/artifacts',
     artifactsPathPrefix: 'artifacts/',
+    // Every file kept unless a test bounds it: the retention bound has its own tests.
+    artifactsRetention: { maxFiles: null, maxBytes: null },
     logLevel: 'silent',
     appiumExtraCapabilities: {},
     adbServerPort: null,
