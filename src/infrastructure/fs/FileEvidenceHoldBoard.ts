@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync, promises as fs } from 'node:fs';
+import { rmSync, rmdirSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { isArtifactId } from '../../domain/evidenceName.js';
@@ -26,7 +26,15 @@ function removeAtExit(file: string): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const entry of entriesToRemoveAtExit) rmSync(entry, { force: true });
+    for (const entry of entriesToRemoveAtExit) {
+      rmSync(entry, { force: true });
+      // The folder too, when no other process has an entry in it.
+      try {
+        rmdirSync(path.dirname(entry));
+      } catch {
+        // Not empty, or already gone.
+      }
+    }
   });
 }
 
