@@ -212,6 +212,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     if (adb) logger.debug('adb located', { source: adb.source });
     else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
   }
+  // What an open flow's answers gave out is kept while the flow lives, whichever device it is on.
+  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.flows.isOpenFlow(sessionId)), holdBoard, logger);
   // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
@@ -245,7 +247,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     // The session of an action without session_id, kept for the next one (issue 14).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
     const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: remote !== null }, warm);
-    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm);
+    // A flow that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
+    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm, () => void holds.publish());
     observer = new ObserverSessions(flows, warm);
     const broker = new SessionBroker(flows, warm);
     return {
@@ -274,8 +277,6 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     : serialIdentity;
   const bindings = new DeviceBindings(bind, identify, allowSerials, logger, knownIdentity);
   const router = new DeviceRouter(resolver, bindings, config.appiumUrl, remote !== null);
-  // What an open flow's answers gave out is kept while the flow lives, whichever device it is on.
-  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.flows.isOpenFlow(sessionId)), holdBoard, logger);
   const retention = new EvidenceRetention(evidenceStore, holds, holdBoard, config.artifactsRetention, clock, logger);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix, retention);
   const capture = new EvidenceCapture(evidence, logger);

@@ -46,7 +46,7 @@ export async function loadArtifact(reader: ArtifactReader, uri: unknown): Promis
     // Never quoted back: it may be anything, a host path included.
     throw new HarnessError(
       'INVALID_ARGUMENT',
-      'Refused to read that uri: it is not an artifact id the harness issues. ' +
+      'refused to read that uri, it is not an artifact id the harness issues. ' +
         'Use the `evidence.uri` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
     );
   }

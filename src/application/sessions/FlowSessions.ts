@@ -38,6 +38,8 @@ export class FlowSessions {
     readonly idleTimeoutMs: number,
     /** The session kept after an action without session_id: a flow closes it first, a read goes through it. */
     private readonly warm: WarmSession,
+    /** Told when a flow ends, however (its evidence is held no longer: EvidenceHolds). */
+    private readonly onEnd: (id: string) => void = () => undefined,
   ) {}
 
   get isOpen(): boolean {
@@ -221,6 +223,7 @@ export class FlowSessions {
     flow.timer = null;
     if (this.flow === flow) this.flow = null;
     this.ended.set(flow.id, reason);
+    this.onEnd(flow.id);
     if (this.ended.size > ENDED_MEMORY) {
       const oldest = this.ended.keys().next().value;
       if (oldest !== undefined) this.ended.delete(oldest);
