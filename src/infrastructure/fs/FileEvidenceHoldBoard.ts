@@ -66,9 +66,16 @@ export class FileEvidenceHoldBoard implements EvidenceHoldBoard {
       await fs.rm(this.entry, { force: true });
       return;
     }
-    await fs.mkdir(this.folder, { recursive: true });
     const temporary = `${this.entry}.tmp`;
-    await fs.writeFile(temporary, JSON.stringify({ pid: this.pid, start: this.start, held: names }), { mode: 0o644 });
+    const text = JSON.stringify({ pid: this.pid, start: this.start, held: names });
+    try {
+      await fs.writeFile(temporary, text, { mode: 0o644 });
+    } catch (error) {
+      // The folder is made on the first need only: one system call less on every other write.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await fs.mkdir(this.folder, { recursive: true });
+      await fs.writeFile(temporary, text, { mode: 0o644 });
+    }
     await fs.rename(temporary, this.entry);
     removeAtExit(this.entry);
   }
