@@ -36,15 +36,14 @@ export class EvidenceHolds {
     try {
       return await this.scope.run(written, body);
     } finally {
-      if (written.size > 0) {
-        for (const name of written) this.inFlight.delete(name);
-        if (sessionId !== undefined && this.isLive(sessionId)) {
-          const held = this.bySession.get(sessionId) ?? new Set<string>();
-          for (const name of written) held.add(name);
-          this.bySession.set(sessionId, held);
-        }
-        await this.publish();
+      for (const name of written) this.inFlight.delete(name);
+      if (written.size > 0 && sessionId !== undefined && this.isLive(sessionId)) {
+        const held = this.bySession.get(sessionId) ?? new Set<string>();
+        for (const name of written) held.add(name);
+        this.bySession.set(sessionId, held);
       }
+      // Also when the board shows something this call gave back (a claim whose file was not written).
+      if (written.size > 0 || this.lastPublished !== '') await this.publish();
     }
   }
 

@@ -64,6 +64,8 @@ export class FileEvidenceHoldBoard implements EvidenceHoldBoard {
   async publish(names: readonly string[]): Promise<void> {
     if (names.length === 0) {
       await fs.rm(this.entry, { force: true });
+      // The folder too when no other process has an entry: the evidence directory holds only evidence.
+      await fs.rmdir(this.folder).catch(() => undefined);
       return;
     }
     const temporary = `${this.entry}.tmp`;

@@ -165,6 +165,15 @@ describe('the retention bound applied after each write', () => {
     await clock.advance(1);
   });
 
+  it('a capture that could not be written leaves nothing on the board', async () => {
+    const board = new OtherProcessBoard();
+    const { store, holds, writer, png } = setup({ maxFiles: 2, maxBytes: null }, { board });
+    store.failWith = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    await expect(holds.during(undefined, () => writer.write('screen', png(4)))).rejects.toMatchObject({ code: 'EVIDENCE_WRITE_FAILED' });
+    expect(board.history.at(-1)).toEqual([]);
+    expect(board.history).toHaveLength(2);
+  });
+
   it('lists the directory once, then from its own writes, and again after the resync interval (what others wrote)', async () => {
     const { store, capture, clock } = setup({ maxFiles: 3, maxBytes: null });
     const first = await capture();
