@@ -24,7 +24,7 @@ export class EvidenceRetention {
 
   constructor(
     private readonly directory: EvidenceDirectory,
-    readonly holds: EvidenceHolds,
+    private readonly holds: EvidenceHolds,
     private readonly board: EvidenceHoldBoard | null,
     readonly bound: RetentionBound,
     private readonly clock: Clock,
