@@ -6,6 +6,7 @@
  * reads it on the hold board), and a removed or unknown id answers ARTIFACT_NOT_FOUND over REST
  * and MCP, word for word.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.j
 import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
 import { manyDevicesHarnessEnv } from '../support/manyDevices.js';
 import { freePort } from '../support/ports.js';
-import { ensureBuilt } from '../support/rawServer.js';
+import { BUILT_BIN, ensureBuilt } from '../support/rawServer.js';
 
 const TOKEN = 'retention-test-token-0123456789abcdef';
 
@@ -152,4 +153,17 @@ describeWithAdb('the evidence retention bound, two processes sharing one evidenc
     expect(JSON.parse(rest.text)).toEqual({ ok: false, error: { code: 'ARTIFACT_NOT_FOUND', message: notFound(heldId) } });
     expect((await readOverMcp(heldId)).message).toBe(`MCP error -32002: ARTIFACT_NOT_FOUND: ${notFound(heldId)}`);
   }, 60_000);
+
+  it('a bound that is not a number stops the start (exit 2) with what to give instead', async () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ANDROID_MCP_ARTIFACTS_DIR: artifacts, ANDROID_MCP_ARTIFACTS_MAX_FILES: 'lots' };
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [BUILT_BIN], { env, timeout: 20_000 }, (_error, _stdout, text) => resolve({ code: child.exitCode, stderr: String(text) }));
+      child.stdin?.end();
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'android-mcp-harness: ANDROID_MCP_ARTIFACTS_MAX_FILES="lots" is not usable: give a whole number of files up to 1000000, or 0 for no such bound (default 500). ' +
+        'The server did not start: another bound than the one meant could remove evidence you want to keep.',
+    );
+  }, 30_000);
 });
