@@ -1,10 +1,11 @@
 /**
  * Configuration from the environment, parsed once at start. A value that makes no sense
  * falls back to its default with a warning: the server must still start and answer
- * tools/list, so configuration never throws, with one exception: an unknown name in
- * ANDROID_MCP_TOOLSETS throws ToolsetsError (issue 16), since serving another catalogue than the
- * one asked for would hide the mistake. The safety guards (serial, Appium URL) are
- * applied later, per call, by src/domain/guards.ts.
+ * tools/list, so configuration never throws, with these exceptions: an unknown name in
+ * ANDROID_MCP_TOOLSETS throws ToolsetsError, since serving another catalogue than the one asked
+ * for would hide the mistake; and a value whose every reading would be a guess with consequences
+ * (ANDROID_MCP_REMOTE, a retention bound) throws ConfigError. The safety guards (serial, Appium
+ * URL) are applied later, per call, by src/domain/guards.ts.
  */
 import os from 'node:os';
 import path from 'node:path';
