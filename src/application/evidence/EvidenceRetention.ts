@@ -10,6 +10,12 @@ import type { EvidenceHolds } from './EvidenceHolds.js';
 export const RESYNC_INTERVAL_MS = 60_000;
 
 /**
+ * The most files one write removes. A directory far over the bound (evidence from before the bound
+ * existed, or a bound just lowered) shrinks over a few writes instead of one action paying for all.
+ */
+export const MAX_REMOVALS_PER_WRITE = 1_000;
+
+/**
  * Applies the retention bound after every evidence write: the oldest files go first until the
  * directory fits, except what this process or another live one holds (EvidenceHolds, the hold
  * board). Never fails the action that wrote: a failure is logged on stderr, and the action answers.
@@ -72,7 +78,7 @@ export class EvidenceRetention {
     // Only when something would go: what the other processes hold (one small read per process).
     if (this.board) doomed = planPrune(index, this.totalBytes, this.bound, keep(await this.board.heldByOthers()));
     const removed: string[] = [];
-    for (const doomedName of doomed) {
+    for (const doomedName of doomed.slice(0, MAX_REMOVALS_PER_WRITE)) {
       try {
         await this.directory.remove(doomedName);
       } catch (error) {

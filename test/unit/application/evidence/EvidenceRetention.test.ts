@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EvidenceHolds } from '../../../../src/application/evidence/EvidenceHolds.js';
-import { EvidenceRetention, RESYNC_INTERVAL_MS } from '../../../../src/application/evidence/EvidenceRetention.js';
+import { EvidenceRetention, MAX_REMOVALS_PER_WRITE, RESYNC_INTERVAL_MS } from '../../../../src/application/evidence/EvidenceRetention.js';
 import { EvidenceWriter } from '../../../../src/application/evidence/EvidenceWriter.js';
 import { planPrune, type RetentionBound } from '../../../../src/domain/evidence/retention.js';
 import type { EvidenceHoldBoard } from '../../../../src/domain/ports.js';
@@ -213,6 +213,16 @@ describe('the retention bound applied after each write', () => {
     const id = await capture();
     expect(store.files.has(id)).toBe(true);
     expect(logger.entries.find((e) => e.level === 'warn')?.message).toBe('the evidence retention bound could not be applied; the action went on');
+  });
+
+  it('a directory far over the bound shrinks by at most MAX_REMOVALS_PER_WRITE files a write', async () => {
+    const { store, capture } = setup({ maxFiles: 5, maxBytes: null });
+    const old = MAX_REMOVALS_PER_WRITE + 200;
+    for (let i = 0; i < old; i += 1) store.files.set(`20200101-000000-${String(i).padStart(6, '0')}-screen.png`, Buffer.alloc(1));
+    await capture();
+    expect(store.files.size).toBe(old + 1 - MAX_REMOVALS_PER_WRITE);
+    await capture();
+    expect(store.files.size).toBe(5);
   });
 
   it('unbounded: nothing is listed, nothing removed', async () => {
