@@ -13,6 +13,8 @@ import { DeviceRouter } from './application/devices/DeviceRouter.js';
 import { DeviceAccess } from './application/ownership/DeviceAccess.js';
 import { DeviceGate } from './application/ownership/DeviceGate.js';
 import { EvidenceCapture } from './application/evidence/EvidenceCapture.js';
+import { EvidenceHolds } from './application/evidence/EvidenceHolds.js';
+import { EvidenceRetention } from './application/evidence/EvidenceRetention.js';
 import { EvidenceWriter } from './application/evidence/EvidenceWriter.js';
 import { FlowSessions } from './application/sessions/FlowSessions.js';
 import type { HarnessServices } from './application/HarnessServices.js';
@@ -43,6 +45,8 @@ import type {
   DeviceDirectory,
   DeviceGateway,
   DeviceLock,
+  EvidenceDirectory,
+  EvidenceHoldBoard,
   EvidenceStore,
   ImageTools,
   Logger,
@@ -63,6 +67,7 @@ import {
 } from './infrastructure/appium/ManagedAppium.js';
 import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
+import { FileEvidenceHoldBoard } from './infrastructure/fs/FileEvidenceHoldBoard.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
 import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
 import { defaultLockDirectory, FileDeviceLock, lockDirectoriesToTidy } from './infrastructure/lock/FileDeviceLock.js';
@@ -92,7 +97,13 @@ export interface ContainerDeps {
   readonly logger: Logger;
   readonly device: DeviceGateway;
   readonly automation: AutomationGateway;
-  readonly evidenceStore: EvidenceStore;
+  /** The evidence directory: files written, read, listed and removed (the retention bound). */
+  readonly evidenceStore: EvidenceStore & EvidenceDirectory;
+  /**
+   * What each process sharing the evidence directory holds. Default: a file per process in it
+   * when the directory is the real one; none when an `evidenceStore` is injected.
+   */
+  readonly evidenceHoldBoard?: EvidenceHoldBoard | null;
   readonly imageTools: ImageTools;
   /** Environment used to locate adb (defaults to process.env). */
   readonly env: NodeJS.ProcessEnv;
@@ -178,6 +189,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const automation = overrides.automation ?? automationFor(config.udid, appium, config, logger, clock);
   const evidenceStore = overrides.evidenceStore ?? new FileEvidenceStore(config.artifactsDir);
   const imageTools = overrides.imageTools ?? new PngImageTools();
+  const holdBoard =
+    overrides.evidenceHoldBoard !== undefined ? overrides.evidenceHoldBoard : overrides.evidenceStore ? null : new FileEvidenceHoldBoard(config.artifactsDir);
 
   // Remote mode: the device is the farm's, named by ANDROID_UDID or picked by the endpoint; the local
   // emulator-only guard has nothing to protect there, so the configured name passes it.
@@ -199,6 +212,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     if (adb) logger.debug('adb located', { source: adb.source });
     else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
   }
+  // What an open flow's answers gave out is kept while the flow lives, whichever device it is on.
+  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.flows.isOpenFlow(sessionId)), holdBoard, logger);
   // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
@@ -232,7 +247,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     // The session of an action without session_id, kept for the next one (issue 14).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
     const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: remote !== null }, warm);
-    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm);
+    // A flow that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
+    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm, () => void holds.publish());
     observer = new ObserverSessions(flows, warm);
     const broker = new SessionBroker(flows, warm);
     return {
@@ -261,7 +277,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     : serialIdentity;
   const bindings = new DeviceBindings(bind, identify, allowSerials, logger, knownIdentity);
   const router = new DeviceRouter(resolver, bindings, config.appiumUrl, remote !== null);
-  const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix);
+  const retention = new EvidenceRetention(evidenceStore, holds, holdBoard, config.artifactsRetention, clock, logger);
+  const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix, retention);
   const capture = new EvidenceCapture(evidence, logger);
   // One registry per server: a ref's serial never repeats while it runs (issue 13).
   const refs = new RefRegistry();
@@ -285,7 +302,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     ),
   };
   const tools = createTools(services, config.toolsets);
-  const runner = new OperationRunner(random, logger);
+  const runner = new OperationRunner(random, logger, holds);
   const goalRunner = overrides.goalRunner !== undefined ? overrides.goalRunner : createGoalRunner(config, { clock, logger });
   const server = new HarnessMcpServer({
     version: packageVersion(),
