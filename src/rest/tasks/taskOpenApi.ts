@@ -1,6 +1,6 @@
 /**
  * The task routes in /openapi.json (issue 17 §4), from the zod schemas of taskSchemas.ts, which
- * take the flow runner's own flowFileSchema for `flow`.
+ * take the flow runner's own schema for `flow` (publishedFlowSchema).
  */
 import { component } from '../openApi.js';
 import { TASK_PATH, TASK_PREFIX, taskAnswerSchema, taskRequestSchema } from './taskSchemas.js';
