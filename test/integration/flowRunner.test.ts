@@ -163,7 +163,7 @@ describeWithAdb('flow runner on the virtual device', () => {
     expect(existsSync(artifacts)).toBe(false);
   });
 
-  it('a flow of ui_wait, app_open and device_key passes with --toolsets wait,device', async () => {
+  it('a flow of ui_wait, app_open, device_key and app_stop passes with --toolsets wait,device,apps', async () => {
     const flowFile = path.join(workDir, 'toolsets.json');
     writeFileSync(
       flowFile,
@@ -175,6 +175,7 @@ describeWithAdb('flow runner on the virtual device', () => {
           { tool: 'ui_wait', arguments: { selector: { text: 'All apps' }, until: 'visible', timeout_s: 5 } },
           { tool: 'device_key', arguments: { key: 'home' } },
           { tool: 'ui_wait', arguments: { selector: { text: 'Apps' }, until: 'gone' } },
+          { tool: 'app_stop', arguments: { package_name: 'com.android.settings' } },
           { tool: 'app_open', arguments: { package_name: 'com.android.settings' } },
           { tool: 'ui_wait', arguments: { selector: { text: 'Apps' }, until: 'visible' } },
         ],
@@ -184,8 +185,8 @@ describeWithAdb('flow runner on the virtual device', () => {
     const refused = await runFlowCli([flowFile], env({ APPIUM_URL: appium.url }), workDir);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/step 4 \(device_key\): device_key belongs to the toolset 'device', which is off: run the flow with --toolsets device/);
-    const run = await runFlowCli([flowFile, '--toolsets', 'wait,device'], env({ APPIUM_URL: appium.url }), workDir);
-    expect(run.stderr).toMatch(/: PASSED, 7\/7 steps/);
+    const run = await runFlowCli([flowFile, '--toolsets', 'wait,device,apps'], env({ APPIUM_URL: appium.url }), workDir);
+    expect(run.stderr).toMatch(/: PASSED, 8\/8 steps/);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as FlowReport;
     expect(report.calls.filter((c) => c.phase === 'step').map((c) => [c.tool, c.ok])).toEqual([
@@ -194,6 +195,7 @@ describeWithAdb('flow runner on the virtual device', () => {
       ['ui_wait', true],
       ['device_key', true],
       ['ui_wait', true],
+      ['app_stop', true],
       ['app_open', true],
       ['ui_wait', true],
     ]);

@@ -202,7 +202,7 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
         message:
           'Invalid task: flow is not a valid flow:\n' +
           "  - step 2 (ui_scroll): direction 'Down' is not one of up, down, left, right\n" +
-          '  - step 3 (app_stop): app_stop is not a step: it takes no session_id, so it cannot run inside the flow that holds the device\n' +
+          "  - step 3 (app_stop): app_stop belongs to the toolset 'apps', which is off: start the server with --toolsets apps (or ANDROID_MCP_TOOLSETS=apps)\n" +
           '  - step 4 (app_open): package_name is missing\n' +
           '  - step 5 (ui_tap): Invalid selector: selector has the unknown key \'txt\'. A selector is an object with exactly one of id, resource_id, text, content_desc, text_contains, input_hint, text_starts_with, content_desc_contains, class_name, resource_id_matches, plus an optional "within" that is itself exactly one of those keys (no nested within), e.g. {"text": "Save"} or {"text": "Save", "within": {"content_desc": "Work profile"}}; by hand it may add checked, selected, enabled, focused (true or false) and "instance" (0-based). Send back a selector that ui_get_tree offered.',
       },

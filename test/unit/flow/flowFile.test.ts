@@ -7,8 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CORE_ONLY, FlowFileError, parseFlowFile, validateFlow } from '../../../src/flow/flowFile.js';
-import { isStepTool, stepToolNames, type FlowCheckOptions } from '../../../src/flow/flowSteps.js';
+import { isStepTool, stepToolNames, stepToolProblem, type FlowCheckOptions } from '../../../src/flow/flowSteps.js';
 import { callProblems, toolsForChecking } from '../../../src/mcp/checkCall.js';
 import { TOOLSET_NAMES } from '../../../src/mcp/toolsets.js';
 
@@ -138,7 +139,7 @@ describe('validateFlow: each step, by its number', () => {
 describe('validateFlow: which tools are steps', () => {
   it('an unknown tool lists the steps there are', async () => {
     expect(await problems(flowOf({ tool: 'ui_tapp' }))).toEqual([
-      "step 1 (ui_tapp): there is no tool 'ui_tapp'; a step is one of app_open, ui_tap, ui_type_text, ui_scroll, device_back, settings_open_apps (with more toolsets on, also device_key, ui_wait)",
+      "step 1 (ui_tapp): there is no tool 'ui_tapp'; a step is one of app_open, ui_tap, ui_type_text, ui_scroll, device_back, settings_open_apps (with more toolsets on, also app_install, app_stop, app_clear_data, device_key, ui_wait)",
     ]);
   });
 
@@ -155,20 +156,25 @@ describe('validateFlow: which tools are steps', () => {
     await expect(validateFlow(steps, 'f', ALL_ON)).resolves.toMatchObject({ steps: [{ tool: 'ui_wait' }, { tool: 'device_key' }] });
   });
 
-  it('session tools, observers and tools that cannot run in a flow are refused with why', async () => {
-    expect(
-      await problems(flowOf({ tool: 'ui_session_open' }, { tool: 'ui_get_tree' }, { tool: 'screen_capture' }, { tool: 'app_stop', arguments: { package_name: 'com.x' } }), ALL_ON),
-    ).toEqual([
+  it('session tools and observers are refused with why', async () => {
+    expect(await problems(flowOf({ tool: 'ui_session_open' }, { tool: 'ui_get_tree' }, { tool: 'screen_capture' }, { tool: 'device_list' }), ALL_ON)).toEqual([
       'step 1 (ui_session_open): ui_session_open is not a step: the runner opens the flow before the steps and closes it after them',
       'step 2 (ui_get_tree): ui_get_tree is not a step: it only reads, and the runner already reads the screen before and after the steps (every action leaves its screenshot); to wait for an element, or check that it is there, use ui_wait',
       'step 3 (screen_capture): screen_capture is not a step: it only reads, and the runner already reads the screen before and after the steps (every action leaves its screenshot); to wait for an element, or check that it is there, use ui_wait',
-      'step 4 (app_stop): app_stop is not a step: it takes no session_id, so it cannot run inside the flow that holds the device',
+      'step 4 (device_list): device_list is not a step: it only reads, and the runner already reads the screen before and after the steps (every action leaves its screenshot); to wait for an element, or check that it is there, use ui_wait',
     ]);
+  });
+
+  it('an acting tool without session_id could not run inside the flow: refused', () => {
+    const tapTool = toolsForChecking().get('device_back')!;
+    const outside = { ...tapTool, name: 'outside_flow', inputSchema: z.object({}) };
+    expect(isStepTool(outside)).toBe(false);
+    expect(stepToolProblem('outside_flow', outside, ALL_ON)).toBe('outside_flow is not a step: it takes no session_id, so it cannot run inside the flow that holds the device');
   });
 
   it('the step tools: every acting tool that runs in a flow, and ui_wait', () => {
     expect(stepToolNames(['core'])).toEqual(['app_open', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back', 'settings_open_apps']);
-    expect(stepToolNames(TOOLSET_NAMES)).toEqual([...stepToolNames(['core']), 'device_key', 'ui_wait']);
+    expect(stepToolNames(TOOLSET_NAMES)).toEqual([...stepToolNames(['core']), 'app_install', 'app_stop', 'app_clear_data', 'device_key', 'ui_wait']);
   });
 
   it('every step tool accepts valid arguments through its own validation (the check reaches no service)', async () => {
@@ -180,6 +186,9 @@ describe('validateFlow: which tools are steps', () => {
       device_back: {},
       settings_open_apps: {},
       device_key: { key: 'enter' },
+      app_install: { apk: 'builds/app-debug.apk' },
+      app_stop: { package_name: 'com.android.settings' },
+      app_clear_data: { package_name: 'com.example.app' },
       ui_wait: { selector: { text: 'Apps' }, until: 'gone', timeout_s: 5 },
     };
     const tools = [...toolsForChecking().values()].filter(isStepTool);
