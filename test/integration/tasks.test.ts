@@ -17,6 +17,7 @@ import { bearerJson } from '../support/bearerJson.js';
 import { REPO_ROOT } from '../support/appium.js';
 import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
 import { freePort } from '../support/ports.js';
+import { optInFlow } from '../support/optInFlow.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
 
@@ -215,18 +216,7 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
 
   it('a flow of ui_wait, app_open and device_key passes on a server that serves the wait and device toolsets', async () => {
     stack.device.setScreen('settings_home' as never);
-    const flow = {
-      package_name: 'com.android.settings',
-      steps: [
-        { tool: 'ui_wait', arguments: { selector: { text: 'Apps' }, until: 'visible' } },
-        { tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } },
-        { tool: 'ui_wait', arguments: { selector: { text: 'All apps' }, until: 'visible', timeout_s: 5 } },
-        { tool: 'device_key', arguments: { key: 'home' } },
-        { tool: 'ui_wait', arguments: { selector: { text: 'Apps' }, until: 'gone' } },
-        { tool: 'app_open', arguments: { package_name: 'com.android.settings' } },
-        { tool: 'ui_wait', arguments: { selector: { text: 'Apps' }, until: 'visible' } },
-      ],
-    };
+    const flow = optInFlow({ appStop: false });
     const done = await poll((await start({ device: stack.serial, flow })).task_id);
     expect(done.error, JSON.stringify(done.error)).toBeNull();
     expect(done).toMatchObject({ state: 'passed', progress: { step: 7, of: 7 }, report: { passed: true, steps_run: 7 } });
