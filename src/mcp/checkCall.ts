@@ -20,7 +20,9 @@ import type { ToolDefinition } from './ToolDefinition.js';
 import { allTools } from './tools/index.js';
 
 /** Thrown by every service method of the stand-in: execute got past its validation. */
-class ArgumentsAccepted extends Error {}
+class ArgumentsAccepted extends Error {
+  override readonly name = 'ArgumentsAccepted';
+}
 
 /** Services whose every method, at any depth, throws ArgumentsAccepted: nothing can be reached. */
 function unreachable(): unknown {
@@ -60,8 +62,9 @@ export async function callProblems(tool: ToolDefinition, sent: Readonly<Record<s
   try {
     await tool.execute(args, CHECK_CONTEXT);
   } catch (error) {
-    if (error instanceof ArgumentsAccepted) return [];
-    return [messageOf(error)];
+    // Anything but a refusal (the stand-in reached, or used in a way it cannot answer) is no
+    // verdict: the call itself judges it when it runs.
+    if (error instanceof HarnessError) return [error.message];
   }
   return [];
 }

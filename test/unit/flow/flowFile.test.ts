@@ -193,7 +193,14 @@ describe('validateFlow: which tools are steps', () => {
     };
     const tools = [...toolsForChecking().values()].filter(isStepTool);
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(valid).sort());
-    for (const tool of tools) expect(await callProblems(tool, valid[tool.name]!, ['session_id']), tool.name).toEqual([]);
+    for (const tool of tools) {
+      expect(await callProblems(tool, valid[tool.name]!, ['session_id']), tool.name).toEqual([]);
+      // Past its own validation, execute reached the stand-in services: nothing else ran.
+      const reached = await Promise.resolve()
+        .then(() => tool.execute(valid[tool.name]!, { operationId: 'check', tool: tool.name }))
+        .then(() => 'returned', (error: unknown) => (error instanceof Error ? error.name : String(error)));
+      expect(reached, tool.name).toBe('ArgumentsAccepted');
+    }
   });
 
   it('a flow of every step tool passes with every toolset on', async () => {
