@@ -21,8 +21,8 @@ a readable summary with the evidence paths to stderr. Exit code 0 only when ever
 FILE.json: {"package_name": "com.example.app",
             "steps": [{"tool": "ui_tap", "arguments": {"selector": {"text": "Login"}}}, ...]}
 Steps: the acting tools and ui_wait of the toolsets on (core: ui_tap, ui_type_text, ui_scroll,
-device_back, app_open, settings_open_apps). --toolsets LIST (${TOOLSET_CHOICES.join(', ')}) turns more
-on, as for the server (default: ANDROID_MCP_TOOLSETS). See docs/flows/.`;
+device_back, app_open, settings_open_apps). --toolsets LIST turns more on, as for the server
+(${TOOLSET_CHOICES.join(', ')}; default: ANDROID_MCP_TOOLSETS). See docs/flows/.`;
 
 export interface FlowCommandOptions {
   readonly file: string;
