@@ -89,6 +89,7 @@ import type { GoalTaskDeps } from './application/tasks/goalTask.js';
 import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
+import type { FlowCheckOptions } from './flow/flowSteps.js';
 
 /** The ports, each replaceable (unit tests, the virtual device, managed Appium). */
 export interface ContainerDeps {
@@ -156,6 +157,8 @@ export interface ContainerTasks {
   readonly manager: TaskManager;
   readonly tools: TaskTools;
   readonly goal: Omit<GoalTaskDeps, 'tools'>;
+  /** A flow task's steps may use the tools of the toolsets this server serves. */
+  readonly flowCheck: FlowCheckOptions;
 }
 
 /** How long shutdown waits for running tasks to stop by themselves (within the process's 5 s exit deadline). */
@@ -322,6 +325,10 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
       // The model is offered the served catalogue's in-flow tools, as an MCP client would be.
       catalog: goalCatalog(tools),
       limits: { maxSteps: config.agentMaxSteps, maxDurationMs: config.agentTimeoutMs },
+    },
+    flowCheck: {
+      toolsets: config.toolsets,
+      enable: (toolset) => `start the server with --toolsets ${toolset} (or ANDROID_MCP_TOOLSETS=${toolset})`,
     },
   };
   notifyClient = (message) => {

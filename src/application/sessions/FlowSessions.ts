@@ -111,6 +111,19 @@ export class FlowSessions {
   }
 
   /**
+   * For an action that needs no driver (adb only): without `id` no flow may be open (EMULATOR_BUSY),
+   * with one it runs as a use of that flow (the lease renewed, the id checked), so that a flow that
+   * holds the device can still stop, clear or install an app.
+   */
+  async outsideOrIn<T>(id: string | undefined, body: () => Promise<T>): Promise<T> {
+    if (id === undefined) {
+      this.assertNoFlow();
+      return body();
+    }
+    return this.use(id, () => body());
+  }
+
+  /**
    * Reads through the driver this process holds without renewing its lease (ui_get_tree without
    * session_id: Android allows one UiAutomation client, so a dump would break it): the open
    * flow's, else the session kept after an action without session_id (issue 14). Returns null
