@@ -83,6 +83,9 @@ import type { GoalRunner } from './application/tasks/GoalRunner.js';
 import type { GoalTaskDeps } from './application/tasks/goalTask.js';
 import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
+import { Traces } from './application/trace/Traces.js';
+import { FileTraceStore } from './infrastructure/trace/FileTraceStore.js';
+import { redactor } from './infrastructure/logging/redactingLogger.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 
 /** The ports, each replaceable (unit tests, the virtual device, managed Appium). */
@@ -137,6 +140,8 @@ export interface Container {
   readonly tasks: ContainerTasks;
   /** Runs `{goal}` tasks (issue 17 §4); null when no model is configured: such a task is refused. */
   readonly goalRunner: GoalRunner | null;
+  /** The session's trace and the tasks' (docs/contract.md, "Traces"). */
+  readonly traces: Traces;
   /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
   shutdown(): Promise<void>;
 }
@@ -144,6 +149,8 @@ export interface Container {
 export interface ContainerTasks {
   readonly manager: TaskManager;
   readonly tools: TaskTools;
+  /** The tools of one new task, each call a line of the task's own trace (null when traces are off). */
+  traced(): { readonly tools: TaskTools; readonly trace: string | null };
   readonly goal: Omit<GoalTaskDeps, 'tools'>;
 }
 
@@ -286,11 +293,30 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
   const tools = createTools(services, config.toolsets);
   const runner = new OperationRunner(random, logger);
+  const traceConfig = config.trace;
+  const traces = new Traces({
+    store:
+      traceConfig?.enabled === true
+        ? new FileTraceStore({
+            artifactsDir: config.artifactsDir,
+            keep: traceConfig.keep,
+            maxBytes: traceConfig.maxBytes,
+            clock,
+            logger,
+            ...(remote ? { scrub: redactor(remote.secrets) } : {}),
+          })
+        : null,
+    clock,
+    defaultDevice: config.udidExplicit ? config.udid : null,
+    sessionName: traceConfig?.name ?? null,
+    serverVersion: packageVersion(),
+  });
   const goalRunner = overrides.goalRunner !== undefined ? overrides.goalRunner : createGoalRunner(config, { clock, logger });
   const server = new HarnessMcpServer({
     version: packageVersion(),
     tools,
     runner,
+    trace: traces.session,
     artifacts: evidence,
     instructions: serverInstructions(config.toolsets),
     offTools: allTools(services).filter((tool) => !tools.some((on) => on.name === tool.name)),
@@ -300,6 +326,10 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     manager: new TaskManager(clock, random, logger, async (name) => (await bindings.forSerial(await resolver.resolve(name))).identity.key),
     // Every tool, whatever the toolsets, as the REST mirror: a task is not sent a catalogue.
     tools: taskToolsFor(runner, allTools(services)),
+    traced: () => {
+      const trace = traces.open('task');
+      return { tools: taskToolsFor(runner, allTools(services), trace ?? undefined), trace: trace?.name ?? null };
+    },
     goal: {
       runner: goalRunner,
       // The model is offered the served catalogue's in-flow tools, as an MCP client would be.
@@ -347,6 +377,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     server,
     tasks,
     goalRunner,
+    traces,
     shutdown,
   };
 }

@@ -36,7 +36,7 @@ Commands:
 Configuration is read from the environment: ANDROID_UDID, ANDROID_MCP_ALLOW_SERIALS, APPIUM_URL,
 ANDROID_MCP_FLOW_IDLE_TIMEOUT, ANDROID_MCP_ACTION_TIMEOUT, ANDROID_MCP_CONNECT_TIMEOUT,
 ANDROID_MCP_ARTIFACTS_DIR, ANDROID_MCP_LOG_LEVEL, ANDROID_MCP_APPIUM_CAPS, ANDROID_ADB_SERVER_PORT,
-ANDROID_MCP_TOOLSETS; over HTTP also ANDROID_MCP_HTTP_TOKEN, ANDROID_MCP_HTTP_ALLOWED_ORIGINS,
+ANDROID_MCP_TOOLSETS, ANDROID_MCP_TRACE (off), ANDROID_MCP_TRACE_KEEP, ANDROID_MCP_TRACE_MAX_MB; over HTTP also ANDROID_MCP_HTTP_TOKEN, ANDROID_MCP_HTTP_ALLOWED_ORIGINS,
 ANDROID_MCP_HTTP_ALLOWED_HOSTS.
 `;
 
@@ -138,6 +138,7 @@ async function serve(args: readonly string[] = []): Promise<number> {
   });
 
   if (options.http) {
+    container.traces.servedOver('http');
     // Over HTTP stdin means nothing (it may be /dev/null under a service manager): signals stop it.
     const { serveHttp, HttpSetupError } = await import('./mcp/transports/http/serveHttp.js');
     try {

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { FlowFileError, parseFlowFile } from './flowFile.js';
 import { runFlow, summarizeReport, type FlowReport } from './runFlow.js';
 import { connectToHarness, type HarnessConnectionOptions } from './stdioFlowClient.js';
+import { flowTraceFor } from '../trace/flowTrace.js';
 
 export const FLOW_USAGE = `Usage: android-mcp-harness flow FILE.json [--report OUT.json] [--verbose]
 
@@ -33,8 +34,11 @@ export interface FlowCommandOptions {
 export async function runFlowFile(options: FlowCommandOptions): Promise<FlowReport> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const flow = parseFlowFile(await readFile(options.file, 'utf8'), options.file);
+  // The server writes its trace into a folder named here, so that the report can name it.
+  const trace = flowTraceFor(options.connection?.env ?? process.env, options.connection?.cwd ?? process.cwd());
   const connection = await connectToHarness({
     ...options.connection,
+    env: trace.env,
     onLog: (level, text) => {
       options.connection?.onLog?.(level, text);
       log(`  server ${level}: ${text}`);
@@ -42,7 +46,7 @@ export async function runFlowFile(options: FlowCommandOptions): Promise<FlowRepo
   });
   let report: FlowReport;
   try {
-    report = await runFlow(flow, connection.client, { source: options.file });
+    report = { ...(await runFlow(flow, connection.client, { source: options.file })), trace: trace.path };
   } finally {
     await connection.close();
   }

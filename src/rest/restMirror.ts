@@ -12,11 +12,12 @@ import { taskRoute } from './tasks/taskRoute.js';
  * works whatever toolsets the MCP catalogue shows: toolsets size what a model is sent, and a
  * REST client is sent no catalogue), the same runner and evidence as the MCP server.
  */
-export function restMirrorFor(container: Pick<Container, 'services' | 'runner' | 'evidence' | 'resolver' | 'router' | 'tasks' | 'deps'>): HttpRoute {
+export function restMirrorFor(container: Pick<Container, 'services' | 'runner' | 'evidence' | 'resolver' | 'router' | 'tasks' | 'deps' | 'traces'>): HttpRoute {
   const tasks = taskRoute({ ...container.tasks, clock: container.deps.clock, maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
   return restRoute({
     tools: allTools(container.services),
     runner: container.runner,
+    trace: container.traces.session,
     artifacts: container.evidence,
     devices: resolvedDevice(container.resolver, container.router),
     version: packageVersion(),

@@ -4,6 +4,7 @@
  * and the catalogue a goal's model is offered, from the same zod schemas tools/list publishes.
  */
 import type { OperationRunner } from '../../application/OperationRunner.js';
+import type { CallRecorder } from '../../application/trace/TraceRecorder.js';
 import type { GoalTool } from '../../application/tasks/GoalRunner.js';
 import type { TaskTools } from '../../application/tasks/Task.js';
 import { HarnessError } from '../../domain/errors.js';
@@ -14,7 +15,7 @@ import type { ToolDefinition } from '../ToolDefinition.js';
 /** The task opens and closes its flow itself; the model never manages sessions. */
 const SESSION_TOOLS: ReadonlySet<string> = new Set(['ui_session_open', 'ui_session_close']);
 
-export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefinition[]): TaskTools {
+export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefinition[], trace?: CallRecorder): TaskTools {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const refuse = async (name: string, code: 'INVALID_ARGUMENT', message: string) =>
     (await runner.run(name.slice(0, 64), () => Promise.reject(new HarnessError(code, message)))).envelope;
@@ -22,7 +23,7 @@ export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefini
     call: async (name, args) => {
       const tool = byName.get(name);
       if (!tool) return refuse(name, 'INVALID_ARGUMENT', `There is no tool ${JSON.stringify(name.slice(0, 64))}.`);
-      return (await runTool(runner, tool, args)).envelope;
+      return (await runTool(runner, tool, args, trace)).envelope;
     },
     refuse,
   };

@@ -23,6 +23,8 @@ import { TASK_ID_PATTERN, TASK_PATH, TASK_PREFIX, TASK_REQUEST_KEYS } from './ta
 export interface TaskRouteOptions {
   readonly manager: TaskManager;
   readonly tools: TaskTools;
+  /** The tools of one new task, traced into the task's own trace. */
+  readonly traced?: () => { readonly tools: TaskTools; readonly trace: string | null };
   readonly goal: Omit<GoalTaskDeps, 'tools'>;
   readonly clock: { now(): Date; monotonicMs(): number };
   readonly maxBodyBytes: number;
@@ -84,7 +86,9 @@ function workOf(body: Record<string, unknown>, options: TaskRouteOptions): TaskW
   if (hasFlow === hasGoal) throw invalid(hasFlow ? 'give flow or goal, not both' : 'give flow or goal');
   if (hasFlow) {
     try {
-      return flowWork(device, validateFlow(body.flow, 'flow'), options.tools, options.clock);
+      const flow = validateFlow(body.flow, 'flow');
+      const { tools, trace } = options.traced?.() ?? { tools: options.tools, trace: null };
+      return { ...flowWork(device, flow, tools, options.clock), trace };
     } catch (error) {
       if (error instanceof FlowFileError) throw new HarnessError('INVALID_ARGUMENT', `Invalid task: ${error.message}`);
       throw error;
@@ -94,7 +98,10 @@ function workOf(body: Record<string, unknown>, options: TaskRouteOptions): TaskW
   if (typeof goal !== 'string' || goal.trim() === '' || goal.length > MAX_GOAL_CHARS) {
     throw invalid(`"goal" must be a non-empty string of at most ${MAX_GOAL_CHARS} characters`);
   }
-  return goalWork(device, goal, { ...options.goal, tools: options.tools });
+  // The model's own refusals (MODEL_UNAVAILABLE) come before a trace is opened.
+  goalWork(device, goal, { ...options.goal, tools: options.tools });
+  const { tools, trace } = options.traced?.() ?? { tools: options.tools, trace: null };
+  return { ...goalWork(device, goal, { ...options.goal, tools }), trace };
 }
 
 function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): void {
