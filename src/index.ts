@@ -29,6 +29,9 @@ Commands:
                      address needs ANDROID_MCP_HTTP_TOKEN.
   doctor           Check everything a real run needs (adb, device, Appium, …) and say what to fix.
   flow FILE.json   Run a reference flow through the server over stdio; JSON report on stdout.
+  trace view DIR   Write a trace's viewer page (DIR/index.html) and print its path.
+  trace export DIR --format flow|wdio
+                   Write a trace's actions as a flow file or a WebdriverIO test; print its path.
   virtual-device   Run a virtual Android device that the real adb and Appium accept (--help).
   --help           Show this help.
   --version        Show the version.
@@ -171,6 +174,7 @@ const commands: Record<string, Command> = {
   serve: (args) => serve(args),
   doctor: async (args) => (await import('./doctor/cli.js')).doctorMain(args),
   flow: async (args) => (await import('./flow/cli.js')).flowMain(args),
+  trace: async (args) => (await import('./trace/cli.js')).traceMain(args),
   'virtual-device': async (args) => (await import('./virtual-device/cli.js')).runVirtualDeviceCli(args),
 };
 
