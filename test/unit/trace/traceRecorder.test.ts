@@ -80,6 +80,20 @@ describe('the trace of a session', () => {
     });
   });
 
+  it('names the session trace by how the calls arrive (http), or by the name the flow runner chose', () => {
+    const dir = artifacts();
+    const clock = new FakeClock();
+    const http = tracesIn(dir, clock);
+    http.servedOver('http');
+    http.session.begin('ui_get_tree', {}).end(envelope('ui_get_tree', {}));
+    expect(http.sessionName).toMatch(/^\d{8}-\d{6}-\d{3}-http-\d+-1$/);
+    const store = new FileTraceStore({ artifactsDir: dir, keep: 10, maxBytes: 1_000_000, clock, logger: quiet });
+    const named = new Traces({ store, clock, defaultDevice: null, sessionName: 'chosen-flow-1', serverVersion: '0' });
+    named.session.begin('ui_get_tree', {}).end(envelope('ui_get_tree', {}));
+    expect(named.sessionName).toBe('chosen-flow-1');
+    expect(readdirSync(path.join(dir, 'traces')).sort()).toEqual([http.sessionName, 'chosen-flow-1']);
+  });
+
   it('opens nothing until the first call, and nothing at all when traces are off', () => {
     const dir = artifacts();
     const clock = new FakeClock();
