@@ -16,6 +16,8 @@ export interface Outcome {
 /** Facts a trace keeps beside the answer: each offered entry's bounds by ref, `[left, top, width, height]`. */
 export interface TraceFacts {
   readonly bounds?: Readonly<Record<string, readonly [number, number, number, number]>>;
+  /** The element an action pressed, `[left, top, width, height]`. */
+  readonly acted?: readonly [number, number, number, number];
 }
 
 /** The identity of one call, known to every use case (for the gate's busy message and the logs). */

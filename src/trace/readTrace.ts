@@ -36,6 +36,7 @@ const callSchema = z.object({
   read_line: z.number().int().nullable().default(null),
   envelope: envelopeSchema,
   bounds: z.record(z.string(), boxSchema).optional(),
+  acted_bounds: boxSchema.optional(),
 }).loose();
 
 export type TraceCall = z.infer<typeof callSchema>;

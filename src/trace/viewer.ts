@@ -82,15 +82,17 @@ function viewStep(call: TraceCall, read: ScreenRead | null, before: string | nul
   const { session_id: _session, ...shown } = call.arguments;
   const target = shown.selector ?? (shown.package_name !== undefined ? { package_name: shown.package_name } : null);
   const entry = entryNamed(read, shown.selector);
-  const box = entry?.ref ? read?.bounds[entry.ref] : undefined;
-  const outline = box && entry ? { box, label: labelOf(entry) } : null;
+  // Where the action pressed (the harness read it), else the entry's place in the summary read.
+  const box = call.acted_bounds ?? (entry?.ref ? read?.bounds[entry.ref] : undefined);
+  const label = entry ? labelOf(entry) : typeof call.envelope.data.element_label === 'string' && call.envelope.data.element_label !== '' ? call.envelope.data.element_label : labelOf(isRecord(shown.selector) ? shown.selector : {});
+  const outline = box ? { box, label } : null;
   const outlineNote =
     shown.selector === undefined
       ? null
       : outline
         ? null
         : read
-          ? 'The element is not among the entries of the summary read before this call, so it is not outlined.'
+          ? 'The element is not among the entries of the summary read before this call and the harness did not say where it pressed, so it is not outlined.'
           : 'No summary was read before this call, so the element is not outlined.';
   const screen = read && isScreen(read.summary.screen) ? read.summary.screen : null;
   // The findings of the summary the model read, drawn on the screen it read (tree calls: their own).
@@ -141,6 +143,10 @@ function labelOf(entry: Readonly<Record<string, unknown>>): string {
     if (typeof entry[key] === 'string') return entry[key];
   }
   return typeof entry.ref === 'string' ? entry.ref : '';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isScreen(value: unknown): value is { width: number; height: number } {

@@ -120,6 +120,8 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
     expect(typeof sessionId).toBe('string');
     expect(text).not.toContain(String(sessionId));
     expect(text).toContain('"session_id":"session-1"');
+    // Each tap says where it pressed (for the viewer), in physical pixels inside the screen.
+    for (const tap of lines.filter((line) => line.tool === 'ui_tap')) expect(tap.acted_bounds).toEqual([expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)]);
     const typed = lines.find((line) => line.tool === 'ui_type_text');
     expect(typed?.arguments).toMatchObject({ text: '[typed text]', typed_characters: 4 });
     expect(JSON.stringify(typed)).not.toContain('wifi');
@@ -160,6 +162,12 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
           await expect.poll(() => tab.locator('main .box:not(.finding)').count()).toBe(1);
           expect(await tab.locator('main .box:not(.finding) span').textContent()).toBe('Apps');
           await tab.screenshot({ path: path.join(OUTPUT, 'step-04-tap-outlined.png') });
+        }
+        if (index === 4) {
+          // ui_tap {text: All apps}, on a screen no tree was read of: outlined where the harness pressed.
+          await expect.poll(() => tab.locator('main .box:not(.finding)').count()).toBe(1);
+          expect(await tab.locator('main .box:not(.finding) span').textContent()).toBe('All apps');
+          await tab.screenshot({ path: path.join(OUTPUT, 'step-05-tap-where-pressed.png') });
         }
         await tab.keyboard.press(index % 2 === 0 ? 'j' : 'ArrowDown');
       }

@@ -129,6 +129,7 @@ export class TraceRecorder implements CallRecorder {
     const data = envelope.data as Record<string, unknown>;
     const device = stringOr(data.device) ?? stringOr(received.device) ?? this.defaultDevice;
     const bounds = result.trace?.bounds;
+    const acted = result.trace?.acted;
     this.sink.append({
       line: this.line,
       type: 'call',
@@ -144,6 +145,7 @@ export class TraceRecorder implements CallRecorder {
       read_line: readLine,
       envelope,
       ...(bounds ? { bounds } : {}),
+      ...(acted ? { acted_bounds: acted } : {}),
     });
     // The next call was chosen after reading this answer: it is the summary the model had.
     if (envelope.ok && ((READ_TOOLS.has(tool) && Array.isArray(data.actions)) || hasActions(data.after))) this.lastRead = this.line;
