@@ -114,6 +114,19 @@ export interface HarnessConfig {
   readonly model: ModelConfig | null;
   /** ANDROID_MCP_REMOTE=1 (issue 15 §4): observation and launches through the WebDriver session; null: local adb, as before. */
   readonly remote: RemoteConfig | null;
+  /** ANDROID_MCP_TRACE and its bounds: the trace this process writes (docs/contract.md, "Traces"); absent: none. */
+  readonly trace?: TraceConfig;
+}
+
+export interface TraceConfig {
+  /** ANDROID_MCP_TRACE=off turns traces off. */
+  readonly enabled: boolean;
+  /** ANDROID_MCP_TRACE_KEEP: at most this many trace folders; the oldest are removed first. */
+  readonly keep: number;
+  /** ANDROID_MCP_TRACE_MAX_MB, in bytes: all traces together at most this much; one trace stops growing at it. */
+  readonly maxBytes: number;
+  /** ANDROID_MCP_TRACE_NAME: the folder name of this process's trace (the flow runner picks it, to name it in its report). */
+  readonly name: string | null;
 }
 
 export const CONFIG_DEFAULTS = Object.freeze({
@@ -136,6 +149,8 @@ export const CONFIG_DEFAULTS = Object.freeze({
   // A screenshot is 0.1 to 1 MB; either bound keeps hours of use (docs/configuration.md, "Evidence retention").
   artifactsMaxFiles: 500,
   artifactsMaxMb: 200,
+  traceKeep: 50,
+  traceMaxMb: 500,
   logLevel: 'info' as ConfigLogLevel,
 });
 
@@ -155,6 +170,7 @@ const MAX_SECONDS = 24 * 60 * 60;
 const seconds = z.coerce.number().finite().positive().max(MAX_SECONDS);
 /** Like `seconds`, and 0 switches the feature off. */
 const secondsOrOff = z.coerce.number().finite().min(0).max(MAX_SECONDS);
+const positiveMegabytes = z.coerce.number().finite().positive().max(1_000_000);
 const port = z.coerce.number().int().min(1).max(65535);
 const steps = z.coerce.number().int().min(1).max(1000);
 const logLevel = z.enum(LOG_LEVELS);
@@ -479,5 +495,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     agentTimeoutMs: Math.round(agentTimeout * 1000),
     model: readModel(env, warn),
     remote: remoteConfig,
+    trace: readTrace(env, warn),
+  });
+}
+
+/** A trace folder's name as the flow runner passes it: letters, digits, dots, dashes and underscores, no `..`. */
+export const TRACE_NAME = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+function readTrace(env: NodeJS.ProcessEnv, warn: Warn): TraceConfig {
+  const raw = env.ANDROID_MCP_TRACE?.trim().toLowerCase() ?? '';
+  if (raw !== '' && !['off', 'on', '0', '1', 'false', 'true'].includes(raw)) warn(`ANDROID_MCP_TRACE=${JSON.stringify(raw.slice(0, 20))} is neither on nor off; traces stay on`);
+  const name = env.ANDROID_MCP_TRACE_NAME?.trim() ?? '';
+  if (name !== '' && !TRACE_NAME.test(name)) warn('ANDROID_MCP_TRACE_NAME is not a plain folder name (letters, digits, . _ -); a name is picked instead');
+  return Object.freeze({
+    enabled: !['off', '0', 'false'].includes(raw),
+    keep: read(env, 'ANDROID_MCP_TRACE_KEEP', steps, CONFIG_DEFAULTS.traceKeep, warn),
+    maxBytes: Math.round(read(env, 'ANDROID_MCP_TRACE_MAX_MB', positiveMegabytes, CONFIG_DEFAULTS.traceMaxMb, warn) * 1024 * 1024),
+    name: TRACE_NAME.test(name) ? name : null,
   });
 }

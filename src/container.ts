@@ -88,6 +88,9 @@ import type { GoalRunner } from './application/tasks/GoalRunner.js';
 import type { GoalTaskDeps } from './application/tasks/goalTask.js';
 import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
+import { Traces } from './application/trace/Traces.js';
+import { FileTraceStore } from './infrastructure/trace/FileTraceStore.js';
+import { redactor } from './infrastructure/logging/redactingLogger.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 import type { FlowCheckOptions } from './flow/flowSteps.js';
 
@@ -149,6 +152,8 @@ export interface Container {
   readonly tasks: ContainerTasks;
   /** Runs `{goal}` tasks (issue 17 §4); null when no model is configured: such a task is refused. */
   readonly goalRunner: GoalRunner | null;
+  /** The session's trace and the tasks' (docs/contract.md, "Traces"). */
+  readonly traces: Traces;
   /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
   shutdown(): Promise<void>;
 }
@@ -156,6 +161,8 @@ export interface Container {
 export interface ContainerTasks {
   readonly manager: TaskManager;
   readonly tools: TaskTools;
+  /** The tools of one new task, each call a line of the task's own trace (null when traces are off). */
+  traced(): { readonly tools: TaskTools; readonly trace: string | null };
   readonly goal: Omit<GoalTaskDeps, 'tools'>;
   /** A flow task's steps may use the tools of the toolsets this server serves. */
   readonly flowCheck: FlowCheckOptions;
@@ -306,11 +313,30 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
   const tools = createTools(services, config.toolsets);
   const runner = new OperationRunner(random, logger, holds);
+  const traceConfig = config.trace;
+  const traces = new Traces({
+    store:
+      traceConfig?.enabled === true
+        ? new FileTraceStore({
+            artifactsDir: config.artifactsDir,
+            keep: traceConfig.keep,
+            maxBytes: traceConfig.maxBytes,
+            clock,
+            logger,
+            ...(remote ? { scrub: redactor(remote.secrets) } : {}),
+          })
+        : null,
+    clock,
+    defaultDevice: config.udidExplicit ? config.udid : null,
+    sessionName: traceConfig?.name ?? null,
+    serverVersion: packageVersion(),
+  });
   const goalRunner = overrides.goalRunner !== undefined ? overrides.goalRunner : createGoalRunner(config, { clock, logger });
   const server = new HarnessMcpServer({
     version: packageVersion(),
     tools,
     runner,
+    trace: traces.session,
     artifacts: evidence,
     instructions: serverInstructions(config.toolsets),
     offTools: allTools(services).filter((tool) => !tools.some((on) => on.name === tool.name)),
@@ -320,6 +346,10 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     manager: new TaskManager(clock, random, logger, async (name) => (await bindings.forSerial(await resolver.resolve(name))).identity.key),
     // Every tool, whatever the toolsets, as the REST mirror: a task is not sent a catalogue.
     tools: taskToolsFor(runner, allTools(services)),
+    traced: () => {
+      const trace = traces.open('task');
+      return { tools: taskToolsFor(runner, allTools(services), trace ?? undefined), trace: trace?.name ?? null };
+    },
     goal: {
       runner: goalRunner,
       // The model is offered the served catalogue's in-flow tools, as an MCP client would be.
@@ -371,6 +401,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     server,
     tasks,
     goalRunner,
+    traces,
     shutdown,
   };
 }

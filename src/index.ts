@@ -29,6 +29,9 @@ Commands:
                      address needs ANDROID_MCP_HTTP_TOKEN.
   doctor           Check everything a real run needs (adb, device, Appium, …) and say what to fix.
   flow FILE.json   Run a reference flow through the server over stdio; JSON report on stdout.
+  trace view DIR   Write a trace's viewer page (DIR/index.html) and print its path.
+  trace export DIR --format flow|wdio
+                   Write a trace's actions as a flow file or a WebdriverIO test; print its path.
   virtual-device   Run a virtual Android device that the real adb and Appium accept (--help).
   --help           Show this help.
   --version        Show the version.
@@ -36,7 +39,7 @@ Commands:
 Configuration is read from the environment: ANDROID_UDID, ANDROID_MCP_ALLOW_SERIALS, APPIUM_URL,
 ANDROID_MCP_FLOW_IDLE_TIMEOUT, ANDROID_MCP_ACTION_TIMEOUT, ANDROID_MCP_CONNECT_TIMEOUT,
 ANDROID_MCP_ARTIFACTS_DIR, ANDROID_MCP_LOG_LEVEL, ANDROID_MCP_APPIUM_CAPS, ANDROID_ADB_SERVER_PORT,
-ANDROID_MCP_TOOLSETS; over HTTP also ANDROID_MCP_HTTP_TOKEN, ANDROID_MCP_HTTP_ALLOWED_ORIGINS,
+ANDROID_MCP_TOOLSETS, ANDROID_MCP_TRACE (off), ANDROID_MCP_TRACE_KEEP, ANDROID_MCP_TRACE_MAX_MB; over HTTP also ANDROID_MCP_HTTP_TOKEN, ANDROID_MCP_HTTP_ALLOWED_ORIGINS,
 ANDROID_MCP_HTTP_ALLOWED_HOSTS.
 `;
 
@@ -138,6 +141,7 @@ async function serve(args: readonly string[] = []): Promise<number> {
   });
 
   if (options.http) {
+    container.traces.servedOver('http');
     // Over HTTP stdin means nothing (it may be /dev/null under a service manager): signals stop it.
     const { serveHttp, HttpSetupError } = await import('./mcp/transports/http/serveHttp.js');
     try {
@@ -170,6 +174,7 @@ const commands: Record<string, Command> = {
   serve: (args) => serve(args),
   doctor: async (args) => (await import('./doctor/cli.js')).doctorMain(args),
   flow: async (args) => (await import('./flow/cli.js')).flowMain(args),
+  trace: async (args) => (await import('./trace/cli.js')).traceMain(args),
   'virtual-device': async (args) => (await import('./virtual-device/cli.js')).runVirtualDeviceCli(args),
 };
 

@@ -9,6 +9,15 @@ export interface Outcome {
   readonly evidence?: EvidenceRef | null;
   /** A downscaled PNG the MCP layer returns as an image block (screen_capture only). */
   readonly image?: Buffer;
+  /** For the run's trace only, never the answer: what a person needs to see the call (TraceRecorder). */
+  readonly trace?: TraceFacts;
+}
+
+/** Facts a trace keeps beside the answer: each offered entry's bounds by ref, `[left, top, width, height]`. */
+export interface TraceFacts {
+  readonly bounds?: Readonly<Record<string, readonly [number, number, number, number]>>;
+  /** The element an action pressed, `[left, top, width, height]`. */
+  readonly acted?: readonly [number, number, number, number];
 }
 
 /** The identity of one call, known to every use case (for the gate's busy message and the logs). */
@@ -35,6 +44,7 @@ export interface CallScope {
 export interface OperationResult {
   readonly envelope: Envelope;
   readonly image?: Buffer;
+  readonly trace?: TraceFacts;
 }
 
 /**
@@ -63,7 +73,7 @@ export class OperationRunner {
         evidence: outcome.evidence ?? null,
         error: null,
       };
-      return outcome.image ? { envelope, image: outcome.image } : { envelope };
+      return { envelope, ...(outcome.image ? { image: outcome.image } : {}), ...(outcome.trace ? { trace: outcome.trace } : {}) };
     } catch (error) {
       return { envelope: this.failure(tool, operationId, error) };
     }

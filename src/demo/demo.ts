@@ -14,6 +14,7 @@ import { findPackageRoot } from '../infrastructure/appium/appiumInstall.js';
 import { freeLoopbackPort, waitForLoopbackPort } from '../infrastructure/net/loopbackPorts.js';
 import { runFlowFile } from '../flow/cli.js';
 import type { FlowReport } from '../flow/runFlow.js';
+import { writeViewer } from '../trace/viewer.js';
 
 const say = (line: string): void => {
   process.stderr.write(`demo: ${line}\n`);
@@ -132,6 +133,16 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
       out('Evidence PNGs (open them to see each step):');
       // evidence.path is relative to the server's working directory (this one), `~/…` or absolute.
       for (const file of report.evidence) out(`  ${file.startsWith('~/') ? file : path.resolve(process.cwd(), file)}`);
+    }
+    if (report.trace && !report.trace.startsWith('~/')) {
+      // Every call of the run, step by step with its screenshots: the page a person opens.
+      try {
+        const page = writeViewer(path.resolve(process.cwd(), report.trace));
+        out('');
+        out(`Trace viewer (open it in a browser): ${page}`);
+      } catch (error) {
+        say(`the trace viewer could not be written: ${(error as Error).message}`);
+      }
     }
     return { report, serial };
   } finally {

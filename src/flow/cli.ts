@@ -9,6 +9,7 @@ import { parseToolsets, TOOLSET_CHOICES, ToolsetsError } from '../mcp/toolsets.j
 import { CORE_ONLY, FlowFileError, parseFlowFile } from './flowFile.js';
 import { runFlow, summarizeReport, type FlowReport } from './runFlow.js';
 import { connectToHarness, type HarnessConnectionOptions } from './stdioFlowClient.js';
+import { flowTraceFor } from '../trace/flowTrace.js';
 
 export const FLOW_USAGE = `Usage: android-mcp-harness flow FILE.json [--report OUT.json] [--toolsets LIST] [--verbose]
 
@@ -43,9 +44,11 @@ export async function runFlowFile(options: FlowCommandOptions): Promise<FlowRepo
   const toolsets = parseToolsets(options.toolsets ?? baseEnv.ANDROID_MCP_TOOLSETS, source);
   // Before anything starts: a bad file costs no server, no adb, no Appium, no lock.
   const flow = await parseFlowFile(await readFile(options.file, 'utf8'), options.file, { ...CORE_ONLY, toolsets });
+  // The server writes its trace into a folder named here, so that the report can name it.
+  const trace = flowTraceFor(baseEnv, options.connection?.cwd ?? process.cwd());
   const connection = await connectToHarness({
     ...options.connection,
-    env: { ...baseEnv, ANDROID_MCP_TOOLSETS: toolsets.join(',') },
+    env: { ...trace.env, ANDROID_MCP_TOOLSETS: toolsets.join(',') },
     onLog: (level, text) => {
       options.connection?.onLog?.(level, text);
       log(`  server ${level}: ${text}`);
@@ -53,7 +56,7 @@ export async function runFlowFile(options: FlowCommandOptions): Promise<FlowRepo
   });
   let report: FlowReport;
   try {
-    report = await runFlow(flow, connection.client, { source: options.file });
+    report = { ...(await runFlow(flow, connection.client, { source: options.file })), trace: trace.path };
   } finally {
     await connection.close();
   }

@@ -54,6 +54,8 @@ export interface FlowReport {
   } | null;
   /** Evidence paths in call order (relative to the server's working directory). */
   readonly evidence: readonly string[];
+  /** The run's trace folder (as evidence paths are named), for `trace view`; null when traces are off. Set by the flow CLI. */
+  readonly trace?: string | null;
 }
 
 export interface RunFlowOptions {
@@ -223,5 +225,6 @@ export function summarizeReport(report: FlowReport): string[] {
   }
   if (report.evidence.length > 0) lines.push(`evidence (${report.evidence.length} PNG): ${report.evidence.join(', ')}`);
   if (report.first_error) lines.push(`first error: ${report.first_error.tool} → ${report.first_error.code}: ${report.first_error.message}`);
+  if (report.trace) lines.push(`trace: ${report.trace} (android-mcp-harness trace view ${report.trace})`);
   return lines;
 }

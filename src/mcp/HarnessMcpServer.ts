@@ -15,6 +15,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationRunner } from '../application/OperationRunner.js';
+import type { CallRecorder } from '../application/trace/TraceRecorder.js';
 import { ARTIFACT_TEMPLATE, listArtifacts, readArtifact, type ArtifactReader } from './artifactResource.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { protocolError } from './protocolError.js';
@@ -29,6 +30,8 @@ export interface HarnessMcpServerOptions {
   readonly version: string;
   readonly tools: readonly ToolDefinition[];
   readonly runner: OperationRunner;
+  /** The session's trace: every call is a line of it. */
+  readonly trace?: CallRecorder;
   readonly artifacts: ArtifactReader;
   /** Taught at initialize; defaults to the core instructions (serverInstructions() adds the toolsets' lines). */
   readonly instructions?: string;
@@ -124,7 +127,7 @@ export class HarnessMcpServer {
         `Unknown tool ${JSON.stringify(shown)}. The tools are: ${[...this.byName.keys()].join(', ')}.`,
       );
     }
-    const result = await runTool(this.options.runner, tool, args);
+    const result = await runTool(this.options.runner, tool, args, this.options.trace);
     return presentResult(result);
   }
 

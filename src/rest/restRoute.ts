@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationResult, OperationRunner } from '../application/OperationRunner.js';
+import type { CallRecorder } from '../application/trace/TraceRecorder.js';
 import { HarnessError } from '../domain/errors.js';
 import { checkArgumentNames } from '../domain/validation.js';
 import type { ArtifactReader } from '../mcp/artifactResource.js';
@@ -24,6 +25,8 @@ export interface RestMirrorOptions {
   /** Tool definitions by name; the mirror needs those REST_OPERATIONS name, whatever toolsets are on. */
   readonly tools: readonly ToolDefinition[];
   readonly runner: OperationRunner;
+  /** The server session's trace: a REST call is a line of it, as a tools/call is. */
+  readonly trace?: CallRecorder;
   readonly artifacts: ArtifactReader;
   readonly devices: DeviceIds;
   readonly version: string;
@@ -76,12 +79,12 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
       if (error instanceof BodyTooLarge) return sendJson(res, 413, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Payload too large: ${error.message}.` } }, { connection: 'close' });
       return answer(res, await failWith(options.runner, tool, error));
     }
-    if (params.id === undefined) return answer(res, await runTool(options.runner, tool, args));
+    if (params.id === undefined) return answer(res, await runTool(options.runner, tool, args, options.trace));
     const device = decodeSegment(params.id);
     const refusal = await options.devices.refusal(device);
     // 404 whatever the code: the path names something this server does not have.
     if (refusal) return answer(res, await failWith(options.runner, tool, refusal), 404);
-    return answer(res, await options.devices.on(device, () => runTool(options.runner, tool, args)));
+    return answer(res, await options.devices.on(device, () => runTool(options.runner, tool, args, options.trace)));
   };
 
   return { matches: (pathname) => isMirrorPath(pathname) || tasks?.matches(pathname) === true, handle };

@@ -70,6 +70,12 @@ describeWithAdb('npm run demo', () => {
       expect(readFileSync(file).subarray(1, 4).toString('ascii')).toBe('PNG');
     }
 
+    // It ends by naming the trace's viewer page: one self-contained file, every evidence PNG in it.
+    const viewer = /Trace viewer \(open it in a browser\): (\/\S+index\.html)\n*$/.exec(run.stdout)?.[1] ?? '';
+    expect(viewer.startsWith(path.join(cwd, 'artifacts', 'traces'))).toBe(true);
+    const html = readFileSync(viewer, 'utf8');
+    for (const file of evidence) expect(html).toContain(readFileSync(file).toString('base64').slice(0, 200));
+
     const adbPort = Number(/private adb server .* on 127\.0\.0\.1:(\d+)/.exec(run.stderr)?.[1]);
     const devicePort = Number(/virtual device on 127\.0\.0\.1:(\d+)/.exec(run.stderr)?.[1]);
     const appiumPort = Number(/own Appium [^\n]* on http:\/\/127\.0\.0\.1:(\d+)/.exec(run.stdout)?.[1]);

@@ -149,9 +149,12 @@ describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 1
     expect(stderr).not.toContain(KEY);
     expect(JSON.stringify(answers)).not.toContain(KEY);
     const artifacts = join(scratch, 'artifacts');
-    for (const name of readdirSync(artifacts)) {
-      expect(name).not.toContain(KEY);
-      expect(readFileSync(join(artifacts, name)).toString('latin1')).not.toContain(KEY);
+    // The evidence and the run's trace (traces/<name>/trace.jsonl and its linked evidence).
+    const files = readdirSync(artifacts, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(files.some((entry) => entry.name === 'trace.jsonl')).toBe(true);
+    for (const entry of files) {
+      expect(entry.name).not.toContain(KEY);
+      expect(readFileSync(join(entry.parentPath, entry.name)).toString('latin1')).not.toContain(KEY);
     }
   }, 60_000);
 });

@@ -36,6 +36,7 @@ interface TaskView {
   readonly report: Record<string, unknown> | null;
   readonly evidence: readonly { readonly artifact_id: string; readonly url: string }[];
   readonly error: { readonly code: string; readonly message: string } | null;
+  readonly trace: { readonly name: string; readonly url: string } | null;
 }
 
 interface Answer {
@@ -106,6 +107,18 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(join(stack.artifactsDir, link.artifact_id)))).toBe(true);
+    // Its trace: named in the view, one line per call in its own folder, served as the viewer page with the same token.
+    expect(done.trace).toEqual({ name: expect.stringMatching(/^\d{8}-\d{6}-\d{3}-task-\d+-\d+$/), url: `/task/${done.task_id}/trace` });
+    const lines = readFileSync(join(stack.artifactsDir, 'traces', done.trace!.name, 'trace.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.slice(1).map((line) => (JSON.parse(line) as { tool: string }).tool)).toEqual(tools);
+    const page = await fetch(`${base}${done.trace!.url}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    expect(html).toContain(`Trace ${done.trace!.name}`);
+    expect(html).toContain(`data:image/png;base64,${readFileSync(join(stack.artifactsDir, link.artifact_id)).toString('base64').slice(0, 64)}`);
+    expect((await fetch(`${base}${done.trace!.url}`)).status).toBe(401);
+    expect((await call('GET', '/task/00000000-0000-4000-8000-000000000000/trace')).status).toBe(404);
     await nothingLeft();
   }, 150_000);
 

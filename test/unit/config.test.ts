@@ -36,9 +36,20 @@ describe('loadConfig', () => {
       agentTimeoutMs: 600_000,
       model: null,
       remote: null,
+      trace: { enabled: true, keep: 50, maxBytes: 500 * 1024 * 1024, name: null },
     });
     expect(warnings).toEqual([]);
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads the trace switch and bounds, and refuses a trace name that is not a plain folder name', () => {
+    expect(load({ ANDROID_MCP_TRACE: 'off' }).config.trace?.enabled).toBe(false);
+    const { config, warnings } = load({ ANDROID_MCP_TRACE_KEEP: '3', ANDROID_MCP_TRACE_MAX_MB: '1.5', ANDROID_MCP_TRACE_NAME: '20261207-flow-1' });
+    expect(config.trace).toEqual({ enabled: true, keep: 3, maxBytes: 1_572_864, name: '20261207-flow-1' });
+    expect(warnings).toEqual([]);
+    const odd = load({ ANDROID_MCP_TRACE: 'maybe', ANDROID_MCP_TRACE_NAME: '../../etc' });
+    expect(odd.config.trace).toMatchObject({ enabled: true, name: null });
+    expect(odd.warnings).toHaveLength(2);
   });
 
   it('reads every variable', () => {

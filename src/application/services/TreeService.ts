@@ -35,13 +35,16 @@ export class TreeService {
     return access.exclusive(context, 'adb', async (device) => {
       const reading = await readScreenAsObserver(flows, device, request.sessionId);
       // Every answer stays within what clients accept (docs/contract.md §2, "Size"): the summary in its share...
-      const summary = fitSummaryToBudget(summaryForAnswer(this.refs.attach(reading), request.includeBounds === true), SUMMARY_BUDGET_BYTES);
-      if (!request.includeRaw) return { data: summary };
+      const attached = this.refs.attach(reading);
+      const summary = fitSummaryToBudget(summaryForAnswer(attached, request.includeBounds === true), SUMMARY_BUDGET_BYTES);
+      // The run's trace draws the entries for a person, bounds asked for or not.
+      const trace = { bounds: Object.fromEntries(attached.actions.map((entry) => [entry.ref, entry.bounds] as const)) };
+      if (!request.includeRaw) return { data: summary, trace };
       // ...and the raw XML, as the device wrote it except a password field's text (docs/summary.md), in the rest.
       const xml = redactPasswordTexts(reading.xml);
       const room = ANSWER_BUDGET_BYTES - ENVELOPE_RESERVE_BYTES - wireBytesOfJson(JSON.stringify(summary));
       const sha256 = createHash('sha256').update(xml, 'utf8').digest('hex').slice(0, 16);
-      return { data: { ...summary, ...rawPart(xml, request.rawOffset ?? 0, room, sha256) } };
+      return { data: { ...summary, ...rawPart(xml, request.rawOffset ?? 0, room, sha256) }, trace };
     });
   }
 }

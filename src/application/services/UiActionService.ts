@@ -1,5 +1,5 @@
 import { parseBounds, parseDump } from '../../domain/tree/dump.js';
-import { codePointLength, isTextFieldClass } from '../../domain/tree/nodeFacts.js';
+import { codePointLength, isTextFieldClass, toBox } from '../../domain/tree/nodeFacts.js';
 import { HarnessError } from '../../domain/errors.js';
 import { buildLocator } from '../../domain/selectors/locator.js';
 import { notFoundMessage } from '../../domain/summary/notFound.js';
@@ -123,12 +123,15 @@ export class UiActionService {
   tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session, window) => {
+    // Where the pressed element was, for the run's trace (a person's view), never the answer.
+    let pressed: Rect | null = null;
+    const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session, window) => {
       const found = await this.findTarget(device, session, target, window);
       const { element, name } = found;
       // Read before the click: the click may navigate away from the element. The label and the
       // element's place are independent reads: asked at once, their round trips overlap.
       const [label, place] = await together(name !== null ? Promise.resolve(name) : session.elementLabel(element), this.placeOf(session, found));
+      pressed = place.bounds;
       const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
       return {
         target: echo(target),
@@ -137,6 +140,7 @@ export class UiActionService {
         ...(plan.kind === 'point' ? { pressed_outside: plan.coveredBy } : {}),
       };
     });
+    return outcome.then((done) => (pressed ? { ...done, trace: { acted: toBox(pressed) } } : done));
   }
 
   /** Where the element is: for a ref, from the screen just read; else its bounds and package from the driver. */

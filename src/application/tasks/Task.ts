@@ -36,6 +36,8 @@ export interface TaskWork {
   readonly kind: TaskKind;
   /** The device as the client named it (serial or AVD name). */
   readonly device: string;
+  /** The folder name of the task's trace (docs/contract.md, "Traces"); null when traces are off. */
+  readonly trace?: string | null;
   /** The `of` of the progress before the first step (a flow's steps, a goal's step limit). */
   readonly stepsTotal: number;
   /** Never rejects with a cancellation: it returns what it did; the manager says `cancelled`. */
@@ -59,6 +61,8 @@ export interface TaskView {
   readonly report: Readonly<Record<string, unknown>> | null;
   readonly evidence: readonly { readonly artifact_id: string; readonly url: string }[];
   readonly error: TaskError | null;
+  /** The task's trace: its folder's name and the page that shows it (GET /task/{id}/trace); null when traces are off. */
+  readonly trace: { readonly name: string; readonly url: string } | null;
 }
 
 /**

@@ -222,6 +222,7 @@ export class TaskManager {
       report: record.result?.report ?? null,
       evidence: (record.result?.artifactIds ?? []).map((id) => ({ artifact_id: id, url: `/artifacts/${id}` })),
       error: record.error,
+      trace: record.work.trace ? { name: record.work.trace, url: `/task/${record.id}/trace` } : null,
     };
   }
 }

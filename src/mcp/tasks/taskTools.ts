@@ -4,6 +4,7 @@
  * and the catalogue a goal's model is offered, from the same zod schemas tools/list publishes.
  */
 import type { OperationRunner } from '../../application/OperationRunner.js';
+import type { CallRecorder } from '../../application/trace/TraceRecorder.js';
 import type { GoalTool } from '../../application/tasks/GoalRunner.js';
 import type { TaskTools } from '../../application/tasks/Task.js';
 import { HarnessError } from '../../domain/errors.js';
@@ -19,7 +20,7 @@ export function runsInFlow(tool: ToolDefinition): boolean {
   return Object.hasOwn(tool.inputSchema.shape, 'session_id') && !SESSION_TOOLS.has(tool.name);
 }
 
-export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefinition[]): TaskTools {
+export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefinition[], trace?: CallRecorder): TaskTools {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const refuse = async (name: string, code: 'INVALID_ARGUMENT', message: string) =>
     (await runner.run(name.slice(0, 64), () => Promise.reject(new HarnessError(code, message)))).envelope;
@@ -27,7 +28,7 @@ export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefini
     call: async (name, args) => {
       const tool = byName.get(name);
       if (!tool) return refuse(name, 'INVALID_ARGUMENT', `There is no tool ${JSON.stringify(name.slice(0, 64))}.`);
-      return (await runTool(runner, tool, args)).envelope;
+      return (await runTool(runner, tool, args, trace)).envelope;
     },
     refuse,
   };

@@ -47,5 +47,18 @@ export function taskPaths(): Record<string, Record<string, unknown>> {
         responses: { 200: { description: 'The task, cancelled (a finished task is left as it was)', content: ANSWER }, 404: UNKNOWN, 401: UNAUTHORIZED },
       },
     },
+    [`${TASK_PREFIX}{id}/trace`]: {
+      get: {
+        operationId: 'getTaskTrace',
+        summary: "The task's trace as the viewer page (one self-contained HTML page: every call with its screenshots)",
+        tags: ['tasks'],
+        parameters: [TASK_ID],
+        responses: {
+          200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } },
+          404: { ...UNKNOWN, description: 'No task has this id, traces are off, or its trace was removed (ANDROID_MCP_TRACE_KEEP, ANDROID_MCP_TRACE_MAX_MB)' },
+          401: UNAUTHORIZED,
+        },
+      },
+    },
   };
 }

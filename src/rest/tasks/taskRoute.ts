@@ -7,6 +7,7 @@
  * A flow is checked by the flow runner's own validation (validateFlow) and run by its own code.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import { parseDeviceName } from '../../application/devices/DeviceResolver.js';
 import { MAX_GOAL_CHARS, goalWork, type GoalTaskDeps } from '../../application/tasks/goalTask.js';
 import type { TaskTools, TaskView, TaskWork } from '../../application/tasks/Task.js';
@@ -15,6 +16,8 @@ import { HarnessError } from '../../domain/errors.js';
 import { FlowFileError, validateFlow } from '../../flow/flowFile.js';
 import type { FlowCheckOptions } from '../../flow/flowSteps.js';
 import { flowWork } from '../../flow/flowTask.js';
+import { readTrace, TraceReadError } from '../../trace/readTrace.js';
+import { viewerHtml } from '../../trace/viewer.js';
 import type { HttpRoute } from '../../mcp/transports/http/HttpServer.js';
 import { STATUS_BY_ERROR_CODE } from '../httpStatus.js';
 import { BodyTooLarge, readBody } from '../readBody.js';
@@ -24,11 +27,15 @@ import { TASK_ID_PATTERN, TASK_PATH, TASK_PREFIX, TASK_REQUEST_KEYS } from './ta
 export interface TaskRouteOptions {
   readonly manager: TaskManager;
   readonly tools: TaskTools;
+  /** The tools of one new task, traced into the task's own trace. */
+  readonly traced?: () => { readonly tools: TaskTools; readonly trace: string | null };
   readonly goal: Omit<GoalTaskDeps, 'tools'>;
   /** What a flow's steps may use: the server's toolsets, and how to turn one on. */
   readonly flowCheck: FlowCheckOptions;
   readonly clock: { now(): Date; monotonicMs(): number };
   readonly maxBodyBytes: number;
+  /** Where the tasks' traces are (`<artifacts>/traces`), for GET /task/{id}/trace. */
+  readonly tracesDir?: string;
 }
 
 export function isTaskPath(pathname: string): boolean {
@@ -45,6 +52,10 @@ export function taskRoute(options: TaskRouteOptions): HttpRoute {
         const work = await workOf(await bodyOf(req, options.maxBodyBytes), options);
         const view = await options.manager.submit(work);
         return sendJson(res, 202, { ok: true, task: view }, { location: `${TASK_PREFIX}${view.task_id}` });
+      }
+      if (pathname.endsWith(TRACE_SUFFIX)) {
+        if (method !== 'GET') return methodNotAllowed(res, 'GET');
+        return traceOf(res, pathname.slice(TASK_PREFIX.length, -TRACE_SUFFIX.length), options);
       }
       const id = pathname.slice(TASK_PREFIX.length);
       if (method !== 'GET' && method !== 'DELETE') return methodNotAllowed(res, 'GET, DELETE');
@@ -90,7 +101,9 @@ async function workOf(body: Record<string, unknown>, options: TaskRouteOptions):
   if (hasFlow === hasGoal) throw invalid(hasFlow ? 'give flow or goal, not both' : 'give flow or goal');
   if (hasFlow) {
     try {
-      return flowWork(device, await validateFlow(body.flow, 'flow', options.flowCheck), options.tools, options.clock);
+      const flow = await validateFlow(body.flow, 'flow', options.flowCheck);
+      const { tools, trace } = options.traced?.() ?? { tools: options.tools, trace: null };
+      return { ...flowWork(device, flow, tools, options.clock), trace };
     } catch (error) {
       if (error instanceof FlowFileError) throw new HarnessError('INVALID_ARGUMENT', `Invalid task: ${error.message}`);
       throw error;
@@ -100,7 +113,38 @@ async function workOf(body: Record<string, unknown>, options: TaskRouteOptions):
   if (typeof goal !== 'string' || goal.trim() === '' || goal.length > MAX_GOAL_CHARS) {
     throw invalid(`"goal" must be a non-empty string of at most ${MAX_GOAL_CHARS} characters`);
   }
-  return goalWork(device, goal, { ...options.goal, tools: options.tools });
+  // The model's own refusals (MODEL_UNAVAILABLE) come before a trace is opened.
+  goalWork(device, goal, { ...options.goal, tools: options.tools });
+  const { tools, trace } = options.traced?.() ?? { tools: options.tools, trace: null };
+  return { ...goalWork(device, goal, { ...options.goal, tools }), trace };
+}
+
+const TRACE_SUFFIX = '/trace';
+
+/**
+ * The viewer page of the task's trace, made from its folder alone (the page is self-contained: no
+ * other file is served, and the id names the folder only through the task's own record).
+ */
+function traceOf(res: ServerResponse, id: string, options: TaskRouteOptions): void {
+  const view = TASK_ID_PATTERN.test(id) ? options.manager.view(id) : null;
+  if (!view) return unknownTask(res);
+  const gone = (why: string): void => refuse(res, 404, 'INVALID_ARGUMENT', `This task has no trace to show: ${why}`);
+  if (!view.trace || options.tracesDir === undefined) return gone('traces are off on this server (ANDROID_MCP_TRACE=off).');
+  let page: string;
+  try {
+    page = viewerHtml(readTrace(path.join(options.tracesDir, view.trace.name)));
+  } catch (error) {
+    if (error instanceof TraceReadError) return gone('it was removed to keep traces within their bounds (ANDROID_MCP_TRACE_KEEP, ANDROID_MCP_TRACE_MAX_MB).');
+    throw error;
+  }
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(page),
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'",
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(page);
 }
 
 function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): void {

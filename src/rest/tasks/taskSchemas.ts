@@ -37,6 +37,10 @@ export const taskViewSchema = z.object({
   report: z.record(z.string(), z.unknown()).nullable().describe('When done: the flow runner\'s report, or the agent loop\'s outcome'),
   evidence: z.array(z.object({ artifact_id: z.string(), url: z.string().describe('GET it with the same token: /artifacts/{artifact_id}') })),
   error: taskError.nullable().describe('The error that ended the task (the first failed call\'s)'),
+  trace: z
+    .object({ name: z.string().describe('The trace folder under the artifacts directory\'s traces/'), url: z.string().describe('GET it with the same token: the trace viewer page') })
+    .nullable()
+    .describe('The task\'s trace (every call it made); null when traces are off'),
 });
 
 /** The published view fits the manager's type and names the same keys (checked by the compiler). */

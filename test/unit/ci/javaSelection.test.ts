@@ -45,6 +45,7 @@ function run(javaDir: string | null, jvmRoot: string): Outcome {
     'set -euo pipefail',
     'apt-get() { echo "APT $*" >> "$APT_LOG"; }',
     'adb() { :; }',
+    'chromium() { :; }',
     javaBlock(jvmRoot),
     'echo "FIRST ${PATH%%:*}"',
   ].join('\n');
