@@ -8,6 +8,7 @@ import type { ApkRelativePath } from './apk/apkArgument.js';
 import type { Wakefulness, WindowState } from './tree/screen.js';
 import type { Point, SwipePath } from './gestures/scrollGesture.js';
 import type { DeviceFacts } from './devices/identity.js';
+import type { LinkUri } from './links/linkUri.js';
 
 /** Time is a dependency so tests can move it by hand. */
 export interface Clock {
@@ -63,6 +64,11 @@ export interface DeviceGateway {
   startActivity(component: string): Promise<void>;
   /** `am start -W -S -a android.settings.APPLICATION_SETTINGS`. */
   startApplicationSettings(): Promise<void>;
+  /**
+   * `am start -W -a android.intent.action.VIEW -d '<uri>' [<pkg>]` (app_open_link): the link
+   * single-quoted for the device's shell, the package (when given) as the intent's package.
+   */
+  openLink(uri: LinkUri, pkg: PackageName | null): Promise<LinkStart>;
   /** `am force-stop <pkg>` (issue 16, app_stop). */
   forceStop(pkg: PackageName): Promise<void>;
   /** `pm clear <pkg>` (issue 16, app_clear_data); false when the device answered `Failed`. */
@@ -81,6 +87,12 @@ export interface DeviceGateway {
   /** `logcat -b events -d … -s am_anr`: the ANR entries as printed (issue 16, app_crashes). */
   readAnrEvents(): Promise<string>;
 }
+
+/**
+ * What `am start` said about a VIEW intent: started (with the `pkg/activity` it printed, when it
+ * printed one), or no activity handles it (`unable to resolve Intent`).
+ */
+export type LinkStart = { readonly kind: 'started'; readonly component: string | null } | { readonly kind: 'unresolved' };
 
 /** What the device's package manager answered: `Success`, or the whole text it printed instead. */
 export type InstallOutcome = { readonly ok: true } | { readonly ok: false; readonly output: string };

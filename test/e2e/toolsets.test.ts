@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startHarness, type HarnessProcess, type ToolAnswer, type WireEnvelope } from './support/harnessClient.js';
-import { ON_EMULATOR, startStack, type E2eStack } from './support/stack.js';
+import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
 
 const LAUNCHER = 'com.google.android.apps.nexuslauncher';
 const SETTINGS = 'com.android.settings';
@@ -123,6 +123,40 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     }
     const missing = await harness.call('app_clear_data', { package_name: 'com.example.not.installed' });
     expect(missing.envelope.error?.code).toBe('APP_NOT_FOUND');
+  });
+
+  it('app_open_link: a deep link opens its app as one quoted word on the device; no handler is APP_NOT_FOUND; a hostile link never reaches adb', async () => {
+    await settingsHome();
+    const window = stack.device ? logWindow(stack.device) : null;
+    if (!ON_EMULATOR) {
+      const opened = ok(await harness.call('app_open_link', { url: 'notes://history?tab=1&from=mail#top', package_name: 'com.example.notes' }));
+      expect(opened.data).toEqual({ handled_by: 'com.example.notes', foreground_package: 'com.example.notes' });
+      expect(opened.evidence?.artifact_id).toMatch(/-app-open-link\.png$/);
+      expect(stack.device?.currentScreen().screenId).toBe('notes_history');
+      const entries = window!.since();
+      const log = formatLog(entries);
+      expect(entries.filter((e) => e.kind === 'shell' && e.detail.includes('am start')).map((e) => e.detail), log).toEqual([
+        "shell_v2: am start -W -a android.intent.action.VIEW -d 'notes://history?tab=1&from=mail#top' com.example.notes",
+      ]);
+      // One command: `&` and `#` stayed inside the word (no background job, no comment, nothing unknown run).
+      expect(entries.filter((e) => e.kind === 'unknown-command'), log).toEqual([]);
+      expect(entries.filter((e) => e.kind === 'uia2'), log).toEqual([]);
+    } else {
+      const opened = ok(await harness.call('app_open_link', { url: 'https://example.com/' }));
+      expect(opened.evidence?.artifact_id).toMatch(/-app-open-link\.png$/);
+    }
+    const nobody = await harness.call('app_open_link', { url: 'nosuchscheme://orders/42?token=SECRET' });
+    expect(nobody.envelope.error?.code).toBe('APP_NOT_FOUND');
+    expect(nobody.envelope.error?.message).toBe(
+      "No app on the device opens this nosuchscheme: link (am start: unable to resolve Intent), so nothing was opened. Check the link's scheme and host against what the app declares; app_list_installed lists the apps.",
+    );
+    expect(nobody.envelope.evidence?.artifact_id).toMatch(/-failure-app-open-link\.png$/);
+    const before = stack.device?.logEntries().length ?? 0;
+    for (const url of ["https://x.com/'; reboot; '", 'https://x.com/$(reboot)', 'https://x.com/a b', 'file:///sdcard/x']) {
+      const refused = await harness.call('app_open_link', { url });
+      expect(refused.envelope.error?.code, url).toBe('INVALID_ARGUMENT');
+    }
+    if (stack.device) expect(stack.device.logEntries().slice(before).map((e) => `${e.kind} ${e.detail}`)).toEqual([]);
   });
 
   it('device_key refuses an unknown key as INVALID_ARGUMENT without reaching the device', async () => {

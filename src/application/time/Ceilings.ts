@@ -114,6 +114,7 @@ export class Ceilings {
         bound('resolving the launcher activity', () => inner.resolveLauncherActivity(pkg)),
       startActivity: (component: string) => bound('starting the activity', () => inner.startActivity(component)),
       startApplicationSettings: () => bound('opening Settings', () => inner.startApplicationSettings()),
+      openLink: (uri, pkg) => bound('opening the link', () => inner.openLink(uri, pkg)),
       forceStop: (pkg: PackageName) => bound('stopping the app', () => inner.forceStop(pkg)),
       clearData: (pkg: PackageName) => bound('clearing the app data', () => inner.clearData(pkg)),
       installApk: (hostPath: string) => bound('installing the APK', () => inner.installApk(hostPath)),

@@ -16,6 +16,7 @@ import { uiTypeTextTool } from './core/uiTypeText.js';
 import { appClearDataTool } from './apps/appClearData.js';
 import { appInstallTool } from './apps/appInstall.js';
 import { appStopTool } from './apps/appStop.js';
+import { appOpenLinkTool } from './apps/appOpenLink.js';
 import { deviceKeyTool } from './device/deviceKey.js';
 import { deviceListTool } from './device/deviceList.js';
 import { uiWaitTool } from './wait/uiWait.js';
@@ -56,6 +57,7 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
     appInstallTool(services),
     appStopTool(services),
     appClearDataTool(services),
+    appOpenLinkTool(services),
     deviceKeyTool(services),
     deviceListTool(services),
     uiWaitTool(services),

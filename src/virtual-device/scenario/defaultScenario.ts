@@ -624,8 +624,8 @@ function packages(versions: HelperVersions): PackageSpec[] {
     { name: SEARCH, label: 'Settings Services', versionCode: 34, versionName: '14', activities: { '.modules.search.SearchActivity': 'settings_search' } },
     { name: 'com.google.android.calendar', label: 'Calendar', versionCode: 202_400_000, versionName: '2024.40.0', launcher: { activity: 'com.android.calendar.AllInOneActivity', screen: 'calendar_main' } },
     { name: 'com.google.android.deskclock', label: 'Clock', versionCode: 74_000_000, versionName: '7.4', launcher: { activity: 'com.android.deskclock.DeskClock', screen: 'clock_main' } },
-    { name: 'com.android.chrome', label: 'Chrome', versionCode: 612_000_000, versionName: '129.0.6668.100', launcher: { activity: 'com.google.android.apps.chrome.Main', screen: 'chrome_main' } },
-    { name: NOTES, label: 'Notes', thirdParty: true, versionCode: 7, versionName: '1.2.0', launcher: { activity: '.MainActivity', screen: 'notes_main' } },
+    { name: 'com.android.chrome', label: 'Chrome', versionCode: 612_000_000, versionName: '129.0.6668.100', launcher: { activity: 'com.google.android.apps.chrome.Main', screen: 'chrome_main' }, links: [{ scheme: 'https', activity: 'com.google.android.apps.chrome.Main' }, { scheme: 'http', activity: 'com.google.android.apps.chrome.Main' }] },
+    { name: NOTES, label: 'Notes', thirdParty: true, versionCode: 7, versionName: '1.2.0', launcher: { activity: '.MainActivity', screen: 'notes_main' }, activities: { '.HistoryActivity': 'notes_history' }, links: [{ scheme: 'notes', host: 'history', activity: '.HistoryActivity' }] },
   ];
 }
 

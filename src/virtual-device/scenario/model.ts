@@ -106,10 +106,22 @@ export interface PackageSpec {
   readonly launcher?: { readonly activity: string; readonly screen: string };
   /** Other startable activities (`am start -n pkg/act`) and their screens. */
   readonly activities?: Readonly<Record<string, string>>;
+  /**
+   * VIEW intent filters (deep links): a link whose scheme (and host, when given) matches opens
+   * `activity`, which must be the launcher or one of `activities`. Schemes match exactly, as
+   * IntentFilter.matchData does.
+   */
+  readonly links?: readonly LinkFilterSpec[];
   /** Listed by `pm list packages -3`. */
   readonly thirdParty?: boolean;
   readonly versionCode?: number;
   readonly versionName?: string;
+}
+
+export interface LinkFilterSpec {
+  readonly scheme: string;
+  readonly host?: string;
+  readonly activity: string;
 }
 
 export interface ScenarioSpec {
