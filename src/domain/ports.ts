@@ -132,6 +132,9 @@ export interface ElementRef {
  */
 export type TypeOutcome = 'typed' | 'refused';
 
+/** The two orientations WebDriver names. */
+export type DisplayOrientation = 'PORTRAIT' | 'LANDSCAPE';
+
 /** One Appium session. Every method is bounded by the caller's ceiling, not here. */
 export interface AutomationSession {
   readonly id: string;
@@ -163,6 +166,10 @@ export interface AutomationSession {
   back(): Promise<void>;
   /** One Android key event (KeyEvent code) through the driver: `mobile: pressKey` (issue 16, device_key). */
   pressKey(keycode: number): Promise<void>;
+  /** Pulls the notification shade down: the driver's `mobile: openNotifications` (UiDevice.openNotification). */
+  openNotifications(): Promise<void>;
+  /** Turns the screen: the WebDriver orientation endpoint (the server's SetOrientation, a rotation of 0 or 270). */
+  setOrientation(orientation: DisplayOrientation): Promise<void>;
   pageSource(): Promise<string>;
   screenshot(): Promise<Buffer>;
   /**

@@ -159,6 +159,36 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     if (stack.device) expect(stack.device.logEntries().slice(before).map((e) => `${e.kind} ${e.detail}`)).toEqual([]);
   });
 
+  it('notifications_open: the shade comes down as a tree with refs; a notification is tapped by its ref; device_back closes the shade', async () => {
+    await settingsHome();
+    const window = stack.device ? logWindow(stack.device) : null;
+    const shade = ok(await harness.call('notifications_open'));
+    expect(shade.evidence?.artifact_id).toMatch(/-notifications-open\.png$/);
+    const actions = shade.data.actions as { ref: string; label?: string; text?: string; resource_id?: string }[];
+    expect(actions.length, JSON.stringify(shade.data)).toBeGreaterThan(0);
+    expect(actions.every((a) => /^e[0-9a-z]+$/.test(a.ref))).toBe(true);
+    if (stack.device) {
+      const entries = window!.since();
+      expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/appium\/device\/open_notifications -> 200$/.test(e.detail)), formatLog(entries)).toHaveLength(1);
+      expect(stack.device.currentScreen().screenId).toBe('notification_shade');
+      // The activity behind stays resumed: the foreground read through adb is Settings, under System UI's NotificationShade window.
+      expect(shade.data.foreground_package).toBe(SETTINGS);
+      // The row is named by its first text (the app's name); its title and text are among the screen's texts.
+      expect(JSON.stringify(shade.data)).toContain('Buy milk before 6 pm');
+      const reminder = actions.find((a) => a.text === 'Notes');
+      expect(reminder, JSON.stringify(actions)).toBeTruthy();
+      const tapped = ok(await harness.call('ui_tap', { selector: { ref: reminder!.ref } }));
+      expect(tapped.data.foreground_package).toBe('com.example.notes');
+      expect(stack.device.currentScreen().screenId).toBe('notes_main');
+      ok(await harness.call('notifications_open'));
+    }
+    const back = ok(await harness.call('device_back'));
+    if (stack.device) {
+      expect(stack.device.currentScreen().screenId).not.toBe('notification_shade');
+      expect(back.data.foreground_package).toBe('com.example.notes');
+    }
+  });
+
   it('device_key refuses an unknown key as INVALID_ARGUMENT without reaching the device', async () => {
     const refused = await harness.call('device_key', { key: 'power' });
     expect(refused.envelope.error?.code).toBe('INVALID_ARGUMENT');

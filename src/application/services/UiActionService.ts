@@ -23,6 +23,9 @@ import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenViaDriver } from '../screen/ScreenReader.js';
+import { summaryForAnswer } from '../screen/wireSummary.js';
+import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
+import { SUMMARY_BUDGET_BYTES } from '../../domain/summary/answerBudget.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
 import { requireUsableScreen } from '../screen/screenLock.js';
@@ -35,6 +38,8 @@ const ACTION_NAMES: Readonly<Record<string, string>> = {
   'ui-scroll': 'the scroll',
   'device-back': 'Back',
   'device-key': 'the key press',
+  'notifications-open': 'opening the notification shade',
+  'device-rotate': 'turning the screen',
 };
 
 const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
@@ -273,6 +278,22 @@ export class UiActionService {
       () => ({}),
       key === 'enter' ? 'focused' : 'back',
     );
+  }
+
+  /**
+   * notifications_open: the driver pulls the shade down (`mobile: openNotifications`,
+   * UiDevice.openNotification), then the screen is read through the same session and answered as
+   * ui_get_tree answers it, refs included: a notification is tapped with ui_tap by its ref or
+   * selector, and device_back closes the shade. The summary's own foreground (the app behind the
+   * shade, which stays resumed) gives way to the one read through adb after, as for every action.
+   */
+  notifications(context: OperationContext, sessionId?: string): Promise<Outcome> {
+    return this.act(context, 'notifications-open', sessionId, async (device, session) => {
+      await session.openNotifications();
+      const reading = await readScreenViaDriver(device, session);
+      const summary = fitSummaryToBudget(summaryForAnswer(this.refs.attach(reading), false), SUMMARY_BUDGET_BYTES);
+      return { ...summary };
+    });
   }
 
   private async act(

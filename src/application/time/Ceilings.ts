@@ -90,6 +90,8 @@ export class Ceilings {
       windowSize: () => bound('reading the window size', () => inner.windowSize()),
       back: () => bound('pressing back', () => inner.back()),
       pressKey: (keycode: number) => bound('pressing a key', () => inner.pressKey(keycode)),
+      openNotifications: () => bound('opening the notification shade', () => inner.openNotifications()),
+      setOrientation: (orientation) => bound('turning the screen', () => inner.setOrientation(orientation)),
       pageSource: () => bound('reading the page source', () => inner.pageSource()),
       screenshot: () => bound('a screenshot', () => inner.screenshot()),
       execute: (command, args) => bound(`the driver command ${command}`, () => inner.execute(command, args)),

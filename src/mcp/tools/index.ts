@@ -19,6 +19,7 @@ import { appStopTool } from './apps/appStop.js';
 import { appOpenLinkTool } from './apps/appOpenLink.js';
 import { deviceKeyTool } from './device/deviceKey.js';
 import { deviceListTool } from './device/deviceList.js';
+import { notificationsOpenTool } from './device/notificationsOpen.js';
 import { uiWaitTool } from './wait/uiWait.js';
 import { appCrashesTool } from './diagnostics/appCrashes.js';
 import { appLogsTool } from './diagnostics/appLogs.js';
@@ -60,6 +61,7 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
     appOpenLinkTool(services),
     deviceKeyTool(services),
     deviceListTool(services),
+    notificationsOpenTool(services),
     uiWaitTool(services),
     appLogsTool(services),
     appCrashesTool(services),

@@ -29,6 +29,7 @@ import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
 import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type DumpConflict, type PasswordText, type Sleep, type VirtualDisplay } from './traits.js';
 import { withKeyguard } from '../scenario/keyguard.js';
+import { withNotificationShade } from '../scenario/notificationShade.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 import { LANDSCAPE, LAST_ANR_LIFETIME_MS, type BackFocusLag, type FocusInTransit, type LastAnr } from './windowState.js';
@@ -133,7 +134,7 @@ export class VirtualDevice implements DeviceServices {
     this.scenarioPackages = new Map(scenario.packages.map((p) => [p.name, p]));
     this.identify(options);
     this.ui = new DeviceUi(
-      normalizeScenario(withKeyguard(scenario)),
+      normalizeScenario(withNotificationShade(withKeyguard(scenario))),
       log,
       () => this.system.density(),
       {

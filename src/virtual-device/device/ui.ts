@@ -7,6 +7,7 @@ import type { Action, ScreenSpec } from '../scenario/model.js';
 import { IME_FRAME, NAVIGATION_BAR_HEIGHT, PHYSICAL_DENSITY, SCREEN_HEIGHT, STATUS_BAR_HEIGHT, qualifyActivity, shortActivity } from '../scenario/model.js';
 import { normalizeScreen, type NormalizedScenario } from '../scenario/normalize.js';
 import { KEYGUARD_SCREEN_ID } from '../scenario/keyguard.js';
+import { NOTIFICATION_SHADE_SCREEN_ID } from '../scenario/notificationShade.js';
 import type { DeviceLogKind } from '../contracts.js';
 import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js';
 import { listTravel, straightStroke, type TouchStroke } from './touch.js';
@@ -120,6 +121,31 @@ export class DeviceUi {
   foreground(): ForegroundInfo {
     const spec = this.top().screen.spec;
     return { package: spec.package, activity: qualifyActivity(spec.package, spec.activity), screenId: spec.id };
+  }
+
+  /** The System UI window in front (the pulled-down shade), or null when an activity's window is. */
+  systemWindow(): 'NotificationShade' | null {
+    return this.top().screen.spec.systemWindow ?? null;
+  }
+
+  /** The activity that stays resumed under a System UI window (the focused app), else the foreground. */
+  resumedActivity(): ForegroundInfo {
+    const below = [...this.stack].reverse().find((v) => v.screen.spec.systemWindow === undefined);
+    if (!below) return this.foreground();
+    const spec = below.screen.spec;
+    return { package: spec.package, activity: qualifyActivity(spec.package, spec.activity), screenId: spec.id };
+  }
+
+  /**
+   * UiDevice.openNotification (the UiAutomator2 server's OpenNotification): the global action
+   * GLOBAL_ACTION_NOTIFICATIONS pulls the shade down over whatever is in front. Already down: nothing
+   * changes. Returns whether the shade is down.
+   */
+  openNotificationShade(reason: string): boolean {
+    if (this.blocked(reason)) return false;
+    if (this.systemWindow() === 'NotificationShade') return true;
+    this.push(this.visitOf(NOTIFICATION_SHADE_SCREEN_ID), reason);
+    return true;
   }
 
   /** `pkg/.Act` as dumpsys and am print it. */

@@ -36,6 +36,8 @@ export interface WindowFacts {
   readonly display: DisplayFacts;
   /** The window with input focus (`mCurrentFocus`); null while no window has it. */
   readonly focus: ForegroundInfo | null;
+  /** A System UI window with the focus instead of an activity's (the pulled-down shade), by its title. */
+  readonly systemWindow?: string;
   /** The resumed activity (`mFocusedApp`), which leads the window focus. */
   readonly focusedApp: ForegroundInfo;
   readonly imeVisible: boolean;

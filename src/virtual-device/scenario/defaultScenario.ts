@@ -3,6 +3,7 @@
  * CONTRACT §10 can be checked, a Flutter-style notes app and a few placeholder apps.
  * docs/virtual-device.md describes the screens and the selectors each oracle row uses.
  */
+import { notificationShadeScreen } from './notificationShade.js';
 import { BACK, C, CONTENT_BOTTOM, appWindow, list, node, row, stackRows, toolbar } from './builders.js';
 import type { RowOptions } from './builders.js';
 import type { Action, NodeSpec, PackageSpec, ScenarioSpec, ScreenSpec } from './model.js';
@@ -502,6 +503,10 @@ function placeholderApp(id: string, pkg: string, activity: string, title: string
 
 const SCREENS: readonly ScreenSpec[] = [
   launcherScreen(),
+  notificationShadeScreen([
+    { app: 'Notes', title: 'Reminder', text: 'Buy milk before 6 pm', onClick: [{ type: 'launch', package: NOTES }] },
+    { app: 'Calendar', title: 'Standup in 10 minutes', text: 'Room 4', onClick: [{ type: 'launch', package: 'com.google.android.calendar' }] },
+  ]),
   recentsScreen(),
   settingsHome(),
   settingsPage(),

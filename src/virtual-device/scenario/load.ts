@@ -72,6 +72,7 @@ const screenSchema = z
     xmlFile: z.string().optional(),
     rules: z.array(ruleSchema).optional(),
     onBack: z.array(actionSchema).optional(),
+    systemWindow: z.literal('NotificationShade').optional(),
     focusOnOpen: z.string().optional(),
     static: z.boolean().optional(),
   })

@@ -95,6 +95,12 @@ export interface ScreenSpec {
   readonly onBack?: readonly Action[];
   /** Key of a text field that is focused, with the IME open, when the screen opens. */
   readonly focusOnOpen?: string;
+  /**
+   * A System UI window drawn over the activity behind (the pulled-down notification shade), not
+   * an activity: `dumpsys window` gives it the focus by its title while the activity behind stays
+   * the focused app.
+   */
+  readonly systemWindow?: 'NotificationShade';
   /** A static screen never changes: clicks are logged and nothing else happens. */
   readonly static?: boolean;
 }

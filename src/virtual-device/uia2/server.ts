@@ -317,6 +317,13 @@ export class Uia2Server {
       case 'POST /appium/device/long_press_keycode':
         this.pressKeycode(Number(body.keycode));
         return null;
+      // OpenNotification: UiDevice.openNotification (GLOBAL_ACTION_NOTIFICATIONS after a wait for
+      // idle); false is answered as InvalidElementStateException, HTTP 400 invalid element state.
+      case 'POST /appium/device/open_notifications':
+        return this.waitForIdle('open notifications').then(() => {
+          if (!ui.openNotificationShade('uia2 open_notifications')) throw new HttpError(400, 'invalid element state', 'Device failed to open notifications');
+          return null;
+        });
       case 'POST /appium/device/hide_keyboard':
       case 'POST /appium/commands/hide_keyboard':
         if (ui.imeVisible()) ui.back('uia2 hide_keyboard');

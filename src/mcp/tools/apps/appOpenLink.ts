@@ -12,9 +12,9 @@ export function appOpenLinkTool(services: HarnessServices): ToolDefinition {
     toolset: 'apps',
     title: 'Open a link',
     description:
-      'Opens a deep link or web URL in the app that handles it (package_name picks one): {handled_by, foreground_package} + evidence. Plain ASCII, lower-case scheme; percent-encode other characters. Next: ui_get_tree.',
+      'Opens a deep link or URL (ASCII, lower-case scheme, other characters percent-encoded) in the app that takes it: {handled_by, foreground_package} + evidence. Next: ui_get_tree.',
     inputSchema: z.object({
-      url: z.string().max(2000).describe('e.g. https://example.com/item?id=42 or myapp://orders/42'),
+      url: z.string().describe('e.g. myapp://orders/42'),
       package_name: z.string().optional(),
       session_id: sessionIdSchema,
     }),
