@@ -189,6 +189,40 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     }
   });
 
+  it('device_rotate: landscape through the driver turns the display (rotation 3, 2400×1080 everywhere); the tree and a tap follow it; portrait turns it back', async () => {
+    await settingsHome();
+    const window = stack.device ? logWindow(stack.device) : null;
+    try {
+      const turned = ok(await harness.call('device_rotate', { orientation: 'landscape' }));
+      expect(turned.data).toMatchObject({ orientation: 'landscape', foreground_package: SETTINGS });
+      expect(turned.evidence?.artifact_id).toMatch(/-device-rotate\.png$/);
+      const tree = ok(await harness.call('ui_get_tree', { include_bounds: true }));
+      const screen = tree.data.screen as { width: number; height: number };
+      expect(screen.width).toBeGreaterThan(screen.height);
+      const capture = ok(await harness.call('screen_capture'));
+      expect((capture.data.width as number) > (capture.data.height as number)).toBe(true);
+      if (stack.device) {
+        const entries = window!.since();
+        expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/orientation -> 200$/.test(e.detail)), formatLog(entries)).toHaveLength(1);
+        expect(stack.device.dumpXml()).toMatch(/<hierarchy rotation="3">/);
+        expect(screen).toEqual({ width: 2400, height: 1080 });
+        // A tap by the landscape tree's ref lands on that element in the landscape layout.
+        const apps = (tree.data.actions as { ref: string; label?: string; text?: string }[]).find((a) => a.text === 'Apps');
+        expect(apps).toBeTruthy();
+        ok(await harness.call('ui_tap', { selector: { ref: apps!.ref } }));
+        expect(stack.device.currentScreen().screenId).toBe('settings_apps');
+      }
+    } finally {
+      const back = ok(await harness.call('device_rotate', { orientation: 'portrait' }));
+      expect(back.data).toMatchObject({ orientation: 'portrait' });
+    }
+    const upright = ok(await harness.call('ui_get_tree'));
+    const screen = upright.data.screen as { width: number; height: number };
+    expect(screen.height).toBeGreaterThan(screen.width);
+    const refused = await harness.call('device_rotate', { orientation: 'LANDSCAPE' });
+    expect(refused.envelope.error?.code).toBe('INVALID_ARGUMENT');
+  });
+
   it('device_key refuses an unknown key as INVALID_ARGUMENT without reaching the device', async () => {
     const refused = await harness.call('device_key', { key: 'power' });
     expect(refused.envelope.error?.code).toBe('INVALID_ARGUMENT');

@@ -16,7 +16,7 @@ import { packageOfRoots } from '../../domain/summary/summary.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
 import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
-import { DEVICE_KEYS, type DeviceKey } from '../../domain/toolsetArguments.js';
+import { DEVICE_KEYS, type DeviceKey, type Orientation } from '../../domain/toolsetArguments.js';
 import type { ScrollDirection } from '../../domain/validation.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
@@ -293,6 +293,28 @@ export class UiActionService {
       const reading = await readScreenViaDriver(device, session);
       const summary = fitSummaryToBudget(summaryForAnswer(this.refs.attach(reading), false), SUMMARY_BUDGET_BYTES);
       return { ...summary };
+    });
+  }
+
+  /**
+   * device_rotate: the WebDriver orientation endpoint, which the server turns into
+   * UiAutomation.setRotation (ROTATION_270 for landscape, 0 for portrait) and waits up to 2 s for the
+   * display to report it. An app that fixes its orientation keeps the display where it is, and the
+   * server answers `invalid element state`: said here in the model's words.
+   */
+  rotate(context: OperationContext, orientation: Orientation, sessionId?: string): Promise<Outcome> {
+    return this.act(context, 'device-rotate', sessionId, async (_device, session) => {
+      try {
+        await session.setOrientation(orientation === 'landscape' ? 'LANDSCAPE' : 'PORTRAIT');
+      } catch (error) {
+        if (!(error instanceof HarnessError) || error.code !== 'UI_ELEMENT_NOT_FOUND') throw error;
+        throw new HarnessError(
+          'UI_ELEMENT_NOT_FOUND',
+          `The screen did not turn to ${orientation} within 2 s: the app in front fixes its orientation, or the device does not rotate. Nothing else changed; call ui_get_tree to see the screen.`,
+          { cause: error },
+        );
+      }
+      return { orientation };
     });
   }
 

@@ -20,6 +20,7 @@ import { appOpenLinkTool } from './apps/appOpenLink.js';
 import { deviceKeyTool } from './device/deviceKey.js';
 import { deviceListTool } from './device/deviceList.js';
 import { notificationsOpenTool } from './device/notificationsOpen.js';
+import { deviceRotateTool } from './device/deviceRotate.js';
 import { uiWaitTool } from './wait/uiWait.js';
 import { appCrashesTool } from './diagnostics/appCrashes.js';
 import { appLogsTool } from './diagnostics/appLogs.js';
@@ -62,6 +63,7 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
     deviceKeyTool(services),
     deviceListTool(services),
     notificationsOpenTool(services),
+    deviceRotateTool(services),
     uiWaitTool(services),
     appLogsTool(services),
     appCrashesTool(services),

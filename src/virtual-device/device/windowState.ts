@@ -10,7 +10,7 @@ import type { ForegroundInfo } from './ui.js';
 export interface DisplayFacts {
   readonly width: number;
   readonly height: number;
-  readonly rotation: 0 | 1;
+  readonly rotation: 0 | 1 | 3;
   /** The IME window's frame in this orientation. */
   readonly imeFrame: BoundsTuple;
 }
@@ -24,6 +24,11 @@ export const LANDSCAPE: DisplayFacts = Object.freeze({
   rotation: 1 as const,
   imeFrame: [0, 456, SCREEN_HEIGHT, SCREEN_WIDTH] as BoundsTuple,
 });
+
+/** The live display at a rotation: portrait, or landscape as SetOrientation turns it (ROTATION_270). */
+export function displayFactsAt(rotation: 0 | 3): DisplayFacts {
+  return rotation === 0 ? PORTRAIT : { ...LANDSCAPE, rotation: 3 };
+}
 
 export function appHeight(display: DisplayFacts): number {
   return display.height - NAVIGATION_BAR_HEIGHT;

@@ -16,6 +16,7 @@ import type { TouchSample } from '../device/touch.js';
 import type { DeviceUi } from '../device/ui.js';
 import { flatten, type UiElement } from '../device/uiTree.js';
 import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
+import { displaySize, isLandscape } from '../device/rotation.js';
 import { duplexPair } from './duplexPair.js';
 import { InvalidSelectorError, locate } from './locate.js';
 
@@ -274,8 +275,8 @@ export class Uia2Server {
       case 'GET /appium/device/pixel_ratio': return this.device.system.density() / 160;
       case 'GET /appium/device/system_bars': return { statusBar: STATUS_BAR_HEIGHT, navigationBar: NAVIGATION_BAR_HEIGHT };
       case 'GET /appium/device/display_density': return this.device.system.density();
-      case 'GET /window/current/size': return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
-      case 'GET /window/rect': return { x: 0, y: 0, width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
+      case 'GET /window/current/size': return displaySize(ui.displayRotation());
+      case 'GET /window/rect': return { x: 0, y: 0, ...displaySize(ui.displayRotation()) };
       case 'GET /appium/device/info': return this.deviceInfo();
       case 'GET /appium/device/current_package': return ui.foreground().package;
       case 'GET /appium/device/current_activity': return ui.foreground().activity;
@@ -283,8 +284,22 @@ export class Uia2Server {
       case 'GET /appium/settings': return this.settings;
       case 'POST /appium/settings':
         return this.updateSettings(body);
-      case 'GET /orientation': return 'PORTRAIT';
-      case 'GET /rotation': return { x: 0, y: 0, z: 0 };
+      // GetOrientation / GetRotation from UiDevice.getDisplayRotation (useResourcesForOrientationDetection false).
+      case 'GET /orientation': return isLandscape(ui.displayRotation()) ? 'LANDSCAPE' : 'PORTRAIT';
+      case 'GET /rotation': return { x: 0, y: 0, z: ui.displayRotation() * 90 };
+      // SetOrientation: ScreenRotation.ofOrientation (LANDSCAPE → ROTATION_270, PORTRAIT → ROTATION_0),
+      // CustomUiDevice.setRotationSync (UiAutomation.setRotation, then a poll of the display's
+      // rotation), and the orientation of the rotation it reached as the value.
+      case 'POST /orientation': {
+        const wanted = String(body.orientation ?? '').toUpperCase();
+        if (wanted !== 'LANDSCAPE' && wanted !== 'PORTRAIT') {
+          throw new HttpError(400, 'invalid argument', `Orientation value '${String(body.orientation)}' is not supported. Only 'LANDSCAPE' and 'PORTRAIT' values could be translated into a valid screen orientation`);
+        }
+        return this.waitForIdle('set orientation').then(() => {
+          ui.setRotation(wanted === 'LANDSCAPE' ? 3 : 0, 'uia2 orientation');
+          return wanted;
+        });
+      }
       case 'GET /alert/text': throw new HttpError(404, 'no such alert', 'An attempt was made to operate on a modal dialog when one was not open.');
       // ElementLocationHelpers.findElement(s) without a context: resetAccessibilityCache, then the roots.
       case 'POST /element': return this.idleThenRoot('find').then(() => this.find(session, body, null, false));
@@ -296,7 +311,7 @@ export class Uia2Server {
           return this.ref(session, focused);
         });
       // Source: resetAccessibilityCache (waitForIdle), then the active window's root.
-      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree()));
+      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree(), ui.displayRotation(), displaySize(ui.displayRotation())));
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
       case 'POST /actions': return this.actions(session, body);
       case 'POST /appium/gestures/long_click': return this.longClick(session, body);

@@ -2,7 +2,7 @@
 import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT, shortActivity } from '../../scenario/model.js';
 import type { ForegroundInfo } from '../../device/ui.js';
 import { NOTIFICATION_SHADE_SCREEN_ID } from '../../scenario/notificationShade.js';
-import { appHeight, keyguardWindowTitle, PORTRAIT, type WindowFacts } from '../../device/windowState.js';
+import { appHeight, displayFactsAt, keyguardWindowTitle, PORTRAIT, type WindowFacts } from '../../device/windowState.js';
 import type { CommandIo } from '../interpreter.js';
 import type { CommandTable, ShellDevice } from '../context.js';
 
@@ -19,7 +19,7 @@ export function liveWindowFacts(device: ShellDevice): WindowFacts {
   const base = {
     sdk: sdkOf(device),
     density: device.system.density(),
-    display: PORTRAIT,
+    display: displayFactsAt(device.ui.displayRotation()),
     imeVisible: device.ui.imeVisible(),
     keyguard: device.traits.locked,
     awake: device.traits.asleep === false,
