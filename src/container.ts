@@ -24,6 +24,7 @@ import { OneSessionAtATime } from './application/sessions/OneSessionAtATime.js';
 import { SessionHoldingAutomation } from './application/sessions/SessionHoldingAutomation.js';
 import { WarmSession } from './application/ownership/WarmSession.js';
 import { AppControlService } from './application/services/AppControlService.js';
+import { LinkService } from './application/links/LinkService.js';
 import { AppInstallService } from './application/services/AppInstallService.js';
 import { AppService } from './application/services/AppService.js';
 import { CaptureService } from './application/services/CaptureService.js';
@@ -303,6 +304,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     settings: new SettingsService(router, capture, clock),
     waits: new WaitService(router, clock, refs),
     appControl: new AppControlService(router, capture),
+    links: new LinkService(router, capture, clock),
     appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir))),
     diagnostics: new DiagnosticsService(router),
     devices: new DeviceListService(

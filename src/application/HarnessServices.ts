@@ -10,6 +10,7 @@ import type { StatusService } from './services/StatusService.js';
 import type { TreeService } from './services/TreeService.js';
 import type { UiActionService } from './services/UiActionService.js';
 import type { WaitService } from './services/WaitService.js';
+import type { LinkService } from './links/LinkService.js';
 
 /** One service per capability; the MCP tools are thin translations onto these. */
 export interface HarnessServices {
@@ -28,6 +29,8 @@ export interface HarnessServices {
   readonly appControl: AppControlService;
   /** app_install (toolset `apps`, issue 16). */
   readonly appInstall: AppInstallService;
+  /** app_open_link (toolset `apps`). */
+  readonly links: LinkService;
   /** app_logs, app_crashes (toolset `diagnostics`, issue 16). */
   readonly diagnostics: DiagnosticsService;
 }

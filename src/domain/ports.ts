@@ -8,6 +8,7 @@ import type { ApkRelativePath } from './apk/apkArgument.js';
 import type { Wakefulness, WindowState } from './tree/screen.js';
 import type { Point, SwipePath } from './gestures/scrollGesture.js';
 import type { DeviceFacts } from './devices/identity.js';
+import type { LinkUri } from './links/linkUri.js';
 import type { StoredEvidence } from './evidence/retention.js';
 
 /** Time is a dependency so tests can move it by hand. */
@@ -64,6 +65,11 @@ export interface DeviceGateway {
   startActivity(component: string): Promise<void>;
   /** `am start -W -S -a android.settings.APPLICATION_SETTINGS`. */
   startApplicationSettings(): Promise<void>;
+  /**
+   * `am start -W -a android.intent.action.VIEW -d '<uri>' [<pkg>]` (app_open_link): the link
+   * single-quoted for the device's shell, the package (when given) as the intent's package.
+   */
+  openLink(uri: LinkUri, pkg: PackageName | null): Promise<LinkStart>;
   /** `am force-stop <pkg>` (issue 16, app_stop). */
   forceStop(pkg: PackageName): Promise<void>;
   /** `pm clear <pkg>` (issue 16, app_clear_data); false when the device answered `Failed`. */
@@ -82,6 +88,12 @@ export interface DeviceGateway {
   /** `logcat -b events -d … -s am_anr`: the ANR entries as printed (issue 16, app_crashes). */
   readAnrEvents(): Promise<string>;
 }
+
+/**
+ * What `am start` said about a VIEW intent: started (with the `pkg/activity` it printed, when it
+ * printed one), or no activity handles it (`unable to resolve Intent`).
+ */
+export type LinkStart = { readonly kind: 'started'; readonly component: string | null } | { readonly kind: 'unresolved' };
 
 /** What the device's package manager answered: `Success`, or the whole text it printed instead. */
 export type InstallOutcome = { readonly ok: true } | { readonly ok: false; readonly output: string };
@@ -121,6 +133,9 @@ export interface ElementRef {
  */
 export type TypeOutcome = 'typed' | 'refused';
 
+/** The two orientations WebDriver names. */
+export type DisplayOrientation = 'PORTRAIT' | 'LANDSCAPE';
+
 /** One Appium session. Every method is bounded by the caller's ceiling, not here. */
 export interface AutomationSession {
   readonly id: string;
@@ -152,6 +167,10 @@ export interface AutomationSession {
   back(): Promise<void>;
   /** One Android key event (KeyEvent code) through the driver: `mobile: pressKey` (issue 16, device_key). */
   pressKey(keycode: number): Promise<void>;
+  /** Pulls the notification shade down: the driver's `mobile: openNotifications` (UiDevice.openNotification). */
+  openNotifications(): Promise<void>;
+  /** Turns the screen: the WebDriver orientation endpoint (the server's SetOrientation, a rotation of 0 or 270). */
+  setOrientation(orientation: DisplayOrientation): Promise<void>;
   pageSource(): Promise<string>;
   screenshot(): Promise<Buffer>;
   /**

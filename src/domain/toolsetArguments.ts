@@ -26,6 +26,15 @@ export function parseDeviceKey(input: unknown): DeviceKey {
   );
 }
 
+/** device_rotate's two values, lowercase as the model sends them. */
+export type Orientation = 'portrait' | 'landscape';
+
+/** Throws HarnessError('INVALID_ARGUMENT'). */
+export function parseOrientation(input: unknown): Orientation {
+  if (input === 'portrait' || input === 'landscape') return input;
+  throw new HarnessError('INVALID_ARGUMENT', `Invalid orientation: got ${shown(input)}. Send "orientation": "portrait" or "landscape" (exactly, lowercase).`);
+}
+
 export type WaitUntil = 'visible' | 'gone';
 
 /** Throws HarnessError('INVALID_ARGUMENT'). */

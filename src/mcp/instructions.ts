@@ -16,8 +16,8 @@ export const SERVER_INSTRUCTIONS = [
  * name a tool the model cannot call. `core` is SERVER_INSTRUCTIONS itself.
  */
 const TOOLSET_LINES: Readonly<Partial<Record<ToolsetName, string>>> = Object.freeze({
-  apps: 'app_install installs an APK from the folder the user allowed; app_stop force-stops an app; app_clear_data erases its data for good (destructive: only when the user asked).',
-  device: 'device_key presses home, recents, enter or back; then ui_get_tree. device_list shows every device adb sees.',
+  apps: 'app_install installs an APK from the folder the user allowed; app_stop force-stops an app; app_clear_data erases its data for good (destructive: only when the user asked); app_open_link opens a deep link or URL.',
+  device: 'device_key presses home, recents, enter or back; then ui_get_tree. device_list shows every device adb sees. notifications_open pulls the shade down and returns it like ui_get_tree: tap a notification by its ref. device_rotate turns the screen.',
   wait: 'Instead of calling ui_get_tree again and again, ui_wait returns as soon as a selector is visible or gone.',
   diagnostics: 'app_logs reads what a running app wrote to logcat; app_crashes lists its crashes and ANRs with the first lines of the stack.',
 });

@@ -509,6 +509,36 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     }
   });
 
+  it('FLOW-TEXT-REFUSE-1: ui_type_text on a target that is not a text field is refused before anything touches it', async () => {
+    await settingsHome();
+    const search = offered(await tree(harness), /^Search/);
+    expectOk(await harness.call('ui_tap', { selector: selectorOf(search) }));
+    const onSearch = await tree(harness);
+    // The search screen's Up button (a person would call it "Navigate up"); on an emulator any entry that is not a field.
+    const button = onSearch.actions.find((a) => nameOf(a) === 'Navigate up') ?? onSearch.actions.find((a) => roleOf(a) !== 'input' && selectorOf(a) !== undefined);
+    expect(button, JSON.stringify(onSearch.actions)).toBeTruthy();
+    const window = stack.device ? logWindow(stack.device) : null;
+    const clicksBefore = stack.device?.clicks().length ?? 0;
+    for (const target of [selectorOf(button!), { ref: button!.ref }]) {
+      const refused = expectError(await harness.call('ui_type_text', { selector: target, text: 'hi' }), 'UI_ELEMENT_NOT_FOUND');
+      expect(refused.error?.message).toMatch(/^The element matched by .+ is a [\w.$]+, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\. Type into one of the screen's input fields instead: '/);
+      if (stack.device) expect(refused.error?.message).toContain("is a android.widget.ImageButton, not a text field, so ui_type_text did not touch it: nothing was tapped or typed. Type into one of the screen's input fields instead: 'Search settings'.");
+    }
+    // Still on the search screen: the refused target was not pressed.
+    const after = await tree(harness);
+    expect(after.foreground_package).toBe(onSearch.foreground_package);
+    expect(after.actions.some((a) => roleOf(a) === 'input'), JSON.stringify(after.actions)).toBe(true);
+    if (window && stack.device) {
+      const entries = window.since();
+      const log = formatLog(entries);
+      expect(stack.device.clicks().slice(clicksBefore), log).toEqual([]);
+      expect(entries.filter((e) => e.kind === 'click' || e.kind === 'long-click' || e.kind === 'input' || e.kind === 'screen'), log).toEqual([]);
+      expect(entries.filter((e) => e.kind === 'uia2' && /\/(?:click|value|clear|actions|touch|gestures)/.test(e.detail)), log).toEqual([]);
+      expect(stack.device.currentScreen().screenId).toBe('settings_search');
+    }
+    expectOk(await harness.call('device_back'));
+  });
+
   it('FLOW-CHAIN-1: ui_session_open → ui_tap → ui_type_text → ui_session_close keeps focus and field state and releases the driver', async () => {
     await warmLeasesEnded();
     await settingsHome();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startHarness, type HarnessProcess, type ToolAnswer, type WireEnvelope } from './support/harnessClient.js';
-import { ON_EMULATOR, startStack, type E2eStack } from './support/stack.js';
+import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
 
 const LAUNCHER = 'com.google.android.apps.nexuslauncher';
 const SETTINGS = 'com.android.settings';
@@ -123,6 +123,104 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     }
     const missing = await harness.call('app_clear_data', { package_name: 'com.example.not.installed' });
     expect(missing.envelope.error?.code).toBe('APP_NOT_FOUND');
+  });
+
+  it('app_open_link: a deep link opens its app as one quoted word on the device; no handler is APP_NOT_FOUND; a hostile link never reaches adb', async () => {
+    await settingsHome();
+    const window = stack.device ? logWindow(stack.device) : null;
+    if (!ON_EMULATOR) {
+      const opened = ok(await harness.call('app_open_link', { url: 'notes://history?tab=1&from=mail#top', package_name: 'com.example.notes' }));
+      expect(opened.data).toEqual({ handled_by: 'com.example.notes', foreground_package: 'com.example.notes' });
+      expect(opened.evidence?.artifact_id).toMatch(/-app-open-link\.png$/);
+      expect(stack.device?.currentScreen().screenId).toBe('notes_history');
+      const entries = window!.since();
+      const log = formatLog(entries);
+      expect(entries.filter((e) => e.kind === 'shell' && e.detail.includes('am start')).map((e) => e.detail), log).toEqual([
+        "shell_v2: am start -W -a android.intent.action.VIEW -d 'notes://history?tab=1&from=mail#top' com.example.notes",
+      ]);
+      // One command: `&` and `#` stayed inside the word (no background job, no comment, nothing unknown run).
+      expect(entries.filter((e) => e.kind === 'unknown-command'), log).toEqual([]);
+      expect(entries.filter((e) => e.kind === 'uia2'), log).toEqual([]);
+    } else {
+      const opened = ok(await harness.call('app_open_link', { url: 'https://example.com/' }));
+      expect(opened.evidence?.artifact_id).toMatch(/-app-open-link\.png$/);
+    }
+    const nobody = await harness.call('app_open_link', { url: 'nosuchscheme://orders/42?token=SECRET' });
+    expect(nobody.envelope.error?.code).toBe('APP_NOT_FOUND');
+    expect(nobody.envelope.error?.message).toBe(
+      "No app on the device opens this nosuchscheme: link (am start: unable to resolve Intent), so nothing was opened. Check the link's scheme and host against what the app declares; app_list_installed lists the apps.",
+    );
+    expect(nobody.envelope.evidence?.artifact_id).toMatch(/-failure-app-open-link\.png$/);
+    const before = stack.device?.logEntries().length ?? 0;
+    for (const url of ["https://x.com/'; reboot; '", 'https://x.com/$(reboot)', 'https://x.com/a b', 'file:///sdcard/x']) {
+      const refused = await harness.call('app_open_link', { url });
+      expect(refused.envelope.error?.code, url).toBe('INVALID_ARGUMENT');
+    }
+    if (stack.device) expect(stack.device.logEntries().slice(before).map((e) => `${e.kind} ${e.detail}`)).toEqual([]);
+  });
+
+  it('notifications_open: the shade comes down as a tree with refs; a notification is tapped by its ref; device_back closes the shade', async () => {
+    await settingsHome();
+    const window = stack.device ? logWindow(stack.device) : null;
+    const shade = ok(await harness.call('notifications_open'));
+    expect(shade.evidence?.artifact_id).toMatch(/-notifications-open\.png$/);
+    const actions = shade.data.actions as { ref: string; label?: string; text?: string; resource_id?: string }[];
+    expect(actions.length, JSON.stringify(shade.data)).toBeGreaterThan(0);
+    expect(actions.every((a) => /^e[0-9a-z]+$/.test(a.ref))).toBe(true);
+    if (stack.device) {
+      const entries = window!.since();
+      expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/appium\/device\/open_notifications -> 200$/.test(e.detail)), formatLog(entries)).toHaveLength(1);
+      expect(stack.device.currentScreen().screenId).toBe('notification_shade');
+      // The activity behind stays resumed: the foreground read through adb is Settings, under System UI's NotificationShade window.
+      expect(shade.data.foreground_package).toBe(SETTINGS);
+      // The row is named by its first text (the app's name); its title and text are among the screen's texts.
+      expect(JSON.stringify(shade.data)).toContain('Buy milk before 6 pm');
+      const reminder = actions.find((a) => a.text === 'Notes');
+      expect(reminder, JSON.stringify(actions)).toBeTruthy();
+      const tapped = ok(await harness.call('ui_tap', { selector: { ref: reminder!.ref } }));
+      expect(tapped.data.foreground_package).toBe('com.example.notes');
+      expect(stack.device.currentScreen().screenId).toBe('notes_main');
+      ok(await harness.call('notifications_open'));
+    }
+    const back = ok(await harness.call('device_back'));
+    if (stack.device) {
+      expect(stack.device.currentScreen().screenId).not.toBe('notification_shade');
+      expect(back.data.foreground_package).toBe('com.example.notes');
+    }
+  });
+
+  it('device_rotate: landscape through the driver turns the display (rotation 3, 2400×1080 everywhere); the tree and a tap follow it; portrait turns it back', async () => {
+    await settingsHome();
+    const window = stack.device ? logWindow(stack.device) : null;
+    try {
+      const turned = ok(await harness.call('device_rotate', { orientation: 'landscape' }));
+      expect(turned.data).toMatchObject({ orientation: 'landscape', foreground_package: SETTINGS });
+      expect(turned.evidence?.artifact_id).toMatch(/-device-rotate\.png$/);
+      const tree = ok(await harness.call('ui_get_tree', { include_bounds: true }));
+      const screen = tree.data.screen as { width: number; height: number };
+      expect(screen.width).toBeGreaterThan(screen.height);
+      const capture = ok(await harness.call('screen_capture'));
+      expect((capture.data.width as number) > (capture.data.height as number)).toBe(true);
+      if (stack.device) {
+        const entries = window!.since();
+        expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/orientation -> 200$/.test(e.detail)), formatLog(entries)).toHaveLength(1);
+        expect(stack.device.dumpXml()).toMatch(/<hierarchy rotation="3">/);
+        expect(screen).toEqual({ width: 2400, height: 1080 });
+        // A tap by the landscape tree's ref lands on that element in the landscape layout.
+        const apps = (tree.data.actions as { ref: string; label?: string; text?: string }[]).find((a) => a.text === 'Apps');
+        expect(apps).toBeTruthy();
+        ok(await harness.call('ui_tap', { selector: { ref: apps!.ref } }));
+        expect(stack.device.currentScreen().screenId).toBe('settings_apps');
+      }
+    } finally {
+      const back = ok(await harness.call('device_rotate', { orientation: 'portrait' }));
+      expect(back.data).toMatchObject({ orientation: 'portrait' });
+    }
+    const upright = ok(await harness.call('ui_get_tree'));
+    const screen = upright.data.screen as { width: number; height: number };
+    expect(screen.height).toBeGreaterThan(screen.width);
+    const refused = await harness.call('device_rotate', { orientation: 'LANDSCAPE' });
+    expect(refused.envelope.error?.code).toBe('INVALID_ARGUMENT');
   });
 
   it('device_key refuses an unknown key as INVALID_ARGUMENT without reaching the device', async () => {

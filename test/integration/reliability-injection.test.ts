@@ -61,6 +61,17 @@ function idPatternAccepted(value: string): boolean {
 /** CONTRACT §4 as issue 13 grew it: exactly these four, lowercase. */
 const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'];
 
+/**
+ * app_open_link's link, written independently of src/domain/links: a lower-case scheme that is not
+ * one of the refused six, then only unreserved characters, the delimiters a link needs and
+ * percent-escapes; at most 2,000 characters.
+ */
+function linkAccepted(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length > 2000) return false;
+  const m = /^([a-z][a-z0-9+.-]{0,31}):(?:[A-Za-z0-9\-._~:/?#@&=+,]|%[0-9A-Fa-f]{2})+$/.exec(value);
+  return m !== null && !['file', 'content', 'javascript', 'vbscript', 'data', 'intent'].includes(m[1] ?? '');
+}
+
 /** What a slot expects for a value: a typed error code, or 'inert' (valid input, run in phase 2). */
 type Expectation = string;
 
@@ -194,6 +205,9 @@ const SLOTS: Slot[] = [
       return iso ? 'inert' : 'INVALID_ARGUMENT';
     },
   },
+  // app_open_link: the one value that reaches the device's shell, as a single-quoted word of a closed grammar.
+  { name: 'app_open_link.url', tool: 'app_open_link', args: (h) => withValue({}, 'url', h), expect: (h) => (linkAccepted(valueOf(h)) ? 'inert' : 'INVALID_ARGUMENT') },
+  { name: 'app_open_link.package_name', tool: 'app_open_link', args: (h) => withValue({ url: 'myapp://x' }, 'package_name', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || packageAccepted(v) ? 'inert' : 'INVALID_PACKAGE'; } },
   { name: 'device_key.key', tool: 'device_key', args: (h) => withValue({}, 'key', h), expect: (h) => (['home', 'recents', 'enter', 'back'].includes(valueOf(h) as string) ? 'inert' : 'INVALID_ARGUMENT') },
 ];
 
@@ -242,6 +256,9 @@ function isHarnessDeviceCommand(command: string): boolean {
   if (fixed.includes(command)) return true;
   if (/^logcat -d -v threadtime -v year -v UTC -t [1-9][0-9]{0,3} --pid=[1-9][0-9]{0,6}$/.test(command)) return true;
   const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
+  // app_open_link: the link single-quoted (one word for the device's shell), then an optional validated package.
+  const link = /^am start -W -a android\.intent\.action\.VIEW -d '([^']*)'(?: ([A-Za-z][A-Za-z0-9_.]*))?$/.exec(command);
+  if (link) return linkAccepted(link[1]) && (link[2] === undefined || new RegExp(`^${pkg}$`).test(link[2]));
   return (
     new RegExp(`^cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(command) ||
     new RegExp(`^am start -W -n ${pkg}/[.A-Za-z0-9_]+$`).test(command)
@@ -385,6 +402,18 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
       if (typeof value === 'string') inertValues.add(value);
       const answer = await harness.call('app_crashes', withValue({}, 'package_name', hostile));
       if (!answer.envelope.ok) problems.push(`app_crashes ${describeHostile(hostile)} → ${answer.envelope.error?.code}`);
+    }
+    // Links that pass the grammar: one quoted word on the device's shell; none resolves on the
+    // scenario except http(s), which Chrome takes; the device ran no second command.
+    for (const { hostile } of sample(bySlot('app_open_link.url'), 15)) {
+      inertValues.add(String(valueOf(hostile)));
+      const answer = await harness.call('app_open_link', { url: valueOf(hostile) });
+      if (!answer.envelope.ok && answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_open_link ${describeHostile(hostile)} → ${answer.envelope.error?.code}`);
+    }
+    for (const url of ['https://x.com/?a=1&reboot', 'myapp://x#reboot&id', 'myapp://~root?x=1&&id', 'notes://history?x=1&y=2']) {
+      inertValues.add(url);
+      const answer = await harness.call('app_open_link', { url });
+      if (!answer.envelope.ok && answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_open_link ${url} → ${answer.envelope.error?.code}`);
     }
     // include_raw: true asks for the XML; false, null and absent do not (every other value was refused above).
     for (const { hostile } of sample(bySlot('ui_get_tree.include_raw'), 5)) {

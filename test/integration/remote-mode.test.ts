@@ -130,6 +130,11 @@ describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 1
     const list = await call('device_list');
     expect(list.error?.code).toBe('NOT_AVAILABLE_REMOTELY');
 
+    // The driver's mobile: deepLink would put the link on the far shell unquoted: refused, nothing started.
+    const link = await call('app_open_link', { url: 'notes://history' });
+    expect(link.error?.code).toBe('NOT_AVAILABLE_REMOTELY');
+    expect(device.logEntries().some((entry) => entry.detail.includes('android.intent.action.VIEW'))).toBe(false);
+
     const status = data(await call('emulator_get_status'));
     expect(status).toMatchObject({ android_version: '14' });
 

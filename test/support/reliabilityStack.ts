@@ -184,6 +184,18 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
   if (new RegExp(`^shell (?:am force-stop|pm clear) ${pkg}$`).test(rest)) return true;
   // app_install (issue 16): the private copy LocalApkFolder wrote, streamed by adb itself.
   if (/^install -r \/[A-Za-z0-9._/-]+\/android-mcp-apk-[A-Za-z0-9]+\/base\.apk$/.test(rest)) return true;
+  // app_open_link: the link as one single-quoted argv element of the closed grammar, then an optional package.
+  if (argv.length === 10 || argv.length === 11) {
+    const [, , shell, am, start, w, a, view, d, word, extra] = argv;
+    const grammar = /^'[a-z][a-z0-9+.-]{0,31}:(?:[A-Za-z0-9\-._~:/?#@&=+,]|%[0-9A-Fa-f]{2})+'$/;
+    if (
+      [shell, am, start, w, a, view, d].join(' ') === 'shell am start -W -a android.intent.action.VIEW -d' &&
+      grammar.test(word ?? '') &&
+      (extra === undefined || new RegExp(`^${pkg}$`).test(extra))
+    ) {
+      return true;
+    }
+  }
   if (new RegExp(`^shell cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(rest)) return true;
   return new RegExp(`^shell am start -W -n ${pkg}/(?:\\.|${pkg}\\.)?[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*$`).test(rest);
 }

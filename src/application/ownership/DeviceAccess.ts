@@ -97,6 +97,7 @@ function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): Devic
     dumpUi: () => first(() => device.dumpUi()),
     startActivity: (component) => first(() => device.startActivity(component)),
     startApplicationSettings: () => first(() => device.startApplicationSettings()),
+    openLink: (uri, pkg) => first(() => device.openLink(uri, pkg)),
     // Stopping or clearing an app changes what is on screen as a navigation does (issue 16).
     forceStop: (pkg) => first(() => device.forceStop(pkg)),
     clearData: (pkg) => first(() => device.clearData(pkg)),

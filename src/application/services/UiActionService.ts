@@ -16,13 +16,16 @@ import { packageOfRoots } from '../../domain/summary/summary.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
 import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
-import { DEVICE_KEYS, type DeviceKey } from '../../domain/toolsetArguments.js';
+import { DEVICE_KEYS, type DeviceKey, type Orientation } from '../../domain/toolsetArguments.js';
 import type { ScrollDirection } from '../../domain/validation.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenViaDriver } from '../screen/ScreenReader.js';
+import { summaryForAnswer } from '../screen/wireSummary.js';
+import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
+import { SUMMARY_BUDGET_BYTES } from '../../domain/summary/answerBudget.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
 import { requireUsableScreen } from '../screen/screenLock.js';
@@ -35,6 +38,8 @@ const ACTION_NAMES: Readonly<Record<string, string>> = {
   'ui-scroll': 'the scroll',
   'device-back': 'Back',
   'device-key': 'the key press',
+  'notifications-open': 'opening the notification shade',
+  'device-rotate': 'turning the screen',
 };
 
 const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
@@ -277,6 +282,44 @@ export class UiActionService {
       () => ({}),
       key === 'enter' ? 'focused' : 'back',
     );
+  }
+
+  /**
+   * notifications_open: the driver pulls the shade down (`mobile: openNotifications`,
+   * UiDevice.openNotification), then the screen is read through the same session and answered as
+   * ui_get_tree answers it, refs included: a notification is tapped with ui_tap by its ref or
+   * selector, and device_back closes the shade. The summary's own foreground (the app behind the
+   * shade, which stays resumed) gives way to the one read through adb after, as for every action.
+   */
+  notifications(context: OperationContext, sessionId?: string): Promise<Outcome> {
+    return this.act(context, 'notifications-open', sessionId, async (device, session) => {
+      await session.openNotifications();
+      const reading = await readScreenViaDriver(device, session);
+      const summary = fitSummaryToBudget(summaryForAnswer(this.refs.attach(reading), false), SUMMARY_BUDGET_BYTES);
+      return { ...summary };
+    });
+  }
+
+  /**
+   * device_rotate: the WebDriver orientation endpoint, which the server turns into
+   * UiAutomation.setRotation (ROTATION_270 for landscape, 0 for portrait) and waits up to 2 s for the
+   * display to report it. An app that fixes its orientation keeps the display where it is, and the
+   * server answers `invalid element state`: said here in the model's words.
+   */
+  rotate(context: OperationContext, orientation: Orientation, sessionId?: string): Promise<Outcome> {
+    return this.act(context, 'device-rotate', sessionId, async (_device, session) => {
+      try {
+        await session.setOrientation(orientation === 'landscape' ? 'LANDSCAPE' : 'PORTRAIT');
+      } catch (error) {
+        if (!(error instanceof HarnessError) || error.code !== 'UI_ELEMENT_NOT_FOUND') throw error;
+        throw new HarnessError(
+          'UI_ELEMENT_NOT_FOUND',
+          `The screen did not turn to ${orientation} within 2 s: the app in front fixes its orientation, or the device does not rotate. Nothing else changed; call ui_get_tree to see the screen.`,
+          { cause: error },
+        );
+      }
+      return { orientation };
+    });
   }
 
   private async act(

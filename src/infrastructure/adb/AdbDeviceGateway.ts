@@ -1,5 +1,6 @@
 import { HarnessError } from '../../domain/errors.js';
-import type { Clock, DeviceGateway, InstallOutcome, Logger, PackageName } from '../../domain/ports.js';
+import type { Clock, DeviceGateway, InstallOutcome, LinkStart, Logger, PackageName } from '../../domain/ports.js';
+import { shellWordOfLink, type LinkUri } from '../../domain/links/linkUri.js';
 import type { Wakefulness, WindowState } from '../../domain/tree/screen.js';
 import type { AdbResult, AdbRunner } from './AdbRunner.js';
 import {
@@ -71,6 +72,18 @@ export const ADB_COMMANDS = Object.freeze({
     return frozen('shell', 'am', 'start', '-W', '-n', component);
   },
   startApplicationSettings: frozen('shell', 'am', 'start', '-W', '-S', '-a', 'android.settings.APPLICATION_SETTINGS'),
+  /**
+   * app_open_link: the one entry whose value is model text. `adb shell` joins its arguments and
+   * the device's shell parses the line again, so the link goes as one single-quoted word
+   * (shellWordOfLink re-checks the grammar, which has no `'`, NUL or line break); the package is
+   * re-validated. A bare trailing argument without `:` or `/` is the intent's package to `am`
+   * (Intent.parseCommandArgs).
+   */
+  openLink: (uri: LinkUri, pkg: PackageName | null): Argv => {
+    if (pkg !== null && !isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
+    const word = shellWordOfLink(uri);
+    return frozen('shell', 'am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', word, ...(pkg === null ? [] : [pkg]));
+  },
   /** Issue 16 (device_list): a host command, read-only; `-s` before it changes nothing. */
   listDevices: frozen('devices', '-l'),
   /** Issue 15: every property at once (the device's identity, version and model), read-only. */
@@ -365,6 +378,20 @@ export class AdbDeviceGateway implements DeviceGateway {
         'The device could not open the Settings → Apps screen (android.settings.APPLICATION_SETTINGS). Check that the Settings app is present and the device is unlocked, then retry.',
       );
     }
+  }
+
+  async openLink(uri: LinkUri, pkg: PackageName | null): Promise<LinkStart> {
+    const result = await this.runner.run(ADB_COMMANDS.openLink(uri, pkg));
+    const output = `${text(result)}\n${result.stderr}`;
+    // ActivityManagerShellCommand: "Error: Activity not started, unable to resolve Intent { … }".
+    if (/unable to resolve Intent/.test(output)) return { kind: 'unresolved' };
+    const error = findAmStartError(output);
+    if (error !== null || result.exitCode !== 0) {
+      this.logger.warn('am start VIEW failed', { exitCode: result.exitCode, error: error?.slice(0, 120) ?? null });
+      throw new HarnessError('APP_NOT_FOUND', 'The device could not open the link (am start refused it). Call ui_get_tree to see the screen, check the link, then retry.');
+    }
+    const activity = /^Activity: ([A-Za-z0-9_.]+\/[A-Za-z0-9_.$]+)\s*$/m.exec(text(result));
+    return { kind: 'started', component: activity?.[1] ?? null };
   }
 
   async forceStop(pkg: PackageName): Promise<void> {

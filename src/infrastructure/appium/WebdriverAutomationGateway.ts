@@ -7,6 +7,7 @@ import type {
   AutomationGateway,
   AutomationSession,
   Clock,
+  DisplayOrientation,
   DriverDeviceCommand,
   DriverDeviceCommandArgs,
   ElementRef,
@@ -41,6 +42,7 @@ export interface DriverLike {
   releaseActions(): Promise<unknown>;
   getWindowRect(): Promise<{ width: number; height: number }>;
   back(): Promise<unknown>;
+  setOrientation(orientation: string): Promise<unknown>;
   getPageSource(): Promise<string>;
   takeScreenshot(): Promise<string>;
   deleteSession(): Promise<unknown>;
@@ -490,6 +492,16 @@ class WebdriverSession implements AutomationSession {
   /** appium-uiautomator2-driver's `mobile: pressKey` (its server's /appium/device/press_keycode). */
   async pressKey(keycode: number): Promise<void> {
     await this.call(() => this.driver.executeScript('mobile: pressKey', [{ keycode }]), 'press key');
+  }
+
+  /** appium-uiautomator2-driver's `mobile: openNotifications` (its server's /appium/device/open_notifications). */
+  async openNotifications(): Promise<void> {
+    await this.call(() => this.driver.executeScript('mobile: openNotifications', []), 'open notifications');
+  }
+
+  /** POST /session/:id/orientation, which the driver relays to the server's SetOrientation. */
+  async setOrientation(orientation: DisplayOrientation): Promise<void> {
+    await this.call(() => this.driver.setOrientation(orientation), 'set orientation');
   }
 
   async pageSource(): Promise<string> {

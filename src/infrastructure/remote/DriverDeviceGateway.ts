@@ -11,7 +11,8 @@
  */
 import { z } from 'zod';
 import { HarnessError } from '../../domain/errors.js';
-import type { DeviceGateway, DriverSessionSource, InstallOutcome, PackageName } from '../../domain/ports.js';
+import type { DeviceGateway, DriverSessionSource, InstallOutcome, LinkStart, PackageName } from '../../domain/ports.js';
+import type { LinkUri } from '../../domain/links/linkUri.js';
 import type { Wakefulness, WindowState } from '../../domain/tree/screen.js';
 
 /** appium-android-driver's APP_STATE: 0 not installed, 1 not running, 3 background, 4 foreground. */
@@ -140,6 +141,15 @@ export class DriverDeviceGateway implements DeviceGateway {
       if (error instanceof HarnessError && error.code === 'INTERNAL_ERROR') return false;
       throw error;
     }
+  }
+
+  /**
+   * Not through the driver: its `mobile: deepLink` (appium-adb startUri) puts the link on the
+   * device's command line unquoted, escaping only `&`, so a `?` or `#` of the link would meet
+   * the shell bare. The harness sends model text to a shell only in its own quoting.
+   */
+  openLink(_uri: LinkUri, _pkg: PackageName | null): Promise<LinkStart> {
+    return Promise.reject(notAvailableRemotely('app_open_link', 'Open the link through your device farm, or use app_open and navigate to the content with ui_tap.'));
   }
 
   installApk(_hostPath: string): Promise<InstallOutcome> {

@@ -16,8 +16,11 @@ import { uiTypeTextTool } from './core/uiTypeText.js';
 import { appClearDataTool } from './apps/appClearData.js';
 import { appInstallTool } from './apps/appInstall.js';
 import { appStopTool } from './apps/appStop.js';
+import { appOpenLinkTool } from './apps/appOpenLink.js';
 import { deviceKeyTool } from './device/deviceKey.js';
 import { deviceListTool } from './device/deviceList.js';
+import { notificationsOpenTool } from './device/notificationsOpen.js';
+import { deviceRotateTool } from './device/deviceRotate.js';
 import { uiWaitTool } from './wait/uiWait.js';
 import { appCrashesTool } from './diagnostics/appCrashes.js';
 import { appLogsTool } from './diagnostics/appLogs.js';
@@ -56,8 +59,11 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
     appInstallTool(services),
     appStopTool(services),
     appClearDataTool(services),
+    appOpenLinkTool(services),
     deviceKeyTool(services),
     deviceListTool(services),
+    notificationsOpenTool(services),
+    deviceRotateTool(services),
     uiWaitTool(services),
     appLogsTool(services),
     appCrashesTool(services),

@@ -29,6 +29,8 @@ import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
 import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type DumpConflict, type PasswordText, type Sleep, type VirtualDisplay } from './traits.js';
 import { withKeyguard } from '../scenario/keyguard.js';
+import { withNotificationShade } from '../scenario/notificationShade.js';
+import { displaySize, isLandscape } from './rotation.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 import { LANDSCAPE, LAST_ANR_LIFETIME_MS, type BackFocusLag, type FocusInTransit, type LastAnr } from './windowState.js';
@@ -133,7 +135,7 @@ export class VirtualDevice implements DeviceServices {
     this.scenarioPackages = new Map(scenario.packages.map((p) => [p.name, p]));
     this.identify(options);
     this.ui = new DeviceUi(
-      normalizeScenario(withKeyguard(scenario)),
+      normalizeScenario(withNotificationShade(withKeyguard(scenario))),
       log,
       () => this.system.density(),
       {
@@ -354,12 +356,12 @@ export class VirtualDevice implements DeviceServices {
 
   /** What `uiautomator dump` would print now (faults ignored). */
   dumpXml(): string {
-    return toDumpXml(this.ui.tree());
+    return toDumpXml(this.ui.tree(), this.ui.displayRotation());
   }
 
   /** What UIA2 `GET /source` would answer now. */
   pageSource(): string {
-    return toPageSource(this.ui.tree());
+    return toPageSource(this.ui.tree(), this.ui.displayRotation(), displaySize(this.ui.displayRotation()));
   }
 
   imeVisible(): boolean {
@@ -651,7 +653,7 @@ export class VirtualDevice implements DeviceServices {
 
   private beginLaunch(pkg: string): void {
     if (this.traits.launchDelayMs <= 0) return;
-    const previousXml = this.launchInProgress()?.previousXml ?? toDumpXml(this.ui.tree());
+    const previousXml = this.launchInProgress()?.previousXml ?? toDumpXml(this.ui.tree(), this.ui.displayRotation());
     this.pendingLaunch = { pkg, previousXml, until: this.clock.nowMs() + this.traits.launchDelayMs };
     this.log('fault', `slow launch of ${pkg}: its window has no content for ${this.traits.launchDelayMs} ms`);
   }
@@ -713,7 +715,9 @@ export class VirtualDevice implements DeviceServices {
   screenshotPng(): Buffer {
     // A display that is off captures black (issue 12: the asleep trait).
     const blank = this.activeFaults.some((f) => f.kind === 'blank-screenshot') || this.traits.asleep !== false;
-    const display = this.traits.activeDisplay();
+    // screencap captures the logical display: turned, its width and height trade places.
+    const physical = this.traits.activeDisplay();
+    const display = isLandscape(this.ui.displayRotation()) ? { width: physical.height, height: physical.width } : physical;
     const key = `${this.ui.version}:${this.ui.imeVisible()}:${blank}:${this.traits.locked}:${this.ui.foreground().screenId}:${display.width}x${display.height}`;
     if (this.screenshotCache?.key !== key) {
       this.screenshotCache = {
@@ -783,7 +787,7 @@ export class VirtualDevice implements DeviceServices {
         return { ok: true, xml: `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0" />` };
       }
       const launching = this.launchInProgress();
-      const xml = launching ? launching.previousXml : toDumpXml(this.ui.tree());
+      const xml = launching ? launching.previousXml : toDumpXml(this.ui.tree(), this.ui.displayRotation());
       if (this.activeFaults.some((f) => f.kind === 'malformed-dump')) {
         return { ok: true, xml: `${xml.slice(0, Math.floor(xml.length / 2))}<node index="0" text="broken` };
       }

@@ -7,6 +7,9 @@ import type { Action, ScreenSpec } from '../scenario/model.js';
 import { IME_FRAME, NAVIGATION_BAR_HEIGHT, PHYSICAL_DENSITY, SCREEN_HEIGHT, STATUS_BAR_HEIGHT, qualifyActivity, shortActivity } from '../scenario/model.js';
 import { normalizeScreen, type NormalizedScenario } from '../scenario/normalize.js';
 import { KEYGUARD_SCREEN_ID } from '../scenario/keyguard.js';
+import { displaySize, isLandscape, landscapeRect, type DisplayRotation } from './rotation.js';
+import { LANDSCAPE } from './windowState.js';
+import { NOTIFICATION_SHADE_SCREEN_ID } from '../scenario/notificationShade.js';
 import type { DeviceLogKind } from '../contracts.js';
 import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js';
 import { listTravel, straightStroke, type TouchStroke } from './touch.js';
@@ -42,9 +45,9 @@ export interface ClickRecord {
  * inside their frames: the three-button navigation bar is touchable as a whole
  * (`TOUCHABLE_INSETS_FRAME` in SystemUI's NavigationBar), the status bar too (it pulls the shade).
  */
-function systemBarAt(y: number): 'status' | 'navigation' | null {
+function systemBarAt(y: number, displayHeight: number): 'status' | 'navigation' | null {
   if (y < STATUS_BAR_HEIGHT) return 'status';
-  return y >= SCREEN_HEIGHT - NAVIGATION_BAR_HEIGHT ? 'navigation' : null;
+  return y >= displayHeight - NAVIGATION_BAR_HEIGHT ? 'navigation' : null;
 }
 
 export interface ForegroundInfo {
@@ -122,6 +125,54 @@ export class DeviceUi {
     return { package: spec.package, activity: qualifyActivity(spec.package, spec.activity), screenId: spec.id };
   }
 
+  private rotation: DisplayRotation = 0;
+
+  /** The display's rotation (Surface.ROTATION_0 or ROTATION_270: rotation.ts). */
+  displayRotation(): DisplayRotation {
+    return this.rotation;
+  }
+
+  /** UiAutomation.setRotation: the display turns and every window is laid out again for its new size. */
+  setRotation(rotation: DisplayRotation, reason: string): void {
+    if (rotation === this.rotation) return;
+    const before = this.rotation;
+    this.rotation = rotation;
+    this.keyguard = null;
+    this.version++;
+    this.generation++;
+    this.log('screen', `${reason}: rotation ${before}->${rotation} on ${this.foregroundComponent()} [${this.top().screen.spec.id}]`);
+  }
+
+  private layoutOptions(): RenderOptions {
+    const options = this.renderOptions();
+    return isLandscape(this.rotation) ? { ...options, layout: landscapeRect } : options;
+  }
+
+  /** The System UI window in front (the pulled-down shade), or null when an activity's window is. */
+  systemWindow(): 'NotificationShade' | null {
+    return this.top().screen.spec.systemWindow ?? null;
+  }
+
+  /** The activity that stays resumed under a System UI window (the focused app), else the foreground. */
+  resumedActivity(): ForegroundInfo {
+    const below = [...this.stack].reverse().find((v) => v.screen.spec.systemWindow === undefined);
+    if (!below) return this.foreground();
+    const spec = below.screen.spec;
+    return { package: spec.package, activity: qualifyActivity(spec.package, spec.activity), screenId: spec.id };
+  }
+
+  /**
+   * UiDevice.openNotification (the UiAutomator2 server's OpenNotification): the global action
+   * GLOBAL_ACTION_NOTIFICATIONS pulls the shade down over whatever is in front. Already down: nothing
+   * changes. Returns whether the shade is down.
+   */
+  openNotificationShade(reason: string): boolean {
+    if (this.blocked(reason)) return false;
+    if (this.systemWindow() === 'NotificationShade') return true;
+    this.push(this.visitOf(NOTIFICATION_SHADE_SCREEN_ID), reason);
+    return true;
+  }
+
   /** `pkg/.Act` as dumpsys and am print it. */
   foregroundComponent(short = true): string {
     const spec = this.top().screen.spec;
@@ -135,7 +186,7 @@ export class DeviceUi {
 
   tree(): UiElement {
     if (this.cover() === 'keyguard') return this.keyguardTree();
-    if (this.cachedTree?.version !== this.version) this.cachedTree = { version: this.version, root: renderVisit(this.top(), this.renderOptions()) };
+    if (this.cachedTree?.version !== this.version) this.cachedTree = { version: this.version, root: renderVisit(this.top(), this.layoutOptions()) };
     return this.cachedTree.root;
   }
 
@@ -143,7 +194,7 @@ export class DeviceUi {
 
   /** The lock screen over everything: what a dump, a page source and a screenshot show while it is up. */
   private keyguardTree(): UiElement {
-    this.keyguard ??= renderVisit(this.visitOf(KEYGUARD_SCREEN_ID), this.renderOptions());
+    this.keyguard ??= renderVisit(this.visitOf(KEYGUARD_SCREEN_ID), this.layoutOptions());
     return this.keyguard;
   }
 
@@ -160,7 +211,7 @@ export class DeviceUi {
   }
 
   imeFrame(): Rect {
-    return rectOf(IME_FRAME);
+    return rectOf(isLandscape(this.rotation) ? LANDSCAPE.imeFrame : IME_FRAME);
   }
 
   /** Another window took the focus (issue 12: io.appium.settings's trampoline): the IME closes, the field keeps its text. */
@@ -430,7 +481,7 @@ export class DeviceUi {
     }
     // An edge-to-edge app draws under the bars, but a touch there still goes to their window.
     // System UI's own nodes (a capture's navigation buttons) are the bar's window and take it.
-    const bar = systemBarAt(y);
+    const bar = systemBarAt(y, displaySize(this.rotation).height);
     if (bar && !this.hitTest(x, y, (e) => e.package === 'com.android.systemui')) return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: false, onSystemBar: bar });
     const longPress = held > this.longPressTimeoutMs();
     // A long-clickable view takes the touch stream too (it is "clickable" to onTouchEvent), so a long
@@ -500,7 +551,7 @@ export class DeviceUi {
       this.log('input', `${line} on the keyboard: the IME window takes it, the app does not move`);
       return false;
     }
-    const bar = systemBarAt(y);
+    const bar = systemBarAt(y, displaySize(this.rotation).height);
     if (bar) {
       this.log('input', `${line} on the ${bar} bar: System UI takes it, the app does not move`);
       return false;

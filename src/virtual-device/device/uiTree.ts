@@ -139,6 +139,8 @@ export function passwordBullets(text: string): string {
 
 export interface RenderOptions {
   readonly passwordText: PasswordText;
+  /** Where the layout puts a node laid out for the portrait screen (the display turned: rotation.ts); absent: where it is. */
+  readonly layout?: (r: Rect) => Rect;
 }
 
 /**
@@ -157,7 +159,7 @@ function accessibilityText(spec: NodeSpec, content: string, visit: Visit, option
 export function renderVisit(visit: Visit, options: RenderOptions = { passwordText: 'bullets' }): UiElement {
   let order = 0;
   const render = (spec: NodeSpec, dy: number, dx: number, clip: Rect | null, index: number, pkg: string): UiElement | null => {
-    const full = rectOf(spec.bounds, dy, dx);
+    const full = options.layout ? options.layout(rectOf(spec.bounds, dy, dx)) : rectOf(spec.bounds, dy, dx);
     const bounds = clip ? intersect(full, clip) : full;
     if (!bounds) return null;
     const key = spec.key ?? '';

@@ -10,7 +10,7 @@ import type { ForegroundInfo } from './ui.js';
 export interface DisplayFacts {
   readonly width: number;
   readonly height: number;
-  readonly rotation: 0 | 1;
+  readonly rotation: 0 | 1 | 3;
   /** The IME window's frame in this orientation. */
   readonly imeFrame: BoundsTuple;
 }
@@ -25,6 +25,11 @@ export const LANDSCAPE: DisplayFacts = Object.freeze({
   imeFrame: [0, 456, SCREEN_HEIGHT, SCREEN_WIDTH] as BoundsTuple,
 });
 
+/** The live display at a rotation: portrait, or landscape as SetOrientation turns it (ROTATION_270). */
+export function displayFactsAt(rotation: 0 | 3): DisplayFacts {
+  return rotation === 0 ? PORTRAIT : { ...LANDSCAPE, rotation: 3 };
+}
+
 export function appHeight(display: DisplayFacts): number {
   return display.height - NAVIGATION_BAR_HEIGHT;
 }
@@ -36,6 +41,8 @@ export interface WindowFacts {
   readonly display: DisplayFacts;
   /** The window with input focus (`mCurrentFocus`); null while no window has it. */
   readonly focus: ForegroundInfo | null;
+  /** A System UI window with the focus instead of an activity's (the pulled-down shade), by its title. */
+  readonly systemWindow?: string;
   /** The resumed activity (`mFocusedApp`), which leads the window focus. */
   readonly focusedApp: ForegroundInfo;
   readonly imeVisible: boolean;

@@ -3,6 +3,7 @@
  * CONTRACT §10 can be checked, a Flutter-style notes app and a few placeholder apps.
  * docs/virtual-device.md describes the screens and the selectors each oracle row uses.
  */
+import { notificationShadeScreen } from './notificationShade.js';
 import { BACK, C, CONTENT_BOTTOM, appWindow, list, node, row, stackRows, toolbar } from './builders.js';
 import type { RowOptions } from './builders.js';
 import type { Action, NodeSpec, PackageSpec, ScenarioSpec, ScreenSpec } from './model.js';
@@ -502,6 +503,10 @@ function placeholderApp(id: string, pkg: string, activity: string, title: string
 
 const SCREENS: readonly ScreenSpec[] = [
   launcherScreen(),
+  notificationShadeScreen([
+    { app: 'Notes', title: 'Reminder', text: 'Buy milk before 6 pm', onClick: [{ type: 'launch', package: NOTES }] },
+    { app: 'Calendar', title: 'Standup in 10 minutes', text: 'Room 4', onClick: [{ type: 'launch', package: 'com.google.android.calendar' }] },
+  ]),
   recentsScreen(),
   settingsHome(),
   settingsPage(),
@@ -624,8 +629,8 @@ function packages(versions: HelperVersions): PackageSpec[] {
     { name: SEARCH, label: 'Settings Services', versionCode: 34, versionName: '14', activities: { '.modules.search.SearchActivity': 'settings_search' } },
     { name: 'com.google.android.calendar', label: 'Calendar', versionCode: 202_400_000, versionName: '2024.40.0', launcher: { activity: 'com.android.calendar.AllInOneActivity', screen: 'calendar_main' } },
     { name: 'com.google.android.deskclock', label: 'Clock', versionCode: 74_000_000, versionName: '7.4', launcher: { activity: 'com.android.deskclock.DeskClock', screen: 'clock_main' } },
-    { name: 'com.android.chrome', label: 'Chrome', versionCode: 612_000_000, versionName: '129.0.6668.100', launcher: { activity: 'com.google.android.apps.chrome.Main', screen: 'chrome_main' } },
-    { name: NOTES, label: 'Notes', thirdParty: true, versionCode: 7, versionName: '1.2.0', launcher: { activity: '.MainActivity', screen: 'notes_main' } },
+    { name: 'com.android.chrome', label: 'Chrome', versionCode: 612_000_000, versionName: '129.0.6668.100', launcher: { activity: 'com.google.android.apps.chrome.Main', screen: 'chrome_main' }, links: [{ scheme: 'https', activity: 'com.google.android.apps.chrome.Main' }, { scheme: 'http', activity: 'com.google.android.apps.chrome.Main' }] },
+    { name: NOTES, label: 'Notes', thirdParty: true, versionCode: 7, versionName: '1.2.0', launcher: { activity: '.MainActivity', screen: 'notes_main' }, activities: { '.HistoryActivity': 'notes_history' }, links: [{ scheme: 'notes', host: 'history', activity: '.HistoryActivity' }] },
   ];
 }
 

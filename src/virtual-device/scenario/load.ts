@@ -72,6 +72,7 @@ const screenSchema = z
     xmlFile: z.string().optional(),
     rules: z.array(ruleSchema).optional(),
     onBack: z.array(actionSchema).optional(),
+    systemWindow: z.literal('NotificationShade').optional(),
     focusOnOpen: z.string().optional(),
     static: z.boolean().optional(),
   })
@@ -83,6 +84,7 @@ const packageSchema = z
     label: z.string().optional(),
     launcher: z.object({ activity: z.string(), screen: z.string() }).strict().optional(),
     activities: z.record(z.string(), z.string()).optional(),
+    links: z.array(z.object({ scheme: z.string(), host: z.string().optional(), activity: z.string() }).strict()).optional(),
     thirdParty: z.boolean().optional(),
     versionCode: z.number().int().optional(),
     versionName: z.string().optional(),

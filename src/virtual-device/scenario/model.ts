@@ -95,6 +95,12 @@ export interface ScreenSpec {
   readonly onBack?: readonly Action[];
   /** Key of a text field that is focused, with the IME open, when the screen opens. */
   readonly focusOnOpen?: string;
+  /**
+   * A System UI window drawn over the activity behind (the pulled-down notification shade), not
+   * an activity: `dumpsys window` gives it the focus by its title while the activity behind stays
+   * the focused app.
+   */
+  readonly systemWindow?: 'NotificationShade';
   /** A static screen never changes: clicks are logged and nothing else happens. */
   readonly static?: boolean;
 }
@@ -106,10 +112,22 @@ export interface PackageSpec {
   readonly launcher?: { readonly activity: string; readonly screen: string };
   /** Other startable activities (`am start -n pkg/act`) and their screens. */
   readonly activities?: Readonly<Record<string, string>>;
+  /**
+   * VIEW intent filters (deep links): a link whose scheme (and host, when given) matches opens
+   * `activity`, which must be the launcher or one of `activities`. Schemes match exactly, as
+   * IntentFilter.matchData does.
+   */
+  readonly links?: readonly LinkFilterSpec[];
   /** Listed by `pm list packages -3`. */
   readonly thirdParty?: boolean;
   readonly versionCode?: number;
   readonly versionName?: string;
+}
+
+export interface LinkFilterSpec {
+  readonly scheme: string;
+  readonly host?: string;
+  readonly activity: string;
 }
 
 export interface ScenarioSpec {

@@ -16,6 +16,7 @@ import type { TouchSample } from '../device/touch.js';
 import type { DeviceUi } from '../device/ui.js';
 import { flatten, type UiElement } from '../device/uiTree.js';
 import { SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
+import { displaySize, isLandscape } from '../device/rotation.js';
 import { duplexPair } from './duplexPair.js';
 import { InvalidSelectorError, locate } from './locate.js';
 
@@ -200,13 +201,20 @@ export class Uia2Server {
    * orientation reached. This display stays portrait: PORTRAIT is already reached; LANDSCAPE is
    * refused rather than answered as if the screen had turned.
    */
-  private setOrientation(body: Json): string {
+  /**
+   * SetOrientation: ScreenRotation.ofOrientation (LANDSCAPE → ROTATION_270, PORTRAIT → ROTATION_0 with
+   * useResourcesForOrientationDetection false), CustomUiDevice.setRotationSync (UiAutomation.setRotation,
+   * then a poll of the display's rotation), and the orientation of the rotation reached as the value.
+   */
+  private setOrientation(body: Json): Promise<string> {
     const wanted = typeof body.orientation === 'string' ? body.orientation.toUpperCase() : String(body.orientation);
     if (wanted !== 'PORTRAIT' && wanted !== 'LANDSCAPE') {
       throw new HttpError(400, 'invalid argument', `Orientation value '${String(body.orientation)}' is not supported. Only 'LANDSCAPE' and 'PORTRAIT' values could be translated into a valid screen orientation`);
     }
-    if (wanted === 'LANDSCAPE') throw new HttpError(500, 'unknown error', 'This virtual device keeps its UiAutomator2 display in portrait: rotate it with the device scenario instead');
-    return 'PORTRAIT';
+    return this.waitForIdle('set orientation').then(() => {
+      this.device.ui.setRotation(wanted === 'LANDSCAPE' ? 3 : 0, 'uia2 orientation');
+      return wanted;
+    });
   }
 
   private createSession(body: Json): unknown {
@@ -302,8 +310,8 @@ export class Uia2Server {
       // GetSystemBars answers the status bar's height only (SystemBarsModel has no other field).
       case 'GET /appium/device/system_bars': return { statusBar: STATUS_BAR_HEIGHT };
       case 'GET /appium/device/display_density': return this.device.system.density();
-      case 'GET /window/current/size': return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
-      case 'GET /window/rect': return { x: 0, y: 0, width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
+      case 'GET /window/current/size': return displaySize(ui.displayRotation());
+      case 'GET /window/rect': return { x: 0, y: 0, ...displaySize(ui.displayRotation()) };
       case 'GET /appium/device/info': return this.deviceInfo();
       case 'GET /appium/device/current_package': return ui.foreground().package;
       case 'GET /appium/device/current_activity': return ui.foreground().activity;
@@ -311,9 +319,10 @@ export class Uia2Server {
       case 'GET /appium/settings': return this.settings;
       case 'POST /appium/settings':
         return this.updateSettings(body);
-      case 'GET /orientation': return 'PORTRAIT';
+      // GetOrientation / GetRotation from UiDevice.getDisplayRotation (useResourcesForOrientationDetection false).
+      case 'GET /orientation': return isLandscape(ui.displayRotation()) ? 'LANDSCAPE' : 'PORTRAIT';
       case 'POST /orientation': return this.setOrientation(body);
-      case 'GET /rotation': return { x: 0, y: 0, z: 0 };
+      case 'GET /rotation': return { x: 0, y: 0, z: ui.displayRotation() * 90 };
       case 'GET /alert/text': throw new HttpError(404, 'no such alert', 'An attempt was made to operate on a modal dialog when one was not open.');
       // ElementLocationHelpers.findElement(s) without a context: resetAccessibilityCache, then the roots.
       case 'POST /element': return this.idleThenRoot('find').then(() => this.find(session, body, null, false));
@@ -325,7 +334,7 @@ export class Uia2Server {
           return this.ref(session, focused);
         });
       // Source: resetAccessibilityCache (waitForIdle), then the active window's root.
-      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree()));
+      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree(), ui.displayRotation(), displaySize(ui.displayRotation())));
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
       case 'POST /actions': return this.actions(session, body);
       case 'POST /appium/gestures/long_click': return this.longClick(session, body);
@@ -346,6 +355,13 @@ export class Uia2Server {
       case 'POST /appium/device/long_press_keycode':
         this.pressKeycode(Number(body.keycode));
         return null;
+      // OpenNotification: UiDevice.openNotification (GLOBAL_ACTION_NOTIFICATIONS after a wait for
+      // idle); false is answered as InvalidElementStateException, HTTP 400 invalid element state.
+      case 'POST /appium/device/open_notifications':
+        return this.waitForIdle('open notifications').then(() => {
+          if (!ui.openNotificationShade('uia2 open_notifications')) throw new HttpError(400, 'invalid element state', 'Device failed to open notifications');
+          return null;
+        });
       case 'POST /appium/device/hide_keyboard':
       case 'POST /appium/commands/hide_keyboard':
         if (ui.imeVisible()) ui.back('uia2 hide_keyboard');

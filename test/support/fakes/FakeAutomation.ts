@@ -101,6 +101,19 @@ export class FakeSession implements AutomationSession {
       this.keys.push(keycode);
     });
   }
+  /** Shade pulls and orientations asked for (notifications_open, device_rotate). */
+  readonly shadePulls: number[] = [];
+  readonly orientations: string[] = [];
+  openNotifications(): Promise<void> {
+    return this.answer('openNotifications', () => {
+      this.shadePulls.push(1);
+    });
+  }
+  setOrientation(orientation: 'PORTRAIT' | 'LANDSCAPE'): Promise<void> {
+    return this.answer('setOrientation', () => {
+      this.orientations.push(orientation);
+    });
+  }
   pageSource(): Promise<string> {
     return this.answer('pageSource', () => this.owner.source);
   }

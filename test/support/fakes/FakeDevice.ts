@@ -1,6 +1,7 @@
 import { HarnessError } from '../../../src/domain/errors.js';
 import { readFileSync } from 'node:fs';
-import type { DeviceGateway, InstallOutcome, PackageName } from '../../../src/domain/ports.js';
+import type { DeviceGateway, InstallOutcome, LinkStart, PackageName } from '../../../src/domain/ports.js';
+import type { LinkUri } from '../../../src/domain/links/linkUri.js';
 import type { ImeState, ScreenLock, SystemBars, Wakefulness, WindowState } from '../../../src/domain/tree/screen.js';
 import { makePng } from './images.js';
 import { settingsAppsDump } from './screens.js';
@@ -99,6 +100,18 @@ export class FakeDevice implements DeviceGateway {
   }
   startApplicationSettings(): Promise<void> {
     return this.answer('startApplicationSettings', () => this.onStart('com.android.settings/.Settings'));
+  }
+  /** Links opened (app_open_link), and which package handles a scheme: absent means nothing resolves it. */
+  readonly links: { uri: string; pkg: string | null }[] = [];
+  linkHandlers: Record<string, string> = { https: 'com.android.chrome' };
+  openLink(uri: LinkUri, pkg: PackageName | null): Promise<LinkStart> {
+    return this.answer('openLink', (): LinkStart => {
+      this.links.push({ uri, pkg });
+      const handler = this.linkHandlers[uri.slice(0, uri.indexOf(':'))];
+      if (handler === undefined || (pkg !== null && pkg !== handler)) return { kind: 'unresolved' };
+      this.onStart(`${handler}/.LinkActivity`);
+      return { kind: 'started', component: `${handler}/.LinkActivity` };
+    });
   }
   /** Packages stopped / cleared (app_stop, app_clear_data). */
   readonly stopped: string[] = [];

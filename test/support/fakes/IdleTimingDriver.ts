@@ -100,6 +100,9 @@ export class IdleTimingDriver implements DriverLike {
   back(): Promise<unknown> {
     return this.command('back', 'POST', () => null);
   }
+  setOrientation(_orientation: string): Promise<unknown> {
+    return this.command('setOrientation', 'POST', () => null);
+  }
   getPageSource(): Promise<string> {
     return this.command('getPageSource', 'GET', () => settingsAppsDump());
   }

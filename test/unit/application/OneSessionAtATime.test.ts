@@ -52,6 +52,8 @@ class OneDeviceAppium implements AutomationGateway {
       windowSize: async () => ({ width: 1080, height: 2400 }),
       back: never,
       pressKey: never,
+      openNotifications: never,
+      setOrientation: never,
       pageSource: never,
       screenshot: never,
       execute: never,

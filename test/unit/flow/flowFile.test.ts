@@ -139,7 +139,7 @@ describe('validateFlow: each step, by its number', () => {
 describe('validateFlow: which tools are steps', () => {
   it('an unknown tool lists the steps there are', async () => {
     expect(await problems(flowOf({ tool: 'ui_tapp' }))).toEqual([
-      "step 1 (ui_tapp): there is no tool 'ui_tapp'; a step is one of app_open, ui_tap, ui_type_text, ui_scroll, device_back, settings_open_apps (with more toolsets on, also app_install, app_stop, app_clear_data, device_key, ui_wait)",
+      "step 1 (ui_tapp): there is no tool 'ui_tapp'; a step is one of app_open, ui_tap, ui_type_text, ui_scroll, device_back, settings_open_apps (with more toolsets on, also app_install, app_stop, app_clear_data, app_open_link, device_key, notifications_open, device_rotate, ui_wait)",
     ]);
   });
 
@@ -174,7 +174,7 @@ describe('validateFlow: which tools are steps', () => {
 
   it('the step tools: every acting tool that runs in a flow, and ui_wait', () => {
     expect(stepToolNames(['core'])).toEqual(['app_open', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back', 'settings_open_apps']);
-    expect(stepToolNames(TOOLSET_NAMES)).toEqual([...stepToolNames(['core']), 'app_install', 'app_stop', 'app_clear_data', 'device_key', 'ui_wait']);
+    expect(stepToolNames(TOOLSET_NAMES)).toEqual([...stepToolNames(['core']), 'app_install', 'app_stop', 'app_clear_data', 'app_open_link', 'device_key', 'notifications_open', 'device_rotate', 'ui_wait']);
   });
 
   it('every step tool accepts valid arguments through its own validation (the check reaches no service)', async () => {
@@ -190,6 +190,9 @@ describe('validateFlow: which tools are steps', () => {
       app_stop: { package_name: 'com.android.settings' },
       app_clear_data: { package_name: 'com.example.app' },
       ui_wait: { selector: { text: 'Apps' }, until: 'gone', timeout_s: 5 },
+      app_open_link: { url: 'myapp://orders/42?from=flow', package_name: 'com.example.app' },
+      notifications_open: {},
+      device_rotate: { orientation: 'landscape' },
     };
     const tools = [...toolsForChecking().values()].filter(isStepTool);
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(valid).sort());

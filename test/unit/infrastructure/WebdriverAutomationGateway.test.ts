@@ -205,6 +205,7 @@ class FakeDriver implements DriverLike {
   async releaseActions() { this.record('releaseActions'); }
   async getWindowRect() { this.record('getWindowRect'); return { x: 0, y: 0, width: 1080, height: 2400 }; }
   async back() { this.record('back'); }
+  async setOrientation(orientation: string) { this.record(`setOrientation ${orientation}`); }
   async getPageSource() { this.record('getPageSource'); return '<hierarchy/>'; }
   async takeScreenshot() { this.record('takeScreenshot'); return Buffer.from('png!').toString('base64'); }
   async deleteSession() { this.record('deleteSession'); }

@@ -46,6 +46,7 @@ class ScriptedDriver implements DriverLike {
     return { width: 1080, height: 2400 };
   }
   async back() {}
+  async setOrientation() {}
   async getPageSource() {
     return '<hierarchy/>';
   }

@@ -358,6 +358,7 @@ describe('remote mode: the WebDriver gateway over https with credentials', () =>
       releaseActions: unused,
       getWindowRect: unused,
       back: unused,
+      setOrientation: unused,
       getPageSource: unused,
       takeScreenshot: unused,
       deleteSession: () => Promise.resolve(null),

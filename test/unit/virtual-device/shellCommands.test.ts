@@ -44,6 +44,25 @@ describe('shell emulator', () => {
     expect(d.nodes().some((n) => n.text === 'All apps')).toBe(true);
   });
 
+  it('opens VIEW links by the packages\' link filters; a trailing bare name is the intent\'s package, as Intent.parseCommandArgs reads it', async () => {
+    const d = newDevice();
+    const notes = await sh(d, "am start -W -a android.intent.action.VIEW -d 'notes://history?tab=1&x=$HOME' com.example.notes");
+    expect(notes.stdout).toMatch(/^Starting: Intent \{ act=android.intent.action.VIEW dat=notes:\/\/history\?tab=1&x=\$HOME pkg=com.example.notes \}\nStatus: ok\nLaunchState: COLD\nActivity: com.example.notes\/.HistoryActivity\n/);
+    expect(d.currentScreen().screenId).toBe('notes_history');
+    await sh(d, "am start -W -a android.intent.action.VIEW -d 'https://example.com/a?b=c'");
+    expect(d.currentScreen().package).toBe('com.android.chrome');
+    // A package that declares no filter for the link, an unknown scheme, a host the filter does not name: nothing starts.
+    for (const line of [
+      "am start -W -a android.intent.action.VIEW -d 'https://example.com/' com.example.notes",
+      "am start -W -a android.intent.action.VIEW -d 'myapp://x'",
+      "am start -W -a android.intent.action.VIEW -d 'notes://elsewhere'",
+    ]) {
+      const refused = await sh(d, line);
+      expect(refused.stderr, line).toMatch(/^Error: Activity not started, unable to resolve Intent \{ act=android.intent.action.VIEW dat=.* flg=0x10000000 \}\n$/);
+      expect(d.currentScreen().package).toBe('com.android.chrome');
+    }
+  });
+
   it('resolves launcher activities and lists packages', async () => {
     const d = newDevice();
     const resolve = (pkg: string) => sh(d, `cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER ${pkg}`);

@@ -30,10 +30,11 @@ describe('UIA2 server emulation: answers shaped as the real server answers them'
     expect(Object.keys((await call(device, 'GET', `/session/${sid}/appium/device/system_bars`)).body.value as object)).toEqual(['statusBar']);
   });
 
-  it('POST /orientation: PORTRAIT is answered, LANDSCAPE refused (this display does not turn), anything else is an invalid argument', async () => {
+  it('POST /orientation: PORTRAIT and LANDSCAPE turn the display and answer the orientation reached, anything else is an invalid argument', async () => {
     const { device, sid } = await serving();
     expect(await call(device, 'POST', `/session/${sid}/orientation`, { orientation: 'PORTRAIT' })).toMatchObject({ status: 200, body: { value: 'PORTRAIT' } });
-    expect(await call(device, 'POST', `/session/${sid}/orientation`, { orientation: 'LANDSCAPE' })).toMatchObject({ status: 500, body: { value: { error: 'unknown error' } } });
+    expect(await call(device, 'POST', `/session/${sid}/orientation`, { orientation: 'LANDSCAPE' })).toMatchObject({ status: 200, body: { value: 'LANDSCAPE' } });
+    expect(device.ui.displayRotation()).toBe(3);
     expect(await call(device, 'POST', `/session/${sid}/orientation`, { orientation: 'SIDEWAYS' })).toMatchObject({ status: 400, body: { value: { error: 'invalid argument' } } });
   });
 

@@ -1,7 +1,8 @@
 /** `dumpsys` services, with the lines Appium and the harness parse; `dumpsys window` in the layout of the device's API level. */
 import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT, shortActivity } from '../../scenario/model.js';
 import type { ForegroundInfo } from '../../device/ui.js';
-import { appHeight, keyguardWindowTitle, PORTRAIT, type WindowFacts } from '../../device/windowState.js';
+import { NOTIFICATION_SHADE_SCREEN_ID } from '../../scenario/notificationShade.js';
+import { appHeight, displayFactsAt, keyguardWindowTitle, PORTRAIT, type WindowFacts } from '../../device/windowState.js';
 import type { CommandIo } from '../interpreter.js';
 import type { CommandTable, ShellDevice } from '../context.js';
 
@@ -18,7 +19,7 @@ export function liveWindowFacts(device: ShellDevice): WindowFacts {
   const base = {
     sdk: sdkOf(device),
     density: device.system.density(),
-    display: PORTRAIT,
+    display: displayFactsAt(device.ui.displayRotation()),
     imeVisible: device.ui.imeVisible(),
     keyguard: device.traits.locked,
     awake: device.traits.asleep === false,
@@ -26,8 +27,15 @@ export function liveWindowFacts(device: ShellDevice): WindowFacts {
   // Issue 12: io.appium.settings's trampoline activity, started by the first session after boot, holds the focus for a moment.
   const helper = device.settingsHelperInFront();
   if (helper) return { ...base, focus: helper, focusedApp: helper };
-  // Right after Back the old window can still hold focus (and its activity still be the focused app).
+  // Right after Back the old window can still hold focus (and its activity still be the focused app);
+  // a shade Back just closed is System UI's window, over the activity that stayed resumed.
+  if (transit?.phase === 'stale' && transit.previous.screenId === NOTIFICATION_SHADE_SCREEN_ID) {
+    return { ...base, systemWindow: 'NotificationShade', focus: null, focusedApp: device.ui.resumedActivity() };
+  }
   if (transit?.phase === 'stale') return { ...base, focus: transit.previous, focusedApp: transit.previous };
+  // The pulled-down shade: System UI's NotificationShade window has the focus, the activity behind stays resumed.
+  const shade = device.ui.systemWindow();
+  if (shade !== null) return { ...base, systemWindow: shade, focus: null, focusedApp: device.ui.resumedActivity() };
   // While a slow app's first window is still being drawn, or Back's new window cannot take focus yet, no window has it.
   const noFocus = transit?.phase === 'none' || device.launchInProgress() !== null;
   return { ...base, focus: noFocus ? null : fg, focusedApp: fg };
@@ -64,7 +72,13 @@ function focusLines(facts: WindowFacts, indent: string): string {
   // API 28 wraps the record in the window token; 29+ prints the record itself.
   const focusedApp = facts.sdk <= 28 ? `AppWindowToken{41c8a07 token=Token{d0f3a46 ${record}}}` : record;
   // The keyguard's window takes the focus; the resumed activity behind it stays the focused app.
-  const focus = facts.keyguard ? systemUiWindow(keyguardWindowTitle(facts.sdk)) : facts.focus ? appWindow(facts.focus) : 'null';
+  const focus = facts.keyguard
+    ? systemUiWindow(keyguardWindowTitle(facts.sdk))
+    : facts.systemWindow !== undefined
+      ? systemUiWindow(facts.systemWindow)
+      : facts.focus
+        ? appWindow(facts.focus)
+        : 'null';
   return `${indent}mCurrentFocus=${focus}\n${indent}mFocusedApp=${focusedApp}\n`;
 }
 

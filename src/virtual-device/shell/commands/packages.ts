@@ -6,6 +6,7 @@ import type { CommandTable, ShellDevice } from '../context.js';
 
 const LAUNCHER_CATEGORY = 'android.intent.category.LAUNCHER';
 const MAIN_ACTION = 'android.intent.action.MAIN';
+const VIEW_ACTION = 'android.intent.action.VIEW';
 
 interface IntentArgs {
   wait: boolean;
@@ -15,6 +16,8 @@ interface IntentArgs {
   categories: string[];
   flags?: string;
   data?: string;
+  /** A bare trailing package name: the intent's package (Intent.parseCommandArgs). */
+  pkg?: string;
   extras: string[];
 }
 
@@ -36,7 +39,11 @@ function parseIntent(args: readonly string[]): IntentArgs {
       case '-e': case '--es': case '--ei': case '--ez': case '--el': case '--ef': case '--eu': intent.extras.push(next(), next()); break;
       case '-D': case '-N': case '-P': case '--activity-clear-task': case '--activity-new-task': case '--activity-single-top': case '--activity-clear-top': case '--activity-reset-task-if-needed': case '--activity-no-animation': break;
       default:
-        if (!a.startsWith('-')) intent.data = a;
+        // Intent.parseCommandArgs: a bare argument with ':' is a URI, with '/' a component, else a package.
+        if (a.startsWith('-')) break;
+        if (a.includes(':')) intent.data = a;
+        else if (a.includes('/')) intent.component ??= a;
+        else intent.pkg = a;
     }
   }
   return intent;
@@ -47,6 +54,7 @@ function describeIntent(intent: IntentArgs, resolvedComponent?: string): string 
   if (intent.action) parts.push(`act=${intent.action}`);
   if (intent.categories.length > 0) parts.push(`cat=[${intent.categories.join(',')}]`);
   if (intent.data) parts.push(`dat=${intent.data}`);
+  if (intent.pkg) parts.push(`pkg=${intent.pkg}`);
   if (intent.flags) parts.push(`flg=${intent.flags}`);
   const cmp = intent.component ?? resolvedComponent;
   if (cmp) parts.push(`cmp=${cmp}`);
@@ -72,6 +80,23 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
     if (pkg.launcher && qualifyActivity(pkgName, pkg.launcher.activity) === activity) return { pkg, activity, screen: pkg.launcher.screen };
     for (const [act, screen] of Object.entries(pkg.activities ?? {})) {
       if (qualifyActivity(pkgName, act) === activity) return { pkg, activity, screen };
+    }
+    return null;
+  };
+
+  /**
+   * The activity a VIEW link resolves to: the packages' link filters by scheme (exactly) and host,
+   * only the named package's when one is given. Scenarios declare one handler per link, so no
+   * chooser is modelled: with several, the first package wins.
+   */
+  const linkTarget = (uri: string, onlyPkg: string | undefined): { pkg: PackageSpec; activity: string; screen: string } | null => {
+    const colon = uri.indexOf(':');
+    const scheme = uri.slice(0, colon);
+    const host = /^\/\/([^/?#:@]*)/.exec(uri.slice(colon + 1))?.[1] ?? '';
+    for (const pkg of installed()) {
+      if (onlyPkg !== undefined && pkg.name !== onlyPkg) continue;
+      const filter = pkg.links?.find((f) => f.scheme === scheme && (f.host === undefined || f.host === host));
+      if (filter) return screenForComponent(`${pkg.name}/${filter.activity}`);
     }
     return null;
   };
@@ -108,8 +133,11 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
         target = { pkg, activity: qualifyActivity(pkg.name, act), screen: screenId };
       }
       io.out(`Starting: ${describeIntent(intent)}\n`);
-    } else if (intent.action === MAIN_ACTION && intent.data && system.installed.get(intent.data)?.launcher) {
-      const pkg = system.installed.get(intent.data) as PackageSpec;
+    } else if (intent.action === VIEW_ACTION && intent.data) {
+      target = linkTarget(intent.data, intent.pkg);
+      io.out(`Starting: ${describeIntent(intent)}\n`);
+    } else if (intent.action === MAIN_ACTION && intent.pkg && system.installed.get(intent.pkg)?.launcher) {
+      const pkg = system.installed.get(intent.pkg) as PackageSpec;
       target = { pkg, activity: qualifyActivity(pkg.name, pkg.launcher?.activity ?? ''), screen: pkg.launcher?.screen ?? '' };
       io.out(`Starting: ${describeIntent(intent)}\n`);
     } else {
@@ -274,13 +302,13 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       if (sub === 'list' && rest[0] === 'packages') return listPackages(io, rest.slice(1), false);
       if (sub === 'resolve-activity') {
         const intent = parseIntent(rest.filter((a) => a !== '--brief' && a !== '--components'));
-        const pkg = intent.data !== undefined ? system.installed.get(intent.data) : undefined;
+        const pkg = intent.pkg !== undefined ? system.installed.get(intent.pkg) : undefined;
         // AOSP Intent.parseCommandArgs: a bare argument with neither ':' nor '/' is a package, and
         // the intent built for it is ACTION_MAIN + CATEGORY_LAUNCHER; with an explicit -a the base
         // intent's categories are dropped (only the -c given stay). So `resolve-activity --brief
         // <pkg>` alone (appium-adb's resolveLaunchableActivity, behind mobile: activateApp) finds
         // the launcher activity (docs/device-quirks.md, "Remote mode").
-        const barePackage = intent.data !== undefined && !intent.data.includes(':') && !intent.data.includes('/');
+        const barePackage = intent.pkg !== undefined;
         const action = intent.action ?? (barePackage ? MAIN_ACTION : undefined);
         const categories = barePackage && intent.action === undefined ? [...intent.categories, LAUNCHER_CATEGORY] : intent.categories;
         const wantsLauncher = categories.includes(LAUNCHER_CATEGORY) && (action === undefined || action === MAIN_ACTION);
