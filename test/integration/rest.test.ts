@@ -181,7 +181,22 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     const anonymous = await rest('GET', '/devices', undefined, {});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect((await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' } }, { authorization: 'Bearer wrong-token-0123456789' })).status).toBe(401);
+    // A REST client gets the REST refusal with a typed code, not a JSON-RPC error (that is /mcp's shape).
+    expect(JSON.parse(anonymous.text)).toEqual({
+      ok: false,
+      error: { code: 'UNAUTHORIZED', message: 'Unauthorized: send `Authorization: Bearer <token>` (ANDROID_MCP_HTTP_TOKEN, or the token file the server named at start).' },
+    });
+    const wrong = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' } }, { authorization: 'Bearer wrong-token-0123456789' });
+    expect(wrong.status).toBe(401);
+    expect(JSON.parse(wrong.text)).toEqual({
+      ok: false,
+      error: { code: 'UNAUTHORIZED', message: 'Unauthorized: the bearer token is wrong. Use the one in ANDROID_MCP_HTTP_TOKEN or in the token file the server named at start.' },
+    });
+    // The shape says nothing about which paths exist: an unknown path is refused alike; /mcp answers JSON-RPC.
+    expect((await rest('GET', '/no-such-path', undefined, {})).text).toBe(anonymous.text);
+    const mcp = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(mcp.status).toBe(401);
+    expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
 
     stack.device.setScreen('settings_home' as never);
     const clicks = stack.device.clicks().length;
