@@ -18,6 +18,10 @@ import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../suppor
 
 const TOKEN = 'rest-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
+/** What ui_tap {text: 'Navigate up'} answers on the virtual device's Settings search screen, whose up button has only a content-desc. */
+const NAVIGATE_UP_MISS =
+  "No visible element matched text 'Navigate up' before timeout. 'Navigate up' is its content_desc here, not its text: send " +
+  '{"content_desc":"Navigate up"} (or its ref from ui_get_tree). The screen offers: \'Navigate up\' (button), \'Search settings\' (input).';
 
 interface Envelope {
   readonly ok: boolean;
@@ -230,6 +234,21 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect((await rest('DELETE', `/devices/${stack.serial}/tap`)).status).toBe(405);
     expect((await rest('GET', '/devices/x/unknown')).status).toBe(404);
   }, 60_000);
+
+  it('a miss by text on what the screen offers as content_desc says which key to send, word for word, over REST and MCP alike', async () => {
+    stack.device.setScreen('settings_search' as never);
+    const clicks = stack.device.clicks().length;
+    const miss = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Navigate up' } });
+    expect(miss.status).toBe(404);
+    expect(miss.envelope.error).toEqual({ code: 'UI_ELEMENT_NOT_FOUND', message: NAVIGATE_UP_MISS });
+    // Over MCP the same error (each miss writes its own failure screenshot).
+    expect((JSON.parse(await mcpText('ui_tap', { selector: { text: 'Navigate up' } })) as Envelope).error).toEqual(miss.envelope.error);
+    expect(stack.device.clicks().length, 'nothing was tapped').toBe(clicks);
+    expect(stack.device.currentScreen().screenId).toBe('settings_search');
+    // The selector it names works as sent.
+    expectOk(await rest('POST', `/devices/${stack.serial}/tap`, { selector: { content_desc: 'Navigate up' } }));
+    expect(stack.device.currentScreen().screenId).not.toBe('settings_search');
+  }, 90_000);
 
   it('refuses traversal ids on /artifacts (400, never read) and an unknown well-shaped id (404)', async () => {
     const statusOf = async (path: string): Promise<number> => (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status;
