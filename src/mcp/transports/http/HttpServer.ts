@@ -65,10 +65,9 @@ export class HarnessHttpServer {
       this.serve(req, res).catch((error: unknown) => {
         options.logger.warn('HTTP request failed', { cause: error instanceof Error ? error.message : String(error) });
         if (!res.headersSent) {
-          const jsonRpc = this.options.routes.some((route) => route.speaksJsonRpc === true && route.matches(new URL(req.url ?? '/', 'http://localhost').pathname));
+          const jsonRpc = this.routeOf(req)?.speaksJsonRpc === true;
           this.refuse(res, { status: 500, code: 'INTERNAL_ERROR', message: 'Internal error while serving the request; see the server log.' }, jsonRpc);
-        }
-        else res.destroy();
+        } else res.destroy();
       });
     };
     this.server = createServer(
@@ -107,8 +106,7 @@ export class HarnessHttpServer {
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { policy } = this.options;
     // The path only picks the refusal's shape; nothing of the request is read before the checks.
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const route = this.options.routes.find((candidate) => candidate.matches(pathname));
+    const route = this.routeOf(req);
     const jsonRpc = route?.speaksJsonRpc === true;
     const refusal = checkHost(req.headers, policy) ?? checkOrigin(req.headers, policy) ?? checkBearer(req.headers, policy);
     if (refusal) return this.refuse(res, refusal, jsonRpc, req);
@@ -137,6 +135,11 @@ export class HarnessHttpServer {
     }
     // The SDK answers 413 itself for a chunked body over the bound; count it as refused too.
     if (res.statusCode === 413) this.count(413);
+  }
+
+  private routeOf(req: IncomingMessage): HttpRoute | undefined {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    return this.options.routes.find((candidate) => candidate.matches(pathname));
   }
 
   private count(status: number): void {
