@@ -19,6 +19,17 @@ import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../suppor
 const TOKEN = 'rest-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
 /** What ui_tap {text: 'Navigate up'} answers on the virtual device's Settings search screen, whose up button has only a content-desc. */
+/** What used to read '(see <path>)'. */
+const MESSAGE_NOT_JSON = "Invalid request body: it is not JSON. Send a JSON object of the tool's arguments (see /openapi.json).";
+/** What used to say "The screen changed since ui_get_tree" for a ref never given. */
+const MESSAGE_UNKNOWN_REF =
+  'Ref e999 was never given by this server process: refs, like session ids, live only as long as the server that gave them ' +
+  '(a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.';
+/** What used to say only `Unknown tool "app_install"`. */
+const MESSAGE_TOOLSET_OFF =
+  'Unknown tool "app_install": it belongs to the toolset \'apps\', which is off. Start the server with --toolsets apps (or ANDROID_MCP_TOOLSETS=apps), ' +
+  'then reconnect to see it. The tools now are: emulator_get_status, ui_get_tree, screen_capture, app_list_installed, app_open, ui_session_open, ' +
+  'ui_session_close, ui_tap, ui_type_text, ui_scroll, device_back, settings_open_apps.';
 const NAVIGATE_UP_MISS =
   "No visible element matched text 'Navigate up' before timeout. 'Navigate up' is its content_desc here, not its text: send " +
   '{"content_desc":"Navigate up"} (or its ref from ui_get_tree). The screen offers: \'Navigate up\' (button), \'Search settings\' (input).';
@@ -249,6 +260,27 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expectOk(await rest('POST', `/devices/${stack.serial}/tap`, { selector: { content_desc: 'Navigate up' } }));
     expect(stack.device.currentScreen().screenId).not.toBe('settings_search');
   }, 90_000);
+
+  it('messages that used to mislead, word for word: a body that is not JSON, a ref this server never gave, a tool of a toolset that is off', async () => {
+    const clicks = stack.device.clicks().length;
+    const notJson = await rest('POST', `/devices/${stack.serial}/tap`, '{not json');
+    expect(notJson.status).toBe(400);
+    expect(notJson.envelope.error?.message).toBe(MESSAGE_NOT_JSON);
+    const started = Date.now();
+    const unknownRef = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { ref: 'e999' } });
+    expect(unknownRef.envelope.error).toEqual({ code: 'STALE_REF', message: MESSAGE_UNKNOWN_REF });
+    // Refused before Appium, the lock screen read or a failure screenshot.
+    expect(unknownRef.envelope.evidence).toBeNull();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const off = await fetch(server.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'app_install' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'app_install', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    });
+    const answer = (await off.json()) as { error?: { message: string } };
+    expect(answer.error?.message).toBe(MESSAGE_TOOLSET_OFF);
+    expect(stack.device.clicks().length).toBe(clicks);
+  }, 60_000);
 
   it('refuses traversal ids on /artifacts (400, never read) and an unknown well-shaped id (404)', async () => {
     const statusOf = async (path: string): Promise<number> => (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status;
