@@ -9,6 +9,10 @@ import { doctorScratch, type DoctorScratch } from '../support/doctorRun.js';
 import { startVirtualDeviceProcess, type VirtualDeviceProcess } from '../support/virtualDeviceProcess.js';
 
 let doctor: DoctorScratch;
+/** The remedy when no device is online and ANDROID_UDID is unset: it used to leave out the built-in virtual device. */
+const DOCTOR_NO_DEVICE_REMEDY =
+  '  serial: Start an emulator (its serial is emulator-<port>), or the built-in virtual device (`android-mcp-harness virtual-device`, which adb lists as emulator-5554), ' +
+  'or set ANDROID_UDID, and list a non-emulator serial in ANDROID_MCP_ALLOW_SERIALS.';
 
 beforeAll(() => {
   doctor = doctorScratch();
@@ -48,6 +52,29 @@ describeWithAdb('doctor against the virtual device through the real adb and Appi
     expect(run.stdout).toMatch(/android +Android \d+ \(API \d+\), boot completed/);
     expect(run.stdout).toMatch(/app +com\.example\.notes is installed and launchable/);
     expect(run.stdout).toMatch(/managed mode: Appium 3\.\d+\.\d+ with uiautomator2/);
+  });
+
+  it('APPIUM_URL written without a scheme: reported as written, with the URL to write, word for word', async () => {
+    const run = await doctor.run(deviceEnv({ APPIUM_URL: 'localhost:4723' }));
+    expect(run.stdout).toMatch(/^\[ok {2}\] config +.*APPIUM_URL=localhost:4723/m);
+    expect(run.stdout).not.toContain('null4723');
+    expect(run.marks.appium).toBe('[MISS]');
+    expect(run.stdout).toContain("  appium: APPIUM_URL 'localhost:4723' has no scheme. Write it as http://localhost:4723 (or unset it to let the harness start its own Appium).");
+  });
+
+  it('no ANDROID_UDID and no device on adb: no default device claimed, and the remedy offers the built-in virtual device', async () => {
+    const empty = await startAdbServer();
+    try {
+      const env = doctor.baseEnv({ ANDROID_ADB_SERVER_PORT: String(empty.port) });
+      delete env.ANDROID_UDID;
+      const run = await doctor.run(env);
+      expect(run.stdout).not.toMatch(/config +device emulator-5554/);
+      expect(run.stdout).toMatch(/^\[ok {2}\] config +device: ANDROID_UDID unset \(found through adb, below\)/m);
+      expect(run.stdout).toContain('[MISS] serial        ANDROID_UDID is unset and no allowed device is online: adb lists no device');
+      expect(run.stdout).toContain(`1 blocking problem:\n${DOCTOR_NO_DEVICE_REMEDY}\n`);
+    } finally {
+      await empty.stop();
+    }
   });
 
   it('an app that is not installed blocks, the device is still ok', async () => {

@@ -18,6 +18,21 @@ import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../suppor
 
 const TOKEN = 'rest-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
+/** What ui_tap {text: 'Navigate up'} answers on the virtual device's Settings search screen, whose up button has only a content-desc. */
+/** What used to read '(see <path>)'. */
+const MESSAGE_NOT_JSON = "Invalid request body: it is not JSON. Send a JSON object of the tool's arguments (see /openapi.json).";
+/** What used to say "The screen changed since ui_get_tree" for a ref never given. */
+const MESSAGE_UNKNOWN_REF =
+  'Ref e999 was never given by this server process: refs, like session ids, live only as long as the server that gave them ' +
+  '(a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.';
+/** What used to say only `Unknown tool "app_install"`. */
+const MESSAGE_TOOLSET_OFF =
+  'Unknown tool "app_install": it belongs to the toolset \'apps\', which is off. Start the server with --toolsets apps (or ANDROID_MCP_TOOLSETS=apps), ' +
+  'then reconnect to see it. The tools now are: emulator_get_status, ui_get_tree, screen_capture, app_list_installed, app_open, ui_session_open, ' +
+  'ui_session_close, ui_tap, ui_type_text, ui_scroll, device_back, settings_open_apps.';
+const NAVIGATE_UP_MISS =
+  "No visible element matched text 'Navigate up' before timeout. 'Navigate up' is its content_desc here, not its text: send " +
+  '{"content_desc":"Navigate up"} (or its ref from ui_get_tree). The screen offers: \'Navigate up\' (button), \'Search settings\' (input).';
 
 interface Envelope {
   readonly ok: boolean;
@@ -181,7 +196,22 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     const anonymous = await rest('GET', '/devices', undefined, {});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect((await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' } }, { authorization: 'Bearer wrong-token-0123456789' })).status).toBe(401);
+    // A REST client gets the REST refusal with a typed code, not a JSON-RPC error (that is /mcp's shape).
+    expect(JSON.parse(anonymous.text)).toEqual({
+      ok: false,
+      error: { code: 'UNAUTHORIZED', message: 'Unauthorized: send `Authorization: Bearer <token>` (ANDROID_MCP_HTTP_TOKEN, or the token file the server named at start).' },
+    });
+    const wrong = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' } }, { authorization: 'Bearer wrong-token-0123456789' });
+    expect(wrong.status).toBe(401);
+    expect(JSON.parse(wrong.text)).toEqual({
+      ok: false,
+      error: { code: 'UNAUTHORIZED', message: 'Unauthorized: the bearer token is wrong. Use the one in ANDROID_MCP_HTTP_TOKEN or in the token file the server named at start.' },
+    });
+    // The shape says nothing about which paths exist: an unknown path is refused alike; /mcp answers JSON-RPC.
+    expect((await rest('GET', '/no-such-path', undefined, {})).text).toBe(anonymous.text);
+    const mcp = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(mcp.status).toBe(401);
+    expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
 
     stack.device.setScreen('settings_home' as never);
     const clicks = stack.device.clicks().length;
@@ -214,6 +244,42 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(stack.device.clicks().length).toBe(clicks);
     expect((await rest('DELETE', `/devices/${stack.serial}/tap`)).status).toBe(405);
     expect((await rest('GET', '/devices/x/unknown')).status).toBe(404);
+  }, 60_000);
+
+  it('a miss by text on what the screen offers as content_desc says which key to send, word for word, over REST and MCP alike', async () => {
+    stack.device.setScreen('settings_search' as never);
+    const clicks = stack.device.clicks().length;
+    const miss = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Navigate up' } });
+    expect(miss.status).toBe(404);
+    expect(miss.envelope.error).toEqual({ code: 'UI_ELEMENT_NOT_FOUND', message: NAVIGATE_UP_MISS });
+    // Over MCP the same error (each miss writes its own failure screenshot).
+    expect((JSON.parse(await mcpText('ui_tap', { selector: { text: 'Navigate up' } })) as Envelope).error).toEqual(miss.envelope.error);
+    expect(stack.device.clicks().length, 'nothing was tapped').toBe(clicks);
+    expect(stack.device.currentScreen().screenId).toBe('settings_search');
+    // The selector it names works as sent.
+    expectOk(await rest('POST', `/devices/${stack.serial}/tap`, { selector: { content_desc: 'Navigate up' } }));
+    expect(stack.device.currentScreen().screenId).not.toBe('settings_search');
+  }, 90_000);
+
+  it('messages that used to mislead, word for word: a body that is not JSON, a ref this server never gave, a tool of a toolset that is off', async () => {
+    const clicks = stack.device.clicks().length;
+    const notJson = await rest('POST', `/devices/${stack.serial}/tap`, '{not json');
+    expect(notJson.status).toBe(400);
+    expect(notJson.envelope.error?.message).toBe(MESSAGE_NOT_JSON);
+    const started = Date.now();
+    const unknownRef = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { ref: 'e999' } });
+    expect(unknownRef.envelope.error).toEqual({ code: 'STALE_REF', message: MESSAGE_UNKNOWN_REF });
+    // Refused before Appium, the lock screen read or a failure screenshot.
+    expect(unknownRef.envelope.evidence).toBeNull();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const off = await fetch(server.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'app_install' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'app_install', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    });
+    const answer = (await off.json()) as { error?: { message: string } };
+    expect(answer.error?.message).toBe(MESSAGE_TOOLSET_OFF);
+    expect(stack.device.clicks().length).toBe(clicks);
   }, 60_000);
 
   it('refuses traversal ids on /artifacts (400, never read) and an unknown well-shaped id (404)', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { evidencePathPrefix, loadConfig } from '../../src/config.js';
 import { checkAppiumUrl, checkSerial } from '../../src/domain/guards.js';
 import { HarnessError } from '../../src/domain/errors.js';
+import { locateAdb } from '../../src/infrastructure/adb/adbLocator.js';
 
 function load(env: NodeJS.ProcessEnv) {
   const warnings: string[] = [];
@@ -149,6 +150,17 @@ describe('evidencePathPrefix', () => {
     expect(config.udid).toBe('emulator-5554');
     expect(config.appiumUrlExplicit).toBe(false);
     expect(warnings).toEqual([]);
+  });
+
+  it('an MCP Bundle setting left empty arrives as "" and means unset: ANDROID_UDID, APPIUM_URL, ANDROID_MCP_TOOLSETS, ANDROID_HOME', () => {
+    // manifest.json gives every optional setting the default "", so Claude Desktop passes "" for one left alone.
+    const empty = { ANDROID_HOME: '', ANDROID_UDID: '', APPIUM_URL: '', ANDROID_MCP_TOOLSETS: '' };
+    const { config, warnings } = load(empty);
+    expect(config).toEqual(load({}).config);
+    expect(config).toMatchObject({ udidExplicit: false, appiumUrl: 'http://127.0.0.1:4723', appiumUrlExplicit: false, toolsets: ['core'] });
+    expect(warnings).toEqual([]);
+    // An empty ANDROID_HOME is skipped: adb is looked for on PATH, never at "platform-tools/adb" (relative to the working directory).
+    expect(locateAdb({ ...empty, PATH: '/usr/bin' }, (p) => p === '/usr/bin/adb' || p === 'platform-tools/adb', 'linux')).toEqual({ path: '/usr/bin/adb', source: 'PATH' });
   });
 
   it('keeps a non-loopback APPIUM_URL: the guard refuses it per call, not the config', () => {

@@ -46,6 +46,8 @@ function run(javaDir: string | null, jvmRoot: string): Outcome {
     'apt-get() { echo "APT $*" >> "$APT_LOG"; }',
     'adb() { :; }',
     'chromium() { :; }',
+    'curl() { :; }',
+    'jq() { :; }',
     javaBlock(jvmRoot),
     'echo "FIRST ${PATH%%:*}"',
   ].join('\n');

@@ -65,3 +65,34 @@ describe('notFoundMessage (CONTRACT §7)', () => {
     expect(message).toContain('ui_get_tree');
   });
 });
+
+describe('notFoundMessage: the right value under another key', () => {
+  const upButton: ActionEntry = { content_desc: 'Navigate up', bounds: [0, 84, 147, 147] };
+
+  it('says which key to send: text for what the screen offers as content_desc, and the other way round', () => {
+    expect(notFoundMessage({ target: { key: 'text', value: 'Navigate up' } }, [upButton, offer('Search settings', 'input')])).toBe(
+      "No visible element matched text 'Navigate up' before timeout. 'Navigate up' is its content_desc here, not its text: send {\"content_desc\":\"Navigate up\"} (or its ref from ui_get_tree). The screen offers: 'Navigate up' (button), 'Search settings' (input).",
+    );
+    expect(notFoundMessage({ target: { key: 'content_desc', value: 'Apps' } }, [offer('Apps')])).toContain(
+      "'Apps' is its text here, not its content_desc: send {\"text\":\"Apps\"} (or its ref from ui_get_tree).",
+    );
+  });
+
+  it('keeps the entry’s within, names a labelled element by its selector, and sends to the ref when no selector names it', () => {
+    const twin: ActionEntry = { content_desc: 'Delete', within: { text: 'Milk' }, bounds: [0, 0, 10, 10] };
+    expect(notFoundMessage({ target: { key: 'text', value: 'Delete' } }, [twin])).toContain('send {"content_desc":"Delete","within":{"text":"Milk"}}');
+    const labelled: ActionEntry = { resource_id: 'com.example.app:id/send', label: 'Send', bounds: [0, 0, 10, 10] };
+    expect(notFoundMessage({ target: { key: 'text', value: 'Send' } }, [labelled])).toContain(
+      "'Send' is the label of the element that {\"resource_id\":\"com.example.app:id/send\"} names: send that (or its ref from ui_get_tree).",
+    );
+    const unnamed: ActionEntry = { label: 'Send', ambiguous: true, bounds: [0, 0, 10, 10] };
+    expect(notFoundMessage({ target: { key: 'text', value: 'Send' } }, [unnamed])).toContain("'Send' is on the screen, but no selector names it alone: call ui_get_tree and send its ref.");
+  });
+
+  it('adds nothing when no offer has the value, when the same key holds it, or when the selector has a within', () => {
+    const plain = (selector: Parameters<typeof notFoundMessage>[0], offers: readonly ActionEntry[]) => notFoundMessage(selector, offers).includes(' here, not its ');
+    expect(plain({ target: { key: 'text', value: 'Navigate' } }, [upButton])).toBe(false);
+    expect(notFoundMessage({ target: { key: 'content_desc', value: 'Navigate up' } }, [upButton])).not.toContain('send {');
+    expect(plain({ target: { key: 'text', value: 'Navigate up' }, within: { key: 'text', value: 'Toolbar' } }, [upButton])).toBe(false);
+  });
+});

@@ -27,6 +27,12 @@ const CLOSE_GRACE_MS = 1_000;
 export interface HttpRoute {
   matches(pathname: string): boolean;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * True for the MCP route: its refusals (401, 403, 413, 503) are JSON-RPC errors, which MCP clients
+   * show. Every other path, the REST routes and unknown ones alike, is answered as REST answers:
+   * `{ok: false, error: {code, message}}`, so the refusal's shape says nothing about which paths exist.
+   */
+  readonly speaksJsonRpc?: boolean;
 }
 
 export interface HttpServerOptions {
@@ -58,8 +64,10 @@ export class HarnessHttpServer {
     const handler = (req: IncomingMessage, res: ServerResponse): void => {
       this.serve(req, res).catch((error: unknown) => {
         options.logger.warn('HTTP request failed', { cause: error instanceof Error ? error.message : String(error) });
-        if (!res.headersSent) this.refuse(res, { status: 500, message: 'Internal error while serving the request; see the server log.' });
-        else res.destroy();
+        if (!res.headersSent) {
+          const jsonRpc = this.routeOf(req)?.speaksJsonRpc === true;
+          this.refuse(res, { status: 500, code: 'INTERNAL_ERROR', message: 'Internal error while serving the request; see the server log.' }, jsonRpc);
+        } else res.destroy();
       });
     };
     this.server = createServer(
@@ -97,19 +105,23 @@ export class HarnessHttpServer {
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { policy } = this.options;
+    // The path only picks the refusal's shape; nothing of the request is read before the checks.
+    const route = this.routeOf(req);
+    const jsonRpc = route?.speaksJsonRpc === true;
     const refusal = checkHost(req.headers, policy) ?? checkOrigin(req.headers, policy) ?? checkBearer(req.headers, policy);
-    if (refusal) return this.refuse(res, refusal, req);
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const route = this.options.routes.find((candidate) => candidate.matches(pathname));
-    if (!route) return this.refuse(res, { status: 404, message: 'Not found: MCP is served at /mcp, the REST API at /devices (GET /openapi.json describes it).' }, req);
+    if (refusal) return this.refuse(res, refusal, jsonRpc, req);
+    if (!route) {
+      return this.refuse(res, { status: 404, code: 'INVALID_ARGUMENT', message: 'Not found: MCP is served at /mcp, the REST API at /devices (GET /openapi.json describes it).' }, jsonRpc, req);
+    }
     const length = Number(req.headers['content-length'] ?? 0);
     if (Number.isFinite(length) && length > this.maxBodyBytes) {
-      return this.refuse(res, { status: 413, message: `Payload too large: bodies are limited to ${this.maxBodyBytes} bytes.` }, req);
+      return this.refuse(res, { status: 413, code: 'INVALID_ARGUMENT', message: `Payload too large: bodies are limited to ${this.maxBodyBytes} bytes.` }, jsonRpc, req);
     }
     if (this.inFlight >= this.maxInFlight) {
       return this.refuse(
         res,
-        { status: 503, message: `Busy: ${this.maxInFlight} requests are already being served; retry shortly.`, headers: { 'retry-after': '1' } },
+        { status: 503, code: 'SERVER_BUSY', message: `Busy: ${this.maxInFlight} requests are already being served; retry shortly.`, headers: { 'retry-after': '1' } },
+        jsonRpc,
         req,
       );
     }
@@ -125,22 +137,30 @@ export class HarnessHttpServer {
     if (res.statusCode === 413) this.count(413);
   }
 
+  private routeOf(req: IncomingMessage): HttpRoute | undefined {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    return this.options.routes.find((candidate) => candidate.matches(pathname));
+  }
+
   private count(status: number): void {
     this.counters.refused[status] = (this.counters.refused[status] ?? 0) + 1;
   }
 
   /**
-   * A refusal is a JSON-RPC error without id (MCP clients show its message) with the HTTP
-   * status that says why. The request's body is never parsed, and the connection closes after it.
+   * A refusal, with the HTTP status that says why: on the MCP route a JSON-RPC error without id (MCP
+   * clients show its message), elsewhere the REST refusal `{ok: false, error: {code, message}}`.
+   * The request's body is never parsed, and the connection closes after it.
    * What the client is still sending is discarded, within a bound, before the socket closes: a
    * client that sends its whole body before reading the answer (Node's fetch) would otherwise see
    * EPIPE instead of the 413 or 401 when the socket closes under its write.
    */
-  private refuse(res: ServerResponse, refusal: Refusal, req?: IncomingMessage): void {
+  private refuse(res: ServerResponse, refusal: Refusal, jsonRpc: boolean, req?: IncomingMessage): void {
     if (req && !req.complete) discardBody(req);
     this.count(refusal.status);
     this.options.logger.info('HTTP request refused', { status: refusal.status, method: req?.method ?? '', path: (req?.url ?? '').slice(0, 64) });
-    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: refusal.message } });
+    const body = jsonRpc
+      ? JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: refusal.message } })
+      : JSON.stringify({ ok: false, error: { code: refusal.code, message: refusal.message } });
     res.writeHead(refusal.status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),

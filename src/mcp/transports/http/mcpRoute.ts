@@ -31,6 +31,7 @@ export function mcpRoute(harness: HarnessMcpServer, logger: Logger, maxBodyBytes
   const node = toNodeHandler(handler, { maxRequestBodySize: maxBodyBytes, onerror });
   return {
     matches: (pathname) => pathname === MCP_PATH,
+    speaksJsonRpc: true,
     handle: (req, res) => node(req, res),
     close: () => handler.close(),
   };

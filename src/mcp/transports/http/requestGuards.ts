@@ -8,8 +8,16 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { LOOPBACK_HOSTNAMES, isLoopbackHost } from './listenAddress.js';
 
+/**
+ * The typed code of a refusal that is not a tool's, as REST clients read it (`{ok: false, error: {code, message}}`;
+ * the MCP route answers a JSON-RPC error instead). A body too large and an unknown path are the request's
+ * fault, like the REST routes' own refusals (INVALID_ARGUMENT).
+ */
+export type HttpRefusalCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'INVALID_ARGUMENT' | 'SERVER_BUSY' | 'INTERNAL_ERROR';
+
 export interface Refusal {
   readonly status: number;
+  readonly code: HttpRefusalCode;
   readonly message: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -40,6 +48,7 @@ export function checkHost(headers: IncomingHttpHeaders, policy: GuardPolicy): Re
   if (hostname && (LOOPBACK_HOSTNAMES.includes(hostname) || policy.allowedHostnames.includes(hostname))) return null;
   return {
     status: 403,
+    code: 'FORBIDDEN',
     message:
       'Forbidden: the Host header does not name this server (DNS-rebinding protection). Connect to http://127.0.0.1:<port>/mcp, ' +
       'or list the name in ANDROID_MCP_HTTP_ALLOWED_HOSTS.',
@@ -59,6 +68,7 @@ export function checkOrigin(headers: IncomingHttpHeaders, policy: GuardPolicy): 
   }
   return {
     status: 403,
+    code: 'FORBIDDEN',
     message: `Forbidden: requests from the browser origin ${JSON.stringify(origin.slice(0, 100))} are not allowed. Add it to ANDROID_MCP_HTTP_ALLOWED_ORIGINS to allow it.`,
   };
 }
@@ -79,6 +89,7 @@ export function checkBearer(headers: IncomingHttpHeaders, policy: GuardPolicy): 
   if (match && equal) return null;
   return {
     status: 401,
+    code: 'UNAUTHORIZED',
     message: match
       ? 'Unauthorized: the bearer token is wrong. Use the one in ANDROID_MCP_HTTP_TOKEN or in the token file the server named at start.'
       : 'Unauthorized: send `Authorization: Bearer <token>` (ANDROID_MCP_HTTP_TOKEN, or the token file the server named at start).',
