@@ -32,6 +32,7 @@ import { SettingsService } from './application/services/SettingsService.js';
 import { StatusService } from './application/services/StatusService.js';
 import { TreeService } from './application/services/TreeService.js';
 import { RefRegistry } from './application/screen/RefRegistry.js';
+import { ScreenReads } from './application/screen/ScreenReads.js';
 import { UiActionService } from './application/services/UiActionService.js';
 import { WaitService } from './application/services/WaitService.js';
 import type { HarnessConfig } from './config.js';
@@ -265,18 +266,20 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const capture = new EvidenceCapture(evidence, logger);
   // One registry per server: a ref's serial never repeats while it runs (issue 13).
   const refs = new RefRegistry();
+  // The last read per device, and read ids: what a diff is relative to.
+  const reads = new ScreenReads(refs);
 
   const services: HarnessServices = {
     status: new StatusService(router, automation, ceilings, config.appiumUrl, remote !== null),
-    tree: new TreeService(router, refs),
+    tree: new TreeService(router, reads),
     capture: new CaptureService(router, capture),
-    apps: new AppService(router, capture, clock),
+    apps: new AppService(router, capture, clock, reads),
     flows: new FlowService(router),
-    actions: new UiActionService(router, capture, logger, clock, refs),
-    settings: new SettingsService(router, capture, clock),
-    waits: new WaitService(router, clock, refs),
-    appControl: new AppControlService(router, capture),
-    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir))),
+    actions: new UiActionService(router, capture, logger, clock, refs, reads),
+    settings: new SettingsService(router, capture, clock, reads),
+    waits: new WaitService(router, clock, reads),
+    appControl: new AppControlService(router, capture, clock, reads),
+    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir)), clock, reads),
     diagnostics: new DiagnosticsService(router),
     devices: new DeviceListService(
       directory ?? (remote ? new RemoteDeviceDirectory() : createDeviceDirectory(config, env, logger, null)),

@@ -26,6 +26,8 @@ import { readScreenViaDriver } from '../screen/ScreenReader.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
 import { requireUsableScreen } from '../screen/screenLock.js';
+import type { ScreenReads } from '../screen/ScreenReads.js';
+import { afterOf, observed, readSettledScreen } from '../screen/settledScreen.js';
 
 /** What each action is called in a DEVICE_LOCKED message. */
 const ACTION_NAMES: Readonly<Record<string, string>> = {
@@ -118,12 +120,13 @@ export class UiActionService {
     private readonly logger: Logger,
     private readonly clock: Clock,
     private readonly refs: RefRegistry,
+    private readonly reads: ScreenReads,
   ) {}
 
-  tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false): Promise<Outcome> {
+  tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false, observe = true): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session, window) => {
+    return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window) => {
       const found = await this.findTarget(device, session, target, window);
       const { element, name } = found;
       // Read before the click: the click may navigate away from the element. The label and the
@@ -176,10 +179,10 @@ export class UiActionService {
     return plan;
   }
 
-  typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string): Promise<Outcome> {
+  typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string, observe = true): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    return this.act(context, 'ui-type', sessionId, async (device, session, window) => {
+    return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window) => {
       const found = await this.findTarget(device, session, target, window);
       const { element } = found;
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
@@ -207,8 +210,8 @@ export class UiActionService {
    * A selector goes through the same find as ui_tap; the element found, or its nearest
    * scrollable ancestor, must scroll the way asked, else nothing is swiped.
    */
-  scroll(context: OperationContext, direction: ScrollDirection, selector?: Selector, sessionId?: string): Promise<Outcome> {
-    return this.act(context, 'ui-scroll', sessionId, async (device, session, window) => {
+  scroll(context: OperationContext, direction: ScrollDirection, selector?: Selector, sessionId?: string, observe = true): Promise<Outcome> {
+    return this.act(context, 'ui-scroll', { sessionId, observe }, async (device, session, window) => {
       const element = selector ? await this.find(device, session, selector, window) : null;
       const place = element ? await session.elementPlace(element) : null;
       const before = await readScreenViaDriver(device, session);
@@ -240,11 +243,11 @@ export class UiActionService {
     });
   }
 
-  back(context: OperationContext, sessionId?: string): Promise<Outcome> {
+  back(context: OperationContext, sessionId?: string, observe = true): Promise<Outcome> {
     return this.act(
       context,
       'device-back',
-      sessionId,
+      { sessionId, observe },
       async (_device, session) => {
         await session.back();
         return {};
@@ -260,11 +263,11 @@ export class UiActionService {
    * device_back's own PressBack. Home, Recents and Back move the focus after the call returns,
    * so the foreground is read until it settles, as after Back; Enter is read once.
    */
-  key(context: OperationContext, key: DeviceKey, sessionId?: string): Promise<Outcome> {
+  key(context: OperationContext, key: DeviceKey, sessionId?: string, observe = true): Promise<Outcome> {
     return this.act(
       context,
       'device-key',
-      sessionId,
+      { sessionId, observe },
       async (_device, session) => {
         if (key === 'back') await session.back();
         else await session.pressKey(DEVICE_KEYS[key]);
@@ -278,7 +281,8 @@ export class UiActionService {
   private async act(
     context: OperationContext,
     label: string,
-    sessionId: string | undefined,
+    /** `observe`: answer `after`, the screen the action left (docs/contract.md §2). */
+    { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
     body: (device: DeviceGateway, session: AutomationSession, window: WindowState) => Promise<Record<string, unknown>>,
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
@@ -292,7 +296,7 @@ export class UiActionService {
       try {
         let before: string | null = null;
         let keyboardClosed = false;
-        const data = await broker.withSession(sessionId, async (session) => {
+        const done = await broker.withSession(sessionId, async (session) => {
           reachedDevice = true;
           // Read inside the session, right before the action: opening a session can move the focus itself
           // (issue 12: the first session after boot starts io.appium.settings, which closes an open keyboard).
@@ -301,12 +305,23 @@ export class UiActionService {
             before = now.foregroundPackage;
             keyboardClosed = screenBefore.ime.visible && !now.ime.visible;
           }
-          return { ...(await body(device, session, screenBefore)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
+          const data = { ...(await body(device, session, screenBefore)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
+          const ended = this.clock.monotonicMs();
+          const read = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
+          // Inside the session: the screen is read through it, never dumped under its UiAutomation.
+          const seen = observe ? await observed(readSettledScreen(device, this.clock, () => session.pageSource(), read.foreground, ended)) : null;
+          return { data, ...read, seen };
         });
-        const { foreground, written } = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
+        const { data, foreground, written, seen } = done;
         const foreground_package = foreground.window.foregroundPackage;
         return {
-          data: { ...data, ...fromForeground(foreground_package), foreground_package, ...(foreground.settled ? {} : { foreground_settled: false }) },
+          data: {
+            ...data,
+            ...fromForeground(foreground_package),
+            foreground_package,
+            ...(foreground.settled ? {} : { foreground_settled: false }),
+            ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+          },
           evidence: written.ref,
         };
       } catch (error) {
