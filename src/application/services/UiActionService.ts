@@ -22,10 +22,10 @@ import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { readScreenViaDriver } from '../screen/ScreenReader.js';
+import { readScreenViaDriver, readScreenWith } from '../screen/ScreenReader.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
-import { requireUsableScreen } from '../screen/screenLock.js';
+import { notePowerAfterAction, requireUsableScreen } from '../screen/screenLock.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
 import { afterOf, observed, readSettledScreen } from '../screen/settledScreen.js';
 
@@ -126,8 +126,8 @@ export class UiActionService {
   tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false, observe = true): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window) => {
-      const found = await this.findTarget(device, session, target, window);
+    return this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window, inFlow) => {
+      const found = await this.findTarget(device, session, target, window, inFlow);
       const { element, name } = found;
       // Read before the click: the click may navigate away from the element. The label and the
       // element's place are independent reads: asked at once, their round trips overlap.
@@ -182,8 +182,8 @@ export class UiActionService {
   typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string, observe = true): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window) => {
-      const found = await this.findTarget(device, session, target, window);
+    return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inFlow) => {
+      const found = await this.findTarget(device, session, target, window, inFlow);
       const { element } = found;
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
@@ -284,7 +284,8 @@ export class UiActionService {
     /** `observe`: answer `after`, the screen the action left (docs/contract.md §2). */
     { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
-    body: (device: DeviceGateway, session: AutomationSession, window: WindowState) => Promise<Record<string, unknown>>,
+    /** `inFlow`: the call runs in a flow, so `window` was read with the session already there and nothing has acted since. */
+    body: (device: DeviceGateway, session: AutomationSession, window: WindowState, inFlow: boolean) => Promise<Record<string, unknown>>,
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
     after: AfterAction = 'focused',
   ): Promise<Outcome> {
@@ -305,11 +306,14 @@ export class UiActionService {
             before = now.foregroundPackage;
             keyboardClosed = screenBefore.ime.visible && !now.ime.visible;
           }
-          const data = { ...(await body(device, session, screenBefore)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
+          const data = { ...(await body(device, session, screenBefore, sessionId !== undefined)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
           const ended = this.clock.monotonicMs();
           const read = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
           // Inside the session: the screen is read through it, never dumped under its UiAutomation.
-          const seen = observe ? await observed(readSettledScreen(device, this.clock, () => session.pageSource(), read.foreground, ended)) : null;
+          const [seen] = await together(
+            observe ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), read.foreground, ended)) : Promise.resolve(null),
+            notePowerAfterAction(device, read.foreground.window),
+          );
           return { data, ...read, seen };
         });
         const { data, foreground, written, seen } = done;
@@ -347,8 +351,9 @@ export class UiActionService {
    * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
    * label sits in a child), so reading the element's text would say less than the entry did.
    */
-  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState): Promise<FoundTarget> {
-    if (isRefTarget(target)) return this.findRef(device, session, target.ref);
+  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inFlow: boolean): Promise<FoundTarget> {
+    // In a flow the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
+    if (isRefTarget(target)) return this.findRef(device, session, target.ref, inFlow ? window : undefined);
     return { element: await this.find(device, session, target.selector, window), name: null };
   }
 
@@ -359,10 +364,10 @@ export class UiActionService {
    * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
    * is touched.
    */
-  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string): Promise<FoundTarget & { name: string }> {
+  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string, window?: WindowState): Promise<FoundTarget & { name: string }> {
     const known = this.refs.lookup(ref);
     if ('missing' in known) throw unknownRefError(ref, known.missing);
-    const reading = await readScreenViaDriver(device, session);
+    const reading = window ? await readScreenWith(session.pageSource(), device.getDensity(), window) : await readScreenViaDriver(device, session);
     const node = locateIdentity(reading.tree, reading.window, known.identity);
     if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
     const b = node.bounds;

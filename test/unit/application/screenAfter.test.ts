@@ -141,3 +141,37 @@ describe('the screen after an action, and only what changed', () => {
     expect((one.actions as Entry[]).map((e) => e.ref)).toEqual([calendar.ref]);
   });
 });
+
+describe('the lock check in a flow: one dumpsys window before the action, dumpsys power once per settle', () => {
+  it('a ref tap reads dumpsys window before and once after; a navigation reads dumpsys power beside the after-read, so the next check needs none', async () => {
+    const h = buildHarness();
+    h.device.lock = { locked: false, awake: true };
+    showing(h, withSwitch(false));
+    const open = await dataOf(h, 'ui_session_open', {});
+    const session_id = open.session_id as string;
+    const first = (await dataOf(h, 'ui_get_tree', { session_id })) as After;
+    const wifi = first.actions!.find((e) => nameOfEntry(e) === 'Wi-Fi')!;
+    const count = (name: string): number => h.device.calls.filter((c) => c === name).length;
+
+    await dataOf(h, 'ui_tap', { selector: { ref: wifi.ref }, session_id });
+    // Nothing told the power state yet: read once, beside the first check.
+    let windows = count('getWindowState');
+    let powers = count('getWakefulness');
+
+    await dataOf(h, 'ui_tap', { selector: { ref: wifi.ref }, session_id });
+    // Same focus: the check is one dumpsys window (the ref's window too), the settle another; no power read.
+    expect([count('getWindowState') - windows, count('getWakefulness') - powers]).toEqual([2, 0]);
+
+    // The tap moves the focus: the settle sees it, and dumpsys power is read then, once.
+    windows = count('getWindowState');
+    powers = count('getWakefulness');
+    h.device.foregroundReads.push('com.android.settings', 'com.example.next');
+    await dataOf(h, 'ui_tap', { selector: { ref: wifi.ref }, session_id, observe: false });
+    expect(count('getWakefulness') - powers).toBe(1);
+
+    // The next check, on the screen that settle saw, reads no power.
+    powers = count('getWakefulness');
+    await h.envelope('ui_tap', { selector: { text: 'Calendar' }, session_id, observe: false });
+    expect(count('getWakefulness') - powers).toBe(0);
+  });
+});
