@@ -132,6 +132,8 @@ export interface Container {
   /** Which device's binding a call runs on; the REST mirror scopes `{id}` through it. */
   readonly router: DeviceRouter;
   readonly evidence: EvidenceWriter;
+  /** What each device's last screen read was, as the client was answered it (`last`, `latest`). */
+  readonly reads: ScreenReads;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
   /** Tasks (issue 17 §4): the manager, the tools they call, and the goal's agent loop and catalogue. */
@@ -346,6 +348,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
       return bindings.bindNow(config.udid).gate;
     },
     evidence,
+    reads,
     runner,
     server,
     tasks,
