@@ -1,10 +1,11 @@
 /**
  * Configuration from the environment, parsed once at start. A value that makes no sense
  * falls back to its default with a warning: the server must still start and answer
- * tools/list, so configuration never throws, with one exception: an unknown name in
- * ANDROID_MCP_TOOLSETS throws ToolsetsError (issue 16), since serving another catalogue than the
- * one asked for would hide the mistake. The safety guards (serial, Appium URL) are
- * applied later, per call, by src/domain/guards.ts.
+ * tools/list, so configuration never throws, with these exceptions: an unknown name in
+ * ANDROID_MCP_TOOLSETS throws ToolsetsError, since serving another catalogue than the one asked
+ * for would hide the mistake; and a value whose every reading would be a guess with consequences
+ * (ANDROID_MCP_REMOTE, a retention bound) throws ConfigError. The safety guards (serial, Appium
+ * URL) are applied later, per call, by src/domain/guards.ts.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { DRIVER_IDLE_MARGIN_MS } from './application/sessions/driverIdleTimeout.
 import { parseToolsets, type ToolsetName } from './mcp/toolsets.js';
 import { Secret } from './domain/secret.js';
 import { SCHEMELESS_HOST_PORT } from './domain/guards.js';
+import type { RetentionBound } from './domain/evidence/retention.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type ConfigLogLevel = (typeof LOG_LEVELS)[number];
@@ -94,6 +96,8 @@ export interface HarnessConfig {
   readonly artifactsDir: string;
   /** How `evidence.path` names that directory, ending in a separator (see evidencePathPrefix). */
   readonly artifactsPathPrefix: string;
+  /** ANDROID_MCP_ARTIFACTS_MAX_FILES / ANDROID_MCP_ARTIFACTS_MAX_MB: the evidence retention bound (null: that bound is off). */
+  readonly artifactsRetention: RetentionBound;
   readonly logLevel: ConfigLogLevel;
   /** Extra `appium:` capabilities, protected keys already removed. */
   readonly appiumExtraCapabilities: Readonly<Record<string, unknown>>;
@@ -129,6 +133,9 @@ export const CONFIG_DEFAULTS = Object.freeze({
   agentMaxSteps: 30,
   agentTimeoutSeconds: 600,
   artifactsDir: 'artifacts',
+  // A screenshot is 0.1 to 1 MB; either bound keeps hours of use (docs/configuration.md, "Evidence retention").
+  artifactsMaxFiles: 500,
+  artifactsMaxMb: 200,
   logLevel: 'info' as ConfigLogLevel,
 });
 
@@ -164,6 +171,35 @@ function read<T>(env: NodeJS.ProcessEnv, name: string, schema: z.ZodType<T>, fal
   if (parsed.success) return parsed.data;
   warn(`${name}=${JSON.stringify(raw.slice(0, 100))} is not usable; using the default ${JSON.stringify(fallback)}.`);
   return fallback;
+}
+
+const BYTES_PER_MB = 1024 * 1024;
+const MAX_FILES = 1_000_000;
+const MAX_MB = 1_000_000;
+// Plain decimal digits only: `0x10`, `1e3` or `2GB` are refused, not read as something else.
+const fileCount = z.string().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().max(MAX_FILES));
+const megabytes = z.string().regex(/^\d{1,7}(\.\d{1,6})?$/).transform(Number).pipe(z.number().max(MAX_MB));
+
+/**
+ * A retention limit, 0 for none. A value that is not one refuses the start (ConfigError): the
+ * default in its place could remove evidence the user meant to keep.
+ */
+function readRetentionLimit(env: NodeJS.ProcessEnv, name: string, schema: z.ZodType<number>, fallback: number, accepted: string): number | null {
+  const raw = env[name];
+  const value = raw === undefined || raw.trim() === '' ? fallback : schema.safeParse(raw.trim()).data;
+  if (value === undefined) {
+    throw new ConfigError(
+      `${name}=${JSON.stringify((raw ?? '').slice(0, 40))} is not usable: give ${accepted}, or 0 for no such bound (default ${fallback}). ` +
+        'The server did not start: another bound than the one meant could remove evidence you want to keep.',
+    );
+  }
+  return value === 0 ? null : value;
+}
+
+function readRetention(env: NodeJS.ProcessEnv): RetentionBound {
+  const maxFiles = readRetentionLimit(env, 'ANDROID_MCP_ARTIFACTS_MAX_FILES', fileCount, CONFIG_DEFAULTS.artifactsMaxFiles, `a whole number of files up to ${MAX_FILES}`);
+  const maxMb = readRetentionLimit(env, 'ANDROID_MCP_ARTIFACTS_MAX_MB', megabytes, CONFIG_DEFAULTS.artifactsMaxMb, `a number of megabytes (MiB, decimals allowed) up to ${MAX_MB}`);
+  return Object.freeze({ maxFiles, maxBytes: maxMb === null ? null : Math.max(1, Math.round(maxMb * BYTES_PER_MB)) });
 }
 
 /** A URL as a warning may show it: userinfo and query values hidden (they may be credentials). */
@@ -433,6 +469,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     connectTimeoutMs: Math.round(connect * 1000),
     artifactsDir,
     artifactsPathPrefix: evidencePathPrefix(artifactsDir, path.resolve(cwd), home),
+    artifactsRetention: readRetention(env),
     logLevel: level,
     appiumExtraCapabilities: Object.freeze(capabilities),
     adbServerPort,

@@ -13,6 +13,8 @@ import { DeviceRouter } from './application/devices/DeviceRouter.js';
 import { DeviceAccess } from './application/ownership/DeviceAccess.js';
 import { DeviceGate } from './application/ownership/DeviceGate.js';
 import { EvidenceCapture } from './application/evidence/EvidenceCapture.js';
+import { EvidenceHolds } from './application/evidence/EvidenceHolds.js';
+import { EvidenceRetention } from './application/evidence/EvidenceRetention.js';
 import { EvidenceWriter } from './application/evidence/EvidenceWriter.js';
 import { FlowSessions } from './application/sessions/FlowSessions.js';
 import type { HarnessServices } from './application/HarnessServices.js';
@@ -44,6 +46,8 @@ import type {
   DeviceDirectory,
   DeviceGateway,
   DeviceLock,
+  EvidenceDirectory,
+  EvidenceHoldBoard,
   EvidenceStore,
   ImageTools,
   Logger,
@@ -64,6 +68,7 @@ import {
 } from './infrastructure/appium/ManagedAppium.js';
 import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
+import { FileEvidenceHoldBoard } from './infrastructure/fs/FileEvidenceHoldBoard.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
 import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
 import { defaultLockDirectory, FileDeviceLock, lockDirectoriesToTidy } from './infrastructure/lock/FileDeviceLock.js';
@@ -85,6 +90,7 @@ import type { GoalTaskDeps } from './application/tasks/goalTask.js';
 import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
+import type { FlowCheckOptions } from './flow/flowSteps.js';
 
 /** The ports, each replaceable (unit tests, the virtual device, managed Appium). */
 export interface ContainerDeps {
@@ -93,7 +99,13 @@ export interface ContainerDeps {
   readonly logger: Logger;
   readonly device: DeviceGateway;
   readonly automation: AutomationGateway;
-  readonly evidenceStore: EvidenceStore;
+  /** The evidence directory: files written, read, listed and removed (the retention bound). */
+  readonly evidenceStore: EvidenceStore & EvidenceDirectory;
+  /**
+   * What each process sharing the evidence directory holds. Default: a file per process in it
+   * when the directory is the real one; none when an `evidenceStore` is injected.
+   */
+  readonly evidenceHoldBoard?: EvidenceHoldBoard | null;
   readonly imageTools: ImageTools;
   /** Environment used to locate adb (defaults to process.env). */
   readonly env: NodeJS.ProcessEnv;
@@ -148,6 +160,8 @@ export interface ContainerTasks {
   readonly manager: TaskManager;
   readonly tools: TaskTools;
   readonly goal: Omit<GoalTaskDeps, 'tools'>;
+  /** A flow task's steps may use the tools of the toolsets this server serves. */
+  readonly flowCheck: FlowCheckOptions;
 }
 
 /** How long shutdown waits for running tasks to stop by themselves (within the process's 5 s exit deadline). */
@@ -181,6 +195,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const automation = overrides.automation ?? automationFor(config.udid, appium, config, logger, clock);
   const evidenceStore = overrides.evidenceStore ?? new FileEvidenceStore(config.artifactsDir);
   const imageTools = overrides.imageTools ?? new PngImageTools();
+  const holdBoard =
+    overrides.evidenceHoldBoard !== undefined ? overrides.evidenceHoldBoard : overrides.evidenceStore ? null : new FileEvidenceHoldBoard(config.artifactsDir);
 
   // Remote mode: the device is the farm's, named by ANDROID_UDID or picked by the endpoint; the local
   // emulator-only guard has nothing to protect there, so the configured name passes it.
@@ -202,6 +218,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     if (adb) logger.debug('adb located', { source: adb.source });
     else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
   }
+  // What an open flow's answers gave out is kept while the flow lives, whichever device it is on.
+  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.flows.isOpenFlow(sessionId)), holdBoard, logger);
   // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
@@ -235,7 +253,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     // The session of an action without session_id, kept for the next one (issue 14).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
     const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: remote !== null }, warm);
-    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm);
+    // A flow that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
+    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm, () => void holds.publish());
     observer = new ObserverSessions(flows, warm);
     const broker = new SessionBroker(flows, warm);
     return {
@@ -264,7 +283,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     : serialIdentity;
   const bindings = new DeviceBindings(bind, identify, allowSerials, logger, knownIdentity);
   const router = new DeviceRouter(resolver, bindings, config.appiumUrl, remote !== null);
-  const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix);
+  const retention = new EvidenceRetention(evidenceStore, holds, holdBoard, config.artifactsRetention, clock, logger);
+  const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix, retention);
   const capture = new EvidenceCapture(evidence, logger);
   // One registry per server: a ref's serial never repeats while it runs (issue 13).
   const refs = new RefRegistry();
@@ -290,7 +310,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     ),
   };
   const tools = createTools(services, config.toolsets);
-  const runner = new OperationRunner(random, logger);
+  const runner = new OperationRunner(random, logger, holds);
   const goalRunner = overrides.goalRunner !== undefined ? overrides.goalRunner : createGoalRunner(config, { clock, logger });
   const server = new HarnessMcpServer({
     version: packageVersion(),
@@ -310,6 +330,10 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
       // The model is offered the served catalogue's in-flow tools, as an MCP client would be.
       catalog: goalCatalog(tools),
       limits: { maxSteps: config.agentMaxSteps, maxDurationMs: config.agentTimeoutMs },
+    },
+    flowCheck: {
+      toolsets: config.toolsets,
+      enable: (toolset) => `start the server with --toolsets ${toolset} (or ANDROID_MCP_TOOLSETS=${toolset})`,
     },
   };
   notifyClient = (message) => {

@@ -27,6 +27,11 @@ export class EvidencedError extends HarnessError {
   }
 }
 
+/** Runs each call in a scope that knows what it writes (EvidenceHolds). */
+export interface CallScope {
+  during<T>(sessionId: string | undefined, body: () => Promise<T>): Promise<T>;
+}
+
 export interface OperationResult {
   readonly envelope: Envelope;
   readonly image?: Buffer;
@@ -41,12 +46,15 @@ export class OperationRunner {
   constructor(
     private readonly random: RandomSource,
     private readonly logger: Logger,
+    private readonly scope: CallScope | null = null,
   ) {}
 
-  async run(tool: string, body: (context: OperationContext) => Promise<Outcome>): Promise<OperationResult> {
+  /** `sessionId`: the UI session the call names, if any (what it writes is held while that session lives). */
+  async run(tool: string, body: (context: OperationContext) => Promise<Outcome>, sessionId?: string): Promise<OperationResult> {
     const operationId = this.random.uuid();
     try {
-      const outcome = await body({ operationId, tool });
+      const context = { operationId, tool };
+      const outcome = await (this.scope ? this.scope.during(sessionId, () => body(context)) : body(context));
       const envelope: Envelope = {
         ok: true,
         operation_id: operationId,

@@ -70,10 +70,14 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   try {
     config = loadConfig(options.env, (message) => warnings.push(message), options.cwd);
   } catch (error) {
-    // The server would refuse to start (ANDROID_MCP_REMOTE): say so, and check the rest as local mode.
+    // The server would refuse to start (ANDROID_MCP_REMOTE, a retention bound): say so, and check the rest with their defaults.
     if (!(error instanceof ConfigError)) throw error;
     warnings.push(error.message);
-    config = loadConfig({ ...options.env, ANDROID_MCP_REMOTE: undefined }, () => undefined, options.cwd);
+    config = loadConfig(
+      { ...options.env, ANDROID_MCP_REMOTE: undefined, ANDROID_MCP_ARTIFACTS_MAX_FILES: undefined, ANDROID_MCP_ARTIFACTS_MAX_MB: undefined },
+      () => undefined,
+      options.cwd,
+    );
   }
   const results: CheckResult[] = [];
   const add = (result: CheckResult): void => {

@@ -20,6 +20,11 @@ export const ERROR_CODES = [
   /** A ref whose element is no longer the one ui_get_tree advertised (issue 13): nothing was done. */
   'STALE_REF',
   'APP_NOT_FOUND',
+  /**
+   * An artifact id of the issued shape that names no evidence file (never written, or removed: the
+   * retention bound removes the oldest). A read only: GET /artifacts/{id} and the artifact:// resource.
+   */
+  'ARTIFACT_NOT_FOUND',
   /** app_install (issue 16): the device's package manager refused the APK (INSTALL_FAILED_*, INSTALL_PARSE_FAILED_*). */
   'APP_INSTALL_FAILED',
   'SETTINGS_FOREGROUND_FAILED',

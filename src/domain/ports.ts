@@ -8,6 +8,7 @@ import type { ApkRelativePath } from './apk/apkArgument.js';
 import type { Wakefulness, WindowState } from './tree/screen.js';
 import type { Point, SwipePath } from './gestures/scrollGesture.js';
 import type { DeviceFacts } from './devices/identity.js';
+import type { StoredEvidence } from './evidence/retention.js';
 
 /** Time is a dependency so tests can move it by hand. */
 export interface Clock {
@@ -240,6 +241,29 @@ export interface EvidenceStore {
   createExclusive(name: string, bytes: Buffer): Promise<void>;
   /** Reads a file directly inside the evidence directory, or null when absent. */
   read(name: string): Promise<Buffer | null>;
+}
+
+/** The evidence directory's listing and removal, for the retention bound (domain/evidence/retention.ts). */
+export interface EvidenceDirectory {
+  /**
+   * Every regular file directly inside the directory whose name is an evidence id, with its size
+   * (no symlink, no folder, nothing else is ever listed, so nothing else is ever removed); [] when
+   * the directory does not exist yet.
+   */
+  list(): Promise<StoredEvidence[]>;
+  /** Removes one evidence file; false when it was already gone. */
+  remove(name: string): Promise<boolean>;
+}
+
+/**
+ * What each harness process sharing one evidence directory holds (its open sessions' evidence and
+ * what its running calls wrote), so that no process removes a file another live one still holds.
+ */
+export interface EvidenceHoldBoard {
+  /** Replaces this process's entry with `names`; none: its entry goes. */
+  publish(names: readonly string[]): Promise<void>;
+  /** What other live processes hold; the entries of processes that are gone are tidied away. */
+  heldByOthers(): Promise<ReadonlySet<string>>;
 }
 
 export interface PngInfo {

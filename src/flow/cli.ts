@@ -5,25 +5,31 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { FlowFileError, parseFlowFile } from './flowFile.js';
+import { parseToolsets, TOOLSET_CHOICES, ToolsetsError } from '../mcp/toolsets.js';
+import { CORE_ONLY, FlowFileError, parseFlowFile } from './flowFile.js';
 import { runFlow, summarizeReport, type FlowReport } from './runFlow.js';
 import { connectToHarness, type HarnessConnectionOptions } from './stdioFlowClient.js';
 
-export const FLOW_USAGE = `Usage: android-mcp-harness flow FILE.json [--report OUT.json] [--verbose]
+export const FLOW_USAGE = `Usage: android-mcp-harness flow FILE.json [--report OUT.json] [--toolsets LIST] [--verbose]
 
-Runs a reference flow through the harness's own MCP server over stdio:
+Checks the whole file first (every step's tool and arguments; exit code 2 listing every problem,
+nothing started), then runs it through the harness's own MCP server over stdio:
 app_open → ui_get_tree → ui_session_open → the file's steps (session id injected, stopping at the
 first failure) → ui_session_close → ui_get_tree. The JSON report goes to stdout (or --report FILE),
 a readable summary with the evidence paths to stderr. Exit code 0 only when everything passed.
 
 FILE.json: {"package_name": "com.example.app",
             "steps": [{"tool": "ui_tap", "arguments": {"selector": {"text": "Login"}}}, ...]}
-Step tools: ui_tap, ui_type_text, ui_scroll, device_back. See docs/flows/.`;
+Steps: the acting tools and ui_wait of the toolsets on (core: ui_tap, ui_type_text, ui_scroll,
+device_back, app_open, settings_open_apps). --toolsets LIST turns more on, as for the server
+(${TOOLSET_CHOICES.join(', ')}; default: ANDROID_MCP_TOOLSETS). See docs/flows/.`;
 
 export interface FlowCommandOptions {
   readonly file: string;
   readonly reportFile?: string | null;
   readonly verbose?: boolean;
+  /** The toolsets the server serves (default: ANDROID_MCP_TOOLSETS of the connection's environment). */
+  readonly toolsets?: string;
   readonly connection?: HarnessConnectionOptions;
   /** Where the summary goes (default stderr). */
   readonly log?: (line: string) => void;
@@ -32,9 +38,14 @@ export interface FlowCommandOptions {
 /** Loads, runs and reports one flow; returns the report (exit code: report.passed ? 0 : 1). */
 export async function runFlowFile(options: FlowCommandOptions): Promise<FlowReport> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const flow = parseFlowFile(await readFile(options.file, 'utf8'), options.file);
+  const baseEnv = options.connection?.env ?? process.env;
+  const source = options.toolsets === undefined ? 'ANDROID_MCP_TOOLSETS' : '--toolsets';
+  const toolsets = parseToolsets(options.toolsets ?? baseEnv.ANDROID_MCP_TOOLSETS, source);
+  // Before anything starts: a bad file costs no server, no adb, no Appium, no lock.
+  const flow = await parseFlowFile(await readFile(options.file, 'utf8'), options.file, { ...CORE_ONLY, toolsets });
   const connection = await connectToHarness({
     ...options.connection,
+    env: { ...baseEnv, ANDROID_MCP_TOOLSETS: toolsets.join(',') },
     onLog: (level, text) => {
       options.connection?.onLog?.(level, text);
       log(`  server ${level}: ${text}`);
@@ -47,25 +58,27 @@ export async function runFlowFile(options: FlowCommandOptions): Promise<FlowRepo
     await connection.close();
   }
   for (const line of summarizeReport(report)) log(line);
-  if (!report.passed || options.verbose) {
-    // Blank lines are not a log: the heading is printed only above something to read.
-    const tail = connection.stderrTail().filter((line) => line.trim() !== '');
-    if (tail.length > 0) {
-      log('server log (last lines):');
-      for (const line of tail.slice(options.verbose ? 0 : -15)) log(`  ${line}`);
-    }
-  }
+  if (!report.passed || options.verbose) for (const line of serverLogSection(connection.stderrTail(), options.verbose === true)) log(line);
   return report;
+}
+
+/** The server's last stderr lines under a heading; nothing at all when it wrote nothing but blank lines. */
+export function serverLogSection(tail: readonly string[], verbose: boolean): string[] {
+  // Blank lines are not a log: the heading is printed only above something to read.
+  const lines = tail.filter((line) => line.trim() !== '');
+  if (lines.length === 0) return [];
+  return ['server log (last lines):', ...lines.slice(verbose ? 0 : -15).map((line) => `  ${line}`)];
 }
 
 export async function flowMain(argv: readonly string[]): Promise<number> {
   let file: string;
   let reportFile: string | null;
   let verbose: boolean;
+  let toolsets: string | undefined;
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
-      options: { report: { type: 'string' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { report: { type: 'string' }, toolsets: { type: 'string' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
     });
     if (values.help) {
@@ -76,15 +89,16 @@ export async function flowMain(argv: readonly string[]): Promise<number> {
     file = positionals[0];
     reportFile = values.report ?? null;
     verbose = values.verbose === true;
+    toolsets = values.toolsets;
   } catch (error) {
     process.stderr.write(`flow: ${(error as Error).message}\n\n${FLOW_USAGE}\n`);
     return 2;
   }
   let report: FlowReport;
   try {
-    report = await runFlowFile({ file, reportFile, verbose });
+    report = await runFlowFile({ file, reportFile, verbose, ...(toolsets === undefined ? {} : { toolsets }) });
   } catch (error) {
-    if (error instanceof FlowFileError || (error as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (error instanceof FlowFileError || error instanceof ToolsetsError || (error as NodeJS.ErrnoException).code === 'ENOENT') {
       process.stderr.write(`flow: ${(error as Error).message}\n`);
       return 2;
     }

@@ -5,46 +5,53 @@
  *   { "package_name": "com.example.app",
  *     "steps": [ { "tool": "ui_tap", "arguments": { "selector": { "text": "Login" } } } ] }
  *
- * Only the four in-flow actions are allowed as steps; `session_id` is injected by the runner,
- * so a file that carries one is refused (it would point at a session from another run).
- * Arguments are otherwise passed to the server as written: the server's own validation is
- * what a flow is meant to exercise.
+ * The whole file is checked when it is loaded, before anything starts (no adb, no Appium, no
+ * lock): its shape, then each step's tool (flowSteps.ts) and arguments through the tool's own
+ * checks (callProblems: the argument names as runTool checks them, the tool's zod schema, the
+ * tool's own validation), and every problem is reported at once with its step number. A flow
+ * that would fail on its fifth step's typo must not first spend seconds opening an app.
+ * `session_id` is injected by the runner, so a file that carries one is refused (it would point
+ * at a session from another run), and so is a ref (it names an element of one screen of one
+ * server run).
  */
 import { z } from 'zod';
+import { callProblems, describeIssue, toolsForChecking } from '../mcp/checkCall.js';
+import { DEFAULT_TOOLSETS, TOOLSET_NAMES } from '../mcp/toolsets.js';
+import { stepToolNames, stepToolProblem, type FlowCheckOptions } from './flowSteps.js';
 
-export const FLOW_STEP_TOOLS = ['ui_tap', 'ui_type_text', 'ui_scroll', 'device_back'] as const;
-export type FlowStepTool = (typeof FLOW_STEP_TOOLS)[number];
+const STEP_KEYS = ['tool', 'arguments', 'note'] as const;
+const FLOW_KEYS = ['description', 'package_name', 'steps'] as const;
 
-const stepSchema = z
-  .object({
-    tool: z.enum(FLOW_STEP_TOOLS, {
-      error: () => `must be one of ${FLOW_STEP_TOOLS.join(', ')} (the runner opens the app, the session and reads the tree itself)`,
-    }),
-    arguments: z
-      .record(z.string(), z.unknown())
-      .default({})
-      .superRefine((args, ctx) => {
-        if (Object.hasOwn(args, 'session_id')) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['session_id'],
-            message: 'must not be given: the runner opens the flow session and injects its id',
-          });
-        }
-      }),
-    /** Free text for readers of the file and of the report. */
-    note: z.string().optional(),
-  })
-  .strict();
+/**
+ * The file's shape. `tool` is any string here, so that a wrong one is reported by the step rules
+ * (which say why and what to use instead); `tools` makes it the list, for a published schema.
+ */
+function flowSchema(tools?: readonly [string, ...string[]]) {
+  const step = z
+    .object({
+      tool: (tools ? z.enum(tools) : z.string()).describe('An acting tool (or ui_wait) of a toolset the server serves, e.g. ui_tap'),
+      arguments: z.record(z.string(), z.unknown()).default({}).describe('The tool\'s own arguments, without session_id'),
+      /** Free text for readers of the file and of the report. */
+      note: z.string().optional(),
+    })
+    .strict();
+  return z
+    .object({
+      /** Free text for readers of the file. */
+      description: z.string().optional(),
+      package_name: z.string(),
+      steps: z.array(step).min(1),
+    })
+    .strict();
+}
 
-export const flowFileSchema = z
-  .object({
-    /** Free text for readers of the file. */
-    description: z.string().optional(),
-    package_name: z.string().min(1, 'must name the application id to open, e.g. com.example.app'),
-    steps: z.array(stepSchema).min(1, 'must list at least one step'),
-  })
-  .strict();
+export const flowFileSchema = flowSchema();
+
+/** The flow as /openapi.json publishes it: `tool` is one of the step tools of every toolset. */
+export function publishedFlowSchema(): ReturnType<typeof flowSchema> {
+  const [first, ...rest] = stepToolNames(TOOLSET_NAMES);
+  return flowSchema(first === undefined ? undefined : [first, ...rest]);
+}
 
 export type FlowFile = z.infer<typeof flowFileSchema>;
 export type FlowStep = FlowFile['steps'][number];
@@ -59,33 +66,90 @@ export class FlowFileError extends Error {
   }
 }
 
-/** `steps[2].arguments.session_id` from zod's path. */
-export function jsonPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || '(root)';
-}
+/** The server `flow FILE.json` starts serves the core toolset unless told otherwise. */
+export const CORE_ONLY: FlowCheckOptions = Object.freeze({
+  toolsets: DEFAULT_TOOLSETS,
+  enable: (toolset: string) => `run the flow with --toolsets ${toolset} (or ANDROID_MCP_TOOLSETS=${toolset})`,
+});
 
-/** Parses the text of a flow file; throws FlowFileError naming each problem by its JSON path. */
-export function parseFlowFile(text: string, source = 'flow file'): FlowFile {
+/** Parses the text of a flow file; throws FlowFileError naming every problem, by step number. */
+export async function parseFlowFile(text: string, source = 'flow file', options: FlowCheckOptions = CORE_ONLY): Promise<FlowFile> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new FlowFileError(`${source} is not valid JSON: ${(error as Error).message}`);
   }
-  return validateFlow(json, source);
+  return validateFlow(json, source, options);
 }
 
-/** Checks a flow already read as JSON (a task's `flow`, issue 17 §4) exactly as a flow file is checked. */
-export function validateFlow(json: unknown, source = 'flow'): FlowFile {
-  const parsed = flowFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${jsonPath(issue.path)}: ${issue.message}`);
-    throw new FlowFileError(`${source} is not a valid flow:`, problems);
+/** Checks a flow already read as JSON (a task's `flow`) exactly as a flow file is checked. */
+export async function validateFlow(json: unknown, source = 'flow', options: FlowCheckOptions = CORE_ONLY): Promise<FlowFile> {
+  const parsed = flowFileSchema.safeParse(json, { reportInput: true });
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => shapeProblem(issue, json));
+  if (isRecord(json)) {
+    if (typeof json.package_name === 'string') problems.push(...(await packageProblems(json.package_name)));
+    if (Array.isArray(json.steps)) {
+      for (const [index, step] of json.steps.entries()) problems.push(...(await stepProblems(index, step, options)));
+    }
   }
+  // Zod reports a problem of a step's shape first; the step's own problems follow in step order.
+  problems.sort((a, b) => stepNumberOf(a) - stepNumberOf(b));
+  if (!parsed.success || problems.length > 0) throw new FlowFileError(`${source} is not a valid flow:`, problems);
   return parsed.data;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** 0 for the flow's own keys, n for "step n …", so that a sort keeps each step's problems together. */
+function stepNumberOf(problem: string): number {
+  const match = /^step (\d+)/.exec(problem);
+  return match ? Number(match[1]) : 0;
+}
+
+function stepLabel(index: number, step: unknown): string {
+  const tool = isRecord(step) && typeof step.tool === 'string' ? ` (${step.tool.slice(0, 64)})` : '';
+  return `step ${index + 1}${tool}`;
+}
+
+/** A problem of the file's own shape (not of a tool's arguments), in words. */
+function shapeProblem(issue: z.core.$ZodIssue, json: unknown): string {
+  const [first, index, ...rest] = issue.path;
+  if (first === 'steps' && typeof index === 'number') {
+    const step: unknown = isRecord(json) && Array.isArray(json.steps) ? json.steps[index] : undefined;
+    const text = describeIssue({ ...issue, path: rest }, 'the step');
+    const keys = issue.code === 'unrecognized_keys' ? ` (a step takes only ${STEP_KEYS.join(', ')})` : '';
+    return `${stepLabel(index, step)}: ${text}${keys}`;
+  }
+  const text = describeIssue(issue, 'the flow');
+  if (issue.code === 'unrecognized_keys') return `${text} (a flow takes only ${FLOW_KEYS.join(', ')})`;
+  if (first === 'package_name' && issue.path.length === 1) return `${text}: name the application id to open, e.g. com.example.app`;
+  if (first === 'steps' && issue.path.length === 1) return `${text}: list the steps, e.g. [{"tool": "ui_tap", "arguments": {"selector": {"text": "Login"}}}]`;
+  return text;
+}
+
+/** package_name is what the runner sends to app_open: checked by app_open's own validation. */
+async function packageProblems(packageName: string): Promise<string[]> {
+  const appOpen = toolsForChecking().get('app_open');
+  if (!appOpen) return [];
+  return (await callProblems(appOpen, { package_name: packageName })).map((problem) => `package_name: ${problem}`);
+}
+
+async function stepProblems(index: number, step: unknown, options: FlowCheckOptions): Promise<string[]> {
+  if (!isRecord(step) || typeof step.tool !== 'string') return [];
+  const label = stepLabel(index, step);
+  const tool = toolsForChecking().get(step.tool);
+  const toolProblem = stepToolProblem(step.tool, tool, options);
+  if (toolProblem !== null || tool === undefined) return toolProblem === null ? [] : [`${label}: ${toolProblem}`];
+  const args = step.arguments === undefined ? {} : step.arguments;
+  if (!isRecord(args)) return []; // its shape problem is reported already
+  const problems: string[] = [];
+  if (Object.hasOwn(args, 'session_id')) problems.push('session_id must not be given: the runner opens the flow and puts its id in every step');
+  if (isRecord(args.selector) && args.selector.ref !== undefined) {
+    problems.push('selector.ref must not be given: a ref names one element of one screen of one server run; copy the selector keys ui_get_tree offers beside it');
+  }
+  problems.push(...(await callProblems(tool, args, ['session_id'])));
+  return problems.map((problem) => `${label}: ${problem}`);
 }

@@ -5,7 +5,7 @@
  * where the flow ended). Talks to the server only through `FlowClient`, so the same code runs
  * over real stdio (flow CLI, demo) and against a fake in unit tests.
  */
-import type { FlowFile, FlowStepTool } from './flowFile.js';
+import type { FlowFile } from './flowFile.js';
 
 /** The envelope of CONTRACT §2, as read back from a tool result. */
 export interface FlowEnvelope {
@@ -112,8 +112,7 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
     for (const [index, step] of flow.steps.entries()) {
       if (aborted()) return;
       stepsRun += 1;
-      const tool: FlowStepTool = step.tool;
-      const result = await call('step', index, tool, { ...step.arguments, session_id: id }, { ...step.arguments, session_id: SESSION_PLACEHOLDER });
+      const result = await call('step', index, step.tool, { ...step.arguments, session_id: id }, { ...step.arguments, session_id: SESSION_PLACEHOLDER });
       options.onStep?.(stepsRun, flow.steps.length);
       if (!result.ok) return;
     }
@@ -200,6 +199,10 @@ function describe(callRecord: FlowCall): string {
       return `scrolled ${String(data.direction ?? '')}${data.moved === false ? ' (nothing moved: at its end)' : ''}`;
     case 'device_back':
       return `back to ${String(data.back_to_package ?? data.foreground_package ?? '?')}`;
+    case 'device_key':
+      return `pressed ${String(data.key ?? '?')}, ${String(data.foreground_package ?? '?')} in front`;
+    case 'ui_wait':
+      return `${String(data.until ?? '?')} after ${String(data.waited_ms ?? '?')} ms`;
     default:
       return '';
   }

@@ -1,5 +1,7 @@
 import { ErrorCode, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { describeBound, isBounded, type RetentionBound } from '../domain/evidence/retention.js';
 import { isArtifactId } from '../domain/evidenceName.js';
+import { HarnessError } from '../domain/errors.js';
 import { protocolError } from './protocolError.js';
 
 export const ARTIFACT_SCHEME = 'artifact://';
@@ -18,6 +20,8 @@ export const ARTIFACT_TEMPLATE: ResourceTemplate = {
 export interface ArtifactReader {
   read(artifactId: string): Promise<Buffer | null>;
   recentIds(): readonly string[];
+  /** The retention bound in force, named when an id is unknown (it may have removed the file). */
+  retentionBound?(): RetentionBound | null;
 }
 
 /**
@@ -32,30 +36,46 @@ export function artifactIdFromUri(uri: unknown): string | null {
 }
 
 /**
- * CONTRACT §3 gives a failed artifact read the code EVIDENCE_WRITE_FAILED, so the messages keep it
- * first, and then say at once that this was a read, of an id refused or unknown.
+ * The PNG an artifact uri names, for the resource and GET /artifacts/{id} alike. Refusals are
+ * HarnessErrors with a code of the contract: INVALID_ARGUMENT for what is not an issued id,
+ * ARTIFACT_NOT_FOUND for an issued-shape id with no file (never written, or removed).
  */
-const READ_FAILED = 'EVIDENCE_WRITE_FAILED (a read, nothing was written)';
-
-export async function readArtifact(reader: ArtifactReader, uri: unknown): Promise<ReadResourceResult> {
+export async function loadArtifact(reader: ArtifactReader, uri: unknown): Promise<{ readonly id: string; readonly bytes: Buffer }> {
   const id = artifactIdFromUri(uri);
   if (id === null) {
     // Never quoted back: it may be anything, a host path included.
-    throw protocolError(
-      ErrorCode.InvalidParams,
-      `${READ_FAILED}: refused to read that uri, it is not an artifact id the harness issues. ` +
+    throw new HarnessError(
+      'INVALID_ARGUMENT',
+      'refused to read that uri, it is not an artifact id the harness issues. ' +
         'Use the `evidence.uri` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
     );
   }
   const bytes = await reader.read(id);
-  if (bytes === null) {
-    throw protocolError(
-      RESOURCE_NOT_FOUND,
-      `${READ_FAILED}: unknown artifact ${ARTIFACT_SCHEME}${id}: there is no such file in the evidence directory ` +
-        '(never written there, or removed). resources/list shows the recent ones; take a new one with screen_capture.',
-    );
+  if (bytes === null) throw new HarnessError('ARTIFACT_NOT_FOUND', unknownArtifactMessage(id, reader.retentionBound?.() ?? null));
+  return { id, bytes };
+}
+
+function unknownArtifactMessage(id: string, bound: RetentionBound | null): string {
+  const removed =
+    bound !== null && isBounded(bound)
+      ? `or it was removed: the evidence retention bound keeps the newest ${describeBound(bound)} of evidence and removes the oldest ` +
+        '(raise ANDROID_MCP_ARTIFACTS_MAX_FILES or ANDROID_MCP_ARTIFACTS_MAX_MB to keep more; what an open UI session gave out is kept while it lives)'
+      : 'or it was removed';
+  return (
+    `There is no evidence file ${ARTIFACT_SCHEME}${id} in the evidence directory: it was never written there, ${removed}. ` +
+    'resources/list shows the recent ones; take a new one with screen_capture.'
+  );
+}
+
+/** The resource read: a refusal is a JSON-RPC error whose message starts with the contract's code. */
+export async function readArtifact(reader: ArtifactReader, uri: unknown): Promise<ReadResourceResult> {
+  try {
+    const { id, bytes } = await loadArtifact(reader, uri);
+    return { contents: [{ uri: `${ARTIFACT_SCHEME}${id}`, mimeType: 'image/png', blob: bytes.toString('base64') }] };
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    throw protocolError(error.code === 'ARTIFACT_NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, `${error.code}: ${error.message}`);
   }
-  return { contents: [{ uri: `${ARTIFACT_SCHEME}${id}`, mimeType: 'image/png', blob: bytes.toString('base64') }] };
 }
 
 export function listArtifacts(reader: ArtifactReader): Resource[] {

@@ -9,10 +9,15 @@ import type { ToolDefinition } from './ToolDefinition.js';
  * refused before the tool's own validation, the gate, adb or Appium.
  */
 export function runTool(runner: OperationRunner, tool: ToolDefinition, args: Readonly<Record<string, unknown>>): Promise<OperationResult> {
-  return runner.run(tool.name, (context) => {
-    checkArgumentNames(args, declaredArguments(tool), tool.name);
-    return tool.execute(args, context);
-  });
+  const sessionId = typeof args.session_id === 'string' ? args.session_id : undefined;
+  return runner.run(
+    tool.name,
+    (context) => {
+      checkArgumentNames(args, declaredArguments(tool), tool.name);
+      return tool.execute(args, context);
+    },
+    sessionId,
+  );
 }
 
 /** The argument names a tool declares: its input schema's keys, what tools/list shows the model. */

@@ -15,6 +15,7 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   INVALID_UI_SESSION: 404,
   UI_ELEMENT_NOT_FOUND: 404,
   APP_NOT_FOUND: 404,
+  ARTIFACT_NOT_FOUND: 404,
   // The device is someone else's right now, or the screen moved on since the tree was read: read, then retry.
   EMULATOR_BUSY: 409,
   STALE_REF: 409,

@@ -102,8 +102,11 @@ export function openApiDocument(
       parameters: [{ name: 'id', in: 'path', required: true, description: '`evidence.artifact_id` of an answer, exactly as given', schema: { type: 'string', pattern: '^\\d{8}-\\d{6}-\\d{6}-[a-z0-9-]{1,40}\\.png$' } }],
       responses: {
         200: { description: 'The PNG', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
-        400: { description: 'Not an id the harness issues (refused before the file system)', content: { 'application/json': { schema: REFUSAL_REF } } },
-        404: { description: 'No such file in the evidence directory', content: { 'application/json': { schema: REFUSAL_REF } } },
+        400: { description: 'INVALID_ARGUMENT: not an id the harness issues (refused before the file system)', content: { 'application/json': { schema: REFUSAL_REF } } },
+        404: {
+          description: 'ARTIFACT_NOT_FOUND: no such file in the evidence directory (never written, or removed by the retention bound)',
+          content: { 'application/json': { schema: REFUSAL_REF } },
+        },
         401: { description: 'No or wrong bearer token' },
       },
     },

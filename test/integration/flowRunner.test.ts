@@ -2,7 +2,8 @@
  * `android-mcp-harness flow` as a user runs it, on the virtual device through the real adb
  * and the real Appium: the documented example passes (exit 0, report on stdout or --report,
  * evidence PNGs on disk), a flow that misses stops at the first failure, closes its session
- * and exits 1, and an invalid file is refused before anything starts.
+ * and exits 1, an invalid file is refused whole before anything starts (no server, no Appium
+ * session, no evidence), and a flow of the opt-in toolsets' tools passes with them on.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,11 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FlowReport } from '../../src/flow/runFlow.js';
-import { parseFlowFile } from '../../src/flow/flowFile.js';
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { connectDevice, disconnectDevice } from '../support/adbDevices.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { startVirtualDeviceProcess, type VirtualDeviceProcess } from '../support/virtualDeviceProcess.js';
+import { optInFlow } from '../support/optInFlow.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(repoRoot, 'dist', 'index.js');
@@ -36,41 +37,24 @@ function runFlowCli(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string
   });
 }
 
-it('the documented flows are valid flow files', () => {
-  for (const file of ['example.json', 'template.json']) {
-    const flow = parseFlowFile(readFileSync(path.join(repoRoot, 'docs', 'flows', file), 'utf8'), file);
-    expect(flow.steps.length).toBeGreaterThan(0);
-  }
-});
-
-it('an invalid flow file is refused with its JSON path and exit code 2, before any server starts', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'amh-flow-bad-'));
-  try {
-    const file = path.join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ package_name: 'com.x', steps: [{ tool: 'ui_tap', arguments: { session_id: 'abc', selector: { text: 'A' } } }] }));
-    const run = await runFlowCli([file], { ...process.env, APPIUM_URL: 'http://127.0.0.1:9' }, dir);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/steps\[0\]\.arguments\.session_id: must not be given/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
 describeWithAdb('flow runner on the virtual device', () => {
   let adb: PrivateAdbServer;
   let device: VirtualDeviceProcess;
   let serial: string;
   let workDir: string;
+  /** One Appium for the tests that do not test the managed one. */
+  let appium: RunningAppium;
 
   beforeAll(async () => {
     adb = await startAdbServer();
     device = await startVirtualDeviceProcess();
     serial = await connectDevice(adb, device.port);
     workDir = mkdtempSync(path.join(os.tmpdir(), 'amh-flow-'));
-  });
+    appium = await startAppium({ adbPort: adb.port });
+  }, 120_000);
 
   afterAll(async () => {
+    await appium?.stop();
     if (adb && serial) await disconnectDevice(adb, serial);
     await device?.stop();
     await adb?.stop();
@@ -111,35 +95,97 @@ describeWithAdb('flow runner on the virtual device', () => {
   });
 
   it('a flow that misses stops at the first failure, closes its session (none left in Appium) and exits 1; --report writes the file', async () => {
-    const appium: RunningAppium = await startAppium({ adbPort: adb.port });
-    try {
-      const flowFile = path.join(workDir, 'miss.json');
-      writeFileSync(
-        flowFile,
-        JSON.stringify({
-          package_name: 'com.android.settings',
-          steps: [
-            { tool: 'ui_tap', arguments: { selector: { text: 'No such row anywhere' } } },
-            { tool: 'device_back', arguments: {} },
-          ],
-        }),
-      );
-      const reportFile = path.join(workDir, 'miss-report.json');
-      const run = await runFlowCli([flowFile, '--report', reportFile], env({ APPIUM_URL: appium.url }), workDir);
-      expect(run.code).toBe(1);
-      expect(run.stdout).toBe('');
-      expect(existsSync(reportFile)).toBe(true);
-      const report = JSON.parse(readFileSync(reportFile, 'utf8')) as FlowReport;
-      expect(report.passed).toBe(false);
-      expect(report.steps_run).toBe(1);
-      expect(report.first_error).toMatchObject({ tool: 'ui_tap', phase: 'step', step_index: 0, code: 'UI_ELEMENT_NOT_FOUND' });
-      expect(report.first_error?.message).toMatch(/The screen offers: /);
-      expect(report.calls.map((c) => c.tool)).toEqual(['app_open', 'ui_get_tree', 'ui_session_open', 'ui_tap', 'ui_session_close', 'ui_get_tree']);
-      expect(report.calls.find((c) => c.tool === 'ui_session_close')?.ok).toBe(true);
-      expect(await appium.sessionIds()).toEqual([]);
-      expect(run.stderr).toMatch(/FAIL step 1 ui_tap .*UI_ELEMENT_NOT_FOUND/);
-    } finally {
-      await appium.stop();
-    }
+    const flowFile = path.join(workDir, 'miss.json');
+    writeFileSync(
+      flowFile,
+      JSON.stringify({
+        package_name: 'com.android.settings',
+        steps: [
+          { tool: 'ui_tap', arguments: { selector: { text: 'No such row anywhere' } } },
+          { tool: 'device_back', arguments: {} },
+        ],
+      }),
+    );
+    const reportFile = path.join(workDir, 'miss-report.json');
+    const run = await runFlowCli([flowFile, '--report', reportFile], env({ APPIUM_URL: appium.url }), workDir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(existsSync(reportFile)).toBe(true);
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as FlowReport;
+    expect(report.passed).toBe(false);
+    expect(report.steps_run).toBe(1);
+    expect(report.first_error).toMatchObject({ tool: 'ui_tap', phase: 'step', step_index: 0, code: 'UI_ELEMENT_NOT_FOUND' });
+    expect(report.first_error?.message).toMatch(/The screen offers: /);
+    expect(report.calls.map((c) => c.tool)).toEqual(['app_open', 'ui_get_tree', 'ui_session_open', 'ui_tap', 'ui_session_close', 'ui_get_tree']);
+    expect(report.calls.find((c) => c.tool === 'ui_session_close')?.ok).toBe(true);
+    expect(await appium.sessionIds()).toEqual([]);
+    expect(run.stderr).toMatch(/FAIL step 1 ui_tap .*UI_ELEMENT_NOT_FOUND/);
+    // A failed flow shows the server's last log lines, and its heading is never left empty.
+    expect(run.stderr).toMatch(/\nserver log \(last lines\):\n {2}\S/);
+  });
+
+  it('an invalid file is refused whole, every problem with its step number, exit code 2, before anything starts', async () => {
+    const flowFile = path.join(workDir, 'bad.json');
+    writeFileSync(
+      flowFile,
+      JSON.stringify({
+        package_name: 'com.android.settings',
+        steps: [
+          { tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } },
+          { tool: 'ui_tap', arguments: { x: 540, y: 800 } },
+          { tool: 'ui_scroll', arguments: { direction: 'Down' } },
+          { tool: 'ui_wait', arguments: { selector: { text: 'Apps' }, until: 'visible' } },
+          { tool: 'app_open', arguments: {} },
+          { tool: 'ui_tap', arguments: { selector: { text: 'Apps' }, session_id: 'abc' } },
+        ],
+      }),
+    );
+    const artifacts = path.join(workDir, 'bad-artifacts');
+    const appiumLogBefore = readFileSync(appium.logFile, 'utf8').length;
+    const run = await runFlowCli([flowFile], env({ APPIUM_URL: appium.url, ANDROID_MCP_ARTIFACTS_DIR: artifacts }), workDir);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `flow: ${flowFile} is not a valid flow:\n` +
+        "  - step 2 (ui_tap): Invalid argument 'x', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press.\n" +
+        "  - step 2 (ui_tap): Invalid argument 'y', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press.\n" +
+        '  - step 2 (ui_tap): selector is missing\n' +
+        "  - step 3 (ui_scroll): direction 'Down' is not one of up, down, left, right\n" +
+        "  - step 4 (ui_wait): ui_wait belongs to the toolset 'wait', which is off: run the flow with --toolsets wait (or ANDROID_MCP_TOOLSETS=wait)\n" +
+        '  - step 5 (app_open): package_name is missing\n' +
+        '  - step 6 (ui_tap): session_id must not be given: the runner opens the flow and puts its id in every step\n',
+    );
+    // Nothing was set up: no server (stderr is the refusal alone, none of a server's log), no
+    // Appium session ever asked for, no evidence.
+    expect(readFileSync(appium.logFile, 'utf8').slice(appiumLogBefore)).not.toMatch(/POST \/session/);
+    expect(await appium.sessionIds()).toEqual([]);
+    expect(existsSync(artifacts)).toBe(false);
+  });
+
+  it('a flow of ui_wait, app_open, device_key and app_stop passes with --toolsets wait,device,apps', async () => {
+    const flowFile = path.join(workDir, 'toolsets.json');
+    writeFileSync(flowFile, JSON.stringify(optInFlow({ appStop: true })));
+    // Without the toolsets the same file is refused before anything starts.
+    const refused = await runFlowCli([flowFile], env({ APPIUM_URL: appium.url }), workDir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/step 4 \(device_key\): device_key belongs to the toolset 'device', which is off: run the flow with --toolsets device/);
+    const run = await runFlowCli([flowFile, '--toolsets', 'wait,device,apps'], env({ APPIUM_URL: appium.url }), workDir);
+    expect(run.stderr).toMatch(/: PASSED, 8\/8 steps/);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as FlowReport;
+    expect(report.calls.filter((c) => c.phase === 'step').map((c) => [c.tool, c.ok])).toEqual([
+      ['ui_wait', true],
+      ['ui_tap', true],
+      ['ui_wait', true],
+      ['device_key', true],
+      ['ui_wait', true],
+      ['app_stop', true],
+      ['app_open', true],
+      ['ui_wait', true],
+    ]);
+    // Every step ran inside the flow.
+    for (const c of report.calls.filter((call) => call.phase === 'step')) expect(c.arguments.session_id).toBe('<session_id>');
+    expect(run.stderr).toMatch(/ok {3}step 4 device_key — pressed home, /);
+    expect(await appium.sessionIds()).toEqual([]);
   });
 });

@@ -3,10 +3,12 @@
  * pid), the real adb, one real Appium 3 for the file and the virtual device. A flow task passes and
  * its evidence downloads; a failing one names its failed step; DELETE mid-step leaves no Appium
  * session and no lock; two tasks on one device run one after the other in the order they came; a
- * device held by an MCP client's flow fails the task with EMULATOR_BUSY; curl starts one.
+ * device held by an MCP client's flow fails the task with EMULATOR_BUSY; curl starts one; a bad
+ * flow is refused whole at submission (400, every problem by step, nothing started); a flow of
+ * the opt-in toolsets' tools (the server serves wait and device) passes.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import { bearerJson } from '../support/bearerJson.js';
 import { REPO_ROOT } from '../support/appium.js';
 import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
 import { freePort } from '../support/ports.js';
+import { optInFlow } from '../support/optInFlow.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
 
@@ -50,7 +53,7 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     stack = await startReliabilityStack({ appium: true });
     stack.device.setScreen('settings_home' as never);
     server = await startHttpHarness(
-      stack.harnessEnv('tasks', { ANDROID_MCP_HTTP_TOKEN: TOKEN, ANDROID_MCP_ACTION_TIMEOUT: '20', ANDROID_MCP_CONNECT_TIMEOUT: '30' }),
+      stack.harnessEnv('tasks', { ANDROID_MCP_HTTP_TOKEN: TOKEN, ANDROID_MCP_ACTION_TIMEOUT: '20', ANDROID_MCP_CONNECT_TIMEOUT: '30', ANDROID_MCP_TOOLSETS: 'wait,device' }),
       ['--port', String(await freePort())],
     );
     base = new URL(server.url).origin;
@@ -176,6 +179,52 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     }
     await nothingLeft();
   }, 90_000);
+
+  it('a bad flow is refused at submission, 400 with every problem by its step, before anything starts', async () => {
+    const appiumLog = (): string => readFileSync(stack.appium!.logFile, 'utf8');
+    const artifacts = (): string[] => (existsSync(stack.artifactsDir) ? readdirSync(stack.artifactsDir) : []);
+    const [logBefore, artifactsBefore] = [appiumLog().length, artifacts()];
+    const flow = {
+      package_name: 'com.android.settings',
+      steps: [
+        { tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } },
+        { tool: 'ui_scroll', arguments: { direction: 'Down' } },
+        { tool: 'app_stop', arguments: { package_name: 'com.android.settings' } },
+        { tool: 'app_open' },
+        { tool: 'ui_tap', arguments: { selector: { txt: 'Apps' } } },
+      ],
+    };
+    const refused = await call('POST', '/agent/task', { device: stack.serial, flow });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message:
+          'Invalid task: flow is not a valid flow:\n' +
+          "  - step 2 (ui_scroll): direction 'Down' is not one of up, down, left, right\n" +
+          "  - step 3 (app_stop): app_stop belongs to the toolset 'apps', which is off: start the server with --toolsets apps (or ANDROID_MCP_TOOLSETS=apps)\n" +
+          '  - step 4 (app_open): package_name is missing\n' +
+          '  - step 5 (ui_tap): Invalid selector: selector has the unknown key \'txt\'. A selector is an object with exactly one of id, resource_id, text, content_desc, text_contains, input_hint, text_starts_with, content_desc_contains, class_name, resource_id_matches, plus an optional "within" that is itself exactly one of those keys (no nested within), e.g. {"text": "Save"} or {"text": "Save", "within": {"content_desc": "Work profile"}}; by hand it may add checked, selected, enabled, focused (true or false) and "instance" (0-based). Send back a selector that ui_get_tree offered.',
+      },
+    });
+    // Nothing started: no Appium session asked for, no evidence, no lock.
+    expect(appiumLog().slice(logBefore)).not.toMatch(/POST \/session/);
+    expect(artifacts()).toEqual(artifactsBefore);
+    await nothingLeft();
+  }, 60_000);
+
+  it('a flow of ui_wait, app_open and device_key passes on a server that serves the wait and device toolsets', async () => {
+    stack.device.setScreen('settings_home' as never);
+    const flow = optInFlow({ appStop: false });
+    const done = await poll((await start({ device: stack.serial, flow })).task_id);
+    expect(done.error, JSON.stringify(done.error)).toBeNull();
+    expect(done).toMatchObject({ state: 'passed', progress: { step: 7, of: 7 }, report: { passed: true, steps_run: 7 } });
+    const steps = (done.report!.calls as { tool: string; phase: string; arguments: Record<string, unknown> }[]).filter((c) => c.phase === 'step');
+    expect(steps.map((c) => c.tool)).toEqual(['ui_wait', 'ui_tap', 'ui_wait', 'device_key', 'ui_wait', 'app_open', 'ui_wait']);
+    for (const c of steps) expect(c.arguments.session_id).toBe('<session_id>');
+    await nothingLeft();
+  }, 120_000);
 
   it('curl: POST /agent/task as docs/usage.md shows it, then GET /task/{id}; a goal without a model is 503 MODEL_UNAVAILABLE', async () => {
     stack.device.setScreen('settings_home' as never);

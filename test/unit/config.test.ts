@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       connectTimeoutMs: 120_000,
       artifactsDir: path.resolve('/work/project', 'artifacts'),
       artifactsPathPrefix: 'artifacts/',
+      artifactsRetention: { maxFiles: 500, maxBytes: 200 * 1024 * 1024 },
       logLevel: 'info',
       appiumExtraCapabilities: {},
       adbServerPort: null,

@@ -2,6 +2,8 @@ import type { EvidenceRef } from '../../domain/envelope.js';
 import { HarnessError } from '../../domain/errors.js';
 import { formatEvidenceName, isArtifactId } from '../../domain/evidenceName.js';
 import type { Clock, EvidenceStore, ImageTools, Logger, PngInfo } from '../../domain/ports.js';
+import type { RetentionBound } from '../../domain/evidence/retention.js';
+import type { EvidenceRetention } from './EvidenceRetention.js';
 
 /** A written evidence file and the size of the picture in it. */
 export interface WrittenEvidence {
@@ -51,6 +53,8 @@ export class EvidenceWriter {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly pathPrefix: string = DEFAULT_EVIDENCE_PATH_PREFIX,
+    /** The retention bound and the holds; null: every file is kept (unit tests of naming). */
+    private readonly retention: EvidenceRetention | null = null,
   ) {}
 
   async write(label: string, png: Buffer): Promise<WrittenEvidence> {
@@ -75,14 +79,17 @@ export class EvidenceWriter {
   private async save(label: string, png: Buffer, { width, height }: PngInfo): Promise<WrittenEvidence> {
     for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt += 1) {
       const name = formatEvidenceName(this.nextStamp(), label);
+      await this.retention?.claim(name);
       try {
         await this.store.createExclusive(name, png);
       } catch (error) {
+        this.retention?.release(name);
         // Someone else holds that name; the next stamp is already past it.
         if (errorCode(error) === 'EEXIST') continue;
         throw writeFailure(error);
       }
       this.remember(name);
+      if (this.retention) this.forget(await this.retention.admitted(name, png.length));
       return { ref: evidenceRef(name, this.pathPrefix), width, height };
     }
     throw new HarnessError(
@@ -113,6 +120,11 @@ export class EvidenceWriter {
     }
   }
 
+  /** The retention bound in force (null: every file is kept). */
+  retentionBound(): RetentionBound | null {
+    return this.retention?.bound ?? null;
+  }
+
   /** Artifacts written by this process, newest first. */
   recentIds(): readonly string[] {
     return [...this.recent].reverse();
@@ -136,6 +148,14 @@ export class EvidenceWriter {
   private remember(name: string): void {
     this.recent.push(name);
     if (this.recent.length > RECENT_LIMIT) this.recent.shift();
+  }
+
+  /** resources/list offers only what is still there. */
+  private forget(removed: readonly string[]): void {
+    for (const name of removed) {
+      const at = this.recent.indexOf(name);
+      if (at >= 0) this.recent.splice(at, 1);
+    }
   }
 }
 

@@ -9,7 +9,8 @@ import type { OperationContext, Outcome } from '../OperationRunner.js';
 /**
  * app_stop and app_clear_data (toolset `apps`, issue 16): `am force-stop` and `pm clear`
  * through the closed list, each on an installed package only, with evidence afterwards. Both
- * change the screen, so both guards apply and no flow may be open (as app_open).
+ * change the screen, so both guards apply; as for app_open, without session_id no flow may be
+ * open, and with one they run inside that flow (a flow file's step, a task).
  */
 export class AppControlService {
   constructor(
@@ -19,15 +20,15 @@ export class AppControlService {
     private readonly reads: ScreenReads,
   ) {}
 
-  stop(context: OperationContext, pkg: PackageName, observe = true): Promise<Outcome> {
-    return this.run(context, pkg, 'app-stop', observe, async (device) => {
+  stop(context: OperationContext, pkg: PackageName, sessionId?: string, observe = true): Promise<Outcome> {
+    return this.run(context, pkg, sessionId, 'app-stop', observe, async (device) => {
       await device.forceStop(pkg);
       return { stopped_package: pkg };
     });
   }
 
-  clearData(context: OperationContext, pkg: PackageName, observe = true): Promise<Outcome> {
-    return this.run(context, pkg, 'app-clear-data', observe, async (device) => {
+  clearData(context: OperationContext, pkg: PackageName, sessionId?: string, observe = true): Promise<Outcome> {
+    return this.run(context, pkg, sessionId, 'app-clear-data', observe, async (device) => {
       if (!(await device.clearData(pkg))) {
         throw new HarnessError('APP_NOT_FOUND', `The device refused to clear the data of ${pkg} (pm clear said Failed). Check it with app_list_installed.`);
       }
@@ -38,13 +39,13 @@ export class AppControlService {
   private async run(
     context: OperationContext,
     pkg: PackageName,
+    sessionId: string | undefined,
     label: 'app-stop' | 'app-clear-data',
     observe: boolean,
     body: (device: DeviceGateway) => Promise<Record<string, unknown>>,
   ): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ reach: 'act' });
-    return access.exclusive(context, 'act', async (device) => {
-      flows.assertNoFlow();
+    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    return access.exclusive(context, 'act', (device) => flows.outsideOrIn(sessionId, async () => {
       if (!(await device.listPackages()).includes(pkg)) {
         throw new HarnessError('APP_NOT_FOUND', `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`);
       }
@@ -57,6 +58,6 @@ export class AppControlService {
       } catch (error) {
         throw await this.evidence.attachFailure(device, label, error);
       }
-    });
+    }));
   }
 }

@@ -23,11 +23,11 @@ export class AppInstallService {
     private readonly reads: ScreenReads,
   ) {}
 
-  async install(context: OperationContext, apk: ApkRelativePath, observe = true): Promise<Outcome> {
+  /** Without session_id no flow may be open (as app_open); with one it runs inside that flow. */
+  async install(context: OperationContext, apk: ApkRelativePath, sessionId?: string, observe = true): Promise<Outcome> {
     // The default device (issue 15): with several online and none configured, DEVICE_AMBIGUOUS.
-    const { access, flows } = await this.router.bindingFor({ reach: 'act' });
-    return access.exclusive(context, 'act', async (device) => {
-      flows.assertNoFlow();
+    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    return access.exclusive(context, 'act', (device) => flows.outsideOrIn(sessionId, async () => {
       const prepared = await this.folder.prepare(apk);
       try {
         const pkg = prepared.packageName;
@@ -56,6 +56,6 @@ export class AppInstallService {
       } finally {
         await prepared.release();
       }
-    });
+    }));
   }
 }

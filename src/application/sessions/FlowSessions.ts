@@ -38,6 +38,8 @@ export class FlowSessions {
     readonly idleTimeoutMs: number,
     /** The session kept after an action without session_id: a flow closes it first, a read goes through it. */
     private readonly warm: WarmSession,
+    /** Told when a flow ends, however (its evidence is held no longer: EvidenceHolds). */
+    private readonly onEnd: (id: string) => void = () => undefined,
   ) {}
 
   get isOpen(): boolean {
@@ -50,6 +52,11 @@ export class FlowSessions {
     if (!flow) return 0;
     const left = flow.lastUseMs + this.idleTimeoutMs - this.clock.monotonicMs();
     return Math.max(0, Math.ceil(left / 1000));
+  }
+
+  /** Whether `id` is this device's open flow (its evidence is held meanwhile: EvidenceHolds). */
+  isOpenFlow(id: string): boolean {
+    return this.flow?.id === id;
   }
 
   /** Whether `id` is this device's open flow, or one that ended recently (issue 15: which device a session_id names). */
@@ -101,6 +108,19 @@ export class FlowSessions {
   async use<T>(id: string, body: (session: AutomationSession) => Promise<T>): Promise<T> {
     const flow = this.current(id);
     return this.borrowFlow(flow, body, true);
+  }
+
+  /**
+   * For an action that needs no driver (adb only): without `id` no flow may be open (EMULATOR_BUSY),
+   * with one it runs as a use of that flow (the lease renewed, the id checked), so that a flow that
+   * holds the device can still stop, clear or install an app.
+   */
+  async outsideOrIn<T>(id: string | undefined, body: () => Promise<T>): Promise<T> {
+    if (id === undefined) {
+      this.assertNoFlow();
+      return body();
+    }
+    return this.use(id, () => body());
   }
 
   /**
@@ -216,6 +236,7 @@ export class FlowSessions {
     flow.timer = null;
     if (this.flow === flow) this.flow = null;
     this.ended.set(flow.id, reason);
+    this.onEnd(flow.id);
     if (this.ended.size > ENDED_MEMORY) {
       const oldest = this.ended.keys().next().value;
       if (oldest !== undefined) this.ended.delete(oldest);

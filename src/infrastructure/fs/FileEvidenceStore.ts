@@ -1,12 +1,14 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { EvidenceStore } from '../../domain/ports.js';
+import { isArtifactId } from '../../domain/evidenceName.js';
+import type { StoredEvidence } from '../../domain/evidence/retention.js';
+import type { EvidenceDirectory, EvidenceStore } from '../../domain/ports.js';
 
 /**
  * Evidence files in one directory. Names are bare file names: anything that could name
  * another place (separators, `..`, NUL, a symlink pointing out) is refused before any read.
  */
-export class FileEvidenceStore implements EvidenceStore {
+export class FileEvidenceStore implements EvidenceStore, EvidenceDirectory {
   private readonly dir: string;
   private ready: Promise<void> | null = null;
 
@@ -41,6 +43,42 @@ export class FileEvidenceStore implements EvidenceStore {
       return await fs.readFile(realTarget);
     } catch (error) {
       if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async list(): Promise<StoredEvidence[]> {
+    let entries;
+    try {
+      entries = await fs.readdir(this.dir, { withFileTypes: true });
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw error;
+    }
+    // Only regular files named as evidence ids: a symlink, a folder or any other file is never counted, never removed.
+    const names = entries.filter((entry) => entry.isFile() && isArtifactId(entry.name)).map((entry) => entry.name);
+    const sizes = await Promise.all(
+      names.map(async (name): Promise<StoredEvidence | null> => {
+        try {
+          return { name, bytes: (await fs.lstat(path.join(this.dir, name))).size };
+        } catch (error) {
+          // Removed meanwhile (another process's bound).
+          if (isNotFound(error)) return null;
+          throw error;
+        }
+      }),
+    );
+    return sizes.filter((file): file is StoredEvidence => file !== null);
+  }
+
+  async remove(name: string): Promise<boolean> {
+    const target = isArtifactId(name) ? this.resolveInside(name) : null;
+    if (target === null) throw Object.assign(new Error('only an evidence id names a file to remove'), { code: 'EINVAL' });
+    try {
+      await fs.unlink(target);
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
       throw error;
     }
   }

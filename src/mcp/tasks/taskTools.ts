@@ -14,6 +14,11 @@ import type { ToolDefinition } from '../ToolDefinition.js';
 /** The task opens and closes its flow itself; the model never manages sessions. */
 const SESSION_TOOLS: ReadonlySet<string> = new Set(['ui_session_open', 'ui_session_close']);
 
+/** A tool that runs inside a flow someone else opened: it takes session_id and does not manage sessions. */
+export function runsInFlow(tool: ToolDefinition): boolean {
+  return Object.hasOwn(tool.inputSchema.shape, 'session_id') && !SESSION_TOOLS.has(tool.name);
+}
+
 export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefinition[]): TaskTools {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const refuse = async (name: string, code: 'INVALID_ARGUMENT', message: string) =>
@@ -35,7 +40,7 @@ export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefini
  */
 export function goalCatalog(tools: readonly ToolDefinition[]): readonly GoalTool[] {
   return tools
-    .filter((tool) => Object.hasOwn(tool.inputSchema.shape, 'session_id') && !SESSION_TOOLS.has(tool.name))
+    .filter(runsInFlow)
     .map((tool) => ({
       name: tool.name,
       description: tool.description,

@@ -1,6 +1,6 @@
 /**
  * The task routes in /openapi.json (issue 17 §4), from the zod schemas of taskSchemas.ts, which
- * take the flow runner's own flowFileSchema for `flow`.
+ * take the flow runner's own schema for `flow` (publishedFlowSchema).
  */
 import { component } from '../openApi.js';
 import { TASK_PATH, TASK_PREFIX, taskAnswerSchema, taskRequestSchema } from './taskSchemas.js';
@@ -23,7 +23,7 @@ export function taskPaths(): Record<string, Record<string, unknown>> {
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TaskRequest' } } } },
         responses: {
           202: { description: 'Queued (or already running); poll GET /task/{task_id}', content: ANSWER },
-          400: { description: 'INVALID_ARGUMENT: the body, the device name or the flow is not valid (each problem by its JSON path)', content: REFUSAL },
+          400: { description: 'INVALID_ARGUMENT: the body, the device name or the flow is not valid (a flow: every problem at once, by its step number)', content: REFUSAL },
           409: { description: 'EMULATOR_BUSY: too many tasks already wait for this device', content: REFUSAL },
           503: { description: 'MODEL_UNAVAILABLE: a goal and no model endpoint configured; EMULATOR_UNAVAILABLE: no allowed online device has this name', content: REFUSAL },
           401: UNAUTHORIZED,

@@ -13,6 +13,7 @@ import type { TaskTools, TaskView, TaskWork } from '../../application/tasks/Task
 import type { TaskManager } from '../../application/tasks/TaskManager.js';
 import { HarnessError } from '../../domain/errors.js';
 import { FlowFileError, validateFlow } from '../../flow/flowFile.js';
+import type { FlowCheckOptions } from '../../flow/flowSteps.js';
 import { flowWork } from '../../flow/flowTask.js';
 import type { HttpRoute } from '../../mcp/transports/http/HttpServer.js';
 import { STATUS_BY_ERROR_CODE } from '../httpStatus.js';
@@ -24,6 +25,8 @@ export interface TaskRouteOptions {
   readonly manager: TaskManager;
   readonly tools: TaskTools;
   readonly goal: Omit<GoalTaskDeps, 'tools'>;
+  /** What a flow's steps may use: the server's toolsets, and how to turn one on. */
+  readonly flowCheck: FlowCheckOptions;
   readonly clock: { now(): Date; monotonicMs(): number };
   readonly maxBodyBytes: number;
 }
@@ -39,7 +42,7 @@ export function taskRoute(options: TaskRouteOptions): HttpRoute {
     try {
       if (pathname === TASK_PATH) {
         if (method !== 'POST') return methodNotAllowed(res, 'POST');
-        const work = workOf(await bodyOf(req, options.maxBodyBytes), options);
+        const work = await workOf(await bodyOf(req, options.maxBodyBytes), options);
         const view = await options.manager.submit(work);
         return sendJson(res, 202, { ok: true, task: view }, { location: `${TASK_PREFIX}${view.task_id}` });
       }
@@ -73,8 +76,11 @@ function invalid(why: string): HarnessError {
   return new HarnessError('INVALID_ARGUMENT', `Invalid task: ${why}. Send {"device": "<serial or AVD name>", "flow": {…a flow file…}} or {"device": "…", "goal": "<text>"} (see /openapi.json).`);
 }
 
-/** The task the body asks for; every refusal before anything is queued or reaches a device. */
-function workOf(body: Record<string, unknown>, options: TaskRouteOptions): TaskWork {
+/**
+ * The task the body asks for; every refusal before anything is queued or reaches a device. A flow
+ * is checked whole (every step's tool and arguments), so a bad one is a 400 listing every problem.
+ */
+async function workOf(body: Record<string, unknown>, options: TaskRouteOptions): Promise<TaskWork> {
   const unknown = Object.keys(body).filter((key) => !TASK_REQUEST_KEYS.includes(key));
   if (unknown.length > 0) throw invalid(`it takes only device and one of flow, goal, not ${unknown.map((key) => JSON.stringify(key.slice(0, 32))).join(', ')}`);
   if (body.device === undefined) throw invalid('"device" is missing');
@@ -84,7 +90,7 @@ function workOf(body: Record<string, unknown>, options: TaskRouteOptions): TaskW
   if (hasFlow === hasGoal) throw invalid(hasFlow ? 'give flow or goal, not both' : 'give flow or goal');
   if (hasFlow) {
     try {
-      return flowWork(device, validateFlow(body.flow, 'flow'), options.tools, options.clock);
+      return flowWork(device, await validateFlow(body.flow, 'flow', options.flowCheck), options.tools, options.clock);
     } catch (error) {
       if (error instanceof FlowFileError) throw new HarnessError('INVALID_ARGUMENT', `Invalid task: ${error.message}`);
       throw error;

@@ -1,12 +1,12 @@
 /**
  * The task routes as data and as zod (issue 17 §4): the paths, the request body (its `flow` is the
- * flow runner's own flowFileSchema) and the view GET /task/{id} answers, from which /openapi.json
+ * flow runner's own schema, publishedFlowSchema) and the view GET /task/{id} answers, from which /openapi.json
  * publishes them. The route checks bodies with the flow runner's own validation, not with these.
  */
 import { z } from 'zod';
 import { MAX_GOAL_CHARS } from '../../application/tasks/goalTask.js';
 import { TASK_STATES, type TaskView } from '../../application/tasks/Task.js';
-import { flowFileSchema } from '../../flow/flowFile.js';
+import { publishedFlowSchema } from '../../flow/flowFile.js';
 
 export const TASK_PATH = '/agent/task';
 export const TASK_PREFIX = '/task/';
@@ -17,7 +17,7 @@ export const TASK_REQUEST_KEYS: readonly string[] = ['device', 'flow', 'goal'];
 const device = z.string().describe('The device: a serial adb lists or an allowed emulator\'s AVD name (GET /devices)');
 
 export const taskRequestSchema = z.union([
-  z.object({ device, flow: flowFileSchema.describe('A flow file\'s JSON, as in docs/flows/ (the flow runner\'s own schema)') }).strict(),
+  z.object({ device, flow: publishedFlowSchema().describe('A flow file\'s JSON, as in docs/flows/ (the flow runner\'s own schema); its steps may use the tools of the toolsets the server serves') }).strict(),
   z.object({ device, goal: z.string().min(1).max(MAX_GOAL_CHARS).describe('What to achieve; needs a model endpoint configured, else 503 MODEL_UNAVAILABLE') }).strict(),
 ]);
 

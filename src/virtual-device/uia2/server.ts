@@ -15,7 +15,7 @@ import type { SystemState } from '../device/system.js';
 import type { TouchSample } from '../device/touch.js';
 import type { DeviceUi } from '../device/ui.js';
 import { flatten, type UiElement } from '../device/uiTree.js';
-import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
+import { SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
 import { duplexPair } from './duplexPair.js';
 import { InvalidSelectorError, locate } from './locate.js';
 
@@ -167,7 +167,7 @@ export class Uia2Server {
   }
 
   private route(method: string, path: string, body: Json): unknown {
-    if (method === 'GET' && path === '/status') return { ready: true, message: 'UiAutomator2 Server is ready to accept commands' };
+    if (method === 'GET' && path === '/status') return this.status();
     if (method === 'GET' && path === '/sessions') return this.session ? [{ id: this.session.id, capabilities: this.session.capabilities }] : [];
     if (method === 'POST' && path === '/session') return this.createSession(body);
     const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
@@ -184,6 +184,31 @@ export class Uia2Server {
     return this.sessionCommand(session, method, rest, body);
   }
 
+  /** Status: ready, the message, and (server 7.6.0+) the build the installed server APK declares. */
+  private status(): Json {
+    const apk = this.device.system.installed.get('io.appium.uiautomator2.server');
+    return {
+      ready: true,
+      message: 'UiAutomator2 Server is ready to accept commands',
+      build: { version: apk?.versionName ?? '1.0', versionCode: apk?.versionCode ?? 1 },
+    };
+  }
+
+  /**
+   * SetOrientation: ScreenOrientation.ofString refuses anything but LANDSCAPE/PORTRAIT (an
+   * IllegalArgumentException, answered as `invalid argument`), then rotates and answers the
+   * orientation reached. This display stays portrait: PORTRAIT is already reached; LANDSCAPE is
+   * refused rather than answered as if the screen had turned.
+   */
+  private setOrientation(body: Json): string {
+    const wanted = typeof body.orientation === 'string' ? body.orientation.toUpperCase() : String(body.orientation);
+    if (wanted !== 'PORTRAIT' && wanted !== 'LANDSCAPE') {
+      throw new HttpError(400, 'invalid argument', `Orientation value '${String(body.orientation)}' is not supported. Only 'LANDSCAPE' and 'PORTRAIT' values could be translated into a valid screen orientation`);
+    }
+    if (wanted === 'LANDSCAPE') throw new HttpError(500, 'unknown error', 'This virtual device keeps its UiAutomator2 display in portrait: rotate it with the device scenario instead');
+    return 'PORTRAIT';
+  }
+
   private createSession(body: Json): unknown {
     const caps = body.capabilities as { firstMatch?: Json[]; alwaysMatch?: Json } | undefined;
     const capabilities: Json = { ...(caps?.alwaysMatch ?? {}), ...(caps?.firstMatch?.[0] ?? {}) };
@@ -191,7 +216,8 @@ export class Uia2Server {
     // NewSession: Settings.resetForNewSession() before the session exists; Appium then applies `appium:settings`.
     this.settings = { ...DEFAULT_SETTINGS };
     this.session = { id, capabilities, elements: new Map(), idsByNode: new Map() };
-    return { sessionId: id, capabilities };
+    // NewSession answers with the request's own model: the capabilities as sent and the new id.
+    return { capabilities: body.capabilities ?? null, sessionId: id };
   }
 
   private ref(session: Session, e: UiElement): Json {
@@ -270,9 +296,11 @@ export class Uia2Server {
     const ui = this.device.ui;
     const key = `${method} ${rest}`;
     switch (key) {
-      case 'GET /': return session.capabilities;
+      // GetSessionDetails: only the last accessibility scroll's data, which this double does not record.
+      case 'GET /': return { lastScrollData: null };
       case 'GET /appium/device/pixel_ratio': return this.device.system.density() / 160;
-      case 'GET /appium/device/system_bars': return { statusBar: STATUS_BAR_HEIGHT, navigationBar: NAVIGATION_BAR_HEIGHT };
+      // GetSystemBars answers the status bar's height only (SystemBarsModel has no other field).
+      case 'GET /appium/device/system_bars': return { statusBar: STATUS_BAR_HEIGHT };
       case 'GET /appium/device/display_density': return this.device.system.density();
       case 'GET /window/current/size': return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
       case 'GET /window/rect': return { x: 0, y: 0, width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
@@ -284,6 +312,7 @@ export class Uia2Server {
       case 'POST /appium/settings':
         return this.updateSettings(body);
       case 'GET /orientation': return 'PORTRAIT';
+      case 'POST /orientation': return this.setOrientation(body);
       case 'GET /rotation': return { x: 0, y: 0, z: 0 };
       case 'GET /alert/text': throw new HttpError(404, 'no such alert', 'An attempt was made to operate on a modal dialog when one was not open.');
       // ElementLocationHelpers.findElement(s) without a context: resetAccessibilityCache, then the roots.

@@ -86,10 +86,20 @@ class Parser {
   }
 }
 
+/**
+ * UiSelectorParser.prepareForParsing: a statement may leave out the constructor. `text("x")`
+ * and `.text("x")` read as `new UiSelector().text("x")`, `UiSelector()…` as `new UiSelector()…`.
+ */
+function withConstructor(statement: string): string {
+  if (statement === '' || statement.startsWith('new ') || statement.startsWith('UiScrollable')) return statement;
+  if (statement.startsWith('UiSelector')) return `new ${statement}`;
+  return `new UiSelector()${statement.startsWith('.') ? '' : '.'}${statement}`;
+}
+
 export function parseUiSelector(text: string): SelectorChain[] {
   const chains: SelectorChain[] = [];
-  for (const part of text.split(/;\s*(?=new\s)/)) {
-    const trimmed = part.trim().replace(/;$/, '');
+  for (const part of text.split(/;\s*(?=new\s|UiSelector|UiScrollable|\.|[a-z]\w*\()/)) {
+    const trimmed = withConstructor(part.trim().replace(/;$/, ''));
     if (trimmed === '') continue;
     const p = new Parser(trimmed);
     chains.push(p.chain());

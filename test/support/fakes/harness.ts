@@ -25,6 +25,8 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     connectTimeoutMs: 120_000,
     artifactsDir: '/nonexistent/artifacts',
     artifactsPathPrefix: 'artifacts/',
+    // Every file kept unless a test bounds it: the retention bound has its own tests.
+    artifactsRetention: { maxFiles: null, maxBytes: null },
     logLevel: 'silent',
     appiumExtraCapabilities: {},
     adbServerPort: null,
@@ -64,8 +66,8 @@ export async function drive<T>(clock: FakeClock, promise: Promise<T>, stepMs = 1
   return promise;
 }
 
-/** `deps`: more ports to replace (a goal task's agent loop); the fakes above are always used. */
-export function buildHarness(config: Partial<HarnessConfig> = {}, deps: Pick<Partial<ContainerDeps>, 'goalRunner'> = {}): TestHarness {
+/** `deps`: more ports to replace (a goal task's agent loop, the evidence hold board); the fakes above are always used. */
+export function buildHarness(config: Partial<HarnessConfig> = {}, deps: Pick<Partial<ContainerDeps>, 'goalRunner' | 'evidenceHoldBoard'> = {}): TestHarness {
   const clock = new FakeClock();
   const device = new FakeDevice();
   const automation = new FakeAutomation();

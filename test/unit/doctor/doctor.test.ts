@@ -292,6 +292,13 @@ describe('runDoctor', () => {
     expect(results.config?.summary).toMatch(/ANDROID_MCP_REMOTE="yes" is not understood/);
   });
 
+  it('a retention bound the server would refuse is a blocking config line, and the rest is still checked', async () => {
+    const results = byName(await runDoctor(options({ envExtra: { ANDROID_MCP_ARTIFACTS_MAX_MB: '2GB' } })));
+    expect(results.config?.status).toBe('miss');
+    expect(results.config?.summary).toMatch(/^ANDROID_MCP_ARTIFACTS_MAX_MB="2GB" is not usable: give a number of megabytes/);
+    expect(results.evidence?.status).toBe('ok');
+  });
+
   it('an allowed non-emulator serial passes the guard and says why', async () => {
     const results = byName(await runDoctor(options({ envExtra: { ANDROID_UDID: '127.0.0.1:5557', ANDROID_MCP_ALLOW_SERIALS: '127.0.0.1:5557' } })));
     expect(results.serial?.status).toBe('ok');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FlowFileError, parseFlowFile, type FlowFile } from '../../../src/flow/flowFile.js';
+import type { FlowFile } from '../../../src/flow/flowFile.js';
 import { runFlow, summarizeReport, type FlowClient, type FlowEnvelope } from '../../../src/flow/runFlow.js';
 import { envelopeOf } from '../../../src/flow/stdioFlowClient.js';
+import { serverLogSection } from '../../../src/flow/cli.js';
 
 const SESSION = 'sess_0123456789abcdefghijklmnop';
 
@@ -141,45 +142,6 @@ describe('runFlow', () => {
   });
 });
 
-describe('parseFlowFile', () => {
-  it('accepts a minimal flow and defaults missing arguments', () => {
-    expect(parseFlowFile('{"package_name":"com.x","steps":[{"tool":"device_back"}]}')).toEqual({
-      package_name: 'com.x',
-      steps: [{ tool: 'device_back', arguments: {} }],
-    });
-  });
-
-  function problems(text: string): readonly string[] {
-    try {
-      parseFlowFile(text, 'f.json');
-    } catch (error) {
-      if (error instanceof FlowFileError) return error.problems;
-      throw error;
-    }
-    throw new Error('expected a FlowFileError');
-  }
-
-  it('names every problem by its JSON path', () => {
-    const found = problems(
-      JSON.stringify({
-        package_name: 'com.x',
-        steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'A' } } }, { tool: 'app_open' }, { tool: 'ui_scroll', arguments: { direction: 'down', session_id: 'abc' } }],
-        extra: true,
-      }),
-    );
-    expect(found).toHaveLength(3);
-    expect(found[0]).toMatch(/^steps\[1\]\.tool: must be one of ui_tap, ui_type_text, ui_scroll, device_back/);
-    expect(found[1]).toMatch(/^steps\[2\]\.arguments\.session_id: must not be given/);
-    expect(found[2]).toMatch(/^\(root\): .*extra/);
-  });
-
-  it('refuses a flow without package or steps, and text that is not JSON', () => {
-    expect(problems('{"steps":[]}').map((p) => p.split(':')[0])).toEqual(['package_name', 'steps']);
-    expect(() => parseFlowFile('{', 'f.json')).toThrow(/f\.json is not valid JSON/);
-    expect(problems('[]')[0]).toMatch(/^\(root\):/);
-  });
-});
-
 describe('envelopeOf', () => {
   const env = envelope('ui_tap', { element_label: 'A' });
   it('prefers structuredContent, falls back to the JSON text block', () => {
@@ -188,5 +150,21 @@ describe('envelopeOf', () => {
   });
   it('reports a result without an envelope as a protocol error', () => {
     expect(envelopeOf({ content: [{ type: 'text', text: 'hello' }] })).toMatchObject({ ok: false, error: { code: 'PROTOCOL_ERROR' } });
+  });
+});
+
+describe('serverLogSection', () => {
+  it('prints no heading when the server wrote nothing but blank lines', () => {
+    expect(serverLogSection([], false)).toEqual([]);
+    expect(serverLogSection(['', '   ', '\t'], true)).toEqual([]);
+  });
+
+  it('prints the last 15 lines under the heading (all of them when verbose), blank ones left out', () => {
+    const tail = Array.from({ length: 20 }, (_, i) => `{"msg":"line ${i}"}`);
+    expect(serverLogSection(['', ...tail.slice(0, 2)], false)).toEqual(['server log (last lines):', '  {"msg":"line 0"}', '  {"msg":"line 1"}']);
+    const shown = serverLogSection(tail, false);
+    expect(shown).toHaveLength(16);
+    expect(shown[1]).toBe('  {"msg":"line 5"}');
+    expect(serverLogSection(tail, true)).toHaveLength(21);
   });
 });

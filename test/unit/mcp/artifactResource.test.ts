@@ -123,7 +123,7 @@ describe('artifact:// resource', () => {
     expect(store.reads).toEqual([SYMLINKED_ID]);
   });
 
-  it('says a failed read was a read: of a refused id, or of an unknown one (issue 11), with the contract code first', async () => {
+  it('answers a refused id INVALID_ARGUMENT and an unknown one ARTIFACT_NOT_FOUND, the code first, with what to do', async () => {
     const failure = (uri: string): Promise<McpError> =>
       readArtifact(writer, uri).then(
         () => new McpError(0, `served ${uri}`),
@@ -132,15 +132,32 @@ describe('artifact:// resource', () => {
     const refused = await failure('artifact://../../README.md');
     expect(refused).toBeInstanceOf(McpError);
     expect(refused.code).toBe(-32602);
-    expect(refused.message).toMatch(/^EVIDENCE_WRITE_FAILED \(a read, nothing was written\): refused to read that uri, it is not an artifact id the harness issues\. /);
-    expect(refused.message).not.toContain('README');
+    expect(refused.message).toBe(
+      'INVALID_ARGUMENT: refused to read that uri, it is not an artifact id the harness issues. Use the `evidence.uri` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
+    );
     const unknownId = '20261130-171203-999999-screen.png';
     const unknown = await failure(`artifact://${unknownId}`);
     expect(unknown.code).toBe(-32002);
-    expect(unknown.message).toMatch(new RegExp(`^EVIDENCE_WRITE_FAILED \\(a read, nothing was written\\): unknown artifact artifact://${unknownId}: `));
-    expect(unknown.message).toContain('screen_capture');
+    // This writer has no retention bound: nothing of it is named.
+    expect(unknown.message).toBe(
+      `ARTIFACT_NOT_FOUND: There is no evidence file artifact://${unknownId} in the evidence directory: it was never written there, or it was removed. resources/list shows the recent ones; take a new one with screen_capture.`,
+    );
     // The code travels in its own field; the message carries no SDK "MCP error -32002:" prefix.
     for (const error of [refused, unknown]) expect(error.message).not.toMatch(/MCP error/);
+  });
+
+  it('names the retention bound and how to raise it when one is in force', async () => {
+    const bounded = { read: () => Promise.resolve(null), recentIds: () => [], retentionBound: () => ({ maxFiles: 3, maxBytes: Math.round(0.3 * 1024 * 1024) }) };
+    const error = await readArtifact(bounded, 'artifact://20261130-171203-999999-screen.png').then(
+      () => null,
+      (failure: unknown) => failure as McpError,
+    );
+    expect(error?.message).toBe(
+      'ARTIFACT_NOT_FOUND: There is no evidence file artifact://20261130-171203-999999-screen.png in the evidence directory: it was never written there, ' +
+        'or it was removed: the evidence retention bound keeps the newest 3 files or 0.3 MB of evidence and removes the oldest ' +
+        '(raise ANDROID_MCP_ARTIFACTS_MAX_FILES or ANDROID_MCP_ARTIFACTS_MAX_MB to keep more; what an open UI session gave out is kept while it lives). ' +
+        'resources/list shows the recent ones; take a new one with screen_capture.',
+    );
   });
 
   it('parses nothing but the exact issued shape', () => {

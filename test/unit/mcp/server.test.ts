@@ -152,9 +152,9 @@ describe('MCP server', () => {
     expect(unknownTool.code).toBe(-32602);
     expect(unknownTool.message).toMatch(/^MCP error -32602: Unknown tool "ui\.tap"\. The tools are: /);
     const refused = await caught(client.readResource({ uri: 'artifact://../../etc/passwd' }));
-    expect(refused.message).toMatch(/^MCP error -32602: EVIDENCE_WRITE_FAILED \(a read/);
+    expect(refused.message).toMatch(/^MCP error -32602: INVALID_ARGUMENT: refused to read that uri, it is not/);
     const unknown = await caught(client.readResource({ uri: 'artifact://20261130-171203-000000-screen.png' }));
-    expect(unknown.message).toMatch(/^MCP error -32002: EVIDENCE_WRITE_FAILED \(a read/);
+    expect(unknown.message).toMatch(/^MCP error -32002: ARTIFACT_NOT_FOUND: There is no evidence file artifact:\/\/20261130-171203-000000-screen\.png /);
   });
 
   it('screen_capture adds an image block', async () => {

@@ -61,7 +61,7 @@ describe('the REST mirror on the HTTP server', () => {
     expect(at(document, 'paths', '/task/{id}', 'get', 'operationId')).toBe('getTask');
     expect(at(document, 'paths', '/task/{id}', 'delete', 'operationId')).toBe('cancelTask');
     const flowBody = at(document, 'components', 'schemas', 'TaskRequest', 'anyOf', '0', 'properties', 'flow', 'properties', 'steps', 'items', 'properties', 'tool', 'enum');
-    expect(flowBody).toEqual(['ui_tap', 'ui_type_text', 'ui_scroll', 'device_back']);
+    expect(flowBody).toEqual(['app_open', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back', 'settings_open_apps', 'app_install', 'app_stop', 'app_clear_data', 'device_key', 'ui_wait']);
     expect(at(document, 'components', 'schemas', 'TaskAnswer', 'properties', 'task', 'properties', 'state', 'enum')).toEqual(['queued', 'running', 'passed', 'failed', 'cancelled']);
     // Generated, not hand-written: the tap body is ui_tap's published input schema (no unknown keys).
     const tools = new Map(allTools(harness.container.services).map((tool) => [tool.name, publishTool(tool)]));

@@ -116,14 +116,27 @@ describe('POST /agent/task, GET /task/{id}', () => {
     const bad = { package_name: '', steps: [{ tool: 'ui_tap', arguments: { session_id: 'x' } }, { tool: 'app_open' }] };
     let expected = '';
     try {
-      validateFlow(bad, 'flow');
+      await validateFlow(bad, 'flow', h.container.tasks.flowCheck);
     } catch (error) {
       expected = (error as FlowFileError).message;
     }
-    expect(expected).toContain('steps[0].arguments.session_id');
+    expect(expected).toBe(
+      'flow is not a valid flow:\n' +
+        "  - package_name: Invalid package name ''. A package name is dot-separated segments of letters, digits and underscores, each starting with a letter, at most 255 characters (e.g. com.android.settings; no activity, path, space or flag). app_list_installed lists the installed packages.\n" +
+        '  - step 1 (ui_tap): session_id must not be given: the runner opens the flow and puts its id in every step\n' +
+        '  - step 1 (ui_tap): selector is missing\n' +
+        '  - step 2 (app_open): package_name is missing',
+    );
     const refused = await call('POST', '/agent/task', { device: 'emulator-5554', flow: bad });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: `Invalid task: ${expected}` } });
+    // A tool of a toolset this server does not serve: refused at submission, saying how to turn it on.
+    const waits = await call('POST', '/agent/task', { device: 'emulator-5554', flow: { ...FLOW, steps: [{ tool: 'ui_wait', arguments: { selector: { text: 'Hello' }, until: 'visible' } }] } });
+    expect(waits.status).toBe(400);
+    expect(waits.body.error?.message).toBe(
+      "Invalid task: flow is not a valid flow:\n  - step 1 (ui_wait): ui_wait belongs to the toolset 'wait', which is off: start the server with --toolsets wait (or ANDROID_MCP_TOOLSETS=wait)",
+    );
+    expect(h.automation.sessions.length).toBe(0);
     const cases: [unknown, number, string, string][] = [
       ['{nope', 400, 'INVALID_ARGUMENT', 'not JSON'],
       [[1], 400, 'INVALID_ARGUMENT', 'not a JSON object'],

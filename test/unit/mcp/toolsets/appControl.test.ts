@@ -30,3 +30,20 @@ describe('app_stop and app_clear_data (toolset apps)', () => {
     expect(refused.device.calls).toEqual([]);
   });
 });
+
+describe('app_stop and app_clear_data around a flow', () => {
+  it('without session_id a flow blocks them (EMULATOR_BUSY); with its id they run inside it and the flow lives on', async () => {
+    const h = buildHarness({ toolsets: ['core', 'apps'] });
+    const opened = await h.envelope('ui_session_open', {});
+    const sessionId = (opened.data as { session_id: string }).session_id;
+    expect((await h.envelope('app_stop', { package_name: 'com.example.app' })).error?.code).toBe('EMULATOR_BUSY');
+    expect(h.device.stopped).toEqual([]);
+    expect(await h.envelope('app_stop', { package_name: 'com.example.app', session_id: sessionId })).toMatchObject({ ok: true, data: { stopped_package: 'com.example.app' } });
+    expect(await h.envelope('app_clear_data', { package_name: 'com.example.app', session_id: sessionId })).toMatchObject({ ok: true, data: { cleared_package: 'com.example.app' } });
+    expect([h.device.stopped, h.device.cleared]).toEqual([['com.example.app'], ['com.example.app']]);
+    // Another id is the flow's rule: EMULATOR_BUSY, nothing done.
+    expect((await h.envelope('app_stop', { package_name: 'com.example.app', session_id: 'x'.repeat(32) })).error?.code).toBe('EMULATOR_BUSY');
+    expect(h.device.stopped).toHaveLength(1);
+    expect((await h.envelope('ui_session_close', { session_id: sessionId })).ok).toBe(true);
+  });
+});
