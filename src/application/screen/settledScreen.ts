@@ -70,15 +70,16 @@ export async function readScreenAfterAdbAction(device: DeviceGateway, clock: Clo
 }
 
 /**
- * The read of `after`, where a typed failure does not undo the action: the action happened, so its
- * answer stays a success and `after` says the screen could not be read (anything unclassified
- * still goes to the error boundary).
+ * The read of `after`, where a tree that could not be read does not undo the action: the action
+ * happened, so its answer stays a success and `after` says why there is no screen. A session or a
+ * device that failed (a ceiling, Appium gone, adb gone) still fails the call, so that the flow is
+ * closed and the model told, as for any other read of that session.
  */
 export async function observed(read: Promise<SettledScreen>): Promise<SettledScreen | HarnessError> {
   try {
     return await read;
   } catch (error) {
-    if (error instanceof HarnessError && error.code !== 'INTERNAL_ERROR') return error;
+    if (error instanceof HarnessError && error.code === 'UI_TREE_UNAVAILABLE') return error;
     throw error;
   }
 }
