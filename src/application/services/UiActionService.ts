@@ -301,12 +301,15 @@ export class UiActionService {
           reachedDevice = true;
           // Read inside the session, right before the action: opening a session can move the focus itself
           // (issue 12: the first session after boot starts io.appium.settings, which closes an open keyboard).
+          let latest = screenBefore;
           if (after === 'back' || screenBefore.ime.visible) {
             const now = await device.getWindowState();
             before = now.foregroundPackage;
             keyboardClosed = screenBefore.ime.visible && !now.ime.visible;
+            // The keyboard's place is what a press plans with: the newest read says where it is.
+            latest = { ...screenBefore, ime: now.ime };
           }
-          const data = { ...(await body(device, session, screenBefore, sessionId !== undefined)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
+          const data = { ...(await body(device, session, latest, sessionId !== undefined)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
           const ended = this.clock.monotonicMs();
           const read = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
           // Inside the session: the screen is read through it, never dumped under its UiAutomation.
