@@ -35,6 +35,7 @@ import { SettingsService } from './application/services/SettingsService.js';
 import { StatusService } from './application/services/StatusService.js';
 import { TreeService } from './application/services/TreeService.js';
 import { RefRegistry } from './application/screen/RefRegistry.js';
+import { ScreenReads } from './application/screen/ScreenReads.js';
 import { UiActionService } from './application/services/UiActionService.js';
 import { WaitService } from './application/services/WaitService.js';
 import type { HarnessConfig } from './config.js';
@@ -147,6 +148,8 @@ export interface Container {
   /** Which device's binding a call runs on; the REST mirror scopes `{id}` through it. */
   readonly router: DeviceRouter;
   readonly evidence: EvidenceWriter;
+  /** What each device's last screen read was, as the client was answered it (`last`, `latest`). */
+  readonly reads: ScreenReads;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
   /** Tasks (issue 17 §4): the manager, the tools they call, and the goal's agent loop and catalogue. */
@@ -293,19 +296,21 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const capture = new EvidenceCapture(evidence, logger);
   // One registry per server: a ref's serial never repeats while it runs (issue 13).
   const refs = new RefRegistry();
+  // The last read per device, and read ids: what a diff is relative to.
+  const reads = new ScreenReads(refs);
 
   const services: HarnessServices = {
     status: new StatusService(router, automation, ceilings, config.appiumUrl, remote !== null),
-    tree: new TreeService(router, refs),
+    tree: new TreeService(router, reads),
     capture: new CaptureService(router, capture),
-    apps: new AppService(router, capture, clock),
+    apps: new AppService(router, capture, clock, reads),
     flows: new FlowService(router),
-    actions: new UiActionService(router, capture, logger, clock, refs),
-    settings: new SettingsService(router, capture, clock),
-    waits: new WaitService(router, clock, refs),
-    appControl: new AppControlService(router, capture),
+    actions: new UiActionService(router, capture, logger, clock, refs, reads),
+    settings: new SettingsService(router, capture, clock, reads),
+    waits: new WaitService(router, clock, reads),
+    appControl: new AppControlService(router, capture, clock, reads),
     links: new LinkService(router, capture, clock),
-    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir))),
+    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir)), clock, reads),
     diagnostics: new DiagnosticsService(router),
     devices: new DeviceListService(
       directory ?? (remote ? new RemoteDeviceDirectory() : createDeviceDirectory(config, env, logger, null)),
@@ -399,6 +404,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
       return bindings.bindNow(config.udid).gate;
     },
     evidence,
+    reads,
     runner,
     server,
     tasks,

@@ -27,3 +27,9 @@ export function optionalSelector(args: Readonly<Record<string, unknown>>): Selec
   const raw = args.selector;
   return raw === undefined || raw === null ? undefined : parseSelector(raw);
 }
+
+/** `observe` (acting tools): absent or null is true (answer `after`), else a JSON boolean. */
+export function observeFlag(args: Readonly<Record<string, unknown>>): boolean {
+  const raw = args.observe;
+  return raw === undefined || raw === null ? true : parseFlag(raw, 'observe');
+}

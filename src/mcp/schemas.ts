@@ -59,3 +59,6 @@ export const ENVELOPE_OUTPUT_SCHEMA = Object.freeze({
   type: 'object',
   required: ['ok', 'operation_id', 'tool', 'data', 'evidence', 'error'],
 } as const);
+
+// Undescribed: the tools' descriptions say `after`, and the instructions say what `observe: false` leaves out.
+export const observeSchema = z.boolean().optional();

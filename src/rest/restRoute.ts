@@ -103,13 +103,13 @@ function decodeSegment(segment: string): string {
 
 /**
  * The tool's arguments: the JSON object of the body (empty body: none), or for a GET the query
- * string, where `true`/`false` and whole numbers are read as JSON would carry them and anything
+ * string, where `true`/`false`, whole numbers and `{…}` objects are read as JSON would carry them and anything
  * else stays a string, so the tool's own validation refuses it with its own message.
  */
 async function argumentsOf(operation: RestOperation, req: IncomingMessage, url: URL, maxBodyBytes: number): Promise<Record<string, unknown>> {
   if (operation.input === 'query') {
     const args: Record<string, unknown> = {};
-    for (const [key, value] of url.searchParams) args[key] = value === 'true' ? true : value === 'false' ? false : /^\d{1,15}$/.test(value) ? Number(value) : value;
+    for (const [key, value] of url.searchParams) args[key] = value === 'true' ? true : value === 'false' ? false : /^\d{1,15}$/.test(value) ? Number(value) : objectOrText(value);
     return args;
   }
   const body = operation.method === 'POST' ? await readBody(req, maxBodyBytes) : Buffer.alloc(0);
@@ -128,6 +128,16 @@ async function argumentsOf(operation: RestOperation, req: IncomingMessage, url: 
     throw new HarnessError('INVALID_ARGUMENT', 'Invalid request body: send a JSON object of the tool\'s arguments (see /openapi.json).');
   }
   return parsed as Record<string, unknown>;
+}
+
+/** A JSON object in the query (`within={"ref":"e5"}`) as the object; anything else stays the string it is. */
+function objectOrText(value: string): unknown {
+  if (!value.startsWith('{')) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
 }
 
 /** A failure before the tool ran, still as the tool's envelope (its own operation id, through the runner). */

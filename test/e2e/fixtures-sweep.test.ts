@@ -55,6 +55,15 @@ interface FileReport {
 const reports = new Map<string, FileReport>();
 let refTaps = 0;
 let refusedNoArea = 0;
+/** Refs a tap's `after` no longer offered (the model would not have them): not tapped. */
+let droppedByAfter = 0;
+
+/** The refs the model holds after an action's `after`: the whole screen's, or the last ones with a diff applied. */
+function heldAfter(held: ReadonlySet<string | undefined>, after: { diff_of?: string; actions?: { ref: string }[]; added?: { ref: string }[]; removed?: string[] }): Set<string | undefined> {
+  if (after.diff_of === undefined) return new Set<string | undefined>((after.actions ?? []).map((e) => e.ref));
+  const removed = new Set(after.removed ?? []);
+  return new Set([...[...held].filter((ref) => ref === undefined || !removed.has(ref)), ...(after.added ?? []).map((e) => e.ref)]);
+}
 
 const title = ON_EMULATOR
   ? 'fixtures sweep through the full stack [skipped on a real emulator: needs the virtual device to show each dump (--screen)]'
@@ -85,7 +94,7 @@ const title = ON_EMULATOR
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.error(
-      `[fixtures sweep e2e] ${reports.size} dumps, ${tried} taps (${refTaps} by ref, ${refusedNoArea} of them refused for having no visible area; the rest by selector)${limit > 0 ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${limit})` : ''}, ` +
+      `[fixtures sweep e2e] ${reports.size} dumps, ${tried} taps (${refTaps} by ref, each held from the last tap's after, ${refusedNoArea} of them refused for having no visible area, ${droppedByAfter} no longer offered by an after; the rest by selector)${limit > 0 ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${limit})` : ''}, ` +
         `${failed} failures, ${seconds} s\n${lines.join('\n')}`,
     );
   }, 60_000);
@@ -125,15 +134,29 @@ const title = ON_EMULATOR
         sessionId = open.envelope.data.session_id as string;
       };
       await openFlow();
+      // The refs the model holds: the read's, then each tap's `after` applied (a diff keeps the
+      // refs it does not name). A ref tapped here is one the last `after` left valid.
+      let held = new Set<string | undefined>(summary.actions.map((e) => e.ref));
       try {
         for (const { entry, by } of chosen) {
+          if (by === 'ref' && !held.has(entry.ref)) {
+            droppedByAfter += 1;
+            continue;
+          }
           const sent = by === 'ref' ? { ref: entry.ref } : selectorOf(entry);
           const what = `${JSON.stringify(sent)} (${nameOf(entry).slice(0, 40)})`;
           const version = vd.ui.version;
           const window = logWindow(vd);
           const clicksBefore = vd.clicks().length;
-          const answer = await harness.call('ui_tap', { selector: sent, session_id: sessionId });
+          // A ref tap reads the screen it left (after) and the next ref comes from it; a selector tap
+          // leaves it out (observe: false), as a scripted flow would, which keeps the sweep's time.
+          const answer = await harness.call('ui_tap', { selector: sent, session_id: sessionId, ...(by === 'selector' ? { observe: false } : {}) });
           const entries = window.since();
+          if (answer.envelope.ok && by === 'ref') {
+            const after = answer.envelope.data.after as Parameters<typeof heldAfter>[1] | undefined;
+            if (after === undefined || 'error' in after) failures.push(`${what}: no readable after (${JSON.stringify(after).slice(0, 200)})`);
+            else held = heldAfter(held, after);
+          }
           const finds = entries.filter((e) => e.kind === 'uia2' && e.detail.startsWith('find '));
           const clicks = vd.clicks().slice(clicksBefore);
           const box = boxOf(entry);

@@ -39,6 +39,9 @@ const SETTINGS = 'com.android.settings';
 const READ_ONLY_SHELL =
   /^(?:shell_v2|shell|exec): (?:getprop(?: '?(?:sys\.boot_completed|ro\.build\.version\.release|ro\.product\.model)'?)?|pm '?list'? '?packages'?|wm '?density'?|dumpsys '?(?:window|power)'?|uiautomator '?dump'? '?\/dev\/tty'?|screencap '?-p'?)$/;
 
+/** Every acting tool answers the screen it left (docs/contract.md §2, "The screen after an action"): a read, whole or a diff. */
+const AFTER: unknown = expect.objectContaining({ read: expect.stringMatching(/^r[0-9a-z]+$/) as unknown });
+
 let stack: E2eStack;
 let harness: HarnessProcess;
 let shortCeiling: HarnessProcess | null = null;
@@ -397,7 +400,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     if (stack.device) stack.device.setScreen('launcher');
     const answer = await harness.call('settings_open_apps');
     const envelope = expectOk(answer, window?.since());
-    expect(envelope.data).toEqual({ screen_marker: 'All apps' });
+    expect(envelope.data).toEqual({ screen_marker: 'All apps', after: AFTER });
     readEvidence(stack.evidenceDir, envelope, 'settings-apps');
     const summary = await tree(harness);
     expect(summary.foreground_package).toBe(SETTINGS);
@@ -416,7 +419,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
   it('FLOW-UI-1: app_open → ui_tap → ui_scroll → device_back move through Settings with no coordinates, one evidence file per action', async () => {
     const window = stack.device ? logWindow(stack.device) : null;
     const opened = expectOk(await harness.call('app_open', { package_name: SETTINGS }));
-    expect(opened.data).toEqual({ opened_package: SETTINGS, foreground_package: SETTINGS });
+    expect(opened.data).toEqual({ opened_package: SETTINGS, foreground_package: SETTINGS, after: AFTER });
     const home = await tree(harness);
     const apps = offered(home, 'Apps');
     const tapped = expectOk(await harness.call('ui_tap', { selector: selectorOf(apps) }), window?.since());
@@ -424,10 +427,10 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     expect(boxOf(apps).width).toBeGreaterThan(0);
     const scrolled = expectOk(await harness.call('ui_scroll', { direction: 'down' }));
     // moved: whether the list's content changed (Settings → Apps fits on one screen of the virtual device).
-    expect(scrolled.data).toEqual({ direction: 'down', moved: expect.any(Boolean), foreground_package: SETTINGS });
+    expect(scrolled.data).toEqual({ direction: 'down', moved: expect.any(Boolean), foreground_package: SETTINGS, after: AFTER });
     if (stack.device) expect(scrolled.data.moved).toBe(false);
     const back = expectOk(await harness.call('device_back'));
-    expect(back.data).toEqual({ back_to_package: SETTINGS, foreground_package: SETTINGS });
+    expect(back.data).toEqual({ back_to_package: SETTINGS, foreground_package: SETTINGS, after: AFTER });
 
     const files = [
       readEvidence(stack.evidenceDir, opened, 'app-open'),
@@ -740,7 +743,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const window = stack.device ? logWindow(stack.device) : null;
     if (stack.device) stack.device.setScreen('launcher');
     const opened = expectOk(await harness.call('app_open', { package_name: APP_PACKAGE }), window?.since());
-    expect(opened.data).toEqual({ opened_package: APP_PACKAGE, foreground_package: APP_PACKAGE });
+    expect(opened.data).toEqual({ opened_package: APP_PACKAGE, foreground_package: APP_PACKAGE, after: AFTER });
     readEvidence(stack.evidenceDir, opened, 'app-open');
     const summary = await tree(harness);
     expect(summary.foreground_package).toBe(APP_PACKAGE);
@@ -794,7 +797,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
         const moved: boolean[] = [];
         for (let i = 0; i < 12 && moved.at(-1) !== false; i++) {
           const answer = expectOk(await harness.call('ui_scroll', { direction, session_id: sessionId }), window.since());
-          expect(answer.data).toEqual({ direction, moved: expect.any(Boolean), foreground_package: CALENDAR });
+          expect(answer.data).toEqual({ direction, moved: expect.any(Boolean), foreground_package: CALENDAR, after: AFTER });
           readEvidence(stack.evidenceDir, answer, 'ui-scroll');
           moved.push(answer.data.moved as boolean);
           for (const day of days(await tree(harness, { session_id: sessionId }))) seen.add(day);
@@ -850,7 +853,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       const named: boolean[] = [];
       for (let i = 0; i < 6 && named.at(-1) !== false; i++) {
         const answer = expectOk(await harness.call('ui_scroll', { direction: 'down', selector: tasks!.selector }), window.since());
-        expect(answer.data).toEqual({ direction: 'down', target: TASKS, moved: expect.any(Boolean), foreground_package: CALENDAR });
+        expect(answer.data).toEqual({ direction: 'down', target: TASKS, moved: expect.any(Boolean), foreground_package: CALENDAR, after: AFTER });
         named.push(answer.data.moved as boolean);
       }
       expect(named.at(-1)).toBe(false);
@@ -862,7 +865,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
 
       // No selector: the main container for down is the largest vertical list, the schedule.
       const main = expectOk(await harness.call('ui_scroll', { direction: 'down' }));
-      expect(main.data).toEqual({ direction: 'down', moved: true, foreground_package: CALENDAR });
+      expect(main.data).toEqual({ direction: 'down', moved: true, foreground_package: CALENDAR, after: AFTER });
       expect(offsetOf('schedule')).toBeGreaterThan(0);
       expect(offsetOf('task_list')).toBe(826);
       // A row names the list that holds it: up on a task scrolls the task list back.

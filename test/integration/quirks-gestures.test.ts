@@ -182,7 +182,7 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     const scrolled = await call('ui_scroll', { direction: 'down' });
     report('QUIRK-SWIPE-IME-1 ui_scroll with the keyboard open', scrolled);
     expect(scrolled.envelope.ok, JSON.stringify(scrolled.envelope.error)).toBe(true);
-    expect(scrolled.envelope.data).toEqual({ direction: 'down', moved: true, foreground_package: 'com.example.longsearch' });
+    expect(scrolled.envelope.data).toEqual({ direction: 'down', moved: true, foreground_package: 'com.example.longsearch', after: expect.objectContaining({ read: expect.stringMatching(/^r/) as unknown }) as unknown });
     const swipes = logSince(scrollSince, 'input').filter((d) => / swipe /.test(d));
     expect(swipes).toHaveLength(1);
     const [, startY, endY] = /swipe \(\d+,(\d+)\)->\(\d+,(\d+)\)/.exec(swipes[0] ?? '') ?? [];

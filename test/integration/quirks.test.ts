@@ -649,7 +649,7 @@ esac`,
       const back = await call('device_back', { session_id: sessionId });
       report('QUIRK-BACK-1 device_back with the focus lagging', back);
       expect(back.envelope.ok, JSON.stringify(back.envelope.error)).toBe(true);
-      expect(back.envelope.data).toEqual({ back_to_package: launcher, foreground_package: launcher });
+      expect(back.envelope.data).toEqual({ back_to_package: launcher, foreground_package: launcher, after: expect.objectContaining({ read: expect.stringMatching(/^r/) as unknown }) as unknown });
       const entries = device.log().filter((e) => e.seq > since);
       expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/back -> 200$/.test(e.detail))).toHaveLength(1);
       // The harness read the package in front before the key, then the window state after it.

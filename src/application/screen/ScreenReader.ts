@@ -34,8 +34,20 @@ export function readScreenViaDriver(device: DeviceGateway, session: AutomationSe
 }
 
 /** The tree, the density and the window state are independent reads: taken at once, all fresh. */
-async function readAlongside(device: DeviceGateway, source: Promise<string>): Promise<ScreenReading> {
-  const [xml, density, window] = await together(source, device.getDensity(), device.getWindowState());
+function readAlongside(device: DeviceGateway, source: Promise<string>): Promise<ScreenReading> {
+  return readScreenWith(source, device.getDensity(), device.getWindowState());
+}
+
+/**
+ * The screen from reads already under way or made: an action's `after` reuses the window state its
+ * foreground settle just read, rather than a third `dumpsys window` in the same moment.
+ */
+export async function readScreenWith(
+  source: Promise<string>,
+  densityRead: Promise<number>,
+  windowRead: WindowState | Promise<WindowState>,
+): Promise<ScreenReading> {
+  const [xml, density, window] = await together(source, densityRead, Promise.resolve(windowRead));
   const tree = parseDump(xml);
   const context: ScreenContext = { density, window };
   const { summary, plans } = summariseScreenDetailed(tree, context);

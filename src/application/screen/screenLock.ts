@@ -78,6 +78,19 @@ async function conditionForAction(device: DeviceGateway): Promise<{ window: Wind
   return { window, condition: conditionOf(window, wakefulness) };
 }
 
+/**
+ * After an action, beside the read of the screen it left: `dumpsys power` once more only when the
+ * settled window would not let the next action's check reuse the last one (the focus moved, or the
+ * display flags do not tell). Read once per settle, overlapping the screen read, so that the next
+ * action's check costs one `dumpsys window` and no second round trip (docs/contract.md, "A locked
+ * or sleeping screen").
+ */
+export async function notePowerAfterAction(device: DeviceGateway, settled: WindowState): Promise<void> {
+  if (powerUnchanged(settled, lastPower.get(device))) return;
+  if (settled.lock?.awake !== true || settled.lock.locked) return;
+  lastPower.set(device, { wakefulness: await device.getWakefulness(), focus: focusOf(settled) });
+}
+
 /** DEVICE_LOCKED for `doing` ("opening com.example.app", "the tap"), saying what to do; null when the screen is usable. */
 export function lockedError(condition: ScreenCondition, doing: string): HarnessError | null {
   const never = 'The harness never unlocks or wakes the device itself: it cannot know the PIN, pattern or password.';

@@ -1,5 +1,7 @@
 import { HarnessError } from '../../domain/errors.js';
-import type { DeviceGateway, PackageName } from '../../domain/ports.js';
+import type { Clock, DeviceGateway, PackageName } from '../../domain/ports.js';
+import type { ScreenReads } from '../screen/ScreenReads.js';
+import { afterOf, observed, observerSource, readScreenAfterAdbAction } from '../screen/settledScreen.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
@@ -14,17 +16,19 @@ export class AppControlService {
   constructor(
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
+    private readonly clock: Clock,
+    private readonly reads: ScreenReads,
   ) {}
 
-  stop(context: OperationContext, pkg: PackageName, sessionId?: string): Promise<Outcome> {
-    return this.run(context, pkg, sessionId, 'app-stop', async (device) => {
+  stop(context: OperationContext, pkg: PackageName, sessionId?: string, observe = true): Promise<Outcome> {
+    return this.run(context, pkg, sessionId, 'app-stop', observe, async (device) => {
       await device.forceStop(pkg);
       return { stopped_package: pkg };
     });
   }
 
-  clearData(context: OperationContext, pkg: PackageName, sessionId?: string): Promise<Outcome> {
-    return this.run(context, pkg, sessionId, 'app-clear-data', async (device) => {
+  clearData(context: OperationContext, pkg: PackageName, sessionId?: string, observe = true): Promise<Outcome> {
+    return this.run(context, pkg, sessionId, 'app-clear-data', observe, async (device) => {
       if (!(await device.clearData(pkg))) {
         throw new HarnessError('APP_NOT_FOUND', `The device refused to clear the data of ${pkg} (pm clear said Failed). Check it with app_list_installed.`);
       }
@@ -37,6 +41,7 @@ export class AppControlService {
     pkg: PackageName,
     sessionId: string | undefined,
     label: 'app-stop' | 'app-clear-data',
+    observe: boolean,
     body: (device: DeviceGateway) => Promise<Record<string, unknown>>,
   ): Promise<Outcome> {
     const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
@@ -48,7 +53,8 @@ export class AppControlService {
         const data = await body(device);
         const window = await device.getWindowState();
         const written = await this.evidence.capture(device, label);
-        return { data: { ...data, foreground_package: window.foregroundPackage }, evidence: written.ref };
+        const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(flows, device))) : null;
+        return { data: { ...data, foreground_package: window.foregroundPackage, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) }, evidence: written.ref };
       } catch (error) {
         throw await this.evidence.attachFailure(device, label, error);
       }

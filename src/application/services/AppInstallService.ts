@@ -1,6 +1,8 @@
 import type { ApkRelativePath } from '../../domain/apk/apkArgument.js';
 import { findInstallRefusal, installRefusedError } from '../../domain/apk/installFailure.js';
-import type { ApkFolder } from '../../domain/ports.js';
+import type { ApkFolder, Clock } from '../../domain/ports.js';
+import type { ScreenReads } from '../screen/ScreenReads.js';
+import { afterOf, observed, observerSource, readScreenAfterAdbAction } from '../screen/settledScreen.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
@@ -17,10 +19,12 @@ export class AppInstallService {
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
     private readonly folder: ApkFolder,
+    private readonly clock: Clock,
+    private readonly reads: ScreenReads,
   ) {}
 
   /** Without session_id no flow may be open (as app_open); with one it runs inside that flow. */
-  async install(context: OperationContext, apk: ApkRelativePath, sessionId?: string): Promise<Outcome> {
+  async install(context: OperationContext, apk: ApkRelativePath, sessionId?: string, observe = true): Promise<Outcome> {
     // The default device (issue 15): with several online and none configured, DEVICE_AMBIGUOUS.
     const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', (device) => flows.outsideOrIn(sessionId, async () => {
@@ -33,6 +37,7 @@ export class AppInstallService {
           if (!outcome.ok) throw installRefusedError(pkg, findInstallRefusal(outcome.output));
           const window = await device.getWindowState();
           const written = await this.evidence.capture(device, 'app-install');
+          const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(flows, device))) : null;
           return {
             data: {
               installed_package: pkg,
@@ -41,6 +46,7 @@ export class AppInstallService {
               replaced,
               size_bytes: prepared.sizeBytes,
               foreground_package: window.foregroundPackage,
+              ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
             },
             evidence: written.ref,
           };

@@ -6,6 +6,8 @@ import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { isVisible } from '../../domain/tree/nodeFacts.js';
 import { conditionOf, lockedError, requireUsableScreen } from '../screen/screenLock.js';
+import type { ScreenReads } from '../screen/ScreenReads.js';
+import { afterOf, observed, readScreenAfterAdbAction } from '../screen/settledScreen.js';
 
 /** CONTRACT §7: poll every 0.5 s for up to 6 s until the launched package is visible. */
 export const APP_VISIBLE_TIMEOUT_MS = 6_000;
@@ -17,6 +19,7 @@ export class AppService {
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
     private readonly clock: Clock,
+    private readonly reads: ScreenReads,
   ) {}
 
   async listInstalled(context: OperationContext, sessionId?: string): Promise<Outcome> {
@@ -32,18 +35,18 @@ export class AppService {
    * pull the screen from under it). With one (issue 15: a flow names its device) the launch runs in
    * that flow and the polling reads the flow's page source instead of dumping.
    */
-  async open(context: OperationContext, pkg: PackageName, sessionId?: string): Promise<Outcome> {
+  async open(context: OperationContext, pkg: PackageName, sessionId?: string, observe = true): Promise<Outcome> {
     const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
         flows.assertNoFlow();
-        return this.launch(device, pkg, async () => device.dumpUi());
+        return this.launch(device, pkg, async () => device.dumpUi(), observe);
       }
-      return flows.use(sessionId, (session) => this.launch(device, pkg, () => session.pageSource()));
+      return flows.use(sessionId, (session) => this.launch(device, pkg, () => session.pageSource(), observe));
     });
   }
 
-  private async launch(device: DeviceGateway, pkg: PackageName, source: () => Promise<string>): Promise<Outcome> {
+  private async launch(device: DeviceGateway, pkg: PackageName, source: () => Promise<string>, observe: boolean): Promise<Outcome> {
     // Issue 12: behind the lock screen `am start` still succeeds, and nobody sees the app.
     await requireUsableScreen(device, `opening ${pkg}`);
     const component = await this.launcherComponent(device, pkg);
@@ -51,7 +54,9 @@ export class AppService {
       await this.start(device, pkg, component);
       const foreground = await this.waitUntilVisible(device, pkg, source);
       const written = await this.evidence.capture(device, 'app-open');
-      return { data: { opened_package: pkg, foreground_package: foreground }, evidence: written.ref };
+      // The same source as the polling: the flow's page source in a flow, else a dump (no flow is open then).
+      const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, source)) : null;
+      return { data: { opened_package: pkg, foreground_package: foreground, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) }, evidence: written.ref };
     } catch (error) {
       throw await this.evidence.attachFailure(device, 'app-open', error);
     }

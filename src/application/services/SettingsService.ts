@@ -6,6 +6,8 @@ import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { conditionOf, lockedError, requireUsableScreen } from '../screen/screenLock.js';
+import type { ScreenReads } from '../screen/ScreenReads.js';
+import { afterOf, observed, readScreenAfterAdbAction } from '../screen/settledScreen.js';
 
 export const SETTINGS_PACKAGE = 'com.android.settings';
 /** CONTRACT §7: up to 8 s for the Apps list to show. */
@@ -20,27 +22,29 @@ export class SettingsService {
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
     private readonly clock: Clock,
+    private readonly reads: ScreenReads,
   ) {}
 
   /** As app_open: with session_id the flow's device, polled through the flow's page source (no dump under it). */
-  async openApps(context: OperationContext, sessionId?: string): Promise<Outcome> {
+  async openApps(context: OperationContext, sessionId?: string, observe = true): Promise<Outcome> {
     const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
         flows.assertNoFlow();
-        return this.open(device, () => device.dumpUi());
+        return this.open(device, () => device.dumpUi(), observe);
       }
-      return flows.use(sessionId, (session) => this.open(device, () => session.pageSource()));
+      return flows.use(sessionId, (session) => this.open(device, () => session.pageSource(), observe));
     });
   }
 
-  private async open(device: DeviceGateway, source: () => Promise<string>): Promise<Outcome> {
+  private async open(device: DeviceGateway, source: () => Promise<string>, observe: boolean): Promise<Outcome> {
     await requireUsableScreen(device, 'opening Settings → Apps');
     try {
       await device.startApplicationSettings();
       const marker = await this.waitForAppsList(device, source);
       const written = await this.evidence.capture(device, 'settings-apps');
-      return { data: { screen_marker: marker }, evidence: written.ref };
+      const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, source)) : null;
+      return { data: { screen_marker: marker, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) }, evidence: written.ref };
     } catch (error) {
       throw await this.evidence.attachFailure(device, 'settings-apps', error);
     }

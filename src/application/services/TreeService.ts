@@ -1,13 +1,23 @@
 import { createHash } from 'node:crypto';
+import { HarnessError } from '../../domain/errors.js';
+import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
+import { locateIdentity } from '../../domain/refs/refIdentity.js';
+import { matchSelector } from '../../domain/selectors/matcher.js';
+import { expandIds, selectorToWire } from '../../domain/selectors/selector.js';
+import { notFoundMessage } from '../../domain/summary/notFound.js';
+import { screenTexts, summaryWithin } from '../../domain/summary/screenParts.js';
+import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
+import { isVisible } from '../../domain/tree/nodeFacts.js';
+import type { UiNode } from '../../domain/tree/uiNode.js';
+import type { ScreenReading } from '../screen/ScreenReader.js';
+import { summaryForAnswer } from '../screen/wireSummary.js';
 import { ANSWER_BUDGET_BYTES, ENVELOPE_RESERVE_BYTES, SUMMARY_BUDGET_BYTES, wireBytesOfJson } from '../../domain/summary/answerBudget.js';
 import { redactPasswordTexts } from '../../domain/tree/dump.js';
 import { rawPart } from '../../domain/tree/rawPage.js';
-import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
-import type { RefRegistry } from '../screen/RefRegistry.js';
+import type { ScreenReads } from '../screen/ScreenReads.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
-import { summaryForAnswer } from '../screen/wireSummary.js';
 
 export interface TreeRequest {
   readonly includeRaw: boolean;
@@ -16,29 +26,35 @@ export interface TreeRequest {
   /** Where the part of raw XML starts (raw_truncated.next_offset of an earlier answer); 0 when absent. */
   readonly rawOffset?: number;
   readonly sessionId?: string;
+  /** `since: "last"`: a diff against the device's last read when the screen is the same one. */
+  readonly sinceLast?: boolean;
+  /** `within`: one container, named by a ref or a selector. */
+  readonly within?: ActionTarget;
+  /** `mode: "text"`: the screen's texts only. */
+  readonly textOnly?: boolean;
 }
 
 /**
  * ui_get_tree: the screen summary. With a session_id, or whenever a flow is open, it
  * reads the flow's page source (a `uiautomator dump` would unregister the flow's
  * UiAutomation); otherwise `uiautomator dump` through adb. Read-only either way. Every offered
- * entry gets its ref from the registry (issue 13).
+ * entry gets its ref from the registry (issue 13), and every answer its read id (ScreenReads).
  */
 export class TreeService {
   constructor(
     private readonly router: DeviceRouter,
-    private readonly refs: RefRegistry,
+    private readonly reads: ScreenReads,
   ) {}
 
   async getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
     const { access, flows } = await this.router.bindingFor({ sessionId: request.sessionId });
     return access.exclusive(context, 'adb', async (device) => {
       const reading = await readScreenAsObserver(flows, device, request.sessionId);
+      if (request.within !== undefined || request.textOnly === true) return { data: this.part(reading, request) };
       // Every answer stays within what clients accept (docs/contract.md §2, "Size"): the summary in its share...
-      const attached = this.refs.attach(reading);
-      const summary = fitSummaryToBudget(summaryForAnswer(attached, request.includeBounds === true), SUMMARY_BUDGET_BYTES);
+      const summary = this.reads.answer(device, reading, { diff: request.sinceLast === true, includeBounds: request.includeBounds === true });
       // The run's trace draws the entries for a person, bounds asked for or not.
-      const trace = { bounds: Object.fromEntries(attached.actions.map((entry) => [entry.ref, entry.bounds] as const)) };
+      const trace = { bounds: this.reads.boundsByRef(reading) };
       if (!request.includeRaw) return { data: summary, trace };
       // ...and the raw XML, as the device wrote it except a password field's text (docs/summary.md), in the rest.
       const xml = redactPasswordTexts(reading.xml);
@@ -46,5 +62,35 @@ export class TreeService {
       const sha256 = createHash('sha256').update(xml, 'utf8').digest('hex').slice(0, 16);
       return { data: { ...summary, ...rawPart(xml, request.rawOffset ?? 0, room, sha256) }, trace };
     });
+  }
+
+  /** A container's summary, or the texts (of the screen or of a container), within the summary's share of the budget. */
+  private part(reading: ScreenReading, request: TreeRequest): Record<string, unknown> {
+    const container = request.within === undefined ? undefined : this.containerOf(reading, request.within);
+    const echo = request.within === undefined ? {} : { within: isRefTarget(request.within) ? { ref: request.within.ref } : selectorToWire(request.within.selector) };
+    return this.reads.part(reading, (withRefs) => {
+      if (request.textOnly === true) {
+        const { texts, truncated } = screenTexts(reading.tree, container);
+        const fitted = fitSummaryToBudget({ ...echo, foreground_package: withRefs.foreground_package, texts, actions: [], ...(truncated ? { truncated: true as const } : {}) }, SUMMARY_BUDGET_BYTES);
+        // No actions in a text read: the list was only there for the budget's cut.
+        const { actions: _none, counts, ...rest } = fitted as typeof fitted & { counts?: { texts: number } };
+        return { ...rest, ...(counts ? { counts: { texts: counts.texts } } : {}) };
+      }
+      const inside = summaryWithin(withRefs, reading.plans, container!);
+      return { ...echo, ...fitSummaryToBudget(summaryForAnswer(inside, request.includeBounds === true), SUMMARY_BUDGET_BYTES) };
+    });
+  }
+
+  /** The node `within` names on this reading: STALE_REF for a ref that no longer names its element, UI_ELEMENT_NOT_FOUND for a selector that names nothing visible. */
+  private containerOf(reading: ScreenReading, target: ActionTarget): UiNode {
+    if (isRefTarget(target)) {
+      const known = this.reads.lookupRef(target.ref);
+      const node = 'missing' in known ? null : locateIdentity(reading.tree, reading.window, known.identity);
+      if (node) return node;
+      throw new HarnessError('STALE_REF', `The screen changed since ref ${target.ref} was read: call ui_get_tree again and send a ref from its answer as within.`);
+    }
+    const node = matchSelector(reading.tree, expandIds(target.selector, reading.summary.foreground_package)).find(isVisible);
+    if (node) return node;
+    throw new HarnessError('UI_ELEMENT_NOT_FOUND', notFoundMessage(target.selector, reading.summary.actions));
   }
 }

@@ -22,13 +22,12 @@ import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { readScreenViaDriver } from '../screen/ScreenReader.js';
-import { summaryForAnswer } from '../screen/wireSummary.js';
-import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
-import { SUMMARY_BUDGET_BYTES } from '../../domain/summary/answerBudget.js';
+import { readScreenViaDriver, readScreenWith } from '../screen/ScreenReader.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
-import { requireUsableScreen } from '../screen/screenLock.js';
+import { notePowerAfterAction, requireUsableScreen } from '../screen/screenLock.js';
+import type { ScreenReads } from '../screen/ScreenReads.js';
+import { afterOf, observed, readSettledScreen } from '../screen/settledScreen.js';
 
 /** What each action is called in a DEVICE_LOCKED message. */
 const ACTION_NAMES: Readonly<Record<string, string>> = {
@@ -123,15 +122,16 @@ export class UiActionService {
     private readonly logger: Logger,
     private readonly clock: Clock,
     private readonly refs: RefRegistry,
+    private readonly reads: ScreenReads,
   ) {}
 
-  tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false): Promise<Outcome> {
+  tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false, observe = true): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
     // Where the pressed element was, for the run's trace (a person's view), never the answer.
     let pressed: Rect | null = null;
-    const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', sessionId, async (device, session, window) => {
-      const found = await this.findTarget(device, session, target, window);
+    const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window, inFlow) => {
+      const found = await this.findTarget(device, session, target, window, inFlow);
       const { element, name } = found;
       // Read before the click: the click may navigate away from the element. The label and the
       // element's place are independent reads: asked at once, their round trips overlap.
@@ -185,11 +185,11 @@ export class UiActionService {
     return plan;
   }
 
-  typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string): Promise<Outcome> {
+  typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string, observe = true): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    return this.act(context, 'ui-type', sessionId, async (device, session, window) => {
-      const found = await this.findTarget(device, session, target, window);
+    return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inFlow) => {
+      const found = await this.findTarget(device, session, target, window, inFlow);
       const { element } = found;
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
@@ -216,8 +216,8 @@ export class UiActionService {
    * A selector goes through the same find as ui_tap; the element found, or its nearest
    * scrollable ancestor, must scroll the way asked, else nothing is swiped.
    */
-  scroll(context: OperationContext, direction: ScrollDirection, selector?: Selector, sessionId?: string): Promise<Outcome> {
-    return this.act(context, 'ui-scroll', sessionId, async (device, session, window) => {
+  scroll(context: OperationContext, direction: ScrollDirection, selector?: Selector, sessionId?: string, observe = true): Promise<Outcome> {
+    return this.act(context, 'ui-scroll', { sessionId, observe }, async (device, session, window) => {
       const element = selector ? await this.find(device, session, selector, window) : null;
       const place = element ? await session.elementPlace(element) : null;
       const before = await readScreenViaDriver(device, session);
@@ -249,11 +249,11 @@ export class UiActionService {
     });
   }
 
-  back(context: OperationContext, sessionId?: string): Promise<Outcome> {
+  back(context: OperationContext, sessionId?: string, observe = true): Promise<Outcome> {
     return this.act(
       context,
       'device-back',
-      sessionId,
+      { sessionId, observe },
       async (_device, session) => {
         await session.back();
         return {};
@@ -269,11 +269,11 @@ export class UiActionService {
    * device_back's own PressBack. Home, Recents and Back move the focus after the call returns,
    * so the foreground is read until it settles, as after Back; Enter is read once.
    */
-  key(context: OperationContext, key: DeviceKey, sessionId?: string): Promise<Outcome> {
+  key(context: OperationContext, key: DeviceKey, sessionId?: string, observe = true): Promise<Outcome> {
     return this.act(
       context,
       'device-key',
-      sessionId,
+      { sessionId, observe },
       async (_device, session) => {
         if (key === 'back') await session.back();
         else await session.pressKey(DEVICE_KEYS[key]);
@@ -292,11 +292,11 @@ export class UiActionService {
    * shade, which stays resumed) gives way to the one read through adb after, as for every action.
    */
   notifications(context: OperationContext, sessionId?: string): Promise<Outcome> {
-    return this.act(context, 'notifications-open', sessionId, async (device, session) => {
+    // The answer is the shade itself (a read of its own, the last read for a diff), so no `after` beside it.
+    return this.act(context, 'notifications-open', { sessionId, observe: false }, async (device, session) => {
       await session.openNotifications();
       const reading = await readScreenViaDriver(device, session);
-      const summary = fitSummaryToBudget(summaryForAnswer(this.refs.attach(reading), false), SUMMARY_BUDGET_BYTES);
-      return { ...summary };
+      return this.reads.answer(device, reading, { diff: false });
     });
   }
 
@@ -306,8 +306,8 @@ export class UiActionService {
    * display to report it. An app that fixes its orientation keeps the display where it is, and the
    * server answers `invalid element state`: said here in the model's words.
    */
-  rotate(context: OperationContext, orientation: Orientation, sessionId?: string): Promise<Outcome> {
-    return this.act(context, 'device-rotate', sessionId, async (_device, session) => {
+  rotate(context: OperationContext, orientation: Orientation, sessionId?: string, observe = true): Promise<Outcome> {
+    return this.act(context, 'device-rotate', { sessionId, observe }, async (_device, session) => {
       try {
         await session.setOrientation(orientation === 'landscape' ? 'LANDSCAPE' : 'PORTRAIT');
       } catch (error) {
@@ -325,9 +325,11 @@ export class UiActionService {
   private async act(
     context: OperationContext,
     label: string,
-    sessionId: string | undefined,
+    /** `observe`: answer `after`, the screen the action left (docs/contract.md §2). */
+    { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
-    body: (device: DeviceGateway, session: AutomationSession, window: WindowState) => Promise<Record<string, unknown>>,
+    /** `inFlow`: the call runs in a flow, so `window` was read with the session already there and nothing has acted since. */
+    body: (device: DeviceGateway, session: AutomationSession, window: WindowState, inFlow: boolean) => Promise<Record<string, unknown>>,
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
     after: AfterAction = 'focused',
   ): Promise<Outcome> {
@@ -339,21 +341,38 @@ export class UiActionService {
       try {
         let before: string | null = null;
         let keyboardClosed = false;
-        const data = await broker.withSession(sessionId, async (session) => {
+        const done = await broker.withSession(sessionId, async (session) => {
           reachedDevice = true;
           // Read inside the session, right before the action: opening a session can move the focus itself
           // (issue 12: the first session after boot starts io.appium.settings, which closes an open keyboard).
+          let latest = screenBefore;
           if (after === 'back' || screenBefore.ime.visible) {
             const now = await device.getWindowState();
             before = now.foregroundPackage;
             keyboardClosed = screenBefore.ime.visible && !now.ime.visible;
+            // The keyboard's place is what a press plans with: the newest read says where it is.
+            latest = { ...screenBefore, ime: now.ime };
           }
-          return { ...(await body(device, session, screenBefore)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
+          const data = { ...(await body(device, session, latest, sessionId !== undefined)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
+          const ended = this.clock.monotonicMs();
+          const read = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
+          // Inside the session: the screen is read through it, never dumped under its UiAutomation.
+          const [seen] = await together(
+            observe ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), read.foreground, ended)) : Promise.resolve(null),
+            notePowerAfterAction(device, read.foreground.window),
+          );
+          return { data, ...read, seen };
         });
-        const { foreground, written } = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
+        const { data, foreground, written, seen } = done;
         const foreground_package = foreground.window.foregroundPackage;
         return {
-          data: { ...data, ...fromForeground(foreground_package), foreground_package, ...(foreground.settled ? {} : { foreground_settled: false }) },
+          data: {
+            ...data,
+            ...fromForeground(foreground_package),
+            foreground_package,
+            ...(foreground.settled ? {} : { foreground_settled: false }),
+            ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+          },
           evidence: written.ref,
         };
       } catch (error) {
@@ -379,8 +398,9 @@ export class UiActionService {
    * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
    * label sits in a child), so reading the element's text would say less than the entry did.
    */
-  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState): Promise<FoundTarget> {
-    if (isRefTarget(target)) return this.findRef(device, session, target.ref);
+  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inFlow: boolean): Promise<FoundTarget> {
+    // In a flow the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
+    if (isRefTarget(target)) return this.findRef(device, session, target.ref, inFlow ? window : undefined);
     return { element: await this.find(device, session, target.selector, window), name: null };
   }
 
@@ -391,10 +411,10 @@ export class UiActionService {
    * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
    * is touched.
    */
-  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string): Promise<FoundTarget & { name: string }> {
+  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string, window?: WindowState): Promise<FoundTarget & { name: string }> {
     const known = this.refs.lookup(ref);
     if ('missing' in known) throw unknownRefError(ref, known.missing);
-    const reading = await readScreenViaDriver(device, session);
+    const reading = window ? await readScreenWith(session.pageSource(), device.getDensity(), window) : await readScreenViaDriver(device, session);
     const node = locateIdentity(reading.tree, reading.window, known.identity);
     if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
     const b = node.bounds;

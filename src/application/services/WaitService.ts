@@ -2,16 +2,13 @@ import { HarnessError } from '../../domain/errors.js';
 import { matchSelector } from '../../domain/selectors/matcher.js';
 import { isVisible } from '../../domain/tree/nodeFacts.js';
 import type { Clock } from '../../domain/ports.js';
-import { SUMMARY_BUDGET_BYTES } from '../../domain/summary/answerBudget.js';
-import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
 import { expandIds, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
 import type { WaitUntil } from '../../domain/toolsetArguments.js';
 import { DeadlineExceeded, withDeadline } from '../time/deadline.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import type { RefRegistry } from '../screen/RefRegistry.js';
+import type { ScreenReads } from '../screen/ScreenReads.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
-import { summaryForAnswer } from '../screen/wireSummary.js';
 
 /** Issue 16: ui_wait's bounds, and how often it looks again. */
 export const WAIT_DEFAULT_S = 10;
@@ -38,7 +35,7 @@ export class WaitService {
   constructor(
     private readonly router: DeviceRouter,
     private readonly clock: Clock,
-    private readonly refs: RefRegistry,
+    private readonly reads: ScreenReads,
   ) {}
 
   async wait(context: OperationContext, request: WaitRequest): Promise<Outcome> {
@@ -56,7 +53,7 @@ export class WaitService {
           state.lastPresent = present;
           if (present === (request.until === 'visible')) {
             // The same summary as ui_get_tree's, refs included, so the model can act on what it waited for.
-            const summary = fitSummaryToBudget(summaryForAnswer(this.refs.attach(reading), request.includeBounds === true), SUMMARY_BUDGET_BYTES);
+            const summary = this.reads.answer(device, reading, { diff: false, includeBounds: request.includeBounds === true });
             return { data: { until: request.until, waited_ms: Math.round(this.clock.monotonicMs() - started), ...summary } };
           }
           const remaining = request.timeoutMs - (this.clock.monotonicMs() - started);

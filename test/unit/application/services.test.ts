@@ -435,7 +435,7 @@ describe('actions', () => {
 
   it('ui_scroll runs over the list, clear of the system bars, creeps slower than a fling and holds before the lift; moved says whether the content changed', async () => {
     const h = buildHarness();
-    const still = await h.envelope('ui_scroll', { direction: 'down' });
+    const still = await h.envelope('ui_scroll', { direction: 'down', observe: false });
     // The list did not move (the fake's page source stays the same): said so.
     expect(still.data).toEqual({ direction: 'down', moved: false, foreground_package: 'com.android.settings' });
     expect(still.evidence?.artifact_id).toMatch(/-ui-scroll\.png$/);
@@ -458,7 +458,7 @@ describe('actions', () => {
     h.automation.onSwipe = () => {
       h.automation.source = settingsAppsDump().replace('[0,440][1080,600]', '[0,440][1080,500]');
     };
-    const up = await h.envelope('ui_scroll', { direction: 'up' });
+    const up = await h.envelope('ui_scroll', { direction: 'up', observe: false });
     expect(up.data).toEqual({ direction: 'up', moved: true, foreground_package: 'com.android.settings' });
     expect(h.automation.sessions[1]?.swipes[0]?.start).toEqual({ x: 540, y: 621 });
     expect(h.automation.sessions[1]?.swipes[0]?.moves.at(-1)?.to).toEqual({ x: 540, y: 2071 });
@@ -498,7 +498,7 @@ describe('actions', () => {
 
     it('right without a selector swipes leftwards over the one sideways container, clear of the side edges', async () => {
       const h = calendar();
-      const envelope = await h.envelope('ui_scroll', { direction: 'right' });
+      const envelope = await h.envelope('ui_scroll', { direction: 'right', observe: false });
       expect(envelope.data).toEqual({ direction: 'right', moved: false, foreground_package: 'com.android.settings' });
       const path = h.automation.sessions[0]!.swipes[0]!;
       expect(path.start.y).toBe(357);
@@ -508,7 +508,7 @@ describe('actions', () => {
 
     it('right on a screen where nothing scrolls sideways swipes nothing and says what does scroll', async () => {
       const h = buildHarness();
-      const envelope = await h.envelope('ui_scroll', { direction: 'right' });
+      const envelope = await h.envelope('ui_scroll', { direction: 'right', observe: false });
       expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
       expect(envelope.error?.message).toMatch(/^Nothing on this screen scrolls sideways, so ui_scroll right did not swipe\. Scrollable containers here: .*\(vertical, bounds \[/);
       expect(envelope.evidence?.artifact_id).toMatch(/-failure-ui-scroll\.png$/);
@@ -521,7 +521,7 @@ describe('actions', () => {
       h.automation.onSwipe = () => {
         h.automation.source = calendarSource.replace('Task 0', 'Task 4');
       };
-      const envelope = await h.envelope('ui_scroll', { direction: 'down', selector: { resource_id: 'com.example:id/task_list' } });
+      const envelope = await h.envelope('ui_scroll', { direction: 'down', selector: { resource_id: 'com.example:id/task_list' }, observe: false });
       expect(envelope.data).toEqual({ direction: 'down', target: { resource_id: 'com.example:id/task_list' }, moved: true, foreground_package: 'com.android.settings' });
       const path = h.automation.sessions[0]!.swipes[0]!;
       for (const y of [path.start.y, ...path.moves.map((m) => m.to.y)]) expect(y >= 1600 && y < 2253, `y ${y}`).toBe(true);
@@ -533,14 +533,14 @@ describe('actions', () => {
       h.automation.onSwipe = () => {
         h.automation.source = calendarSource.replace('Event 0', 'Event 9');
       };
-      const envelope = await h.envelope('ui_scroll', { direction: 'down', selector: { resource_id: 'com.example:id/task_list' } });
+      const envelope = await h.envelope('ui_scroll', { direction: 'down', selector: { resource_id: 'com.example:id/task_list' }, observe: false });
       expect(envelope.data.moved).toBe(false);
     });
 
     it('a row names the list that holds it', async () => {
       const h = calendar();
       place(h, { text: 'Task 1' }, 'task1', 'android.widget.TextView', '[0,1750][1080,1900]');
-      await h.envelope('ui_scroll', { direction: 'up', selector: { text: 'Task 1' } });
+      await h.envelope('ui_scroll', { direction: 'up', selector: { text: 'Task 1' }, observe: false });
       const path = h.automation.sessions[0]!.swipes[0]!;
       expect(path.start.y).toBeGreaterThanOrEqual(1600);
     });
@@ -548,7 +548,7 @@ describe('actions', () => {
     it('an element outside every scrollable is refused, naming its class and the containers, and nothing is swiped', async () => {
       const h = calendar();
       place(h, { text: 'Tasks' }, 'tasks-title', 'android.widget.TextView', '[63,1520][1017,1590]');
-      const envelope = await h.envelope('ui_scroll', { direction: 'down', selector: { text: 'Tasks' } });
+      const envelope = await h.envelope('ui_scroll', { direction: 'down', selector: { text: 'Tasks' }, observe: false });
       expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
       expect(envelope.error?.message).toContain("The element matched by text 'Tasks' is a android.widget.TextView 'Tasks': it does not scroll and no container around it does, so nothing was swiped.");
       expect(envelope.error?.message).toContain('{"resource_id":"com.example:id/day_strip"} (horizontal, bounds [0,252,1080,210])');
@@ -558,7 +558,7 @@ describe('actions', () => {
     it('a vertical container asked to scroll right is refused with the directions it takes', async () => {
       const h = calendar();
       place(h, { resource_id: 'com.example:id/task_list' }, 'tasks', rv, '[0,1600][1080,2274]');
-      const envelope = await h.envelope('ui_scroll', { direction: 'right', selector: { resource_id: 'com.example:id/task_list' } });
+      const envelope = await h.envelope('ui_scroll', { direction: 'right', selector: { resource_id: 'com.example:id/task_list' }, observe: false });
       expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
       expect(envelope.error?.message).toMatch(/is in a vertical container \(androidx\.recyclerview\.widget\.RecyclerView 'com\.example:id\/task_list'\), which cannot scroll right; nothing was swiped\. Send up or down for it/);
       expect(h.automation.sessions[0]!.swipes).toEqual([]);
@@ -568,9 +568,9 @@ describe('actions', () => {
       const h = calendar();
       h.device.ime = { visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } };
       place(h, { resource_id: 'com.example:id/task_list' }, 'tasks', rv, '[0,1600][1080,2274]');
-      const hidden = await h.envelope('ui_scroll', { direction: 'down', selector: { resource_id: 'com.example:id/task_list' } });
+      const hidden = await h.envelope('ui_scroll', { direction: 'down', selector: { resource_id: 'com.example:id/task_list' }, observe: false });
       expect(hidden.error?.message).toMatch(/shows too little of itself above the keyboard/);
-      const missing = await h.envelope('ui_scroll', { direction: 'down', selector: { text: 'Nowhere' } });
+      const missing = await h.envelope('ui_scroll', { direction: 'down', selector: { text: 'Nowhere' }, observe: false });
       expect(missing.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
       expect(missing.error?.message).toMatch(/^No visible element matched text 'Nowhere' before timeout\./);
       expect(h.automation.sessions.flatMap((s) => s.swipes)).toEqual([]);
@@ -580,7 +580,7 @@ describe('actions', () => {
   it('ui_scroll with the keyboard open starts and ends above it', async () => {
     const h = buildHarness();
     h.device.ime = { visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } };
-    await h.envelope('ui_scroll', { direction: 'down' });
+    await h.envelope('ui_scroll', { direction: 'down', observe: false });
     const path = h.automation.sessions[0]!.swipes[0]!;
     const ys = [path.start.y, ...path.moves.map((m) => m.to.y)];
     for (const y of ys) expect(y).toBeLessThan(1517);
@@ -590,7 +590,7 @@ describe('actions', () => {
   it('device_back presses back then reads the foreground package', async () => {
     const h = buildHarness();
     h.device.foreground = 'com.google.android.apps.nexuslauncher';
-    const envelope = await h.envelope('device_back');
+    const envelope = await h.envelope('device_back', { observe: false });
     expect(envelope.data).toEqual({
       back_to_package: 'com.google.android.apps.nexuslauncher',
       foreground_package: 'com.google.android.apps.nexuslauncher',
@@ -605,7 +605,7 @@ describe('actions', () => {
     const h = buildHarness();
     // The first read is the screen check before any session (issue 12: not locked, awake).
     h.device.foregroundReads = ['com.android.settings', 'com.android.settings', 'com.android.settings', null, 'com.google.android.apps.nexuslauncher'];
-    const envelope = await h.envelope('device_back');
+    const envelope = await h.envelope('device_back', { observe: false });
     expect(envelope.data).toEqual({ back_to_package: 'com.google.android.apps.nexuslauncher', foreground_package: 'com.google.android.apps.nexuslauncher' });
     expect(windowReads(h)).toBe(5);
     // Two waits of 150 ms (fake time) between the three reads after Back.
@@ -619,7 +619,7 @@ describe('actions', () => {
   it('device_back that stays in the same package (or only closes the keyboard) settles on two equal reads', async () => {
     const h = buildHarness();
     h.device.foregroundReads = ['com.android.settings', 'com.android.settings', 'com.android.settings', 'com.android.settings'];
-    const envelope = await h.envelope('device_back');
+    const envelope = await h.envelope('device_back', { observe: false });
     expect(envelope.data).toEqual({ back_to_package: 'com.android.settings', foreground_package: 'com.android.settings' });
     expect(windowReads(h)).toBe(1 + 3);
   });
@@ -627,7 +627,7 @@ describe('actions', () => {
   it('device_back whose focus never settles: bounded at 1.5 s, reporting honestly what it saw last and that it had not settled', async () => {
     const h = buildHarness();
     h.device.foregroundReads = ['com.android.settings', 'com.android.settings', null];
-    const envelope = await h.envelope('device_back');
+    const envelope = await h.envelope('device_back', { observe: false });
     expect(envelope.ok).toBe(true);
     expect(envelope.data).toEqual({ back_to_package: null, foreground_package: null, foreground_settled: false });
     expect(h.clock.monotonicMs()).toBeLessThanOrEqual(1_600);
@@ -637,7 +637,7 @@ describe('actions', () => {
     // Unknown before, and two packages taking turns: never two equal reads, so the last one seen, unsettled.
     const flapping = buildHarness();
     flapping.device.foregroundReads = [null, null, ...Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'com.a' : 'com.b'))];
-    const seen = await flapping.envelope('device_back');
+    const seen = await flapping.envelope('device_back', { observe: false });
     // The eleventh read after Back, the last within the bound, was com.a.
     expect(seen.data).toEqual({ back_to_package: 'com.a', foreground_package: 'com.a', foreground_settled: false });
   });
@@ -645,14 +645,14 @@ describe('actions', () => {
   it('ui_tap reads the foreground once when a window has focus, and waits out a moment with none', async () => {
     const h = buildHarness();
     h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
-    const quick = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
+    const quick = await h.envelope('ui_tap', { selector: { text: 'Calendar' }, observe: false });
     expect(quick.data).toMatchObject({ foreground_package: 'com.android.settings' });
     // The screen check before the session (issue 12), then one read after the tap.
     expect(windowReads(h)).toBe(1 + 1);
     expect(h.clock.monotonicMs()).toBe(0);
 
     h.device.foregroundReads = ['com.android.settings', null, null, 'com.google.android.calendar'];
-    const navigated = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
+    const navigated = await h.envelope('ui_tap', { selector: { text: 'Calendar' }, observe: false });
     expect(navigated.data).toMatchObject({ foreground_package: 'com.google.android.calendar' });
     expect(navigated.data).not.toHaveProperty('foreground_settled');
     expect(windowReads(h)).toBe(2 + 1 + 3);
@@ -661,7 +661,7 @@ describe('actions', () => {
   it('a hung driver call without a flow: OPERATION_TIMEOUT at the ceiling, gate free, session closed', async () => {
     const h = buildHarness({ actionTimeoutMs: 3_000 });
     h.automation.hang.add('back');
-    const envelope = await h.envelope('device_back');
+    const envelope = await h.envelope('device_back', { observe: false });
     expect(envelope.error?.code).toBe('OPERATION_TIMEOUT');
     expect(h.clock.monotonicMs()).toBeLessThanOrEqual(3_100);
     expect(h.container.gate.isHeld).toBe(false);
@@ -673,7 +673,7 @@ describe('actions', () => {
   it('Appium down: APPIUM_UNAVAILABLE, nothing left open', async () => {
     const h = buildHarness();
     h.automation.openFailure = new (await import('../../../src/domain/errors.js')).HarnessError('APPIUM_UNAVAILABLE', 'Start Appium.');
-    const envelope = await h.envelope('device_back');
+    const envelope = await h.envelope('device_back', { observe: false });
     expect(envelope.error).toEqual({ code: 'APPIUM_UNAVAILABLE', message: 'Start Appium.' });
     expect(envelope.evidence).toBeNull();
   });

@@ -102,10 +102,10 @@ describe('validateFlow: each step, by its number', () => {
 
   it('coordinates and misspelt argument names, each named, as runTool names them', async () => {
     expect(await problems(flowOf({ tool: 'ui_tap', arguments: { x: 10, y: 20 } }, { tool: 'ui_tap', arguments: { selector: { text: 'A' }, long_pres: true } }))).toEqual([
-      "step 1 (ui_tap): Invalid argument 'x', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press.",
-      "step 1 (ui_tap): Invalid argument 'y', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press.",
+      "step 1 (ui_tap): Invalid argument 'x', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press, observe.",
+      "step 1 (ui_tap): Invalid argument 'y', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press, observe.",
       'step 1 (ui_tap): selector is missing',
-      "step 2 (ui_tap): Invalid argument 'long_pres': ui_tap takes only selector, long_press.",
+      "step 2 (ui_tap): Invalid argument 'long_pres': ui_tap takes only selector, long_press, observe.",
     ]);
   });
 

@@ -64,11 +64,11 @@ describe('MCP server', () => {
     }
     const tap = tools.find((t) => t.name === 'ui_tap');
     expect(tap?.inputSchema.required).toEqual(['selector']);
-    expect(Object.keys(tap?.inputSchema.properties ?? {})).toEqual(['selector', 'long_press', 'session_id']);
+    expect(Object.keys(tap?.inputSchema.properties ?? {})).toEqual(['selector', 'long_press', 'observe', 'session_id']);
     // Issue 13 item 3: four directions and an optional container, named like ui_tap's target.
     const scroll = tools.find((t) => t.name === 'ui_scroll');
     expect(scroll?.inputSchema.required).toEqual(['direction']);
-    expect(Object.keys(scroll?.inputSchema.properties ?? {})).toEqual(['direction', 'selector', 'session_id']);
+    expect(Object.keys(scroll?.inputSchema.properties ?? {})).toEqual(['direction', 'selector', 'observe', 'session_id']);
     expect((scroll?.inputSchema.properties as Record<string, { enum?: unknown }>).direction?.enum).toEqual(['up', 'down', 'left', 'right']);
     // Published as a bare object (schemas.ts says why); the domain validates it as ui_tap's selector.
     expect((scroll?.inputSchema.properties as Record<string, unknown>).selector).toEqual({ type: 'object' });

@@ -34,7 +34,7 @@ describe('strict argument names over tools/call', () => {
         code: 'INVALID_ARGUMENT',
         message:
           `Invalid argument '${key}', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so ` +
-          'name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press, session_id.',
+          'name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press, observe, session_id.',
       });
     }
     expect(h.automation.sessions.flatMap((session) => session.calls).filter((call) => call === 'click'), 'nothing was tapped').toEqual([]);

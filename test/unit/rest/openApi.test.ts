@@ -71,7 +71,7 @@ describe('the REST mirror on the HTTP server', () => {
     expect(at(launchBody, 'required')).toBe(true);
     expect(at(launchBody, 'content', 'application/json', 'schema', 'properties')).toEqual(tools.get('app_open')!.inputSchema.properties);
     const treeQuery = (at(document, 'paths', '/devices/{id}/tree', 'get', 'parameters') as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);
-    expect(treeQuery).toEqual(['path:id', 'query:include_raw', 'query:raw_offset', 'query:include_bounds', 'query:session_id']);
+    expect(treeQuery).toEqual(['path:id', 'query:include_raw', 'query:raw_offset', 'query:include_bounds', 'query:since', 'query:within', 'query:mode', 'query:session_id']);
     expect(at(document, 'components', 'schemas', 'Envelope', 'properties', 'error', 'anyOf', '0', 'properties', 'code', 'enum')).toEqual([...ERROR_CODES]);
     expect(at(document, 'components', 'securitySchemes', 'bearer')).toMatchObject({ type: 'http', scheme: 'bearer' });
   });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { parsePackageName } from '../../../domain/validation.js';
-import { optionalSessionId } from '../../arguments.js';
-import { sessionIdSchema } from '../../schemas.js';
+import { observeFlag, optionalSessionId } from '../../arguments.js';
+import { observeSchema, sessionIdSchema } from '../../schemas.js';
 import type { ToolAnnotations, ToolDefinition } from '../../ToolDefinition.js';
 
 /** The one destructive tool: the app's data is gone for good. */
@@ -15,8 +15,8 @@ export function appClearDataTool(services: HarnessServices): ToolDefinition {
     title: 'Clear app data',
     description:
       'DESTRUCTIVE: erases all data of an installed app (accounts, files, settings; cannot be undone) and stops it: {cleared_package, foreground_package} + evidence.',
-    inputSchema: z.object({ package_name: z.string().describe('e.g. com.example.app'), session_id: sessionIdSchema }),
+    inputSchema: z.object({ package_name: z.string().describe('e.g. com.example.app'), observe: observeSchema, session_id: sessionIdSchema }),
     annotations: DESTRUCTIVE,
-    execute: (args, context) => services.appControl.clearData(context, parsePackageName(args.package_name), optionalSessionId(args)),
+    execute: (args, context) => services.appControl.clearData(context, parsePackageName(args.package_name), optionalSessionId(args), observeFlag(args)),
   };
 }

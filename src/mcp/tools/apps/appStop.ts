@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { parsePackageName } from '../../../domain/validation.js';
-import { optionalSessionId } from '../../arguments.js';
-import { sessionIdSchema } from '../../schemas.js';
+import { observeFlag, optionalSessionId } from '../../arguments.js';
+import { observeSchema, sessionIdSchema } from '../../schemas.js';
 import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function appStopTool(services: HarnessServices): ToolDefinition {
@@ -11,8 +11,8 @@ export function appStopTool(services: HarnessServices): ToolDefinition {
     toolset: 'apps',
     title: 'Stop app',
     description: 'Force-stops an installed app (its data stays): {stopped_package, foreground_package} + evidence. Next: ui_get_tree.',
-    inputSchema: z.object({ package_name: z.string().describe('e.g. com.example.app'), session_id: sessionIdSchema }),
+    inputSchema: z.object({ package_name: z.string().describe('e.g. com.example.app'), observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(true),
-    execute: (args, context) => services.appControl.stop(context, parsePackageName(args.package_name), optionalSessionId(args)),
+    execute: (args, context) => services.appControl.stop(context, parsePackageName(args.package_name), optionalSessionId(args), observeFlag(args)),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
-import { optionalSessionId } from '../../arguments.js';
-import { sessionIdSchema } from '../../schemas.js';
+import { observeFlag, optionalSessionId } from '../../arguments.js';
+import { observeSchema, sessionIdSchema } from '../../schemas.js';
 import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function deviceBackTool(services: HarnessServices): ToolDefinition {
@@ -10,9 +10,9 @@ export function deviceBackTool(services: HarnessServices): ToolDefinition {
     toolset: 'core',
     title: 'Back',
     description:
-      'Presses Back (also closes the keyboard): {back_to_package, foreground_package} + evidence. Next: ui_get_tree.',
-    inputSchema: z.object({ session_id: sessionIdSchema }),
+      'Presses Back (also closes the keyboard): {back_to_package, after}.',
+    inputSchema: z.object({ observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(false),
-    execute: (args, context) => services.actions.back(context, optionalSessionId(args)),
+    execute: (args, context) => services.actions.back(context, optionalSessionId(args), observeFlag(args)),
   };
 }

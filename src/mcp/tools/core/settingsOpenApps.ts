@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { optionalSessionId } from '../../arguments.js';
-import { sessionIdSchema } from '../../schemas.js';
+import { observeFlag, optionalSessionId } from '../../arguments.js';
+import { observeSchema, sessionIdSchema } from '../../schemas.js';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
@@ -10,9 +10,9 @@ export function settingsOpenAppsTool(services: HarnessServices): ToolDefinition 
     toolset: 'core',
     title: 'Settings → Apps',
     description:
-      'Opens Settings → Apps, waits for it: {screen_marker} + evidence.',
-    inputSchema: z.object({ session_id: sessionIdSchema }),
+      'Opens Settings → Apps, waits for it: {screen_marker, after}.',
+    inputSchema: z.object({ observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(true),
-    execute: (args, context) => services.settings.openApps(context, optionalSessionId(args)),
+    execute: (args, context) => services.settings.openApps(context, optionalSessionId(args), observeFlag(args)),
   };
 }

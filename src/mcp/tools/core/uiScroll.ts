@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { SCROLL_DIRECTIONS, parseDirection } from '../../../domain/validation.js';
-import { optionalSelector, optionalSessionId } from '../../arguments.js';
-import { containerSelectorSchema, sessionIdSchema } from '../../schemas.js';
+import { observeFlag, optionalSelector, optionalSessionId } from '../../arguments.js';
+import { containerSelectorSchema, observeSchema, sessionIdSchema } from '../../schemas.js';
 import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function uiScrollTool(services: HarnessServices): ToolDefinition {
@@ -11,14 +11,14 @@ export function uiScrollTool(services: HarnessServices): ToolDefinition {
     toolset: 'core',
     title: 'Scroll',
     description:
-      'Scrolls one page (down: further down) of the selector\'s container (from scrollables), else of the largest that scrolls that way: {direction, moved, foreground_package} + evidence; moved false: an end. Next: ui_get_tree.',
-    inputSchema: z.object({ direction: z.enum(SCROLL_DIRECTIONS), selector: containerSelectorSchema, session_id: sessionIdSchema }),
+      'Scrolls one page (down: further down) of the selector\'s container (from scrollables), else of the largest that scrolls that way: {direction, moved, after}; moved false: an end.',
+    inputSchema: z.object({ direction: z.enum(SCROLL_DIRECTIONS), selector: containerSelectorSchema, observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => {
       const direction = parseDirection(args.direction);
       const selector = optionalSelector(args);
       const sessionId = optionalSessionId(args);
-      return services.actions.scroll(context, direction, selector, sessionId);
+      return services.actions.scroll(context, direction, selector, sessionId, observeFlag(args));
     },
   };
 }

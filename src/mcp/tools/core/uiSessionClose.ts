@@ -8,7 +8,7 @@ export function uiSessionCloseTool(services: HarnessServices): ToolDefinition {
     name: 'ui_session_close',
     toolset: 'core',
     title: 'End a flow',
-    description: 'Ends the flow and frees the device: {closed: true}.',
+    description: 'Ends the flow, frees the device: {closed: true}.',
     inputSchema: z.object({ session_id: z.string() }),
     annotations: actor(false),
     execute: (args, context) => {

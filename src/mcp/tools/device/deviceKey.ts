@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { parseDeviceKey } from '../../../domain/toolsetArguments.js';
-import { optionalSessionId } from '../../arguments.js';
-import { sessionIdSchema } from '../../schemas.js';
+import { observeFlag, optionalSessionId } from '../../arguments.js';
+import { observeSchema, sessionIdSchema } from '../../schemas.js';
 import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function deviceKeyTool(services: HarnessServices): ToolDefinition {
@@ -12,11 +12,11 @@ export function deviceKeyTool(services: HarnessServices): ToolDefinition {
     title: 'Press a system key',
     description:
       'Presses home, recents (the app switcher), enter or back (as device_back): {key, foreground_package} + evidence. Next: ui_get_tree.',
-    inputSchema: z.object({ key: z.enum(['home', 'recents', 'enter', 'back']), session_id: sessionIdSchema }),
+    inputSchema: z.object({ key: z.enum(['home', 'recents', 'enter', 'back']), observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => {
       const key = parseDeviceKey(args.key);
-      return services.actions.key(context, key, optionalSessionId(args));
+      return services.actions.key(context, key, optionalSessionId(args), observeFlag(args));
     },
   };
 }

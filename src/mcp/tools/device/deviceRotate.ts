@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { parseOrientation } from '../../../domain/toolsetArguments.js';
-import { optionalSessionId } from '../../arguments.js';
-import { sessionIdSchema } from '../../schemas.js';
+import { observeFlag, optionalSessionId } from '../../arguments.js';
+import { observeSchema, sessionIdSchema } from '../../schemas.js';
 import { actor, type ToolDefinition } from '../../ToolDefinition.js';
 
 export function deviceRotateTool(services: HarnessServices): ToolDefinition {
@@ -10,9 +10,9 @@ export function deviceRotateTool(services: HarnessServices): ToolDefinition {
     name: 'device_rotate',
     toolset: 'device',
     title: 'Rotate the screen',
-    description: 'Turns the screen to portrait or landscape: {orientation, foreground_package} + evidence. Next: ui_get_tree (the layout changed).',
-    inputSchema: z.object({ orientation: z.enum(['portrait', 'landscape']), session_id: sessionIdSchema }),
+    description: 'Turns the screen to portrait or landscape: {orientation, foreground_package, after} + evidence.',
+    inputSchema: z.object({ orientation: z.enum(['portrait', 'landscape']), observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(true),
-    execute: (args, context) => services.actions.rotate(context, parseOrientation(args.orientation), optionalSessionId(args)),
+    execute: (args, context) => services.actions.rotate(context, parseOrientation(args.orientation), optionalSessionId(args), observeFlag(args)),
   };
 }

@@ -12,7 +12,7 @@ describe('app_install (toolset apps, issue 16)', () => {
 
   it('installs the checked bytes, reports package, version and whether it replaced one, with evidence', async () => {
     const h = buildHarness({ toolsets: ['core', 'apps'], apkDir: fixture.dir });
-    const fresh = await h.envelope('app_install', { apk: 'settings.apk' });
+    const fresh = await h.envelope('app_install', { apk: 'settings.apk', observe: false });
     expect(fresh).toMatchObject({
       ok: true,
       data: { installed_package: 'io.appium.settings', version_name: '8.0.9', version_code: 191, replaced: false, foreground_package: 'com.android.settings' },
@@ -28,6 +28,9 @@ describe('app_install (toolset apps, issue 16)', () => {
     h.device.packages.push('io.appium.settings');
     const again = await h.envelope('app_install', { apk: 'settings.apk' });
     expect(again.data).toMatchObject({ replaced: true });
+    // By default the answer carries the screen it left, read as ui_get_tree would (no flow: a dump).
+    expect((again.data as { after?: { read?: string } }).after?.read).toMatch(/^r[0-9a-z]+$/);
+    expect(h.device.calls.slice(-3)).toEqual(['getWindowState', 'getDensity', 'dumpUi']);
   });
 
   it('a flow blocks it without session_id (EMULATOR_BUSY, nothing sent); with the flow\'s id it installs inside the flow', async () => {

@@ -1,0 +1,108 @@
+/**
+ * The reads a client was answered (docs/contract.md §2, "Only what changed"): every summary that
+ * goes out (ui_get_tree, an action's `after`, ui_wait) gets a read id and becomes the last read of
+ * its device, and the next one may be sent as a diff against it. "The client" is this server
+ * process: one per stdio client, shared by the callers of one stateless HTTP server, which is why
+ * every diff names the read it is relative to.
+ *
+ * Also the one place that answers "what did the model read last?" (`last`, `latest`), for anyone
+ * who records calls.
+ */
+import type { DeviceGateway } from '../../domain/ports.js';
+import { SUMMARY_BUDGET_BYTES, wireBytesOfJson } from '../../domain/summary/answerBudget.js';
+import { diffSummaries, isSameScreen } from '../../domain/summary/screenDiff.js';
+import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
+import type { RefLookup, RefRegistry } from './RefRegistry.js';
+import type { ScreenSummary } from '../../domain/tree/screen.js';
+import type { ScreenReading } from './ScreenReader.js';
+import { summaryForAnswer, type WireSummary } from './wireSummary.js';
+
+/** One read as the client was answered it. */
+export interface LastRead {
+  /** `r` + a base-36 serial that only grows while the server runs. */
+  readonly read: string;
+  /** The foreground package and activity of the reading (a diff needs both the same). */
+  readonly foregroundPackage: string | null;
+  readonly foregroundActivity: string | null;
+  /** The whole screen that read stands for (refs, no bounds), whether it went out whole or as a diff. */
+  readonly summary: WireSummary;
+}
+
+export interface ReadOptions {
+  /** A diff against the device's last read is wanted when the screen is the same one. */
+  readonly diff: boolean;
+  /** Bounds in the entries: such an answer always goes whole (a diff carries no bounds). */
+  readonly includeBounds?: boolean;
+}
+
+export class ScreenReads {
+  private serial = 0;
+  private readonly byDevice = new WeakMap<DeviceGateway, LastRead>();
+  private newest: LastRead | undefined;
+
+  constructor(private readonly refs: RefRegistry) {}
+
+  /**
+   * The reading as it is answered: refs attached, within the summary's share of the answer
+   * budget, with its read id; a diff against the device's last read when asked for and the screen
+   * is the same one and the diff is the smaller. Recorded as the device's last read either way.
+   */
+  answer(device: DeviceGateway, reading: ScreenReading, options: ReadOptions): Record<string, unknown> {
+    const withRefs = this.refs.attach(reading);
+    const whole = fitSummaryToBudget(summaryForAnswer(withRefs, false), SUMMARY_BUDGET_BYTES);
+    const previous = this.byDevice.get(device);
+    this.serial += 1;
+    const read = `r${this.serial.toString(36)}`;
+    const record: LastRead = {
+      read,
+      foregroundPackage: reading.window.foregroundPackage,
+      foregroundActivity: reading.window.foregroundActivity ?? null,
+      summary: whole,
+    };
+    this.byDevice.set(device, record);
+    this.newest = record;
+    if (options.includeBounds === true) return { read, ...fitSummaryToBudget(summaryForAnswer(withRefs, true), SUMMARY_BUDGET_BYTES) };
+    const wholeAnswer = { read, ...whole };
+    if (!options.diff || previous === undefined || !sameWindow(previous, record) || !isSameScreen(previous.summary, whole)) return wholeAnswer;
+    const diff = { read, diff_of: previous.read, ...diffSummaries(previous.summary, whole) };
+    return wireBytesOfJson(JSON.stringify(diff)) < wireBytesOfJson(JSON.stringify(wholeAnswer)) ? diff : wholeAnswer;
+  }
+
+  /**
+   * A part of the screen (one container, the texts alone): refs attached as for a whole read (the
+   * same elements keep the same refs), a read id of its own, never recorded as the last read: a
+   * part is never a diff's base.
+   */
+  part(reading: ScreenReading, shape: (withRefs: ScreenSummary) => object): Record<string, unknown> {
+    const withRefs = this.refs.attach(reading);
+    this.serial += 1;
+    return { read: `r${this.serial.toString(36)}`, ...shape(withRefs) };
+  }
+
+  /**
+   * Each offered entry's bounds by its ref, for the run's trace (a person's view of what the model
+   * read), never for the answer. Attaching again gives the same refs: the registry keeps them.
+   */
+  boundsByRef(reading: ScreenReading): Record<string, readonly [number, number, number, number]> {
+    return Object.fromEntries(this.refs.attach(reading).actions.map((entry) => [entry.ref, entry.bounds] as const));
+  }
+
+  /** What a ref names (the registry's answer), for a part read `within` a ref. */
+  lookupRef(ref: string): RefLookup {
+    return this.refs.lookup(ref);
+  }
+
+  /** The device's last read, as the client was answered it (undefined before any). */
+  last(device: DeviceGateway): LastRead | undefined {
+    return this.byDevice.get(device);
+  }
+
+  /** The last read of any device. */
+  latest(): LastRead | undefined {
+    return this.newest;
+  }
+}
+
+function sameWindow(a: LastRead, b: LastRead): boolean {
+  return a.foregroundPackage === b.foregroundPackage && a.foregroundActivity === b.foregroundActivity;
+}
