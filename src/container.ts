@@ -309,7 +309,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     settings: new SettingsService(router, capture, clock, reads),
     waits: new WaitService(router, clock, reads),
     appControl: new AppControlService(router, capture, clock, reads),
-    links: new LinkService(router, capture, clock),
+    links: new LinkService(router, capture, clock, reads),
     appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir)), clock, reads),
     diagnostics: new DiagnosticsService(router),
     devices: new DeviceListService(

@@ -7,6 +7,8 @@ import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { requireUsableScreen } from '../screen/screenLock.js';
 import { readSettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
+import { afterOf, observed, observerSource, readScreenAfterAdbAction } from '../screen/settledScreen.js';
+import type { ScreenReads } from '../screen/ScreenReads.js';
 
 const LABEL = 'app-open-link';
 
@@ -21,21 +23,24 @@ export class LinkService {
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
     private readonly clock: Clock,
+    private readonly reads: ScreenReads,
   ) {}
 
   /** Without session_id no flow may be open (a navigation under it); with one, the link opens inside that flow. */
-  async open(context: OperationContext, uri: LinkUri, pkg: PackageName | null, sessionId?: string): Promise<Outcome> {
+  async open(context: OperationContext, uri: LinkUri, pkg: PackageName | null, sessionId?: string, observe = true): Promise<Outcome> {
     const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    // `after` is read as the other adb-launched actions read it: through the flow's session when one is open.
+    const source = (device: DeviceGateway) => (observe ? observerSource(flows, device) : null);
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
         flows.assertNoFlow();
-        return this.launch(device, uri, pkg);
+        return this.launch(device, uri, pkg, source(device));
       }
-      return flows.use(sessionId, () => this.launch(device, uri, pkg));
+      return flows.use(sessionId, () => this.launch(device, uri, pkg, source(device)));
     });
   }
 
-  private async launch(device: DeviceGateway, uri: LinkUri, pkg: PackageName | null): Promise<Outcome> {
+  private async launch(device: DeviceGateway, uri: LinkUri, pkg: PackageName | null, observeWith: (() => Promise<string>) | null): Promise<Outcome> {
     // Behind the lock screen `am start` succeeds and nobody sees the app.
     await requireUsableScreen(device, 'opening the link');
     if (pkg !== null && !(await device.listPackages()).includes(pkg)) {
@@ -53,11 +58,13 @@ export class LinkService {
       }
       const [foreground, written] = await together(readSettledForeground(device, this.clock, { kind: 'focused' }), this.evidence.capture(device, LABEL));
       const handledBy = started.component?.split('/')[0] ?? null;
+      const seen = observeWith === null ? null : await observed(readScreenAfterAdbAction(device, this.clock, observeWith));
       return {
         data: {
           handled_by: handledBy,
           foreground_package: foreground.window.foregroundPackage,
           ...(foreground.settled ? {} : { foreground_settled: false }),
+          ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
         },
         evidence: written.ref,
       };
