@@ -27,7 +27,7 @@ import { installStreamedApk } from './packageInstaller.js';
 import { renderScreenshot } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
-import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type DumpConflict, type PasswordText, type Sleep, type VirtualDisplay } from './traits.js';
+import { boundedLag, BUILT_IN_DISPLAY, DeviceTraits, releaseForSdk, rotatedSize, type DeviceTraitOptions, type DumpConflict, type PasswordText, type Rotation, type Sleep, type VirtualDisplay } from './traits.js';
 import { withKeyguard } from '../scenario/keyguard.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
@@ -62,6 +62,18 @@ export interface VirtualDeviceOptions extends DeviceTraitOptions {
    * emulator of one build, as on a real emulator.
    */
   readonly avdName?: string;
+}
+
+/**
+ * The panel a static screen's dump was taken on, or null to keep the phone's: only a dump that is
+ * rotated or does not fit the phone's 1080x2400 frame says something the phone cannot show. A
+ * phone-sized dump keeps the phone's display (its frame often stops above the navigation bar).
+ */
+function staticDisplay(frame: { width: number; height: number } | null, rotation: Rotation): { panel: VirtualDisplay; rotation: Rotation } | null {
+  if (frame === null || frame.width < 100 || frame.height < 100) return null;
+  if (rotation === 0 && frame.width <= BUILT_IN_DISPLAY.width && frame.height <= BUILT_IN_DISPLAY.height) return null;
+  const natural = rotatedSize(frame, rotation);
+  return { panel: { ...BUILT_IN_DISPLAY, width: natural.width, height: natural.height }, rotation };
 }
 
 /** The serial number every emulator of one build shares (androidboot.serialno=EMULATOR<version>). */
@@ -155,6 +167,7 @@ export class VirtualDevice implements DeviceServices {
       clock: this.clock,
       log,
       screenshotPng: () => this.screenshotPng(),
+      display: () => this.pageSourceDisplay(),
       requestFault: (subject) => this.faultFor('uia2', subject),
       screenActivity: () => this.screenActivity(),
     });
@@ -205,9 +218,16 @@ export class VirtualDevice implements DeviceServices {
     return new VirtualDevice(withPlatformPackages(scenario, versions), options);
   }
 
-  /** Any real uiautomator dump or Appium page source as one static screen: every node can be found and clicked, and clicks are logged. */
+  /**
+   * Any real uiautomator dump or Appium page source as one static screen: every node can be found
+   * and clicked, and clicks are logged. A dump of a rotated or larger screen (a landscape tablet,
+   * a TV) brings its display: the panel the dump's frame and rotation stand for, so that
+   * `screencap`, `wm size` and `dumpsys window` describe the screen the dump was taken on.
+   */
   static withStaticScreen(dumpXml: string, options: StaticScreenOptions = {}): VirtualDevice {
     const imported = importHierarchyXml(dumpXml);
+    const display = options.displays === undefined && options.rotation === undefined ? staticDisplay(imported.frame, imported.rotation) : null;
+    if (display) options = { ...options, displays: [display.panel], rotation: display.rotation };
     const pkg = options.package ?? imported.package;
     const scenario: ScenarioSpec = {
       name: 'static-screen',
@@ -354,12 +374,12 @@ export class VirtualDevice implements DeviceServices {
 
   /** What `uiautomator dump` would print now (faults ignored). */
   dumpXml(): string {
-    return toDumpXml(this.ui.tree());
+    return toDumpXml(this.ui.tree(), this.traits.rotation);
   }
 
   /** What UIA2 `GET /source` would answer now. */
   pageSource(): string {
-    return toPageSource(this.ui.tree());
+    return toPageSource(this.ui.tree(), this.pageSourceDisplay());
   }
 
   imeVisible(): boolean {
@@ -410,6 +430,13 @@ export class VirtualDevice implements DeviceServices {
   }
 
   // --- issue 8 traits (docs/device-quirks.md) -------------------------------------
+
+  /** Turns the display (Surface.ROTATION_*): captures, `dumpsys window` and the page source follow. */
+  setRotation(rotation: Rotation): void {
+    this.traits.rotation = rotation;
+    this.ui.version++;
+    this.log('fault', `trait rotation: ${rotation}`);
+  }
 
   /** Physical displays, first = what `screencap` without `-d` captures. See FOLDABLE_DISPLAYS. */
   setDisplays(displays: readonly VirtualDisplay[]): void {
@@ -651,7 +678,7 @@ export class VirtualDevice implements DeviceServices {
 
   private beginLaunch(pkg: string): void {
     if (this.traits.launchDelayMs <= 0) return;
-    const previousXml = this.launchInProgress()?.previousXml ?? toDumpXml(this.ui.tree());
+    const previousXml = this.launchInProgress()?.previousXml ?? toDumpXml(this.ui.tree(), this.traits.rotation);
     this.pendingLaunch = { pkg, previousXml, until: this.clock.nowMs() + this.traits.launchDelayMs };
     this.log('fault', `slow launch of ${pkg}: its window has no content for ${this.traits.launchDelayMs} ms`);
   }
@@ -710,10 +737,16 @@ export class VirtualDevice implements DeviceServices {
     return delay;
   }
 
+  /** What the UiAutomator2 server's page source says of the display (its root's rotation, width, height). */
+  pageSourceDisplay(): { rotation: Rotation; width: number; height: number } {
+    return { rotation: this.traits.rotation, ...this.traits.logicalSize() };
+  }
+
   screenshotPng(): Buffer {
     // A display that is off captures black (issue 12: the asleep trait).
     const blank = this.activeFaults.some((f) => f.kind === 'blank-screenshot') || this.traits.asleep !== false;
-    const display = this.traits.activeDisplay();
+    // AOSP screencap: the frame of the display in its current rotation (docs/device-quirks.md).
+    const display = this.traits.logicalSize();
     const key = `${this.ui.version}:${this.ui.imeVisible()}:${blank}:${this.traits.locked}:${this.ui.foreground().screenId}:${display.width}x${display.height}`;
     if (this.screenshotCache?.key !== key) {
       this.screenshotCache = {
@@ -783,7 +816,7 @@ export class VirtualDevice implements DeviceServices {
         return { ok: true, xml: `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0" />` };
       }
       const launching = this.launchInProgress();
-      const xml = launching ? launching.previousXml : toDumpXml(this.ui.tree());
+      const xml = launching ? launching.previousXml : toDumpXml(this.ui.tree(), this.traits.rotation);
       if (this.activeFaults.some((f) => f.kind === 'malformed-dump')) {
         return { ok: true, xml: `${xml.slice(0, Math.floor(xml.length / 2))}<node index="0" text="broken` };
       }

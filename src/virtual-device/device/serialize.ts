@@ -111,10 +111,10 @@ function sourceAttributes(e: UiElement): string {
 }
 
 /** UiAutomator2 `GET /source`: indented, class names as tags, inside `<hierarchy … width height>`. */
-export function toPageSource(root: UiElement, rotation = 0): string {
+export function toPageSource(root: UiElement, display: { rotation: number; width: number; height: number } = { rotation: 0, width: SCREEN_WIDTH, height: SCREEN_HEIGHT }): string {
   const lines: string[] = [
     `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>`,
-    `<hierarchy index="0" class="hierarchy" rotation="${rotation}" width="${SCREEN_WIDTH}" height="${SCREEN_HEIGHT}">`,
+    `<hierarchy index="0" class="hierarchy" rotation="${display.rotation}" width="${display.width}" height="${display.height}">`,
   ];
   const walk = (e: UiElement, depth: number): void => {
     const pad = '  '.repeat(depth);

@@ -36,9 +36,22 @@ export const FOLDABLE_DISPLAYS: readonly VirtualDisplay[] = Object.freeze([
   Object.freeze({ physicalId: '4619827551948147201', name: 'Inner Display', state: 'ON' as const, width: SCREEN_WIDTH, height: SCREEN_HEIGHT }),
 ]);
 
+/** Surface.ROTATION_0 … ROTATION_270: quarter turns of the display from its natural orientation. */
+export type Rotation = 0 | 1 | 2 | 3;
+
+/**
+ * The display's frame in its current rotation: a quarter turn swaps the panel's width and height.
+ * What `screencap` captures, `dumpsys window` calls `cur=` and the dump's bounds are measured in.
+ */
+export function rotatedSize(display: Pick<VirtualDisplay, 'width' | 'height'>, rotation: Rotation): { width: number; height: number } {
+  return rotation % 2 === 1 ? { width: display.height, height: display.width } : { width: display.width, height: display.height };
+}
+
 export interface DeviceTraitOptions {
   /** Physical displays, first = the one SurfaceFlinger lists first. Default: one built-in screen. */
   readonly displays?: readonly VirtualDisplay[];
+  /** The display's rotation (Surface.ROTATION_*). Default 0, the panel's natural orientation. */
+  readonly rotation?: Rotation;
   /** A cold `am start` shows the app's window only this long after `am start -W` returned. */
   readonly launchDelayMs?: number;
   /** `wm density N` already set at boot (`Override density: N`). */
@@ -91,6 +104,7 @@ export function releaseForSdk(sdk: number): string {
 
 export class DeviceTraits {
   displays: readonly VirtualDisplay[] = [BUILT_IN_DISPLAY];
+  rotation: Rotation = 0;
   launchDelayMs = 0;
   backFocusLag: BackFocusLag = DEFAULT_BACK_FOCUS_LAG;
   passwordText: PasswordText = 'bullets';
@@ -101,6 +115,7 @@ export class DeviceTraits {
 
   constructor(options: DeviceTraitOptions = {}) {
     if (options.displays && options.displays.length > 0) this.displays = options.displays;
+    this.rotation = options.rotation ?? 0;
     this.launchDelayMs = Math.max(0, options.launchDelayMs ?? 0);
     if (options.backFocusLag) this.backFocusLag = boundedLag(options.backFocusLag);
     this.passwordText = options.passwordText ?? 'bullets';
@@ -115,8 +130,14 @@ export class DeviceTraits {
     return this.displays.find((d) => d.state === 'ON') ?? (this.displays[0] as VirtualDisplay);
   }
 
+  /** The active display's frame in the current rotation. */
+  logicalSize(): { width: number; height: number } {
+    return rotatedSize(this.activeDisplay(), this.rotation);
+  }
+
   reset(): void {
     this.displays = [BUILT_IN_DISPLAY];
+    this.rotation = 0;
     this.launchDelayMs = 0;
     this.backFocusLag = DEFAULT_BACK_FOCUS_LAG;
     this.passwordText = 'bullets';

@@ -15,7 +15,7 @@ import type { SystemState } from '../device/system.js';
 import type { TouchSample } from '../device/touch.js';
 import type { DeviceUi } from '../device/ui.js';
 import { flatten, type UiElement } from '../device/uiTree.js';
-import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
+import { NAVIGATION_BAR_HEIGHT, STATUS_BAR_HEIGHT } from '../scenario/model.js';
 import { duplexPair } from './duplexPair.js';
 import { InvalidSelectorError, locate } from './locate.js';
 
@@ -36,6 +36,8 @@ export interface Uia2Device {
   readonly clock: DeviceClock;
   log(kind: DeviceLogKind, detail: string): void;
   screenshotPng(): Buffer;
+  /** The display in its current rotation (Display.getRotation and getSize, as the server reads them). */
+  display(): { rotation: 0 | 1 | 2 | 3; width: number; height: number };
   /** 'hang' never answers; a number delays the answer by that many ms. */
   requestFault(subject: string): 'hang' | number;
   /** Whether the screen idles and its active window's root can be read (issue 12: idle waits). */
@@ -274,8 +276,14 @@ export class Uia2Server {
       case 'GET /appium/device/pixel_ratio': return this.device.system.density() / 160;
       case 'GET /appium/device/system_bars': return { statusBar: STATUS_BAR_HEIGHT, navigationBar: NAVIGATION_BAR_HEIGHT };
       case 'GET /appium/device/display_density': return this.device.system.density();
-      case 'GET /window/current/size': return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
-      case 'GET /window/rect': return { x: 0, y: 0, width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
+      case 'GET /window/current/size': {
+        const { width, height } = this.device.display();
+        return { width, height };
+      }
+      case 'GET /window/rect': {
+        const { width, height } = this.device.display();
+        return { x: 0, y: 0, width, height };
+      }
       case 'GET /appium/device/info': return this.deviceInfo();
       case 'GET /appium/device/current_package': return ui.foreground().package;
       case 'GET /appium/device/current_activity': return ui.foreground().activity;
@@ -283,8 +291,8 @@ export class Uia2Server {
       case 'GET /appium/settings': return this.settings;
       case 'POST /appium/settings':
         return this.updateSettings(body);
-      case 'GET /orientation': return 'PORTRAIT';
-      case 'GET /rotation': return { x: 0, y: 0, z: 0 };
+      case 'GET /orientation': return this.device.display().rotation % 2 === 1 ? 'LANDSCAPE' : 'PORTRAIT';
+      case 'GET /rotation': return { x: 0, y: 0, z: this.device.display().rotation * 90 };
       case 'GET /alert/text': throw new HttpError(404, 'no such alert', 'An attempt was made to operate on a modal dialog when one was not open.');
       // ElementLocationHelpers.findElement(s) without a context: resetAccessibilityCache, then the roots.
       case 'POST /element': return this.idleThenRoot('find').then(() => this.find(session, body, null, false));
@@ -296,7 +304,7 @@ export class Uia2Server {
           return this.ref(session, focused);
         });
       // Source: resetAccessibilityCache (waitForIdle), then the active window's root.
-      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree()));
+      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree(), this.device.display()));
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
       case 'POST /actions': return this.actions(session, body);
       case 'POST /appium/gestures/long_click': return this.longClick(session, body);
@@ -555,7 +563,8 @@ export class Uia2Server {
       brand: props.get('ro.product.brand') ?? 'google',
       locale: 'en_US',
       timeZone: 'Etc/UTC',
-      realDisplaySize: `${SCREEN_WIDTH}x${SCREEN_HEIGHT}`,
+      // DeviceInfoHelper: Display.getRealSize, which is adjusted to the current rotation.
+      realDisplaySize: `${this.device.display().width}x${this.device.display().height}`,
       displayDensity: this.device.system.density(),
       carrierName: 'T-Mobile',
       networks: [],
