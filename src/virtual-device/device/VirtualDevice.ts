@@ -18,6 +18,7 @@ import { liveWindowFacts, registerDumpsys } from '../shell/commands/dumpsys.js';
 import { registerPackageCommands } from '../shell/commands/packages.js';
 import { registerScreenCommands } from '../shell/commands/screen.js';
 import { ShellInterpreter, type CommandHandler } from '../shell/interpreter.js';
+import { serverBounds } from '../uia2/bounds.js';
 import { Uia2Server } from '../uia2/server.js';
 import { realClock, type DeviceClock } from './clock.js';
 import { describeFault, faultApplies, screenActivity, type Fault, type ScreenActivity } from './faults.js';
@@ -379,7 +380,7 @@ export class VirtualDevice implements DeviceServices {
 
   /** What UIA2 `GET /source` would answer now. */
   pageSource(): string {
-    return toPageSource(this.ui.tree(), this.pageSourceDisplay());
+    return toPageSource(this.ui.tree(), this.pageSourceDisplay(), serverBounds);
   }
 
   imeVisible(): boolean {

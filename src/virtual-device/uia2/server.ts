@@ -8,7 +8,8 @@ import type { Duplex } from 'node:stream';
 import type { DeviceLogKind } from '../contracts.js';
 import type { DeviceClock } from '../device/clock.js';
 import type { ScreenActivity } from '../device/faults.js';
-import { center } from '../device/geometry.js';
+import { center, formatBounds } from '../device/geometry.js';
+import { serverBounds } from './bounds.js';
 import type { Instrumentation } from '../device/instrumentation.js';
 import { toPageSource } from '../device/serialize.js';
 import type { SystemState } from '../device/system.js';
@@ -251,7 +252,7 @@ export class Uia2Server {
       case 'package': return e.package;
       case 'hint': return e.hint || null;
       case 'showing-hint': case 'showingHintText': return b(e.showingHint);
-      case 'bounds': return `[${e.bounds.left},${e.bounds.top}][${e.bounds.right},${e.bounds.bottom}]`;
+      case 'bounds': return formatBounds(serverBounds(e));
       case 'index': return String(e.index);
       case 'checkable': return b(e.checkable);
       case 'checked': return b(e.checked);
@@ -304,7 +305,7 @@ export class Uia2Server {
           return this.ref(session, focused);
         });
       // Source: resetAccessibilityCache (waitForIdle), then the active window's root.
-      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree(), this.device.display()));
+      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree(), this.device.display(), serverBounds));
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
       case 'POST /actions': return this.actions(session, body);
       case 'POST /appium/gestures/long_click': return this.longClick(session, body);
@@ -343,12 +344,13 @@ export class Uia2Server {
     const e = this.element(session, id);
     const attr = /^\/attribute\/(.+)$/.exec(sub);
     if (method === 'GET' && attr && attr[1] !== undefined) return this.attribute(e, decodeURIComponent(attr[1]));
+    const bounds = serverBounds(e);
     switch (`${method} ${sub}`) {
       case 'GET /text': return e.text;
       case 'GET /name': return e.className;
-      case 'GET /rect': return { x: e.bounds.left, y: e.bounds.top, width: e.bounds.right - e.bounds.left, height: e.bounds.bottom - e.bounds.top };
-      case 'GET /location': return { x: e.bounds.left, y: e.bounds.top };
-      case 'GET /size': return { width: e.bounds.right - e.bounds.left, height: e.bounds.bottom - e.bounds.top };
+      case 'GET /rect': return { x: bounds.left, y: bounds.top, width: bounds.right - bounds.left, height: bounds.bottom - bounds.top };
+      case 'GET /location': return { x: bounds.left, y: bounds.top };
+      case 'GET /size': return { width: bounds.right - bounds.left, height: bounds.bottom - bounds.top };
       case 'GET /displayed': return true;
       case 'GET /enabled': return e.enabled;
       case 'GET /selected': return e.selected || e.checked;
@@ -452,8 +454,9 @@ export class Uia2Server {
     if (!Number.isFinite(duration) || duration < 0) throw new HttpError(400, 'invalid argument', 'Long click duration cannot be negative');
     const element = id ? this.element(session, id) : null;
     let point: { x: number; y: number };
-    if (element && offset) point = { x: element.bounds.left + Number(offset.x ?? 0), y: element.bounds.top + Number(offset.y ?? 0) };
-    else if (element) point = center(element.bounds);
+    const bounds = element ? serverBounds(element) : null;
+    if (bounds && offset) point = { x: bounds.left + Number(offset.x ?? 0), y: bounds.top + Number(offset.y ?? 0) };
+    else if (bounds) point = center(bounds);
     else if (offset) point = { x: Number(offset.x ?? 0), y: Number(offset.y ?? 0) };
     else throw new HttpError(400, 'invalid argument', 'Long click offset coordinates must be provided if element is not set');
     // The server's thread is busy for the whole hold; the touch comes up at its end.
@@ -545,7 +548,7 @@ export class Uia2Server {
       ny += y;
     } else if (origin && typeof origin === 'object') {
       const id = String((origin as Json)[W3C_ELEMENT] ?? (origin as Json).ELEMENT ?? '');
-      const c = center(this.element(session, id).bounds);
+      const c = center(serverBounds(this.element(session, id)));
       nx += c.x;
       ny += c.y;
     }
