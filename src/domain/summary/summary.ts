@@ -99,9 +99,16 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
     if (label !== '') texts.add(label);
     const role = roleOf(node);
     if (role === null) continue;
-    const plan = planAction(tree, node, role, keyboardFrame, foreground);
+    const bars = context.window.systemBars;
+    let plan = planAction(tree, node, role, keyboardFrame, foreground);
     // Said on the entry rather than offered as a target: ui_tap would refuse it (tapPoint.ts).
-    const why = unreachable(node.bounds!, node.packageName, ime, context.window.systemBars);
+    const why = unreachable(node.bounds!, node.packageName, ime, bars);
+    const target = plan.selectorNode;
+    if (!why && target && target !== node && target.bounds && unreachable(target.bounds, target.packageName, ime, bars)) {
+      // The selector names a label inside it that lies wholly under a bar while part of the element
+      // does not: a tap by that selector would be refused, its ref presses the visible part.
+      plan = planUnnamed(node, role, selectorSources(node), entryFlags(node, role), plan.entry.covered_by_keyboard ? { covered_by_keyboard: true } : {});
+    }
     plans.push(why ? { ...plan, entry: { ...plan.entry, not_actionable: why } } : plan);
   }
 

@@ -355,10 +355,13 @@ export class Uia2Server {
       case 'GET /enabled': return e.enabled;
       case 'GET /selected': return e.selected || e.checked;
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
-      case 'POST /click':
-        this.device.ui.clickElement(e, 'uia2-click');
+      case 'POST /click': {
+        // AxNodeInfoHelper.click: the centre of the bounds the server reports (uia2/bounds.ts).
+        const c = center(bounds);
+        this.device.ui.tapAt(c.x, c.y, 'uia2-click', e);
         // Click.java: Device.waitForIdle() after the click.
         return this.waitForIdle('click').then(() => null);
+      }
       case 'POST /clear':
         // UiObject2.clear is a set-text of "": a node that refuses it only logs a warning, and the answer is 200.
         this.device.ui.performSetText(e, '', 'uia2 clear');

@@ -353,6 +353,17 @@ describe('entries no tap can reach', () => {
     }
   });
 
+  it('a row whose label lies wholly under a bar while its top does not: ref only, no selector that would be refused', () => {
+    const row = uiautomatorDump([
+      screen([{ cls: 'android.view.View', clickable: true, bounds: '[0,2200][1080,2380]', children: [{ cls: 'android.widget.TextView', text: 'Last chat', bounds: '[40,2290][1000,2370]' }] }]),
+    ]);
+    const [entry] = new RefRegistry().attach(reading(row, BARS)).actions;
+    expect(entry?.ref).toMatch(REF_PATTERN);
+    expect(entry?.not_actionable).toBeUndefined();
+    expect(selectorOfEntry(entry!)).toBeNull();
+    expect(entry?.label).toBe('Last chat');
+  });
+
   it('System UI\'s own nodes are the bars: never under them', () => {
     const bar = uiautomatorDump([
       { cls: 'android.widget.FrameLayout', pkg: 'com.android.systemui', bounds: '[0,2274][1080,2400]', children: [
