@@ -4,6 +4,7 @@
  * `uiautomator dump`), and every offered entry is tapped by its ref (issue 13: ambiguous ones and
  * those without selector included), and every enabled, unambiguous, uncovered selector by itself,
  * over real stdio → the built server → real adb → real Appium 3 + UiAutomator2, in ONE flow per dump.
+ * An entry no tap can reach (not_actionable) must come without a ref, and its selector is refused.
  * The device's own log must show, per tap, exactly one find that matched exactly one element
  * and exactly one click, inside the bounds the summary advertised.
  *
