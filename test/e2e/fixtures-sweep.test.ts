@@ -4,6 +4,7 @@
  * `uiautomator dump`), and every offered entry is tapped by its ref (issue 13: ambiguous ones and
  * those without selector included), and every enabled, unambiguous, uncovered selector by itself,
  * over real stdio → the built server → real adb → real Appium 3 + UiAutomator2, in ONE flow per dump.
+ * An entry no tap can reach (not_actionable) must come without a ref, and its selector is refused.
  * The device's own log must show, per tap, exactly one find that matched exactly one element
  * and exactly one click, inside the bounds the summary advertised.
  *
@@ -54,7 +55,7 @@ interface FileReport {
 
 const reports = new Map<string, FileReport>();
 let refTaps = 0;
-let refusedNoArea = 0;
+let notActionable = 0;
 /** Refs a tap's `after` no longer offered (the model would not have them): not tapped. */
 let droppedByAfter = 0;
 
@@ -94,7 +95,7 @@ const title = ON_EMULATOR
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.error(
-      `[fixtures sweep e2e] ${reports.size} dumps, ${tried} taps (${refTaps} by ref, each held from the last tap's after, ${refusedNoArea} of them refused for having no visible area, ${droppedByAfter} no longer offered by an after; the rest by selector)${limit > 0 ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${limit})` : ''}, ` +
+      `[fixtures sweep e2e] ${reports.size} dumps, ${tried} taps (${refTaps} by ref, each held from the last tap's after, ${droppedByAfter} no longer offered by an after; the rest by selector; ${notActionable} entries not actionable, offered without ref)${limit > 0 ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${limit})` : ''}, ` +
         `${failed} failures, ${seconds} s\n${lines.join('\n')}`,
     );
   }, 60_000);
@@ -116,15 +117,17 @@ const title = ON_EMULATOR
       const summary = treeAnswer.envelope.data as unknown as WireSummary;
       expect(summary.foreground_package).toBe(staticPackage);
       // Every entry by its ref (issue 13: ambiguous ones and those without selector included),
-      // and every ready entry by its selector as well (the summary's first promise).
-      const taps: { entry: WireAction; by: 'ref' | 'selector' }[] = [
-        ...summary.actions.map((entry) => ({ entry, by: 'ref' as const })),
+      // and every ready entry by its selector as well (the summary's first promise). An entry no
+      // tap can reach says so (not_actionable) and has no ref: its selector, if any, is refused.
+      const unreachable = summary.actions.filter((entry) => entry.not_actionable !== undefined);
+      for (const entry of unreachable) expect(entry.ref, JSON.stringify(entry)).toBeUndefined();
+      notActionable += unreachable.length;
+      const taps: { entry: WireAction; by: 'ref' | 'selector' | 'refused' }[] = [
+        ...summary.actions.filter((entry) => entry.not_actionable === undefined).map((entry) => ({ entry, by: 'ref' as const })),
         ...summary.actions.filter(isReady).map((entry) => ({ entry, by: 'selector' as const })),
+        ...unreachable.filter((entry) => selectorOf(entry) !== undefined && !entry.ambiguous).map((entry) => ({ entry, by: 'refused' as const })),
       ];
       const chosen = sample(taps, limit);
-      // Entries whose centre the layout audit found under a system bar (issue 12).
-      const findings = (summary as unknown as { layout_findings?: { issue: string; actions?: number[] }[] }).layout_findings ?? [];
-      const underBar = new Set(findings.filter((f) => /^under_/.test(f.issue)).flatMap((f) => f.actions ?? []));
       const failures: string[] = [];
 
       let sessionId = '';
@@ -144,6 +147,13 @@ const title = ON_EMULATOR
             continue;
           }
           const sent = by === 'ref' ? { ref: entry.ref } : selectorOf(entry);
+          if (by === 'refused') {
+            // The summary said no tap reaches it: the harness refuses it and nothing is clicked.
+            const clicksBefore = vd.clicks().length;
+            const answer = await harness.call('ui_tap', { selector: sent, session_id: sessionId });
+            if (answer.envelope.ok || vd.clicks().length !== clicksBefore) failures.push(`${JSON.stringify(sent)} (${entry.not_actionable}): ${answer.envelope.ok ? 'tapped' : answer.envelope.error?.code}, ${vd.clicks().length - clicksBefore} clicks`);
+            continue;
+          }
           const what = `${JSON.stringify(sent)} (${nameOf(entry).slice(0, 40)})`;
           const version = vd.ui.version;
           const window = logWindow(vd);
@@ -159,19 +169,7 @@ const title = ON_EMULATOR
           }
           const finds = entries.filter((e) => e.kind === 'uia2' && e.detail.startsWith('find '));
           const clicks = vd.clicks().slice(clicksBefore);
-          const box = boxOf(entry);
-          if (by === 'ref' && (box.width <= 0 || box.height <= 0)) {
-            // No visible area (clipped out of its list): its centre lies outside it, so the ref is
-            // refused before anything is sent (docs/summary.md, "Refs"), and nothing may be clicked.
-            refusedNoArea += 1;
-            if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND' || clicks.length !== 0) {
-              failures.push(`${what} (no area): ${answer.envelope.error?.code ?? 'ok'}, ${clicks.length} clicks`);
-            }
-          } else if (!answer.envelope.ok && /lies entirely under the (status|navigation) bar/.test(answer.envelope.error?.message ?? '') && underBar.has(summary.actions.indexOf(entry))) {
-            // Issue 12: an edge-to-edge capture's element entirely under a system bar, which the
-            // summary flagged: a touch there goes to System UI, so it is refused and nothing is clicked.
-            if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND' || clicks.length !== 0) failures.push(`${what} (under a bar): ${clicks.length} clicks`);
-          } else if (!answer.envelope.ok) {
+          if (!answer.envelope.ok) {
             failures.push(`${what}: ${answer.envelope.error?.code} ${answer.envelope.error?.message?.slice(0, 200)}`);
             if (answer.envelope.error?.code === 'OPERATION_TIMEOUT' || answer.envelope.error?.code === 'INVALID_UI_SESSION') await openFlow();
           } else if (finds.length !== 1 || !/-> 1 element\(s\)$/.test(finds[0]!.detail)) {

@@ -38,7 +38,8 @@ export class RefRegistry {
     this.generation += 1;
     const actions = reading.summary.actions.map((entry, i) => {
       const plan = reading.plans[i];
-      if (!plan) return entry;
+      // An entry no tap can reach is not a target: it says why instead (not_actionable).
+      if (!plan || entry.not_actionable) return entry;
       const identity = identify(reading.tree, plan.node, reading.window);
       const key = identityKey(identity);
       let ref = this.byKey.get(key);

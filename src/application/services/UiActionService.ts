@@ -6,7 +6,7 @@ import { notFoundMessage } from '../../domain/summary/notFound.js';
 import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
 import { notEditableMessage, refusedTextMessage } from '../../domain/refusedText.js';
 import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
-import { coveredMessage, obstructionsOf, planTap, type TapPlan } from '../../domain/gestures/tapPoint.js';
+import { coveredMessage, noAreaMessage, obstructionsOf, planTap, type TapPlan } from '../../domain/gestures/tapPoint.js';
 import { contentSignature, mainContainer, planScroll, swipeArea } from '../../domain/gestures/scrollGesture.js';
 import { containerOf, nodeOfElement, orientationOfDirection } from '../../domain/summary/scrollables.js';
 import { namedGoneMessage, namedHiddenMessage, namedNotScrollableMessage, namedWrongOrientationMessage, noContainerMessage } from '../../domain/gestures/scrollRefusal.js';
@@ -167,10 +167,16 @@ export class UiActionService {
     target: ActionTarget,
     how: { readonly longPress: boolean; readonly whenHidden: 'refuse' | 'skip' },
     known?: ElementPlace,
-  ): Promise<TapPlan> {
+  ): Promise<TapPlan | { readonly kind: 'no_area' }> {
     const { longPress } = how;
     const place = known ?? (await this.placeOf(session, found));
     const bounds = place.bounds;
+    if (bounds && (bounds.right <= bounds.left || bounds.bottom <= bounds.top)) {
+      // No visible area (a row clipped out of its list): the driver's centre would lie outside it,
+      // on something else. The summary says so (not_actionable: no_area) and offers no ref.
+      if (how.whenHidden === 'refuse') throw new HarnessError('UI_ELEMENT_NOT_FOUND', noAreaMessage(echo(target)));
+      return { kind: 'no_area' };
+    }
     const window = bounds ? (found.window ?? (await device.getWindowState())) : null;
     // System UI's own nodes (the bars' buttons) are in the bars' windows: the bars do not cover them.
     const bars = place.packageName === SYSTEM_UI ? undefined : window?.systemBars;
@@ -199,8 +205,8 @@ export class UiActionService {
       // only then); a person taps a field before typing too. A focused field is left alone. The
       // tap lands on its visible part, as ui_tap's does (a chat field under the navigation bar).
       // A field with no visible part is not tapped: set-text, an accessibility action, may still take it.
-      const tapped =
-        !(await session.isFocused(element)) && (await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' })).kind !== 'hidden';
+      const pressed = (await session.isFocused(element)) ? null : await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' });
+      const tapped = pressed !== null && (pressed.kind === 'centre' || pressed.kind === 'point');
       if ((await session.typeText(element, text)) === 'refused') {
         throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(target, tapped, await this.offers(device, session)));
       }

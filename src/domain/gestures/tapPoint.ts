@@ -89,11 +89,42 @@ export function planTap(bounds: Rect, obstructions: readonly Obstruction[]): Tap
   return { kind: 'hidden', coveredBy: covering.kind };
 }
 
+/** Why an element cannot take a tap at all: the summary's `not_actionable` fact, in its own words. */
+export type NotActionable = 'no_area' | 'under_status_bar' | 'under_navigation_bar' | 'covered_by_keyboard';
+
+const UNREACHABLE_BY: Readonly<Record<Obstruction['kind'], NotActionable>> = {
+  keyboard: 'covered_by_keyboard',
+  status_bar: 'under_status_bar',
+  navigation_bar: 'under_navigation_bar',
+};
+
+/**
+ * Null when a tap can reach the element; else why not, exactly as ui_tap would refuse it: no
+ * visible area (the driver's centre would lie outside it), or no part outside the windows on top
+ * (planTap's `hidden`). System UI's own nodes sit in the bars' windows, which do not cover them.
+ */
+export function unreachable(bounds: Rect, packageName: string, ime: ImeState, bars: SystemBars | undefined): NotActionable | null {
+  if (bounds.right <= bounds.left || bounds.bottom <= bounds.top) return 'no_area';
+  const plan = planTap(bounds, obstructionsOf(ime, packageName === SYSTEM_UI_PACKAGE ? undefined : bars));
+  return plan.kind === 'hidden' ? UNREACHABLE_BY[plan.coveredBy] : null;
+}
+
+/** System UI's package: its nodes (the bars' buttons, the shade) are the bars. */
+export const SYSTEM_UI_PACKAGE = 'com.android.systemui';
+
 const COVER_NAMES: Readonly<Record<Obstruction['kind'], string>> = {
   keyboard: 'the keyboard (close it with device_back, or scroll the element above it with ui_scroll)',
   status_bar: 'the status bar (the app draws edge to edge, and a touch there goes to System UI; scroll it into view with ui_scroll)',
   navigation_bar: 'the navigation bar (the app draws edge to edge, and a touch there goes to System UI; scroll it into view with ui_scroll)',
 };
+
+/** The refusal of an element with no visible area: the driver's centre would lie outside it. */
+export function noAreaMessage(target: Readonly<Record<string, unknown>>): string {
+  return (
+    `The element ${JSON.stringify(target)} has no visible area (it is clipped out of view), so a tap would land on something else. ` +
+    'Scroll it into view (ui_scroll), then call ui_get_tree again and tap it. Nothing was tapped.'
+  );
+}
 
 /** The refusal when no part of the element is outside the windows on top of it. */
 export function coveredMessage(target: Readonly<Record<string, unknown>>, coveredBy: Obstruction['kind']): string {

@@ -24,7 +24,7 @@ export function describeSelector(selector: Selector): string {
 }
 
 function isReady(entry: ActionEntry): boolean {
-  return entry.enabled !== false && !entry.ambiguous && !entry.covered_by_keyboard;
+  return entry.enabled !== false && !entry.ambiguous && !entry.covered_by_keyboard && !entry.not_actionable;
 }
 
 /** One line, at most `NOT_FOUND_LABEL_MAX` code points including the ellipsis, control characters escaped. */

@@ -24,6 +24,7 @@
  * every Settings row carries the same `android:id/title`, and taking it would make the whole
  * list ambiguous although each row's text is unique.
  */
+import { unreachable } from '../gestures/tapPoint.js';
 import type { ActionEntry, EntrySelector, LabelSource, LayoutFinding, Role, ScreenContext, ScreenSummary, ScrollableEntry } from '../tree/screen.js';
 import { scrollOrientation, visibleScrollables } from './scrollables.js';
 import { selectorValueOf } from '../tree/screen.js';
@@ -98,7 +99,17 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
     if (label !== '') texts.add(label);
     const role = roleOf(node);
     if (role === null) continue;
-    plans.push(planAction(tree, node, role, keyboardFrame, foreground));
+    const bars = context.window.systemBars;
+    let plan = planAction(tree, node, role, keyboardFrame, foreground);
+    // Said on the entry rather than offered as a target: ui_tap would refuse it (tapPoint.ts).
+    const why = unreachable(node.bounds!, node.packageName, ime, bars);
+    const target = plan.selectorNode;
+    if (!why && target && target !== node && target.bounds && unreachable(target.bounds, target.packageName, ime, bars)) {
+      // The selector names a label inside it that lies wholly under a bar while part of the element
+      // does not: a tap by that selector would be refused, its ref presses the visible part.
+      plan = planUnnamed(node, role, selectorSources(node), entryFlags(node, role), plan.entry.covered_by_keyboard ? { covered_by_keyboard: true } : {});
+    }
+    plans.push(why ? { ...plan, entry: { ...plan.entry, not_actionable: why } } : plan);
   }
 
   const offered = plans.slice(0, MAX_ACTIONS);

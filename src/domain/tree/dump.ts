@@ -239,7 +239,36 @@ function readHierarchy(xml: string, visit?: NodeVisitor): UiTree {
     scanChildren(xml, rootTag.end, closeAt, nodes, roots, visit);
   }
   if (nodes.length === 0) throw unavailable('the hierarchy has no nodes (the app may still be starting)');
+  trimIntoScrollableAncestors(nodes);
   return { nodes: nodes as UiNode[], roots: roots as UiNode[], rotation, declaredSize };
+}
+
+/**
+ * Bounds as the UiAutomator2 server reports them, whichever tool printed the XML. The server
+ * (AxNodeInfoHelper.getVisibleBoundsInScreen, default `simpleBoundsCalculation: false`) trims a
+ * node's rectangle into the visible rectangle of its nearest scrollable ancestor, while
+ * `uiautomator dump` only clips to the display: a Compose row drawn into its list's padding is
+ * [0,338][936,482] in the dump and [24,338][936,482] in the page source. Read both the same way,
+ * a ref taken from a dump names the same element in the session's page source, and the centre
+ * the summary plans a tap for is the one the server's click presses. android.graphics.Rect's
+ * `intersect`: only when the two overlap, and then in place (inverted bounds stay inverted).
+ * A page source is already trimmed, so trimming it again changes nothing. Nodes come in document
+ * order, so an ancestor is trimmed before its descendants.
+ */
+function trimIntoScrollableAncestors(nodes: readonly MutableNode[]): void {
+  // Each node's nearest scrollable ancestor, from its parent's: one pass, however deep the tree.
+  const nearest = new Map<MutableNode, MutableNode | null>();
+  for (const node of nodes) {
+    const parent = node.parent;
+    const ancestor = parent === null ? null : parent.scrollable ? parent : (nearest.get(parent) ?? null);
+    nearest.set(node, ancestor);
+    const b = node.bounds;
+    if (b === null) continue;
+    const a = ancestor?.bounds;
+    if (!a || !(b.left < a.right && a.left < b.right && b.top < a.bottom && a.top < b.bottom)) continue;
+    const trimmed = { left: Math.max(b.left, a.left), top: Math.max(b.top, a.top), right: Math.min(b.right, a.right), bottom: Math.min(b.bottom, a.bottom) };
+    if (trimmed.left !== b.left || trimmed.top !== b.top || trimmed.right !== b.right || trimmed.bottom !== b.bottom) node.bounds = trimmed;
+  }
 }
 
 function findHierarchyStart(xml: string): number {

@@ -1,3 +1,4 @@
+import type { NotActionable } from '../gestures/tapPoint.js';
 import type { Rect, BoxBounds } from './uiNode.js';
 import { OFFERED_SELECTOR_KEYS, type WireSelector, type WireSelectorTerm } from '../selectors/selector.js';
 
@@ -103,6 +104,11 @@ export interface ActionFacts {
   readonly disambiguated?: true;
   readonly ambiguous?: true;
   readonly covered_by_keyboard?: true;
+  /**
+   * Present only when no tap can reach the element (docs/summary.md, "Not actionable"): it has no
+   * visible area, or lies wholly under a system bar or the keyboard. Such an entry gets no ref.
+   */
+  readonly not_actionable?: NotActionable;
 }
 
 /** Which way a listed container scrolls: `vertical` when the entry leaves it out. */

@@ -18,6 +18,7 @@ import { liveWindowFacts, registerDumpsys } from '../shell/commands/dumpsys.js';
 import { registerPackageCommands } from '../shell/commands/packages.js';
 import { registerScreenCommands } from '../shell/commands/screen.js';
 import { ShellInterpreter, type CommandHandler } from '../shell/interpreter.js';
+import { serverBounds } from '../uia2/bounds.js';
 import { Uia2Server } from '../uia2/server.js';
 import { realClock, type DeviceClock } from './clock.js';
 import { describeFault, faultApplies, screenActivity, type Fault, type ScreenActivity } from './faults.js';
@@ -27,10 +28,9 @@ import { installStreamedApk } from './packageInstaller.js';
 import { renderScreenshot } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { DEFAULT_PROPS, SystemState } from './system.js';
-import { boundedLag, DeviceTraits, releaseForSdk, type DeviceTraitOptions, type DumpConflict, type PasswordText, type Sleep, type VirtualDisplay } from './traits.js';
+import { boundedLag, BUILT_IN_DISPLAY, DeviceTraits, releaseForSdk, rotatedSize, type DeviceTraitOptions, type DumpConflict, type PasswordText, type Rotation, type Sleep, type VirtualDisplay } from './traits.js';
 import { withKeyguard } from '../scenario/keyguard.js';
 import { withNotificationShade } from '../scenario/notificationShade.js';
-import { displaySize, isLandscape } from './rotation.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 import { LANDSCAPE, LAST_ANR_LIFETIME_MS, type BackFocusLag, type FocusInTransit, type LastAnr } from './windowState.js';
@@ -64,6 +64,18 @@ export interface VirtualDeviceOptions extends DeviceTraitOptions {
    * emulator of one build, as on a real emulator.
    */
   readonly avdName?: string;
+}
+
+/**
+ * The panel a static screen's dump was taken on, or null to keep the phone's: only a dump that is
+ * rotated or does not fit the phone's 1080x2400 frame says something the phone cannot show. A
+ * phone-sized dump keeps the phone's display (its frame often stops above the navigation bar).
+ */
+function staticDisplay(frame: { width: number; height: number } | null, rotation: Rotation): { panel: VirtualDisplay; rotation: Rotation } | null {
+  if (frame === null || frame.width < 100 || frame.height < 100) return null;
+  if (rotation === 0 && frame.width <= BUILT_IN_DISPLAY.width && frame.height <= BUILT_IN_DISPLAY.height) return null;
+  const natural = rotatedSize(frame, rotation);
+  return { panel: { ...BUILT_IN_DISPLAY, width: natural.width, height: natural.height }, rotation };
 }
 
 /** The serial number every emulator of one build shares (androidboot.serialno=EMULATOR<version>). */
@@ -146,7 +158,9 @@ export class VirtualDevice implements DeviceServices {
       () => ({ passwordText: this.traits.passwordText }),
       () => this.system.longPressTimeoutMs(),
       () => (this.traits.locked ? 'keyguard' : this.traits.asleep !== false ? 'off' : null),
+      () => this.traits.activeDisplay(),
     );
+    if (options.rotation !== undefined) this.ui.startAt(options.rotation);
     if (options.sdk !== undefined) this.setSdk(options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
     this.instrumentation = new Instrumentation(this.system, this.clock, log, options.instrumentationStartupMs ?? 800);
@@ -157,6 +171,7 @@ export class VirtualDevice implements DeviceServices {
       clock: this.clock,
       log,
       screenshotPng: () => this.screenshotPng(),
+      display: () => this.pageSourceDisplay(),
       requestFault: (subject) => this.faultFor('uia2', subject),
       screenActivity: () => this.screenActivity(),
     });
@@ -207,9 +222,16 @@ export class VirtualDevice implements DeviceServices {
     return new VirtualDevice(withPlatformPackages(scenario, versions), options);
   }
 
-  /** Any real uiautomator dump or Appium page source as one static screen: every node can be found and clicked, and clicks are logged. */
+  /**
+   * Any real uiautomator dump or Appium page source as one static screen: every node can be found
+   * and clicked, and clicks are logged. A dump of a rotated or larger screen (a landscape tablet,
+   * a TV) brings its display: the panel the dump's frame and rotation stand for, so that
+   * `screencap`, `wm size` and `dumpsys window` describe the screen the dump was taken on.
+   */
   static withStaticScreen(dumpXml: string, options: StaticScreenOptions = {}): VirtualDevice {
     const imported = importHierarchyXml(dumpXml);
+    const display = options.displays === undefined && options.rotation === undefined ? staticDisplay(imported.frame, imported.rotation) : null;
+    if (display) options = { ...options, displays: [display.panel], rotation: display.rotation };
     const pkg = options.package ?? imported.package;
     const scenario: ScenarioSpec = {
       name: 'static-screen',
@@ -361,7 +383,7 @@ export class VirtualDevice implements DeviceServices {
 
   /** What UIA2 `GET /source` would answer now. */
   pageSource(): string {
-    return toPageSource(this.ui.tree(), this.ui.displayRotation(), displaySize(this.ui.displayRotation()));
+    return toPageSource(this.ui.tree(), this.pageSourceDisplay(), serverBounds);
   }
 
   imeVisible(): boolean {
@@ -413,10 +435,17 @@ export class VirtualDevice implements DeviceServices {
 
   // --- issue 8 traits (docs/device-quirks.md) -------------------------------------
 
+  /** Turns the display (Surface.ROTATION_*): captures, `dumpsys window` and the page source follow. */
+  setRotation(rotation: Rotation): void {
+    this.ui.setRotation(rotation, 'trait rotation');
+  }
+
   /** Physical displays, first = what `screencap` without `-d` captures. See FOLDABLE_DISPLAYS. */
   setDisplays(displays: readonly VirtualDisplay[]): void {
     if (displays.length === 0) throw new Error('A device has at least one display');
     this.traits.displays = displays;
+    // The frame every read is measured in follows the active panel.
+    this.ui.version++;
     this.log('fault', `trait displays: ${displays.map((d) => `${d.physicalId} ${d.state}`).join(', ')}`);
   }
 
@@ -629,6 +658,7 @@ export class VirtualDevice implements DeviceServices {
   resetTraits(): void {
     // setDensityOverride below bumps the UI version, so the password text is rendered afresh too.
     this.traits.reset();
+    this.ui.setRotation(0, 'reset traits');
     this.pendingLaunch = null;
     this.backLag = null;
     this.anr = null;
@@ -712,12 +742,16 @@ export class VirtualDevice implements DeviceServices {
     return delay;
   }
 
+  /** What the UiAutomator2 server's page source says of the display (its root's rotation, width, height). */
+  pageSourceDisplay(): { rotation: Rotation; width: number; height: number } {
+    return { rotation: this.ui.displayRotation(), ...this.ui.displaySize() };
+  }
+
   screenshotPng(): Buffer {
     // A display that is off captures black (issue 12: the asleep trait).
     const blank = this.activeFaults.some((f) => f.kind === 'blank-screenshot') || this.traits.asleep !== false;
-    // screencap captures the logical display: turned, its width and height trade places.
-    const physical = this.traits.activeDisplay();
-    const display = isLandscape(this.ui.displayRotation()) ? { width: physical.height, height: physical.width } : physical;
+    // AOSP screencap: the frame of the display in its current rotation (docs/device-quirks.md).
+    const display = this.ui.displaySize();
     const key = `${this.ui.version}:${this.ui.imeVisible()}:${blank}:${this.traits.locked}:${this.ui.foreground().screenId}:${display.width}x${display.height}`;
     if (this.screenshotCache?.key !== key) {
       this.screenshotCache = {

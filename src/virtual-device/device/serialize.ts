@@ -4,7 +4,7 @@
  * server's page source (class names as tags, its own attribute order).
  */
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../scenario/model.js';
-import { formatBounds } from './geometry.js';
+import { formatBounds, type Rect } from './geometry.js';
 import type { UiElement } from './uiTree.js';
 
 /** Escapes as Android's FastXmlSerializer does (newlines and tabs as character references). */
@@ -80,7 +80,7 @@ export function tagNameFor(className: string): string {
   return /^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
 }
 
-function sourceAttributes(e: UiElement): string {
+function sourceAttributes(e: UiElement, boundsOf: (e: UiElement) => Rect): string {
   const attrs: [string, string][] = [
     ['index', String(e.index)],
     ['package', e.package],
@@ -100,7 +100,7 @@ function sourceAttributes(e: UiElement): string {
     ['password', bool(e.password)],
     ['scrollable', bool(e.scrollable)],
     ['selected', bool(e.selected)],
-    ['bounds', formatBounds(e.bounds)],
+    ['bounds', formatBounds(boundsOf(e))],
     ['displayed', 'true'],
     ['hint', e.hint],
     ['drawing-order', String(e.drawingOrder)],
@@ -110,20 +110,27 @@ function sourceAttributes(e: UiElement): string {
   return attrs.map(([k, v]) => `${k}="${escapeXml(v)}"`).join(' ');
 }
 
-/** UiAutomator2 `GET /source`: indented, class names as tags, inside `<hierarchy … width height>`. */
-export function toPageSource(root: UiElement, rotation = 0, size: { width: number; height: number } = { width: SCREEN_WIDTH, height: SCREEN_HEIGHT }): string {
+/**
+ * UiAutomator2 `GET /source`: indented, class names as tags, inside `<hierarchy … width height>`.
+ * `boundsOf` gives each node's bounds as the server reports them (uia2/bounds.ts).
+ */
+export function toPageSource(
+  root: UiElement,
+  display: { rotation: number; width: number; height: number } = { rotation: 0, width: SCREEN_WIDTH, height: SCREEN_HEIGHT },
+  boundsOf: (e: UiElement) => Rect = (e) => e.bounds,
+): string {
   const lines: string[] = [
     `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>`,
-    `<hierarchy index="0" class="hierarchy" rotation="${rotation}" width="${size.width}" height="${size.height}">`,
+    `<hierarchy index="0" class="hierarchy" rotation="${display.rotation}" width="${display.width}" height="${display.height}">`,
   ];
   const walk = (e: UiElement, depth: number): void => {
     const pad = '  '.repeat(depth);
     const tag = tagNameFor(e.className);
     if (e.children.length === 0) {
-      lines.push(`${pad}<${tag} ${sourceAttributes(e)} />`);
+      lines.push(`${pad}<${tag} ${sourceAttributes(e, boundsOf)} />`);
       return;
     }
-    lines.push(`${pad}<${tag} ${sourceAttributes(e)}>`);
+    lines.push(`${pad}<${tag} ${sourceAttributes(e, boundsOf)}>`);
     for (const c of e.children) walk(c, depth + 1);
     lines.push(`${pad}</${tag}>`);
   };

@@ -36,9 +36,26 @@ export const FOLDABLE_DISPLAYS: readonly VirtualDisplay[] = Object.freeze([
   Object.freeze({ physicalId: '4619827551948147201', name: 'Inner Display', state: 'ON' as const, width: SCREEN_WIDTH, height: SCREEN_HEIGHT }),
 ]);
 
+/** Surface.ROTATION_0 … ROTATION_270: quarter turns of the display from its natural orientation. */
+export type Rotation = 0 | 1 | 2 | 3;
+
+/**
+ * The display's frame in its current rotation: a quarter turn swaps the panel's width and height.
+ * What `screencap` captures, `dumpsys window` calls `cur=` and the dump's bounds are measured in.
+ */
+export function rotatedSize(display: Pick<VirtualDisplay, 'width' | 'height'>, rotation: Rotation): { width: number; height: number } {
+  return rotation % 2 === 1 ? { width: display.height, height: display.width } : { width: display.width, height: display.height };
+}
+
 export interface DeviceTraitOptions {
   /** Physical displays, first = the one SurfaceFlinger lists first. Default: one built-in screen. */
   readonly displays?: readonly VirtualDisplay[];
+  /**
+   * The rotation the display starts at (Surface.ROTATION_*), the scenario's screens drawn for it (a
+   * rotated static dump's). Default 0, the panel's natural orientation. The live rotation is the UI's
+   * (DeviceUi.displayRotation): SetOrientation and VirtualDevice.setRotation turn it.
+   */
+  readonly rotation?: Rotation;
   /** A cold `am start` shows the app's window only this long after `am start -W` returned. */
   readonly launchDelayMs?: number;
   /** `wm density N` already set at boot (`Override density: N`). */

@@ -4,11 +4,12 @@
  * what is on screen goes through here and is logged.
  */
 import type { Action, ScreenSpec } from '../scenario/model.js';
-import { IME_FRAME, NAVIGATION_BAR_HEIGHT, PHYSICAL_DENSITY, SCREEN_HEIGHT, STATUS_BAR_HEIGHT, qualifyActivity, shortActivity } from '../scenario/model.js';
+import { NAVIGATION_BAR_HEIGHT, PHYSICAL_DENSITY, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT, qualifyActivity, shortActivity } from '../scenario/model.js';
 import { normalizeScreen, type NormalizedScenario } from '../scenario/normalize.js';
 import { KEYGUARD_SCREEN_ID } from '../scenario/keyguard.js';
-import { displaySize, isLandscape, landscapeRect, type DisplayRotation } from './rotation.js';
-import { LANDSCAPE } from './windowState.js';
+import { isLandscape, relayoutRect, type DisplayRotation } from './rotation.js';
+import { rotatedSize } from './traits.js';
+import { displayFacts } from './windowState.js';
 import { NOTIFICATION_SHADE_SCREEN_ID } from '../scenario/notificationShade.js';
 import type { DeviceLogKind } from '../contracts.js';
 import { center, contains, formatBounds, rectOf, type Rect } from './geometry.js';
@@ -97,6 +98,8 @@ export class DeviceUi {
     private readonly longPressTimeoutMs: () => number = () => 400,
     /** Read at every render and input: a change must bump `version` (VirtualDevice.setLocked does). */
     private readonly cover: () => Cover = () => null,
+    /** The active panel in its natural orientation; read at every render: a change must bump `version` (VirtualDevice.setDisplays does). */
+    private readonly panel: () => { width: number; height: number } = () => ({ width: SCREEN_WIDTH, height: SCREEN_HEIGHT }),
   ) {
     this.stack = [this.visitOf(scenario.spec.home)];
     const start = scenario.spec.start;
@@ -126,10 +129,25 @@ export class DeviceUi {
   }
 
   private rotation: DisplayRotation = 0;
+  /** The rotation the scenario's screens were drawn for (a static dump's own); turned the other way, they are laid out again. */
+  private drawnFor: DisplayRotation = 0;
 
-  /** The display's rotation (Surface.ROTATION_0 or ROTATION_270: rotation.ts). */
+  /** The display's rotation (Surface.ROTATION_*: rotation.ts). */
   displayRotation(): DisplayRotation {
     return this.rotation;
+  }
+
+  /** The display's frame in its current rotation: what screencap captures and the bounds are measured in. */
+  displaySize(): { width: number; height: number } {
+    return rotatedSize(this.panel(), this.rotation);
+  }
+
+  /** The display starts at this rotation, the scenario's screens drawn for it (a rotated static dump). */
+  startAt(rotation: DisplayRotation): void {
+    this.rotation = rotation;
+    this.drawnFor = rotation;
+    this.keyguard = null;
+    this.version++;
   }
 
   /** UiAutomation.setRotation: the display turns and every window is laid out again for its new size. */
@@ -145,7 +163,10 @@ export class DeviceUi {
 
   private layoutOptions(): RenderOptions {
     const options = this.renderOptions();
-    return isLandscape(this.rotation) ? { ...options, layout: landscapeRect } : options;
+    if (isLandscape(this.rotation) === isLandscape(this.drawnFor)) return options;
+    const from = rotatedSize(this.panel(), this.drawnFor);
+    const to = this.displaySize();
+    return { ...options, layout: (r) => relayoutRect(r, from, to) };
   }
 
   /** The System UI window in front (the pulled-down shade), or null when an activity's window is. */
@@ -211,7 +232,8 @@ export class DeviceUi {
   }
 
   imeFrame(): Rect {
-    return rectOf(isLandscape(this.rotation) ? LANDSCAPE.imeFrame : IME_FRAME);
+    const { width, height } = this.displaySize();
+    return rectOf(displayFacts(width, height, this.rotation).imeFrame);
   }
 
   /** Another window took the focus (issue 12: io.appium.settings's trampoline): the IME closes, the field keeps its text. */
@@ -481,7 +503,7 @@ export class DeviceUi {
     }
     // An edge-to-edge app draws under the bars, but a touch there still goes to their window.
     // System UI's own nodes (a capture's navigation buttons) are the bar's window and take it.
-    const bar = systemBarAt(y, displaySize(this.rotation).height);
+    const bar = systemBarAt(y, this.displaySize().height);
     if (bar && !this.hitTest(x, y, (e) => e.package === 'com.android.systemui')) return this.record({ source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: false, onSystemBar: bar });
     const longPress = held > this.longPressTimeoutMs();
     // A long-clickable view takes the touch stream too (it is "clickable" to onTouchEvent), so a long
@@ -551,7 +573,7 @@ export class DeviceUi {
       this.log('input', `${line} on the keyboard: the IME window takes it, the app does not move`);
       return false;
     }
-    const bar = systemBarAt(y, displaySize(this.rotation).height);
+    const bar = systemBarAt(y, this.displaySize().height);
     if (bar) {
       this.log('input', `${line} on the ${bar} bar: System UI takes it, the app does not move`);
       return false;

@@ -10,7 +10,7 @@ import type { ForegroundInfo } from './ui.js';
 export interface DisplayFacts {
   readonly width: number;
   readonly height: number;
-  readonly rotation: 0 | 1 | 3;
+  readonly rotation: 0 | 1 | 2 | 3;
   /** The IME window's frame in this orientation. */
   readonly imeFrame: BoundsTuple;
 }
@@ -25,9 +25,16 @@ export const LANDSCAPE: DisplayFacts = Object.freeze({
   imeFrame: [0, 456, SCREEN_HEIGHT, SCREEN_WIDTH] as BoundsTuple,
 });
 
-/** The live display at a rotation: portrait, or landscape as SetOrientation turns it (ROTATION_270). */
-export function displayFactsAt(rotation: 0 | 3): DisplayFacts {
-  return rotation === 0 ? PORTRAIT : { ...LANDSCAPE, rotation: 3 };
+/**
+ * The facts of a display of this logical size and rotation: PORTRAIT and LANDSCAPE for the phone,
+ * else the keyboard over the same share of the height as on the phone in that orientation.
+ */
+export function displayFacts(width: number, height: number, rotation: 0 | 1 | 2 | 3): DisplayFacts {
+  if (width === PORTRAIT.width && height === PORTRAIT.height && rotation === 0) return PORTRAIT;
+  if (width === LANDSCAPE.width && height === LANDSCAPE.height && rotation === 1) return LANDSCAPE;
+  const model = width > height ? LANDSCAPE : PORTRAIT;
+  const top = Math.round((height * model.imeFrame[1]) / model.height);
+  return { width, height, rotation, imeFrame: [0, top, width, height] };
 }
 
 export function appHeight(display: DisplayFacts): number {

@@ -50,6 +50,10 @@ export interface ImportedScreen {
   readonly root: NodeSpec;
   /** The package of the first node that names one. */
   readonly package: string;
+  /** `<hierarchy rotation>` (0 when absent or not 0–3). */
+  readonly rotation: 0 | 1 | 2 | 3;
+  /** The frame the bounds are measured in: the page source's declared width and height, else the windows' extent. */
+  readonly frame: { readonly width: number; readonly height: number } | null;
 }
 
 /** Throws with a message naming the problem when the text is not a hierarchy. */
@@ -83,5 +87,15 @@ export function importHierarchyXml(xml: string): ImportedScreen {
           children: tops,
         };
   const findPackage = (n: NodeSpec): string | undefined => n.package ?? n.children?.map(findPackage).find((p) => p !== undefined);
-  return { root, package: findPackage(root) ?? 'android' };
+  const attr = (name: string): number => Number.parseInt((hierarchy as unknown as XmlElement).getAttribute(name) ?? '', 10);
+  const turn = attr('rotation');
+  const rotation = turn === 1 || turn === 2 || turn === 3 ? turn : 0;
+  const declared = { width: attr('width'), height: attr('height') };
+  const frame =
+    declared.width > 0 && declared.height > 0
+      ? declared
+      : root.bounds[2] > 0 && root.bounds[3] > 0
+        ? { width: root.bounds[2], height: root.bounds[3] }
+        : null;
+  return { root, package: findPackage(root) ?? 'android', rotation, frame };
 }

@@ -2,6 +2,7 @@
 import { DOMParser, type Element as XmlElement, type Node as XmlNode } from '@xmldom/xmldom';
 import * as xpath from 'xpath';
 import { toPageSource } from '../device/serialize.js';
+import { serverBounds } from './bounds.js';
 import { flatten, type UiElement } from '../device/uiTree.js';
 import { matchSelector, parseUiSelector, UiSelectorSyntaxError, type SelectorChain } from './uiSelector.js';
 
@@ -22,7 +23,7 @@ export interface LocateScope {
 
 /** Builds the page-source DOM and maps its elements back to the rendered nodes (document order on both sides). */
 function xpathSelect(root: UiElement, context: UiElement | null, expression: string): UiElement[] {
-  const doc = new DOMParser().parseFromString(toPageSource(root), 'text/xml');
+  const doc = new DOMParser().parseFromString(toPageSource(root, undefined, serverBounds), 'text/xml');
   const xmlElements: XmlElement[] = [];
   const walk = (n: XmlNode): void => {
     for (let c = n.firstChild; c; c = c.nextSibling) {

@@ -8,15 +8,15 @@ import type { Duplex } from 'node:stream';
 import type { DeviceLogKind } from '../contracts.js';
 import type { DeviceClock } from '../device/clock.js';
 import type { ScreenActivity } from '../device/faults.js';
-import { center } from '../device/geometry.js';
+import { center, formatBounds } from '../device/geometry.js';
+import { serverBounds } from './bounds.js';
 import type { Instrumentation } from '../device/instrumentation.js';
 import { toPageSource } from '../device/serialize.js';
 import type { SystemState } from '../device/system.js';
 import type { TouchSample } from '../device/touch.js';
 import type { DeviceUi } from '../device/ui.js';
 import { flatten, type UiElement } from '../device/uiTree.js';
-import { SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
-import { displaySize, isLandscape } from '../device/rotation.js';
+import { STATUS_BAR_HEIGHT } from '../scenario/model.js';
 import { duplexPair } from './duplexPair.js';
 import { InvalidSelectorError, locate } from './locate.js';
 
@@ -37,6 +37,8 @@ export interface Uia2Device {
   readonly clock: DeviceClock;
   log(kind: DeviceLogKind, detail: string): void;
   screenshotPng(): Buffer;
+  /** The display in its current rotation (Display.getRotation and getSize, as the server reads them). */
+  display(): { rotation: 0 | 1 | 2 | 3; width: number; height: number };
   /** 'hang' never answers; a number delays the answer by that many ms. */
   requestFault(subject: string): 'hang' | number;
   /** Whether the screen idles and its active window's root can be read (issue 12: idle waits). */
@@ -196,12 +198,6 @@ export class Uia2Server {
   }
 
   /**
-   * SetOrientation: ScreenOrientation.ofString refuses anything but LANDSCAPE/PORTRAIT (an
-   * IllegalArgumentException, answered as `invalid argument`), then rotates and answers the
-   * orientation reached. This display stays portrait: PORTRAIT is already reached; LANDSCAPE is
-   * refused rather than answered as if the screen had turned.
-   */
-  /**
    * SetOrientation: ScreenRotation.ofOrientation (LANDSCAPE → ROTATION_270, PORTRAIT → ROTATION_0 with
    * useResourcesForOrientationDetection false), CustomUiDevice.setRotationSync (UiAutomation.setRotation,
    * then a poll of the display's rotation), and the orientation of the rotation reached as the value.
@@ -283,7 +279,7 @@ export class Uia2Server {
       case 'package': return e.package;
       case 'hint': return e.hint || null;
       case 'showing-hint': case 'showingHintText': return b(e.showingHint);
-      case 'bounds': return `[${e.bounds.left},${e.bounds.top}][${e.bounds.right},${e.bounds.bottom}]`;
+      case 'bounds': return formatBounds(serverBounds(e));
       case 'index': return String(e.index);
       case 'checkable': return b(e.checkable);
       case 'checked': return b(e.checked);
@@ -310,8 +306,14 @@ export class Uia2Server {
       // GetSystemBars answers the status bar's height only (SystemBarsModel has no other field).
       case 'GET /appium/device/system_bars': return { statusBar: STATUS_BAR_HEIGHT };
       case 'GET /appium/device/display_density': return this.device.system.density();
-      case 'GET /window/current/size': return displaySize(ui.displayRotation());
-      case 'GET /window/rect': return { x: 0, y: 0, ...displaySize(ui.displayRotation()) };
+      case 'GET /window/current/size': {
+        const { width, height } = this.device.display();
+        return { width, height };
+      }
+      case 'GET /window/rect': {
+        const { width, height } = this.device.display();
+        return { x: 0, y: 0, width, height };
+      }
       case 'GET /appium/device/info': return this.deviceInfo();
       case 'GET /appium/device/current_package': return ui.foreground().package;
       case 'GET /appium/device/current_activity': return ui.foreground().activity;
@@ -320,9 +322,9 @@ export class Uia2Server {
       case 'POST /appium/settings':
         return this.updateSettings(body);
       // GetOrientation / GetRotation from UiDevice.getDisplayRotation (useResourcesForOrientationDetection false).
-      case 'GET /orientation': return isLandscape(ui.displayRotation()) ? 'LANDSCAPE' : 'PORTRAIT';
+      case 'GET /orientation': return this.device.display().rotation % 2 === 1 ? 'LANDSCAPE' : 'PORTRAIT';
       case 'POST /orientation': return this.setOrientation(body);
-      case 'GET /rotation': return { x: 0, y: 0, z: ui.displayRotation() * 90 };
+      case 'GET /rotation': return { x: 0, y: 0, z: this.device.display().rotation * 90 };
       case 'GET /alert/text': throw new HttpError(404, 'no such alert', 'An attempt was made to operate on a modal dialog when one was not open.');
       // ElementLocationHelpers.findElement(s) without a context: resetAccessibilityCache, then the roots.
       case 'POST /element': return this.idleThenRoot('find').then(() => this.find(session, body, null, false));
@@ -334,7 +336,7 @@ export class Uia2Server {
           return this.ref(session, focused);
         });
       // Source: resetAccessibilityCache (waitForIdle), then the active window's root.
-      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree(), ui.displayRotation(), displaySize(ui.displayRotation())));
+      case 'GET /source': return this.idleThenRoot('source').then(() => toPageSource(ui.tree(), this.device.display(), serverBounds));
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
       case 'POST /actions': return this.actions(session, body);
       case 'POST /appium/gestures/long_click': return this.longClick(session, body);
@@ -380,20 +382,24 @@ export class Uia2Server {
     const e = this.element(session, id);
     const attr = /^\/attribute\/(.+)$/.exec(sub);
     if (method === 'GET' && attr && attr[1] !== undefined) return this.attribute(e, decodeURIComponent(attr[1]));
+    const bounds = serverBounds(e);
     switch (`${method} ${sub}`) {
       case 'GET /text': return e.text;
       case 'GET /name': return e.className;
-      case 'GET /rect': return { x: e.bounds.left, y: e.bounds.top, width: e.bounds.right - e.bounds.left, height: e.bounds.bottom - e.bounds.top };
-      case 'GET /location': return { x: e.bounds.left, y: e.bounds.top };
-      case 'GET /size': return { width: e.bounds.right - e.bounds.left, height: e.bounds.bottom - e.bounds.top };
+      case 'GET /rect': return { x: bounds.left, y: bounds.top, width: bounds.right - bounds.left, height: bounds.bottom - bounds.top };
+      case 'GET /location': return { x: bounds.left, y: bounds.top };
+      case 'GET /size': return { width: bounds.right - bounds.left, height: bounds.bottom - bounds.top };
       case 'GET /displayed': return true;
       case 'GET /enabled': return e.enabled;
       case 'GET /selected': return e.selected || e.checked;
       case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
-      case 'POST /click':
-        this.device.ui.clickElement(e, 'uia2-click');
+      case 'POST /click': {
+        // AxNodeInfoHelper.click: the centre of the bounds the server reports (uia2/bounds.ts).
+        const c = center(bounds);
+        this.device.ui.tapAt(c.x, c.y, 'uia2-click', e);
         // Click.java: Device.waitForIdle() after the click.
         return this.waitForIdle('click').then(() => null);
+      }
       case 'POST /clear':
         // UiObject2.clear is a set-text of "": a node that refuses it only logs a warning, and the answer is 200.
         this.device.ui.performSetText(e, '', 'uia2 clear');
@@ -489,8 +495,9 @@ export class Uia2Server {
     if (!Number.isFinite(duration) || duration < 0) throw new HttpError(400, 'invalid argument', 'Long click duration cannot be negative');
     const element = id ? this.element(session, id) : null;
     let point: { x: number; y: number };
-    if (element && offset) point = { x: element.bounds.left + Number(offset.x ?? 0), y: element.bounds.top + Number(offset.y ?? 0) };
-    else if (element) point = center(element.bounds);
+    const bounds = element ? serverBounds(element) : null;
+    if (bounds && offset) point = { x: bounds.left + Number(offset.x ?? 0), y: bounds.top + Number(offset.y ?? 0) };
+    else if (bounds) point = center(bounds);
     else if (offset) point = { x: Number(offset.x ?? 0), y: Number(offset.y ?? 0) };
     else throw new HttpError(400, 'invalid argument', 'Long click offset coordinates must be provided if element is not set');
     // The server's thread is busy for the whole hold; the touch comes up at its end.
@@ -582,7 +589,7 @@ export class Uia2Server {
       ny += y;
     } else if (origin && typeof origin === 'object') {
       const id = String((origin as Json)[W3C_ELEMENT] ?? (origin as Json).ELEMENT ?? '');
-      const c = center(this.element(session, id).bounds);
+      const c = center(serverBounds(this.element(session, id)));
       nx += c.x;
       ny += c.y;
     }
@@ -600,7 +607,8 @@ export class Uia2Server {
       brand: props.get('ro.product.brand') ?? 'google',
       locale: 'en_US',
       timeZone: 'Etc/UTC',
-      realDisplaySize: `${SCREEN_WIDTH}x${SCREEN_HEIGHT}`,
+      // DeviceInfoHelper: Display.getRealSize, which is adjusted to the current rotation.
+      realDisplaySize: `${this.device.display().width}x${this.device.display().height}`,
       displayDensity: this.device.system.density(),
       carrierName: 'T-Mobile',
       networks: [],

@@ -34,6 +34,8 @@ export interface WireAction {
   readonly disambiguated?: true;
   readonly ambiguous?: true;
   readonly covered_by_keyboard?: true;
+  /** Why no tap reaches it (then it has no ref): no_area, under_status_bar, under_navigation_bar, covered_by_keyboard. */
+  readonly not_actionable?: string;
 }
 
 export interface WireSummary {
@@ -84,9 +86,9 @@ export function isEnabled(entry: WireAction): boolean {
   return entry.enabled !== false;
 }
 
-/** Enabled, with a selector (so not ambiguous), not under the keyboard: what FLOW-SEL-ALL-1 taps by selector. */
+/** Enabled, with a selector (so not ambiguous), not under the keyboard, reachable: what FLOW-SEL-ALL-1 taps by selector. */
 export function isReady(entry: WireAction): boolean {
-  return isEnabled(entry) && selectorOf(entry) !== undefined && !entry.ambiguous && !entry.covered_by_keyboard;
+  return isEnabled(entry) && selectorOf(entry) !== undefined && !entry.ambiguous && !entry.covered_by_keyboard && !entry.not_actionable;
 }
 
 export function boxOf(entry: WireAction): Box {

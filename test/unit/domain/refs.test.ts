@@ -17,7 +17,7 @@ import { HarnessError } from '../../../src/domain/errors.js';
 import { RefRegistry, REF_GENERATIONS } from '../../../src/application/screen/RefRegistry.js';
 import type { ScreenReading } from '../../../src/application/screen/ScreenReader.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
-import { allNodes, evaluateLocator, parseXml } from './xpathOracle.js';
+import { allNodes, asServerSource, evaluateLocator, parseXml } from './xpathOracle.js';
 import { selectorOfEntry } from '../../../src/application/screen/wireSummary.js';
 
 const SETTINGS: WindowState = {
@@ -226,16 +226,18 @@ describe.skipIf(!present)('refs on every real dump in ../shared/fixtures', () =>
       const xml = readFileSync(file, 'utf8');
       const r = reading(xml);
       const summary = registry.attach(r);
-      const offered = r.plans.slice(0, summary.actions.length);
+      // An entry no tap can reach says why and has no ref; every other entry has one.
+      const offered = r.plans.slice(0, summary.actions.length).filter((p) => p.entry.not_actionable === undefined);
+      for (const a of summary.actions) expect(a.ref === undefined, JSON.stringify(a)).toBe(a.not_actionable !== undefined);
       // Every actionable visible node is an entry (up to the cut).
       const actionable = r.tree.nodes.filter((n) => n.bounds !== null && !(n.bounds.left === 0 && n.bounds.top === 0 && n.bounds.right === 0 && n.bounds.bottom === 0) && !n.scrollable && (n.clickable || n.checkable || n.longClickable || n.className.endsWith('EditText')));
       expect(r.plans.map((p) => p.node)).toEqual(actionable);
-      const refs = summary.actions.map((a) => a.ref);
+      const refs = summary.actions.filter((a) => a.not_actionable === undefined).map((a) => a.ref);
       expect(refs.every((ref) => ref !== undefined && REF_PATTERN.test(ref))).toBe(true);
       expect(new Set(refs).size).toBe(refs.length);
 
       const fresh = parseDump(xml);
-      const doc = parseXml(xml);
+      const doc = asServerSource(parseXml(xml), fresh.nodes.map((n) => n.bounds));
       const elements = allNodes(doc);
       const seen = new Map<string, number>();
       for (const [i, plan] of offered.entries()) {
@@ -253,7 +255,7 @@ describe.skipIf(!present)('refs on every real dump in ../shared/fixtures', () =>
       totals.withoutSelector += summary.actions.filter((a) => selectorOfEntry(a) === null).length;
       totals.twins += [...seen.values()].filter((n) => n > 1).reduce((s, n) => s + n, 0);
       // Read again: the same refs.
-      expect(registry.attach(reading(xml)).actions.map((a) => a.ref)).toEqual(refs);
+      expect(registry.attach(reading(xml)).actions.filter((a) => a.not_actionable === undefined).map((a) => a.ref)).toEqual(refs);
     });
   }
 
@@ -283,5 +285,93 @@ describe('windows the driver does not list', () => {
     expect(locateIdentity(source, SETTINGS, identity)?.text).toBe('OK');
     // Two alike windows both holding it: no coin toss.
     expect(locateIdentity(parseDump(appiumSource([dialog, dialog])), SETTINGS, { ...identity, windowRank: 5 })).toBeNull();
+  });
+});
+
+describe('bounds as the UiAutomator2 server reports them', () => {
+  // A Compose chat list whose rows are drawn into the list's horizontal padding: `uiautomator dump`
+  // reports [0,…][936,…] (clipped to the display only), the server trims each row into the list.
+  const rows = (trimmed: boolean): NodeSpec[] =>
+    ['Alice\nBob and 3 others', 'Family\nDinner at 8?'].map((name, i) => ({
+      cls: 'android.view.View',
+      clickable: true,
+      bounds: `[${trimmed ? 24 : 0},${400 + i * 144}][936,${544 + i * 144}]`,
+      children: [{ cls: 'android.widget.TextView', text: name, bounds: `[${trimmed ? 24 : 0},${400 + i * 144}][900,${544 + i * 144}]` }],
+    }));
+  const chat = (trimmed: boolean): NodeSpec[] => [screen([{ cls: 'android.view.View', scrollable: true, bounds: '[24,300][960,2200]', children: rows(trimmed) }])];
+
+  it('a ref read from the dump resolves on the page source, and its locator names the row there', () => {
+    const dump = reading(uiautomatorDump(chat(false)));
+    const row = dump.plans.find((p) => p.node.children[0]?.text.startsWith('Family'))!;
+    expect(row.entry.bounds).toEqual([24, 544, 912, 144]);
+    const identity = identify(dump.tree, row.node, dump.window);
+    const sourceXml = appiumSource(chat(true));
+    const source = parseDump(sourceXml);
+    const node = locateIdentity(source, SETTINGS, identity);
+    expect(node?.children[0]?.text).toBe('Family\nDinner at 8?');
+    const found = evaluateLocator(parseXml(sourceXml), refLocator(source, node!));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.getAttribute('bounds')).toBe('[24,544][936,688]');
+  });
+
+  it('leaves a node that does not overlap its scrollable ancestor as it is (android.graphics.Rect#intersect)', () => {
+    const tree = parseDump(uiautomatorDump([screen([{ cls: 'android.view.View', scrollable: true, bounds: '[0,300][1080,1000]', children: [
+      { cls: 'android.widget.Button', text: 'Below', clickable: true, bounds: '[0,1100][1080,1200]' },
+      { cls: 'android.widget.Button', text: 'Inverted', clickable: true, bounds: '[0,990][1080,950]' },
+    ] }])]));
+    expect(nodeLabelled(tree, 'Below').bounds).toEqual({ left: 0, top: 1100, right: 1080, bottom: 1200 });
+    expect(nodeLabelled(tree, 'Inverted').bounds).toEqual({ left: 0, top: 990, right: 1080, bottom: 950 });
+  });
+});
+
+describe('entries no tap can reach', () => {
+  const BARS: WindowState = {
+    ...SETTINGS,
+    systemBars: { status: { left: 0, top: 0, right: 1080, bottom: 100 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } },
+  };
+  const edgeToEdge = uiautomatorDump([
+    screen([
+      { cls: 'android.widget.Button', text: 'Under the status bar', clickable: true, bounds: '[0,10][500,90]' },
+      { cls: 'android.widget.Button', text: 'Half under it', clickable: true, bounds: '[0,50][500,250]' },
+      { cls: 'android.widget.Button', text: 'Clipped out', clickable: true, bounds: '[0,1300][500,1250]' },
+      { cls: 'android.widget.Button', text: 'Under the navigation bar', clickable: true, bounds: '[0,2300][500,2390]' },
+      { cls: 'android.widget.Button', text: 'In view', clickable: true, bounds: '[0,1000][500,1200]' },
+    ]),
+  ]);
+
+  it('say why (not_actionable) and get no ref; the others keep theirs, and nothing else changes', () => {
+    const registry = new RefRegistry();
+    const summary = registry.attach(reading(edgeToEdge, BARS));
+    const byText = new Map(summary.actions.map((a) => [a.text, a]));
+    expect(byText.get('Under the status bar')).toMatchObject({ not_actionable: 'under_status_bar' });
+    expect(byText.get('Clipped out')).toMatchObject({ not_actionable: 'no_area' });
+    expect(byText.get('Under the navigation bar')).toMatchObject({ not_actionable: 'under_navigation_bar' });
+    for (const text of ['Under the status bar', 'Clipped out', 'Under the navigation bar']) expect(byText.get(text)?.ref).toBeUndefined();
+    for (const text of ['Half under it', 'In view']) {
+      expect(byText.get(text)?.ref).toMatch(REF_PATTERN);
+      expect(byText.get(text)).not.toHaveProperty('not_actionable');
+    }
+  });
+
+  it('a row whose label lies wholly under a bar while its top does not: ref only, no selector that would be refused', () => {
+    const row = uiautomatorDump([
+      screen([{ cls: 'android.view.View', clickable: true, bounds: '[0,2200][1080,2380]', children: [{ cls: 'android.widget.TextView', text: 'Last chat', bounds: '[40,2290][1000,2370]' }] }]),
+    ]);
+    const [entry] = new RefRegistry().attach(reading(row, BARS)).actions;
+    expect(entry?.ref).toMatch(REF_PATTERN);
+    expect(entry?.not_actionable).toBeUndefined();
+    expect(selectorOfEntry(entry!)).toBeNull();
+    expect(entry?.label).toBe('Last chat');
+  });
+
+  it('System UI\'s own nodes are the bars: never under them', () => {
+    const bar = uiautomatorDump([
+      { cls: 'android.widget.FrameLayout', pkg: 'com.android.systemui', bounds: '[0,2274][1080,2400]', children: [
+        { cls: 'android.widget.ImageView', pkg: 'com.android.systemui', desc: 'Back', clickable: true, bounds: '[100,2274][300,2400]' },
+      ] },
+      screen([{ cls: 'android.widget.Button', text: 'In view', clickable: true, bounds: '[0,1000][500,1200]' }]),
+    ]);
+    const summary = new RefRegistry().attach(reading(bar, BARS));
+    expect(summary.actions.every((a) => a.not_actionable === undefined && a.ref !== undefined)).toBe(true);
   });
 });

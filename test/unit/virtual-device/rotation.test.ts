@@ -28,4 +28,24 @@ describe('rotation', () => {
     expect(d.dumpXml()).toMatch(/<hierarchy rotation="0">/);
     expect((await sh(d, 'dumpsys window')).stdout).toMatch(/cur=1080x2400/);
   });
+
+  it('a landscape tablet dump starts turned with its own bounds; turned to portrait, its nodes are laid out again inside the panel, and back', async () => {
+    const node = (bounds: string, extra = '', children = ''): string =>
+      `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.tab" content-desc="" checkable="false" checked="false" clickable="${extra === 'button'}" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}">${children}</node>`;
+    const xml = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="1">${node('[0,0][1920,1200]', '', node('[1700,1000][1900,1100]', 'button'))}</hierarchy>`;
+    const d = VirtualDevice.withStaticScreen(xml, { instrumentationStartupMs: 5 });
+    expect(d.ui.displayRotation()).toBe(1);
+    expect(d.pageSource()).toMatch(/rotation="1" width="1920" height="1200"/);
+    expect(d.dumpXml()).toContain('bounds="[1700,1000][1900,1100]"');
+    expect((await sh(d, 'dumpsys window')).stdout).toMatch(/cur=1920x1200/);
+    d.setRotation(0);
+    expect(d.pageSource()).toMatch(/rotation="0" width="1200" height="1920"/);
+    expect(PNG.sync.read(await shBytes(d, 'screencap -p')).width).toBe(1200);
+    for (const e of flatten(d.ui.tree())) {
+      expect(e.bounds.right, e.key).toBeLessThanOrEqual(1200);
+      expect(e.bounds.bottom, e.key).toBeLessThanOrEqual(1920);
+    }
+    d.setRotation(3);
+    expect(d.dumpXml()).toContain('bounds="[1700,1000][1900,1100]"');
+  });
 });

@@ -245,3 +245,21 @@ describe('static screens and scenario files', () => {
     expect(() => parseScenario({ name: 'bad', home: 'x', packages: [], screens: [{ id: 'x' }] }, '/')).toThrow(/invalid at screens\.0\.activity/);
   });
 });
+
+describe('bounds the UiAutomator2 server reports (trimmed into the nearest scrollable ancestor)', () => {
+  const node = (cls: string, bounds: string, extra = '', children = ''): string =>
+    `<node index="0" text="${extra}" resource-id="" class="${cls}" package="com.example.chat" content-desc="" checkable="false" checked="false" clickable="${cls.endsWith('View') && extra === ''}" enabled="true" focusable="false" focused="false" scrollable="${cls === 'androidx.compose.ui.platform.ComposeView'}" long-clickable="false" password="false" selected="false" bounds="${bounds}">${children}</node>`;
+  const xml =
+    `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">` +
+    node('android.widget.FrameLayout', '[0,0][1080,2400]', '', node('androidx.compose.ui.platform.ComposeView', '[24,300][960,2200]', '', node('android.view.View', '[0,400][936,544]', '', node('android.widget.TextView', '[0,400][900,544]', 'Alice&#10;Bob')))) +
+    `</hierarchy>`;
+
+  it('the page source is trimmed, the dump is not, and a newline in a text survives both', () => {
+    const d = VirtualDevice.withStaticScreen(xml);
+    expect(d.dumpXml()).toContain('bounds="[0,400][936,544]"');
+    expect(d.pageSource()).toContain('bounds="[24,400][936,544]"');
+    expect(d.pageSource()).not.toContain('bounds="[0,400][936,544]"');
+    // A newline in a text survives both, as a character reference.
+    expect(d.pageSource()).toContain('text="Alice&#10;Bob"');
+  });
+});

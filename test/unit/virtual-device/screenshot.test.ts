@@ -226,3 +226,54 @@ describe('virtual device screenshots', () => {
     expect(countColour(scrolled, { ...edge.fullBounds, top: list.bottom }, COLOURS.onSurface)).toBe(0);
   });
 });
+
+/**
+ * Real screens lay controls out in their own dp: a 160 or 240 dpi tablet's switch, radio button or
+ * icon is smaller than this renderer's 420 dpi margins. `screencap` never fails because of what
+ * the screen shows, so no size may make the drawing fail.
+ */
+describe('virtual device screenshots of controls of every size', () => {
+  const CLASSES = [
+    'android.widget.Switch',
+    'androidx.appcompat.widget.SwitchCompat',
+    'android.widget.ToggleButton',
+    'android.widget.CheckBox',
+    'android.widget.RadioButton',
+    'android.widget.CheckedTextView',
+    'android.widget.ImageButton',
+    'android.widget.Button',
+    'android.widget.ImageView',
+    'android.widget.TextView',
+    'android.widget.EditText',
+    'android.view.View',
+  ];
+  const SIDES = [1, 2, 3, 5, 8, 12, 17, 24, 33, 48, 64, 90, 120, 150, 189, 240, 400];
+
+  it('draws each widget kind at every width and height from 1 px up, as a PNG of the display', () => {
+    const a = (v: string): string => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    for (const cls of CLASSES) {
+      let nodes = '';
+      let x = 0;
+      let y = 100;
+      for (const w of SIDES) {
+        for (const h of SIDES) {
+          if (x + w > 1080) {
+            x = 0;
+            y += 410;
+          }
+          nodes +=
+            `<node index="0" text="${a(cls.endsWith('View') ? 'Tab 1 of 3' : 'On')}" resource-id="" class="${cls}" package="com.example.sizes" content-desc="${h % 2 ? 'Tab 2 of 3' : ''}" ` +
+            `checkable="true" checked="${w % 2 === 0}" clickable="true" enabled="true" focusable="true" focused="${h === 48}" scrollable="false" long-clickable="false" password="false" selected="${w === 48}" bounds="[${x},${y}][${x + w},${y + h}]" />`;
+          x += w;
+        }
+      }
+      const xml =
+        `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">` +
+        `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.sizes" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">` +
+        `${nodes}</node></hierarchy>`;
+      let png: PNG | null = null;
+      expect(() => (png = render(VirtualDevice.withStaticScreen(xml))), cls).not.toThrow();
+      expect(png!.width, cls).toBe(1080);
+    }
+  });
+});

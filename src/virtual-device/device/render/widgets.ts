@@ -186,6 +186,9 @@ function paintField(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void 
 
 function paintSwitchTrack(p: PaintContext, e: UiElement, area: Rect): void {
   const { ctx } = p;
+  // Controls are sized in the device's own dp: on a low-density tablet a switch is smaller than
+  // this renderer's 420 dpi margins, and nothing smaller than a pixel is drawn.
+  if (width(area) < 1 || height(area) < 1) return;
   let trackH = Math.min(height(area) * 0.9, 32 * DP);
   let trackW = trackH * 1.625;
   if (trackW > width(area)) {
@@ -227,13 +230,14 @@ function paintSwitch(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void
   if (width(box) > 2.5 * height(box)) {
     const { control, label } = splitControl(box, Math.min(width(box) / 3, 52 * DP + 24 * DP), true);
     controlLabel(p, e, label, clip, 16 * DP);
-    paintSwitchTrack(p, e, inset(control, 12 * DP, 0));
+    // The margin shrinks with a control narrower than the margins themselves (a 160 dpi tablet's switch).
+    paintSwitchTrack(p, e, inset(control, Math.min(12 * DP, width(control) / 4), 0));
   } else paintSwitchTrack(p, e, box);
 }
 
 function paintCheck(p: PaintContext, e: UiElement, box: Rect, clip: Rect, radio: boolean): void {
   const { ctx } = p;
-  const side = Math.min(18 * DP, height(box) * 0.8, width(box));
+  const side = Math.max(0, Math.min(18 * DP, height(box) * 0.8, width(box)));
   const wide = width(box) > 2 * height(box);
   const atEnd = shortClass(e) === 'CheckedTextView' || !/CheckBox$|RadioButton$/.test(shortClass(e));
   const slot = wide ? 48 * DP : width(box);
@@ -246,7 +250,7 @@ function paintCheck(p: PaintContext, e: UiElement, box: Rect, clip: Rect, radio:
     ctx.strokeStyle = colour;
     ctx.lineWidth = 2 * DP;
     ctx.beginPath();
-    ctx.arc(cx, cy, side / 2 - DP, 0, Math.PI * 2);
+    ctx.arc(cx, cy, Math.max(0, side / 2 - DP), 0, Math.PI * 2);
     ctx.stroke();
     if (e.checked) {
       ctx.fillStyle = colour;

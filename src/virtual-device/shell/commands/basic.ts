@@ -263,7 +263,7 @@ export function registerBasicCommands(table: CommandTable, device: ShellDevice):
     if (sub === 'size') {
       if (value === 'reset') fs.sizeOverride = null;
       else if (value !== undefined) fs.sizeOverride = value;
-      else return ok(io, `Physical size: 1080x2400\n${fs.sizeOverride !== null ? `Override size: ${fs.sizeOverride}\n` : ''}`);
+      else return ok(io, `Physical size: ${device.traits.activeDisplay().width}x${device.traits.activeDisplay().height}\n${fs.sizeOverride !== null ? `Override size: ${fs.sizeOverride}\n` : ''}`);
       return 0;
     }
     if (sub === 'dismiss-keyguard') return 0;

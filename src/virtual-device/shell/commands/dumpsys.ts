@@ -1,8 +1,8 @@
 /** `dumpsys` services, with the lines Appium and the harness parse; `dumpsys window` in the layout of the device's API level. */
-import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT, shortActivity } from '../../scenario/model.js';
+import { NAVIGATION_BAR_HEIGHT, STATUS_BAR_HEIGHT, shortActivity } from '../../scenario/model.js';
 import type { ForegroundInfo } from '../../device/ui.js';
 import { NOTIFICATION_SHADE_SCREEN_ID } from '../../scenario/notificationShade.js';
-import { appHeight, displayFactsAt, keyguardWindowTitle, PORTRAIT, type WindowFacts } from '../../device/windowState.js';
+import { appHeight, displayFacts, keyguardWindowTitle, type WindowFacts } from '../../device/windowState.js';
 import type { CommandIo } from '../interpreter.js';
 import type { CommandTable, ShellDevice } from '../context.js';
 
@@ -16,10 +16,11 @@ export function sdkOf(device: ShellDevice): number {
 export function liveWindowFacts(device: ShellDevice): WindowFacts {
   const fg = device.ui.foreground();
   const transit = device.focusInTransit();
+  const { width, height } = device.ui.displaySize();
   const base = {
     sdk: sdkOf(device),
     density: device.system.density(),
-    display: displayFactsAt(device.ui.displayRotation()),
+    display: displayFacts(width, height, device.ui.displayRotation()),
     imeVisible: device.ui.imeVisible(),
     keyguard: device.traits.locked,
     awake: device.traits.asleep === false,
@@ -134,7 +135,7 @@ function displaysSection(facts: WindowFacts): string {
   const head =
     'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n' +
     `  Display: mDisplayId=0${sdk >= 31 ? ' rootTasks=3' : sdk >= 29 ? ' stacks=2' : ''}\n` +
-    `    init=${SCREEN_WIDTH}x${SCREEN_HEIGHT} ${density}dpi cur=${width}x${height} app=${width}x${app} rng=1080x1017-2274x2211\n` +
+    `    init=${rotation % 2 === 1 ? `${height}x${width}` : `${width}x${height}`} ${density}dpi cur=${width}x${height} app=${width}x${app} rng=1080x1017-2274x2211\n` +
     `    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,${width},${height}))\n`;
   if (sdk < 34) {
     return (
