@@ -130,7 +130,10 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     const window = stack.device ? logWindow(stack.device) : null;
     if (!ON_EMULATOR) {
       const opened = ok(await harness.call('app_open_link', { url: 'notes://history?tab=1&from=mail#top', package_name: 'com.example.notes' }));
-      expect(opened.data).toEqual({ handled_by: 'com.example.notes', foreground_package: 'com.example.notes' });
+      const { after, ...answered } = opened.data as Record<string, unknown>;
+      expect(answered).toEqual({ handled_by: 'com.example.notes', foreground_package: 'com.example.notes' });
+      // The screen it left, read as ui_get_tree reads it (no flow: a dump, never a session).
+      expect(after).toMatchObject({ foreground_package: 'com.example.notes' });
       expect(opened.evidence?.artifact_id).toMatch(/-app-open-link\.png$/);
       expect(stack.device?.currentScreen().screenId).toBe('notes_history');
       const entries = window!.since();
