@@ -147,8 +147,8 @@ describeWithAdb('flow runner on the virtual device', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
       `flow: ${flowFile} is not a valid flow:\n` +
-        "  - step 2 (ui_tap): Invalid argument 'x', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press.\n" +
-        "  - step 2 (ui_tap): Invalid argument 'y', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press.\n" +
+        "  - step 2 (ui_tap): Invalid argument 'x', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press, observe.\n" +
+        "  - step 2 (ui_tap): Invalid argument 'y', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press, observe.\n" +
         '  - step 2 (ui_tap): selector is missing\n' +
         "  - step 3 (ui_scroll): direction 'Down' is not one of up, down, left, right\n" +
         "  - step 4 (ui_wait): ui_wait belongs to the toolset 'wait', which is off: run the flow with --toolsets wait (or ANDROID_MCP_TOOLSETS=wait)\n" +

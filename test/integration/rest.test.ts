@@ -229,7 +229,7 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(sameBut(coordinate.text)).toBe(sameBut(await mcpText('ui_tap', { selector: { x: 540, y: 1200 } })));
     const unknownKey = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' }, force: true });
     expect(unknownKey.status).toBe(400);
-    expect(unknownKey.envelope.error).toMatchObject({ code: 'INVALID_ARGUMENT', message: "Invalid argument 'force': ui_tap takes only selector, long_press, session_id." });
+    expect(unknownKey.envelope.error).toMatchObject({ code: 'INVALID_ARGUMENT', message: "Invalid argument 'force': ui_tap takes only selector, long_press, observe, session_id." });
     // Over MCP the same key is refused the same way (it used to be ignored there).
     expect(sameBut(unknownKey.text)).toBe(sameBut(await mcpText('ui_tap', { selector: { text: 'Apps' }, force: true })));
     expect((await rest('POST', `/devices/${stack.serial}/tap`, '{not json')).envelope.error?.code).toBe('INVALID_ARGUMENT');
