@@ -14,7 +14,7 @@ export function appClearDataTool(services: HarnessServices): ToolDefinition {
     toolset: 'apps',
     title: 'Clear app data',
     description:
-      'DESTRUCTIVE: erases all data of an installed app (accounts, files, settings; cannot be undone) and stops it: {cleared_package, foreground_package} + evidence.',
+      'DESTRUCTIVE: erases all data of an installed app (accounts, files, settings; cannot be undone) and stops it: {cleared_package, foreground_package, after} + evidence.',
     inputSchema: z.object({ package_name: z.string().describe('e.g. com.example.app'), observe: observeSchema, session_id: sessionIdSchema }),
     annotations: DESTRUCTIVE,
     execute: (args, context) => services.appControl.clearData(context, parsePackageName(args.package_name), optionalSessionId(args), observeFlag(args)),

@@ -11,7 +11,7 @@ export function deviceKeyTool(services: HarnessServices): ToolDefinition {
     toolset: 'device',
     title: 'Press a system key',
     description:
-      'Presses home, recents (the app switcher), enter or back (as device_back): {key, foreground_package} + evidence. Next: ui_get_tree.',
+      'Presses home, recents (the app switcher), enter or back (as device_back): {key, foreground_package, after} + evidence.',
     inputSchema: z.object({ key: z.enum(['home', 'recents', 'enter', 'back']), observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => {
