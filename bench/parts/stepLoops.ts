@@ -65,9 +65,15 @@ const textOf = (r: CallToolResult): string => {
   return first && first.type === 'text' ? first.text : '';
 };
 const okOf = (r: CallToolResult): { ok: boolean; error?: string } => {
-  const e = JSON.parse(textOf(r) || '{}') as { ok?: boolean; error?: { code: string; message: string } | null };
+  let e: { ok?: boolean; error?: { code: string; message: string } | null };
+  try {
+    e = JSON.parse(textOf(r)) as typeof e;
+  } catch {
+    return { ok: false, error: textOf(r).slice(0, 200) };
+  }
   return e.ok ? { ok: true } : { ok: false, error: `${e.error?.code}: ${e.error?.message}`.slice(0, 200) };
 };
+const run = promisify(execFile);
 
 export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => void): Promise<StepLoopsResult> {
   const notes: string[] = [];
@@ -80,7 +86,6 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
     return { result, ms: performance.now() - from };
   };
   const adbDump = async (): Promise<string> => {
-    const run = promisify(execFile);
     const { stdout } = await run(env.adbPath, ['-P', String(env.adbPort), '-s', env.serial, 'exec-out', 'uiautomator', 'dump', '/dev/tty'], { maxBuffer: 32 << 20 }).catch(() => ({ stdout: '' }));
     const end = stdout.lastIndexOf('</hierarchy>');
     if (end >= 0) return stdout.slice(0, end + '</hierarchy>'.length);
@@ -95,6 +100,7 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
       if (loop !== 'mobile-mcp (act, list elements)') {
         const open = JSON.parse(textOf((await call('ui_session_open', {})).result)) as { data?: { session_id?: string } };
         sessionId = open.data?.session_id;
+        if (!sessionId) notes.push(`${file} · ${loop}: ui_session_open failed, so this loop ran without a flow session`);
       }
       const inFlow = sessionId ? { session_id: sessionId } : {};
       env.reset();
