@@ -2,7 +2,7 @@
  * `npm run bench`: every figure of bench/README.md in one run, written to bench/results/latest.{json,md}.
  * Benchmarks report; they never fail on timing. Exit code 0 unless the bench itself crashed.
  *
- * Flags: --parts=1,2,3,4,5,6 (default all) · --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
+ * Flags: --parts=1,2,3,4,5,6,7 (default all) · --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
  *        --no-build (use dist/ as it is) · --quick (fewer repetitions, for a smoke run)
  */
 import { execFile } from 'node:child_process';
@@ -59,7 +59,7 @@ async function build(): Promise<{ ok: boolean; detail?: string }> {
 }
 
 async function main(): Promise<void> {
-  const parts = new Set((flag('parts') ?? '1,2,3,4,5,6').split(',').map((p) => p.trim()));
+  const parts = new Set((flag('parts') ?? '1,2,3,4,5,6,7').split(',').map((p) => p.trim()));
   const quick = flag('quick') !== undefined;
   const machine = describeMachine();
   log(`machine: ${machine.cpu} × ${machine.cores}, ${machine.memory_gb} GB, Node ${machine.node}`);
@@ -111,8 +111,8 @@ async function main(): Promise<void> {
   }
 
   let endToEnd: EndToEndResult = { status: 'skipped', reason: 'not requested' };
-  if (parts.has('4') || parts.has('5')) {
-    log('parts 4–5: end to end and memory…');
+  if (parts.has('4') || parts.has('5') || parts.has('7')) {
+    log('parts 4–5, 7: end to end, memory, per flow step…');
     endToEnd = await runEndToEnd({
       built: built.ok || existsSync(join(REPO_ROOT, 'dist', 'index.js')),
       calls: Number(flag('calls') ?? (quick ? 10 : 30)),

@@ -17,6 +17,7 @@ import { median, p95, round } from '../lib/stats.js';
 import { createTimedAdb } from '../lib/timedAdb.js';
 import { coveredMs, startTimedProxy } from '../lib/timedProxy.js';
 import { measure, type Size } from '../lib/tokens.js';
+import { runStepLoops, type StepLoopsResult } from './stepLoops.js';
 
 export interface ToolLatency {
   readonly tool: string;
@@ -59,6 +60,8 @@ export type EndToEndResult =
        */
       readonly perAction?: { first_ms: number; later_ms: number; later_calls: number; flow_ms: number; ratio: number };
       readonly uiGetTreeWire?: { text: Size; structuredEqualsText: boolean };
+      /** Part 7: calls, tokens and time per flow step in three loops (parts/stepLoops.ts). */
+      readonly stepLoops?: StepLoopsResult;
       readonly notes: string[];
       readonly memory: MemoryResult;
     };
@@ -345,6 +348,12 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
           }
         : undefined;
 
+    let stepLoops: StepLoopsResult | undefined;
+    if (options.parts.has('7')) {
+      log('  part 7: calls, tokens and time per flow step…');
+      stepLoops = await runStepLoops({ client: server.client, adbPath: adbServer.adbPath, adbPort: adbServer.port, serial, dumpXml: () => vd.device.dumpXml(), reset: () => vd.device.setScreen('settings_home') }, log);
+    }
+
     let memory: MemoryResult = { status: 'skipped', reason: 'not requested' };
     if (options.parts.has('5')) {
       // A fresh server: "after start" must mean after start, not after part 4's screenshots and sessions.
@@ -361,6 +370,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       ...(tapNoFlow && tapFlow ? { flowSaving: { without_ms: tapNoFlow.total_ms.median, with_ms: tapFlow.total_ms.median } } : {}),
       ...(perAction ? { perAction } : {}),
       uiGetTreeWire,
+      ...(stepLoops ? { stepLoops } : {}),
       notes,
       memory,
     };

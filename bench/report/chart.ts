@@ -74,6 +74,12 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
         rows.push({ figure: `worst harness overhead ÷ its target (${worst.t.tool})`, ratio: worst.share, target: 1, shown: times(worst.share) });
       }
     }
+    // Per flow step: the one-call loop's tokens against act-then-read's (target 40 % fewer), and the in-flow tap.
+    for (const f of e2e.stepLoops?.ratios ?? []) {
+      if (positive(f.tokens_a_over_b)) rows.push({ figure: `tokens per step, one call ÷ act then read, ${f.flow} (target ≤ 0.6)`, ratio: f.tokens_a_over_b, target: 0.6, shown: times(f.tokens_a_over_b) });
+    }
+    const tap = e2e.stepLoops?.ui_tap_in_flow_ms.after;
+    if (positive(tap)) rows.push({ figure: 'ui_tap in a flow, answering after ÷ 100 ms (median)', ratio: tap / 100, target: 1, shown: `${tap} ms` });
   }
   return rows;
 }

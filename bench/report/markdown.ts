@@ -160,6 +160,22 @@ function e2eSection(r: BenchResults): string {
   ].join('\n');
 }
 
+function stepSection(r: BenchResults): string {
+  const s = r.endToEnd.status === 'measured' ? r.endToEnd.stepLoops : undefined;
+  if (!s) return 'Part 7 not run (it needs the virtual device and --parts with 7).\n';
+  return [
+    'Each reference flow (docs/flows) once per loop, o200k tokens of every answer the model reads; (c) lists elements as mobile-mcp 1.0.4 does from a real adb dump (the action itself is ours, with observe: false).',
+    '',
+    table(['flow', 'loop', 'steps', 'failed', 'calls/step', 'tokens/step', 'ms/step', 'first error'], s.rows.map((x) => [x.flow, x.loop, x.steps, x.failed_steps, x.calls_per_step, x.tokens_per_step, x.ms_per_step, x.firstError ?? ''])),
+    '',
+    table(['flow', 'tokens (a)/(b) (target ≤ 0.6)', 'tokens (a)/(c)'], s.ratios.map((x) => [x.flow, x.tokens_a_over_b, x.tokens_a_over_c])),
+    '',
+    `ui_tap inside a flow: ${s.ui_tap_in_flow_ms.after} ms median answering after, ${s.ui_tap_in_flow_ms.observe_false} ms with observe: false (${s.ui_tap_in_flow_ms.calls} taps each; target ≤ 100 ms).`,
+    ...s.notes.map((n) => `- ${n}`),
+    '',
+  ].join('\n');
+}
+
 function captureSection(c: DeviceCaptureResult): string {
   if (c.status !== 'measured') return `Skipped: ${c.reason}\n`;
   return [
@@ -243,6 +259,8 @@ export function renderMarkdown(r: BenchResults): string {
     'entries' in r.catalogue ? catalogueSection(r.catalogue, r.ourCatalogueRaw) : `Skipped: ${r.catalogue.reason}\n`,
     '## 4. End to end on the virtual device',
     e2eSection(r),
+    '## 7. Calls, tokens and time per flow step',
+    stepSection(r),
     '## 5. Memory',
     memorySection(r),
     '## 6. Virtual device screen capture',
