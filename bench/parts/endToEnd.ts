@@ -8,7 +8,7 @@
 import { nameOfEntry, selectorOfEntry, type WireActionEntry } from '../../src/application/screen/wireSummary.js';
 import { readFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cleanEnv, spawnServer, type Spawned } from '../lib/mcpClient.js';
@@ -218,11 +218,14 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
   const notes: string[] = [];
   try {
     const adbServer = await support.startAdbServer();
+    // The test-support starters log into temp folders the suite's own temp directory holds; the bench has none, so it removes them.
+    cleanups.push(async () => rmSync(dirname(adbServer.logFile), { recursive: true, force: true }));
     cleanups.push(() => adbServer.stop());
     const vd = await support.startVirtualDeviceForTest({ adb: adbServer });
     cleanups.push(() => vd.stop());
     const serial = vd.serial;
     const appium = await support.startAppium({ adbPort: adbServer.port, logLevel: 'warn' });
+    cleanups.push(async () => rmSync(dirname(appium.logFile), { recursive: true, force: true }));
     cleanups.push(() => appium.stop());
     cleanups.push(async () => {
       // No Appium session may outlive the run (CONTRACT INV-SESSION-1); say so if one did.
