@@ -38,7 +38,7 @@ export interface TreeRequest {
  * ui_get_tree: the screen summary. With a session_id, or whenever a flow is open, it
  * reads the flow's page source (a `uiautomator dump` would unregister the flow's
  * UiAutomation); otherwise `uiautomator dump` through adb. Read-only either way. Every offered
- * entry gets its ref from the registry (issue 13), and every answer its read id (ScreenReads).
+ * entry gets its ref from the registry (the same element keeps its ref across reads), and every answer its read id (ScreenReads).
  */
 export class TreeService {
   constructor(
