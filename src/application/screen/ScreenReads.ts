@@ -48,7 +48,20 @@ export class ScreenReads {
    * is the same one and the diff is the smaller. Recorded as the device's last read either way.
    */
   answer(device: DeviceGateway, reading: ScreenReading, options: ReadOptions): Record<string, unknown> {
+    return this.answerAndBounds(device, reading, options).answer;
+  }
+
+  /**
+   * `answer`, and each offered entry's bounds by its ref for the run's trace (a person's view of
+   * what the model read, never the answer): one attach, so the read counts once in a ref's life.
+   */
+  answerAndBounds(device: DeviceGateway, reading: ScreenReading, options: ReadOptions): { answer: Record<string, unknown>; bounds: Record<string, ScreenSummary['actions'][number]['bounds']> } {
     const withRefs = this.refs.attach(reading);
+    const bounds = Object.fromEntries(withRefs.actions.map((entry) => [entry.ref, entry.bounds] as const));
+    return { answer: this.answerFor(device, reading, withRefs, options), bounds };
+  }
+
+  private answerFor(device: DeviceGateway, reading: ScreenReading, withRefs: ScreenSummary, options: ReadOptions): Record<string, unknown> {
     const whole = fitSummaryToBudget(summaryForAnswer(withRefs, false), SUMMARY_BUDGET_BYTES);
     const previous = this.byDevice.get(device);
     this.serial += 1;
@@ -77,14 +90,6 @@ export class ScreenReads {
     const withRefs = this.refs.attach(reading);
     this.serial += 1;
     return { read: `r${this.serial.toString(36)}`, ...shape(withRefs) };
-  }
-
-  /**
-   * Each offered entry's bounds by its ref, for the run's trace (a person's view of what the model
-   * read), never for the answer. Attaching again gives the same refs: the registry keeps them.
-   */
-  boundsByRef(reading: ScreenReading): Record<string, readonly [number, number, number, number]> {
-    return Object.fromEntries(this.refs.attach(reading).actions.map((entry) => [entry.ref, entry.bounds] as const));
   }
 
   /** What a ref names (the registry's answer), for a part read `within` a ref. */

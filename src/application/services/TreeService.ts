@@ -52,9 +52,10 @@ export class TreeService {
       const reading = await readScreenAsObserver(flows, device, request.sessionId);
       if (request.within !== undefined || request.textOnly === true) return { data: this.part(reading, request) };
       // Every answer stays within what clients accept (docs/contract.md §2, "Size"): the summary in its share...
-      const summary = this.reads.answer(device, reading, { diff: request.sinceLast === true, includeBounds: request.includeBounds === true });
+      const read = this.reads.answerAndBounds(device, reading, { diff: request.sinceLast === true, includeBounds: request.includeBounds === true });
+      const summary = read.answer;
       // The run's trace draws the entries for a person, bounds asked for or not.
-      const trace = { bounds: this.reads.boundsByRef(reading) };
+      const trace = { bounds: read.bounds };
       if (!request.includeRaw) return { data: summary, trace };
       // ...and the raw XML, as the device wrote it except a password field's text (docs/summary.md), in the rest.
       const xml = redactPasswordTexts(reading.xml);
