@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { VirtualDevice, type VirtualDeviceOptions } from '../../src/virtual-device/device/index.js';
 import type { ScenarioSpec } from '../../src/virtual-device/scenario/model.js';
 import { startHarness, type HarnessProcess } from '../e2e/support/harnessClient.js';
-import { startStack, type E2eStack } from '../e2e/support/stack.js';
-import { startAdbServer, type AdbResult, type AdbRunOptions, type PrivateAdbServer } from './adbServer.js';
+import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js';
+import { describeWithAdb, startAdbServer, type AdbResult, type AdbRunOptions, type PrivateAdbServer } from './adbServer.js';
 import { startAppium, type RunningAppium } from './appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';
 
@@ -105,8 +105,17 @@ export async function startQuirkStack(options: QuirkStackOptions): Promise<Quirk
   }
 }
 
+/**
+ * describeWithAdb for the quirks files on the end-to-end stack: the raw half of each test needs the
+ * virtual device's log (and faults), so with ANDROID_MCP_E2E_TARGET=emulator they are not declared;
+ * the e2e suite covers real emulators.
+ */
+export const describeOnVirtualDevice = ON_EMULATOR ? (): void => undefined : describeWithAdb;
+
 export interface QuirkE2eStack extends QuirkTarget {
   readonly stack: E2eStack;
+  /** The same as onDevice(): `adb -s <serial> <args…>` on the stack's adb server. */
+  adb(args: readonly string[]): Promise<AdbResult>;
 }
 
 export interface QuirkE2eStackOptions {
@@ -131,6 +140,7 @@ export async function startQuirkE2eStack(options: QuirkE2eStackOptions): Promise
       serial: stack.serial,
       adbPort: stack.adbPort,
       onDevice: (args) => stack.adb(args),
+      adb: (args) => stack.adb(args),
       stop: async () => {
         await harness.close();
         await stack.stop();
