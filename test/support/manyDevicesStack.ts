@@ -47,18 +47,19 @@ export async function startManyDevicesStack(options: ManyDevicesStackOptions): P
     rmSync(scratch, { recursive: true, force: true });
   };
   try {
-    adb = await startAdbServer();
-    for (const device of options.devices) attached.push(await attachDeviceToAdb(device, adb));
+    const server = await startAdbServer();
+    adb = server;
+    for (const device of options.devices) attached.push(await attachDeviceToAdb(device, server));
     const serials = attached.map((entry) => entry.serial);
-    appium = await startAppium({ adbPort: adb.port });
-    const on = { adb, appium };
+    const started = await startAppium({ adbPort: server.port });
+    appium = started;
     return {
       scratch,
-      adb,
+      adb: server,
       attached,
       serials,
-      appium,
-      harnessEnv: (extra) => manyDevicesHarnessEnv({ adbPort: on.adb.port, serials, appiumUrl: on.appium.url, scratch, extra }),
+      appium: started,
+      harnessEnv: (extra) => manyDevicesHarnessEnv({ adbPort: server.port, serials, appiumUrl: started.url, scratch, extra }),
       stop,
     };
   } catch (error) {
