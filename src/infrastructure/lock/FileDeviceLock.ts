@@ -16,34 +16,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname as osHostname, tmpdir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createHash } from 'node:crypto';
+import { hostname as osHostname } from 'node:os';
+import { join } from 'node:path';
 import { HarnessError } from '../../domain/errors.js';
 import type { DeviceLock, DeviceLockActivity, Logger } from '../../domain/ports.js';
+import { lockFileName } from './lockLocation.js';
+import { busy, errorCode, parseRecord, type LockRecord, type Reading } from './lockRecord.js';
+import { systemProcessProbe, type ProcessProbe } from './processProbe.js';
 
-/** What the lock file holds. */
-export interface LockRecord {
-  readonly version: 1;
-  readonly pid: number;
-  readonly hostname: string;
-  /** Unique per acquisition: tells this holder's record from a later one with the same pid. */
-  readonly nonce: string;
-  /** Linux: field 22 of /proc/<pid>/stat (start time in clock ticks), to detect pid reuse; null elsewhere. */
-  readonly process_start: string | null;
-  /** ISO time the lock was taken by this process. */
-  readonly acquired_at: string;
-  /** What the process is doing now (ISO `since`). */
-  readonly activity: { readonly tool: string; readonly operation_id: string; readonly kind: DeviceLockActivity['kind']; readonly since: string };
-}
-
-/** How the adapter sees other processes; replaceable in tests. */
-export interface ProcessProbe {
-  /** False when no process has this pid, or it is a zombie. */
-  isAlive(pid: number): boolean;
-  /** Start time of the process (Linux /proc), or null when unknown. */
-  startTime(pid: number): string | null;
-}
+// The lock's public face: the container, the adb adapter and the tests import from here.
+export { defaultLockDirectory, lockDirectoriesToTidy, lockFileName } from './lockLocation.js';
+export type { LockRecord } from './lockRecord.js';
+export { systemProcessProbe, type ProcessProbe } from './processProbe.js';
 
 export interface FileDeviceLockOptions {
   /** Directory shared by every harness process of this user (see defaultLockDirectory). */
@@ -73,86 +57,12 @@ const CORRUPT_GRACE_MS = 2_000;
 const TAKEOVER_MUTEX_STALE_MS = 5_000;
 const ACQUIRE_ATTEMPTS = 4;
 
-/** `$ANDROID_MCP_LOCK_DIR`, else `$XDG_RUNTIME_DIR/android-mcp-harness/locks`, else `<tmp>/android-mcp-harness-<uid>/locks`. */
-export function defaultLockDirectory(env: NodeJS.ProcessEnv): string {
-  const explicit = env.ANDROID_MCP_LOCK_DIR?.trim();
-  if (explicit) return explicit;
-  const runtime = env.XDG_RUNTIME_DIR?.trim();
-  if (runtime) return join(runtime, 'android-mcp-harness', 'locks');
-  return join(tmpdir(), `android-mcp-harness-${currentUid()}`, 'locks');
-}
-
-/**
- * `127.0.0.1:5555` → `127.0.0.1_5555-<8 hex>`: safe as a file name on every OS, and the hash of
- * the exact serial keeps two serials that sanitise alike (`a:b`, `a_b`) apart.
- */
-export function lockFileName(serial: string): string {
-  const safe = serial.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
-  const hash = createHash('sha256').update(serial).digest('hex').slice(0, 8);
-  return `${safe}-${hash}.lock`;
-}
-
-/**
- * The directories defaultLockDirectory made up (innermost first), which the last process may remove
- * when they are empty; none when the user named the directory (ANDROID_MCP_LOCK_DIR is theirs).
- */
-export function lockDirectoriesToTidy(env: NodeJS.ProcessEnv): readonly string[] {
-  if (env.ANDROID_MCP_LOCK_DIR?.trim()) return [];
-  const locks = defaultLockDirectory(env);
-  return [locks, dirname(locks)];
-}
-
-function currentUid(): string {
-  try {
-    return String(userInfo().uid);
-  } catch {
-    return 'user';
-  }
-}
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** The real probe: signal 0 for existence, /proc for zombies and start times (Linux). */
-export const systemProcessProbe: ProcessProbe = {
-  isAlive(pid: number): boolean {
-    if (!Number.isInteger(pid) || pid <= 0) return false;
-    try {
-      process.kill(pid, 0);
-    } catch (error) {
-      // EPERM: it exists but belongs to someone else; only ESRCH means gone.
-      if (errorCode(error) !== 'EPERM') return false;
-    }
-    const stat = readProcStat(pid);
-    return stat === null || stat.state !== 'Z';
-  },
-  startTime(pid: number): string | null {
-    return readProcStat(pid)?.startTime ?? null;
-  },
-};
-
-function readProcStat(pid: number): { state: string; startTime: string } | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // `pid (comm) state ppid …`: comm may contain spaces and parentheses, so split after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const state = fields[0];
-  const startTime = fields[19];
-  return state && startTime ? { state, startTime } : null;
-}
 
 interface Hold {
   readonly activity: DeviceLockActivity;
   readonly sinceMs: number;
 }
 
-type Reading = { readonly kind: 'absent' } | { readonly kind: 'corrupt'; readonly ageMs: number } | { readonly kind: 'record'; readonly record: LockRecord };
 
 export class FileDeviceLock implements DeviceLock {
   readonly path: string;
@@ -459,46 +369,4 @@ export class FileDeviceLock implements DeviceLock {
       // Already gone.
     }
   }
-}
-
-function parseRecord(text: string): LockRecord | null {
-  try {
-    const value = JSON.parse(text) as Partial<LockRecord> | null;
-    if (!value || typeof value !== 'object') return null;
-    if (typeof value.pid !== 'number' || typeof value.nonce !== 'string' || typeof value.hostname !== 'string') return null;
-    const activity = value.activity;
-    if (!activity || typeof activity.tool !== 'string' || typeof activity.since !== 'string') return null;
-    return value as LockRecord;
-  } catch {
-    return null;
-  }
-}
-
-/** EMULATOR_BUSY naming the process that holds the device and what it is doing. */
-function busy(record: LockRecord | null, nowMs: number): HarnessError {
-  if (!record) {
-    return new HarnessError(
-      'EMULATOR_BUSY',
-      'Another android-mcp-harness process is taking the device right now. There is no queue: retry in a moment.',
-    );
-  }
-  const since = Date.parse(record.activity.since);
-  const seconds = Number.isFinite(since) ? Math.max(0, Math.round((nowMs - since) / 1000)) : 0;
-  const who = `another android-mcp-harness process (pid ${record.pid} on ${cut(record.hostname, 64)})`;
-  const what =
-    record.activity.kind === 'session'
-      ? `keeps an Appium session open on it (an open flow, the session kept after an action without a flow, or a session still closing) since ${seconds} s`
-      : `is running ${cut(record.activity.tool, 40)} (operation ${cut(record.activity.operation_id, 64)}) for ${seconds} s`;
-  const next =
-    record.activity.kind === 'session'
-      ? 'There is no queue: retry when that client has closed its flow (ui_session_close) or let it expire; a session kept after a single action is closed after ANDROID_MCP_WARM_SESSION_TIMEOUT seconds without use (30 by default).'
-      : 'There is no queue: retry when that call has answered.';
-  return new HarnessError('EMULATOR_BUSY', `The device is busy: ${who} ${what}. ${next}`);
-}
-
-/** Cuts a value read from a file another process wrote, keeping it printable. */
-function cut(value: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- the point is to remove control characters
-  const printable = value.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '?');
-  return printable.length > max ? `${printable.slice(0, max)}…` : printable;
 }
