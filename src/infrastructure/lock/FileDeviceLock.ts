@@ -15,14 +15,15 @@
  * - Released by the last hold of the process, and at process exit (synchronously).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { rmdirSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
-import { HarnessError } from '../../domain/errors.js';
 import type { DeviceLock, DeviceLockActivity, Logger } from '../../domain/ports.js';
+import { LockFile } from './lockFile.js';
 import { lockFileName } from './lockLocation.js';
-import { busy, errorCode, parseRecord, type LockRecord, type Reading } from './lockRecord.js';
+import { busy, type LockRecord } from './lockRecord.js';
 import { systemProcessProbe, type ProcessProbe } from './processProbe.js';
+import { staleness, takeOver } from './staleLock.js';
 
 // The lock's public face: the container, the adb adapter and the tests import from here.
 export { defaultLockDirectory, lockDirectoriesToTidy, lockFileName } from './lockLocation.js';
@@ -51,22 +52,16 @@ export interface FileDeviceLockOptions {
   readonly removeWhenEmpty?: readonly string[];
 }
 
-/** A lock file that cannot be parsed is garbage once it is this old (a record is never written in place). */
-const CORRUPT_GRACE_MS = 2_000;
-/** A takeover mutex older than this was left by a process that died inside the few microseconds it is held. */
-const TAKEOVER_MUTEX_STALE_MS = 5_000;
 const ACQUIRE_ATTEMPTS = 4;
-
 
 interface Hold {
   readonly activity: DeviceLockActivity;
   readonly sinceMs: number;
 }
 
-
 export class FileDeviceLock implements DeviceLock {
   readonly path: string;
-  private readonly directory: string;
+  private readonly file: LockFile;
   private readonly pid: number;
   private readonly hostname: string;
   private readonly probe: ProcessProbe;
@@ -74,15 +69,14 @@ export class FileDeviceLock implements DeviceLock {
   private readonly holds = new Map<symbol, Hold>();
   /** The record this process wrote, while it owns the lock. */
   private owned: LockRecord | null = null;
-  private directoryReady = false;
 
   constructor(private readonly options: FileDeviceLockOptions) {
-    this.directory = options.directory;
     this.path = join(options.directory, lockFileName(options.serial));
     this.pid = options.pid ?? process.pid;
     this.hostname = options.hostname ?? osHostname();
     this.probe = options.probe ?? systemProcessProbe;
     this.now = options.now ?? Date.now;
+    this.file = new LockFile(this.path, options.directory, this.pid, this.now, options.logger);
     if (options.releaseOnExit) process.once('exit', () => this.releaseAll());
   }
 
@@ -136,7 +130,7 @@ export class FileDeviceLock implements DeviceLock {
 
   /** The record in the lock file now, if any (for tests and diagnostics). */
   peek(): LockRecord | null {
-    const reading = this.read();
+    const reading = this.file.read();
     return reading.kind === 'record' ? reading.record : null;
   }
 
@@ -160,85 +154,22 @@ export class FileDeviceLock implements DeviceLock {
 
   /** Takes the lock file or throws EMULATOR_BUSY; returns the wall-clock ms right after it was taken. */
   private acquire(first: Hold): number {
-    this.ensureDirectory();
+    this.file.ensureDirectory();
     for (let attempt = 0; attempt < ACQUIRE_ATTEMPTS; attempt += 1) {
       const record = this.recordFor(first, this.now());
-      if (this.createExclusive(record)) {
+      if (this.file.createExclusive(record)) {
         this.owned = record;
         return this.now();
       }
-      const reading = this.read();
+      const reading = this.file.read();
       if (reading.kind === 'absent') continue; // released between our attempt and the read: try again
-      const stale = this.staleness(reading);
+      const stale = staleness(reading, { pid: this.pid, hostname: this.hostname, ownedNonce: this.owned?.nonce }, this.probe);
       if (stale === null) throw busy(reading.kind === 'record' ? reading.record : null, this.now());
       this.options.logger.warn('taking over a stale device lock', { reason: stale, holder_pid: reading.kind === 'record' ? reading.record.pid : null });
-      this.takeOver(reading);
+      takeOver(this.file, reading);
     }
-    const last = this.read();
+    const last = this.file.read();
     throw busy(last.kind === 'record' ? last.record : null, this.now());
-  }
-
-  /** Why the lock in `reading` is stale, or null when its holder may still be alive. */
-  private staleness(reading: Reading): string | null {
-    if (reading.kind === 'absent') return null;
-    if (reading.kind === 'corrupt') return reading.ageMs > CORRUPT_GRACE_MS ? 'unreadable record' : null;
-    const record = reading.record;
-    // A pid on another host (a lock directory on a shared file system) cannot be checked: assume alive.
-    if (record.hostname !== this.hostname) return null;
-    if (record.pid === this.pid) return this.owned?.nonce === record.nonce ? null : 'left by an earlier process with this pid';
-    if (!this.probe.isAlive(record.pid)) return 'holder process is gone';
-    if (record.process_start !== null) {
-      const start = this.probe.startTime(record.pid);
-      if (start !== null && start !== record.process_start) return 'holder pid now belongs to another process';
-    }
-    return null;
-  }
-
-  /** Removes the stale lock `seen`, but only if it is still exactly that record (under the takeover mutex). */
-  private takeOver(seen: Reading): void {
-    const mutex = `${this.path}.takeover`;
-    if (!this.createMutex(mutex)) return; // another process is taking over right now; the next attempt sees its result
-    try {
-      const current = this.read();
-      const same =
-        (seen.kind === 'record' && current.kind === 'record' && current.record.nonce === seen.record.nonce) ||
-        (seen.kind === 'corrupt' && current.kind === 'corrupt');
-      if (same) this.unlinkQuietly(this.path);
-    } finally {
-      this.unlinkQuietly(mutex);
-    }
-  }
-
-  private createMutex(path: string): boolean {
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      try {
-        closeSync(openSync(path, 'wx', 0o600));
-        return true;
-      } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw this.unusable(error);
-      }
-      try {
-        if (this.now() - statSync(path).mtimeMs <= TAKEOVER_MUTEX_STALE_MS) return false;
-        this.unlinkQuietly(path);
-      } catch {
-        // Gone already: the next attempt creates it.
-      }
-    }
-    return false;
-  }
-
-  /** Writes `record` to a private file and links it to the lock name: exclusive and never half-written. */
-  private createExclusive(record: LockRecord): boolean {
-    const temporary = this.writeTemporary(record);
-    try {
-      linkSync(temporary, this.path);
-      return true;
-    } catch (error) {
-      if (errorCode(error) === 'EEXIST') return false;
-      throw this.unusable(error);
-    } finally {
-      this.unlinkQuietly(temporary);
-    }
   }
 
   /** Replaces our own record with one describing the current holds (atomic rename over it). */
@@ -255,14 +186,7 @@ export class FileDeviceLock implements DeviceLock {
         since: new Date(current.sinceMs).toISOString(),
       },
     };
-    const temporary = this.writeTemporary(record);
-    try {
-      renameSync(temporary, this.path);
-      this.owned = record;
-    } catch (error) {
-      this.unlinkQuietly(temporary);
-      this.options.logger.warn('could not update the device lock record', { cause: String(error) });
-    }
+    if (this.file.replace(record)) this.owned = record;
   }
 
   /** The hold the record shows: the latest running operation, else the latest session. */
@@ -272,7 +196,7 @@ export class FileDeviceLock implements DeviceLock {
   }
 
   private stillOurs(): boolean {
-    const reading = this.read();
+    const reading = this.file.read();
     return reading.kind === 'record' && reading.record.nonce === this.owned?.nonce;
   }
 
@@ -281,10 +205,10 @@ export class FileDeviceLock implements DeviceLock {
     const owned = this.owned;
     this.owned = null;
     if (!owned) return null;
-    const reading = this.read();
+    const reading = this.file.read();
     if (reading.kind !== 'record' || reading.record.nonce !== owned.nonce) return null;
     const atMs = this.now();
-    this.unlinkQuietly(this.path);
+    this.file.unlinkQuietly(this.path);
     return atMs;
   }
 
@@ -303,70 +227,5 @@ export class FileDeviceLock implements DeviceLock {
         since: new Date(hold.sinceMs).toISOString(),
       },
     };
-  }
-
-  private writeTemporary(record: LockRecord): string {
-    const temporary = `${this.path}.${this.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        writeFileSync(temporary, `${JSON.stringify(record)}\n`, { flag: 'wx', mode: 0o600 });
-        return temporary;
-      } catch (error) {
-        // The last process to exit removes the empty directory (removeWhenEmpty): make it again, once.
-        if (errorCode(error) !== 'ENOENT' || attempt > 0) throw this.unusable(error);
-        this.directoryReady = false;
-        this.ensureDirectory();
-      }
-    }
-  }
-
-  private read(): Reading {
-    let text: string;
-    let mtimeMs: number;
-    try {
-      mtimeMs = statSync(this.path).mtimeMs;
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return { kind: 'absent' };
-      throw this.unusable(error);
-    }
-    const record = parseRecord(text);
-    return record ? { kind: 'record', record } : { kind: 'corrupt', ageMs: this.now() - mtimeMs };
-  }
-
-  private ensureDirectory(): void {
-    if (this.directoryReady) return;
-    try {
-      mkdirSync(this.directory, { recursive: true, mode: 0o700 });
-      const stat = lstatSync(this.directory);
-      // In a shared /tmp someone else could have planted the directory or a symlink to steer our files.
-      const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-      if (!stat.isDirectory() || (uid !== null && stat.uid !== uid)) {
-        throw Object.assign(new Error('lock directory is not a directory owned by this user'), { code: 'ENOTOWNED' });
-      }
-    } catch (error) {
-      throw this.unusable(error);
-    }
-    this.directoryReady = true;
-  }
-
-  private unusable(error: unknown): HarnessError {
-    if (error instanceof HarnessError) return error;
-    const code = errorCode(error) ?? 'error';
-    this.options.logger.error('the device lock directory is unusable', { directory: this.directory, cause: String(error) });
-    return new HarnessError(
-      'EMULATOR_UNAVAILABLE',
-      `The cross-process device lock could not be used (${code}). Make the lock directory writable by this user ` +
-        '(or set ANDROID_MCP_LOCK_DIR to a directory you own), then retry.',
-      { cause: error },
-    );
-  }
-
-  private unlinkQuietly(path: string): void {
-    try {
-      unlinkSync(path);
-    } catch {
-      // Already gone.
-    }
   }
 }

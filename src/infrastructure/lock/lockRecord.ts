@@ -19,11 +19,6 @@ export interface LockRecord {
 
 export type Reading = { readonly kind: 'absent' } | { readonly kind: 'corrupt'; readonly ageMs: number } | { readonly kind: 'record'; readonly record: LockRecord };
 
-export function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 export function parseRecord(text: string): LockRecord | null {
   try {
     const value = JSON.parse(text) as Partial<LockRecord> | null;

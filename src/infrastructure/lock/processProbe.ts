@@ -1,6 +1,6 @@
 /** How the lock sees other processes on this machine: alive or not, and when they started (to notice a reused pid). */
 import { readFileSync } from 'node:fs';
-import { errorCode } from './lockRecord.js';
+import { errorCode } from './lockFile.js';
 
 /** How the adapter sees other processes; replaceable in tests. */
 export interface ProcessProbe {
