@@ -13,7 +13,7 @@ export interface DoctorOptions {
   readonly targetPackage?: string | null;
   /**
    * GET <url>/status → Appium or a Selenium Grid in front of it, or null when it answers as neither.
-   * `authorization`: remote mode's header (issue 15 §4), sent with the request, never printed.
+   * `authorization`: remote mode's header, sent with the request, never printed.
    */
   readonly appiumStatus: (url: string, authorization?: string) => Promise<AutomationEndpointStatus | null>;
   /** Starts the managed Appium, reads its version and stops it again. Throws with a reason. */
@@ -27,7 +27,7 @@ export interface DoctorOptions {
 export interface DeviceFacts {
   adb: LocatedAdb | null;
   deviceReady: boolean;
-  /** The device the checks run on: ANDROID_UDID, else the one discovered (issue 15); null: none to check. */
+  /** The device the checks run on: ANDROID_UDID, else the one allowed device adb lists online; null: none to check. */
   serial: string | null;
 }
 

@@ -11,7 +11,7 @@ import { firstLine, timeout, type DeviceFacts, type DoctorOptions } from './chec
 import type { CheckResult } from './report.js';
 
 /**
- * ANDROID_UDID unset (issue 15): the harness takes the one allowed device `adb devices -l` shows
+ * ANDROID_UDID unset: the harness takes the one allowed device `adb devices -l` shows
  * online, so the doctor checks that one, and says when there is none or several.
  */
 export async function discoverDevice(options: DoctorOptions, config: HarnessConfig, facts: DeviceFacts): Promise<CheckResult> {

@@ -2,16 +2,13 @@
  * The cross-process device lock as a file: `<dir>/<identity>.lock`, holding one JSON record
  * {pid, hostname, nonce, process_start, acquired_at, activity}. Every harness process on the
  * machine that drives the same device meets at the same file, whichever of its serials it uses:
- * the name is the device's identity (src/domain/devices/identity.ts, issue 15), not the serial.
+ * the name is the device's identity (src/domain/devices/identity.ts), not the serial.
  *
  * - Taking it is atomic and never shows a half-written record: the record is written to a
  *   private temporary file first, then hard-linked to the lock name (`link` fails with EEXIST
  *   when the lock exists; it is the classic exclusive create that also works on NFS).
- * - A holder that died (SIGKILL, crash, power loss) leaves its file behind. It is stale when
- *   its pid is gone, is a zombie, or now belongs to a younger process (Linux: the start time in
- *   /proc/<pid>/stat no longer matches the one recorded). Stale locks are taken over under a
- *   short-lived takeover mutex, so two processes that both see the same stale lock cannot both
- *   win: inside the mutex the lock is re-read and removed only if it is still that stale record.
+ * - A holder that died (SIGKILL, crash, power loss) leaves its file behind; staleLock.ts says when
+ *   a lock is stale and takes it over so that two processes that both see it cannot both win.
  * - Released by the last hold of the process, and at process exit (synchronously).
  */
 import { randomBytes } from 'node:crypto';
@@ -33,7 +30,10 @@ export { systemProcessProbe, type ProcessProbe } from './processProbe.js';
 export interface FileDeviceLockOptions {
   /** Directory shared by every harness process of this user (see defaultLockDirectory). */
   readonly directory: string;
-  /** The device's identity key (`avd:Pixel_7`, `serialno:R58M…`, `serial:emulator-5554`); named `serial` from before issue 15. */
+  /**
+   * The device's identity key (`avd:Pixel_7`, `serialno:R58M…`, `serial:emulator-5554`). Named `serial` because the
+   * lock was keyed by the serial before one device could be reached under several serials.
+   */
   readonly serial: string;
   readonly logger: Logger;
   /** Defaults to this process. */

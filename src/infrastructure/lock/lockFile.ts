@@ -4,7 +4,18 @@
  * file first, then is hard-linked (create) or renamed (replace) to the lock name.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { HarnessError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports.js';
 import { parseRecord, type LockRecord, type Reading } from './lockRecord.js';

@@ -2,7 +2,8 @@
  * A holder that died (SIGKILL, crash, power loss) leaves its lock file behind. It is stale when its
  * pid is gone, is a zombie, or now belongs to a younger process (Linux: the start time in
  * /proc/<pid>/stat no longer matches the one recorded). A stale lock is taken over under a
- * short-lived takeover mutex, so two processes that both see the same stale lock cannot both win.
+ * short-lived takeover mutex, so two processes that both see the same stale lock cannot both win:
+ * inside the mutex the lock is re-read and removed only if it is still that stale record.
  */
 import type { LockFile } from './lockFile.js';
 import type { Reading } from './lockRecord.js';
@@ -40,7 +41,8 @@ export function staleness(reading: Reading, asker: Asker, probe: ProcessProbe): 
 /** Removes the stale lock `seen`, but only if it is still exactly that record (under the takeover mutex). */
 export function takeOver(file: LockFile, seen: Reading): void {
   const mutex = `${file.path}.takeover`;
-  if (!file.createMutex(mutex, TAKEOVER_MUTEX_STALE_MS)) return; // another process is taking over right now; the next attempt sees its result
+  // Not created: another process is taking over right now; the next attempt sees its result.
+  if (!file.createMutex(mutex, TAKEOVER_MUTEX_STALE_MS)) return;
   try {
     const current = file.read();
     const same =
