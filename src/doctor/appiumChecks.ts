@@ -3,10 +3,9 @@ import path from 'node:path';
 import type { HarnessConfig } from '../config.js';
 import type { SeleniumGridEndpointStatus } from '../domain/automationEndpoint.js';
 import { checkAppiumUrl, shownUrl } from '../domain/guards.js';
-import { isHarnessError } from '../domain/errors.js';
 import type { LocatedAdb } from '../infrastructure/adb/adbLocator.js';
 import { locateAppiumInstall } from '../infrastructure/appium/appiumInstall.js';
-import { firstLine, timeout, type DeviceFacts, type DoctorOptions } from './checkContext.js';
+import { firstLine, refusedByGuard, timeout, type DeviceFacts, type DoctorOptions } from './checkContext.js';
 import type { CheckResult } from './report.js';
 
 /** Remote mode: the endpoint must pass the https guard and answer /status (with the credentials) as Appium or a Grid. */
@@ -14,12 +13,8 @@ export async function checkRemoteEndpoint(options: DoctorOptions, config: Harnes
   try {
     checkAppiumUrl(config.appiumUrl, true);
   } catch (error) {
-    return {
-      name: 'appium',
-      status: 'miss',
-      summary: `APPIUM_URL=${shownUrl(config.appiumUrl)} is refused in remote mode`,
-      remedy: isHarnessError(error) ? error.message : 'Use the https:// endpoint of your Grid or device farm.',
-    };
+    const summary = `APPIUM_URL=${shownUrl(config.appiumUrl)} is refused in remote mode`;
+    return refusedByGuard('appium', summary, error, 'Use the https:// endpoint of your Grid or device farm.');
   }
   const auth = config.remote?.authorizationSource ? ` (credentials from ${config.remote.authorizationSource})` : ' (no credentials)';
   const endpoint = await options.appiumStatus(config.appiumUrl, config.remote?.authorization?.reveal());
@@ -43,12 +38,8 @@ export async function checkAppium(options: DoctorOptions, config: HarnessConfig,
     try {
       checkAppiumUrl(config.appiumUrl);
     } catch (error) {
-      return {
-        name: 'appium',
-        status: 'miss',
-        summary: `APPIUM_URL=${shownUrl(config.appiumUrl)} is refused by the Appium guard`,
-        remedy: isHarnessError(error) ? error.message : 'Point APPIUM_URL at an Appium on 127.0.0.1.',
-      };
+      const summary = `APPIUM_URL=${shownUrl(config.appiumUrl)} is refused by the Appium guard`;
+      return refusedByGuard('appium', summary, error, 'Point APPIUM_URL at an Appium on 127.0.0.1.');
     }
     const endpoint = await options.appiumStatus(config.appiumUrl);
     if (endpoint?.kind === 'selenium-grid') return gridCheck(endpoint, shownUrl(config.appiumUrl));

@@ -1,7 +1,9 @@
 /** What every doctor check is given: the options, the facts earlier checks learnt, and small helpers they share. */
 import type { AutomationEndpointStatus } from '../domain/automationEndpoint.js';
+import { isHarnessError } from '../domain/errors.js';
 import type { LocatedAdb } from '../infrastructure/adb/adbLocator.js';
 import type { ProcessRunner } from './processRunner.js';
+import type { CheckResult } from './report.js';
 
 export interface DoctorOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -44,4 +46,9 @@ export function firstLine(text: string): string {
       .find((l) => l.length > 0 && !l.startsWith('* daemon'))
       ?.slice(0, 160) ?? ''
   );
+}
+
+/** A guard refused a configured value: a blocking row whose remedy is the guard's own message, which says what to do. */
+export function refusedByGuard(name: string, summary: string, error: unknown, fallbackRemedy: string): CheckResult {
+  return { name, status: 'miss', summary, remedy: isHarnessError(error) ? error.message : fallbackRemedy };
 }

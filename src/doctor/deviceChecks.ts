@@ -1,13 +1,12 @@
 /** The checks of adb and the device: adb itself, which serial, the device online and booted, the optional target app. */
 import type { HarnessConfig } from '../config.js';
 import { checkSerial, isAllowedSerial } from '../domain/guards.js';
-import { isHarnessError } from '../domain/errors.js';
 import { parsePackageName } from '../domain/validation.js';
 import { locateAdb, isExecutableFile, type LocatedAdb } from '../infrastructure/adb/adbLocator.js';
 import { classifyAdbFailure } from '../infrastructure/adb/AdbRunner.js';
 import { parseDevicesList } from '../infrastructure/adb/AdbDeviceDirectory.js';
 import { parsePackageList, parseResolveActivity } from '../infrastructure/adb/parsers.js';
-import { firstLine, timeout, type DeviceFacts, type DoctorOptions } from './checkContext.js';
+import { firstLine, refusedByGuard, timeout, type DeviceFacts, type DoctorOptions } from './checkContext.js';
 import type { CheckResult } from './report.js';
 
 /**
@@ -84,12 +83,8 @@ export function checkSerialGuard(config: HarnessConfig): CheckResult {
     const how = config.allowSerials.includes(config.udid) && !/^emulator-\d+$/.test(config.udid) ? ' (allowed by ANDROID_MCP_ALLOW_SERIALS)' : '';
     return { name: 'serial', status: 'ok', summary: `ANDROID_UDID=${config.udid}${how}` };
   } catch (error) {
-    return {
-      name: 'serial',
-      status: 'miss',
-      summary: `ANDROID_UDID=${config.udid} is refused by the device guard`,
-      remedy: isHarnessError(error) ? error.message : 'Set ANDROID_UDID to an emulator serial from `adb devices`.',
-    };
+    const summary = `ANDROID_UDID=${config.udid} is refused by the device guard`;
+    return refusedByGuard('serial', summary, error, 'Set ANDROID_UDID to an emulator serial from `adb devices`.');
   }
 }
 
@@ -134,28 +129,19 @@ export async function checkDevice(options: DoctorOptions, config: HarnessConfig,
   const device: CheckResult = { name: 'device', status: 'ok', summary: `${serial} is online (${text(model) || 'unknown model'})` };
   const version = text(release);
   const api = text(sdk);
+  const androidMiss = (summary: string, remedy: string): CheckResult[] => [device, { name: 'android', status: 'miss', summary, remedy }];
   if (!version) {
-    return [
-      device,
-      {
-        name: 'android',
-        status: 'miss',
-        summary: 'the device does not answer `getprop`',
-        remedy: `Check that the device finished booting and that \`adb -s ${serial} shell getprop\` works; restart the emulator if not.`,
-      },
-    ];
+    return androidMiss(
+      'the device does not answer `getprop`',
+      `Check that the device finished booting and that \`adb -s ${serial} shell getprop\` works; restart the emulator if not.`,
+    );
   }
   const label = `Android ${version}${api ? ` (API ${api})` : ''}`;
   if (text(boot) !== '1') {
-    return [
-      device,
-      {
-        name: 'android',
-        status: 'miss',
-        summary: `${label}, still booting (sys.boot_completed is not 1)`,
-        remedy: 'Wait until the emulator has finished booting (the home screen shows), then run the doctor again.',
-      },
-    ];
+    return androidMiss(
+      `${label}, still booting (sys.boot_completed is not 1)`,
+      'Wait until the emulator has finished booting (the home screen shows), then run the doctor again.',
+    );
   }
   facts.deviceReady = true;
   return [device, { name: 'android', status: 'ok', summary: `${label}, boot completed` }];

@@ -37,18 +37,18 @@ export function checkNode(version: string): CheckResult {
 
 export function checkDependencies(packageRoot: string, appiumUrlExplicit: boolean): CheckResult {
   const found: string[] = [];
-  const missing: string[] = [];
-  const appiumMissing: string[] = [];
-  for (const name of CORE_DEPENDENCIES) {
-    const pkg = findInstalledPackage(name, packageRoot);
-    if (pkg) found.push(`${name} ${pkg.version}`);
-    else missing.push(name);
-  }
-  for (const name of APPIUM_DEPENDENCIES) {
-    const pkg = findInstalledPackage(name, packageRoot);
-    if (pkg) found.push(`${name} ${pkg.version}`);
-    else appiumMissing.push(name);
-  }
+  /** Notes each installed package with its version in `found`; returns the names not installed. */
+  const lookUp = (names: readonly string[]): string[] => {
+    const absent: string[] = [];
+    for (const name of names) {
+      const pkg = findInstalledPackage(name, packageRoot);
+      if (pkg) found.push(`${name} ${pkg.version}`);
+      else absent.push(name);
+    }
+    return absent;
+  };
+  const missing = lookUp(CORE_DEPENDENCIES);
+  const appiumMissing = lookUp(APPIUM_DEPENDENCIES);
   // Appium itself is only needed here when the harness runs it (APPIUM_URL unset).
   const blocking = appiumUrlExplicit ? missing : [...missing, ...appiumMissing];
   if (blocking.length > 0) {
