@@ -13,8 +13,6 @@ export default defineConfig(
   tseslint.configs.recommended,
   {
     languageOptions: {
-      ecmaVersion: 2023,
-      sourceType: 'module',
       // The sources run on Node only: the trace viewer's page script lives in a template string, not a file.
       globals: globals.node,
     },
