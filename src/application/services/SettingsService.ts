@@ -52,7 +52,7 @@ export class SettingsService {
 
   private async waitForAppsList(device: DeviceGateway, source: () => Promise<string>): Promise<string> {
     const deadline = this.clock.monotonicMs() + SETTINGS_WAIT_MS;
-    let foreground: string | null = null;
+    let foreground: string | null;
     for (;;) {
       // The window state and the dump at once; the marker only counts when Settings is in front.
       const [window, marker] = await Promise.allSettled([device.getWindowState(), this.findMarker(source)]);
