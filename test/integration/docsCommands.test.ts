@@ -79,6 +79,7 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
   [/^git clone /, 'CI itself runs on a fresh clone of the repository'],
   [/\bnpm run bundle\b/, 'bundle.test.ts runs the bundle script and starts the packed server'],
   [/^npm (ci|test)\b|^npm run (build|test:fast)\b/, 'what .ci/run does (the test runner is already running); demo.test.ts runs `npm run demo`'],
+  [/^npm run (lint|format|format:check)\b/, '.ci/run runs format:check and lint before the suites; format rewrites the checkout, never in a test'],
   [/^npm run (soak|bench|verify:real)\b/, 'long runs, or a real emulator (verify:real); not part of CI'],
   [/^npm run conformance\b/, 'conformance.test.ts replays the same corpus in CI (it needs ../shared/uia2-exchanges)'],
   [/^npm install -g \.\/android-mcp-harness|^npx -y \.\/android-mcp-harness/, 'package.test.ts packs the tarball, installs it and runs its bin (doctor and MCP over stdio)'],
