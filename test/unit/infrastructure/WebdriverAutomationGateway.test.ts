@@ -2,12 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/domain/ports.js';
-import {
-  buildCapabilities,
-  sanitizeMessage,
-  WebdriverAutomationGateway,
-  type DriverLike,
-} from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
+import { buildCapabilities } from '../../../src/infrastructure/appium/capabilities.js';
+import { sanitizeMessage } from '../../../src/infrastructure/appium/driverErrors.js';
+import { WebdriverAutomationGateway, type DriverLike } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
 import { FakeClock } from '../../support/FakeClock.js';
 import { harnessError } from '../../support/harnessError.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
