@@ -5,11 +5,12 @@
 import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
 import { HarnessError } from '../../domain/errors.js';
 import { checkAppiumUrl, shownUrl } from '../../domain/guards.js';
+import { sanitizeMessage } from '../../domain/sanitize.js';
 import type { Secret } from '../../domain/secret.js';
 import type { AutomationGateway, AutomationSession, Clock, Logger, SessionOptions } from '../../domain/ports.js';
 import { SystemClock } from '../clock/SystemClock.js';
 import { buildCapabilities, idleWaitOf } from './capabilities.js';
-import { isConnectionFailure, sanitizeMessage } from './driverErrors.js';
+import { isConnectionFailure } from './driverErrors.js';
 import { parseEndpointStatus } from './endpointStatus.js';
 import { gridSessionError } from './seleniumGridErrors.js';
 import { WebdriverSession, type DriverLike } from './WebdriverSession.js';
@@ -131,7 +132,7 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       }
       throw new HarnessError(
         'APPIUM_UNAVAILABLE',
-        `Appium could not create a UiAutomator2 session on ${this.options.udid ?? 'the device the endpoint picks'}: ${sanitizeMessage(error instanceof Error ? error.message : String(error))}. ${this.options.authorization !== undefined ? 'Check the capabilities (ANDROID_MCP_APPIUM_CAPS) and that the Grid or device farm has that device free, then retry.' : 'Check the Appium log, that the uiautomator2 driver is installed and that the device is listed by adb.'}`,
+        `Appium could not create a UiAutomator2 session on ${this.options.udid ?? 'the device the endpoint picks'}: ${sanitizeMessage(error instanceof Error ? error.message : String(error), 'foreign')}. ${this.options.authorization !== undefined ? 'Check the capabilities (ANDROID_MCP_APPIUM_CAPS) and that the Grid or device farm has that device free, then retry.' : 'Check the Appium log, that the uiautomator2 driver is installed and that the device is listed by adb.'}`,
         { cause: error },
       );
     }

@@ -16,8 +16,9 @@ import type {
   Logger,
   TypeOutcome,
 } from '../../domain/ports.js';
+import { withoutText } from '../../domain/sanitize.js';
 import { isGridNodeLost } from './seleniumGridErrors.js';
-import { isInvalidElementState, isNoSuchElement, isSessionAlreadyGone, isStale, mapDriverError, withoutText } from './driverErrors.js';
+import { isInvalidElementState, isNoSuchElement, isSessionAlreadyGone, isStale, mapDriverError } from './driverErrors.js';
 
 /** The W3C element key; JSONWP's `ELEMENT` is accepted as well. */
 const W3C_ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';

@@ -99,39 +99,3 @@ export function isStale(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
   return name === 'stale element reference' || /stale element reference/i.test(String((error as { message?: unknown } | null)?.message ?? ''));
 }
-
-/** The typed text cut out of a driver error's message and stack (raw and JSON-escaped forms). */
-export function withoutText(error: unknown, text: string): unknown {
-  if (text.length === 0) return error;
-  const forms = [...new Set([text, JSON.stringify(text).slice(1, -1)])].filter((form) => form.length > 0);
-  const scrub = (value: unknown): unknown => {
-    if (typeof value !== 'string') return value;
-    let result = value;
-    for (const form of forms) result = result.split(form).join('<typed text>');
-    return result;
-  };
-  if (typeof error === 'string') return scrub(error);
-  if (typeof error !== 'object' || error === null) return error;
-  const record = error as { message?: unknown; stack?: unknown };
-  try {
-    record.message = scrub(record.message);
-    record.stack = scrub(record.stack);
-  } catch {
-    // A frozen error: replace it by a plain one with the same name.
-    const replaced = new Error(String(scrub(record.message)));
-    replaced.name = String((error as { name?: unknown }).name ?? 'Error');
-    return replaced;
-  }
-  return error;
-}
-
-/** Removes host paths and stack frames from a foreign message before a client may see it. */
-export function sanitizeMessage(message: string): string {
-  const firstLines = message.split('\n').filter((l) => !/^\s+at\s/.test(l)).slice(0, 2).join(' ');
-  return firstLines
-    .replace(/[A-Za-z]:\\[^\s'"]+/g, '<path>')
-    .replace(/(^|[\s'"(=[])\/(?!\/)[^\s'")\]]+/g, '$1<path>')
-    .replace(/https?:\/\/[^\s'"]+/g, '<url>')
-    .slice(0, 240)
-    .trim();
-}
