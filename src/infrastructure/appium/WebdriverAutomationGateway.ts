@@ -12,7 +12,7 @@ import { SystemClock } from '../clock/SystemClock.js';
 import { buildCapabilities, idleWaitOf } from './capabilities.js';
 import { isConnectionFailure } from './driverErrors.js';
 import { parseEndpointStatus } from './endpointStatus.js';
-import { gridSessionError } from './seleniumGridErrors.js';
+import { gridSessionError } from '../remote/seleniumGridErrors.js';
 import { WebdriverSession, type DriverLike } from './WebdriverSession.js';
 
 export type { DriverLike } from './WebdriverSession.js';

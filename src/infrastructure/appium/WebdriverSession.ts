@@ -17,7 +17,7 @@ import type {
   TypeOutcome,
 } from '../../domain/ports.js';
 import { withoutText } from '../../domain/sanitize.js';
-import { isGridNodeLost } from './seleniumGridErrors.js';
+import { isGridNodeLost } from '../remote/seleniumGridErrors.js';
 import { isInvalidElementState, isNoSuchElement, isSessionAlreadyGone, isStale, mapDriverError } from './driverErrors.js';
 
 /** The W3C element key; JSONWP's `ELEMENT` is accepted as well. */

@@ -1,11 +1,11 @@
 /**
  * How a failed WebDriver call reads to the harness: the driver's (webdriverio's) and Appium's
  * words for a gone session, a dead connection, a stale or missing element, mapped to the typed
- * errors a client is answered. The Selenium Grid's own words are mapped first (seleniumGridErrors.ts).
+ * errors a client is answered. The Selenium Grid's own words are mapped first (../remote/seleniumGridErrors.ts).
  */
 import { HarnessError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports.js';
-import { gridCommandError } from './seleniumGridErrors.js';
+import { gridCommandError } from '../remote/seleniumGridErrors.js';
 
 function errorCode(error: unknown): string | undefined {
   const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
