@@ -24,13 +24,13 @@ export interface WebdriverAutomationGatewayOptions {
   readonly url: string;
   /** Sent as appium:udid; null in remote mode without ANDROID_UDID: the endpoint picks the device. */
   readonly udid: string | null;
-  /** Remote mode (issue 15 §4): the Authorization header sent with every request; never logged. */
+  /** Remote mode: the Authorization header sent with every request; never logged. */
   readonly authorization?: Secret | null;
   readonly connectTimeoutMs: number;
   readonly extraCapabilities?: Record<string, unknown>;
   readonly adbPort?: number;
   /**
-   * Issue 15: a free local port for each new session's `appium:systemPort` (the port Appium forwards
+   * A free local port for each new session's `appium:systemPort` (the port Appium forwards
    * to the UiAutomator2 server on the device). Sessions on several devices at once each get their
    * own; a session that is still closing keeps its port without blocking the next one. Absent, or
    * an `appium:systemPort` in the extra capabilities (the user's choice wins): not allocated here.

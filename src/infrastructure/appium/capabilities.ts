@@ -52,8 +52,9 @@ export function idleWaitOf(caps: Readonly<Record<string, unknown>>): unknown {
 }
 
 /**
- * CONTRACT §5 capabilities and `appium:skipUnlock: true` unless the user set it; extras are added
- * only where they do not touch the contract's five (or adbPort). newCommandTimeout is in whole seconds, rounded up so Appium never waits less than asked.
+ * The five fixed capabilities and `appium:skipUnlock: true` unless the user set it; extras are added
+ * only where they do not touch the five (or adbPort). newCommandTimeout is in whole seconds, rounded
+ * up so Appium never waits less than asked.
  */
 export function buildCapabilities(inputs: CapabilityInputs): Record<string, unknown> {
   const { udid, extra = {}, adbPort, systemPort } = inputs;
@@ -64,7 +65,7 @@ export function buildCapabilities(inputs: CapabilityInputs): Record<string, unkn
     if (key === 'appium:systemPort' && systemPort !== undefined) continue;
     caps[key] = value;
   }
-  // The harness never unlocks the device (issue 12, DEVICE_LOCKED): without this the driver's
+  // The harness never unlocks the device (it answers DEVICE_LOCKED): without this the driver's
   // post-session setup dismisses a swipe keyguard. A user who wants Appium to unlock sets
   // appium:skipUnlock false (with unlockType/unlockKey) in ANDROID_MCP_APPIUM_CAPS.
   if (!('appium:skipUnlock' in caps)) caps['appium:skipUnlock'] = true;
