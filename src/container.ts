@@ -39,7 +39,7 @@ import { ScreenReads } from './application/screen/ScreenReads.js';
 import { UiActionService } from './application/services/UiActionService.js';
 import { WaitService } from './application/services/WaitService.js';
 import type { HarnessConfig } from './config.js';
-import { serialIdentity, type DeviceIdentity } from './domain/devices/identity.js';
+import type { DeviceIdentity } from './domain/devices/identity.js';
 import type {
   ApkFolder,
   AutomationGateway,
@@ -47,6 +47,7 @@ import type {
   DeviceDirectory,
   DeviceGateway,
   DeviceLock,
+  DriverSessionSource,
   EvidenceDirectory,
   EvidenceHoldBoard,
   EvidenceStore,
@@ -54,34 +55,16 @@ import type {
   Logger,
   RandomSource,
 } from './domain/ports.js';
-import { AdbDeviceDirectory } from './infrastructure/adb/AdbDeviceDirectory.js';
-import { AdbDeviceGateway } from './infrastructure/adb/AdbDeviceGateway.js';
-import { locateAdb } from './infrastructure/adb/adbLocator.js';
-import { AdbRunner } from './infrastructure/adb/AdbRunner.js';
-import { WebdriverAutomationGateway } from './infrastructure/appium/WebdriverAutomationGateway.js';
-import { findPackageRoot } from './infrastructure/appium/appiumInstall.js';
-import { EndpointAutomationGateway } from './infrastructure/appium/EndpointAutomationGateway.js';
-import {
-  FixedAppiumEndpoint,
-  ManagedAppium,
-  androidSdkRootFor,
-  type AppiumEndpoint,
-} from './infrastructure/appium/ManagedAppium.js';
-import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
+import type { AppiumEndpoint } from './infrastructure/appium/ManagedAppium.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceHoldBoard } from './infrastructure/fs/FileEvidenceHoldBoard.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
 import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
 import { defaultLockDirectory, FileDeviceLock, lockDirectoriesToTidy } from './infrastructure/lock/FileDeviceLock.js';
 import { createLogger } from './infrastructure/logging/logger.js';
-import { redactingLogger } from './infrastructure/logging/redactingLogger.js';
-import { DriverDeviceGateway } from './infrastructure/remote/DriverDeviceGateway.js';
-import { RemoteApkFolder, RemoteDeviceDirectory } from './infrastructure/remote/RemoteDeviceDirectory.js';
-import { remoteIdentity } from './infrastructure/remote/remoteIdentity.js';
 import { ObserverSessions } from './application/sessions/ObserverSessions.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
 import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
-import { freeLoopbackPort } from './infrastructure/net/loopbackPorts.js';
 import { HarnessMcpServer } from './mcp/HarnessMcpServer.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { allTools, createTools } from './mcp/tools/index.js';
@@ -92,9 +75,10 @@ import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
 import { Traces } from './application/trace/Traces.js';
 import { FileTraceStore } from './infrastructure/trace/FileTraceStore.js';
-import { redactor } from './infrastructure/logging/redactingLogger.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 import type { FlowCheckOptions } from './flow/flowSteps.js';
+import { localAdapters } from './wiring/localAdapters.js';
+import { remoteAdapters } from './wiring/remoteAdapters.js';
 
 /** The ports, each replaceable (unit tests, the virtual device, managed Appium). */
 export interface ContainerDeps {
@@ -192,40 +176,29 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const env = overrides.env ?? process.env;
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
-  // Remote mode's credentials never reach stderr, whoever logs (issue 15 §4).
   const baseLogger = overrides.logger ?? createLogger({ level: config.logLevel });
-  const logger = config.remote ? redactingLogger(baseLogger, config.remote.secrets) : baseLogger;
-  const remote = config.remote;
+  // The one place local and remote mode part: everything below is built the same on either set.
+  const adapters = config.remote ? remoteAdapters({ config, env, clock, logger: baseLogger }, config.remote) : localAdapters({ config, env, clock, logger: baseLogger });
+  // Remote mode's credentials never reach stderr, whoever logs.
+  const logger = adapters.logger;
   // The MCP server exists only further down; boot progress reaches the client through it.
   let notifyClient: (message: string) => void = () => undefined;
-  const appium = overrides.appium ?? createAppiumEndpoint(config, env, logger, (message) => notifyClient(message));
+  const appium = overrides.appium ?? adapters.appium((message) => notifyClient(message));
   // Appium's own /status (emulator_get_status): the endpoint's, whichever device.
-  const automation = overrides.automation ?? automationFor(config.udid, appium, config, logger, clock);
+  const automation = overrides.automation ?? adapters.automation(config.udid, appium);
   const evidenceStore = overrides.evidenceStore ?? new FileEvidenceStore(config.artifactsDir);
   const imageTools = overrides.imageTools ?? new PngImageTools();
   const holdBoard =
     overrides.evidenceHoldBoard !== undefined ? overrides.evidenceHoldBoard : overrides.evidenceStore ? null : new FileEvidenceHoldBoard(config.artifactsDir);
 
-  // Remote mode: the device is the farm's, named by ANDROID_UDID or picked by the endpoint; the local
-  // emulator-only guard has nothing to protect there, so the configured name passes it.
-  const allowSerials = remote ? [...config.allowSerials, config.udid] : config.allowSerials;
+  const allowSerials = adapters.allowSerials;
   const ceilings = new Ceilings(
     clock,
     { actionTimeoutMs: config.actionTimeoutMs, connectTimeoutMs: config.connectTimeoutMs },
     logger,
   );
   const lockDirectory = overrides.device ? null : defaultLockDirectory(env);
-  if (remote) {
-    logger.info('remote mode: the device is observed and launched through the WebDriver session; adb is not used', {
-      endpoint: config.appiumUrl,
-      authorization: remote.authorizationSource ?? 'none',
-    });
-  } else if (!overrides.device) {
-    // Said once at start, not per device: the gateways are built when a device is first used.
-    const adb = locateAdb(env);
-    if (adb) logger.debug('adb located', { source: adb.source });
-    else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
-  }
+  adapters.announce(overrides.device !== undefined);
   // What an open flow's answers gave out is kept while the flow lives, whichever device it is on.
   const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.flows.isOpenFlow(sessionId)), holdBoard, logger);
   // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
@@ -233,15 +206,14 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     const custom = overrides.forDevice?.(serial);
     // Remote mode reads through the binding's own sessions, which exist only further down.
     let observer: ObserverSessions | null = null;
-    const remoteDevice = (): DeviceGateway =>
-      new DriverDeviceGateway({
-        withSession: (body) => {
-          if (!observer) throw new Error('the device was used before its binding was complete');
-          return observer.withSession(body);
-        },
-      });
-    const device = custom?.device ?? overrides.device ?? (remote ? remoteDevice() : createDeviceGateway(config, env, clock, logger, serial));
-    const deviceAutomation = custom?.automation ?? overrides.automation ?? automationFor(serial, appium, config, logger, clock);
+    const sessions: DriverSessionSource = {
+      withSession: (body) => {
+        if (!observer) throw new Error('the device was used before its binding was complete');
+        return observer.withSession(body);
+      },
+    };
+    const device = custom?.device ?? overrides.device ?? adapters.device(serial, sessions);
+    const deviceAutomation = custom?.automation ?? overrides.automation ?? adapters.automation(serial, appium);
     const deviceLock =
       custom?.deviceLock !== undefined
         ? custom.deviceLock
@@ -260,7 +232,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     );
     // The session of an action without session_id, kept for the next one (issue 14).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
-    const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: remote !== null }, warm);
+    const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: adapters.remote }, warm);
     // A flow that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
     const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm, () => void holds.publish());
     observer = new ObserverSessions(flows, warm);
@@ -279,18 +251,13 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     };
   };
   // Without a device list (a fake device injected, or remote mode: no adb) the configured serial is the only device.
-  const directory: DeviceDirectory | null =
-    overrides.directory ?? (overrides.device || remote ? null : createDeviceDirectory(config, env, logger, lockDirectory));
+  const directory: DeviceDirectory | null = overrides.directory ?? (overrides.device ? null : adapters.directory(lockDirectory));
   const resolver = new DeviceResolver(directory, ceilings, { udid: config.udid, udidExplicit: config.udidExplicit, allowSerials });
   const identify = directory
     ? async (serial: string): Promise<DeviceIdentity> => (await ceilings.action('reading the device properties', directory.facts(serial))).identity
     : null;
-  // Remote mode: no properties to read; the lock is keyed by the endpoint, the udid and the capabilities (issue 15 §4).
-  const knownIdentity = remote
-    ? (_serial: string): DeviceIdentity => remoteIdentity(config.appiumUrl, remote.udid, config.appiumExtraCapabilities)
-    : serialIdentity;
-  const bindings = new DeviceBindings(bind, identify, allowSerials, logger, knownIdentity);
-  const router = new DeviceRouter(resolver, bindings, config.appiumUrl, remote !== null);
+  const bindings = new DeviceBindings(bind, identify, allowSerials, logger, (serial) => adapters.identity(serial));
+  const router = new DeviceRouter(resolver, bindings, config.appiumUrl, adapters.remote);
   const retention = new EvidenceRetention(evidenceStore, holds, holdBoard, config.artifactsRetention, clock, logger);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix, retention);
   const capture = new EvidenceCapture(evidence, logger);
@@ -300,7 +267,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const reads = new ScreenReads(refs);
 
   const services: HarnessServices = {
-    status: new StatusService(router, automation, ceilings, config.appiumUrl, remote !== null),
+    status: new StatusService(router, automation, ceilings, config.appiumUrl, adapters.remote),
     tree: new TreeService(router, reads),
     capture: new CaptureService(router, capture),
     apps: new AppService(router, capture, clock, reads),
@@ -310,10 +277,10 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     waits: new WaitService(router, clock, reads),
     appControl: new AppControlService(router, capture, clock, reads),
     links: new LinkService(router, capture, clock, reads),
-    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir)), clock, reads),
+    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? adapters.apkFolder, clock, reads),
     diagnostics: new DiagnosticsService(router),
     devices: new DeviceListService(
-      directory ?? (remote ? new RemoteDeviceDirectory() : createDeviceDirectory(config, env, logger, null)),
+      directory ?? adapters.listing(),
       ceilings,
       { udid: config.udidExplicit ? config.udid : null, allowSerials: config.allowSerials },
     ),
@@ -330,7 +297,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
             maxBytes: traceConfig.maxBytes,
             clock,
             logger,
-            ...(remote ? { scrub: redactor(remote.secrets) } : {}),
+            ...(adapters.traceScrub ? { scrub: adapters.traceScrub } : {}),
           })
         : null,
     clock,
@@ -412,94 +379,4 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     traces,
     shutdown,
   };
-}
-
-/**
- * APPIUM_URL set: that server, never one of ours. Unset: the harness's own Appium, started at
- * the first call that needs it, with ANDROID_HOME pointing at the SDK of the adb in use
- * (appium-adb insists on an SDK root even when adb is on PATH).
- */
-function createAppiumEndpoint(
-  config: HarnessConfig,
-  env: NodeJS.ProcessEnv,
-  logger: Logger,
-  onProgress: (message: string) => void,
-): AppiumEndpoint {
-  // Remote mode always has APPIUM_URL (config.ts refuses to start without it): never an Appium of ours.
-  if (config.appiumUrlExplicit || config.remote) return new FixedAppiumEndpoint(config.appiumUrl);
-  const adb = locateAdb(env);
-  const sdk = adb && adb.source === 'PATH' ? androidSdkRootFor(adb.path) : null;
-  const managed = new ManagedAppium({
-    packageRoot: findPackageRoot(),
-    logger,
-    onProgress,
-    androidSdkRoot: sdk?.root ?? null,
-    env,
-    startTimeoutMs: config.connectTimeoutMs,
-    stopGraceMs: 1_500,
-  });
-  if (!sdk) return managed;
-  // The private SDK root is a temp folder: gone with the process however it ends (short of SIGKILL).
-  process.once('exit', sdk.cleanup);
-  return {
-    managed: true,
-    url: () => managed.url(),
-    stop: () => managed.stop().finally(sdk.cleanup),
-    killNow: () => {
-      managed.killNow();
-      sdk.cleanup();
-    },
-  };
-}
-
-/**
- * adb through the closed list. When adb cannot be found the runner still exists and answers
- * every call with EMULATOR_UNAVAILABLE and the install remedy, so the server starts anyway.
- */
-function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, clock: Clock, logger: Logger, serial: string): DeviceGateway {
-  return new AdbDeviceGateway(adbRunnerFor(config, env, logger, locateAdb(env)?.path ?? null, serial), clock, logger);
-}
-
-/**
- * Appium sessions on `serial`, at the endpoint's current URL. Each session gets a free local port
- * as its `appium:systemPort` (issue 15): two devices' sessions in one Appium never race for one.
- */
-function automationFor(serial: string, appium: AppiumEndpoint, config: HarnessConfig, logger: Logger, clock: Clock): AutomationGateway {
-  const remote = config.remote;
-  return new EndpointAutomationGateway(appium, (url) =>
-    new WebdriverAutomationGateway({
-      url,
-      // Remote mode without ANDROID_UDID: no appium:udid, the endpoint picks the device.
-      udid: remote ? remote.udid : serial,
-      connectTimeoutMs: config.connectTimeoutMs,
-      extraCapabilities: { ...config.appiumExtraCapabilities },
-      // The local adb server's port and a local free port mean nothing to an Appium on another machine.
-      ...(config.adbServerPort === null || remote ? {} : { adbPort: config.adbServerPort }),
-      ...(remote ? { authorization: remote.authorization } : { systemPort: freeLoopbackPort }),
-      logger,
-      clock,
-    }),
-  );
-}
-
-function adbRunnerFor(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, adbPath: string | null, serial: string): AdbRunner {
-  return new AdbRunner({
-    adbPath,
-    // A serial adb would read as an option is refused by the guard before any call; keep the runner constructible.
-    serial: serial.startsWith('-') ? 'refused-serial' : serial,
-    defaultTimeoutMs: config.actionTimeoutMs,
-    env,
-    logger,
-  });
-}
-
-/** device_list's view of adb: the listing through the configured runner, getprop through one per listed serial. */
-function createDeviceDirectory(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, lockDirectory: string | null): DeviceDirectory {
-  const adbPath = locateAdb(env)?.path ?? null;
-  return new AdbDeviceDirectory({
-    runner: adbRunnerFor(config, env, logger, adbPath, config.udid),
-    runnerFor: (serial) => adbRunnerFor(config, env, logger, adbPath, serial),
-    lockDirectory,
-    logger,
-  });
 }

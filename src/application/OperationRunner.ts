@@ -1,7 +1,7 @@
 import type { Envelope, EvidenceRef } from '../domain/envelope.js';
 import { HarnessError } from '../domain/errors.js';
 import type { Logger, RandomSource } from '../domain/ports.js';
-import { sanitizeMessage } from './sanitize.js';
+import { sanitizeMessage } from '../domain/sanitize.js';
 
 /** What a use case hands back on success. */
 export interface Outcome {

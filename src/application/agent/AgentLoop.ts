@@ -12,7 +12,7 @@
  */
 import type { Envelope } from '../../domain/envelope.js';
 import type { Clock, Logger } from '../../domain/ports.js';
-import { sanitizeMessage } from '../sanitize.js';
+import { sanitizeMessage } from '../../domain/sanitize.js';
 import type { GoalLimits, GoalOutcome, GoalRunner, GoalRunRequest, GoalStep } from '../tasks/GoalRunner.js';
 import { compactEnvelope, MAX_TOOL_RESULT_CHARS, refusalEnvelope } from './compactEnvelope.js';
 import { FINISH_TOOL, FINISH_TOOL_NAME, MAX_SUMMARY_CHARS, parseFinish } from './finishTool.js';

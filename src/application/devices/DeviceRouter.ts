@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HarnessError } from '../../domain/errors.js';
-import { checkAppiumUrl } from '../../domain/guards.js';
+import { checkAppiumUrl, needsEndpointGuard, type Reach } from '../../domain/guards.js';
 import type { DeviceBinding } from './DeviceBinding.js';
 import type { DeviceBindings } from './DeviceBindings.js';
 import type { DeviceResolver } from './DeviceResolver.js';
@@ -14,7 +14,7 @@ export interface DeviceTarget {
    * guard runs before anything is asked of a device, even its identity (a non-loopback Appium is
    * refused before anything: under it nothing reaches the device).
    */
-  readonly reach?: 'adb' | 'appium' | 'act';
+  readonly reach?: Reach;
 }
 
 /**
@@ -84,7 +84,7 @@ export class DeviceRouter {
    * then Appium's when the call needs it), then the binding.
    */
   private guarded(serial: string, target: DeviceTarget): Promise<DeviceBinding> {
-    if (this.appiumUrl !== null && (this.remote || target.reach === 'appium' || target.reach === 'act')) {
+    if (this.appiumUrl !== null && needsEndpointGuard(target.reach ?? 'adb', this.remote)) {
       this.bindings.checkSerial(serial);
       checkAppiumUrl(this.appiumUrl, this.remote);
     }

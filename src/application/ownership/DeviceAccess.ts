@@ -1,4 +1,4 @@
-import { checkAppiumUrl, checkSerial } from '../../domain/guards.js';
+import { guardCall, type Reach } from '../../domain/guards.js';
 import type { DeviceGateway } from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
 import type { DeviceGate } from './DeviceGate.js';
@@ -36,37 +36,21 @@ export class DeviceAccess {
     this.boundedDevice = policy.remote ? ceilings.device(device) : beforeDumpOrNavigation(ceilings.device(device), warm);
   }
 
-  /** The device guard alone (adb-only tools). */
-  checkDevice(): void {
-    checkSerial(this.policy.udid, this.policy.allowSerials);
-  }
-
-  /** Both guards: tools that talk to Appium, and every tool that changes the screen. */
-  checkDeviceAndAppium(): void {
-    this.checkDevice();
-    checkAppiumUrl(this.policy.appiumUrl, this.policy.remote ?? false);
-  }
-
   get udid(): string {
     return this.policy.udid;
   }
 
   /**
-   * Runs `body` as the device's only owner, after the guards that `reach` needs:
-   * 'adb' for tools that only read through adb, 'appium' for tools that read through
-   * Appium too, 'act' for every tool that changes the
-   * screen (even through adb, like `am start`): a configuration that names a
-   * non-loopback Appium is unsafe as a whole, so nothing mutating runs under it.
+   * Runs `body` as the device's only owner, after the guards that `reach` needs (guardCall):
+   * 'adb' for tools that only read through adb, 'appium' for tools that read through Appium too,
+   * 'act' for every tool that changes the screen, even through adb (`am start`).
    */
   async exclusive<T>(
     context: OperationContext,
-    reach: 'adb' | 'appium' | 'act',
+    reach: Reach,
     body: (device: DeviceGateway) => Promise<T>,
   ): Promise<T> {
-    // In remote mode every tool reaches the endpoint (observing reads through a session), with
-    // credentials: the Appium guard runs for every reach there.
-    if (reach === 'adb' && !this.policy.remote) this.checkDevice();
-    else this.checkDeviceAndAppium();
+    guardCall(this.policy.udid, reach, { ...this.policy, remote: this.policy.remote ?? false });
     return this.gate.run(context.tool, context.operationId, () => body(this.boundedDevice));
   }
 }

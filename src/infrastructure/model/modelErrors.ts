@@ -6,7 +6,7 @@
  * ("Incorrect API key provided: sk-ab***yz"), and a proxy may quote more.
  */
 import { ModelAborted, ModelError, type ModelErrorKind } from '../../application/agent/ModelPort.js';
-import { sanitizeMessage } from '../../application/sanitize.js';
+import { sanitizeMessage } from '../../domain/sanitize.js';
 
 const MAX_UPSTREAM_MESSAGE = 300;
 /** Anything shaped like a key or a bearer token, masked or not (`sk-…`, `sk-ant-…`, `Bearer …`). */
