@@ -1,7 +1,8 @@
 /**
- * The device's screen state machine: the stack of screen visits (tasks by package),
- * the IME, taps with hit-testing, keys, swipes and text input. Everything that changes
- * what is on screen goes through here and is logged.
+ * The device's screen state machine: the display and its rotation, the rendered tree, the IME
+ * and keys. Everything that changes what is on screen goes through here and is logged. Its parts
+ * live beside it: the screen stack (navigation.ts), touches (touchInput.ts), text (textInput.ts)
+ * and what a scenario's handlers do (scenarioActions.ts).
  */
 import type { DeviceLogKind } from '../contracts.js';
 import { KEYGUARD_SCREEN_ID } from '../scenario/keyguard.js';
