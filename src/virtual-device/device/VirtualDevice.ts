@@ -154,7 +154,7 @@ export class VirtualDevice implements DeviceServices {
 
   // --- factories -------------------------------------------------------------
 
-  /** Launcher, Settings (every row of the contract's settings table), a Flutter-style notes app and placeholder apps. */
+  /** Launcher, Settings (every row of the acceptance oracle, test/e2e/oracle.test.ts), a Flutter-style notes app and placeholder apps. */
   static withDefaultScenario(options: VirtualDeviceOptions = {}): VirtualDevice {
     return new VirtualDevice(defaultScenario(options.helperVersions ?? detectHelperVersions()), options);
   }

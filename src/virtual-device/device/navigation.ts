@@ -152,7 +152,7 @@ export class Navigation {
     return 'started';
   }
 
-  /** A screen that exists once an installed APK declared its activity (issue 16, app_install). */
+  /** A screen that exists once an installed APK declared its activity (app_install). */
   addScreen(spec: ScreenSpec): void {
     const screens = this.scenario.screens;
     if (!(screens instanceof Map)) throw new Error('The scenario screens cannot take a new screen');

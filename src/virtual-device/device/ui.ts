@@ -239,7 +239,7 @@ export class DeviceUi implements TouchHost {
     return rectOf(displayFacts(width, height, this.rotation).imeFrame);
   }
 
-  /** Another window took the focus (issue 12: io.appium.settings's trampoline): the IME closes, the field keeps its text. */
+  /** Another window took the focus (io.appium.settings's trampoline): the IME closes, the field keeps its text. */
   hideIme(reason: string): void {
     if (!this.state.imeOpen) return;
     this.state.imeOpen = false;
