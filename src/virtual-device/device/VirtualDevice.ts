@@ -30,7 +30,7 @@ import { dumpHierarchy, type HierarchyDumpDeps } from './hierarchyDump.js';
 import { BootSequence, identify, setSdkProps } from './identity.js';
 import { Instrumentation } from './instrumentation.js';
 import { PackageService } from './packageService.js';
-import { renderScreenshot } from './screenshot.js';
+import { ScreenCapture } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { staticScreenScenario, withPlatformPackages } from './staticScreen.js';
 import { SystemState } from './system.js';
@@ -54,7 +54,7 @@ export class VirtualDevice implements DeviceServices {
   private readonly processes: AppProcesses;
   private readonly shell: DeviceShell;
   private readonly traitControls: TraitControls;
-  private screenshotCache: { key: string; png: Buffer } | null = null;
+  private readonly capture: ScreenCapture;
   readonly ui: DeviceUi;
   readonly system: SystemState;
   readonly instrumentation: Instrumentation;
@@ -91,6 +91,12 @@ export class VirtualDevice implements DeviceServices {
       () => this.traits.activeDisplay(),
     );
     this.processes = new AppProcesses(this.ui, this.system, this.logcat, log);
+    this.capture = new ScreenCapture({
+      ui: this.ui,
+      // A display that is off captures black (the asleep trait).
+      blank: () => this.faultInjector.has('blank-screenshot') || this.traits.asleep !== false,
+      locked: () => this.traits.locked,
+    });
     if (options.rotation !== undefined) this.ui.startAt(options.rotation);
     if (options.sdk !== undefined) setSdkProps(this.system.props, options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
@@ -407,17 +413,6 @@ export class VirtualDevice implements DeviceServices {
   }
 
   screenshotPng(): Buffer {
-    // A display that is off captures black (the asleep trait).
-    const blank = this.faultInjector.has('blank-screenshot') || this.traits.asleep !== false;
-    // AOSP screencap: the frame of the display in its current rotation (docs/device-quirks.md).
-    const display = this.ui.displaySize();
-    const fg = this.ui.foreground().screenId;
-    const key = `${this.ui.version}:${this.ui.imeVisible()}:${blank}:${this.traits.locked}:${fg}:${display.width}x${display.height}`;
-    if (this.screenshotCache?.key !== key) {
-      const imeFrame = this.ui.imeVisible() ? this.ui.imeFrame() : null;
-      const png = renderScreenshot({ root: this.ui.tree(), screenId: fg, imeFrame, blank, width: display.width, height: display.height });
-      this.screenshotCache = { key, png };
-    }
-    return this.screenshotCache.png;
+    return this.capture.png();
   }
 }
