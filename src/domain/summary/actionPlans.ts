@@ -8,10 +8,10 @@ import type { Selector } from '../selectors/selector.js';
 import { selectorToWire, termToWire } from '../selectors/selector.js';
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
 import { cutCodePoints, isEmptyField, isVisible, ownLabel, roleOf, toBox } from '../tree/nodeFacts.js';
-import { candidatesFor, chooseSelector, selectorSources } from './selectorChoice.js';
+import { MAX_NAME_CODE_POINTS, candidatesFor, chooseSelector, selectorSources } from './selectorChoice.js';
 
-/** Labels describe; the selector carries the exact value. Long labels are cut to keep the summary small. */
-export const MAX_LABEL_CODE_POINTS = 120;
+/** Labels describe; the selector carries the exact value. A label is a name, cut as every summary string is. */
+export const MAX_LABEL_CODE_POINTS = MAX_NAME_CODE_POINTS;
 /** One offered entry with the nodes behind it (for the application layer's logs and for tests). */
 export interface ActionPlan {
   readonly entry: ActionEntry;
@@ -48,7 +48,8 @@ function overlapsStrictly(a: Rect, b: Rect): boolean {
 export function entryFlags(node: UiNode, role: Role): Partial<ActionEntry> & Pick<ActionEntry, 'bounds'> {
   const bounds = node.bounds!;
   return {
-    ...(role !== 'button' ? { role } : {}),
+    // `checked` goes on toggles only, so it says the role (roleOfEntry reads it back).
+    ...(role !== 'button' && role !== 'toggle' ? { role } : {}),
     ...(node.enabled ? {} : { enabled: false as const }),
     bounds: toBox(bounds),
     ...(role === 'toggle' ? { checked: node.checked } : {}),

@@ -27,7 +27,7 @@ import type { Selector, SelectorKey, SelectorTerm } from '../selectors/selector.
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
 import { hasAncestorMatching, matchTerm, termMatchesNode } from '../selectors/matcher.js';
 import { centreOf } from '../gestures/tapPoint.js';
-import { isBlank, isEditText, isVisible, repeatableText, roleOf, selectorValueProblem, showsHint } from '../tree/nodeFacts.js';
+import { codePointLength, isBlank, isEditText, isVisible, repeatableText, roleOf, selectorValueProblem, showsHint } from '../tree/nodeFacts.js';
 
 interface Candidate {
   readonly term: SelectorTerm;
@@ -51,8 +51,17 @@ const ATTRIBUTE_ORDER: readonly AttributeReader[] = [RESOURCE_ID, CONTENT_DESC, 
  */
 const FIELD_ORDER: readonly AttributeReader[] = [RESOURCE_ID, CONTENT_DESC, HINT, TEXT];
 
+/**
+ * A name, not a sentence: the summary writes no string longer than this (labels and texts are cut
+ * to it, the not-found message names offers by as many). A longer text, content-desc or hint is
+ * no selector value, since an offered selector carries its value whole; resource ids are names
+ * whatever their length. The whole strings are read with ui_get_tree's text mode.
+ */
+export const MAX_NAME_CODE_POINTS = 40;
+
 function usableTerm(key: SelectorKey, value: string): SelectorTerm | null {
   if (isBlank(value) || selectorValueProblem(value) !== null) return null;
+  if (key !== 'resource_id' && codePointLength(value) > MAX_NAME_CODE_POINTS) return null;
   return { key, value };
 }
 

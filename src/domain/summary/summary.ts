@@ -11,7 +11,7 @@ import type { UiTree } from '../tree/uiNode.js';
 import { auditLayout, type AuditFinding } from './layoutAudit.js';
 import { cutCodePoints, isIconGlyphsOnly, isVisible, ownLabel, roleOf } from '../tree/nodeFacts.js';
 import { MAX_LABEL_CODE_POINTS, entryFlags, planAction, planUnnamed, scrollableEntry, type ActionPlan } from './actionPlans.js';
-import { selectorSources } from './selectorChoice.js';
+import { MAX_NAME_CODE_POINTS, selectorSources } from './selectorChoice.js';
 
 export { MAX_LABEL_CODE_POINTS, type ActionPlan } from './actionPlans.js';
 
@@ -20,8 +20,9 @@ export const MAX_TEXTS = 200;
 export const MAX_LAYOUT_FINDINGS = 50;
 /** Scrollable containers listed; a screen rarely shows more than a few. */
 export const MAX_SCROLLABLES = 20;
-/** A paragraph of on-screen text is kept readable but bounded. */
+/** A paragraph as the text mode reads it: readable but bounded (the summary's own texts are names). */
 export const MAX_TEXT_CODE_POINTS = 500;
+export { MAX_NAME_CODE_POINTS } from './selectorChoice.js';
 
 export interface DetailedSummary {
   readonly summary: ScreenSummary;
@@ -74,7 +75,7 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
   const shown = stringsShownBy(offered);
   const allTexts = [
     ...new Set(
-      [...texts].filter((t) => !shown.has(t) && !isIconGlyphsOnly(t)).map((t) => cutCodePoints(t, MAX_TEXT_CODE_POINTS)),
+      [...texts].filter((t) => !shown.has(t) && !isIconGlyphsOnly(t)).map((t) => cutCodePoints(t, MAX_NAME_CODE_POINTS)),
     ),
   ];
   const truncated =
@@ -103,14 +104,14 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
 
 
 /**
- * The strings an offered action already shows in full: its selector's value and its label
- * (unless the label was cut). `texts` leaves them out rather than repeat them.
+ * The strings an offered action is named by: its selector's value and its label, cut or not.
+ * `texts` leaves them out rather than repeat them; a cut label is read whole in text mode.
  */
 function stringsShownBy(offered: readonly ActionPlan[]): Set<string> {
   const shown = new Set<string>();
   for (const { entry, fullLabel } of offered) {
     shown.add(selectorValueOf(entry));
-    if (entry.label === undefined || entry.label === fullLabel) shown.add(fullLabel);
+    shown.add(fullLabel);
   }
   return shown;
 }

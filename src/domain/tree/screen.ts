@@ -85,7 +85,7 @@ export interface ActionFacts {
   readonly label?: string;
   /** Only for an entry without selector whose label is not its own: where the label was read. */
   readonly label_from?: LabelSource;
-  /** Absent means `button`, the role of almost every entry. */
+  /** Absent means `button`, the role of almost every entry, or `toggle` on an entry with `checked`. */
   readonly role?: Exclude<Role, 'button'>;
   /** Present only when the element is disabled. */
   readonly enabled?: false;
@@ -116,9 +116,9 @@ export function orientationOfEntry(entry: ScrollableEntry): 'vertical' | 'horizo
   return entry.orientation ?? 'vertical';
 }
 
-/** The role an entry declares: `button` when the entry leaves it out. */
+/** The role an entry declares: `toggle` when it says `checked` without one, else `button` when it leaves it out. */
 export function roleOfEntry(entry: ActionEntry): Role {
-  return entry.role ?? 'button';
+  return entry.role ?? (entry.checked !== undefined ? 'toggle' : 'button');
 }
 
 /** The entry's selector key (its target term's key), or null when no selector names it. */

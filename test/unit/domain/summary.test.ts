@@ -71,8 +71,8 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
     ]);
   });
 
-  it('reports checked for toggles only, bounds as [left, top, width, height]', () => {
-    expect(summary.actions[2]).toEqual({ text: 'Wi-Fi', role: 'toggle', bounds: [0, 300, 1080, 150], checked: true });
+  it('reports checked for toggles only (it says the role), bounds as [left, top, width, height]', () => {
+    expect(summary.actions[2]).toEqual({ text: 'Wi-Fi', bounds: [0, 300, 1080, 150], checked: true });
     expect(summary.actions[3]).not.toHaveProperty('checked');
   });
 
@@ -120,13 +120,15 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
     expect(s.texts).toEqual(['\ue8b6 Search', 'Caption']);
   });
 
-  it('keeps a text whose action label was cut, and counts only when something was cut', () => {
+  it('names an action by a cut label and leaves its whole string out of texts, and counts only when something was cut', () => {
     const long = 'L'.repeat(130);
     const s = summarise([
       { cls: 'android.widget.ImageButton', id: 'com.example.app:id/more', desc: long, clickable: true, bounds: '[0,0][1080,150]' },
+      { cls: 'android.widget.TextView', text: `A paragraph ${'p'.repeat(100)}`, bounds: '[0,150][1080,300]' },
     ]);
-    expect(s.actions[0]!.label).toBe(`${'L'.repeat(120)}…`);
-    expect(s.texts).toEqual([long]);
+    expect(s.actions[0]!.label).toBe(`${'L'.repeat(40)}…`);
+    // A summary string is a name: the paragraph is cut too, and read whole in text mode.
+    expect(s.texts).toEqual([`A paragraph ${'p'.repeat(28)}…`]);
     expect(s).not.toHaveProperty('counts');
     expect(s).not.toHaveProperty('truncated');
     expect(s).not.toHaveProperty('keyboard');
@@ -226,16 +228,35 @@ describe('summariseScreen: selectors from descendants', () => {
     ]);
     const unnamed = s.actions.filter((a) => selectorOfEntry(a) === null);
     expect(unnamed.map((a) => [a.label, a.label_from, a.role])).toEqual([
-      [cutCodePoints(longTitle, 120), undefined, undefined],
+      [cutCodePoints(longTitle, 40), undefined, undefined],
       ['Open', 'descendant', undefined],
-      ['Wi-Fi', 'neighbour', 'toggle'],
+      ['Wi-Fi', 'neighbour', undefined],
     ]);
+    // `checked` says the role.
+    expect(roleOfEntry(unnamed[2]!)).toBe('toggle');
   });
 
   it('does not offer a selector value ui_tap would refuse (too long), falling back to the next attribute', () => {
     const s = summarise([{ cls: 'android.widget.Button', text: 'x'.repeat(300), id: 'com.example.app:id/long', clickable: true, bounds: '[0,0][500,500]' }]);
     expect(selectorOfEntry(s.actions[0]!)).toEqual({ id: 'long' });
-    expect(s.actions[0]!.label).toBe(`${'x'.repeat(120)}…`);
+    expect(s.actions[0]!.label).toBe(`${'x'.repeat(40)}…`);
+  });
+
+  it('offers no sentence as a selector: a long content-desc gives way to a short text inside, else to the ref alone', () => {
+    const title = 'Chill Music Playlist | Top Trending Songs of the Year, Live';
+    const s = summarise([
+      {
+        cls: 'android.view.View', desc: title, clickable: true, bounds: '[0,0][1080,400]',
+        children: [{ cls: 'android.widget.TextView', text: '66:17', bounds: '[900,300][1080,400]' }],
+      },
+      { cls: 'android.view.View', desc: `Another ${title}`, clickable: true, bounds: '[0,400][1080,800]' },
+      // Exactly 40 code points is still a name.
+      { cls: 'android.widget.Button', text: 'n'.repeat(40), clickable: true, bounds: '[0,800][1080,900]' },
+    ]);
+    expect(s.actions[0]).toEqual({ text: '66:17', label: cutCodePoints(title, 40), bounds: [0, 0, 1080, 400] });
+    expect(s.actions[1]).toEqual({ label: cutCodePoints(`Another ${title}`, 40), bounds: [0, 400, 1080, 400] });
+    expect(selectorOfEntry(s.actions[2]!)).toEqual({ text: 'n'.repeat(40) });
+    expect(s.texts).toEqual([]);
   });
 });
 
