@@ -67,7 +67,7 @@ export function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame
     ownLabel(node) || ownLabel(choice.source) || sources.map(ownLabel).find((l) => l !== '') || '';
   if (choice.ambiguous) {
     // No selector names it alone, so none is offered (a tap by it could land on a twin): its ref
-    // does (issue 13). The label says what the selector would have: the element's name.
+    // does. The label says what the selector would have: the element's name.
     // A resource-id of the foreground app is named as its `id` would say it (the bare name).
     const name = label || (Object.values(termToWire(choice.selector.target, foreground))[0] ?? choice.selector.target.value);
     const entry: ActionEntry = {
@@ -78,7 +78,7 @@ export function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame
     };
     return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: name };
   }
-  // Flat (issue 14): the selector's keys are the entry's own keys.
+  // Flat: the selector's keys are the entry's own keys.
   // The summary offers a target and a `within`, never state flags nor `instance` (a fact such as
   // `enabled: false` must not read as a selector flag).
   const { target, within } = choice.selector;

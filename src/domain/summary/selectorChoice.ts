@@ -8,14 +8,14 @@
  * (matcher.ts) — over ALL nodes, invisible ones included, because UiAutomator2 searches those
  * too. So ambiguity is decided by `matchTerm`/`matchSelector`, never by counting visible nodes only.
  *
- * Selector choice for an actionable node N (role per CONTRACT §6):
+ * Selector choice for an actionable node N (its role as docs/summary.md, "Visibility, texts, roles", says):
  *  1. Candidates: N itself, then N's visible descendants in document order, each offering its
  *     resource-id, content-desc, text, hint (in that order, skipping blanks and values a selector
  *     may not carry). Descendants that are actionable or scrollable themselves are skipped with
  *     their subtrees: a tap on them would go to them, not to N.
  *  2. The first candidate that alone resolves to exactly its node wins; only resource-ids may be
  *     passed over this way: candidates after the first label (content-desc, text, hint) are not
- *     considered, so a repeated label gets a `within` or stays `ambiguous` (CONTRACT-SEL-CTX-1).
+ *     considered, so a repeated label gets a `within` or stays `ambiguous`.
  *  3. Otherwise the first candidate that a `within` on an ancestor (visible or not; resource-id,
  *     content-desc, text, hint, nearest first) narrows to exactly its node → `disambiguated`.
  *  4. Otherwise no selector: the entry is marked `ambiguous`, named by its label (the first
@@ -147,7 +147,7 @@ export function chooseSelector(tree: UiTree, all: readonly Candidate[]): Choice 
   if (!first) return null;
   // A shared resource-id may be passed over for a later candidate, but the first label
   // (content-desc, text, hint) may not: a repeated label is told apart only by a `within`,
-  // otherwise it stays ambiguous (CONTRACT-SEL-CTX-1) — never by a sibling's unique text.
+  // otherwise it stays ambiguous — never by a sibling's unique text, which names another node.
   const firstLabel = all.findIndex((c) => c.term.key !== 'resource_id');
   const candidates = firstLabel === -1 ? all : all.slice(0, firstLabel + 1);
   for (const c of candidates) {

@@ -1,5 +1,6 @@
 /**
- * CONTRACT §6: the screen in the server's own vocabulary. Pure: same tree and context, same summary.
+ * The screen in the server's own vocabulary (docs/contract.md, "Behaviour per tool", ui_get_tree).
+ * Pure: same tree and context, same summary.
  * The rules and the decisions behind them are written out in docs/summary.md.
  */
 import { unreachable } from '../gestures/tapPoint.js';
@@ -30,7 +31,7 @@ export interface DetailedSummary {
   readonly plans: readonly ActionPlan[];
 }
 
-/** CONTRACT §6. Pure: same tree and context, same summary. */
+/** The summary ui_get_tree answers. Pure: same tree and context, same summary. */
 export function summariseScreen(tree: UiTree, context: ScreenContext): ScreenSummary {
   return summariseScreenDetailed(tree, context).summary;
 }

@@ -1,5 +1,5 @@
 /**
- * ui_get_tree's parts (docs/contract.md §6: `within`, `mode: "text"`) and the diff of a screen with
+ * ui_get_tree's parts (docs/contract.md, "Behaviour per tool": `within`, `mode: "text"`) and the diff of a screen with
  * itself, measured against the whole summary on every real dump in ../shared/fixtures. Prints the
  * ratios (docs/performance.md quotes them); asserts only what must hold on every screen: a part is
  * never larger than the whole (text mode once its whole strings are cut as the summary cuts them),

@@ -30,7 +30,7 @@ function expectEveryOfferUnique(children: NodeSpec[]) {
   }
 }
 
-describe('summariseScreen: roles (CONTRACT §6)', () => {
+describe('summariseScreen: roles', () => {
   const children: NodeSpec[] = [
     { cls: 'android.widget.EditText', hint: 'Search settings', clickable: true, bounds: '[0,0][1080,150]' },
     { cls: 'com.google.android.material.textfield.TextInputEditText', text: 'typed', bounds: '[0,150][1080,300]' },
@@ -199,7 +199,7 @@ describe('summariseScreen: selectors from descendants', () => {
     ]);
   });
 
-  it('offers an unlabelled node that has a resource-id, and one with nothing at all without selector (issue 13: its ref names it)', () => {
+  it('offers an unlabelled node that has a resource-id, and one with nothing at all without selector (its ref names it)', () => {
     const s = summarise([
       { cls: 'android.widget.ImageButton', id: 'com.example.app:id/fab', clickable: true, bounds: '[800,2000][1000,2200]' },
       { cls: 'android.widget.ImageButton', clickable: true, bounds: '[100,2000][300,2200]' },
@@ -260,7 +260,7 @@ describe('summariseScreen: selectors from descendants', () => {
   });
 });
 
-describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
+describe('summariseScreen: ambiguity and within', () => {
   const profileSection = (name: string, top: number, visible = true): NodeSpec => ({
     cls: 'android.widget.LinearLayout',
     desc: name,
@@ -301,7 +301,7 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
     for (const [i, a] of s.actions.entries()) {
       expect(a.ambiguous).toBe(true);
       expect(a.disambiguated).toBeUndefined();
-      // No selector names it alone, so none is offered (issue 13: its ref does); the plan keeps the one tried.
+      // No selector names it alone, so none is offered (its ref does); the plan keeps the one tried.
       expect(selectorOfEntry(a)).toBeNull();
       expect(a.label).toBe('Clock');
       expect(plans[i]!.selector).toEqual({ target: { key: 'resource_id', value: 'android:id/title' } });
@@ -402,7 +402,7 @@ describe('summariseScreen: screen and foreground package', () => {
   });
 });
 
-describe('summariseScreen: empty fields report their hint as their text (issue 12 §2)', () => {
+describe('summariseScreen: empty fields report their hint as their text', () => {
   // A real device reports an empty field's hint as its text (TextView.getTextForAccessibility).
   const email = (text: string, extra: Partial<NodeSpec> = {}): NodeSpec => ({
     cls: 'android.widget.EditText',
@@ -470,7 +470,7 @@ describe('summariseScreen: empty fields report their hint as their text (issue 1
   });
 });
 
-describe('summariseScreen: a password field’s text is never repeated (issue 12 §8)', () => {
+describe('summariseScreen: a password field’s text is never repeated', () => {
   const SECRET = 'hunter2-secret';
   const password = (text: string, extra: Partial<NodeSpec> = {}): NodeSpec => ({
     cls: 'android.widget.EditText',
@@ -505,7 +505,7 @@ describe('summariseScreen: a password field’s text is never repeated (issue 12
     ]);
   });
 
-  it('gets no selector when only its text could name it (an entry reached by its ref, issue 13), and never lends its text to a parent', () => {
+  it('gets no selector when only its text could name it (an entry reached by its ref), and never lends its text to a parent', () => {
     const s = summarise([password(SECRET)]);
     expect(s.actions).toHaveLength(1);
     expect(s.actions[0]).toMatchObject({ role: 'input' });
@@ -525,7 +525,7 @@ describe('summariseScreen: a password field’s text is never repeated (issue 12
   });
 });
 
-describe('summariseScreen: scrollables (issue 13)', () => {
+describe('summariseScreen: scrollables', () => {
   const rv = 'androidx.recyclerview.widget.RecyclerView';
   const chip = (t: string, left: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[${left},273][${left + 228},441]` });
   const row = (t: string, top: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[0,${top}][1080,${top + 200}]` });
