@@ -10,8 +10,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { DRIVER_IDLE_MARGIN_MS } from './application/sessions/driverIdleTimeout.js';
-import { parseToolsets, type ToolsetName } from './mcp/toolsets.js';
+import { DRIVER_IDLE_MARGIN_MS } from './domain/driverIdleTimeout.js';
+import { parseToolsets, type ToolsetName } from './domain/toolsets.js';
 import { Secret } from './domain/secret.js';
 import { SCHEMELESS_HOST_PORT } from './domain/guards.js';
 import type { RetentionBound } from './domain/evidence/retention.js';

@@ -71,7 +71,7 @@ import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceHoldBoard } from './infrastructure/fs/FileEvidenceHoldBoard.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
-import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
+import { createGoalRunner } from './wiring/goalRunner.js';
 import { defaultLockDirectory, FileDeviceLock, lockDirectoriesToTidy } from './infrastructure/lock/FileDeviceLock.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { redactingLogger } from './infrastructure/logging/redactingLogger.js';

@@ -11,7 +11,7 @@
 import { toolsForChecking } from '../mcp/checkCall.js';
 import { runsInFlow } from '../mcp/tasks/taskTools.js';
 import type { ToolDefinition } from '../mcp/ToolDefinition.js';
-import { TOOLSET_NAMES, type ToolsetName } from '../mcp/toolsets.js';
+import { TOOLSET_NAMES, type ToolsetName } from '../domain/toolsets.js';
 
 /** Observers that are steps all the same: their answer passes or fails the flow. */
 const WAITING_TOOLS: ReadonlySet<string> = new Set(['ui_wait']);

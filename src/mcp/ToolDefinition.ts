@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { OperationContext, Outcome } from '../application/OperationRunner.js';
-import type { ToolsetName } from './toolsets.js';
+import type { ToolsetName } from '../domain/toolsets.js';
 
 /** MCP tool annotations (hints for clients; CONTRACT §1: read-only for the four observers). */
 export interface ToolAnnotations {

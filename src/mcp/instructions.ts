@@ -1,4 +1,4 @@
-import type { ToolsetName } from './toolsets.js';
+import type { ToolsetName } from '../domain/toolsets.js';
 
 /** Taught to the model at initialize: the loop that makes the tools work without coordinates. */
 export const SERVER_INSTRUCTIONS = [

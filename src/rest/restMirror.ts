@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Container } from '../container.js';
 import { TRACES_FOLDER } from '../infrastructure/trace/FileTraceStore.js';
 import { packageVersion } from '../container.js';
-import { DEFAULT_MAX_BODY_BYTES, type HttpRoute } from '../mcp/transports/http/HttpServer.js';
+import { DEFAULT_MAX_BODY_BYTES, type HttpRoute } from '../transports/http/HttpServer.js';
 import { allTools } from '../mcp/tools/index.js';
 import { resolvedDevice } from './deviceIds.js';
 import { restRoute } from './restRoute.js';

@@ -12,7 +12,7 @@ import { checkArgumentNames } from '../domain/validation.js';
 import type { ArtifactReader } from '../mcp/artifactResource.js';
 import { declaredArguments, runTool } from '../mcp/runTool.js';
 import type { ToolDefinition } from '../mcp/ToolDefinition.js';
-import type { HttpRoute } from '../mcp/transports/http/HttpServer.js';
+import type { HttpRoute } from '../transports/http/HttpServer.js';
 import { sendArtifact } from './artifactDownload.js';
 import type { DeviceIds } from './deviceIds.js';
 import { statusForEnvelope } from './httpStatus.js';

@@ -1,6 +1,6 @@
 import type { HarnessServices } from '../../application/HarnessServices.js';
 import type { ToolDefinition } from '../ToolDefinition.js';
-import { DEFAULT_TOOLSETS, type ToolsetName } from '../toolsets.js';
+import { DEFAULT_TOOLSETS, type ToolsetName } from '../../domain/toolsets.js';
 import { appListInstalledTool } from './core/appListInstalled.js';
 import { appOpenTool } from './core/appOpen.js';
 import { deviceBackTool } from './core/deviceBack.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../src/domain/errors.js';
 import { publishTool } from '../../../src/mcp/HarnessMcpServer.js';
 import { allTools } from '../../../src/mcp/tools/index.js';
-import { HarnessHttpServer } from '../../../src/mcp/transports/http/HttpServer.js';
+import { HarnessHttpServer } from '../../../src/transports/http/HttpServer.js';
 import { STATUS_BY_ERROR_CODE } from '../../../src/rest/httpStatus.js';
 import { REST_OPERATIONS } from '../../../src/rest/operations.js';
 import { restMirrorFor } from '../../../src/rest/restMirror.js';

@@ -10,7 +10,7 @@ import type { TaskView } from '../../../src/application/tasks/Task.js';
 import { buildLocator } from '../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { FlowFileError, validateFlow } from '../../../src/flow/flowFile.js';
-import { HarnessHttpServer } from '../../../src/mcp/transports/http/HttpServer.js';
+import { HarnessHttpServer } from '../../../src/transports/http/HttpServer.js';
 import { restMirrorFor } from '../../../src/rest/restMirror.js';
 import { buildHarness, type TestHarness } from '../../support/fakes/harness.js';
 import { bearerJson } from '../../support/bearerJson.js';

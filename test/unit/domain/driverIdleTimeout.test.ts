@@ -5,7 +5,7 @@
  * and a session Appium would have dropped really fails.
  */
 import { describe, expect, it } from 'vitest';
-import { DRIVER_IDLE_MARGIN_MS, driverIdleTimeoutMs } from '../../../src/application/sessions/driverIdleTimeout.js';
+import { DRIVER_IDLE_MARGIN_MS, driverIdleTimeoutMs } from '../../../src/domain/driverIdleTimeout.js';
 import { CONFIG_DEFAULTS, type HarnessConfig } from '../../../src/config.js';
 import { buildDriverHarness } from '../../support/fakes/harness.js';
 import { idleTimingRemote, type IdleTimingDriver } from '../../support/fakes/IdleTimingDriver.js';

@@ -13,7 +13,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../../../domain/ports.js';
+import type { Logger } from '../../domain/ports.js';
 import { checkBearer, checkHost, checkOrigin, type GuardPolicy, type Refusal } from './requestGuards.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

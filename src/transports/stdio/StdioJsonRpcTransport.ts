@@ -19,7 +19,7 @@ import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, RequestIdSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { sdkErrorPrefix } from './protocolError.js';
+import { sdkErrorPrefix } from '../../mcp/protocolError.js';
 
 /** Far above any legitimate client frame (the largest tool argument is 512 characters of text). */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;

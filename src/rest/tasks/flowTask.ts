@@ -3,9 +3,9 @@
  * flow runner's own code (runFlow) in this process, each call through the tools' own handler
  * (TaskTools: runTool), inside a flow opened on the task's device. The report is runFlow's.
  */
-import type { TaskTools, TaskWork } from '../application/tasks/Task.js';
-import type { FlowFile } from './flowFile.js';
-import { runFlow } from './runFlow.js';
+import type { TaskTools, TaskWork } from '../../application/tasks/Task.js';
+import type { FlowFile } from '../../flow/flowFile.js';
+import { runFlow } from '../../flow/runFlow.js';
 
 export function flowWork(device: string, flow: FlowFile, tools: TaskTools, clock: { now(): Date; monotonicMs(): number }): TaskWork {
   return {
