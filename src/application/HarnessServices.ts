@@ -1,10 +1,10 @@
-import type { AppControlService } from './services/AppControlService.js';
+import type { AppControlService } from './services/AppResetService.js';
 import type { AppInstallService } from './services/AppInstallService.js';
-import type { AppService } from './services/AppService.js';
+import type { AppService } from './services/AppLaunchService.js';
 import type { CaptureService } from './services/CaptureService.js';
 import type { DiagnosticsService } from './services/DiagnosticsService.js';
 import type { DeviceListService } from './services/DeviceListService.js';
-import type { FlowService } from './services/FlowService.js';
+import type { FlowService } from './services/UiSessionService.js';
 import type { SettingsService } from './services/SettingsService.js';
 import type { StatusService } from './services/StatusService.js';
 import type { TreeService } from './services/TreeService.js';

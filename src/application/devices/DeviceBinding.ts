@@ -2,7 +2,7 @@ import type { DeviceIdentity } from '../../domain/devices/identity.js';
 import type { DeviceAccess } from '../ownership/DeviceAccess.js';
 import type { DeviceGate } from '../ownership/DeviceGate.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { FlowSessions } from '../sessions/UiSessions.js';
 import type { SessionBroker } from '../sessions/SessionBroker.js';
 
 /**

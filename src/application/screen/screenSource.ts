@@ -1,5 +1,5 @@
 import type { DeviceGateway } from '../../domain/ports.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { FlowSessions } from '../sessions/UiSessions.js';
 import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from './ScreenReader.js';
 
 /**

@@ -8,7 +8,7 @@ import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway } from '../../domain/ports.js';
 import { isVisible } from '../../domain/tree/nodeFacts.js';
 import type { WindowState } from '../../domain/tree/screen.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { FlowSessions } from '../sessions/UiSessions.js';
 import { readScreenWith, type ScreenReading } from './ScreenReader.js';
 import type { ScreenReads } from './ScreenReads.js';
 import { FOREGROUND_SETTLE_INTERVAL_MS, FOREGROUND_SETTLE_TIMEOUT_MS, type SettledForeground } from './settledForeground.js';

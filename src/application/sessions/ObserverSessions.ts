@@ -1,7 +1,7 @@
 import { HarnessError } from '../../domain/errors.js';
 import type { AutomationSession, DriverSessionSource } from '../../domain/ports.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
-import type { FlowSessions } from './FlowSessions.js';
+import type { FlowSessions } from './UiSessions.js';
 
 /** The lease of a session an observer opened in remote mode (issue 15 §4) when ANDROID_MCP_WARM_SESSION_TIMEOUT is 0; else that lease. */
 export const OBSERVER_LEASE_MS = 30_000;

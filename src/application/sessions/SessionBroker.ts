@@ -1,5 +1,5 @@
 import type { AutomationSession } from '../../domain/ports.js';
-import type { FlowSessions } from './FlowSessions.js';
+import type { FlowSessions } from './UiSessions.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Ceilings } from '../../../src/application/time/Ceilings.js';
-import { FlowSessions } from '../../../src/application/sessions/FlowSessions.js';
+import { FlowSessions } from '../../../src/application/sessions/UiSessions.js';
 import { OneSessionAtATime } from '../../../src/application/sessions/OneSessionAtATime.js';
 import { WarmSession } from '../../../src/application/ownership/WarmSession.js';
 import { SessionBroker } from '../../../src/application/sessions/SessionBroker.js';
