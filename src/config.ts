@@ -87,7 +87,7 @@ export interface HarnessConfig {
   readonly appiumUrl: string;
   /** True when APPIUM_URL was set (and usable): use that server, never start a managed one. */
   readonly appiumUrlExplicit: boolean;
-  readonly flowIdleTimeoutMs: number;
+  readonly sessionIdleTimeoutMs: number;
   /** ANDROID_MCP_WARM_SESSION_TIMEOUT: how long the session of an action without session_id is kept for the next one (0: not kept). */
   readonly warmSessionTimeoutMs: number;
   readonly actionTimeoutMs: number;
@@ -134,7 +134,7 @@ export const CONFIG_DEFAULTS = Object.freeze({
   appiumUrl: 'http://127.0.0.1:4723',
   // A model thinks for tens of seconds between calls, minutes when it uses tools of its own;
   // a flow holds the device meanwhile (docs/configuration.md, "Why a 300 s flow lease").
-  flowIdleTimeoutSeconds: 300,
+  sessionIdleTimeoutSeconds: 300,
   // Issue 14: the next action without session_id reuses the session instead of paying a session
   // start (~1.6 s, seconds on an emulator); another process waits at most this long for the device
   // (docs/configuration.md, "Why a 30 s warm session").
@@ -460,7 +460,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   const appium = readAppiumUrl(env, remote, warn);
-  const flowIdle = read(env, 'ANDROID_MCP_FLOW_IDLE_TIMEOUT', seconds, CONFIG_DEFAULTS.flowIdleTimeoutSeconds, warn);
+  const sessionIdle = read(env, 'ANDROID_MCP_FLOW_IDLE_TIMEOUT', seconds, CONFIG_DEFAULTS.sessionIdleTimeoutSeconds, warn);
   const warm = read(env, 'ANDROID_MCP_WARM_SESSION_TIMEOUT', secondsOrOff, CONFIG_DEFAULTS.warmSessionTimeoutSeconds, warn);
   const action = read(env, 'ANDROID_MCP_ACTION_TIMEOUT', seconds, CONFIG_DEFAULTS.actionTimeoutSeconds, warn);
   const connect = read(env, 'ANDROID_MCP_CONNECT_TIMEOUT', seconds, CONFIG_DEFAULTS.connectTimeoutSeconds, warn);
@@ -479,7 +479,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     allowSerials: Object.freeze(allowSerials),
     appiumUrl: appium.url,
     appiumUrlExplicit: appium.explicit,
-    flowIdleTimeoutMs: Math.round(flowIdle * 1000),
+    sessionIdleTimeoutMs: Math.round(sessionIdle * 1000),
     warmSessionTimeoutMs: Math.round(warm * 1000),
     actionTimeoutMs: Math.round(action * 1000),
     connectTimeoutMs: Math.round(connect * 1000),

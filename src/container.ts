@@ -16,21 +16,21 @@ import { EvidenceCapture } from './application/evidence/EvidenceCapture.js';
 import { EvidenceHolds } from './application/evidence/EvidenceHolds.js';
 import { EvidenceRetention } from './application/evidence/EvidenceRetention.js';
 import { EvidenceWriter } from './application/evidence/EvidenceWriter.js';
-import { FlowSessions } from './application/sessions/UiSessions.js';
+import { UiSessions } from './application/sessions/UiSessions.js';
 import type { HarnessServices } from './application/HarnessServices.js';
 import { OperationRunner } from './application/OperationRunner.js';
 import { SessionBroker } from './application/sessions/SessionBroker.js';
 import { OneSessionAtATime } from './application/sessions/OneSessionAtATime.js';
 import { SessionHoldingAutomation } from './application/sessions/SessionHoldingAutomation.js';
 import { WarmSession } from './application/ownership/WarmSession.js';
-import { AppControlService } from './application/services/AppResetService.js';
+import { AppResetService } from './application/services/AppResetService.js';
 import { LinkService } from './application/links/LinkService.js';
 import { AppInstallService } from './application/services/AppInstallService.js';
-import { AppService } from './application/services/AppLaunchService.js';
+import { AppLaunchService } from './application/services/AppLaunchService.js';
 import { CaptureService } from './application/services/CaptureService.js';
 import { DeviceListService } from './application/services/DeviceListService.js';
 import { DiagnosticsService } from './application/services/DiagnosticsService.js';
-import { FlowService } from './application/services/UiSessionService.js';
+import { UiSessionService } from './application/services/UiSessionService.js';
 import { SettingsService } from './application/services/SettingsService.js';
 import { StatusService } from './application/services/StatusService.js';
 import { TreeService } from './application/services/TreeService.js';
@@ -139,7 +139,7 @@ export interface Container {
   /** Every device this process has bound (issue 15). */
   readonly bindings: DeviceBindings;
   /** The configured device's flow, kept session and gate (tests on the fakes: no identity to read). */
-  readonly flows: FlowSessions;
+  readonly sessions: UiSessions;
   /** The session kept after an action without session_id. */
   readonly warm: WarmSession;
   readonly gate: DeviceGate;
@@ -176,7 +176,7 @@ export interface ContainerTasks {
 const SHUTDOWN_TASKS_WAIT_MS = 1_000;
 
 /** How long shutdown waits for the flow's and running actions' sessions to close before giving up on them. */
-const SHUTDOWN_FLOW_BUDGET_MS = 3_000;
+const SHUTDOWN_SESSIONS_BUDGET_MS = 3_000;
 
 export function packageVersion(): string {
   try {
@@ -227,7 +227,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
   }
   // What an open flow's answers gave out is kept while the flow lives, whichever device it is on.
-  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.flows.isOpenFlow(sessionId)), holdBoard, logger);
+  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.sessions.isOpenSession(sessionId)), holdBoard, logger);
   // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
@@ -262,19 +262,19 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
     const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: remote !== null }, warm);
     // A flow that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
-    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm, () => void holds.publish());
-    observer = new ObserverSessions(flows, warm);
-    const broker = new SessionBroker(flows, warm);
+    const sessions = new UiSessions(clock, random, ceilings, sessionAutomation, logger, config.sessionIdleTimeoutMs, warm, () => void holds.publish());
+    observer = new ObserverSessions(sessions, warm);
+    const broker = new SessionBroker(sessions, warm);
     return {
       serial,
       identity,
       gate,
       access,
-      flows,
+      sessions,
       warm,
       broker,
       shutdown: async () => {
-        await Promise.all([flows.shutdown(), broker.shutdown()]);
+        await Promise.all([sessions.shutdown(), broker.shutdown()]);
       },
     };
   };
@@ -303,12 +303,12 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     status: new StatusService(router, automation, ceilings, config.appiumUrl, remote !== null),
     tree: new TreeService(router, reads),
     capture: new CaptureService(router, capture),
-    apps: new AppService(router, capture, clock, reads),
-    flows: new FlowService(router),
+    appLaunch: new AppLaunchService(router, capture, clock, reads),
+    sessions: new UiSessionService(router),
     actions: new UiActionService(router, capture, logger, clock, refs, reads),
     settings: new SettingsService(router, capture, clock, reads),
     waits: new WaitService(router, clock, reads),
-    appControl: new AppControlService(router, capture, clock, reads),
+    appReset: new AppResetService(router, capture, clock, reads),
     links: new LinkService(router, capture, clock, reads),
     appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir)), clock, reads),
     diagnostics: new DiagnosticsService(router),
@@ -378,7 +378,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     // still open after the wait is closed below with every other flow.
     await tasks.manager.shutdown(SHUTDOWN_TASKS_WAIT_MS);
     const closingSessions = bindings.shutdown();
-    await withDeadline(clock, SHUTDOWN_FLOW_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
+    await withDeadline(clock, SHUTDOWN_SESSIONS_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
       (error: unknown) => logger.warn('the Appium sessions could not be closed at shutdown', { cause: String(error) }),
     );
     // After the sessions: closing them needs Appium alive.
@@ -394,8 +394,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     bindings,
     resolver,
     router,
-    get flows() {
-      return bindings.bindNow(config.udid).flows;
+    get sessions() {
+      return bindings.bindNow(config.udid).sessions;
     },
     get warm() {
       return bindings.bindNow(config.udid).warm;

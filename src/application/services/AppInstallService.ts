@@ -26,8 +26,8 @@ export class AppInstallService {
   /** Without session_id no flow may be open (as app_open); with one it runs inside that flow. */
   async install(context: OperationContext, apk: ApkRelativePath, sessionId?: string, observe = true): Promise<Outcome> {
     // The default device (issue 15): with several online and none configured, DEVICE_AMBIGUOUS.
-    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
-    return access.exclusive(context, 'act', (device) => flows.outsideOrIn(sessionId, async () => {
+    const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    return access.exclusive(context, 'act', (device) => sessions.outsideOrIn(sessionId, async () => {
       const prepared = await this.folder.prepare(apk);
       try {
         const pkg = prepared.packageName;
@@ -37,7 +37,7 @@ export class AppInstallService {
           if (!outcome.ok) throw installRefusedError(pkg, findInstallRefusal(outcome.output));
           const window = await device.getWindowState();
           const written = await this.evidence.capture(device, 'app-install');
-          const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(flows, device))) : null;
+          const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device))) : null;
           return {
             data: {
               installed_package: pkg,

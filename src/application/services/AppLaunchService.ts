@@ -14,7 +14,7 @@ export const APP_VISIBLE_TIMEOUT_MS = 6_000;
 export const APP_POLL_INTERVAL_MS = 500;
 
 /** app_list_installed and app_open: packages through adb, launches through `am start`, no Appium. */
-export class AppService {
+export class AppLaunchService {
   constructor(
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
@@ -36,13 +36,13 @@ export class AppService {
    * that flow and the polling reads the flow's page source instead of dumping.
    */
   async open(context: OperationContext, pkg: PackageName, sessionId?: string, observe = true): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
-        flows.assertNoFlow();
+        sessions.assertNoSession();
         return this.launch(device, pkg, async () => device.dumpUi(), observe);
       }
-      return flows.use(sessionId, (session) => this.launch(device, pkg, () => session.pageSource(), observe));
+      return sessions.use(sessionId, (session) => this.launch(device, pkg, () => session.pageSource(), observe));
     });
   }
 

@@ -1,7 +1,7 @@
 import { HarnessError } from '../../domain/errors.js';
 import type { AutomationSession, DriverSessionSource } from '../../domain/ports.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
-import type { FlowSessions } from './UiSessions.js';
+import type { UiSessions } from './UiSessions.js';
 
 /** The lease of a session an observer opened in remote mode (issue 15 §4) when ANDROID_MCP_WARM_SESSION_TIMEOUT is 0; else that lease. */
 export const OBSERVER_LEASE_MS = 30_000;
@@ -15,18 +15,18 @@ export const OBSERVER_LEASE_MS = 30_000;
  */
 export class ObserverSessions implements DriverSessionSource {
   constructor(
-    private readonly flows: FlowSessions,
+    private readonly sessions: UiSessions,
     private readonly warm: WarmSession,
   ) {}
 
   async withSession<T>(body: (session: AutomationSession) => Promise<T>): Promise<T> {
     // A flow holds the device: read through it, its lease untouched (as ui_get_tree does in local mode).
-    if (!this.flows.isOpen) await this.warm.ensure(OBSERVER_LEASE_MS);
-    const held = await this.flows.borrow(body);
+    if (!this.sessions.isOpen) await this.warm.ensure(OBSERVER_LEASE_MS);
+    const held = await this.sessions.borrow(body);
     if (held) return held.value;
     // The kept session ended between the open and the read (its idle timer raced): once more, then give up.
     await this.warm.ensure(OBSERVER_LEASE_MS);
-    const again = await this.flows.borrow(body);
+    const again = await this.sessions.borrow(body);
     if (again) return again.value;
     throw new HarnessError('APPIUM_UNAVAILABLE', 'The session opened to read the device ended before it could be used (the endpoint dropped it). Retry the call.');
   }

@@ -1,5 +1,5 @@
 import type { AutomationSession } from '../../domain/ports.js';
-import type { FlowSessions } from './UiSessions.js';
+import type { UiSessions } from './UiSessions.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
 
 /**
@@ -9,13 +9,13 @@ import type { WarmSession } from '../ownership/WarmSession.js';
  */
 export class SessionBroker {
   constructor(
-    private readonly flows: FlowSessions,
+    private readonly sessions: UiSessions,
     private readonly warm: WarmSession,
   ) {}
 
   async withSession<T>(sessionId: string | undefined, body: (session: AutomationSession) => Promise<T>): Promise<T> {
-    if (sessionId !== undefined) return this.flows.use(sessionId, body);
-    this.flows.assertNoFlow();
+    if (sessionId !== undefined) return this.sessions.use(sessionId, body);
+    this.sessions.assertNoSession();
     return this.warm.use(body);
   }
 

@@ -4,11 +4,11 @@ import type { Ceilings } from '../time/Ceilings.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
 
 /** Length of the opaque id ui_session_open hands out (CONTRACT §5: at least 24). */
-export const FLOW_ID_LENGTH = 32;
+export const SESSION_ID_LENGTH = 32;
 
 type EndReason = 'closed' | 'expired' | 'timeout' | 'lost' | 'shutdown';
 
-interface Flow {
+interface LiveSession {
   readonly id: string;
   readonly session: AutomationSession;
   lastUseMs: number;
@@ -25,8 +25,8 @@ const ENDED_MEMORY = 32;
  * timer, so an abandoned flow releases the driver even if nobody ever calls again.
  * Callers hold the DeviceGate; this class never waits for it.
  */
-export class FlowSessions {
-  private flow: Flow | null = null;
+export class UiSessions {
+  private live: LiveSession | null = null;
   private readonly ended = new Map<string, EndReason>();
 
   constructor(
@@ -43,34 +43,34 @@ export class FlowSessions {
   ) {}
 
   get isOpen(): boolean {
-    return this.flow !== null;
+    return this.live !== null;
   }
 
   /** Seconds until the open flow expires if unused (0 when none). */
   secondsLeft(): number {
-    const flow = this.flow;
-    if (!flow) return 0;
-    const left = flow.lastUseMs + this.idleTimeoutMs - this.clock.monotonicMs();
+    const live = this.live;
+    if (!live) return 0;
+    const left = live.lastUseMs + this.idleTimeoutMs - this.clock.monotonicMs();
     return Math.max(0, Math.ceil(left / 1000));
   }
 
   /** Whether `id` is this device's open flow (its evidence is held meanwhile: EvidenceHolds). */
-  isOpenFlow(id: string): boolean {
-    return this.flow?.id === id;
+  isOpenSession(id: string): boolean {
+    return this.live?.id === id;
   }
 
   /** Whether `id` is this device's open flow, or one that ended recently (issue 15: which device a session_id names). */
   knows(id: string): boolean {
-    return this.flow?.id === id || this.ended.has(id);
+    return this.live?.id === id || this.ended.has(id);
   }
 
   /** EMULATOR_BUSY when a flow owns the device (for calls that carry no session_id). */
-  assertNoFlow(): void {
-    if (this.flow) throw this.ownedError();
+  assertNoSession(): void {
+    if (this.live) throw this.ownedError();
   }
 
   async open(): Promise<{ session_id: string; idle_timeout_seconds: number }> {
-    if (this.flow) {
+    if (this.live) {
       throw new HarnessError(
         'EMULATOR_BUSY',
         `A flow is already open and owns the device: use its session_id or close it with ui_session_close; it expires in ${this.secondsLeft()} s.`,
@@ -80,23 +80,23 @@ export class FlowSessions {
     // timeout follows the short lease, not the flow's, so it is not taken over).
     await this.warm.release('flow');
     const session = await this.ceilings.openSession(this.automation, this.idleTimeoutMs);
-    const id = this.random.token(FLOW_ID_LENGTH);
-    const flow: Flow = { id, session, lastUseMs: this.clock.monotonicMs(), inUse: 0, timer: null };
-    this.flow = flow;
-    this.arm(flow);
+    const id = this.random.token(SESSION_ID_LENGTH);
+    const live: LiveSession = { id, session, lastUseMs: this.clock.monotonicMs(), inUse: 0, timer: null };
+    this.live = live;
+    this.arm(live);
     this.logger.info('flow opened', { session: session.id });
     return { session_id: id, idle_timeout_seconds: Math.round(this.idleTimeoutMs / 1000) };
   }
 
   /** ui_session_close: ends the flow and releases its driver. */
   async close(id: string): Promise<void> {
-    const flow = this.current(id);
-    this.end(flow, 'closed');
+    const live = this.current(id);
+    this.end(live, 'closed');
     try {
-      await flow.session.close();
+      await live.session.close();
     } catch (error) {
       // The harness no longer holds the flow either way; Appium's newCommandTimeout is the last net.
-      this.logger.warn('closing the flow session failed', { session: flow.session.id, cause: String(error) });
+      this.logger.warn('closing the flow session failed', { session: live.session.id, cause: String(error) });
     }
   }
 
@@ -106,8 +106,8 @@ export class FlowSessions {
    * next use gets INVALID_UI_SESSION and ui_session_open works at once.
    */
   async use<T>(id: string, body: (session: AutomationSession) => Promise<T>): Promise<T> {
-    const flow = this.current(id);
-    return this.borrowFlow(flow, body, true);
+    const live = this.current(id);
+    return this.borrowLive(live, body, true);
   }
 
   /**
@@ -117,7 +117,7 @@ export class FlowSessions {
    */
   async outsideOrIn<T>(id: string | undefined, body: () => Promise<T>): Promise<T> {
     if (id === undefined) {
-      this.assertNoFlow();
+      this.assertNoSession();
       return body();
     }
     return this.use(id, () => body());
@@ -130,31 +130,31 @@ export class FlowSessions {
    * when neither lives; a dump is then safe.
    */
   async borrow<T>(body: (session: AutomationSession) => Promise<T>): Promise<{ value: T } | null> {
-    const flow = this.flow;
-    if (!flow) return this.warm.borrow(body);
-    return { value: await this.borrowFlow(flow, body, false) };
+    const live = this.live;
+    if (!live) return this.warm.borrow(body);
+    return { value: await this.borrowLive(live, body, false) };
   }
 
   /** On server shutdown: end the flow and release its driver. */
   async shutdown(): Promise<void> {
-    const flow = this.flow;
-    if (!flow) return;
-    this.end(flow, 'shutdown');
+    const live = this.live;
+    if (!live) return;
+    this.end(live, 'shutdown');
     try {
-      await flow.session.close();
+      await live.session.close();
     } catch (error) {
       this.logger.warn('closing the flow session at shutdown failed', { cause: String(error) });
     }
   }
 
-  private async borrowFlow<T>(flow: Flow, body: (session: AutomationSession) => Promise<T>, renew: boolean): Promise<T> {
-    flow.inUse += 1;
-    if (renew) flow.lastUseMs = this.clock.monotonicMs();
+  private async borrowLive<T>(live: LiveSession, body: (session: AutomationSession) => Promise<T>, renew: boolean): Promise<T> {
+    live.inUse += 1;
+    if (renew) live.lastUseMs = this.clock.monotonicMs();
     try {
-      return await body(flow.session);
+      return await body(live.session);
     } catch (error) {
-      if (error instanceof HarnessError && error.code === 'OPERATION_TIMEOUT' && this.flow === flow) {
-        this.void(flow, 'timeout');
+      if (error instanceof HarnessError && error.code === 'OPERATION_TIMEOUT' && this.live === live) {
+        this.void(live, 'timeout');
         throw new HarnessError(
           'OPERATION_TIMEOUT',
           `${error.message} The flow was closed; open a new one with ui_session_open.`,
@@ -163,21 +163,21 @@ export class FlowSessions {
       }
       // The driver says the session ended or Appium is gone: keeping the flow would only make
       // every later call EMULATOR_BUSY (and ui_session_open refuse) until the lease runs out.
-      if (error instanceof HarnessError && error.code === 'APPIUM_UNAVAILABLE' && this.flow === flow) {
-        this.void(flow, 'lost');
+      if (error instanceof HarnessError && error.code === 'APPIUM_UNAVAILABLE' && this.live === live) {
+        this.void(live, 'lost');
       }
       throw error;
     } finally {
-      flow.inUse -= 1;
-      if (renew) flow.lastUseMs = this.clock.monotonicMs();
-      if (this.flow === flow) this.arm(flow);
+      live.inUse -= 1;
+      if (renew) live.lastUseMs = this.clock.monotonicMs();
+      if (this.live === live) this.arm(live);
     }
   }
 
-  private current(id: string): Flow {
-    const flow = this.flow;
-    if (flow && flow.id === id) return flow;
-    if (flow) throw this.ownedError();
+  private current(id: string): LiveSession {
+    const live = this.live;
+    if (live && live.id === id) return live;
+    if (live) throw this.ownedError();
     throw new HarnessError('INVALID_UI_SESSION', this.invalidMessage(this.ended.get(id)));
   }
 
@@ -205,47 +205,47 @@ export class FlowSessions {
   }
 
   /** (Re)starts the idle timer so it fires when the lease, counted from the last use, runs out. */
-  private arm(flow: Flow): void {
-    if (flow.timer) this.clock.clearTimeout(flow.timer);
-    const left = Math.max(0, flow.lastUseMs + this.idleTimeoutMs - this.clock.monotonicMs());
-    flow.timer = this.clock.setTimeout(() => this.onIdle(flow), left);
+  private arm(live: LiveSession): void {
+    if (live.timer) this.clock.clearTimeout(live.timer);
+    const left = Math.max(0, live.lastUseMs + this.idleTimeoutMs - this.clock.monotonicMs());
+    live.timer = this.clock.setTimeout(() => this.onIdle(live), left);
   }
 
-  private onIdle(flow: Flow): void {
-    flow.timer = null;
-    if (this.flow !== flow) return;
+  private onIdle(live: LiveSession): void {
+    live.timer = null;
+    if (this.live !== live) return;
     // A call running right now keeps the flow alive; its `finally` re-arms the timer.
-    if (flow.inUse > 0) return;
-    if (this.clock.monotonicMs() - flow.lastUseMs < this.idleTimeoutMs) {
-      this.arm(flow);
+    if (live.inUse > 0) return;
+    if (this.clock.monotonicMs() - live.lastUseMs < this.idleTimeoutMs) {
+      this.arm(live);
       return;
     }
-    this.end(flow, 'expired');
-    this.logger.info('flow expired', { session: flow.session.id });
-    this.closeInBackground(flow);
+    this.end(live, 'expired');
+    this.logger.info('flow expired', { session: live.session.id });
+    this.closeInBackground(live);
   }
 
-  private void(flow: Flow, reason: 'timeout' | 'lost'): void {
-    this.end(flow, reason);
-    this.logger.warn('flow voided', { session: flow.session.id, reason });
-    this.closeInBackground(flow);
+  private void(live: LiveSession, reason: 'timeout' | 'lost'): void {
+    this.end(live, reason);
+    this.logger.warn('flow voided', { session: live.session.id, reason });
+    this.closeInBackground(live);
   }
 
-  private end(flow: Flow, reason: EndReason): void {
-    if (flow.timer) this.clock.clearTimeout(flow.timer);
-    flow.timer = null;
-    if (this.flow === flow) this.flow = null;
-    this.ended.set(flow.id, reason);
-    this.onEnd(flow.id);
+  private end(live: LiveSession, reason: EndReason): void {
+    if (live.timer) this.clock.clearTimeout(live.timer);
+    live.timer = null;
+    if (this.live === live) this.live = null;
+    this.ended.set(live.id, reason);
+    this.onEnd(live.id);
     if (this.ended.size > ENDED_MEMORY) {
       const oldest = this.ended.keys().next().value;
       if (oldest !== undefined) this.ended.delete(oldest);
     }
   }
 
-  private closeInBackground(flow: Flow): void {
-    flow.session.close().catch((error: unknown) => {
-      this.logger.warn('closing an ended flow session failed', { session: flow.session.id, cause: String(error) });
+  private closeInBackground(live: LiveSession): void {
+    live.session.close().catch((error: unknown) => {
+      this.logger.warn('closing an ended flow session failed', { session: live.session.id, cause: String(error) });
     });
   }
 }

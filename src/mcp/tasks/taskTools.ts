@@ -16,7 +16,7 @@ import type { ToolDefinition } from '../ToolDefinition.js';
 const SESSION_TOOLS: ReadonlySet<string> = new Set(['ui_session_open', 'ui_session_close']);
 
 /** A tool that runs inside a flow someone else opened: it takes session_id and does not manage sessions. */
-export function runsInFlow(tool: ToolDefinition): boolean {
+export function runsInSession(tool: ToolDefinition): boolean {
   return Object.hasOwn(tool.inputSchema.shape, 'session_id') && !SESSION_TOOLS.has(tool.name);
 }
 
@@ -41,7 +41,7 @@ export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefini
  */
 export function goalCatalog(tools: readonly ToolDefinition[]): readonly GoalTool[] {
   return tools
-    .filter(runsInFlow)
+    .filter(runsInSession)
     .map((tool) => ({
       name: tool.name,
       description: tool.description,
