@@ -5,7 +5,7 @@
 import { AgentLoop } from '../application/agent/AgentLoop.js';
 import type { ModelPort } from '../application/agent/ModelPort.js';
 import type { GoalRunner } from '../application/tasks/GoalRunner.js';
-import type { ModelConfig } from '../config.js';
+import type { ModelConfig } from '../domain/modelEndpoint.js';
 import type { Clock, Logger } from '../domain/ports.js';
 import { AnthropicModel } from '../infrastructure/model/AnthropicModel.js';
 import { OpenAiModel } from '../infrastructure/model/OpenAiModel.js';
