@@ -4,6 +4,7 @@
  * Tests pass in-memory fakes for any port through `overrides`.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Ceilings } from './application/time/Ceilings.js';
 import { withDeadline } from './application/time/deadline.js';
 import type { DeviceBinding } from './application/devices/DeviceBinding.js';
@@ -54,19 +55,8 @@ import type {
   Logger,
   RandomSource,
 } from './domain/ports.js';
-import { AdbDeviceDirectory } from './infrastructure/adb/AdbDeviceDirectory.js';
-import { AdbDeviceGateway } from './infrastructure/adb/AdbDeviceGateway.js';
 import { locateAdb } from './infrastructure/adb/adbLocator.js';
-import { AdbRunner } from './infrastructure/adb/AdbRunner.js';
-import { WebdriverAutomationGateway } from './infrastructure/appium/WebdriverAutomationGateway.js';
-import { findPackageRoot } from './infrastructure/appium/appiumInstall.js';
-import { EndpointAutomationGateway } from './infrastructure/appium/EndpointAutomationGateway.js';
-import {
-  FixedAppiumEndpoint,
-  ManagedAppium,
-  androidSdkRootFor,
-  type AppiumEndpoint,
-} from './infrastructure/appium/ManagedAppium.js';
+import type { AppiumEndpoint } from './infrastructure/appium/ManagedAppium.js';
 import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceHoldBoard } from './infrastructure/fs/FileEvidenceHoldBoard.js';
@@ -81,7 +71,6 @@ import { remoteIdentity } from './infrastructure/remote/remoteIdentity.js';
 import { ObserverSessions } from './application/sessions/ObserverSessions.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
 import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
-import { freeLoopbackPort } from './infrastructure/net/loopbackPorts.js';
 import { HarnessMcpServer } from './mcp/HarnessMcpServer.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { allTools, createTools } from './mcp/tools/index.js';
@@ -91,10 +80,12 @@ import type { GoalTaskDeps } from './application/tasks/goalTask.js';
 import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
 import { Traces } from './application/trace/Traces.js';
-import { FileTraceStore } from './infrastructure/trace/FileTraceStore.js';
+import { FileTraceStore, TRACES_FOLDER } from './infrastructure/trace/FileTraceStore.js';
 import { redactor } from './infrastructure/logging/redactingLogger.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 import type { FlowCheckOptions } from './flow/flowSteps.js';
+import type { RestMirrorParts } from './rest/restMirror.js';
+import { automationFor, createAppiumEndpoint, createDeviceDirectory, createDeviceGateway } from './wiring/adapters.js';
 
 /** The ports, each replaceable (unit tests, the virtual device, managed Appium). */
 export interface ContainerDeps {
@@ -158,6 +149,8 @@ export interface Container {
   readonly goalRunner: GoalRunner | null;
   /** The session's trace and the tasks' (docs/contract.md, "Traces"). */
   readonly traces: Traces;
+  /** What the REST mirror calls (`serve --http`): the objects above, handed over, not looked up. */
+  readonly restMirror: RestMirrorParts;
   /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
   shutdown(): Promise<void>;
 }
@@ -410,96 +403,16 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     tasks,
     goalRunner,
     traces,
+    restMirror: {
+      services,
+      runner,
+      trace: traces.session,
+      artifacts: evidence,
+      resolver,
+      router,
+      tasks: { ...tasks, clock, tracesDir: path.join(config.artifactsDir, TRACES_FOLDER) },
+      version: packageVersion(),
+    },
     shutdown,
   };
-}
-
-/**
- * APPIUM_URL set: that server, never one of ours. Unset: the harness's own Appium, started at
- * the first call that needs it, with ANDROID_HOME pointing at the SDK of the adb in use
- * (appium-adb insists on an SDK root even when adb is on PATH).
- */
-function createAppiumEndpoint(
-  config: HarnessConfig,
-  env: NodeJS.ProcessEnv,
-  logger: Logger,
-  onProgress: (message: string) => void,
-): AppiumEndpoint {
-  // Remote mode always has APPIUM_URL (config.ts refuses to start without it): never an Appium of ours.
-  if (config.appiumUrlExplicit || config.remote) return new FixedAppiumEndpoint(config.appiumUrl);
-  const adb = locateAdb(env);
-  const sdk = adb && adb.source === 'PATH' ? androidSdkRootFor(adb.path) : null;
-  const managed = new ManagedAppium({
-    packageRoot: findPackageRoot(),
-    logger,
-    onProgress,
-    androidSdkRoot: sdk?.root ?? null,
-    env,
-    startTimeoutMs: config.connectTimeoutMs,
-    stopGraceMs: 1_500,
-  });
-  if (!sdk) return managed;
-  // The private SDK root is a temp folder: gone with the process however it ends (short of SIGKILL).
-  process.once('exit', sdk.cleanup);
-  return {
-    managed: true,
-    url: () => managed.url(),
-    stop: () => managed.stop().finally(sdk.cleanup),
-    killNow: () => {
-      managed.killNow();
-      sdk.cleanup();
-    },
-  };
-}
-
-/**
- * adb through the closed list. When adb cannot be found the runner still exists and answers
- * every call with EMULATOR_UNAVAILABLE and the install remedy, so the server starts anyway.
- */
-function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, clock: Clock, logger: Logger, serial: string): DeviceGateway {
-  return new AdbDeviceGateway(adbRunnerFor(config, env, logger, locateAdb(env)?.path ?? null, serial), clock, logger);
-}
-
-/**
- * Appium sessions on `serial`, at the endpoint's current URL. Each session gets a free local port
- * as its `appium:systemPort` (issue 15): two devices' sessions in one Appium never race for one.
- */
-function automationFor(serial: string, appium: AppiumEndpoint, config: HarnessConfig, logger: Logger, clock: Clock): AutomationGateway {
-  const remote = config.remote;
-  return new EndpointAutomationGateway(appium, (url) =>
-    new WebdriverAutomationGateway({
-      url,
-      // Remote mode without ANDROID_UDID: no appium:udid, the endpoint picks the device.
-      udid: remote ? remote.udid : serial,
-      connectTimeoutMs: config.connectTimeoutMs,
-      extraCapabilities: { ...config.appiumExtraCapabilities },
-      // The local adb server's port and a local free port mean nothing to an Appium on another machine.
-      ...(config.adbServerPort === null || remote ? {} : { adbPort: config.adbServerPort }),
-      ...(remote ? { authorization: remote.authorization } : { systemPort: freeLoopbackPort }),
-      logger,
-      clock,
-    }),
-  );
-}
-
-function adbRunnerFor(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, adbPath: string | null, serial: string): AdbRunner {
-  return new AdbRunner({
-    adbPath,
-    // A serial adb would read as an option is refused by the guard before any call; keep the runner constructible.
-    serial: serial.startsWith('-') ? 'refused-serial' : serial,
-    defaultTimeoutMs: config.actionTimeoutMs,
-    env,
-    logger,
-  });
-}
-
-/** device_list's view of adb: the listing through the configured runner, getprop through one per listed serial. */
-function createDeviceDirectory(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, lockDirectory: string | null): DeviceDirectory {
-  const adbPath = locateAdb(env)?.path ?? null;
-  return new AdbDeviceDirectory({
-    runner: adbRunnerFor(config, env, logger, adbPath, config.udid),
-    runnerFor: (serial) => adbRunnerFor(config, env, logger, adbPath, serial),
-    lockDirectory,
-    logger,
-  });
 }

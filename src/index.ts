@@ -146,7 +146,7 @@ async function serve(args: readonly string[] = []): Promise<number> {
     const { serveHttp, HttpSetupError } = await import('./transports/http/serveHttp.js');
     try {
       const { restMirrorFor } = await import('./rest/restMirror.js');
-      const routes = [restMirrorFor(container)];
+      const routes = [restMirrorFor(container.restMirror)];
       const running = await serveHttp({ ...options.http, env, harness: container.server, logger, say: stderr, routes });
       stderr(`android-mcp-harness: REST API at ${new URL('/devices', running.url).href} (OpenAPI: ${new URL('/openapi.json', running.url).href})`);
       beforeShutdown = () => running.close();

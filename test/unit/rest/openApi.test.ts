@@ -28,7 +28,7 @@ describe('the REST mirror on the HTTP server', () => {
     host: '127.0.0.1',
     port: 0,
     policy: { token: TOKEN, allowedHostnames: [], allowedOrigins: [] },
-    routes: [restMirrorFor(harness.container)],
+    routes: [restMirrorFor(harness.container.restMirror)],
     logger: new RecordingLogger(),
   });
   let base = '';

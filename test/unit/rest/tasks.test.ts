@@ -42,7 +42,7 @@ async function serve(h: TestHarness): Promise<(method: string, path: string, bod
     host: '127.0.0.1',
     port: 0,
     policy: { token: TOKEN, allowedHostnames: [], allowedOrigins: [] },
-    routes: [restMirrorFor(h.container)],
+    routes: [restMirrorFor(h.container.restMirror)],
     logger: new RecordingLogger(),
   });
   servers.push(server);
