@@ -21,9 +21,9 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type ConfigLogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * Capabilities the harness sets itself (CONTRACT §5); ANDROID_MCP_APPIUM_CAPS may not override them.
+ * Capabilities the harness sets itself; ANDROID_MCP_APPIUM_CAPS may not override them.
  * `appium:newCommandTimeout` is derived per session from the lease it serves (driverIdleTimeout.ts):
- * a lower value would let Appium drop a session the harness still holds (a flow voided with
+ * a lower value would let Appium drop a session the harness still holds (a UI session voided with
  * APPIUM_UNAVAILABLE), a higher one or 0 (never) would let an orphaned session keep the device
  * long after the harness let go. Change ANDROID_MCP_FLOW_IDLE_TIMEOUT or ANDROID_MCP_ACTION_TIMEOUT
  * instead; the driver's timeout follows them.
@@ -37,7 +37,7 @@ export const PROTECTED_CAPABILITIES: readonly string[] = Object.freeze([
 ]);
 
 /**
- * A start-up refusal (issue 15 §4): a value whose every reading would be a guess with consequences
+ * A start-up refusal: a value whose every reading would be a guess with consequences
  * (remote mode half switched on sends credentials somewhere, or drives a device through adb the
  * user said is not there). The server prints the message and exits 2 instead of starting.
  */
@@ -45,7 +45,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Remote mode (ANDROID_MCP_REMOTE=1, issue 15 §4): the device is behind a WebDriver endpoint, not on local adb. */
+/** Remote mode (ANDROID_MCP_REMOTE=1): the device is behind a WebDriver endpoint, not on local adb. */
 export interface RemoteConfig {
   /** The Authorization header sent with every request to APPIUM_URL, or null (an endpoint that needs none). */
   readonly authorization: Secret | null;
@@ -66,7 +66,7 @@ export const REMOTE_DEFAULT_DEVICE = 'remote-device';
 export interface HarnessConfig {
   /** ANDROID_UDID, else the default serial (used only when no device list can be read: fakes). */
   readonly udid: string;
-  /** True when ANDROID_UDID was set: that device is the default. Unset: discovery (issue 15). */
+  /** True when ANDROID_UDID was set: that device is the default. Unset: discovery (docs/contract.md, "Many devices"). */
   readonly udidExplicit: boolean;
   readonly allowSerials: readonly string[];
   readonly appiumUrl: string;
@@ -92,12 +92,12 @@ export interface HarnessConfig {
   readonly toolsets: readonly ToolsetName[];
   /** ANDROID_MCP_APK_DIR, absolute: the one folder app_install reads APKs from; null: app_install refuses. */
   readonly apkDir: string | null;
-  /** ANDROID_MCP_AGENT_MAX_STEPS / ANDROID_MCP_AGENT_TIMEOUT: the bounds of a goal task's agent loop (issue 17 §4). */
+  /** ANDROID_MCP_AGENT_MAX_STEPS / ANDROID_MCP_AGENT_TIMEOUT: the bounds of a goal task's agent loop. */
   readonly agentMaxSteps: number;
   readonly agentTimeoutMs: number;
-  /** ANDROID_MCP_MODEL_PROVIDER and friends; null: no model, so a `{goal}` task is refused (issue 17 §4). */
+  /** ANDROID_MCP_MODEL_PROVIDER and friends; null: no model, so a `{goal}` task is refused. */
   readonly model: ModelConfig | null;
-  /** ANDROID_MCP_REMOTE=1 (issue 15 §4): observation and launches through the WebDriver session; null: local adb, as before. */
+  /** ANDROID_MCP_REMOTE=1: observation and launches through the WebDriver session; null: local adb, as before. */
   readonly remote: RemoteConfig | null;
   /** ANDROID_MCP_TRACE and its bounds: the trace this process writes (docs/contract.md, "Traces"); absent: none. */
   readonly trace?: TraceConfig;
@@ -118,15 +118,15 @@ export const CONFIG_DEFAULTS = Object.freeze({
   udid: 'emulator-5554',
   appiumUrl: 'http://127.0.0.1:4723',
   // A model thinks for tens of seconds between calls, minutes when it uses tools of its own;
-  // a flow holds the device meanwhile (docs/configuration.md, "Why a 300 s flow lease").
+  // a UI session holds the device meanwhile (docs/configuration.md, "Why a 300 s flow lease").
   sessionIdleTimeoutSeconds: 300,
-  // Issue 14: the next action without session_id reuses the session instead of paying a session
+  // The next action without session_id reuses the session instead of paying a session
   // start (~1.6 s, seconds on an emulator); another process waits at most this long for the device
   // (docs/configuration.md, "Why a 30 s warm session").
   warmSessionTimeoutSeconds: 30,
   actionTimeoutSeconds: 90,
   connectTimeoutSeconds: 120,
-  // A goal task (issue 17 §4): enough tool calls for a few screens of a task, bounded in time so a
+  // A goal task: enough tool calls for a few screens of a task, bounded in time so a
   // model that loops cannot hold the device for long (docs/configuration.md).
   agentMaxSteps: 30,
   agentTimeoutSeconds: 600,
@@ -362,7 +362,7 @@ function isFileSystemRoot(dir: string): boolean {
  * `~/…/` when below the home directory (no user name in it); else the absolute directory, which
  * the user configured themselves (ANDROID_MCP_ARTIFACTS_DIR). A working directory or home that is
  * the file-system root (MCP clients often start servers in `/`) says nothing and is skipped.
- * Only evidence.path uses this: error messages never name the directory (CONTRACT §2).
+ * Only evidence.path uses this: error messages never name the directory (no host paths in answers).
  */
 export function evidencePathPrefix(dir: string, cwd: string, home: string | undefined): string {
   const inCwd = isFileSystemRoot(cwd) ? null : below(cwd, dir);

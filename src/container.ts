@@ -112,7 +112,10 @@ export interface ContainerDeps {
    * used; none when a `device` is injected (a fake device has no other process to meet).
    */
   readonly deviceLock?: DeviceLock | null;
-  /** Every device adb sees (device_list, discovery, identities). Default: adb's own listing and the lock directory; none when a `device` is injected. */
+  /**
+   * Every device adb sees (device_list, discovery, identities). Default: adb's own listing and the
+   * lock directory; none when a `device` is injected.
+   */
   readonly directory?: DeviceDirectory;
   /** The folder app_install reads (ANDROID_MCP_APK_DIR). Default: that folder on this host. */
   readonly apkFolder?: ApkFolder;
@@ -127,14 +130,14 @@ export interface Container {
   readonly deps: Omit<ContainerDeps, 'env' | 'device'>;
   readonly services: HarnessServices;
   readonly tools: readonly ToolDefinition[];
-  /** Every device this process has bound (issue 15). */
+  /** Every device this process has bound. */
   readonly bindings: DeviceBindings;
-  /** The configured device's flow, kept session and gate (tests on the fakes: no identity to read). */
+  /** The configured device's UI session, kept session and gate (tests on the fakes: no identity to read). */
   readonly sessions: UiSessions;
   /** The session kept after an action without session_id. */
   readonly warm: WarmSession;
   readonly gate: DeviceGate;
-  /** Which device a name (serial or AVD name) or no name means (issue 15); the REST mirror's `{id}`. */
+  /** Which device a name (serial or AVD name) or no name means; the REST mirror's `{id}`. */
   readonly resolver: DeviceResolver;
   /** Which device's binding a call runs on; the REST mirror scopes `{id}` through it. */
   readonly router: DeviceRouter;
@@ -143,15 +146,18 @@ export interface Container {
   readonly reads: ScreenReads;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
-  /** Tasks (issue 17 §4): the manager, the tools they call, and the goal's agent loop and catalogue. */
+  /** Tasks: the manager, the tools they call, and the goal's agent loop and catalogue. */
   readonly tasks: ContainerTasks;
-  /** Runs `{goal}` tasks (issue 17 §4); null when no model is configured: such a task is refused. */
+  /** Runs `{goal}` tasks; null when no model is configured: such a task is refused. */
   readonly goalRunner: GoalRunner | null;
   /** The session's trace and the tasks' (docs/contract.md, "Traces"). */
   readonly traces: Traces;
   /** What the REST mirror calls (`serve --http`): the objects above, handed over, not looked up. */
   readonly restMirror: RestMirrorParts;
-  /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
+  /**
+   * Closes the open UI session, the kept per-action session and those of running actions, then
+   * Appium if it is ours, then the MCP server. Bounded.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -168,7 +174,7 @@ export interface ContainerTasks {
 /** How long shutdown waits for running tasks to stop by themselves (within the process's 5 s exit deadline). */
 const SHUTDOWN_TASKS_WAIT_MS = 1_000;
 
-/** How long shutdown waits for the flow's and running actions' sessions to close before giving up on them. */
+/** How long shutdown waits for the UI sessions' and running actions' sessions to close before giving up on them. */
 const SHUTDOWN_SESSIONS_BUDGET_MS = 3_000;
 
 export function packageVersion(): string {
@@ -185,7 +191,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const env = overrides.env ?? process.env;
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
-  // Remote mode's credentials never reach stderr, whoever logs (issue 15 §4).
+  // Remote mode's credentials never reach stderr, whoever logs.
   const baseLogger = overrides.logger ?? createLogger({ level: config.logLevel });
   const logger = config.remote ? redactingLogger(baseLogger, config.remote.secrets) : baseLogger;
   const remote = config.remote;
@@ -219,9 +225,9 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     if (adb) logger.debug('adb located', { source: adb.source });
     else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
   }
-  // What an open flow's answers gave out is kept while the flow lives, whichever device it is on.
+  // What an open UI session's answers gave out is kept while the session lives, whichever device it is on.
   const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.sessions.isOpenSession(sessionId)), holdBoard, logger);
-  // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
+  // One binding per device identity: its own gate, lock, UI session, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
     // Remote mode reads through the binding's own sessions, which exist only further down.
@@ -244,17 +250,17 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
             ? null
             : new FileDeviceLock({ directory: lockDirectory, serial: identity.key, logger, releaseOnExit: true, removeWhenEmpty: lockDirectoriesToTidy(env) });
     const gate = new DeviceGate(clock, deviceLock ?? undefined);
-    // An Appium session (a flow's above all) keeps the device this process's between calls.
+    // An Appium session (a UI session's above all) keeps the device this process's between calls.
     // A new session also waits until the one a timeout left closing is gone (its delete would kill the new server).
     const sessionAutomation = new OneSessionAtATime(
       deviceLock ? new SessionHoldingAutomation(deviceAutomation, deviceLock, clock, logger) : deviceAutomation,
       clock,
       logger,
     );
-    // The session of an action without session_id, kept for the next one (issue 14).
+    // The session of an action without session_id, kept for the next one (WarmSession).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
     const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: remote !== null }, warm);
-    // A flow that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
+    // A UI session that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
     const sessions = new UiSessions(clock, random, ceilings, sessionAutomation, logger, config.sessionIdleTimeoutMs, warm, () => void holds.publish());
     observer = new ObserverSessions(sessions, warm);
     const broker = new SessionBroker(sessions, warm);
@@ -278,7 +284,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const identify = directory
     ? async (serial: string): Promise<DeviceIdentity> => (await ceilings.action('reading the device properties', directory.facts(serial))).identity
     : null;
-  // Remote mode: no properties to read; the lock is keyed by the endpoint, the udid and the capabilities (issue 15 §4).
+  // Remote mode: no properties to read; the lock is keyed by the endpoint, the udid and the capabilities.
   const knownIdentity = remote
     ? (_serial: string): DeviceIdentity => remoteIdentity(config.appiumUrl, remote.udid, config.appiumExtraCapabilities)
     : serialIdentity;
@@ -287,7 +293,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const retention = new EvidenceRetention(evidenceStore, holds, holdBoard, config.artifactsRetention, clock, logger);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix, retention);
   const capture = new EvidenceCapture(evidence, logger);
-  // One registry per server: a ref's serial never repeats while it runs (issue 13).
+  // One registry per server: a ref's serial never repeats while it runs.
   const refs = new RefRegistry();
   // The last read per device, and read ids: what a diff is relative to.
   const reads = new ScreenReads(refs);
@@ -352,7 +358,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     },
     goal: {
       runner: goalRunner,
-      // The model is offered the served catalogue's in-flow tools, as an MCP client would be.
+      // The model is offered the served catalogue's in-session tools, as an MCP client would be.
       catalog: goalCatalog(tools),
       limits: { maxSteps: config.agentMaxSteps, maxDurationMs: config.agentTimeoutMs },
     },
@@ -367,8 +373,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
 
   const shutdown = async (): Promise<void> => {
-    // Tasks first: each closes its own flow, through the tools, while Appium still runs; what is
-    // still open after the wait is closed below with every other flow.
+    // Tasks first: each closes its own UI session, through the tools, while Appium still runs; what is
+    // still open after the wait is closed below with every other session.
     await tasks.manager.shutdown(SHUTDOWN_TASKS_WAIT_MS);
     const closingSessions = bindings.shutdown();
     await withDeadline(clock, SHUTDOWN_SESSIONS_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(

@@ -84,7 +84,7 @@ function serveOptions(args: readonly string[]): ServeOptions | string {
   return options;
 }
 
-/** Serves MCP over stdio until stdin closes, or over HTTP (--http), until a signal arrives; the flow is closed first. */
+/** Serves MCP over stdio until stdin closes, or over HTTP (--http), until a signal arrives; the UI sessions are closed first. */
 async function serve(args: readonly string[] = []): Promise<number> {
   const options = serveOptions(args);
   if (typeof options === 'string') {

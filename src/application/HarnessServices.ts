@@ -21,16 +21,16 @@ export interface HarnessServices {
   readonly sessions: UiSessionService;
   readonly actions: UiActionService;
   readonly settings: SettingsService;
-  /** ui_wait (toolset `wait`, issue 16). */
+  /** ui_wait (toolset `wait`). */
   readonly waits: WaitService;
-  /** device_list (toolset `device`, issue 16). */
+  /** device_list (toolset `device`). */
   readonly devices: DeviceListService;
-  /** app_stop, app_clear_data (toolset `apps`, issue 16). */
+  /** app_stop, app_clear_data (toolset `apps`). */
   readonly appReset: AppResetService;
-  /** app_install (toolset `apps`, issue 16). */
+  /** app_install (toolset `apps`). */
   readonly appInstall: AppInstallService;
   /** app_open_link (toolset `apps`). */
   readonly links: LinkService;
-  /** app_logs, app_crashes (toolset `diagnostics`, issue 16). */
+  /** app_logs, app_crashes (toolset `diagnostics`). */
   readonly diagnostics: DiagnosticsService;
 }

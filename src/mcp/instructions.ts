@@ -14,7 +14,7 @@ export const SERVER_INSTRUCTIONS = [
 ].join('\n');
 
 /**
- * One line per opt-in toolset (issue 16), added only when it is on, so the instructions never
+ * One line per opt-in toolset, added only when it is on, so the instructions never
  * name a tool the model cannot call. `core` is SERVER_INSTRUCTIONS itself.
  */
 const TOOLSET_LINES: Readonly<Partial<Record<ToolsetName, string>>> = Object.freeze({

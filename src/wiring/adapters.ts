@@ -62,7 +62,7 @@ export function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEn
 
 /**
  * Appium sessions on `serial`, at the endpoint's current URL. Each session gets a free local port
- * as its `appium:systemPort` (issue 15): two devices' sessions in one Appium never race for one.
+ * as its `appium:systemPort`: two devices' sessions in one Appium never race for one.
  */
 export function automationFor(serial: string, appium: AppiumEndpoint, config: HarnessConfig, logger: Logger, clock: Clock): AutomationGateway {
   const remote = config.remote;

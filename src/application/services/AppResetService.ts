@@ -7,10 +7,11 @@ import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 /**
- * app_stop and app_clear_data (toolset `apps`, issue 16): `am force-stop` and `pm clear`
- * through the closed list, each on an installed package only, with evidence afterwards. Both
- * change the screen, so both guards apply; as for app_open, without session_id no flow may be
- * open, and with one they run inside that flow (a flow file's step, a task).
+ * app_stop and app_clear_data (toolset `apps`): an installed app put back, stopped (`am force-stop`)
+ * or without its data (`pm clear`), through the closed list, each on an installed package only, with
+ * evidence afterwards. Both change the screen, so both guards apply; as for app_open, without
+ * session_id no UI session may be open, and with one they run inside that session (a flow file's
+ * step, a task).
  */
 export class AppResetService {
   constructor(

@@ -7,7 +7,7 @@ export class UiSessionService {
     private readonly router: DeviceRouter,
   ) {}
 
-  /** `device`: a serial or AVD name (issue 15); the flow's session_id then names that device for every call. */
+  /** `device`: a serial or AVD name; the session_id then names that device for every call. */
   async open(context: OperationContext, device?: string): Promise<Outcome> {
     const { access, sessions, serial, identity } = await this.router.bindingFor({ device, reach: 'act' });
     return access.exclusive(context, 'act', async () => ({

@@ -3,7 +3,7 @@ import type { UiSessions } from './UiSessions.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
 
 /**
- * Picks the driver an action runs on: the open flow's (when its session_id is given), or the
+ * Picks the driver an action runs on: the open UI session's (when its session_id is given), or the
  * per-action session (WarmSession: kept for a short idle lease after the action, so the next
  * action without session_id does not pay a session start).
  */

@@ -3,7 +3,7 @@ import type { AutomationGateway, AutomationSession, Clock, Logger, RandomSource,
 import type { Ceilings } from '../time/Ceilings.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
 
-/** Length of the opaque id ui_session_open hands out (CONTRACT §5: at least 24). */
+/** Length of the opaque id ui_session_open hands out (at least 24 characters: not guessable). */
 export const SESSION_ID_LENGTH = 32;
 
 type EndReason = 'closed' | 'expired' | 'timeout' | 'lost' | 'shutdown';
@@ -16,13 +16,13 @@ interface LiveSession {
   timer: TimerHandle | null;
 }
 
-/** How many ended flow ids are remembered, only to explain INVALID_UI_SESSION better. */
+/** How many ended session ids are remembered, only to explain INVALID_UI_SESSION better. */
 const ENDED_MEMORY = 32;
 
 /**
- * The one multi-step flow (CONTRACT §5): an Appium session kept open between calls
+ * The one UI session per device (ui_session_open): an Appium session kept open between calls
  * under an idle lease. The lease is renewed by every use and enforced by a clock
- * timer, so an abandoned flow releases the driver even if nobody ever calls again.
+ * timer, so an abandoned session releases the driver even if nobody ever calls again.
  * Callers hold the DeviceGate; this class never waits for it.
  */
 export class UiSessions {
@@ -36,9 +36,9 @@ export class UiSessions {
     private readonly automation: AutomationGateway,
     private readonly logger: Logger,
     readonly idleTimeoutMs: number,
-    /** The session kept after an action without session_id: a flow closes it first, a read goes through it. */
+    /** The session kept after an action without session_id: a UI session closes it first, a read goes through it. */
     private readonly warm: WarmSession,
-    /** Told when a flow ends, however (its evidence is held no longer: EvidenceHolds). */
+    /** Told when a UI session ends, however (its evidence is held no longer: EvidenceHolds). */
     private readonly onEnd: (id: string) => void = () => undefined,
   ) {}
 
@@ -46,7 +46,7 @@ export class UiSessions {
     return this.live !== null;
   }
 
-  /** Seconds until the open flow expires if unused (0 when none). */
+  /** Seconds until the open UI session expires if unused (0 when none). */
   secondsLeft(): number {
     const live = this.live;
     if (!live) return 0;
@@ -54,17 +54,17 @@ export class UiSessions {
     return Math.max(0, Math.ceil(left / 1000));
   }
 
-  /** Whether `id` is this device's open flow (its evidence is held meanwhile: EvidenceHolds). */
+  /** Whether `id` is this device's open UI session (its evidence is held meanwhile: EvidenceHolds). */
   isOpenSession(id: string): boolean {
     return this.live?.id === id;
   }
 
-  /** Whether `id` is this device's open flow, or one that ended recently (issue 15: which device a session_id names). */
+  /** Whether `id` is this device's open UI session, or one that ended recently (which device a session_id names). */
   knows(id: string): boolean {
     return this.live?.id === id || this.ended.has(id);
   }
 
-  /** EMULATOR_BUSY when a flow owns the device (for calls that carry no session_id). */
+  /** EMULATOR_BUSY when a UI session owns the device (for calls that carry no session_id). */
   assertNoSession(): void {
     if (this.live) throw this.ownedError();
   }
@@ -77,7 +77,7 @@ export class UiSessions {
       );
     }
     // One session at a time: the one kept after a single action goes first (its driver idle
-    // timeout follows the short lease, not the flow's, so it is not taken over).
+    // timeout follows the short lease, not the UI session's, so it is not taken over).
     await this.warm.release('flow');
     const session = await this.ceilings.openSession(this.automation, this.idleTimeoutMs);
     const id = this.random.token(SESSION_ID_LENGTH);
@@ -88,21 +88,21 @@ export class UiSessions {
     return { session_id: id, idle_timeout_seconds: Math.round(this.idleTimeoutMs / 1000) };
   }
 
-  /** ui_session_close: ends the flow and releases its driver. */
+  /** ui_session_close: ends the session and releases its driver. */
   async close(id: string): Promise<void> {
     const live = this.current(id);
     this.end(live, 'closed');
     try {
       await live.session.close();
     } catch (error) {
-      // The harness no longer holds the flow either way; Appium's newCommandTimeout is the last net.
+      // The harness no longer holds the session either way; Appium's newCommandTimeout is the last net.
       this.logger.warn('closing the flow session failed', { session: live.session.id, cause: String(error) });
     }
   }
 
   /**
-   * Runs `body` with the flow's driver, renewing the lease before and after. A call that
-   * runs past the action ceiling, or finds the session or Appium gone, voids the flow: the
+   * Runs `body` with the session's driver, renewing the lease before and after. A call that
+   * runs past the action ceiling, or finds the session or Appium gone, voids it: the
    * next use gets INVALID_UI_SESSION and ui_session_open works at once.
    */
   async use<T>(id: string, body: (session: AutomationSession) => Promise<T>): Promise<T> {
@@ -111,8 +111,8 @@ export class UiSessions {
   }
 
   /**
-   * For an action that needs no driver (adb only): without `id` no flow may be open (EMULATOR_BUSY),
-   * with one it runs as a use of that flow (the lease renewed, the id checked), so that a flow that
+   * For an action that needs no driver (adb only): without `id` no UI session may be open (EMULATOR_BUSY),
+   * with one it runs as a use of that session (the lease renewed, the id checked), so that a session that
    * holds the device can still stop, clear or install an app.
    */
   async outsideOrIn<T>(id: string | undefined, body: () => Promise<T>): Promise<T> {
@@ -126,7 +126,7 @@ export class UiSessions {
   /**
    * Reads through the driver this process holds without renewing its lease (ui_get_tree without
    * session_id: Android allows one UiAutomation client, so a dump would break it): the open
-   * flow's, else the session kept after an action without session_id (issue 14). Returns null
+   * UI session's, else the session kept after an action without session_id (WarmSession). Returns null
    * when neither lives; a dump is then safe.
    */
   async borrow<T>(body: (session: AutomationSession) => Promise<T>): Promise<{ value: T } | null> {
@@ -135,7 +135,7 @@ export class UiSessions {
     return { value: await this.borrowLive(live, body, false) };
   }
 
-  /** On server shutdown: end the flow and release its driver. */
+  /** On server shutdown: end the UI session and release its driver. */
   async shutdown(): Promise<void> {
     const live = this.live;
     if (!live) return;
@@ -161,7 +161,7 @@ export class UiSessions {
           { cause: error },
         );
       }
-      // The driver says the session ended or Appium is gone: keeping the flow would only make
+      // The driver says the session ended or Appium is gone: keeping it would only make
       // every later call EMULATOR_BUSY (and ui_session_open refuse) until the lease runs out.
       if (error instanceof HarnessError && error.code === 'APPIUM_UNAVAILABLE' && this.live === live) {
         this.void(live, 'lost');
@@ -214,7 +214,7 @@ export class UiSessions {
   private onIdle(live: LiveSession): void {
     live.timer = null;
     if (this.live !== live) return;
-    // A call running right now keeps the flow alive; its `finally` re-arms the timer.
+    // A call running right now keeps the session alive; its `finally` re-arms the timer.
     if (live.inUse > 0) return;
     if (this.clock.monotonicMs() - live.lastUseMs < this.idleTimeoutMs) {
       this.arm(live);

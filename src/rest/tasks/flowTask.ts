@@ -1,7 +1,7 @@
 /**
- * A flow task (issue 17 §4): a flow file, validated by the flow runner's own schema, run by the
+ * A flow task: a flow file, validated by the flow runner's own schema, run by the
  * flow runner's own code (runFlow) in this process, each call through the tools' own handler
- * (TaskTools: runTool), inside a flow opened on the task's device. The report is runFlow's.
+ * (TaskTools: runTool), inside a UI session opened on the task's device. The report is runFlow's.
  */
 import type { TaskTools, TaskWork } from '../../application/tasks/Task.js';
 import type { FlowFile } from '../../flow/flowFile.js';

@@ -1,5 +1,5 @@
 /**
- * The harness's HTTP server (issue 17): node:http, loopback by default, with the guards of
+ * The harness's HTTP server: node:http, loopback by default, with the guards of
  * requestGuards.ts in front of every route. Routes are a list, so the REST mirror and tasks can
  * sit beside `/mcp` on the same port, behind the same checks.
  *

@@ -1,6 +1,6 @@
 /**
  * MCP over stdio, one JSON-RPC message per line, hardened against what a broken or hostile
- * client writes (issue 7). The SDK's StdioServerTransport drops a line it cannot parse without
+ * client writes. The SDK's StdioServerTransport drops a line it cannot parse without
  * a word, so a request whose id is readable but whose shape is wrong waits forever, and it
  * closes the whole transport when a line grows past its buffer limit. Here:
  *

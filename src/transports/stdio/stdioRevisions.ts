@@ -1,5 +1,5 @@
 /**
- * Both protocol revisions over stdio (issue 17). The wire stays our hardened
+ * Both protocol revisions over stdio. The wire stays our hardened
  * StdioJsonRpcTransport (every malformed frame answered, docs/reliability.md §2). The first
  * message decides who serves the connection:
  *
