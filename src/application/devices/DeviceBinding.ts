@@ -6,10 +6,10 @@ import type { UiSessions } from '../sessions/UiSessions.js';
 import type { SessionBroker } from '../sessions/SessionBroker.js';
 
 /**
- * Everything one device needs of its own (issue 15): its gate and cross-process lock (inside
- * `access`), its flow, its kept per-action session, its Appium sessions (own systemPort). Built by
- * the container, one per device identity, so two flows on two devices never share any of it and
- * two serials of one device share all of it.
+ * Everything one device needs of its own, so that several devices can be driven at once: its gate
+ * and cross-process lock (inside `access`), its flow, its kept per-action session, its Appium
+ * sessions (own systemPort). Built by the container, one per device identity, so two flows on two
+ * devices never share any of it and two serials of one device share all of it.
  */
 export interface DeviceBinding {
   /** The serial this process drives the device through (the first one it was named by). */

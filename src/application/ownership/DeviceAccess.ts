@@ -5,13 +5,13 @@ import type { DeviceGate } from './DeviceGate.js';
 import type { OperationContext } from '../OperationRunner.js';
 import type { WarmSession } from './WarmSession.js';
 
-/** What the guards of CONTRACT §5 look at. */
+/** What the device and Appium guards look at before a call may own the device. */
 export interface AccessPolicy {
   readonly udid: string;
   readonly allowSerials: readonly string[];
   readonly appiumUrl: string;
   /**
-   * Remote mode (issue 15 §4): https endpoints pass the Appium guard, and reads and launches go
+   * Remote mode: https endpoints pass the Appium guard, and reads and launches go
    * through the driver's session, so nothing has to close the kept session before them (there is
    * no `uiautomator dump` competing for UiAutomation).
    */
@@ -56,7 +56,7 @@ export class DeviceAccess {
    * 'adb' for tools that only read through adb, 'appium' for tools that read through
    * Appium too, 'act' for every tool that changes the
    * screen (even through adb, like `am start`): a configuration that names a
-   * non-loopback Appium is unsafe as a whole, so nothing mutating runs under it (INV-SAFE-1).
+   * non-loopback Appium is unsafe as a whole, so nothing mutating runs under it.
    */
   async exclusive<T>(
     context: OperationContext,
@@ -98,12 +98,12 @@ function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): Devic
     startActivity: (component) => first(() => device.startActivity(component)),
     startApplicationSettings: () => first(() => device.startApplicationSettings()),
     openLink: (uri, pkg) => first(() => device.openLink(uri, pkg)),
-    // Stopping or clearing an app changes what is on screen as a navigation does (issue 16).
+    // Stopping or clearing an app changes what is on screen as a navigation does.
     forceStop: (pkg) => first(() => device.forceStop(pkg)),
     clearData: (pkg) => first(() => device.clearData(pkg)),
     // Replacing a package kills its processes: the kept UiAutomator2 server's own among them.
     installApk: (hostPath) => first(() => device.installApk(hostPath)),
-    // Reading logcat touches neither the screen nor UiAutomation (issue 16, diagnostics).
+    // Reading logcat touches neither the screen nor UiAutomation.
     listProcesses: () => device.listProcesses(),
     readAppLog: (pid, lines) => device.readAppLog(pid, lines),
     readCrashLog: () => device.readCrashLog(),

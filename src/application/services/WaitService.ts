@@ -10,7 +10,7 @@ import type { OperationContext, Outcome } from '../OperationRunner.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
 
-/** Issue 16: ui_wait's bounds, and how often it looks again. */
+/** ui_wait's bounds, and how often it looks again. */
 export const WAIT_DEFAULT_S = 10;
 export const WAIT_MAX_S = 60;
 export const WAIT_MIN_S = 0.5;
@@ -21,7 +21,7 @@ export interface WaitRequest {
   readonly until: WaitUntil;
   readonly timeoutMs: number;
   readonly sessionId?: string;
-  /** Issue 14: the entries' bounds in the answer's summary; left out otherwise. */
+  /** The entries' bounds in the answer's summary; left out otherwise. */
   readonly includeBounds?: boolean;
 }
 

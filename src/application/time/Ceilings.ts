@@ -21,8 +21,9 @@ export interface CeilingSettings {
 }
 
 /**
- * The two budgets of CONTRACT §5. Every port call the application makes while it holds
- * the device goes through here, so no hung adb or Appium reply can hold the gate forever.
+ * The two budgets (docs/contract.md, "Sessions, ceilings, no orphans"). Every port call the
+ * application makes while it holds the device goes through here, so no hung adb or Appium reply can
+ * hold the gate forever.
  */
 export class Ceilings {
   constructor(
