@@ -88,7 +88,7 @@ export class AppLaunchService {
   /** Returns the foreground package once `pkg` shows nodes on screen; APP_NOT_FOUND after 6 s. */
   private async waitUntilVisible(device: DeviceGateway, pkg: PackageName, source: () => Promise<string>): Promise<string | null> {
     const deadline = this.clock.monotonicMs() + APP_VISIBLE_TIMEOUT_MS;
-    let foreground: string | null = null;
+    let foreground: string | null;
     let lastDump: boolean | null = null;
     for (;;) {
       // The window state and the dump at once; the dump only counts when `pkg` (or no window) is in front.
