@@ -4,6 +4,7 @@
  * Tests pass in-memory fakes for any port through `overrides`.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Ceilings } from './application/time/Ceilings.js';
 import { withDeadline } from './application/time/deadline.js';
 import type { DeviceBinding } from './application/devices/DeviceBinding.js';
@@ -16,21 +17,21 @@ import { EvidenceCapture } from './application/evidence/EvidenceCapture.js';
 import { EvidenceHolds } from './application/evidence/EvidenceHolds.js';
 import { EvidenceRetention } from './application/evidence/EvidenceRetention.js';
 import { EvidenceWriter } from './application/evidence/EvidenceWriter.js';
-import { FlowSessions } from './application/sessions/FlowSessions.js';
+import { UiSessions } from './application/sessions/UiSessions.js';
 import type { HarnessServices } from './application/HarnessServices.js';
 import { OperationRunner } from './application/OperationRunner.js';
 import { SessionBroker } from './application/sessions/SessionBroker.js';
 import { OneSessionAtATime } from './application/sessions/OneSessionAtATime.js';
 import { SessionHoldingAutomation } from './application/sessions/SessionHoldingAutomation.js';
 import { WarmSession } from './application/ownership/WarmSession.js';
-import { AppControlService } from './application/services/AppControlService.js';
+import { AppResetService } from './application/services/AppResetService.js';
 import { LinkService } from './application/links/LinkService.js';
 import { AppInstallService } from './application/services/AppInstallService.js';
-import { AppService } from './application/services/AppService.js';
+import { AppLaunchService } from './application/services/AppLaunchService.js';
 import { CaptureService } from './application/services/CaptureService.js';
 import { DeviceListService } from './application/services/DeviceListService.js';
 import { DiagnosticsService } from './application/services/DiagnosticsService.js';
-import { FlowService } from './application/services/FlowService.js';
+import { UiSessionService } from './application/services/UiSessionService.js';
 import { SettingsService } from './application/services/SettingsService.js';
 import { StatusService } from './application/services/StatusService.js';
 import { TreeService } from './application/services/TreeService.js';
@@ -59,7 +60,7 @@ import type { AppiumEndpoint } from './infrastructure/appium/ManagedAppium.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceHoldBoard } from './infrastructure/fs/FileEvidenceHoldBoard.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
-import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
+import { createGoalRunner } from './wiring/goalRunner.js';
 import { defaultLockDirectory, FileDeviceLock, lockDirectoriesToTidy } from './infrastructure/lock/FileDeviceLock.js';
 import { createLogger } from './infrastructure/logging/logger.js';
 import { ObserverSessions } from './application/sessions/ObserverSessions.js';
@@ -74,9 +75,10 @@ import type { GoalTaskDeps } from './application/tasks/goalTask.js';
 import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
 import { Traces } from './application/trace/Traces.js';
-import { FileTraceStore } from './infrastructure/trace/FileTraceStore.js';
+import { FileTraceStore, TRACES_FOLDER } from './infrastructure/trace/FileTraceStore.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 import type { FlowCheckOptions } from './flow/flowSteps.js';
+import type { RestMirrorParts } from './rest/restMirror.js';
 import { localAdapters } from './wiring/localAdapters.js';
 import { remoteAdapters } from './wiring/remoteAdapters.js';
 
@@ -105,7 +107,10 @@ export interface ContainerDeps {
    * used; none when a `device` is injected (a fake device has no other process to meet).
    */
   readonly deviceLock?: DeviceLock | null;
-  /** Every device adb sees (device_list, discovery, identities). Default: adb's own listing and the lock directory; none when a `device` is injected. */
+  /**
+   * Every device adb sees (device_list, discovery, identities). Default: adb's own listing and the
+   * lock directory; none when a `device` is injected.
+   */
   readonly directory?: DeviceDirectory;
   /** The folder app_install reads (ANDROID_MCP_APK_DIR). Default: that folder on this host. */
   readonly apkFolder?: ApkFolder;
@@ -120,14 +125,14 @@ export interface Container {
   readonly deps: Omit<ContainerDeps, 'env' | 'device'>;
   readonly services: HarnessServices;
   readonly tools: readonly ToolDefinition[];
-  /** Every device this process has bound (issue 15). */
+  /** Every device this process has bound. */
   readonly bindings: DeviceBindings;
-  /** The configured device's flow, kept session and gate (tests on the fakes: no identity to read). */
-  readonly flows: FlowSessions;
+  /** The configured device's UI session, kept session and gate (tests on the fakes: no identity to read). */
+  readonly sessions: UiSessions;
   /** The session kept after an action without session_id. */
   readonly warm: WarmSession;
   readonly gate: DeviceGate;
-  /** Which device a name (serial or AVD name) or no name means (issue 15); the REST mirror's `{id}`. */
+  /** Which device a name (serial or AVD name) or no name means; the REST mirror's `{id}`. */
   readonly resolver: DeviceResolver;
   /** Which device's binding a call runs on; the REST mirror scopes `{id}` through it. */
   readonly router: DeviceRouter;
@@ -136,13 +141,18 @@ export interface Container {
   readonly reads: ScreenReads;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
-  /** Tasks (issue 17 §4): the manager, the tools they call, and the goal's agent loop and catalogue. */
+  /** Tasks: the manager, the tools they call, and the goal's agent loop and catalogue. */
   readonly tasks: ContainerTasks;
-  /** Runs `{goal}` tasks (issue 17 §4); null when no model is configured: such a task is refused. */
+  /** Runs `{goal}` tasks; null when no model is configured: such a task is refused. */
   readonly goalRunner: GoalRunner | null;
   /** The session's trace and the tasks' (docs/contract.md, "Traces"). */
   readonly traces: Traces;
-  /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
+  /** What the REST mirror calls (`serve --http`): the objects above, handed over, not looked up. */
+  readonly restMirror: RestMirrorParts;
+  /**
+   * Closes the open UI session, the kept per-action session and those of running actions, then
+   * Appium if it is ours, then the MCP server. Bounded.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -159,8 +169,8 @@ export interface ContainerTasks {
 /** How long shutdown waits for running tasks to stop by themselves (within the process's 5 s exit deadline). */
 const SHUTDOWN_TASKS_WAIT_MS = 1_000;
 
-/** How long shutdown waits for the flow's and running actions' sessions to close before giving up on them. */
-const SHUTDOWN_FLOW_BUDGET_MS = 3_000;
+/** How long shutdown waits for the UI sessions' and running actions' sessions to close before giving up on them. */
+const SHUTDOWN_SESSIONS_BUDGET_MS = 3_000;
 
 export function packageVersion(): string {
   try {
@@ -199,20 +209,20 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   );
   const lockDirectory = overrides.device ? null : defaultLockDirectory(env);
   adapters.announce(overrides.device !== undefined);
-  // What an open flow's answers gave out is kept while the flow lives, whichever device it is on.
-  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.flows.isOpenFlow(sessionId)), holdBoard, logger);
-  // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
+  // What an open UI session's answers gave out is kept while the session lives, whichever device it is on.
+  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.sessions.isOpenSession(sessionId)), holdBoard, logger);
+  // One binding per device identity: its own gate, lock, UI session, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
     // Remote mode reads through the binding's own sessions, which exist only further down.
     let observer: ObserverSessions | null = null;
-    const sessions: DriverSessionSource = {
+    const driverSessions: DriverSessionSource = {
       withSession: (body) => {
         if (!observer) throw new Error('the device was used before its binding was complete');
         return observer.withSession(body);
       },
     };
-    const device = custom?.device ?? overrides.device ?? adapters.device(serial, sessions);
+    const device = custom?.device ?? overrides.device ?? adapters.device(serial, driverSessions);
     const deviceAutomation = custom?.automation ?? overrides.automation ?? adapters.automation(serial, appium);
     const deviceLock =
       custom?.deviceLock !== undefined
@@ -223,30 +233,30 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
             ? null
             : new FileDeviceLock({ directory: lockDirectory, serial: identity.key, logger, releaseOnExit: true, removeWhenEmpty: lockDirectoriesToTidy(env) });
     const gate = new DeviceGate(clock, deviceLock ?? undefined);
-    // An Appium session (a flow's above all) keeps the device this process's between calls.
+    // An Appium session (a UI session's above all) keeps the device this process's between calls.
     // A new session also waits until the one a timeout left closing is gone (its delete would kill the new server).
     const sessionAutomation = new OneSessionAtATime(
       deviceLock ? new SessionHoldingAutomation(deviceAutomation, deviceLock, clock, logger) : deviceAutomation,
       clock,
       logger,
     );
-    // The session of an action without session_id, kept for the next one (issue 14).
+    // The session of an action without session_id, kept for the next one (WarmSession).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
     const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: adapters.remote }, warm);
-    // A flow that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
-    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm, () => void holds.publish());
-    observer = new ObserverSessions(flows, warm);
-    const broker = new SessionBroker(flows, warm);
+    // A UI session that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
+    const sessions = new UiSessions(clock, random, ceilings, sessionAutomation, logger, config.sessionIdleTimeoutMs, warm, () => void holds.publish());
+    observer = new ObserverSessions(sessions, warm);
+    const broker = new SessionBroker(sessions, warm);
     return {
       serial,
       identity,
       gate,
       access,
-      flows,
+      sessions,
       warm,
       broker,
       shutdown: async () => {
-        await Promise.all([flows.shutdown(), broker.shutdown()]);
+        await Promise.all([sessions.shutdown(), broker.shutdown()]);
       },
     };
   };
@@ -261,7 +271,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const retention = new EvidenceRetention(evidenceStore, holds, holdBoard, config.artifactsRetention, clock, logger);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix, retention);
   const capture = new EvidenceCapture(evidence, logger);
-  // One registry per server: a ref's serial never repeats while it runs (issue 13).
+  // One registry per server: a ref's serial never repeats while it runs.
   const refs = new RefRegistry();
   // The last read per device, and read ids: what a diff is relative to.
   const reads = new ScreenReads(refs);
@@ -270,12 +280,12 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     status: new StatusService(router, automation, ceilings, config.appiumUrl, adapters.remote),
     tree: new TreeService(router, reads),
     capture: new CaptureService(router, capture),
-    apps: new AppService(router, capture, clock, reads),
-    flows: new FlowService(router),
+    appLaunch: new AppLaunchService(router, capture, clock, reads),
+    sessions: new UiSessionService(router),
     actions: new UiActionService(router, capture, logger, clock, refs, reads),
     settings: new SettingsService(router, capture, clock, reads),
     waits: new WaitService(router, clock, reads),
-    appControl: new AppControlService(router, capture, clock, reads),
+    appReset: new AppResetService(router, capture, clock, reads),
     links: new LinkService(router, capture, clock, reads),
     appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? adapters.apkFolder, clock, reads),
     diagnostics: new DiagnosticsService(router),
@@ -326,7 +336,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     },
     goal: {
       runner: goalRunner,
-      // The model is offered the served catalogue's in-flow tools, as an MCP client would be.
+      // The model is offered the served catalogue's in-session tools, as an MCP client would be.
       catalog: goalCatalog(tools),
       limits: { maxSteps: config.agentMaxSteps, maxDurationMs: config.agentTimeoutMs },
     },
@@ -341,11 +351,11 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
 
   const shutdown = async (): Promise<void> => {
-    // Tasks first: each closes its own flow, through the tools, while Appium still runs; what is
-    // still open after the wait is closed below with every other flow.
+    // Tasks first: each closes its own UI session, through the tools, while Appium still runs; what is
+    // still open after the wait is closed below with every other session.
     await tasks.manager.shutdown(SHUTDOWN_TASKS_WAIT_MS);
     const closingSessions = bindings.shutdown();
-    await withDeadline(clock, SHUTDOWN_FLOW_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
+    await withDeadline(clock, SHUTDOWN_SESSIONS_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
       (error: unknown) => logger.warn('the Appium sessions could not be closed at shutdown', { cause: String(error) }),
     );
     // After the sessions: closing them needs Appium alive.
@@ -361,8 +371,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     bindings,
     resolver,
     router,
-    get flows() {
-      return bindings.bindNow(config.udid).flows;
+    get sessions() {
+      return bindings.bindNow(config.udid).sessions;
     },
     get warm() {
       return bindings.bindNow(config.udid).warm;
@@ -377,6 +387,16 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     tasks,
     goalRunner,
     traces,
+    restMirror: {
+      services,
+      runner,
+      trace: traces.session,
+      artifacts: evidence,
+      resolver,
+      router,
+      tasks: { ...tasks, clock, tracesDir: path.join(config.artifactsDir, TRACES_FOLDER) },
+      version: packageVersion(),
+    },
     shutdown,
   };
 }

@@ -2,7 +2,7 @@ import type { DeviceIdentity } from '../../domain/devices/identity.js';
 import type { DeviceAccess } from '../ownership/DeviceAccess.js';
 import type { DeviceGate } from '../ownership/DeviceGate.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { UiSessions } from '../sessions/UiSessions.js';
 import type { SessionBroker } from '../sessions/SessionBroker.js';
 
 /**
@@ -17,7 +17,7 @@ export interface DeviceBinding {
   readonly identity: DeviceIdentity;
   readonly gate: DeviceGate;
   readonly access: DeviceAccess;
-  readonly flows: FlowSessions;
+  readonly sessions: UiSessions;
   readonly warm: WarmSession;
   readonly broker: SessionBroker;
   /** Closes the flow, the kept session and those of running actions. */

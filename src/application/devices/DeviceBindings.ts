@@ -65,8 +65,8 @@ export class DeviceBindings {
   }
 
   /** The device whose flow (open, or ended recently) has this session_id. */
-  withFlow(sessionId: string): DeviceBinding | undefined {
-    return [...this.byKey.values()].find((binding) => binding.flows.knows(sessionId));
+  withUiSession(sessionId: string): DeviceBinding | undefined {
+    return [...this.byKey.values()].find((binding) => binding.sessions.knows(sessionId));
   }
 
   all(): readonly DeviceBinding[] {

@@ -48,7 +48,7 @@ export class DeviceRouter {
   async bindingFor(target: DeviceTarget): Promise<DeviceBinding> {
     const scoped = this.scope.getStore();
     if (target.sessionId !== undefined) {
-      const owner = this.bindings.withFlow(target.sessionId);
+      const owner = this.bindings.withUiSession(target.sessionId);
       if (owner && scoped !== undefined) {
         const named = await this.guarded(await this.resolver.resolve(scoped), target);
         if (named !== owner) {

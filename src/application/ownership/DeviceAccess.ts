@@ -60,7 +60,7 @@ export class DeviceAccess {
  * needs `uiautomator dump` or navigates through adb (`am start`): Android allows one UiAutomation
  * client, so a dump would break the kept UiAutomator2 server, and that server would break the
  * dump. Enforced here, at the calls themselves, so every use case that dumps is covered
- * (ui_get_tree reads through the kept session instead, FlowSessions.borrow). Nothing to close:
+ * (ui_get_tree reads through the kept session instead, UiSessions.borrow). Nothing to close:
  * no wait at all.
  */
 function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): DeviceGateway {

@@ -27,13 +27,13 @@ export class SettingsService {
 
   /** As app_open: with session_id the flow's device, polled through the flow's page source (no dump under it). */
   async openApps(context: OperationContext, sessionId?: string, observe = true): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
-        flows.assertNoFlow();
+        sessions.assertNoSession();
         return this.open(device, () => device.dumpUi(), observe);
       }
-      return flows.use(sessionId, (session) => this.open(device, () => session.pageSource(), observe));
+      return sessions.use(sessionId, (session) => this.open(device, () => session.pageSource(), observe));
     });
   }
 

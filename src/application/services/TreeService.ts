@@ -47,9 +47,9 @@ export class TreeService {
   ) {}
 
   async getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId: request.sessionId });
+    const { access, sessions } = await this.router.bindingFor({ sessionId: request.sessionId });
     return access.exclusive(context, 'adb', async (device) => {
-      const reading = await readScreenAsObserver(flows, device, request.sessionId);
+      const reading = await readScreenAsObserver(sessions, device, request.sessionId);
       if (request.within !== undefined || request.textOnly === true) return { data: this.part(reading, request) };
       // Every answer stays within what clients accept (docs/contract.md, "Size of an answer"): the
       // summary in its share...

@@ -130,8 +130,8 @@ export class UiActionService {
     if (unknown) return Promise.reject(unknown);
     // Where the pressed element was, for the run's trace (a person's view), never the answer.
     let pressed: Rect | null = null;
-    const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window, inFlow) => {
-      const found = await this.findTarget(device, session, target, window, inFlow);
+    const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window, inSession) => {
+      const found = await this.findTarget(device, session, target, window, inSession);
       const { element, name } = found;
       // Read before the click: the click may navigate away from the element. The label and the
       // element's place are independent reads: asked at once, their round trips overlap.
@@ -194,8 +194,8 @@ export class UiActionService {
   typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string, observe = true): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inFlow) => {
-      const found = await this.findTarget(device, session, target, window, inFlow);
+    return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inSession) => {
+      const found = await this.findTarget(device, session, target, window, inSession);
       const { element } = found;
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
@@ -334,8 +334,8 @@ export class UiActionService {
     /** `observe`: answer `after`, the screen the action left (docs/contract.md §2). */
     { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
-    /** `inFlow`: the call runs in a flow, so `window` was read with the session already there and nothing has acted since. */
-    body: (device: DeviceGateway, session: AutomationSession, window: WindowState, inFlow: boolean) => Promise<Record<string, unknown>>,
+    /** `inSession`: the call runs in a UI session, so `window` was read with the session already there and nothing has acted since. */
+    body: (device: DeviceGateway, session: AutomationSession, window: WindowState, inSession: boolean) => Promise<Record<string, unknown>>,
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
     after: AfterAction = 'focused',
   ): Promise<Outcome> {
@@ -404,9 +404,9 @@ export class UiActionService {
    * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
    * label sits in a child), so reading the element's text would say less than the entry did.
    */
-  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inFlow: boolean): Promise<FoundTarget> {
+  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inSession: boolean): Promise<FoundTarget> {
     // In a flow the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
-    if (isRefTarget(target)) return this.findRef(device, session, target.ref, inFlow ? window : undefined);
+    if (isRefTarget(target)) return this.findRef(device, session, target.ref, inSession ? window : undefined);
     return { element: await this.find(device, session, target.selector, window), name: null };
   }
 

@@ -10,7 +10,7 @@ import type {
   PackageName,
 } from '../../domain/ports.js';
 import { withDeadline } from './deadline.js';
-import { driverIdleTimeoutMs } from '../sessions/driverIdleTimeout.js';
+import { driverIdleTimeoutMs } from '../../domain/driverIdleTimeout.js';
 import { serverIdleWaitMs } from './idleWaitBudget.js';
 
 export interface CeilingSettings {

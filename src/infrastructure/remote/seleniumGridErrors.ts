@@ -17,7 +17,7 @@
  *   hub has dropped the node it answers 404 `invalid session id` "Unable to find session with ID:
  *   <id>" (LocalSessionMap.get). A relay node whose Appium is gone
  *   answers 500 "Connection error (GET http://<appium>/session/<id>/…)". In each case the session
- *   is lost: APPIUM_UNAVAILABLE, which voids the flow (FlowSessions) as any lost driver does.
+ *   is lost: APPIUM_UNAVAILABLE, which voids the flow (UiSessions) as any lost driver does.
  *
  * Nothing of the Grid's text is repeated to the client: it carries host names, node URLs, the
  * Java version and, in remote mode, possibly a farm's account details.

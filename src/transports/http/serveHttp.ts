@@ -3,8 +3,8 @@
  * Setup problems (a token missing for a non-loopback address, a token file others can read)
  * throw HttpSetupError with what to do; the CLI prints it and exits 2.
  */
-import type { Logger } from '../../../domain/ports.js';
-import type { HarnessMcpServer } from '../../HarnessMcpServer.js';
+import type { Logger } from '../../domain/ports.js';
+import type { HarnessMcpServer } from '../../mcp/HarnessMcpServer.js';
 import { HarnessHttpServer, DEFAULT_MAX_BODY_BYTES, type HttpRoute } from './HttpServer.js';
 import { resolveHttpToken, HttpTokenError } from './httpToken.js';
 import { isLoopbackHost, urlHost } from './listenAddress.js';

@@ -1,5 +1,5 @@
 /**
- * The checks every HTTP request passes before anything reads its body (issue 17):
+ * The checks every HTTP request passes before anything reads its body:
  * the Host header (DNS rebinding: a page on evil.example that re-resolves to 127.0.0.1 still
  * sends `Host: evil.example`), a browser's Origin, and the bearer token, compared in constant time.
  * Each returns null when the request may go on, else the refusal to send.

@@ -1,5 +1,5 @@
 /**
- * Toolsets (issue 16): the twelve tools of the contract are `core` and always on; every other
+ * Toolsets: the twelve tools of the contract are `core` and always on; every other
  * capability is a named set the user switches on (ANDROID_MCP_TOOLSETS, `--toolsets`), so the
  * default catalogue a model pays for stays the twelve.
  */

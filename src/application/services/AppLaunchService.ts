@@ -9,12 +9,12 @@ import { conditionOf, lockedError, requireUsableScreen } from '../screen/screenL
 import type { ScreenReads } from '../screen/ScreenReads.js';
 import { afterOf, observed, readScreenAfterAdbAction } from '../screen/settledScreen.js';
 
-/** CONTRACT §7: poll every 0.5 s for up to 6 s until the launched package is visible. */
+/** app_open polls every 0.5 s for up to 6 s until the launched package is visible. */
 export const APP_VISIBLE_TIMEOUT_MS = 6_000;
 export const APP_POLL_INTERVAL_MS = 500;
 
 /** app_list_installed and app_open: packages through adb, launches through `am start`, no Appium. */
-export class AppService {
+export class AppLaunchService {
   constructor(
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
@@ -31,30 +31,30 @@ export class AppService {
   }
 
   /**
-   * Without session_id no flow may be open (the launch and the visibility polling, a dump, would
-   * pull the screen from under it). With one (issue 15: a flow names its device) the launch runs in
-   * that flow and the polling reads the flow's page source instead of dumping.
+   * Without session_id no UI session may be open (the launch and the visibility polling, a dump, would
+   * pull the screen from under it). With one (a session names its device) the launch runs in
+   * that session and the polling reads its page source instead of dumping.
    */
   async open(context: OperationContext, pkg: PackageName, sessionId?: string, observe = true): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
-        flows.assertNoFlow();
+        sessions.assertNoSession();
         return this.launch(device, pkg, async () => device.dumpUi(), observe);
       }
-      return flows.use(sessionId, (session) => this.launch(device, pkg, () => session.pageSource(), observe));
+      return sessions.use(sessionId, (session) => this.launch(device, pkg, () => session.pageSource(), observe));
     });
   }
 
   private async launch(device: DeviceGateway, pkg: PackageName, source: () => Promise<string>, observe: boolean): Promise<Outcome> {
-    // Issue 12: behind the lock screen `am start` still succeeds, and nobody sees the app.
+    // Behind the lock screen `am start` still succeeds, and nobody sees the app.
     await requireUsableScreen(device, `opening ${pkg}`);
     const component = await this.launcherComponent(device, pkg);
     try {
       await this.start(device, pkg, component);
       const foreground = await this.waitUntilVisible(device, pkg, source);
       const written = await this.evidence.capture(device, 'app-open');
-      // The same source as the polling: the flow's page source in a flow, else a dump (no flow is open then).
+      // The same source as the polling: the session's page source in a UI session, else a dump (none is open then).
       const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, source)) : null;
       return { data: { opened_package: pkg, foreground_package: foreground, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) }, evidence: written.ref };
     } catch (error) {
@@ -88,7 +88,7 @@ export class AppService {
   /** Returns the foreground package once `pkg` shows nodes on screen; APP_NOT_FOUND after 6 s. */
   private async waitUntilVisible(device: DeviceGateway, pkg: PackageName, source: () => Promise<string>): Promise<string | null> {
     const deadline = this.clock.monotonicMs() + APP_VISIBLE_TIMEOUT_MS;
-    let foreground: string | null = null;
+    let foreground: string | null;
     let lastDump: boolean | null = null;
     for (;;) {
       // The window state and the dump at once; the dump only counts when `pkg` (or no window) is in front.
@@ -109,7 +109,7 @@ export class AppService {
     // The window manager says it is in front and no dump could be read (a screen that never idles).
     if (foreground === pkg && lastDump === null) return foreground;
     if (foreground === pkg) {
-      // Issue 8: a cold start can leave the app's window without content for seconds.
+      // A cold start can leave the app's window without content for seconds.
       throw new HarnessError(
         'APP_NOT_FOUND',
         `${pkg} was started and has focus, but its window still showed no content after ${APP_VISIBLE_TIMEOUT_MS / 1000} s (a slow cold start). Call ui_get_tree in a few seconds to see whether it appeared, or retry app_open.`,

@@ -5,7 +5,7 @@
  * and a session Appium would have dropped really fails.
  */
 import { describe, expect, it } from 'vitest';
-import { DRIVER_IDLE_MARGIN_MS, driverIdleTimeoutMs } from '../../../src/application/sessions/driverIdleTimeout.js';
+import { DRIVER_IDLE_MARGIN_MS, driverIdleTimeoutMs } from '../../../src/domain/driverIdleTimeout.js';
 import { CONFIG_DEFAULTS, type HarnessConfig } from '../../../src/config.js';
 import { buildDriverHarness } from '../../support/fakes/harness.js';
 import { idleTimingRemote, type IdleTimingDriver } from '../../support/fakes/IdleTimingDriver.js';
@@ -33,7 +33,7 @@ describe('the driver idle timeout follows the lease', () => {
   });
 
   it('a 180 s flow lease stays usable after 75 s and 179 s idle, and the harness, not Appium, ends it', async () => {
-    const h = overIdleTimingAppium({ flowIdleTimeoutMs: 180_000 });
+    const h = overIdleTimingAppium({ sessionIdleTimeoutMs: 180_000 });
     const opened = await h.envelope('ui_session_open');
     expect(opened.data).toMatchObject({ idle_timeout_seconds: 180 });
     const id = (opened.data as { session_id: string }).session_id;
@@ -62,13 +62,13 @@ describe('the driver idle timeout follows the lease', () => {
   });
 
   it('the default lease asks Appium for its own length plus the margin', async () => {
-    const h = overIdleTimingAppium({ flowIdleTimeoutMs: CONFIG_DEFAULTS.flowIdleTimeoutSeconds * 1000 });
+    const h = overIdleTimingAppium({ sessionIdleTimeoutMs: CONFIG_DEFAULTS.sessionIdleTimeoutSeconds * 1000 });
     expect((await h.envelope('ui_session_open')).ok).toBe(true);
-    expect(h.drivers[0]?.capabilities['appium:newCommandTimeout']).toBe(CONFIG_DEFAULTS.flowIdleTimeoutSeconds + 30);
+    expect(h.drivers[0]?.capabilities['appium:newCommandTimeout']).toBe(CONFIG_DEFAULTS.sessionIdleTimeoutSeconds + 30);
   });
 
   it('a per-action session asks for the action ceiling plus the margin, whatever the flow lease', async () => {
-    const h = overIdleTimingAppium({ flowIdleTimeoutMs: 600_000, actionTimeoutMs: 200_000 });
+    const h = overIdleTimingAppium({ sessionIdleTimeoutMs: 600_000, actionTimeoutMs: 200_000 });
     const tapped = await h.envelope('ui_tap', TAP);
     expect(tapped.error, JSON.stringify(tapped.error)).toBeNull();
     expect(h.drivers[0]?.capabilities['appium:newCommandTimeout']).toBe(230);
@@ -76,7 +76,7 @@ describe('the driver idle timeout follows the lease', () => {
   });
 
   it('a session Appium already dropped voids the flow, and its close is no warning', async () => {
-    const h = overIdleTimingAppium({ flowIdleTimeoutMs: 180_000 });
+    const h = overIdleTimingAppium({ sessionIdleTimeoutMs: 180_000 });
     const id = ((await h.envelope('ui_session_open')).data as { session_id: string }).session_id;
     const driver = h.drivers[0];
     if (!driver) throw new Error('no session was opened');

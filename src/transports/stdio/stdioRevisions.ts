@@ -1,5 +1,5 @@
 /**
- * Both protocol revisions over stdio (issue 17). The wire stays our hardened
+ * Both protocol revisions over stdio. The wire stays our hardened
  * StdioJsonRpcTransport (every malformed frame answered, docs/reliability.md §2). The first
  * message decides who serves the connection:
  *
@@ -13,7 +13,7 @@ import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { HarnessMcpServer } from '../../HarnessMcpServer.js';
+import type { HarnessMcpServer } from '../../mcp/HarnessMcpServer.js';
 import { sdkServerFor } from '../sdkServer.js';
 
 /** True for a message whose params carry the 2026-07-28 envelope's protocol-version claim. */

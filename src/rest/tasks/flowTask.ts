@@ -1,11 +1,11 @@
 /**
- * A flow task (issue 17 §4): a flow file, validated by the flow runner's own schema, run by the
+ * A flow task: a flow file, validated by the flow runner's own schema, run by the
  * flow runner's own code (runFlow) in this process, each call through the tools' own handler
- * (TaskTools: runTool), inside a flow opened on the task's device. The report is runFlow's.
+ * (TaskTools: runTool), inside a UI session opened on the task's device. The report is runFlow's.
  */
-import type { TaskTools, TaskWork } from '../application/tasks/Task.js';
-import type { FlowFile } from './flowFile.js';
-import { runFlow } from './runFlow.js';
+import type { TaskTools, TaskWork } from '../../application/tasks/Task.js';
+import type { FlowFile } from '../../flow/flowFile.js';
+import { runFlow } from '../../flow/runFlow.js';
 
 export function flowWork(device: string, flow: FlowFile, tools: TaskTools, clock: { now(): Date; monotonicMs(): number }): TaskWork {
   return {

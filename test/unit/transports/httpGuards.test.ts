@@ -7,11 +7,11 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HarnessHttpServer } from '../../../../src/mcp/transports/http/HttpServer.js';
-import { resolveHttpToken } from '../../../../src/mcp/transports/http/httpToken.js';
-import { isLoopbackHost } from '../../../../src/mcp/transports/http/listenAddress.js';
-import { checkBearer, checkHost, checkOrigin, type GuardPolicy } from '../../../../src/mcp/transports/http/requestGuards.js';
-import { silentLogger } from '../../../support/fakes/silentLogger.js';
+import { HarnessHttpServer } from '../../../src/transports/http/HttpServer.js';
+import { resolveHttpToken } from '../../../src/transports/http/httpToken.js';
+import { isLoopbackHost } from '../../../src/transports/http/listenAddress.js';
+import { checkBearer, checkHost, checkOrigin, type GuardPolicy } from '../../../src/transports/http/requestGuards.js';
+import { silentLogger } from '../../support/fakes/silentLogger.js';
 
 const policy: GuardPolicy = { token: 'a-token-of-24-characters', allowedHostnames: ['harness.lan'], allowedOrigins: ['https://dash.example'] };
 

@@ -1,6 +1,6 @@
 /**
  * MCP over stdio, one JSON-RPC message per line, hardened against what a broken or hostile
- * client writes (issue 7). The SDK's StdioServerTransport drops a line it cannot parse without
+ * client writes. The SDK's StdioServerTransport drops a line it cannot parse without
  * a word, so a request whose id is readable but whose shape is wrong waits forever, and it
  * closes the whole transport when a line grows past its buffer limit. Here:
  *
@@ -19,7 +19,7 @@ import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, RequestIdSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { sdkErrorPrefix } from './protocolError.js';
+import { sdkErrorPrefix } from '../../mcp/protocolError.js';
 
 /** Far above any legitimate client frame (the largest tool argument is 512 characters of text). */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;

@@ -5,7 +5,7 @@
  * v1 stdio server calls, so no revision or transport can answer differently.
  */
 import { Server, type ListToolsResult } from '@modelcontextprotocol/server';
-import type { HarnessMcpServer } from '../HarnessMcpServer.js';
+import type { HarnessMcpServer } from '../mcp/HarnessMcpServer.js';
 
 export function sdkServerFor(harness: HarnessMcpServer): Server {
   const server = new Server(harness.serverInfo, {

@@ -176,7 +176,7 @@ describe('flow sessions', () => {
     expect(envelope.error?.code).toBe('OPERATION_TIMEOUT');
     expect(envelope.error?.message).toContain('ANDROID_MCP_CONNECT_TIMEOUT');
     expect(h.container.gate.isHeld).toBe(false);
-    expect(h.container.flows.isOpen).toBe(false);
+    expect(h.container.sessions.isOpen).toBe(false);
     h.automation.release();
     await new Promise((r) => setImmediate(r));
     expect(h.automation.sessions).toHaveLength(1);
@@ -204,6 +204,6 @@ describe('flow sessions', () => {
     await h.envelope('ui_session_open');
     await drive(h.clock, h.container.shutdown());
     expect(h.automation.open.size).toBe(0);
-    expect(h.container.flows.isOpen).toBe(false);
+    expect(h.container.sessions.isOpen).toBe(false);
   });
 });

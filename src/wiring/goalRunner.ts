@@ -2,13 +2,13 @@
  * The goal runner the configuration asks for, or null when no model is configured (a `{goal}` task
  * is then refused: docs/contract.md, "Goal tasks"). The container calls this once at start.
  */
-import { AgentLoop } from '../../application/agent/AgentLoop.js';
-import type { ModelPort } from '../../application/agent/ModelPort.js';
-import type { GoalRunner } from '../../application/tasks/GoalRunner.js';
-import type { ModelConfig } from '../../config.js';
-import type { Clock, Logger } from '../../domain/ports.js';
-import { AnthropicModel } from './AnthropicModel.js';
-import { OpenAiModel } from './OpenAiModel.js';
+import { AgentLoop } from '../application/agent/AgentLoop.js';
+import type { ModelPort } from '../application/agent/ModelPort.js';
+import type { GoalRunner } from '../application/tasks/GoalRunner.js';
+import type { ModelConfig } from '../domain/modelEndpoint.js';
+import type { Clock, Logger } from '../domain/ports.js';
+import { AnthropicModel } from '../infrastructure/model/AnthropicModel.js';
+import { OpenAiModel } from '../infrastructure/model/OpenAiModel.js';
 
 export interface GoalRunnerDeps {
   readonly clock: Clock;

@@ -7,8 +7,8 @@
  */
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
-import type { Logger } from '../../../domain/ports.js';
-import type { HarnessMcpServer } from '../../HarnessMcpServer.js';
+import type { Logger } from '../../domain/ports.js';
+import type { HarnessMcpServer } from '../../mcp/HarnessMcpServer.js';
 import { sdkServerFor } from '../sdkServer.js';
 import type { HttpRoute } from './HttpServer.js';
 

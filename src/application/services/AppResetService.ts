@@ -7,12 +7,13 @@ import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 /**
- * app_stop and app_clear_data (toolset `apps`, issue 16): `am force-stop` and `pm clear`
- * through the closed list, each on an installed package only, with evidence afterwards. Both
- * change the screen, so both guards apply; as for app_open, without session_id no flow may be
- * open, and with one they run inside that flow (a flow file's step, a task).
+ * app_stop and app_clear_data (toolset `apps`): an installed app put back, stopped (`am force-stop`)
+ * or without its data (`pm clear`), through the closed list, each on an installed package only, with
+ * evidence afterwards. Both change the screen, so both guards apply; as for app_open, without
+ * session_id no UI session may be open, and with one they run inside that session (a flow file's
+ * step, a task).
  */
-export class AppControlService {
+export class AppResetService {
   constructor(
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
@@ -44,8 +45,8 @@ export class AppControlService {
     observe: boolean,
     body: (device: DeviceGateway) => Promise<Record<string, unknown>>,
   ): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
-    return access.exclusive(context, 'act', (device) => flows.outsideOrIn(sessionId, async () => {
+    const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    return access.exclusive(context, 'act', (device) => sessions.outsideOrIn(sessionId, async () => {
       if (!(await device.listPackages()).includes(pkg)) {
         throw new HarnessError('APP_NOT_FOUND', `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`);
       }
@@ -53,7 +54,7 @@ export class AppControlService {
         const data = await body(device);
         const window = await device.getWindowState();
         const written = await this.evidence.capture(device, label);
-        const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(flows, device))) : null;
+        const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device))) : null;
         return { data: { ...data, foreground_package: window.foregroundPackage, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) }, evidence: written.ref };
       } catch (error) {
         throw await this.evidence.attachFailure(device, label, error);

@@ -1,5 +1,5 @@
 /**
- * The harness's HTTP server (issue 17): node:http, loopback by default, with the guards of
+ * The harness's HTTP server: node:http, loopback by default, with the guards of
  * requestGuards.ts in front of every route. Routes are a list, so the REST mirror and tasks can
  * sit beside `/mcp` on the same port, behind the same checks.
  *
@@ -13,7 +13,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../../../domain/ports.js';
+import type { Logger } from '../../domain/ports.js';
 import { checkBearer, checkHost, checkOrigin, type GuardPolicy, type Refusal } from './requestGuards.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

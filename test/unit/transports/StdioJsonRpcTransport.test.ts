@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { StdioJsonRpcTransport } from '../../../src/mcp/StdioJsonRpcTransport.js';
+import { StdioJsonRpcTransport } from '../../../src/transports/stdio/StdioJsonRpcTransport.js';
 
 async function harness(maxLineBytes?: number) {
   const input = new PassThrough();
