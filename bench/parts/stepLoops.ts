@@ -86,7 +86,11 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
     return { result, ms: performance.now() - from };
   };
   const adbDump = async (): Promise<string> => {
-    const { stdout } = await run(env.adbPath, ['-P', String(env.adbPort), '-s', env.serial, 'exec-out', 'uiautomator', 'dump', '/dev/tty'], { maxBuffer: 32 << 20 }).catch(() => ({ stdout: '' }));
+    const { stdout } = await run(
+      env.adbPath,
+      ['-P', String(env.adbPort), '-s', env.serial, 'exec-out', 'uiautomator', 'dump', '/dev/tty'],
+      { maxBuffer: 32 << 20 },
+    ).catch(() => ({ stdout: '' }));
     const end = stdout.lastIndexOf('</hierarchy>');
     if (end >= 0) return stdout.slice(0, end + '</hierarchy>'.length);
     dumpFallbacks++;
@@ -94,13 +98,19 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
   };
 
   for (const file of STEP_FLOWS) {
-    const flow = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'flows', file), 'utf8')) as { package_name: string; steps: FlowStep[] };
+    const flow = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'flows', file), 'utf8')) as {
+      package_name: string;
+      steps: FlowStep[];
+    };
     for (const loop of ['one call (after)', 'act then ui_get_tree', 'mobile-mcp (act, list elements)'] as const) {
       let sessionId: string | undefined;
       if (loop !== 'mobile-mcp (act, list elements)') {
-        const open = JSON.parse(textOf((await call('ui_session_open', {})).result)) as { data?: { session_id?: string } };
+        const open = JSON.parse(textOf((await call('ui_session_open', {})).result)) as {
+          data?: { session_id?: string };
+        };
         sessionId = open.data?.session_id;
-        if (!sessionId) notes.push(`${file} · ${loop}: ui_session_open failed, so this loop ran without a flow session`);
+        if (!sessionId)
+          notes.push(`${file} · ${loop}: ui_session_open failed, so this loop ran without a flow session`);
       }
       const inFlow = sessionId ? { session_id: sessionId } : {};
       env.reset();
@@ -121,7 +131,8 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
           failed++;
           firstError ??= `${step.tool}: ${verdict.error}`;
         }
-        if (step.tool === 'ui_tap' && sessionId && verdict.ok) (loop === 'one call (after)' ? taps.after : taps.off).push(act.ms);
+        if (step.tool === 'ui_tap' && sessionId && verdict.ok)
+          (loop === 'one call (after)' ? taps.after : taps.off).push(act.ms);
         if (loop === 'act then ui_get_tree') {
           const read = await call('ui_get_tree', inFlow);
           calls++;
@@ -147,18 +158,32 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
         ms_per_step: Math.round(ms / n),
         ...(firstError ? { firstError } : {}),
       });
-      log(`  ${file} · ${loop}: ${round(calls / n, 2)} calls, ${Math.round(tokens / n)} tokens, ${Math.round(ms / n)} ms per step${failed ? ` (${failed} failed)` : ''}`);
+      log(
+        `  ${file} · ${loop}: ${round(calls / n, 2)} calls, ${Math.round(tokens / n)} tokens, ${Math.round(ms / n)} ms per step${failed ? ` (${failed} failed)` : ''}`,
+      );
     }
   }
-  if (dumpFallbacks > 0) notes.push(`${dumpFallbacks} adb dump(s) printed no hierarchy; the device's own dump was listed instead (its time is then not a real dump's)`);
+  if (dumpFallbacks > 0)
+    notes.push(
+      `${dumpFallbacks} adb dump(s) printed no hierarchy; the device's own dump was listed instead (its time is then not a real dump's)`,
+    );
   const ratios = STEP_FLOWS.map((flow) => {
-    const t = (loop: LoopName): number => rows.find((r) => r.flow === flow && r.loop === loop)?.tokens_per_step ?? Number.NaN;
-    return { flow, tokens_a_over_b: round(t('one call (after)') / t('act then ui_get_tree'), 2), tokens_a_over_c: round(t('one call (after)') / t('mobile-mcp (act, list elements)'), 2) };
+    const t = (loop: LoopName): number =>
+      rows.find((r) => r.flow === flow && r.loop === loop)?.tokens_per_step ?? Number.NaN;
+    return {
+      flow,
+      tokens_a_over_b: round(t('one call (after)') / t('act then ui_get_tree'), 2),
+      tokens_a_over_c: round(t('one call (after)') / t('mobile-mcp (act, list elements)'), 2),
+    };
   });
   return {
     rows,
     ratios,
-    ui_tap_in_flow_ms: { after: round(median(taps.after), 1), observe_false: round(median(taps.off), 1), calls: taps.after.length },
+    ui_tap_in_flow_ms: {
+      after: round(median(taps.after), 1),
+      observe_false: round(median(taps.off), 1),
+      calls: taps.after.length,
+    },
     notes,
   };
 }

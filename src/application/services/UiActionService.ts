@@ -6,10 +6,22 @@ import { notFoundMessage } from '../../domain/summary/notFound.js';
 import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
 import { notEditableMessage, refusedTextMessage } from '../../domain/refusedText.js';
 import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
-import { coveredMessage, noAreaMessage, obstructionsOf, planTap, type TapPlan } from '../../domain/gestures/tapPoint.js';
+import {
+  coveredMessage,
+  noAreaMessage,
+  obstructionsOf,
+  planTap,
+  type TapPlan,
+} from '../../domain/gestures/tapPoint.js';
 import { contentSignature, mainContainer, planScroll, swipeArea } from '../../domain/gestures/scrollGesture.js';
 import { containerOf, nodeOfElement, orientationOfDirection } from '../../domain/summary/scrollables.js';
-import { namedGoneMessage, namedHiddenMessage, namedNotScrollableMessage, namedWrongOrientationMessage, noContainerMessage } from '../../domain/gestures/scrollRefusal.js';
+import {
+  namedGoneMessage,
+  namedHiddenMessage,
+  namedNotScrollableMessage,
+  namedWrongOrientationMessage,
+  noContainerMessage,
+} from '../../domain/gestures/scrollRefusal.js';
 import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
 import { expandIds, hasIdTerm, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
 import { packageOfRoots } from '../../domain/summary/summary.js';
@@ -44,7 +56,10 @@ const ACTION_NAMES: Readonly<Record<string, string>> = {
 const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
 
 function stale(why: string): HarnessError {
-  return new HarnessError('STALE_REF', `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`);
+  return new HarnessError(
+    'STALE_REF',
+    `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`,
+  );
 }
 
 /**
@@ -53,7 +68,8 @@ function stale(why: string): HarnessError {
  * them; a client that starts the server for every call cannot carry one over).
  */
 function unknownRefError(ref: string, missing: 'forgotten' | 'never-issued'): HarnessError {
-  if (missing === 'forgotten') return stale(`ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`);
+  if (missing === 'forgotten')
+    return stale(`ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`);
   return new HarnessError(
     'STALE_REF',
     `Ref ${ref} was never given by this server process: refs, like session ids, live only as long as the server that gave them (a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.`,
@@ -125,33 +141,49 @@ export class UiActionService {
     private readonly reads: ScreenReads,
   ) {}
 
-  tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false, observe = true): Promise<Outcome> {
+  tap(
+    context: OperationContext,
+    target: ActionTarget,
+    sessionId?: string,
+    longPress = false,
+    observe = true,
+  ): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
     // Where the pressed element was, for the run's trace (a person's view), never the answer.
     let pressed: Rect | null = null;
-    const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window, inSession) => {
-      const found = await this.findTarget(device, session, target, window, inSession);
-      const { element, name } = found;
-      // Read before the click: the click may navigate away from the element. The label and the
-      // element's place are independent reads: asked at once, their round trips overlap.
-      const [label, place] = await together(name !== null ? Promise.resolve(name) : session.elementLabel(element), this.placeOf(session, found));
-      pressed = place.bounds;
-      const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
-      return {
-        target: echo(target),
-        element_label: label,
-        ...(longPress ? { long_press: true } : {}),
-        ...(plan.kind === 'point' ? { pressed_outside: plan.coveredBy } : {}),
-      };
-    });
+    const outcome = this.act(
+      context,
+      longPress ? 'ui-long-press' : 'ui-tap',
+      { sessionId, observe },
+      async (device, session, window, inSession) => {
+        const found = await this.findTarget(device, session, target, window, inSession);
+        const { element, name } = found;
+        // Read before the click: the click may navigate away from the element. The label and the
+        // element's place are independent reads: asked at once, their round trips overlap.
+        const [label, place] = await together(
+          name !== null ? Promise.resolve(name) : session.elementLabel(element),
+          this.placeOf(session, found),
+        );
+        pressed = place.bounds;
+        const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
+        return {
+          target: echo(target),
+          element_label: label,
+          ...(longPress ? { long_press: true } : {}),
+          ...(plan.kind === 'point' ? { pressed_outside: plan.coveredBy } : {}),
+        };
+      },
+    );
     return outcome.then((done) => (pressed ? { ...done, trace: { acted: toBox(pressed) } } : done));
   }
 
   /** Where the element is: for a ref, from the screen just read; else its bounds and package from the driver. */
   private placeOf(session: AutomationSession, found: FoundTarget): Promise<ElementPlace> {
     if (found.bounds) return Promise.resolve({ bounds: found.bounds, packageName: found.packageName });
-    return session.elementPlace(found.element).then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
+    return session
+      .elementPlace(found.element)
+      .then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
   }
 
   /**
@@ -182,7 +214,8 @@ export class UiActionService {
     const bars = place.packageName === SYSTEM_UI ? undefined : window?.systemBars;
     const plan: TapPlan = bounds && window ? planTap(bounds, obstructionsOf(window.ime, bars)) : { kind: 'centre' };
     if (plan.kind === 'hidden') {
-      if (how.whenHidden === 'refuse') throw new HarnessError('UI_ELEMENT_NOT_FOUND', coveredMessage(echo(target), plan.coveredBy));
+      if (how.whenHidden === 'refuse')
+        throw new HarnessError('UI_ELEMENT_NOT_FOUND', coveredMessage(echo(target), plan.coveredBy));
       return plan;
     }
     if (plan.kind === 'point') await session.pressAt(plan.point, longPress ? LONG_PRESS_HOLD_MS : 0);
@@ -191,7 +224,13 @@ export class UiActionService {
     return plan;
   }
 
-  typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string, observe = true): Promise<Outcome> {
+  typeText(
+    context: OperationContext,
+    target: ActionTarget,
+    text: string,
+    sessionId?: string,
+    observe = true,
+  ): Promise<Outcome> {
     const unknown = this.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
     return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inSession) => {
@@ -200,15 +239,24 @@ export class UiActionService {
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
       const className = found.className ?? (await session.elementPlace(element)).className;
-      if (className !== '' && !isTextFieldClass(className)) throw new HarnessError('UI_ELEMENT_NOT_FOUND', notEditableMessage(target, className, await this.offers(device, session)));
+      if (className !== '' && !isTextFieldClass(className))
+        throw new HarnessError(
+          'UI_ELEMENT_NOT_FOUND',
+          notEditableMessage(target, className, await this.offers(device, session)),
+        );
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
       // only then); a person taps a field before typing too. A focused field is left alone. The
       // tap lands on its visible part, as ui_tap's does (a chat field under the navigation bar).
       // A field with no visible part is not tapped: set-text, an accessibility action, may still take it.
-      const pressed = (await session.isFocused(element)) ? null : await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' });
+      const pressed = (await session.isFocused(element))
+        ? null
+        : await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' });
       const tapped = pressed !== null && (pressed.kind === 'centre' || pressed.kind === 'point');
       if ((await session.typeText(element, text)) === 'refused') {
-        throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(target, tapped, await this.offers(device, session)));
+        throw new HarnessError(
+          'UI_ELEMENT_NOT_FOUND',
+          refusedTextMessage(target, tapped, await this.offers(device, session)),
+        );
       }
       return { target: echo(target), characters_sent: codePointLength(text) };
     });
@@ -222,7 +270,13 @@ export class UiActionService {
    * A selector goes through the same find as ui_tap; the element found, or its nearest
    * scrollable ancestor, must scroll the way asked, else nothing is swiped.
    */
-  scroll(context: OperationContext, direction: ScrollDirection, selector?: Selector, sessionId?: string, observe = true): Promise<Outcome> {
+  scroll(
+    context: OperationContext,
+    direction: ScrollDirection,
+    selector?: Selector,
+    sessionId?: string,
+    observe = true,
+  ): Promise<Outcome> {
     return this.act(context, 'ui-scroll', { sessionId, observe }, async (device, session, window) => {
       const element = selector ? await this.find(device, session, selector, window) : null;
       const place = element ? await session.elementPlace(element) : null;
@@ -237,11 +291,16 @@ export class UiActionService {
         const node = nodeOfElement(before.tree, { className: place.className, bounds: parseBounds(place.bounds) });
         if (!node) throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedGoneMessage(selector));
         const named = containerOf(node, direction);
-        if (named.kind === 'not-scrollable') throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedNotScrollableMessage(selector, node, scrollables));
+        if (named.kind === 'not-scrollable')
+          throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedNotScrollableMessage(selector, node, scrollables));
         if (named.kind === 'wrong-orientation') {
-          throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedWrongOrientationMessage(selector, direction, named.nearest, named.orientation, scrollables));
+          throw new HarnessError(
+            'UI_ELEMENT_NOT_FOUND',
+            namedWrongOrientationMessage(selector, direction, named.nearest, named.orientation, scrollables),
+          );
         }
-        if (!swipeArea(named.container, scrollContext, orientation)) throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedHiddenMessage(selector, named.container));
+        if (!swipeArea(named.container, scrollContext, orientation))
+          throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedHiddenMessage(selector, named.container));
         container = named.container;
       } else if (orientation === 'horizontal' && !mainContainer(before.tree, scrollContext, direction)) {
         // Sideways, a blind swipe could dismiss a row or page a pager: only over a container that scrolls that way.
@@ -335,7 +394,12 @@ export class UiActionService {
     { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
     /** `inSession`: the call runs in a UI session, so `window` was read with the session already there and nothing has acted since. */
-    body: (device: DeviceGateway, session: AutomationSession, window: WindowState, inSession: boolean) => Promise<Record<string, unknown>>,
+    body: (
+      device: DeviceGateway,
+      session: AutomationSession,
+      window: WindowState,
+      inSession: boolean,
+    ) => Promise<Record<string, unknown>>,
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
     after: AfterAction = 'focused',
   ): Promise<Outcome> {
@@ -359,12 +423,20 @@ export class UiActionService {
             // The keyboard's place is what a press plans with: the newest read says where it is.
             latest = { ...screenBefore, ime: now.ime };
           }
-          const data = { ...(await body(device, session, latest, sessionId !== undefined)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
+          const data = {
+            ...(await body(device, session, latest, sessionId !== undefined)),
+            ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}),
+          };
           const ended = this.clock.monotonicMs();
-          const read = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
+          const read =
+            after === 'back'
+              ? await this.settleThenCapture(device, label, before)
+              : await this.captureWhileReading(device, label);
           // Inside the session: the screen is read through it, never dumped under its UiAutomation.
           const [seen] = await together(
-            observe ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), read.foreground, ended)) : Promise.resolve(null),
+            observe
+              ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), read.foreground, ended))
+              : Promise.resolve(null),
             notePowerAfterAction(device, read.foreground.window),
           );
           return { data, ...read, seen };
@@ -388,13 +460,20 @@ export class UiActionService {
   }
 
   /** After Back: the evidence shows the screen once the focus has settled. */
-  private async settleThenCapture(device: DeviceGateway, label: string, before: string | null): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
+  private async settleThenCapture(
+    device: DeviceGateway,
+    label: string,
+    before: string | null,
+  ): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
     const foreground = await readSettledForeground(device, this.clock, { kind: 'changed-or-repeated', before });
     return { foreground, written: await this.evidence.capture(device, label) };
   }
 
   /** After an action the server waited for idle on: the foreground and the evidence at once, more reads only while no window has focus. */
-  private async captureWhileReading(device: DeviceGateway, label: string): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
+  private async captureWhileReading(
+    device: DeviceGateway,
+    label: string,
+  ): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
     const [window, written] = await together(device.getWindowState(), this.evidence.capture(device, label));
     return { foreground: await readSettledForeground(device, this.clock, { kind: 'focused' }, window), written };
   }
@@ -404,7 +483,13 @@ export class UiActionService {
    * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
    * label sits in a child), so reading the element's text would say less than the entry did.
    */
-  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inSession: boolean): Promise<FoundTarget> {
+  private async findTarget(
+    device: DeviceGateway,
+    session: AutomationSession,
+    target: ActionTarget,
+    window: WindowState,
+    inSession: boolean,
+  ): Promise<FoundTarget> {
     // In a flow the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
     if (isRefTarget(target)) return this.findRef(device, session, target.ref, inSession ? window : undefined);
     return { element: await this.find(device, session, target.selector, window), name: null };
@@ -417,10 +502,17 @@ export class UiActionService {
    * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
    * is touched.
    */
-  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string, window?: WindowState): Promise<FoundTarget & { name: string }> {
+  private async findRef(
+    device: DeviceGateway,
+    session: AutomationSession,
+    ref: string,
+    window?: WindowState,
+  ): Promise<FoundTarget & { name: string }> {
     const known = this.refs.lookup(ref);
     if ('missing' in known) throw unknownRefError(ref, known.missing);
-    const reading = window ? await readScreenWith(session.pageSource(), device.getDensity(), window) : await readScreenViaDriver(device, session);
+    const reading = window
+      ? await readScreenWith(session.pageSource(), device.getDensity(), window)
+      : await readScreenViaDriver(device, session);
     const node = locateIdentity(reading.tree, reading.window, known.identity);
     if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
     const b = node.bounds;
@@ -438,7 +530,14 @@ export class UiActionService {
     const element = await session.findElement(refLocator(reading.tree, node), 0);
     if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
     const plan = reading.plans.find((p) => p.node === node);
-    return { element, name: plan ? nameOfEntry(plan.entry) : '', bounds: b, window: reading.window, packageName: node.packageName, className: node.className };
+    return {
+      element,
+      name: plan ? nameOfEntry(plan.entry) : '',
+      bounds: b,
+      window: reading.window,
+      packageName: node.packageName,
+      className: node.className,
+    };
   }
 
   /**
@@ -452,7 +551,12 @@ export class UiActionService {
   }
 
   /** Finds the element or fails with what the screen offers instead. */
-  private async find(device: DeviceGateway, session: AutomationSession, selector: Selector, window: WindowState): Promise<ElementRef> {
+  private async find(
+    device: DeviceGateway,
+    session: AutomationSession,
+    selector: Selector,
+    window: WindowState,
+  ): Promise<ElementRef> {
     const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
     const element = await session.findElement(buildLocator(resolved), FIND_TIMEOUT_MS);
     if (element) return element;

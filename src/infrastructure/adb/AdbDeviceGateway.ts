@@ -55,19 +55,34 @@ export const ADB_COMMANDS = Object.freeze({
   screencap: frozen('exec-out', 'screencap', '-p'),
   displays: frozen('shell', 'dumpsys', 'display'),
   screencapDisplay: (displayId: string): Argv => {
-    if (!isValidDisplayId(displayId)) throw new HarnessError('EVIDENCE_WRITE_FAILED', 'The display id the device reported is not a plain number; it is not used.');
+    if (!isValidDisplayId(displayId))
+      throw new HarnessError(
+        'EVIDENCE_WRITE_FAILED',
+        'The display id the device reported is not a plain number; it is not used.',
+      );
     return frozen('exec-out', 'screencap', '-p', '-d', displayId);
   },
   resolveLauncherActivity: (pkg: PackageName): Argv => {
     if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
     return frozen(
-      'shell', 'cmd', 'package', 'resolve-activity', '--brief',
-      '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', pkg,
+      'shell',
+      'cmd',
+      'package',
+      'resolve-activity',
+      '--brief',
+      '-a',
+      'android.intent.action.MAIN',
+      '-c',
+      'android.intent.category.LAUNCHER',
+      pkg,
     );
   },
   startActivity: (component: string): Argv => {
     if (!isValidComponent(component)) {
-      throw new HarnessError('APP_NOT_FOUND', 'The launcher activity the device reported is not a plain pkg/activity name; it is not started.');
+      throw new HarnessError(
+        'APP_NOT_FOUND',
+        'The launcher activity the device reported is not a plain pkg/activity name; it is not started.',
+      );
     }
     return frozen('shell', 'am', 'start', '-W', '-n', component);
   },
@@ -80,9 +95,20 @@ export const ADB_COMMANDS = Object.freeze({
    * (Intent.parseCommandArgs).
    */
   openLink: (uri: LinkUri, pkg: PackageName | null): Argv => {
-    if (pkg !== null && !isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
+    if (pkg !== null && !isValidPackageName(pkg))
+      throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
     const word = shellWordOfLink(uri);
-    return frozen('shell', 'am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', word, ...(pkg === null ? [] : [pkg]));
+    return frozen(
+      'shell',
+      'am',
+      'start',
+      '-W',
+      '-a',
+      'android.intent.action.VIEW',
+      '-d',
+      word,
+      ...(pkg === null ? [] : [pkg]),
+    );
   },
   /** Issue 16 (device_list): a host command, read-only; `-s` before it changes nothing. */
   listDevices: frozen('devices', '-l'),
@@ -104,7 +130,8 @@ export const ADB_COMMANDS = Object.freeze({
    * plain characters, ending in .apk (adb refuses other names), never an option.
    */
   install: (hostApkPath: string): Argv => {
-    if (!isPlainHostApkPath(hostApkPath)) throw new HarnessError('INTERNAL_ERROR', 'The APK copy has an unexpected path; it is not given to adb.');
+    if (!isPlainHostApkPath(hostApkPath))
+      throw new HarnessError('INTERNAL_ERROR', 'The APK copy has an unexpected path; it is not given to adb.');
     return frozen('install', '-r', hostApkPath);
   },
   /** Issue 16 (app_logs): every process and its name, matched to the package host-side (no model text on the device). */
@@ -115,14 +142,44 @@ export const ADB_COMMANDS = Object.freeze({
    */
   appLog: (pid: number, lines: number): Argv => {
     if (!isValidPid(pid) || !Number.isSafeInteger(lines) || lines < 1 || lines > APP_LOG_READ_MAX) {
-      throw new HarnessError('INVALID_ARGUMENT', 'The pid or line count is not a plain number in range; logcat is not run.');
+      throw new HarnessError(
+        'INVALID_ARGUMENT',
+        'The pid or line count is not a plain number in range; logcat is not run.',
+      );
     }
-    return frozen('shell', 'logcat', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-t', String(lines), `--pid=${pid}`);
+    return frozen(
+      'shell',
+      'logcat',
+      '-d',
+      '-v',
+      'threadtime',
+      '-v',
+      'year',
+      '-v',
+      'UTC',
+      '-t',
+      String(lines),
+      `--pid=${pid}`,
+    );
   },
   /** Issue 16 (app_crashes): the crash buffer (Java and native crashes), read-only. */
   crashLog: frozen('shell', 'logcat', '-b', 'crash', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC'),
   /** Issue 16 (app_crashes): the `am_anr` entries of the events buffer, read-only. */
-  anrEvents: frozen('shell', 'logcat', '-b', 'events', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-s', 'am_anr'),
+  anrEvents: frozen(
+    'shell',
+    'logcat',
+    '-b',
+    'events',
+    '-d',
+    '-v',
+    'threadtime',
+    '-v',
+    'year',
+    '-v',
+    'UTC',
+    '-s',
+    'am_anr',
+  ),
 });
 
 /** An absolute host path of plain characters, no `..` segment, ending in `.apk`. */
@@ -222,7 +279,10 @@ export class AdbDeviceGateway implements DeviceGateway {
     this.requireSuccess(result, 'wm density');
     const density = parseDensity(text(result));
     if (density === null) {
-      throw new HarnessError('EMULATOR_UNAVAILABLE', 'The device did not report its screen density (`wm density`). Retry once the device has finished booting.');
+      throw new HarnessError(
+        'EMULATOR_UNAVAILABLE',
+        'The device did not report its screen density (`wm density`). Retry once the device has finished booting.',
+      );
     }
     return density;
   }
@@ -260,7 +320,10 @@ export class AdbDeviceGateway implements DeviceGateway {
         serverChecked = true;
         const pid = await this.uia2ServerPid();
         if (pid !== null) {
-          this.logger.warn('uiautomator dump printed nothing while the UiAutomator2 server runs', { exitCode: result.exitCode, pid });
+          this.logger.warn('uiautomator dump printed nothing while the UiAutomator2 server runs', {
+            exitCode: result.exitCode,
+            pid,
+          });
           throw new HarnessError(
             'UI_TREE_UNAVAILABLE',
             `The UI dump ended without output${result.exitCode === 137 ? ' (killed, exit 137)' : ''} while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid ${pid}): it holds UiAutomation, and Android lets one client register. That is ${OTHER_CLIENT_REMEDY}`,
@@ -275,7 +338,11 @@ export class AdbDeviceGateway implements DeviceGateway {
       }
       const transient = NULL_ROOT.test(all) || output.trim() === '';
       if (!transient || attempt >= this.dumpRetries) {
-        this.logger.warn('uiautomator dump gave no hierarchy', { attempt, exitCode: result.exitCode, output: all.slice(0, 300) });
+        this.logger.warn('uiautomator dump gave no hierarchy', {
+          attempt,
+          exitCode: result.exitCode,
+          output: all.slice(0, 300),
+        });
         throw new HarnessError(
           'UI_TREE_UNAVAILABLE',
           transient
@@ -294,7 +361,9 @@ export class AdbDeviceGateway implements DeviceGateway {
       const result = await this.runner.run(ADB_COMMANDS.uia2ServerPid);
       return PIDS.exec(text(result))?.[1] ?? null;
     } catch (error) {
-      this.logger.debug('pidof io.appium.uiautomator2.server failed; treating the empty dump as transient', { error: String(error) });
+      this.logger.debug('pidof io.appium.uiautomator2.server failed; treating the empty dump as transient', {
+        error: String(error),
+      });
       return null;
     }
   }
@@ -347,7 +416,8 @@ export class AdbDeviceGateway implements DeviceGateway {
         'The device did not return a PNG screenshot (screencap -p). Check that the screen is on and the emulator has a working graphics stack (try -gpu swiftshader), then retry.',
       );
     }
-    if (png !== result.stdout) this.logger.debug('screencap: cut text before the PNG', { bytes: result.stdout.length - png.length });
+    if (png !== result.stdout)
+      this.logger.debug('screencap: cut text before the PNG', { bytes: result.stdout.length - png.length });
     return png;
   }
 
@@ -388,7 +458,10 @@ export class AdbDeviceGateway implements DeviceGateway {
     const error = findAmStartError(output);
     if (error !== null || result.exitCode !== 0) {
       this.logger.warn('am start VIEW failed', { exitCode: result.exitCode, error: error?.slice(0, 120) ?? null });
-      throw new HarnessError('APP_NOT_FOUND', 'The device could not open the link (am start refused it). Call ui_get_tree to see the screen, check the link, then retry.');
+      throw new HarnessError(
+        'APP_NOT_FOUND',
+        'The device could not open the link (am start refused it). Call ui_get_tree to see the screen, check the link, then retry.',
+      );
     }
     const activity = /^Activity: ([A-Za-z0-9_.]+\/[A-Za-z0-9_.$]+)\s*$/m.exec(text(result));
     return { kind: 'started', component: activity?.[1] ?? null };
@@ -445,7 +518,10 @@ export class AdbDeviceGateway implements DeviceGateway {
   private requireSuccess(result: AdbResult, what: string): void {
     if (result.exitCode === 0) return;
     this.logger.warn('adb read failed', { what, exitCode: result.exitCode, stderr: result.stderr.slice(0, 300) });
-    throw new HarnessError('EMULATOR_UNAVAILABLE', `Reading the device failed (${what}). Check \`adb devices\` and retry.`);
+    throw new HarnessError(
+      'EMULATOR_UNAVAILABLE',
+      `Reading the device failed (${what}). Check \`adb devices\` and retry.`,
+    );
   }
 }
 
@@ -455,9 +531,12 @@ function text(result: AdbResult): string {
 
 function stateRemedy(state: string, serial: string): string {
   const s = state.toLowerCase();
-  if (s.includes('unauthorized')) return `The device ${serial} is unauthorized: accept the "Allow USB debugging" prompt on the device, then retry.`;
-  if (s.includes('offline')) return `The device ${serial} is offline. Restart adb (\`adb kill-server && adb start-server\`) or the emulator, then retry.`;
-  if (s.includes('permission')) return `adb has no permission to open ${serial}: fix the udev rules (plugdev group), then retry.`;
+  if (s.includes('unauthorized'))
+    return `The device ${serial} is unauthorized: accept the "Allow USB debugging" prompt on the device, then retry.`;
+  if (s.includes('offline'))
+    return `The device ${serial} is offline. Restart adb (\`adb kill-server && adb start-server\`) or the emulator, then retry.`;
+  if (s.includes('permission'))
+    return `adb has no permission to open ${serial}: fix the udev rules (plugdev group), then retry.`;
   if (s.includes('recovery') || s.includes('bootloader') || s.includes('sideload') || s.includes('rescue')) {
     return `The device ${serial} is in ${s.split(/\s/)[0]} mode, not running Android. Reboot it normally and retry.`;
   }
