@@ -110,7 +110,7 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
     try {
       await waitForPort(devicePort, 15_000, device, 'the virtual device');
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${deviceOutput}`);
+      throw new Error(`${(error as Error).message}\n${deviceOutput}`, { cause: error });
     }
 
     serial = `127.0.0.1:${devicePort}`;

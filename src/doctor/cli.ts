@@ -59,7 +59,7 @@ export function realDoctorOptions(env: NodeJS.ProcessEnv, targetPackage: string 
 }
 
 export async function doctorMain(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let targetPackage: string | null = null;
+  let targetPackage: string | null;
   try {
     const { values } = parseArgs({
       args: [...argv],

@@ -65,7 +65,7 @@ export class HarnessMcpServer {
   constructor(private readonly options: HarnessMcpServerOptions) {
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
     this.published = options.tools.map(publishTool);
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server is what lets us own validation errors
+
     this.server = new Server(
       { name: SERVER_NAME, version: options.version },
       { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: this.instructions },

@@ -175,10 +175,10 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     const tap = await call('ui_tap', { selector: { text: 'Apps' } });
     report('QUIRK-UIAUTOMATION-3 ui_tap (per-action session)', tap);
     expect(tap.envelope.ok, JSON.stringify(tap.envelope.error)).toBe(true);
-    // Kept for the lease (issue 14), then closed by the harness's timer.
+    // Kept for the warm-session lease, then closed by the harness's timer.
     await warmLeaseEnded();
     const deadline = Date.now() + 5_000;
-    let ps = '';
+    let ps: string;
     for (;;) {
       ps = await rawText(['shell', 'ps', '-A']);
       if (!ps.includes('io.appium.uiautomator2.server') || Date.now() > deadline) break;

@@ -97,7 +97,10 @@ describeWithAdb('the REST mirror beside /mcp', () => {
   const mcpText = (name: string, args: Record<string, unknown>): Promise<string> =>
     modernToolCallText(server.url, TOKEN, name, args);
 
-  /** The bytes of an envelope with its operation id and times blanked (what two calls never share: `held_by.since` is the call's own start). */
+  /**
+   * The bytes of an envelope with its operation id and times blanked (what two calls never share:
+   * `held_by.since` is the call's own start).
+   */
   // Each call has its own operation id, and each screen read its own read id (r1, r2, …).
   const sameBut = (text: string): string =>
     text

@@ -51,7 +51,10 @@ function run(
   });
 }
 
-/** Opens `page` in Debian's headless Chromium (never a downloaded one) at 1366×768, with a profile of its own removed after; collects console errors and any network request. */
+/**
+ * Opens `page` in Debian's headless Chromium (never a downloaded one) at 1366×768, with a profile of its own
+ * removed after; collects console errors and any network request.
+ */
 async function withPage<T>(page: string, body: (tab: Page, problems: readonly string[]) => Promise<T>): Promise<T> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'amh-chromium-'));
   let context: BrowserContext | null = null;

@@ -27,7 +27,7 @@ export async function waitForDeviceState(
   timeoutMs = 15_000,
 ): Promise<string> {
   const deadline = Date.now() + timeoutMs;
-  let last = new Map<string, string>();
+  let last: Map<string, string>;
   for (;;) {
     last = await listDevices(server);
     const state = last.get(serial) ?? 'absent';

@@ -470,7 +470,7 @@ export function listeningAddresses(pid: number): string[] {
   }
   const addresses: string[] = [];
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(table, 'utf8');
     } catch {

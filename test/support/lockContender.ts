@@ -37,7 +37,7 @@ let held = 0;
 let busy = 0;
 let violations = 0;
 for (let round = 0; round < rounds; round += 1) {
-  let release: (() => void) | null = null;
+  let release: (() => void) | null;
   try {
     release = lock.hold({ tool: 'contender', operationId: `${process.pid}-${round}`, kind: 'operation' });
   } catch (error) {

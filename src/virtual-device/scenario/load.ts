@@ -188,7 +188,7 @@ export function loadScenarioFile(file: string): ScenarioSpec {
   try {
     json = JSON.parse(readFileSync(full, 'utf8'));
   } catch (e) {
-    throw new Error(`Cannot read the scenario file ${path.basename(full)}: ${(e as Error).message}`);
+    throw new Error(`Cannot read the scenario file ${path.basename(full)}: ${(e as Error).message}`, { cause: e });
   }
   return parseScenario(json, path.dirname(full));
 }

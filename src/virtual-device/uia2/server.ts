@@ -72,7 +72,7 @@ export class Uia2Server {
       return;
     }
     if (fault > 0) await this.device.clock.sleep(fault);
-    let body: Json = {};
+    let body: Json;
     try {
       const text = Buffer.concat(chunks).toString('utf8');
       body = text ? (JSON.parse(text) as Json) : {};

@@ -134,7 +134,7 @@ export class FakeDevice implements DeviceGateway {
   readonly installs: { hostPath: string; bytes: Buffer | null }[] = [];
   installApk(hostPath: string): Promise<InstallOutcome> {
     return this.answer('installApk', () => {
-      let bytes: Buffer | null = null;
+      let bytes: Buffer | null;
       try {
         bytes = readFileSync(hostPath);
       } catch {

@@ -165,7 +165,7 @@ describe('the lock check in a flow: one dumpsys window before the action, dumpsy
 
     await dataOf(h, 'ui_tap', { selector: { ref: wifi.ref }, session_id });
     // Nothing told the power state yet: read once, beside the first check.
-    let windows = count('getWindowState');
+    const windows = count('getWindowState');
     let powers = count('getWakefulness');
 
     await dataOf(h, 'ui_tap', { selector: { ref: wifi.ref }, session_id });
@@ -173,7 +173,6 @@ describe('the lock check in a flow: one dumpsys window before the action, dumpsy
     expect([count('getWindowState') - windows, count('getWakefulness') - powers]).toEqual([2, 0]);
 
     // The tap moves the focus: the settle sees it, and dumpsys power is read then, once.
-    windows = count('getWindowState');
     powers = count('getWakefulness');
     h.device.foregroundReads.push('com.android.settings', 'com.example.next');
     await dataOf(h, 'ui_tap', { selector: { ref: wifi.ref }, session_id, observe: false });

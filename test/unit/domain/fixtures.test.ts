@@ -41,7 +41,6 @@ const context: ScreenContext = {
 };
 
 if (!present) {
-  // eslint-disable-next-line no-console -- a skipped sweep must say why in the test output
   console.warn(`fixtures sweep skipped: ${fixturesRoot} is absent (clone ../shared next to the repository)`);
 }
 

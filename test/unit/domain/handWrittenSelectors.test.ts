@@ -320,7 +320,6 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const fixturesRoot = resolve(repoRoot, '../shared/fixtures');
 const present = existsSync(join(fixturesRoot, 'dumps'));
 if (!present) {
-  // eslint-disable-next-line no-console -- a skipped check must say why in the test output
   console.warn(
     `hand-written selectors on fixtures skipped: ${fixturesRoot} is absent (clone ../shared next to the repository)`,
   );

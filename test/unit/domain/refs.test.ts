@@ -259,7 +259,6 @@ const fixtureFiles = present
     })
   : [];
 if (!present) {
-  // eslint-disable-next-line no-console -- a skipped sweep must say why in the test output
   console.warn(`refs fixtures sweep skipped: ${fixturesRoot} is absent (clone ../shared next to the repository)`);
 }
 

@@ -138,6 +138,8 @@ describe('parseSelector (CONTRACT §4)', () => {
     expect(message).toContain('within');
     const huge = messageOf(() => parseSelector({ ['x'.repeat(5000) + '\u0000\u202e']: 'a' }));
     expect(huge.length).toBeLessThan(700);
+    // The control characters are the point: none may reach the message.
+    // eslint-disable-next-line no-control-regex
     expect(huge).not.toMatch(/[\u0000-\u001f\u202a-\u202e]/);
     const long = messageOf(() => parseSelector({ text: 'y'.repeat(100_000) }));
     expect(long).not.toContain('y'.repeat(50));
@@ -350,6 +352,8 @@ describe('parseSessionId (CONTRACT §4)', () => {
     `../${'a'.repeat(24)}`,
     `${'a'.repeat(23)}é`,
     null,
+    // A number too long to be exact is still a number, not an id.
+    // eslint-disable-next-line no-loss-of-precision
     123456789012345678901234567890,
     { id: 'a'.repeat(24) },
   ])('refuses %j with INVALID_UI_SESSION', (value) => {

@@ -213,6 +213,8 @@ describe('AgentLoop (issue 17 §4)', () => {
   });
 
   it('stops at the time limit after a slow tool call, without asking the model again', async () => {
+    // Assigned once the fixture that reads it exists: it cannot be a const.
+    // eslint-disable-next-line prefer-const
     let clock: FakeClock | undefined;
     const f = fixture(async (name) => {
       await clock?.advance(40_000);
