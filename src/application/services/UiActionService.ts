@@ -1,32 +1,29 @@
 import { parseBounds, parseDump } from '../../domain/tree/dump.js';
 import { codePointLength, isTextFieldClass, toBox } from '../../domain/tree/nodeFacts.js';
 import { HarnessError } from '../../domain/errors.js';
-import { buildLocator } from '../../domain/selectors/locator.js';
-import { notFoundMessage } from '../../domain/summary/notFound.js';
-import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
+import type { AutomationSession, Clock, DeviceGateway, Logger } from '../../domain/ports.js';
 import { notEditableMessage, refusedTextMessage } from '../../domain/refusedText.js';
-import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
+import type { WindowState } from '../../domain/tree/screen.js';
 import { coveredMessage, noAreaMessage, obstructionsOf, planTap, type TapPlan } from '../../domain/gestures/tapPoint.js';
 import { contentSignature, mainContainer, planScroll, swipeArea } from '../../domain/gestures/scrollGesture.js';
 import { containerOf, nodeOfElement, orientationOfDirection } from '../../domain/summary/scrollables.js';
 import { namedGoneMessage, namedHiddenMessage, namedNotScrollableMessage, namedWrongOrientationMessage, noContainerMessage } from '../../domain/gestures/scrollRefusal.js';
 import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
-import { expandIds, hasIdTerm, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
-import { packageOfRoots } from '../../domain/summary/summary.js';
-import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
-import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
-import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
+import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
+import type { ActionTarget } from '../../domain/refs/refTarget.js';
+import type { RefRegistry } from '../screen/RefRegistry.js';
 import { DEVICE_KEYS, type DeviceKey, type Orientation } from '../../domain/toolsetArguments.js';
 import type { ScrollDirection } from '../../domain/validation.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { readScreenViaDriver, readScreenWith } from '../screen/ScreenReader.js';
+import { readScreenViaDriver } from '../screen/ScreenReader.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
 import { notePowerAfterAction, requireUsableScreen } from '../screen/screenLock.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
+import { ActionTargets, echo, type ElementPlace, type FoundTarget } from './ActionTargets.js';
 import { afterOf, observed, readSettledScreen } from '../screen/settledScreen.js';
 
 /** What each action is called in a DEVICE_LOCKED message. */
@@ -41,55 +38,8 @@ const ACTION_NAMES: Readonly<Record<string, string>> = {
   'device-rotate': 'turning the screen',
 };
 
-const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
-
-function stale(why: string): HarnessError {
-  return new HarnessError('STALE_REF', `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`);
-}
-
-/**
- * A ref the registry does not hold. Forgotten: the screen was read again since. Never issued: it
- * comes from another server process (refs, like session ids, live as long as the process that gave
- * them; a client that starts the server for every call cannot carry one over).
- */
-function unknownRefError(ref: string, missing: 'forgotten' | 'never-issued'): HarnessError {
-  if (missing === 'forgotten') return stale(`ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`);
-  return new HarnessError(
-    'STALE_REF',
-    `Ref ${ref} was never given by this server process: refs, like session ids, live only as long as the server that gave them (a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.`,
-  );
-}
-
-/** The target as the model sent it: `{ref}` or the normalised selector. */
-function echo(target: ActionTarget): Record<string, unknown> {
-  return isRefTarget(target) ? { ref: target.ref } : selectorToWire(target.selector);
-}
-
-/**
- * A found element, and for a ref its name as the summary gives it and what the screen just read
- * says about its place (its bounds, the keyboard and the bars), so a tap need not read them again.
- */
-interface FoundTarget {
-  readonly element: ElementRef;
-  readonly name: string | null;
-  readonly bounds?: Rect;
-  readonly window?: WindowState;
-  readonly packageName?: string;
-  /** For a ref, the node's class as the screen just read gives it. */
-  readonly className?: string;
-}
-
-/** An element's bounds (null: the driver gave none) and the package of its window, as a press plans with them. */
-interface ElementPlace {
-  readonly bounds: Rect | null;
-  readonly packageName?: string;
-}
-
 /** The package of the status and navigation bars' windows. */
 const SYSTEM_UI = 'com.android.systemui';
-
-/** CONTRACT §7: each find waits up to 10 s. */
-export const FIND_TIMEOUT_MS = 10_000;
 
 /**
  * How the foreground is read after an action (issue 12). `back`: PressBack returns before the
@@ -116,26 +66,30 @@ export const LONG_PRESS_HOLD_MS = 1_500;
  * reaching the device).
  */
 export class UiActionService {
+  private readonly targets: ActionTargets;
+
   constructor(
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly clock: Clock,
-    private readonly refs: RefRegistry,
+    refs: RefRegistry,
     private readonly reads: ScreenReads,
-  ) {}
+  ) {
+    this.targets = new ActionTargets(refs, logger);
+  }
 
   tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false, observe = true): Promise<Outcome> {
-    const unknown = this.unknownRef(target);
+    const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
     // Where the pressed element was, for the run's trace (a person's view), never the answer.
     let pressed: Rect | null = null;
     const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window, inFlow) => {
-      const found = await this.findTarget(device, session, target, window, inFlow);
+      const found = await this.targets.findTarget(device, session, target, window, inFlow);
       const { element, name } = found;
       // Read before the click: the click may navigate away from the element. The label and the
       // element's place are independent reads: asked at once, their round trips overlap.
-      const [label, place] = await together(name !== null ? Promise.resolve(name) : session.elementLabel(element), this.placeOf(session, found));
+      const [label, place] = await together(name !== null ? Promise.resolve(name) : session.elementLabel(element), this.targets.placeOf(session, found));
       pressed = place.bounds;
       const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
       return {
@@ -146,12 +100,6 @@ export class UiActionService {
       };
     });
     return outcome.then((done) => (pressed ? { ...done, trace: { acted: toBox(pressed) } } : done));
-  }
-
-  /** Where the element is: for a ref, from the screen just read; else its bounds and package from the driver. */
-  private placeOf(session: AutomationSession, found: FoundTarget): Promise<ElementPlace> {
-    if (found.bounds) return Promise.resolve({ bounds: found.bounds, packageName: found.packageName });
-    return session.elementPlace(found.element).then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
   }
 
   /**
@@ -169,7 +117,7 @@ export class UiActionService {
     known?: ElementPlace,
   ): Promise<TapPlan | { readonly kind: 'no_area' }> {
     const { longPress } = how;
-    const place = known ?? (await this.placeOf(session, found));
+    const place = known ?? (await this.targets.placeOf(session, found));
     const bounds = place.bounds;
     if (bounds && (bounds.right <= bounds.left || bounds.bottom <= bounds.top)) {
       // No visible area (a row clipped out of its list): the driver's centre would lie outside it,
@@ -192,15 +140,15 @@ export class UiActionService {
   }
 
   typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string, observe = true): Promise<Outcome> {
-    const unknown = this.unknownRef(target);
+    const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
     return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inFlow) => {
-      const found = await this.findTarget(device, session, target, window, inFlow);
+      const found = await this.targets.findTarget(device, session, target, window, inFlow);
       const { element } = found;
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
       const className = found.className ?? (await session.elementPlace(element)).className;
-      if (className !== '' && !isTextFieldClass(className)) throw new HarnessError('UI_ELEMENT_NOT_FOUND', notEditableMessage(target, className, await this.offers(device, session)));
+      if (className !== '' && !isTextFieldClass(className)) throw new HarnessError('UI_ELEMENT_NOT_FOUND', notEditableMessage(target, className, await this.targets.offers(device, session)));
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
       // only then); a person taps a field before typing too. A focused field is left alone. The
       // tap lands on its visible part, as ui_tap's does (a chat field under the navigation bar).
@@ -208,7 +156,7 @@ export class UiActionService {
       const pressed = (await session.isFocused(element)) ? null : await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' });
       const tapped = pressed !== null && (pressed.kind === 'centre' || pressed.kind === 'point');
       if ((await session.typeText(element, text)) === 'refused') {
-        throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(target, tapped, await this.offers(device, session)));
+        throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(target, tapped, await this.targets.offers(device, session)));
       }
       return { target: echo(target), characters_sent: codePointLength(text) };
     });
@@ -224,7 +172,7 @@ export class UiActionService {
    */
   scroll(context: OperationContext, direction: ScrollDirection, selector?: Selector, sessionId?: string, observe = true): Promise<Outcome> {
     return this.act(context, 'ui-scroll', { sessionId, observe }, async (device, session, window) => {
-      const element = selector ? await this.find(device, session, selector, window) : null;
+      const element = selector ? await this.targets.find(device, session, selector, window) : null;
       const place = element ? await session.elementPlace(element) : null;
       const before = await readScreenViaDriver(device, session);
       let screen = before.summary.screen;
@@ -397,89 +345,5 @@ export class UiActionService {
   private async captureWhileReading(device: DeviceGateway, label: string): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
     const [window, written] = await together(device.getWindowState(), this.evidence.capture(device, label));
     return { foreground: await readSettledForeground(device, this.clock, { kind: 'focused' }, window), written };
-  }
-
-  /**
-   * The element, and for a ref its name as the summary gives it (label, else selector value) on the
-   * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
-   * label sits in a child), so reading the element's text would say less than the entry did.
-   */
-  private async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inFlow: boolean): Promise<FoundTarget> {
-    // In a flow the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
-    if (isRefTarget(target)) return this.findRef(device, session, target.ref, inFlow ? window : undefined);
-    return { element: await this.find(device, session, target.selector, window), name: null };
-  }
-
-  /**
-   * A ref acts only on the element it was given to (issue 13): the screen is read again through
-   * the session that will act (its page source, the tree the driver's XPath runs over, and the
-   * foreground through adb), the node at the ref's place must still be that element, and the
-   * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
-   * is touched.
-   */
-  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string, window?: WindowState): Promise<FoundTarget & { name: string }> {
-    const known = this.refs.lookup(ref);
-    if ('missing' in known) throw unknownRefError(ref, known.missing);
-    const reading = window ? await readScreenWith(session.pageSource(), device.getDensity(), window) : await readScreenViaDriver(device, session);
-    const node = locateIdentity(reading.tree, reading.window, known.identity);
-    if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
-    const b = node.bounds;
-    if (b === null || b.right <= b.left || b.bottom <= b.top) {
-      // The driver taps an element at the centre of its visible bounds; with no visible area (a row
-      // clipped out of its list reports an empty or inverted rectangle) that point lies outside it,
-      // on something else. Refused before anything is sent.
-      throw new HarnessError(
-        'UI_ELEMENT_NOT_FOUND',
-        `The element of ref ${ref} has no visible area (it is clipped out of view), so a tap would land on something else. ` +
-          `Scroll it into view (ui_scroll), call ui_get_tree again and use the new entry's ref. Nothing was tapped or typed.`,
-      );
-    }
-    // The node is on the screen the driver just read: one look is enough, no 10 s wait.
-    const element = await session.findElement(refLocator(reading.tree, node), 0);
-    if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
-    const plan = reading.plans.find((p) => p.node === node);
-    return { element, name: plan ? nameOfEntry(plan.entry) : '', bounds: b, window: reading.window, packageName: node.packageName, className: node.className };
-  }
-
-  /**
-   * A ref the registry does not hold is refused before the lock, the lock-screen read, Appium or
-   * any evidence: nothing on the device can make it valid, so a one-shot client gets its answer at once.
-   */
-  private unknownRef(target: ActionTarget): HarnessError | null {
-    if (!isRefTarget(target)) return null;
-    const known = this.refs.lookup(target.ref);
-    return 'missing' in known ? unknownRefError(target.ref, known.missing) : null;
-  }
-
-  /** Finds the element or fails with what the screen offers instead. */
-  private async find(device: DeviceGateway, session: AutomationSession, selector: Selector, window: WindowState): Promise<ElementRef> {
-    const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
-    const element = await session.findElement(buildLocator(resolved), FIND_TIMEOUT_MS);
-    if (element) return element;
-    throw new HarnessError('UI_ELEMENT_NOT_FOUND', notFoundMessage(selector, await this.offers(device, session)));
-  }
-
-  /**
-   * What an `id` stands for (issue 14): the foreground package of the dumpsys read taken before
-   * the action, as the summary names it; when dumpsys told none, the page source's first app
-   * window (the summary's own fallback).
-   */
-  private async packageForIds(session: AutomationSession, window: WindowState): Promise<string> {
-    const name = window.foregroundPackage || packageOfRoots(parseDump(await session.pageSource()));
-    if (name !== '') return name;
-    throw new HarnessError(
-      'UI_ELEMENT_NOT_FOUND',
-      'An "id" names a resource id of the app in front, and no app could be read in front. Call ui_get_tree, then send the entry\'s ref (or its full resource_id). Nothing was tapped or typed.',
-    );
-  }
-
-  private async offers(device: DeviceGateway, session: AutomationSession): Promise<readonly ActionEntry[]> {
-    try {
-      return (await readScreenViaDriver(device, session)).summary.actions;
-    } catch (error) {
-      // The message is still useful without the offers; the failure itself is what matters.
-      this.logger.warn('could not read the screen for the not-found message', { cause: String(error) });
-      return [];
-    }
   }
 }
