@@ -80,6 +80,11 @@ export class ActionTargets {
   async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inFlow: boolean): Promise<FoundTarget> {
     // In a flow the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
     if (isRefTarget(target)) return this.findRef(device, session, target.ref, inFlow ? window : undefined);
+    if (!inFlow) return { element: await this.find(device, session, target.selector, window), name: null };
+    // Found at the first look, the screen has not moved since the check: its window (the keyboard,
+    // the bars) is what the press plans with. A find that had to wait reads the window again.
+    const atOnce = await this.findAtOnce(session, target.selector, window);
+    if (atOnce) return { element: atOnce, name: null, window };
     return { element: await this.find(device, session, target.selector, window), name: null };
   }
 
@@ -125,6 +130,12 @@ export class ActionTargets {
   }
 
   /** Finds the element or fails with what the screen offers instead. */
+  /** One look, no wait: the element, or null when it is not there now. */
+  private async findAtOnce(session: AutomationSession, selector: Selector, window: WindowState): Promise<ElementRef | null> {
+    const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
+    return session.findElement(buildLocator(resolved), 0);
+  }
+
   async find(device: DeviceGateway, session: AutomationSession, selector: Selector, window: WindowState): Promise<ElementRef> {
     const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
     const element = await session.findElement(buildLocator(resolved), FIND_TIMEOUT_MS);

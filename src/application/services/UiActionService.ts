@@ -24,7 +24,7 @@ import { together } from '../time/together.js';
 import { notePowerAfterAction, requireUsableScreen } from '../screen/screenLock.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
 import { ActionTargets, echo, type ElementPlace, type FoundTarget } from './ActionTargets.js';
-import { afterOf, observed, readSettledScreen } from '../screen/settledScreen.js';
+import { afterOf, observed, readSettledScreen, type SettledScreen } from '../screen/settledScreen.js';
 
 /** What each action is called in a DEVICE_LOCKED message. */
 const ACTION_NAMES: Readonly<Record<string, string>> = {
@@ -40,6 +40,16 @@ const ACTION_NAMES: Readonly<Record<string, string>> = {
 
 /** The package of the status and navigation bars' windows. */
 const SYSTEM_UI = 'com.android.systemui';
+
+/** Reads `after` once the foreground has settled (null with `observe: false`). */
+type ObserveScreen = (foreground: SettledForeground) => Promise<SettledScreen | HarnessError | null>;
+
+/** What the end of an action read: the settled foreground, the evidence, and `after`'s screen. */
+interface ActionTail {
+  readonly foreground: SettledForeground;
+  readonly written: WrittenEvidence;
+  readonly seen: SettledScreen | HarnessError | null;
+}
 
 /**
  * How the foreground is read after an action (issue 12). `back`: PressBack returns before the
@@ -299,8 +309,10 @@ export class UiActionService {
           reachedDevice = true;
           // Read inside the session, right before the action: opening a session can move the focus itself
           // (issue 12: the first session after boot starts io.appium.settings, which closes an open keyboard).
+          // In a flow the session was already there: nothing has acted since the check's read, which stands.
           let latest = screenBefore;
-          if (after === 'back' || screenBefore.ime.visible) {
+          before = screenBefore.foregroundPackage;
+          if (sessionId === undefined && (after === 'back' || screenBefore.ime.visible)) {
             const now = await device.getWindowState();
             before = now.foregroundPackage;
             keyboardClosed = screenBefore.ime.visible && !now.ime.visible;
@@ -309,13 +321,11 @@ export class UiActionService {
           }
           const data = { ...(await body(device, session, latest, sessionId !== undefined)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
           const ended = this.clock.monotonicMs();
-          const read = after === 'back' ? await this.settleThenCapture(device, label, before) : await this.captureWhileReading(device, label);
           // Inside the session: the screen is read through it, never dumped under its UiAutomation.
-          const [seen] = await together(
-            observe ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), read.foreground, ended)) : Promise.resolve(null),
-            notePowerAfterAction(device, read.foreground.window),
-          );
-          return { data, ...read, seen };
+          const observeScreen = (foreground: SettledForeground): Promise<SettledScreen | HarnessError | null> =>
+            observe ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), foreground, ended)) : Promise.resolve(null);
+          const read = after === 'back' ? await this.settleThenCapture(device, label, before, observeScreen) : await this.captureWhileReading(device, label, observeScreen);
+          return { data, ...read };
         });
         const { data, foreground, written, seen } = done;
         const foreground_package = foreground.window.foregroundPackage;
@@ -335,15 +345,28 @@ export class UiActionService {
     });
   }
 
-  /** After Back: the evidence shows the screen once the focus has settled. */
-  private async settleThenCapture(device: DeviceGateway, label: string, before: string | null): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
+  /**
+   * After Back: the evidence shows the screen once the focus has settled. The screenshot, the read of
+   * `after` and the power read all start then and overlap: each reads the same settled screen.
+   */
+  private async settleThenCapture(device: DeviceGateway, label: string, before: string | null, observeScreen: ObserveScreen): Promise<ActionTail> {
     const foreground = await readSettledForeground(device, this.clock, { kind: 'changed-or-repeated', before });
-    return { foreground, written: await this.evidence.capture(device, label) };
+    const [written, seen] = await together(this.evidence.capture(device, label), observeScreen(foreground), notePowerAfterAction(device, foreground.window));
+    return { foreground, written, seen };
   }
 
-  /** After an action the server waited for idle on: the foreground and the evidence at once, more reads only while no window has focus. */
-  private async captureWhileReading(device: DeviceGateway, label: string): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
-    const [window, written] = await together(device.getWindowState(), this.evidence.capture(device, label));
-    return { foreground: await readSettledForeground(device, this.clock, { kind: 'focused' }, window), written };
+  /**
+   * After an action the server waited for idle on: the evidence is taken at once, and while it is
+   * taken (the longest read of the tail) the foreground is read, then `after` and the power state,
+   * more foreground reads only while no window has focus. All settle before the call returns.
+   */
+  private async captureWhileReading(device: DeviceGateway, label: string, observeScreen: ObserveScreen): Promise<ActionTail> {
+    const settleAndObserve = async (): Promise<Omit<ActionTail, 'written'>> => {
+      const foreground = await readSettledForeground(device, this.clock, { kind: 'focused' });
+      const [seen] = await together(observeScreen(foreground), notePowerAfterAction(device, foreground.window));
+      return { foreground, seen };
+    };
+    const [written, rest] = await together(this.evidence.capture(device, label), settleAndObserve());
+    return { ...rest, written };
   }
 }

@@ -174,4 +174,23 @@ describe('the lock check in a flow: one dumpsys window before the action, dumpsy
     await h.envelope('ui_tap', { selector: { text: 'Calendar' }, session_id, observe: false });
     expect(count('getWakefulness') - powers).toBe(0);
   });
+
+  it('a selector found at the first look and Back each read dumpsys window once before the action, as a ref does', async () => {
+    const h = buildHarness();
+    h.device.lock = { locked: false, awake: true };
+    showing(h, withSwitch(false));
+    const session_id = (await dataOf(h, 'ui_session_open', {})).session_id as string;
+    const count = (): number => h.device.calls.filter((c) => c === 'getWindowState').length;
+    await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, session_id, observe: false });
+    // The check (whose window the press plans with) and one settle read after: nothing read in between.
+    let windows = count();
+    await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, session_id, observe: false });
+    expect(count() - windows).toBe(2);
+    // Back in a flow: the check's read is the package in front before the key (no second read), then the settle's.
+    windows = count();
+    h.device.foregroundReads.push('com.android.settings', 'com.example.next');
+    const back = await dataOf(h, 'device_back', { session_id, observe: false });
+    expect(back.back_to_package).toBe('com.example.next');
+    expect(count() - windows).toBe(2);
+  });
 });
