@@ -354,7 +354,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
     let stepLoops: StepLoopsResult | undefined;
     if (options.parts.has('7')) {
       log('  part 7: calls, tokens and time per flow step…');
-      stepLoops = await runStepLoops({ client: server.client, adbPath: adbServer.adbPath, adbPort: adbServer.port, serial, dumpXml: () => vd.device.dumpXml(), reset: () => vd.device.setScreen('settings_home') }, log);
+      stepLoops = await runStepLoops({ client: server.client, adbPath: adbServer.adbPath, adbPort: adbServer.port, serial, dumpXml: () => vd.device.dumpXml(), reset: () => vd.device.setScreen('settings_home'), intervals: () => [...timedAdb.intervals(), ...proxy.intervals()] }, log);
     }
 
     let memory: MemoryResult = { status: 'skipped', reason: 'not requested' };
