@@ -105,6 +105,23 @@ describe('the screen after an action, and only what changed', () => {
     expect(clicks()).toBe(before);
   });
 
+  it('Back to a screen read a few steps ago: after is a diff relative to that read, not the last one', async () => {
+    const h = buildHarness();
+    showing(h, withSwitch(false));
+    const first = (await dataOf(h, 'ui_get_tree', {})) as After;
+    showing(h, launcherDump('com.example.calendar'));
+    h.device.foreground = 'com.example.calendar';
+    const away = (await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' } })).after as After;
+    expect(away.diff_of).toBeUndefined();
+    showing(h, withSwitch(false));
+    h.device.foreground = 'com.android.settings';
+    const back = (await dataOf(h, 'device_back', {})).after as After;
+    expect(back).toEqual({ read: expect.stringMatching(/^r/) as unknown, diff_of: first.read, foreground_package: 'com.android.settings' });
+    // The refs of that read still act.
+    const calendar = first.actions!.find((e) => nameOfEntry(e) === 'Calendar')!;
+    expect((await h.envelope('ui_tap', { selector: { ref: calendar.ref }, observe: false })).ok).toBe(true);
+  });
+
   it('observe: false leaves after out; any other value than a boolean is INVALID_ARGUMENT', async () => {
     const h = buildHarness();
     const quiet = await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, observe: false });
