@@ -11,7 +11,7 @@ import type { WireSummary } from '../../src/application/screen/wireSummary.js';
 
 export interface DomainApi {
   parseDump(xml: string): UiTree;
-  /** What ui_get_tree answers by default: refs, no bounds (issue 14). */
+  /** What ui_get_tree answers by default: refs, no bounds. */
   summariseScreen(tree: UiTree, context: ScreenContext): WireSummary;
   /** The same with `include_bounds: true` (what the target comparisons need). */
   summariseWithBounds(tree: UiTree, context: ScreenContext): ScreenSummary;
@@ -75,7 +75,7 @@ export function screenOf(tree: UiTree): { width: number; height: number } {
   return { width: right, height: bottom };
 }
 
-/** CONTRACT §2: the envelope whose JSON is the text block and which is also the structuredContent. */
+/** The envelope (docs/contract.md, "The envelope") whose JSON is the text block and which is also the structuredContent. */
 export function envelopeFor<S extends WireSummary>(summary: S): Envelope<S> {
   return { ok: true, operation_id: randomUUID(), tool: 'ui_get_tree', data: summary, evidence: null, error: null };
 }
@@ -85,7 +85,7 @@ export function isVisibleNode(n: UiNode): boolean {
   return b !== null && b.right > b.left && b.bottom > b.top;
 }
 
-/** CONTRACT §6 roles, restated here so the bench can classify without importing domain internals. */
+/** The summary's roles, restated here so the bench can classify without importing domain internals. */
 export function hasRole(n: UiNode): boolean {
   if (n.scrollable) return false;
   return n.className.endsWith('EditText') || n.checkable || n.clickable || n.longClickable;

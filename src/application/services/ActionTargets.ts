@@ -56,7 +56,7 @@ export interface ElementPlace {
   readonly packageName?: string;
 }
 
-/** CONTRACT §7: each find waits up to 10 s. */
+/** docs/contract.md, "Sessions, ceilings, no orphans": each find waits up to 10 s. */
 export const FIND_TIMEOUT_MS = 10_000;
 
 /** Finding what an action acts on: a ref checked against the screen, or a selector found by the driver. */
@@ -89,7 +89,7 @@ export class ActionTargets {
   }
 
   /**
-   * A ref acts only on the element it was given to (issue 13): the screen is read again through
+   * A ref acts only on the element it was given to: the screen is read again through
    * the session that will act (its page source, the tree the driver's XPath runs over, and the
    * foreground through adb), the node at the ref's place must still be that element, and the
    * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
@@ -144,7 +144,7 @@ export class ActionTargets {
   }
 
   /**
-   * What an `id` stands for (issue 14): the foreground package of the dumpsys read taken before
+   * What an `id` stands for: the foreground package of the dumpsys read taken before
    * the action, as the summary names it; when dumpsys told none, the page source's first app
    * window (the summary's own fallback).
    */

@@ -52,7 +52,7 @@ interface ActionTail {
 }
 
 /**
- * How the foreground is read after an action (issue 12). `back`: PressBack returns before the
+ * How the foreground is read after an action. `back`: PressBack returns before the
  * window focus has moved, so the package in front before Back is read first and the foreground
  * afterwards until it settles. `focused`: the server waited for idle after the action, so one
  * read suffices unless no window has focus yet.
@@ -60,7 +60,7 @@ interface ActionTail {
 type AfterAction = 'back' | 'focused';
 
 /**
- * How long a long press holds (issue 13 §2). Android turns a press into a long press once it is
+ * How long a long press holds. Android turns a press into a long press once it is
  * held for ViewConfiguration.getLongPressTimeout(): 500 ms by default on older releases, 400 ms
  * on newer ones, 1 s or 1.5 s when the user picked a longer "Touch & hold delay". The server's
  * own default holds exactly the timeout, which races the press's UP; Espresso holds 1.5× the
@@ -113,7 +113,7 @@ export class UiActionService {
   }
 
   /**
-   * Issue 12: the driver presses the centre of the element's bounds, and a touch there goes to the
+   * The driver presses the centre of the element's bounds, and a touch there goes to the
    * window on top: the open keyboard, or a system bar an edge-to-edge app draws under. Read
    * where the element is and what covers it (for a ref, from the screen just read; else its
    * bounds from the driver and the windows from `dumpsys window`), and plan the press.
@@ -229,7 +229,7 @@ export class UiActionService {
   }
 
   /**
-   * device_key (issue 16): one key event through the driver (`mobile: pressKey`); `back` is
+   * device_key: one key event through the driver (`mobile: pressKey`); `back` is
    * device_back's own PressBack. Home, Recents and Back move the focus after the call returns,
    * so the foreground is read until it settles, as after Back; Enter is read once.
    */
@@ -300,7 +300,7 @@ export class UiActionService {
     const { access, broker } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       let reachedDevice = false;
-      // Issue 12: behind the lock screen (or with the display off) the action would reach nothing; no session is opened for it.
+      // Behind the lock screen (or with the display off) the action would reach nothing; no session is opened for it.
       const screenBefore = await requireUsableScreen(device, ACTION_NAMES[label] ?? 'the action');
       try {
         let before: string | null = null;
@@ -308,7 +308,7 @@ export class UiActionService {
         const done = await broker.withSession(sessionId, async (session) => {
           reachedDevice = true;
           // Read inside the session, right before the action: opening a session can move the focus itself
-          // (issue 12: the first session after boot starts io.appium.settings, which closes an open keyboard).
+          // (the first session after boot starts io.appium.settings, which closes an open keyboard).
           // In a flow the session was already there: nothing has acted since the check's read, which stands.
           let latest = screenBefore;
           before = screenBefore.foregroundPackage;

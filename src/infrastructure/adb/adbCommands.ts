@@ -13,14 +13,14 @@ function frozen(...argv: string[]): Argv {
 }
 
 /**
- * THE closed list of CONTRACT §8: every argument vector this adapter can give adb, in one place.
+ * THE closed list (docs/contract.md): every argument vector this adapter can give adb, in one place.
  * Only two entries take a value, and both validate it before building the vector: a package
- * name (CONTRACT §4 pattern) and a `pkg/activity` component read back from the device.
- * `bootCompleted` is a documented, read-only addition (issue 8: a booting device is not ready).
- * `displays` and `screencapDisplay` are documented, read-only additions (issue 8: several
+ * name (the contract's package pattern) and a `pkg/activity` component read back from the device.
+ * `bootCompleted` is a documented, read-only addition (a booting device is not ready).
+ * `displays` and `screencapDisplay` are documented, read-only additions (several
  * displays): only run when `screencap -p` warned that it picked a display by itself; the id
  * is the digits-only physical id the device printed, checked again before the argv exists.
- * `uia2ServerPid` is a documented, read-only addition (issue 12): run only after a dump printed
+ * `uia2ServerPid` is a documented, read-only addition: run only after a dump printed
  * nothing, to tell a dump killed beside a running UiAutomator2 server from an app still starting.
  */
 export const ADB_COMMANDS = Object.freeze({
@@ -31,7 +31,7 @@ export const ADB_COMMANDS = Object.freeze({
   listPackages: frozen('shell', 'pm', 'list', 'packages'),
   density: frozen('shell', 'wm', 'density'),
   dumpsysWindow: frozen('shell', 'dumpsys', 'window'),
-  /** Issue 12: read-only, whether the screen is on (`mWakefulness`) before acting and for emulator_get_status. */
+  /** Read-only: whether the screen is on (`mWakefulness`) before acting and for emulator_get_status. */
   dumpsysPower: frozen('shell', 'dumpsys', 'power'),
   dumpUi: frozen('exec-out', 'uiautomator', 'dump', '/dev/tty'),
   uia2ServerPid: frozen('shell', 'pidof', 'io.appium.uiautomator2.server'),
@@ -67,11 +67,11 @@ export const ADB_COMMANDS = Object.freeze({
     const word = shellWordOfLink(uri);
     return frozen('shell', 'am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', word, ...(pkg === null ? [] : [pkg]));
   },
-  /** Issue 16 (device_list): a host command, read-only; `-s` before it changes nothing. */
+  /** device_list: a host command, read-only; `-s` before it changes nothing. */
   listDevices: frozen('devices', '-l'),
-  /** Issue 15: every property at once (the device's identity, version and model), read-only. */
+  /** Every property at once (the device's identity, version and model), read-only. */
   allProperties: frozen('shell', 'getprop'),
-  /** Issue 16 (app_stop, app_clear_data): the package re-validated before the argv exists. */
+  /** app_stop, app_clear_data: the package re-validated before the argv exists. */
   forceStop: (pkg: PackageName): Argv => {
     if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
     return frozen('shell', 'am', 'force-stop', pkg);
@@ -81,7 +81,7 @@ export const ADB_COMMANDS = Object.freeze({
     return frozen('shell', 'pm', 'clear', pkg);
   },
   /**
-   * Issue 16 (app_install): a host command. adb streams the file to the package manager
+   * app_install: a host command. adb streams the file to the package manager
    * (abb_exec `package install -r -S <size>` on Android 10+), so the path never reaches the
    * device's shell. It is the private copy LocalApkFolder wrote, checked again here: absolute,
    * plain characters, ending in .apk (adb refuses other names), never an option.
@@ -90,10 +90,10 @@ export const ADB_COMMANDS = Object.freeze({
     if (!isPlainHostApkPath(hostApkPath)) throw new HarnessError('INTERNAL_ERROR', 'The APK copy has an unexpected path; it is not given to adb.');
     return frozen('install', '-r', hostApkPath);
   },
-  /** Issue 16 (app_logs): every process and its name, matched to the package host-side (no model text on the device). */
+  /** app_logs: every process and its name, matched to the package host-side (no model text on the device). */
   processes: frozen('shell', 'ps', '-A', '-o', 'PID,NAME'),
   /**
-   * Issue 16 (app_logs): the last `lines` entries of one process (logcat takes one --pid), times
+   * app_logs: the last `lines` entries of one process (logcat takes one --pid), times
    * in UTC with the year. `pid` comes from `processes`, `lines` is a bounded integer; both re-checked.
    */
   appLog: (pid: number, lines: number): Argv => {
@@ -102,9 +102,9 @@ export const ADB_COMMANDS = Object.freeze({
     }
     return frozen('shell', 'logcat', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-t', String(lines), `--pid=${pid}`);
   },
-  /** Issue 16 (app_crashes): the crash buffer (Java and native crashes), read-only. */
+  /** app_crashes: the crash buffer (Java and native crashes), read-only. */
   crashLog: frozen('shell', 'logcat', '-b', 'crash', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC'),
-  /** Issue 16 (app_crashes): the `am_anr` entries of the events buffer, read-only. */
+  /** app_crashes: the `am_anr` entries of the events buffer, read-only. */
   anrEvents: frozen('shell', 'logcat', '-b', 'events', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-s', 'am_anr'),
 });
 
