@@ -32,13 +32,14 @@ describe('bench chart', () => {
     }
   });
 
-  it('adds the per-step rows when the flow steps were measured: tokens of one call ÷ act then read per flow, and the in-flow tap', () => {
+  it('adds the per-step rows when the flow steps were measured: tokens of one call ÷ act then read per flow, and the in-flow tap with and without after', () => {
     const r = sampleResults() as unknown as { endToEnd: Record<string, unknown> };
     r.endToEnd.stepLoops = { rows: [], ratios: [{ flow: 'example.json', tokens_a_over_b: 0.83, tokens_a_over_c: 0.55 }], ui_tap_in_flow_ms: { after: 223, observe_false: 150, calls: 9 }, notes: [] };
     const rows = headlineRatios(r as unknown as BenchResults);
     expect(rows.find((x) => x.figure.includes('one call ÷ act then read, example.json'))).toEqual(expect.objectContaining({ ratio: 0.83, target: 0.6 }));
     expect(rows.find((x) => x.figure.startsWith('ui_tap in a flow, answering after'))).toEqual(expect.objectContaining({ ratio: 2.23, target: 1, shown: '223 ms' }));
-    expect(rows).toHaveLength(9);
+    expect(rows.find((x) => x.figure.startsWith('ui_tap in a flow, observe: false'))).toEqual(expect.objectContaining({ ratio: 1.5, target: 1, shown: '150 ms' }));
+    expect(rows).toHaveLength(10);
   });
 
   it('draws nothing for a run that measured none of the figures', async () => {
