@@ -10,19 +10,20 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { DRIVER_IDLE_MARGIN_MS } from './application/sessions/driverIdleTimeout.js';
-import { parseToolsets, type ToolsetName } from './mcp/toolsets.js';
+import { DRIVER_IDLE_MARGIN_MS } from './domain/driverIdleTimeout.js';
+import { parseToolsets, type ToolsetName } from './domain/toolsets.js';
 import { Secret } from './domain/secret.js';
 import { SCHEMELESS_HOST_PORT } from './domain/guards.js';
 import type { RetentionBound } from './domain/evidence/retention.js';
+import { readModel, type ModelConfig } from './domain/modelEndpoint.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type ConfigLogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * Capabilities the harness sets itself (CONTRACT §5); ANDROID_MCP_APPIUM_CAPS may not override them.
+ * Capabilities the harness sets itself; ANDROID_MCP_APPIUM_CAPS may not override them.
  * `appium:newCommandTimeout` is derived per session from the lease it serves (driverIdleTimeout.ts):
- * a lower value would let Appium drop a session the harness still holds (a flow voided with
+ * a lower value would let Appium drop a session the harness still holds (a UI session voided with
  * APPIUM_UNAVAILABLE), a higher one or 0 (never) would let an orphaned session keep the device
  * long after the harness let go. Change ANDROID_MCP_FLOW_IDLE_TIMEOUT or ANDROID_MCP_ACTION_TIMEOUT
  * instead; the driver's timeout follows them.
@@ -35,24 +36,8 @@ export const PROTECTED_CAPABILITIES: readonly string[] = Object.freeze([
   'appium:newCommandTimeout',
 ]);
 
-export const MODEL_PROVIDERS = ['anthropic', 'openai'] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
-
-/** The model behind goal tasks (issue 17 §4): set only when a provider, a model name and a key are all given. */
-export interface ModelConfig {
-  readonly provider: ModelProvider;
-  /** ANDROID_MCP_MODEL, as the endpoint names it. */
-  readonly model: string;
-  /** ANDROID_MCP_MODEL_BASE_URL, else the SDK's default for the provider; https, or http on loopback only. */
-  readonly baseUrl: string;
-  /** Shown as `[secret]` wherever the configuration is printed. */
-  readonly apiKey: Secret;
-  /** Which variable held the key: said in warnings and `doctor`, never its value. */
-  readonly apiKeyVariable: string;
-}
-
 /**
- * A start-up refusal (issue 15 §4): a value whose every reading would be a guess with consequences
+ * A start-up refusal: a value whose every reading would be a guess with consequences
  * (remote mode half switched on sends credentials somewhere, or drives a device through adb the
  * user said is not there). The server prints the message and exits 2 instead of starting.
  */
@@ -60,7 +45,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Remote mode (ANDROID_MCP_REMOTE=1, issue 15 §4): the device is behind a WebDriver endpoint, not on local adb. */
+/** Remote mode (ANDROID_MCP_REMOTE=1): the device is behind a WebDriver endpoint, not on local adb. */
 export interface RemoteConfig {
   /** The Authorization header sent with every request to APPIUM_URL, or null (an endpoint that needs none). */
   readonly authorization: Secret | null;
@@ -81,13 +66,13 @@ export const REMOTE_DEFAULT_DEVICE = 'remote-device';
 export interface HarnessConfig {
   /** ANDROID_UDID, else the default serial (used only when no device list can be read: fakes). */
   readonly udid: string;
-  /** True when ANDROID_UDID was set: that device is the default. Unset: discovery (issue 15). */
+  /** True when ANDROID_UDID was set: that device is the default. Unset: discovery (docs/contract.md, "Many devices"). */
   readonly udidExplicit: boolean;
   readonly allowSerials: readonly string[];
   readonly appiumUrl: string;
   /** True when APPIUM_URL was set (and usable): use that server, never start a managed one. */
   readonly appiumUrlExplicit: boolean;
-  readonly flowIdleTimeoutMs: number;
+  readonly sessionIdleTimeoutMs: number;
   /** ANDROID_MCP_WARM_SESSION_TIMEOUT: how long the session of an action without session_id is kept for the next one (0: not kept). */
   readonly warmSessionTimeoutMs: number;
   readonly actionTimeoutMs: number;
@@ -107,12 +92,12 @@ export interface HarnessConfig {
   readonly toolsets: readonly ToolsetName[];
   /** ANDROID_MCP_APK_DIR, absolute: the one folder app_install reads APKs from; null: app_install refuses. */
   readonly apkDir: string | null;
-  /** ANDROID_MCP_AGENT_MAX_STEPS / ANDROID_MCP_AGENT_TIMEOUT: the bounds of a goal task's agent loop (issue 17 §4). */
+  /** ANDROID_MCP_AGENT_MAX_STEPS / ANDROID_MCP_AGENT_TIMEOUT: the bounds of a goal task's agent loop. */
   readonly agentMaxSteps: number;
   readonly agentTimeoutMs: number;
-  /** ANDROID_MCP_MODEL_PROVIDER and friends; null: no model, so a `{goal}` task is refused (issue 17 §4). */
+  /** ANDROID_MCP_MODEL_PROVIDER and friends; null: no model, so a `{goal}` task is refused. */
   readonly model: ModelConfig | null;
-  /** ANDROID_MCP_REMOTE=1 (issue 15 §4): observation and launches through the WebDriver session; null: local adb, as before. */
+  /** ANDROID_MCP_REMOTE=1: observation and launches through the WebDriver session; null: local adb, as before. */
   readonly remote: RemoteConfig | null;
   /** ANDROID_MCP_TRACE and its bounds: the trace this process writes (docs/contract.md, "Traces"); absent: none. */
   readonly trace?: TraceConfig;
@@ -133,15 +118,15 @@ export const CONFIG_DEFAULTS = Object.freeze({
   udid: 'emulator-5554',
   appiumUrl: 'http://127.0.0.1:4723',
   // A model thinks for tens of seconds between calls, minutes when it uses tools of its own;
-  // a flow holds the device meanwhile (docs/configuration.md, "Why a 300 s flow lease").
-  flowIdleTimeoutSeconds: 300,
-  // Issue 14: the next action without session_id reuses the session instead of paying a session
+  // a UI session holds the device meanwhile (docs/configuration.md, "Why a 300 s flow lease").
+  sessionIdleTimeoutSeconds: 300,
+  // The next action without session_id reuses the session instead of paying a session
   // start (~1.6 s, seconds on an emulator); another process waits at most this long for the device
   // (docs/configuration.md, "Why a 30 s warm session").
   warmSessionTimeoutSeconds: 30,
   actionTimeoutSeconds: 90,
   connectTimeoutSeconds: 120,
-  // A goal task (issue 17 §4): enough tool calls for a few screens of a task, bounded in time so a
+  // A goal task: enough tool calls for a few screens of a task, bounded in time so a
   // model that loops cannot hold the device for long (docs/configuration.md).
   agentMaxSteps: 30,
   agentTimeoutSeconds: 600,
@@ -152,17 +137,6 @@ export const CONFIG_DEFAULTS = Object.freeze({
   traceKeep: 50,
   traceMaxMb: 500,
   logLevel: 'info' as ConfigLogLevel,
-});
-
-/** The SDKs' own defaults, written here so the configuration says where the key goes. */
-export const MODEL_DEFAULT_BASE_URLS: Readonly<Record<ModelProvider, string>> = Object.freeze({
-  anthropic: 'https://api.anthropic.com',
-  openai: 'https://api.openai.com/v1',
-});
-/** The provider's own key variable, read when ANDROID_MCP_MODEL_API_KEY is unset. */
-const PROVIDER_KEY_VARIABLES: Readonly<Record<ModelProvider, string>> = Object.freeze({
-  anthropic: 'ANTHROPIC_API_KEY',
-  openai: 'OPENAI_API_KEY',
 });
 
 
@@ -371,53 +345,6 @@ function readCapabilities(env: NodeJS.ProcessEnv, protectedKeys: readonly string
   return caps;
 }
 
-const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]'];
-
-/**
- * The model endpoint, or null with a warning. A key travels with every request, so plain http is
- * accepted on loopback only (a local server); elsewhere https. A bad value disables goal tasks
- * rather than falling back to the provider's default: that would send the key somewhere else than
- * the user meant.
- */
-function readModel(env: NodeJS.ProcessEnv, warn: Warn): ModelConfig | null {
-  const providerRaw = env.ANDROID_MCP_MODEL_PROVIDER?.trim().toLowerCase() ?? '';
-  if (providerRaw === '') return null;
-  const provider = MODEL_PROVIDERS.find((p) => p === providerRaw);
-  if (!provider) {
-    warn(`ANDROID_MCP_MODEL_PROVIDER=${JSON.stringify(providerRaw.slice(0, 40))} is not one of ${MODEL_PROVIDERS.join(', ')}; goal tasks are refused.`);
-    return null;
-  }
-  const model = env.ANDROID_MCP_MODEL?.trim() ?? '';
-  if (model === '') {
-    warn('ANDROID_MCP_MODEL_PROVIDER is set but ANDROID_MCP_MODEL (the model name) is not; goal tasks are refused.');
-    return null;
-  }
-  const baseUrl = readModelBaseUrl(env.ANDROID_MCP_MODEL_BASE_URL?.trim() ?? '', provider, warn);
-  if (baseUrl === null) return null;
-  const keyVariable = env.ANDROID_MCP_MODEL_API_KEY?.trim() ? 'ANDROID_MCP_MODEL_API_KEY' : PROVIDER_KEY_VARIABLES[provider];
-  const key = env[keyVariable]?.trim() ?? '';
-  if (key === '') {
-    warn(`No API key for the ${provider} model: set ANDROID_MCP_MODEL_API_KEY or ${PROVIDER_KEY_VARIABLES[provider]} (any value for a local server that needs none); goal tasks are refused.`);
-    return null;
-  }
-  return Object.freeze({ provider, model, baseUrl, apiKey: new Secret(key), apiKeyVariable: keyVariable });
-}
-
-function readModelBaseUrl(raw: string, provider: ModelProvider, warn: Warn): string | null {
-  if (raw === '') return MODEL_DEFAULT_BASE_URLS[provider];
-  if (!URL.canParse(raw)) {
-    warn(`ANDROID_MCP_MODEL_BASE_URL=${JSON.stringify(raw.slice(0, 100))} is not a URL; goal tasks are refused.`);
-    return null;
-  }
-  const url = new URL(raw);
-  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname));
-  if (!secure || url.username !== '' || url.password !== '') {
-    warn('ANDROID_MCP_MODEL_BASE_URL must be https (or http on 127.0.0.1, localhost or [::1]), without credentials in it; goal tasks are refused.');
-    return null;
-  }
-  return raw.replace(/\/+$/, '');
-}
-
 /** `dir` relative to `root` when it is `root` itself or below it, else null. */
 function below(root: string, dir: string): string | null {
   const relative = path.relative(root, dir);
@@ -435,7 +362,7 @@ function isFileSystemRoot(dir: string): boolean {
  * `~/…/` when below the home directory (no user name in it); else the absolute directory, which
  * the user configured themselves (ANDROID_MCP_ARTIFACTS_DIR). A working directory or home that is
  * the file-system root (MCP clients often start servers in `/`) says nothing and is skipped.
- * Only evidence.path uses this: error messages never name the directory (CONTRACT §2).
+ * Only evidence.path uses this: error messages never name the directory (no host paths in answers).
  */
 export function evidencePathPrefix(dir: string, cwd: string, home: string | undefined): string {
   const inCwd = isFileSystemRoot(cwd) ? null : below(cwd, dir);
@@ -460,7 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   const appium = readAppiumUrl(env, remote, warn);
-  const flowIdle = read(env, 'ANDROID_MCP_FLOW_IDLE_TIMEOUT', seconds, CONFIG_DEFAULTS.flowIdleTimeoutSeconds, warn);
+  const sessionIdle = read(env, 'ANDROID_MCP_FLOW_IDLE_TIMEOUT', seconds, CONFIG_DEFAULTS.sessionIdleTimeoutSeconds, warn);
   const warm = read(env, 'ANDROID_MCP_WARM_SESSION_TIMEOUT', secondsOrOff, CONFIG_DEFAULTS.warmSessionTimeoutSeconds, warn);
   const action = read(env, 'ANDROID_MCP_ACTION_TIMEOUT', seconds, CONFIG_DEFAULTS.actionTimeoutSeconds, warn);
   const connect = read(env, 'ANDROID_MCP_CONNECT_TIMEOUT', seconds, CONFIG_DEFAULTS.connectTimeoutSeconds, warn);
@@ -479,7 +406,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     allowSerials: Object.freeze(allowSerials),
     appiumUrl: appium.url,
     appiumUrlExplicit: appium.explicit,
-    flowIdleTimeoutMs: Math.round(flowIdle * 1000),
+    sessionIdleTimeoutMs: Math.round(sessionIdle * 1000),
     warmSessionTimeoutMs: Math.round(warm * 1000),
     actionTimeoutMs: Math.round(action * 1000),
     connectTimeoutMs: Math.round(connect * 1000),

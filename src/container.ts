@@ -4,6 +4,7 @@
  * Tests pass in-memory fakes for any port through `overrides`.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Ceilings } from './application/time/Ceilings.js';
 import { withDeadline } from './application/time/deadline.js';
 import type { DeviceBinding } from './application/devices/DeviceBinding.js';
@@ -16,21 +17,21 @@ import { EvidenceCapture } from './application/evidence/EvidenceCapture.js';
 import { EvidenceHolds } from './application/evidence/EvidenceHolds.js';
 import { EvidenceRetention } from './application/evidence/EvidenceRetention.js';
 import { EvidenceWriter } from './application/evidence/EvidenceWriter.js';
-import { FlowSessions } from './application/sessions/FlowSessions.js';
+import { UiSessions } from './application/sessions/UiSessions.js';
 import type { HarnessServices } from './application/HarnessServices.js';
 import { OperationRunner } from './application/OperationRunner.js';
 import { SessionBroker } from './application/sessions/SessionBroker.js';
 import { OneSessionAtATime } from './application/sessions/OneSessionAtATime.js';
 import { SessionHoldingAutomation } from './application/sessions/SessionHoldingAutomation.js';
 import { WarmSession } from './application/ownership/WarmSession.js';
-import { AppControlService } from './application/services/AppControlService.js';
+import { AppResetService } from './application/services/AppResetService.js';
 import { LinkService } from './application/links/LinkService.js';
 import { AppInstallService } from './application/services/AppInstallService.js';
-import { AppService } from './application/services/AppService.js';
+import { AppLaunchService } from './application/services/AppLaunchService.js';
 import { CaptureService } from './application/services/CaptureService.js';
 import { DeviceListService } from './application/services/DeviceListService.js';
 import { DiagnosticsService } from './application/services/DiagnosticsService.js';
-import { FlowService } from './application/services/FlowService.js';
+import { UiSessionService } from './application/services/UiSessionService.js';
 import { SettingsService } from './application/services/SettingsService.js';
 import { StatusService } from './application/services/StatusService.js';
 import { TreeService } from './application/services/TreeService.js';
@@ -39,7 +40,7 @@ import { ScreenReads } from './application/screen/ScreenReads.js';
 import { UiActionService } from './application/services/UiActionService.js';
 import { WaitService } from './application/services/WaitService.js';
 import type { HarnessConfig } from './config.js';
-import { serialIdentity, type DeviceIdentity } from './domain/devices/identity.js';
+import type { DeviceIdentity } from './domain/devices/identity.js';
 import type {
   ApkFolder,
   AutomationGateway,
@@ -47,6 +48,7 @@ import type {
   DeviceDirectory,
   DeviceGateway,
   DeviceLock,
+  DriverSessionSource,
   EvidenceDirectory,
   EvidenceHoldBoard,
   EvidenceStore,
@@ -54,34 +56,16 @@ import type {
   Logger,
   RandomSource,
 } from './domain/ports.js';
-import { AdbDeviceDirectory } from './infrastructure/adb/AdbDeviceDirectory.js';
-import { AdbDeviceGateway } from './infrastructure/adb/AdbDeviceGateway.js';
-import { locateAdb } from './infrastructure/adb/adbLocator.js';
-import { AdbRunner } from './infrastructure/adb/AdbRunner.js';
-import { WebdriverAutomationGateway } from './infrastructure/appium/WebdriverAutomationGateway.js';
-import { findPackageRoot } from './infrastructure/appium/appiumInstall.js';
-import { EndpointAutomationGateway } from './infrastructure/appium/EndpointAutomationGateway.js';
-import {
-  FixedAppiumEndpoint,
-  ManagedAppium,
-  androidSdkRootFor,
-  type AppiumEndpoint,
-} from './infrastructure/appium/ManagedAppium.js';
-import { LocalApkFolder } from './infrastructure/apk/LocalApkFolder.js';
+import type { AppiumEndpoint } from './infrastructure/appium/ManagedAppium.js';
 import { SystemClock } from './infrastructure/clock/SystemClock.js';
 import { FileEvidenceHoldBoard } from './infrastructure/fs/FileEvidenceHoldBoard.js';
 import { FileEvidenceStore } from './infrastructure/fs/FileEvidenceStore.js';
-import { createGoalRunner } from './infrastructure/model/createGoalRunner.js';
+import { createGoalRunner } from './wiring/goalRunner.js';
 import { defaultLockDirectory, FileDeviceLock, lockDirectoriesToTidy } from './infrastructure/lock/FileDeviceLock.js';
 import { createLogger } from './infrastructure/logging/logger.js';
-import { redactingLogger } from './infrastructure/logging/redactingLogger.js';
-import { DriverDeviceGateway } from './infrastructure/remote/DriverDeviceGateway.js';
-import { RemoteApkFolder, RemoteDeviceDirectory } from './infrastructure/remote/RemoteDeviceDirectory.js';
-import { remoteIdentity } from './infrastructure/remote/remoteIdentity.js';
 import { ObserverSessions } from './application/sessions/ObserverSessions.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
 import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
-import { freeLoopbackPort } from './infrastructure/net/loopbackPorts.js';
 import { HarnessMcpServer } from './mcp/HarnessMcpServer.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { allTools, createTools } from './mcp/tools/index.js';
@@ -91,10 +75,12 @@ import type { GoalTaskDeps } from './application/tasks/goalTask.js';
 import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
 import { Traces } from './application/trace/Traces.js';
-import { FileTraceStore } from './infrastructure/trace/FileTraceStore.js';
-import { redactor } from './infrastructure/logging/redactingLogger.js';
+import { FileTraceStore, TRACES_FOLDER } from './infrastructure/trace/FileTraceStore.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 import type { FlowCheckOptions } from './flow/flowSteps.js';
+import type { RestMirrorParts } from './rest/restMirror.js';
+import { localAdapters } from './wiring/localAdapters.js';
+import { remoteAdapters } from './wiring/remoteAdapters.js';
 
 /** The ports, each replaceable (unit tests, the virtual device, managed Appium). */
 export interface ContainerDeps {
@@ -121,7 +107,10 @@ export interface ContainerDeps {
    * used; none when a `device` is injected (a fake device has no other process to meet).
    */
   readonly deviceLock?: DeviceLock | null;
-  /** Every device adb sees (device_list, discovery, identities). Default: adb's own listing and the lock directory; none when a `device` is injected. */
+  /**
+   * Every device adb sees (device_list, discovery, identities). Default: adb's own listing and the
+   * lock directory; none when a `device` is injected.
+   */
   readonly directory?: DeviceDirectory;
   /** The folder app_install reads (ANDROID_MCP_APK_DIR). Default: that folder on this host. */
   readonly apkFolder?: ApkFolder;
@@ -136,14 +125,14 @@ export interface Container {
   readonly deps: Omit<ContainerDeps, 'env' | 'device'>;
   readonly services: HarnessServices;
   readonly tools: readonly ToolDefinition[];
-  /** Every device this process has bound (issue 15). */
+  /** Every device this process has bound. */
   readonly bindings: DeviceBindings;
-  /** The configured device's flow, kept session and gate (tests on the fakes: no identity to read). */
-  readonly flows: FlowSessions;
+  /** The configured device's UI session, kept session and gate (tests on the fakes: no identity to read). */
+  readonly sessions: UiSessions;
   /** The session kept after an action without session_id. */
   readonly warm: WarmSession;
   readonly gate: DeviceGate;
-  /** Which device a name (serial or AVD name) or no name means (issue 15); the REST mirror's `{id}`. */
+  /** Which device a name (serial or AVD name) or no name means; the REST mirror's `{id}`. */
   readonly resolver: DeviceResolver;
   /** Which device's binding a call runs on; the REST mirror scopes `{id}` through it. */
   readonly router: DeviceRouter;
@@ -152,13 +141,18 @@ export interface Container {
   readonly reads: ScreenReads;
   readonly runner: OperationRunner;
   readonly server: HarnessMcpServer;
-  /** Tasks (issue 17 §4): the manager, the tools they call, and the goal's agent loop and catalogue. */
+  /** Tasks: the manager, the tools they call, and the goal's agent loop and catalogue. */
   readonly tasks: ContainerTasks;
-  /** Runs `{goal}` tasks (issue 17 §4); null when no model is configured: such a task is refused. */
+  /** Runs `{goal}` tasks; null when no model is configured: such a task is refused. */
   readonly goalRunner: GoalRunner | null;
   /** The session's trace and the tasks' (docs/contract.md, "Traces"). */
   readonly traces: Traces;
-  /** Closes the open flow, the kept per-action session and those of running actions, then Appium if it is ours, then the MCP server. Bounded. */
+  /** What the REST mirror calls (`serve --http`): the objects above, handed over, not looked up. */
+  readonly restMirror: RestMirrorParts;
+  /**
+   * Closes the open UI session, the kept per-action session and those of running actions, then
+   * Appium if it is ours, then the MCP server. Bounded.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -175,8 +169,8 @@ export interface ContainerTasks {
 /** How long shutdown waits for running tasks to stop by themselves (within the process's 5 s exit deadline). */
 const SHUTDOWN_TASKS_WAIT_MS = 1_000;
 
-/** How long shutdown waits for the flow's and running actions' sessions to close before giving up on them. */
-const SHUTDOWN_FLOW_BUDGET_MS = 3_000;
+/** How long shutdown waits for the UI sessions' and running actions' sessions to close before giving up on them. */
+const SHUTDOWN_SESSIONS_BUDGET_MS = 3_000;
 
 export function packageVersion(): string {
   try {
@@ -192,56 +186,44 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const env = overrides.env ?? process.env;
   const clock = overrides.clock ?? new SystemClock();
   const random = overrides.random ?? new CryptoRandom();
-  // Remote mode's credentials never reach stderr, whoever logs (issue 15 §4).
   const baseLogger = overrides.logger ?? createLogger({ level: config.logLevel });
-  const logger = config.remote ? redactingLogger(baseLogger, config.remote.secrets) : baseLogger;
-  const remote = config.remote;
+  // The one place local and remote mode part: everything below is built the same on either set.
+  const adapters = config.remote ? remoteAdapters({ config, env, clock, logger: baseLogger }, config.remote) : localAdapters({ config, env, clock, logger: baseLogger });
+  // Remote mode's credentials never reach stderr, whoever logs.
+  const logger = adapters.logger;
   // The MCP server exists only further down; boot progress reaches the client through it.
   let notifyClient: (message: string) => void = () => undefined;
-  const appium = overrides.appium ?? createAppiumEndpoint(config, env, logger, (message) => notifyClient(message));
+  const appium = overrides.appium ?? adapters.appium((message) => notifyClient(message));
   // Appium's own /status (emulator_get_status): the endpoint's, whichever device.
-  const automation = overrides.automation ?? automationFor(config.udid, appium, config, logger, clock);
+  const automation = overrides.automation ?? adapters.automation(config.udid, appium);
   const evidenceStore = overrides.evidenceStore ?? new FileEvidenceStore(config.artifactsDir);
   const imageTools = overrides.imageTools ?? new PngImageTools();
   const holdBoard =
     overrides.evidenceHoldBoard !== undefined ? overrides.evidenceHoldBoard : overrides.evidenceStore ? null : new FileEvidenceHoldBoard(config.artifactsDir);
 
-  // Remote mode: the device is the farm's, named by ANDROID_UDID or picked by the endpoint; the local
-  // emulator-only guard has nothing to protect there, so the configured name passes it.
-  const allowSerials = remote ? [...config.allowSerials, config.udid] : config.allowSerials;
+  const allowSerials = adapters.allowSerials;
   const ceilings = new Ceilings(
     clock,
     { actionTimeoutMs: config.actionTimeoutMs, connectTimeoutMs: config.connectTimeoutMs },
     logger,
   );
   const lockDirectory = overrides.device ? null : defaultLockDirectory(env);
-  if (remote) {
-    logger.info('remote mode: the device is observed and launched through the WebDriver session; adb is not used', {
-      endpoint: config.appiumUrl,
-      authorization: remote.authorizationSource ?? 'none',
-    });
-  } else if (!overrides.device) {
-    // Said once at start, not per device: the gateways are built when a device is first used.
-    const adb = locateAdb(env);
-    if (adb) logger.debug('adb located', { source: adb.source });
-    else logger.warn('adb was not found; device tools will answer EMULATOR_UNAVAILABLE');
-  }
-  // What an open flow's answers gave out is kept while the flow lives, whichever device it is on.
-  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.flows.isOpenFlow(sessionId)), holdBoard, logger);
-  // One binding per device identity (issue 15): its own gate, lock, flow, kept session and Appium sessions.
+  adapters.announce(overrides.device !== undefined);
+  // What an open UI session's answers gave out is kept while the session lives, whichever device it is on.
+  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.sessions.isOpenSession(sessionId)), holdBoard, logger);
+  // One binding per device identity: its own gate, lock, UI session, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
     // Remote mode reads through the binding's own sessions, which exist only further down.
     let observer: ObserverSessions | null = null;
-    const remoteDevice = (): DeviceGateway =>
-      new DriverDeviceGateway({
-        withSession: (body) => {
-          if (!observer) throw new Error('the device was used before its binding was complete');
-          return observer.withSession(body);
-        },
-      });
-    const device = custom?.device ?? overrides.device ?? (remote ? remoteDevice() : createDeviceGateway(config, env, clock, logger, serial));
-    const deviceAutomation = custom?.automation ?? overrides.automation ?? automationFor(serial, appium, config, logger, clock);
+    const driverSessions: DriverSessionSource = {
+      withSession: (body) => {
+        if (!observer) throw new Error('the device was used before its binding was complete');
+        return observer.withSession(body);
+      },
+    };
+    const device = custom?.device ?? overrides.device ?? adapters.device(serial, driverSessions);
+    const deviceAutomation = custom?.automation ?? overrides.automation ?? adapters.automation(serial, appium);
     const deviceLock =
       custom?.deviceLock !== undefined
         ? custom.deviceLock
@@ -251,69 +233,64 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
             ? null
             : new FileDeviceLock({ directory: lockDirectory, serial: identity.key, logger, releaseOnExit: true, removeWhenEmpty: lockDirectoriesToTidy(env) });
     const gate = new DeviceGate(clock, deviceLock ?? undefined);
-    // An Appium session (a flow's above all) keeps the device this process's between calls.
+    // An Appium session (a UI session's above all) keeps the device this process's between calls.
     // A new session also waits until the one a timeout left closing is gone (its delete would kill the new server).
     const sessionAutomation = new OneSessionAtATime(
       deviceLock ? new SessionHoldingAutomation(deviceAutomation, deviceLock, clock, logger) : deviceAutomation,
       clock,
       logger,
     );
-    // The session of an action without session_id, kept for the next one (issue 14).
+    // The session of an action without session_id, kept for the next one (WarmSession).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
-    const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: remote !== null }, warm);
-    // A flow that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
-    const flows = new FlowSessions(clock, random, ceilings, sessionAutomation, logger, config.flowIdleTimeoutMs, warm, () => void holds.publish());
-    observer = new ObserverSessions(flows, warm);
-    const broker = new SessionBroker(flows, warm);
+    const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: adapters.remote }, warm);
+    // A UI session that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
+    const sessions = new UiSessions(clock, random, ceilings, sessionAutomation, logger, config.sessionIdleTimeoutMs, warm, () => void holds.publish());
+    observer = new ObserverSessions(sessions, warm);
+    const broker = new SessionBroker(sessions, warm);
     return {
       serial,
       identity,
       gate,
       access,
-      flows,
+      sessions,
       warm,
       broker,
       shutdown: async () => {
-        await Promise.all([flows.shutdown(), broker.shutdown()]);
+        await Promise.all([sessions.shutdown(), broker.shutdown()]);
       },
     };
   };
   // Without a device list (a fake device injected, or remote mode: no adb) the configured serial is the only device.
-  const directory: DeviceDirectory | null =
-    overrides.directory ?? (overrides.device || remote ? null : createDeviceDirectory(config, env, logger, lockDirectory));
+  const directory: DeviceDirectory | null = overrides.directory ?? (overrides.device ? null : adapters.directory(lockDirectory));
   const resolver = new DeviceResolver(directory, ceilings, { udid: config.udid, udidExplicit: config.udidExplicit, allowSerials });
   const identify = directory
     ? async (serial: string): Promise<DeviceIdentity> => (await ceilings.action('reading the device properties', directory.facts(serial))).identity
     : null;
-  // Remote mode: no properties to read; the lock is keyed by the endpoint, the udid and the capabilities (issue 15 §4).
-  const knownIdentity = remote
-    ? (_serial: string): DeviceIdentity => remoteIdentity(config.appiumUrl, remote.udid, config.appiumExtraCapabilities)
-    : serialIdentity;
-  const bindings = new DeviceBindings(bind, identify, allowSerials, logger, knownIdentity);
-  const router = new DeviceRouter(resolver, bindings, config.appiumUrl, remote !== null);
+  const bindings = new DeviceBindings(bind, identify, allowSerials, logger, (serial) => adapters.identity(serial));
+  const router = new DeviceRouter(resolver, bindings, config.appiumUrl, adapters.remote);
   const retention = new EvidenceRetention(evidenceStore, holds, holdBoard, config.artifactsRetention, clock, logger);
   const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix, retention);
   const capture = new EvidenceCapture(evidence, logger);
-  // One registry per server: a ref's serial never repeats while it runs (issue 13).
+  // One registry per server: a ref's serial never repeats while it runs.
   const refs = new RefRegistry();
   // The last read per device, and read ids: what a diff is relative to.
   const reads = new ScreenReads(refs);
 
   const services: HarnessServices = {
-    status: new StatusService(router, automation, ceilings, config.appiumUrl, remote !== null),
+    status: new StatusService(router, automation, ceilings, config.appiumUrl, adapters.remote),
     tree: new TreeService(router, reads),
     capture: new CaptureService(router, capture),
-    apps: new AppService(router, capture, clock, reads),
-    flows: new FlowService(router),
+    appLaunch: new AppLaunchService(router, capture, clock, reads),
+    sessions: new UiSessionService(router),
     actions: new UiActionService(router, capture, logger, clock, refs, reads),
     settings: new SettingsService(router, capture, clock, reads),
     waits: new WaitService(router, clock, reads),
-    appControl: new AppControlService(router, capture, clock, reads),
+    appReset: new AppResetService(router, capture, clock, reads),
     links: new LinkService(router, capture, clock, reads),
-    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? (remote ? new RemoteApkFolder() : new LocalApkFolder(config.apkDir)), clock, reads),
+    appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? adapters.apkFolder, clock, reads),
     diagnostics: new DiagnosticsService(router),
     devices: new DeviceListService(
-      directory ?? (remote ? new RemoteDeviceDirectory() : createDeviceDirectory(config, env, logger, null)),
+      directory ?? adapters.listing(),
       ceilings,
       { udid: config.udidExplicit ? config.udid : null, allowSerials: config.allowSerials },
     ),
@@ -330,7 +307,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
             maxBytes: traceConfig.maxBytes,
             clock,
             logger,
-            ...(remote ? { scrub: redactor(remote.secrets) } : {}),
+            ...(adapters.traceScrub ? { scrub: adapters.traceScrub } : {}),
           })
         : null,
     clock,
@@ -359,7 +336,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     },
     goal: {
       runner: goalRunner,
-      // The model is offered the served catalogue's in-flow tools, as an MCP client would be.
+      // The model is offered the served catalogue's in-session tools, as an MCP client would be.
       catalog: goalCatalog(tools),
       limits: { maxSteps: config.agentMaxSteps, maxDurationMs: config.agentTimeoutMs },
     },
@@ -374,11 +351,11 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
 
   const shutdown = async (): Promise<void> => {
-    // Tasks first: each closes its own flow, through the tools, while Appium still runs; what is
-    // still open after the wait is closed below with every other flow.
+    // Tasks first: each closes its own UI session, through the tools, while Appium still runs; what is
+    // still open after the wait is closed below with every other session.
     await tasks.manager.shutdown(SHUTDOWN_TASKS_WAIT_MS);
     const closingSessions = bindings.shutdown();
-    await withDeadline(clock, SHUTDOWN_FLOW_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
+    await withDeadline(clock, SHUTDOWN_SESSIONS_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
       (error: unknown) => logger.warn('the Appium sessions could not be closed at shutdown', { cause: String(error) }),
     );
     // After the sessions: closing them needs Appium alive.
@@ -394,8 +371,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     bindings,
     resolver,
     router,
-    get flows() {
-      return bindings.bindNow(config.udid).flows;
+    get sessions() {
+      return bindings.bindNow(config.udid).sessions;
     },
     get warm() {
       return bindings.bindNow(config.udid).warm;
@@ -410,96 +387,16 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     tasks,
     goalRunner,
     traces,
+    restMirror: {
+      services,
+      runner,
+      trace: traces.session,
+      artifacts: evidence,
+      resolver,
+      router,
+      tasks: { ...tasks, clock, tracesDir: path.join(config.artifactsDir, TRACES_FOLDER) },
+      version: packageVersion(),
+    },
     shutdown,
   };
-}
-
-/**
- * APPIUM_URL set: that server, never one of ours. Unset: the harness's own Appium, started at
- * the first call that needs it, with ANDROID_HOME pointing at the SDK of the adb in use
- * (appium-adb insists on an SDK root even when adb is on PATH).
- */
-function createAppiumEndpoint(
-  config: HarnessConfig,
-  env: NodeJS.ProcessEnv,
-  logger: Logger,
-  onProgress: (message: string) => void,
-): AppiumEndpoint {
-  // Remote mode always has APPIUM_URL (config.ts refuses to start without it): never an Appium of ours.
-  if (config.appiumUrlExplicit || config.remote) return new FixedAppiumEndpoint(config.appiumUrl);
-  const adb = locateAdb(env);
-  const sdk = adb && adb.source === 'PATH' ? androidSdkRootFor(adb.path) : null;
-  const managed = new ManagedAppium({
-    packageRoot: findPackageRoot(),
-    logger,
-    onProgress,
-    androidSdkRoot: sdk?.root ?? null,
-    env,
-    startTimeoutMs: config.connectTimeoutMs,
-    stopGraceMs: 1_500,
-  });
-  if (!sdk) return managed;
-  // The private SDK root is a temp folder: gone with the process however it ends (short of SIGKILL).
-  process.once('exit', sdk.cleanup);
-  return {
-    managed: true,
-    url: () => managed.url(),
-    stop: () => managed.stop().finally(sdk.cleanup),
-    killNow: () => {
-      managed.killNow();
-      sdk.cleanup();
-    },
-  };
-}
-
-/**
- * adb through the closed list. When adb cannot be found the runner still exists and answers
- * every call with EMULATOR_UNAVAILABLE and the install remedy, so the server starts anyway.
- */
-function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, clock: Clock, logger: Logger, serial: string): DeviceGateway {
-  return new AdbDeviceGateway(adbRunnerFor(config, env, logger, locateAdb(env)?.path ?? null, serial), clock, logger);
-}
-
-/**
- * Appium sessions on `serial`, at the endpoint's current URL. Each session gets a free local port
- * as its `appium:systemPort` (issue 15): two devices' sessions in one Appium never race for one.
- */
-function automationFor(serial: string, appium: AppiumEndpoint, config: HarnessConfig, logger: Logger, clock: Clock): AutomationGateway {
-  const remote = config.remote;
-  return new EndpointAutomationGateway(appium, (url) =>
-    new WebdriverAutomationGateway({
-      url,
-      // Remote mode without ANDROID_UDID: no appium:udid, the endpoint picks the device.
-      udid: remote ? remote.udid : serial,
-      connectTimeoutMs: config.connectTimeoutMs,
-      extraCapabilities: { ...config.appiumExtraCapabilities },
-      // The local adb server's port and a local free port mean nothing to an Appium on another machine.
-      ...(config.adbServerPort === null || remote ? {} : { adbPort: config.adbServerPort }),
-      ...(remote ? { authorization: remote.authorization } : { systemPort: freeLoopbackPort }),
-      logger,
-      clock,
-    }),
-  );
-}
-
-function adbRunnerFor(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, adbPath: string | null, serial: string): AdbRunner {
-  return new AdbRunner({
-    adbPath,
-    // A serial adb would read as an option is refused by the guard before any call; keep the runner constructible.
-    serial: serial.startsWith('-') ? 'refused-serial' : serial,
-    defaultTimeoutMs: config.actionTimeoutMs,
-    env,
-    logger,
-  });
-}
-
-/** device_list's view of adb: the listing through the configured runner, getprop through one per listed serial. */
-function createDeviceDirectory(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, lockDirectory: string | null): DeviceDirectory {
-  const adbPath = locateAdb(env)?.path ?? null;
-  return new AdbDeviceDirectory({
-    runner: adbRunnerFor(config, env, logger, adbPath, config.udid),
-    runnerFor: (serial) => adbRunnerFor(config, env, logger, adbPath, serial),
-    lockDirectory,
-    logger,
-  });
 }

@@ -6,10 +6,10 @@
  */
 import { ConfigError, loadConfig, type HarnessConfig } from './config.js';
 import { createContainer, packageVersion } from './container.js';
-import { StdioJsonRpcTransport } from './mcp/StdioJsonRpcTransport.js';
-import { StdioRevisions } from './mcp/transports/stdio/stdioRevisions.js';
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from './mcp/transports/http/listenAddress.js';
-import { parseToolsets, TOOLSET_CHOICES, ToolsetsError } from './mcp/toolsets.js';
+import { StdioJsonRpcTransport } from './transports/stdio/StdioJsonRpcTransport.js';
+import { StdioRevisions } from './transports/stdio/stdioRevisions.js';
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from './transports/http/listenAddress.js';
+import { parseToolsets, TOOLSET_CHOICES, ToolsetsError } from './domain/toolsets.js';
 
 /** A subcommand: receives the arguments after its name, resolves to an exit code. */
 type Command = (args: readonly string[]) => Promise<number>;
@@ -84,7 +84,7 @@ function serveOptions(args: readonly string[]): ServeOptions | string {
   return options;
 }
 
-/** Serves MCP over stdio until stdin closes, or over HTTP (--http), until a signal arrives; the flow is closed first. */
+/** Serves MCP over stdio until stdin closes, or over HTTP (--http), until a signal arrives; the UI sessions are closed first. */
 async function serve(args: readonly string[] = []): Promise<number> {
   const options = serveOptions(args);
   if (typeof options === 'string') {
@@ -143,10 +143,10 @@ async function serve(args: readonly string[] = []): Promise<number> {
   if (options.http) {
     container.traces.servedOver('http');
     // Over HTTP stdin means nothing (it may be /dev/null under a service manager): signals stop it.
-    const { serveHttp, HttpSetupError } = await import('./mcp/transports/http/serveHttp.js');
+    const { serveHttp, HttpSetupError } = await import('./transports/http/serveHttp.js');
     try {
       const { restMirrorFor } = await import('./rest/restMirror.js');
-      const routes = [restMirrorFor(container)];
+      const routes = [restMirrorFor(container.restMirror)];
       const running = await serveHttp({ ...options.http, env, harness: container.server, logger, say: stderr, routes });
       stderr(`android-mcp-harness: REST API at ${new URL('/devices', running.url).href} (OpenAPI: ${new URL('/openapi.json', running.url).href})`);
       beforeShutdown = () => running.close();

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { UiNode, UiTree } from '../../src/domain/tree/uiNode.js';
-import { isIconGlyphsOnly } from '../../src/domain/tree/nodeFacts.js';
+import { cutCodePoints, isIconGlyphsOnly } from '../../src/domain/tree/nodeFacts.js';
+import { MAX_NAME_CODE_POINTS } from '../../src/domain/summary/selectorChoice.js';
 import { nameOfEntry, selectorValueOf, type ActionEntry, type ScreenSummary } from '../../src/domain/tree/screen.js';
 import { contextFor, envelopeFor, hasRole, isVisibleNode, type DomainApi } from '../lib/domain.js';
 import { listFixtures } from '../lib/paths.js';
@@ -19,6 +20,7 @@ export type LossReason =
   | 'invisible'
   | 'not actionable, label shown (texts or an action)'
   | 'not actionable, icon-font glyph only (left out of texts)'
+  | 'not actionable, label cut to a name (read whole in text mode)'
   | 'not actionable, no label'
   | 'scrollable container'
   | 'inside a scrollable only'
@@ -136,7 +138,9 @@ function classify(node: UiNode, offered: Set<string>, summary: ScreenSummary, te
     if (node.scrollable) return 'scrollable container';
     const label = labelOf(node);
     if (label !== '' && isIconGlyphsOnly(label)) return 'not actionable, icon-font glyph only (left out of texts)';
-    if (label !== '') return textSet.has(label) || summary.truncated ? 'not actionable, label shown (texts or an action)' : 'unexplained';
+    if (label !== '' && (textSet.has(label) || summary.truncated)) return 'not actionable, label shown (texts or an action)';
+    // The summary writes names, not sentences: a long label is there cut, and whole in text mode.
+    if (label !== '') return textSet.has(cutCodePoints(label, MAX_NAME_CODE_POINTS)) ? 'not actionable, label cut to a name (read whole in text mode)' : 'unexplained';
     return underScrollable ? 'inside a scrollable only' : 'not actionable, no label';
   }
   const k = rectKey(owner);

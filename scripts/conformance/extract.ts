@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import type { CorpusFile, Exchange, ExchangeSource, ExchangeVersions } from './corpus.js';
 
+// eslint-disable-next-line no-control-regex -- Appium's log colours are ESC sequences; matching ESC is the point
 const ANSI = /\x1b\[[0-9;-]*m/g;
 const PROXYING = /Proxying \[(GET|POST|DELETE|PUT) ([^\]]*)\] to \[(GET|POST|DELETE|PUT) (https?:\/\/[^\]\s]+)\] with (no body|body: (.*))$/;
 const GOT = /Got response with status (\d{3}): (.*)$/;

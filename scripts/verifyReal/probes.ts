@@ -1,5 +1,5 @@
 /**
- * The read-only commands of the closed list (CONTRACT §8), run once on the real device and read
+ * The read-only commands of the closed list, run once on the real device and read
  * by the harness's own parsers: what this device prints is kept as evidence, and a parser that
  * cannot read it shows up here before it shows up as a wrong answer in a tool.
  */

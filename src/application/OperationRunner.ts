@@ -1,7 +1,7 @@
 import type { Envelope, EvidenceRef } from '../domain/envelope.js';
 import { HarnessError } from '../domain/errors.js';
 import type { Logger, RandomSource } from '../domain/ports.js';
-import { sanitizeMessage } from './sanitize.js';
+import { sanitizeMessage } from '../domain/sanitize.js';
 
 /** What a use case hands back on success. */
 export interface Outcome {
@@ -49,7 +49,7 @@ export interface OperationResult {
 
 /**
  * The single error boundary: every call gets a fresh operation id and comes back as the
- * one envelope of CONTRACT §2. Anything unclassified becomes INTERNAL_ERROR, logged to
+ * one envelope (docs/contract.md, "The envelope"). Anything unclassified becomes INTERNAL_ERROR, logged to
  * stderr with its cause and never shown to the model beyond the operation id.
  */
 export class OperationRunner {

@@ -7,7 +7,7 @@ export interface EvidenceRef {
   readonly uri: string;
 }
 
-/** CONTRACT §2: the one shape of every answer, success or failure. */
+/** The one shape of every answer, success or failure (docs/contract.md, "The envelope"). */
 export interface Envelope<D extends object = Record<string, unknown>> {
   readonly ok: boolean;
   readonly operation_id: string;

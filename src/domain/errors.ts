@@ -1,12 +1,12 @@
 /**
- * The closed set of error codes a client can receive (CONTRACT §3, plus INVALID_ARGUMENT:
- * docs/contract.md §4). Every failure that crosses the MCP boundary is one of these.
+ * The closed set of error codes a client can receive (docs/contract.md, "Error codes"). Every
+ * failure that crosses the MCP boundary is one of these.
  */
 export const ERROR_CODES = [
   'EMULATOR_UNAVAILABLE',
   'APPIUM_UNAVAILABLE',
   'EMULATOR_BUSY',
-  /** Several allowed devices are online and the call did not say which (issue 15): the message lists them. */
+  /** Several allowed devices are online and the call did not say which: the message lists them. */
   'DEVICE_AMBIGUOUS',
   'INVALID_UI_SESSION',
   'UI_ELEMENT_NOT_FOUND',
@@ -15,9 +15,9 @@ export const ERROR_CODES = [
   'INVALID_TEXT',
   'INVALID_PACKAGE',
   'INVALID_SCROLL_DIRECTION',
-  /** An optional argument of the wrong type that has no code of its own (issue 11: `include_raw: "yes"`). */
+  /** An optional argument of the wrong type that has no code of its own (`include_raw: "yes"`). */
   'INVALID_ARGUMENT',
-  /** A ref whose element is no longer the one ui_get_tree advertised (issue 13): nothing was done. */
+  /** A ref whose element is no longer the one ui_get_tree advertised: nothing was done. */
   'STALE_REF',
   'APP_NOT_FOUND',
   /**
@@ -25,19 +25,19 @@ export const ERROR_CODES = [
    * retention bound removes the oldest). A read only: GET /artifacts/{id} and the artifact:// resource.
    */
   'ARTIFACT_NOT_FOUND',
-  /** app_install (issue 16): the device's package manager refused the APK (INSTALL_FAILED_*, INSTALL_PARSE_FAILED_*). */
+  /** app_install: the device's package manager refused the APK (INSTALL_FAILED_*, INSTALL_PARSE_FAILED_*). */
   'APP_INSTALL_FAILED',
   'SETTINGS_FOREGROUND_FAILED',
   /**
-   * Issue 12: the lock screen is up or the display is off, so a launch or an action would happen
+   * The lock screen is up or the display is off, so a launch or an action would happen
    * behind it (or nowhere). Nothing was done; the person at the device unlocks or wakes it.
    */
   'DEVICE_LOCKED',
   'OPERATION_TIMEOUT',
-  /** A goal task (issue 17 §4) needs a model endpoint and none is configured: nothing was started. */
+  /** A goal task needs a model endpoint and none is configured: nothing was started. */
   'MODEL_UNAVAILABLE',
   /**
-   * Remote mode (issue 15 §4, ANDROID_MCP_REMOTE=1): the tool needs adb on this machine (install,
+   * Remote mode (ANDROID_MCP_REMOTE=1): the tool needs adb on this machine (install,
    * logcat, the device list) and the device is behind a WebDriver endpoint. Nothing was sent.
    */
   'NOT_AVAILABLE_REMOTELY',

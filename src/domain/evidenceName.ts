@@ -1,5 +1,5 @@
 /**
- * CONTRACT §9 evidence names: `YYYYMMDD-HHMMSS-NNNNNN-label.png`, in UTC. The six digits are the
+ * Evidence names: `YYYYMMDD-HHMMSS-NNNNNN-label.png`, in UTC. The six digits are the
  * microseconds within the second (as in the seed's names), so sorting names sorts captures by
  * time. The writer keeps them unique: its stamps move forward by 1 µs on a tie, and files are
  * created exclusively.

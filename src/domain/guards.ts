@@ -1,7 +1,8 @@
 /**
- * The two safety guards of CONTRACT §5. Both run before anything is sent anywhere:
- * the harness only drives emulators (or serials the user opted into) and only talks to
- * an Appium on this machine.
+ * The two safety guards, the device guard (checkSerial) and the endpoint guard (checkAppiumUrl).
+ * Both run before anything is sent anywhere: the harness only drives emulators (or serials the
+ * user opted into) and only talks to an Appium on this machine (or, in remote mode, over https).
+ * Where each runs is written in docs/contract.md, "Order of checks in every call".
  */
 import { HarnessError } from './errors.js';
 
@@ -21,6 +22,35 @@ export function checkSerial(serial: string, allowList: readonly string[]): void 
   );
 }
 
+/** How far a call reaches: adb only (an observer), Appium too, or the screen (an action, even one through adb). */
+export type Reach = 'adb' | 'appium' | 'act';
+
+/** What the two guards look at: the configuration, never a device. */
+export interface GuardPolicy {
+  readonly allowSerials: readonly string[];
+  readonly appiumUrl: string;
+  /** Remote mode: https endpoints pass the endpoint guard, and observers read through a session too. */
+  readonly remote: boolean;
+}
+
+/**
+ * Whether a call that reaches `reach` needs the endpoint guard: every call that talks to Appium or
+ * changes the screen (a configuration naming an unsafe endpoint is unsafe as a whole, so nothing
+ * mutating runs under it), and in remote mode every call, since observing reads through a session.
+ */
+export function needsEndpointGuard(reach: Reach, remote: boolean): boolean {
+  return remote || reach !== 'adb';
+}
+
+/**
+ * The guards a call on `serial` needs, in the contract's order ("Order of checks in every call"):
+ * the device guard, then the endpoint guard when the call needs it. Nothing is sent before they pass.
+ */
+export function guardCall(serial: string, reach: Reach, policy: GuardPolicy): void {
+  checkSerial(serial, policy.allowSerials);
+  if (needsEndpointGuard(reach, policy.remote)) checkAppiumUrl(policy.appiumUrl, policy.remote);
+}
+
 /** checkSerial as a question: whether the device guard lets this serial through. */
 export function isAllowedSerial(serial: string, allowList: readonly string[]): boolean {
   try {
@@ -33,7 +63,7 @@ export function isAllowedSerial(serial: string, allowList: readonly string[]): b
 
 /**
  * Parses APPIUM_URL; throws APPIUM_UNAVAILABLE unless it is plain http on a loopback host. In remote
- * mode (ANDROID_MCP_REMOTE=1, issue 15 §4) https on any host is accepted too: the endpoint is a
+ * mode (ANDROID_MCP_REMOTE=1) https on any host is accepted too: the endpoint is a
  * Grid or a device farm, and credentials travel with every request, so never over plain http
  * beyond this machine. Userinfo never reaches here: the configuration takes it out (config.ts).
  */

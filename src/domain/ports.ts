@@ -37,11 +37,11 @@ export interface RandomSource {
   token(length: number): string;
 }
 
-/** A package name that passed CONTRACT §4 validation; only these may reach adb. */
+/** A package name that passed validation (src/domain/validation.ts); only these may reach adb. */
 export type PackageName = string & { readonly __brand: 'PackageName' };
 
 /**
- * Read-only ADB, plus the two launches of CONTRACT §8. Exactly the closed list:
+ * Read-only ADB, plus two launches (an app, the Settings screen). Exactly the closed list:
  * an adapter must not offer anything else.
  */
 export interface DeviceGateway {
@@ -53,7 +53,7 @@ export interface DeviceGateway {
   /** Effective density in dpi (an override wins). */
   getDensity(): Promise<number>;
   getWindowState(): Promise<WindowState>;
-  /** Issue 12: `dumpsys power`'s `mWakefulness`; null when the device does not print it. */
+  /** `dumpsys power`'s `mWakefulness`; null when the device does not print it. */
   getWakefulness(): Promise<Wakefulness | null>;
   /** Raw XML from `uiautomator dump /dev/tty`, trimmed to `<?xml … </hierarchy>`. */
   dumpUi(): Promise<string>;
@@ -70,22 +70,22 @@ export interface DeviceGateway {
    * single-quoted for the device's shell, the package (when given) as the intent's package.
    */
   openLink(uri: LinkUri, pkg: PackageName | null): Promise<LinkStart>;
-  /** `am force-stop <pkg>` (issue 16, app_stop). */
+  /** `am force-stop <pkg>` (app_stop). */
   forceStop(pkg: PackageName): Promise<void>;
-  /** `pm clear <pkg>` (issue 16, app_clear_data); false when the device answered `Failed`. */
+  /** `pm clear <pkg>` (app_clear_data); false when the device answered `Failed`. */
   clearData(pkg: PackageName): Promise<boolean>;
   /**
-   * `adb install -r <hostPath>` (issue 16, app_install): adb streams the host file to the
+   * `adb install -r <hostPath>` (app_install): adb streams the host file to the
    * device's package manager. `hostPath` is a PreparedApk's private copy, never model text.
    */
   installApk(hostPath: string): Promise<InstallOutcome>;
-  /** `ps -A -o PID,NAME`: every process and its name (issue 16, app_logs). */
+  /** `ps -A -o PID,NAME`: every process and its name (app_logs). */
   listProcesses(): Promise<readonly { readonly pid: number; readonly name: string }[]>;
-  /** `logcat -d -v threadtime -v year -v UTC -t <lines> --pid=<pid>`: the text as printed (issue 16, app_logs). */
+  /** `logcat -d -v threadtime -v year -v UTC -t <lines> --pid=<pid>`: the text as printed (app_logs). */
   readAppLog(pid: number, lines: number): Promise<string>;
-  /** `logcat -b crash -d …`: the crash buffer as printed (issue 16, app_crashes). */
+  /** `logcat -b crash -d …`: the crash buffer as printed (app_crashes). */
   readCrashLog(): Promise<string>;
-  /** `logcat -b events -d … -s am_anr`: the ANR entries as printed (issue 16, app_crashes). */
+  /** `logcat -b events -d … -s am_anr`: the ANR entries as printed (app_crashes). */
   readAnrEvents(): Promise<string>;
 }
 
@@ -160,12 +160,12 @@ export interface AutomationSession {
   swipe(path: SwipePath): Promise<void>;
   /**
    * One finger down at `point`, held `holdMs` (0: a tap), then up (W3C touch actions). Only for a
-   * point the harness computed inside an element's bounds (issue 12), never one a model sent.
+   * point the harness computed inside an element's bounds, never one a model sent.
    */
   pressAt(point: Point, holdMs: number): Promise<void>;
   windowSize(): Promise<{ width: number; height: number }>;
   back(): Promise<void>;
-  /** One Android key event (KeyEvent code) through the driver: `mobile: pressKey` (issue 16, device_key). */
+  /** One Android key event (KeyEvent code) through the driver: `mobile: pressKey` (device_key). */
   pressKey(keycode: number): Promise<void>;
   /** Pulls the notification shade down: the driver's `mobile: openNotifications` (UiDevice.openNotification). */
   openNotifications(): Promise<void>;
@@ -174,7 +174,7 @@ export interface AutomationSession {
   pageSource(): Promise<string>;
   screenshot(): Promise<Buffer>;
   /**
-   * One of the driver's own `mobile:` commands (remote mode, issue 15 §4): only the closed list
+   * One of the driver's own `mobile:` commands (remote mode): only the closed list
    * DRIVER_DEVICE_COMMANDS, with the arguments each takes. The answer is the driver's `value`,
    * unchecked: the caller parses it.
    */
@@ -183,7 +183,7 @@ export interface AutomationSession {
 }
 
 /**
- * The closed list of `mobile:` commands remote mode sends (issue 15 §4), each with the arguments it
+ * The closed list of `mobile:` commands remote mode sends, each with the arguments it
  * takes, as appium-android-driver's execute-method-map names them (docs/device-quirks.md,
  * "Remote mode: the driver's commands"). Nothing else is ever sent through `execute`: no
  * `mobile: shell`, no text a model wrote, no coordinates.
@@ -200,7 +200,10 @@ export interface DriverDeviceCommandArgs {
   readonly 'mobile: activateApp': { readonly appId: PackageName };
   readonly 'mobile: terminateApp': { readonly appId: PackageName };
   readonly 'mobile: clearApp': { readonly appId: PackageName };
-  /** Only the harness's own intents: the Settings action of CONTRACT §8, or a component the driver resolved. */
+  /**
+   * Only the harness's own intents: the Settings action of settings_open_apps, or a component the
+   * driver resolved.
+   */
   readonly 'mobile: startActivity':
     | { readonly action: 'android.settings.APPLICATION_SETTINGS'; readonly wait: true; readonly stop: true }
     | { readonly component: string; readonly wait: true };
@@ -222,7 +225,7 @@ export const DRIVER_DEVICE_COMMANDS: readonly DriverDeviceCommand[] = Object.fre
 ]);
 
 /**
- * Where remote mode's device gateway finds a session to observe through (issue 15 §4): the flow's
+ * Where remote mode's device gateway finds a session to observe through: the flow's
  * or the kept one when either lives, else a kept one opened for it (src/application/sessions/ObserverSessions.ts).
  */
 export interface DriverSessionSource {
@@ -315,7 +318,7 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** One line of `adb devices -l` (issue 16, device_list). */
+/** One line of `adb devices -l` (device_list). */
 export interface ListedDevice {
   /** As adb printed it, checked against a plain serial pattern. */
   readonly serial: string;
@@ -325,12 +328,12 @@ export interface ListedDevice {
   readonly model: string | null;
 }
 
-/** Every device the adb server sees; read-only (issue 16, device_list). */
+/** Every device the adb server sees; read-only (device_list). */
 export interface DeviceDirectory {
   list(): Promise<readonly ListedDevice[]>;
   /**
    * One `getprop` (every property) on `serial`: its identity (the lock's key), Android version and
-   * model (issue 15). Only asked of devices the guard allows; throws EMULATOR_UNAVAILABLE when the
+   * model. Only asked of devices the guard allows; throws EMULATOR_UNAVAILABLE when the
    * device does not answer.
    */
   facts(serial: string): Promise<DeviceFacts>;
@@ -349,7 +352,7 @@ export interface DeviceLockActivity {
 }
 
 /**
- * One owner of the device across every harness process on this machine (issue 7): the
+ * One owner of the device across every harness process on this machine: the
  * in-process DeviceGate cannot see another MCP client's server. Holds are re-entrant
  * within one process: the first hold takes the lock, the last release gives it back.
  * Synchronous on purpose: taken before the first await of an operation, and given back

@@ -1,5 +1,5 @@
 /**
- * Issue 12: a field that was found but would not take the text. UiAutomator2 answers a set-text
+ * A field that was found but would not take the text. UiAutomator2 answers a set-text
  * the node refuses with HTTP 400 `invalid element state`; that is a different failure from "not
  * found", and the model's next step differs too: the element is there, typing into it is what
  * cannot work. The message says so and names the fields the screen does offer. A target that is

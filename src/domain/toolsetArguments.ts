@@ -1,5 +1,5 @@
 /**
- * Validation of the opt-in toolsets' arguments (issue 16). Each value that reaches a device is
+ * Validation of the opt-in toolsets' arguments. Each value that reaches a device is
  * one of a closed set or a bounded number: no model text ever reaches adb or the driver.
  */
 import { HarnessError } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §4: every value a model sends is checked here, before any lock, session or
+ * Every value a model sends is checked here, before any lock, session or
  * device is touched. Messages say what is accepted; they never echo input verbatim
  * (untrusted text is cut and its control/bidi characters escaped by `safePreview`).
  */
@@ -38,7 +38,7 @@ const SELECTOR_SHAPE =
 export const INSTANCE_MAX = 999;
 
 /**
- * Keys that would carry a position: the model never sends coordinates (CONTRACT §4), whatever it
+ * Keys that would carry a position: the model never sends coordinates, whatever it
  * calls them, and a clear refusal teaches that better than "unknown key".
  */
 const COORDINATE_KEY =
@@ -49,7 +49,7 @@ function isCoordinateKey(key: string): boolean {
 }
 
 /**
- * The one argument name with "bounds" in it that is accepted (issue 14): a boolean on the
+ * The one argument name with "bounds" in it that is accepted: a boolean on the
  * observing tools (ui_get_tree, ui_wait) that asks for the entries' bounds in the ANSWER.
  * Position goes out, never in: it is accepted only where the tool declares it (never on an
  * acting tool, never inside a selector), and every other position-like name stays refused.
@@ -57,12 +57,12 @@ function isCoordinateKey(key: string): boolean {
 export const POSITION_OUTPUT_FLAG = 'include_bounds';
 
 /**
- * Every call's argument names, over stdio, HTTP and REST alike (CONTRACT §5 step 1): a call may
- * carry only the tool's own argument names, so a misspelt `sesion_id` or a `bounds` cannot look
- * accepted while being ignored. A name that would carry a position gets the reason (the model never
- * sends coordinates, CONTRACT §4) beside the names the tool takes. Position names are refused before
- * the tool's own names are consulted, so no tool can ever declare one; POSITION_OUTPUT_FLAG is the
- * only exception, and only where the tool declares it.
+ * Every call's argument names, over stdio, HTTP and REST alike (the first of docs/contract.md's
+ * "Order of checks in every call"): a call may carry only the tool's own argument names, so a
+ * misspelt `sesion_id` or a `bounds` cannot look accepted while being ignored. A name that would
+ * carry a position gets the reason (the model never sends coordinates) beside the names the tool
+ * takes. Position names are refused before the tool's own names are consulted, so no tool can ever
+ * declare one; POSITION_OUTPUT_FLAG is the only exception, and only where the tool declares it.
  */
 export function checkArgumentNames(args: Readonly<Record<string, unknown>>, allowed: readonly string[], tool: string): void {
   for (const key of Object.keys(args)) {
@@ -192,7 +192,7 @@ function missing(input: unknown, name: string): string | null {
   return null;
 }
 
-/** CONTRACT §4 selector rules; throws HarnessError('INVALID_SELECTOR'). */
+/** The selector rules; throws HarnessError('INVALID_SELECTOR'). */
 export function parseSelector(input: unknown): Selector {
   const absent = missing(input, 'selector');
   if (absent !== null) throw selectorError(`${absent} (it names the element to act on)`);

@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { parseToolsets, TOOLSET_CHOICES, ToolsetsError } from '../mcp/toolsets.js';
+import { parseToolsets, TOOLSET_CHOICES, ToolsetsError } from '../domain/toolsets.js';
 import { CORE_ONLY, FlowFileError, parseFlowFile } from './flowFile.js';
 import { runFlow, summarizeReport, type FlowReport } from './runFlow.js';
 import { connectToHarness, type HarnessConnectionOptions } from './stdioFlowClient.js';

@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { callProblems, describeIssue, toolsForChecking } from '../mcp/checkCall.js';
-import { DEFAULT_TOOLSETS, TOOLSET_NAMES } from '../mcp/toolsets.js';
+import { DEFAULT_TOOLSETS, TOOLSET_NAMES } from '../domain/toolsets.js';
 import { stepToolNames, stepToolProblem, type FlowCheckOptions } from './flowSteps.js';
 
 const STEP_KEYS = ['tool', 'arguments', 'note'] as const;

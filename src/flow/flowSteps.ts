@@ -9,9 +9,9 @@
  * what it waits for does not come, which is the check a flow needs between two actions.
  */
 import { toolsForChecking } from '../mcp/checkCall.js';
-import { runsInFlow } from '../mcp/tasks/taskTools.js';
+import { runsInSession } from '../mcp/tasks/taskTools.js';
 import type { ToolDefinition } from '../mcp/ToolDefinition.js';
-import { TOOLSET_NAMES, type ToolsetName } from '../mcp/toolsets.js';
+import { TOOLSET_NAMES, type ToolsetName } from '../domain/toolsets.js';
 
 /** Observers that are steps all the same: their answer passes or fails the flow. */
 const WAITING_TOOLS: ReadonlySet<string> = new Set(['ui_wait']);
@@ -25,7 +25,7 @@ export interface FlowCheckOptions {
 }
 
 export function isStepTool(tool: ToolDefinition): boolean {
-  return runsInFlow(tool) && (!tool.annotations.readOnlyHint || WAITING_TOOLS.has(tool.name));
+  return runsInSession(tool) && (!tool.annotations.readOnlyHint || WAITING_TOOLS.has(tool.name));
 }
 
 /** The step tools of the given toolsets, in catalogue order. */

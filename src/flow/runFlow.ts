@@ -7,7 +7,7 @@
  */
 import type { FlowFile } from './flowFile.js';
 
-/** The envelope of CONTRACT §2, as read back from a tool result. */
+/** The envelope (docs/contract.md, "The envelope"), as read back from a tool result. */
 export interface FlowEnvelope {
   readonly ok: boolean;
   readonly operation_id?: string;
@@ -64,7 +64,7 @@ export interface RunFlowOptions {
   readonly now?: () => Date;
   readonly monotonicMs?: () => number;
   /**
-   * Tasks (issue 17 §4): open the flow on this device (serial or AVD name) first, so every call,
+   * Tasks: open the UI session on this device (serial or AVD name) first, so every call,
    * app_open and the trees included, carries its session_id and the device is held from the first
    * call to the last: ui_session_open {device} → app_open → ui_get_tree → the steps → ui_get_tree →
    * ui_session_close.
@@ -197,7 +197,7 @@ function describe(callRecord: FlowCall): string {
     case 'ui_type_text':
       return `${String(data.characters_sent ?? '?')} characters sent`;
     case 'ui_scroll':
-      // moved: false is the end of the list (issue 12), worth seeing in a report.
+      // moved: false is the end of the list, worth seeing in a report.
       return `scrolled ${String(data.direction ?? '')}${data.moved === false ? ' (nothing moved: at its end)' : ''}`;
     case 'device_back':
       return `back to ${String(data.back_to_package ?? data.foreground_package ?? '?')}`;

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { OperationContext, Outcome } from '../application/OperationRunner.js';
-import type { ToolsetName } from './toolsets.js';
+import type { ToolsetName } from '../domain/toolsets.js';
 
-/** MCP tool annotations (hints for clients; CONTRACT §1: read-only for the four observers). */
+/** MCP tool annotations (hints for clients; read-only for the four observers). */
 export interface ToolAnnotations {
   readonly readOnlyHint: boolean;
   /** Only meaningful when readOnlyHint is false (MCP), so observers omit it. */
@@ -21,7 +21,7 @@ export interface ToolAnnotations {
  */
 export interface ToolDefinition {
   readonly name: string;
-  /** Which toolset publishes it (issue 16); `core` is the contract's twelve, always on. Not sent to the client. */
+  /** Which toolset publishes it; `core` is the contract's twelve, always on. Not sent to the client. */
   readonly toolset: ToolsetName;
   readonly title: string;
   readonly description: string;

@@ -6,7 +6,7 @@
  *    so that every bad name is reported;
  * 2. the tool's own zod input schema (what tools/list publishes), every issue at once, in words;
  * 3. when both pass, the tool's own execute, which validates every value first (the domain's
- *    parse functions, CONTRACT §5 step 1) and only then calls its service. The tools are built
+ *    parse functions: validation first) and only then calls its service. The tools are built
  *    here over services that cannot be reached: reaching one means the arguments were accepted.
  */
 import type { z } from 'zod';
@@ -42,7 +42,7 @@ export function toolsForChecking(): ReadonlyMap<string, ToolDefinition> {
 
 /**
  * What is wrong with `args` for `tool`, each problem a sentence; empty when the call would pass the
- * tool's validation. `withhold` names arguments the caller supplies itself (a flow's session_id):
+ * tool's validation. `withhold` names arguments the caller supplies itself (a UI session's session_id):
  * they are neither offered as names to send nor checked here; the caller judges them.
  */
 export async function callProblems(tool: ToolDefinition, sent: Readonly<Record<string, unknown>>, withhold: readonly string[] = []): Promise<string[]> {

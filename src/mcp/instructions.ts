@@ -1,4 +1,4 @@
-import type { ToolsetName } from './toolsets.js';
+import type { ToolsetName } from '../domain/toolsets.js';
 
 /** Taught to the model at initialize: the loop that makes the tools work without coordinates. */
 export const SERVER_INSTRUCTIONS = [
@@ -14,7 +14,7 @@ export const SERVER_INSTRUCTIONS = [
 ].join('\n');
 
 /**
- * One line per opt-in toolset (issue 16), added only when it is on, so the instructions never
+ * One line per opt-in toolset, added only when it is on, so the instructions never
  * name a tool the model cannot call. `core` is SERVER_INSTRUCTIONS itself.
  */
 const TOOLSET_LINES: Readonly<Partial<Record<ToolsetName, string>>> = Object.freeze({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OFFERED_SELECTOR_KEYS, type SelectorKey } from '../domain/selectors/selector.js';
 
 /**
- * The shapes published to the model. They describe; the domain validates (CONTRACT §4),
+ * The shapes published to the model. They describe; the domain validates (docs/contract.md, "Error codes"),
  * so every rule that matters also holds for a client that ignores these schemas.
  */
 function selectorTerm() {
@@ -12,10 +12,11 @@ function selectorTerm() {
   >;
 }
 
-// `ref` (issue 13) goes alone; `within` is published loosely (an object of the same keys) to keep the catalogue small; the domain checks it.
+// `ref` goes alone; `within` is published loosely (an object of the same keys) to keep the catalogue small;
+// the domain checks it.
 // Only the keys ui_get_tree offers are listed: the hand-written ones (text_starts_with, class_name,
 // resource_id_matches, state flags, instance…) are accepted all the same and documented for flow
-// files (docs/contract.md §4), since the catalogue is paid on every connect (issue 13 §5).
+// files (docs/contract.md, "Selectors written by hand"), since the catalogue is paid on every connect.
 export const selectorSchema = z
   .object({ ref: z.string().optional(), ...selectorTerm(), within: z.object({}).optional() })
   .describe('From ui_get_tree, unchanged');
@@ -24,7 +25,7 @@ export const selectorSchema = z
  * ui_scroll's optional container: any selector ui_tap accepts, checked by the same domain
  * validation (parseSelector). Published as a bare object: the keys are spelled out once on
  * ui_tap and ui_type_text, and repeating them a third time would cost the catalogue about 250
- * characters of its 6,500 (issue 13) for nothing the model does not already read there.
+ * characters of its 6,500 for nothing the model does not already read there.
  */
 export const containerSelectorSchema = z.object({}).optional();
 
@@ -50,9 +51,9 @@ function withoutEmptyProperties(node: unknown): unknown {
 }
 
 /**
- * CONTRACT §2: every tool answers this envelope, success or failure (`data` is `{}` on failure).
+ * Every tool answers this envelope (docs/contract.md, "The envelope"), success or failure (`data` is `{}` on failure).
  * Published as its required keys only: it is repeated on all twelve tools, and the property
- * shapes (spelled out in docs/contract.md §3) would triple the catalogue's size for no decision a
+ * shapes (spelled out in docs/contract.md, "Tools") would triple the catalogue's size for no decision a
  * client makes. Still honest: every answer, success or failure, has exactly these keys.
  */
 export const ENVELOPE_OUTPUT_SCHEMA = Object.freeze({

@@ -3,9 +3,9 @@ import type { DeviceRouter } from '../application/devices/DeviceRouter.js';
 import { HarnessError } from '../domain/errors.js';
 
 /**
- * The device a REST path names (issue 15's naming: a serial adb lists, or an allowed emulator's
+ * The device a REST path names (as everywhere: a serial adb lists, or an allowed emulator's
  * AVD name). The call runs on that device: without session_id on its binding, with one only if
- * the flow is on it (DeviceRouter.onDevice). An id that names no allowed online device is refused
+ * that UI session is on it (DeviceRouter.onDevice). An id that names no allowed online device is refused
  * before the tool runs, with HTTP 404, rather than silently driving another device under its name.
  */
 export interface DeviceIds {

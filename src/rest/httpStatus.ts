@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../domain/errors.js';
 
 /**
- * The HTTP status of a REST answer whose envelope failed (issue 17; docs/contract.md §13).
+ * The HTTP status of a REST answer whose envelope failed (docs/contract.md, "The REST mirror").
  * A Record over every code, so a new code cannot be added without deciding its status here.
  */
 export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze({
@@ -19,7 +19,7 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   // The device is someone else's right now, or the screen moved on since the tree was read: read, then retry.
   EMULATOR_BUSY: 409,
   STALE_REF: 409,
-  // Several devices and the call named none (issue 15): say which, by a flow's session_id.
+  // Several devices and the call named none: say which, by a UI session's session_id.
   DEVICE_AMBIGUOUS: 409,
   // The screen is locked or asleep: a person must unlock it (WebDAV's Locked, the literal case).
   DEVICE_LOCKED: 423,
@@ -27,9 +27,9 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   EMULATOR_UNAVAILABLE: 503,
   APPIUM_UNAVAILABLE: 503,
   UI_TREE_UNAVAILABLE: 503,
-  // A goal task without a model endpoint configured (tasks, §14): the server cannot serve it as set up.
+  // A goal task without a model endpoint configured (docs/contract.md, "Goal tasks"): the server cannot serve it as set up.
   MODEL_UNAVAILABLE: 503,
-  // Remote mode (issue 15 §4): the tool needs local adb, which this server does not have for the device.
+  // Remote mode: the tool needs local adb, which this server does not have for the device.
   NOT_AVAILABLE_REMOTELY: 501,
   // The device's package manager refused the APK (no REST route installs yet; the table is total).
   APP_INSTALL_FAILED: 422,

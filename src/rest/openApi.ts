@@ -1,5 +1,5 @@
 /**
- * `/openapi.json` (issue 17 §3): OpenAPI 3.1, generated at start from the very zod schemas the
+ * `/openapi.json`: OpenAPI 3.1, generated at start from the very zod schemas the
  * tools publish over MCP (toInputJsonSchema, zod v4's own z.toJSONSchema: its default dialect,
  * JSON Schema 2020-12, is the one OpenAPI 3.1 uses), so the document cannot drift from the tools.
  * Nothing here is a schema written by hand except the envelope's, which is zod too.
@@ -11,7 +11,7 @@ import type { ToolDefinition } from '../mcp/ToolDefinition.js';
 import { STATUS_BY_ERROR_CODE } from './httpStatus.js';
 import type { RestOperation } from './operations.js';
 
-/** CONTRACT §2, the envelope every operation answers (docs/contract.md §3 gives each tool's `data`). */
+/** The envelope every operation answers (docs/contract.md, "Tools", gives each tool's `data`). */
 const envelopeSchema = z
   .object({
     ok: z.boolean(),

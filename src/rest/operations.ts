@@ -1,5 +1,5 @@
 /**
- * The REST mirror as data (issue 17 §3): each operation is one MCP tool, called through the same
+ * The REST mirror as data: each operation is one MCP tool, called through the same
  * handler (runTool) with the same arguments, so it answers the same envelope. The tool's zod input
  * schema is both what the OpenAPI document publishes and what the body's keys are checked against.
  */

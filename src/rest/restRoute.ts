@@ -1,5 +1,5 @@
 /**
- * The REST mirror (issue 17 §3), mounted by the HTTP server beside `/mcp`, behind the same Host,
+ * The REST mirror, mounted by the HTTP server beside `/mcp`, behind the same Host,
  * Origin and bearer checks and the same body bound (HttpServer runs them before any route).
  * Each operation runs its MCP tool through runTool, the very call tools/call makes: the same
  * domain validation, guards, gate and envelope; only the HTTP status is added (httpStatus.ts).
@@ -12,7 +12,7 @@ import { checkArgumentNames } from '../domain/validation.js';
 import type { ArtifactReader } from '../mcp/artifactResource.js';
 import { declaredArguments, runTool } from '../mcp/runTool.js';
 import type { ToolDefinition } from '../mcp/ToolDefinition.js';
-import type { HttpRoute } from '../mcp/transports/http/HttpServer.js';
+import type { HttpRoute } from '../transports/http/HttpServer.js';
 import { sendArtifact } from './artifactDownload.js';
 import type { DeviceIds } from './deviceIds.js';
 import { statusForEnvelope } from './httpStatus.js';
@@ -71,7 +71,7 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
     let args: Record<string, unknown>;
     try {
       args = await argumentsOf(operation, req, url, options.maxBodyBytes);
-      // The body's keys before the device is looked up (CONTRACT §5: validation first), as runTool checks them
+      // The body's keys before the device is looked up (validation first), as runTool checks them
       // again for every transport: no coordinates, no unknown names.
       checkArgumentNames(args, declaredArguments(tool), tool.name);
     } catch (error) {

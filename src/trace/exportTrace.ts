@@ -21,7 +21,7 @@ import { expandIds } from '../domain/selectors/selector.js';
 import { parseSelector } from '../domain/validation.js';
 import type { FlowFile } from '../flow/flowFile.js';
 import { stepToolNames } from '../flow/flowSteps.js';
-import { TOOLSET_NAMES } from '../mcp/toolsets.js';
+import { TOOLSET_NAMES } from '../domain/toolsets.js';
 import { entryNamed, selectorOfEntry, type Trace, type TraceCall } from './readTrace.js';
 
 export class TraceExportError extends Error {

@@ -1,5 +1,5 @@
 /**
- * Reads a trace folder back (docs/contract.md §8a) for the viewer and the exporters: the lines of
+ * Reads a trace folder back (docs/contract.md, "Traces") for the viewer and the exporters: the lines of
  * `trace.jsonl` checked at the boundary, and for each call the summary the model had read and the
  * screen it acted on. A last line cut by a crash is skipped, never a reason to refuse the rest.
  */
@@ -75,7 +75,7 @@ export function selectorOfEntry(entry: SummaryEntry): Record<string, unknown> | 
 export function readTrace(dir: string): Trace {
   const file = path.join(dir, TRACE_FILE);
   if (!existsSync(file) || !statSync(file).isFile()) {
-    throw new TraceReadError(`${dir} is not a trace folder: it has no ${TRACE_FILE}. Traces are under the artifacts directory's traces/ folder (docs/contract.md §8a).`);
+    throw new TraceReadError(`${dir} is not a trace folder: it has no ${TRACE_FILE}. Traces are under the artifacts directory's traces/ folder (docs/contract.md, "Traces").`);
   }
   const lines = readFileSync(file, 'utf8').split('\n');
   let start: Record<string, unknown> | null = null;

@@ -47,7 +47,7 @@ export interface DeviceServices {
   /** Appends to the ordered device log (every service opened is logged). */
   log(kind: DeviceLogKind, detail: string): void;
   /**
-   * Optional trait (issue 8, line endings): behave like a device without shell_v2 (before
+   * Optional trait (line endings): behave like a device without shell_v2 (before
    * Android 7). The CNXN banner then omits `shell_v2`, so adb falls back to `shell:<cmd>`
    * (no exit codes), and that output passes through a PTY: every `\n` reaches the client as
    * `\r\n`. The banner is read once per connection (drop connections after toggling it);
@@ -55,7 +55,7 @@ export interface DeviceServices {
    */
   legacyPty?(): boolean;
   /**
-   * Optional (issue 8, device states): what the adb server should list this device as.
+   * Optional (device states): what the adb server should list this device as.
    * 'unauthorized' answers CNXN with an AUTH challenge that is never accepted (the
    * "allow USB debugging?" prompt nobody confirms); 'recovery' sends a `recovery::` banner.
    * Read once per connection. Absent means 'device'.

@@ -553,7 +553,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const open = expectOk(await harness.call('ui_session_open'));
     const sessionId = open.data.session_id as string;
     expect(sessionId).toMatch(/^[A-Za-z0-9_-]{24,128}$/);
-    expect(open.data.idle_timeout_seconds).toBe(CONFIG_DEFAULTS.flowIdleTimeoutSeconds);
+    expect(open.data.idle_timeout_seconds).toBe(CONFIG_DEFAULTS.sessionIdleTimeoutSeconds);
     expect(await stack.appium.sessionIds()).toHaveLength(sessionsBefore.length + 1);
 
     expectOk(await harness.call('ui_tap', { selector: selectorOf(search), session_id: sessionId }));

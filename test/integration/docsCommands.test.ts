@@ -18,11 +18,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
 import { REPO_ROOT } from '../support/appium.js';
-import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
-import { freePort } from '../support/ports.js';
+import { startHttpStack, type HttpStack } from '../support/httpStack.js';
 import { trackChild } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
-import { startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
+import type { ReliabilityStack } from '../support/reliabilityStack.js';
 
 interface DocCommand {
   /** `README.md:141`: the file and the line the command starts on. */
@@ -80,6 +79,7 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
   [/^git clone /, 'CI itself runs on a fresh clone of the repository'],
   [/\bnpm run bundle\b/, 'bundle.test.ts runs the bundle script and starts the packed server'],
   [/^npm (ci|test)\b|^npm run (build|test:fast)\b/, 'what .ci/run does (the test runner is already running); demo.test.ts runs `npm run demo`'],
+  [/^npm run (lint|format|format:check)\b/, '.ci/run runs format:check and lint before the suites; format rewrites the checkout, never in a test'],
   [/^npm run (soak|bench|verify:real)\b/, 'long runs, or a real emulator (verify:real); not part of CI'],
   [/^npm run conformance\b/, 'conformance.test.ts replays the same corpus in CI (it needs ../shared/uia2-exchanges)'],
   [/^npm install -g \.\/android-mcp-harness|^npx -y \.\/android-mcp-harness/, 'package.test.ts packs the tarball, installs it and runs its bin (doctor and MCP over stdio)'],
@@ -114,8 +114,8 @@ const MARK = '@@amh-doc-command@@';
 
 describeWithAdb('every command in the docs is run here or says why not', () => {
   const commands = docCommands();
+  let http: HttpStack;
   let stack: ReliabilityStack;
-  let server: HttpHarness;
   let scratch: string;
   let home: string;
   let work: string;
@@ -170,12 +170,9 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
     symlinkSync(path.join(REPO_ROOT, 'package.json'), path.join(work, 'package.json'));
     // A checkout has artifacts/ (its .gitkeep); the flow command writes its report there.
     mkdirSync(path.join(work, 'artifacts'));
-    stack = await startReliabilityStack({ appium: true });
-    stack.device.setScreen('settings_home' as never);
-    port = await freePort();
-    const env = stack.harnessEnv('docs', { HOME: home, ANDROID_MCP_ACTION_TIMEOUT: '20', ANDROID_MCP_CONNECT_TIMEOUT: '60' });
-    server = await startHttpHarness(env, ['--port', String(port)]);
-    const shellEnv = { ...env, PATH: process.env.PATH ?? '' };
+    http = await startHttpStack({ tag: 'docs', env: { HOME: home, ANDROID_MCP_ACTION_TIMEOUT: '20', ANDROID_MCP_CONNECT_TIMEOUT: '60' } });
+    ({ stack, port } = http);
+    const shellEnv = { ...http.env, PATH: process.env.PATH ?? '' };
     // The README last: its task example leaves a flow task running on the device, which would make
     // the usage guide's calls meet EMULATOR_BUSY.
     const files = [...new Set(commands.filter((c) => classify(c, commands) === 'run').map((c) => c.block))].sort((a, b) => Number(a === 'README.md') - Number(b === 'README.md'));
@@ -187,8 +184,7 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
   }, 600_000);
 
   afterAll(async () => {
-    await server?.stop();
-    await stack?.stop();
+    await http?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }, 60_000);
 

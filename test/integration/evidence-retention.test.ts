@@ -7,19 +7,16 @@
  * and MCP, word for word.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ARTIFACT_ID_PATTERN } from '../../src/domain/evidenceName.js';
 import { HOLD_BOARD_FOLDER } from '../../src/infrastructure/fs/FileEvidenceHoldBoard.js';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { startHarness, type HarnessProcess } from '../e2e/support/harnessClient.js';
-import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
-import { startAppium, type RunningAppium } from '../support/appium.js';
-import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
+import { describeWithAdb } from '../support/adbServer.js';
 import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
-import { manyDevicesHarnessEnv } from '../support/manyDevices.js';
+import { startManyDevicesStack, type ManyDevicesStack } from '../support/manyDevicesStack.js';
 import { freePort } from '../support/ports.js';
 import { BUILT_BIN, ensureBuilt } from '../support/rawServer.js';
 
@@ -36,15 +33,12 @@ function notFound(id: string): string {
 }
 
 describeWithAdb('the evidence retention bound, two processes sharing one evidence directory', () => {
-  let adb: PrivateAdbServer;
-  let appium: RunningAppium;
+  let many: ManyDevicesStack;
   let stdio: HarnessProcess;
   let http: HttpHarness;
   let base: string;
-  let scratch: string;
   let artifacts: string;
   let serialB: string;
-  const attached: AttachedDevice[] = [];
   let sessionId: string;
   let heldId: string;
   const shots: string[] = [];
@@ -73,29 +67,21 @@ describeWithAdb('the evidence retention bound, two processes sharing one evidenc
 
   beforeAll(async () => {
     ensureBuilt();
-    scratch = mkdtempSync(join(tmpdir(), 'amh-retention-'));
-    artifacts = join(scratch, 'artifacts');
-    adb = await startAdbServer();
-    for (const device of [VirtualDevice.withDefaultScenario({}), VirtualDevice.withDefaultScenario({ serialNumber: 'R58M0RETAIN' })]) {
-      attached.push(await attachDeviceToAdb(device, adb));
-    }
-    const [serialA, b] = attached.map((entry) => entry.serial) as [string, string];
+    many = await startManyDevicesStack({
+      label: 'retention',
+      devices: [VirtualDevice.withDefaultScenario({}), VirtualDevice.withDefaultScenario({ serialNumber: 'R58M0RETAIN' })],
+    });
+    artifacts = join(many.scratch, 'artifacts');
+    const [serialA, b] = many.serials as [string, string];
     serialB = b;
-    appium = await startAppium({ adbPort: adb.port });
     const env = (serial: string, extra: Record<string, string> = {}): Record<string, string> =>
-      manyDevicesHarnessEnv({
-        adbPort: adb.port,
-        serials: [serialA, serialB],
-        appiumUrl: appium.url,
-        scratch,
-        extra: {
-          ANDROID_UDID: serial,
-          ANDROID_MCP_ARTIFACTS_MAX_FILES: '3',
-          ANDROID_MCP_ARTIFACTS_MAX_MB: '50',
-          ANDROID_MCP_ACTION_TIMEOUT: '20',
-          ANDROID_MCP_CONNECT_TIMEOUT: '60',
-          ...extra,
-        },
+      many.harnessEnv({
+        ANDROID_UDID: serial,
+        ANDROID_MCP_ARTIFACTS_MAX_FILES: '3',
+        ANDROID_MCP_ARTIFACTS_MAX_MB: '50',
+        ANDROID_MCP_ACTION_TIMEOUT: '20',
+        ANDROID_MCP_CONNECT_TIMEOUT: '60',
+        ...extra,
       });
     stdio = await startHarness(env(serialA));
     http = await startHttpHarness(env(serialB, { ANDROID_MCP_HTTP_TOKEN: TOKEN }), ['--port', String(await freePort())]);
@@ -105,10 +91,7 @@ describeWithAdb('the evidence retention bound, two processes sharing one evidenc
   afterAll(async () => {
     await stdio?.close();
     await http?.stop();
-    await appium?.stop();
-    for (const entry of attached) await entry.stop().catch(() => undefined);
-    await adb?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    await many?.stop();
   }, 60_000);
 
   it('keeps the newest 3 files, oldest out first, and the capture an open UI session gave out in the other process', async () => {

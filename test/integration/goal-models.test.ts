@@ -12,7 +12,7 @@ import type { GoalRunRequest, GoalStep, GoalTool } from '../../src/application/t
 import { loadConfig } from '../../src/config.js';
 import type { Envelope } from '../../src/domain/envelope.js';
 import { SystemClock } from '../../src/infrastructure/clock/SystemClock.js';
-import { createGoalRunner, createModel } from '../../src/infrastructure/model/createGoalRunner.js';
+import { createGoalRunner, createModel } from '../../src/wiring/goalRunner.js';
 import { RecordingLogger } from '../support/fakes/RecordingLogger.js';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedProvider, type ScriptStep } from '../support/scriptedModelServer.js';
 

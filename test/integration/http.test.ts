@@ -15,11 +15,13 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
-import { runHttpHarnessToExit, startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
+import { runHttpHarnessToExit, type HttpHarness } from '../support/httpHarness.js';
+import { startHttpStack, type HttpStack } from '../support/httpStack.js';
 import { REPO_ROOT } from '../support/appium.js';
 import { freePort } from '../support/ports.js';
 import { ensureBuilt } from '../support/rawServer.js';
-import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
+import { sleepMs, type ReliabilityStack } from '../support/reliabilityStack.js';
+import { settledValue } from '../support/settle.js';
 
 const TOKEN = 'http-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
@@ -46,28 +48,24 @@ function refusedOnce(kind: string): void {
 }
 
 describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
+  let http: HttpStack;
   let stack: ReliabilityStack;
   let server: HttpHarness;
 
   beforeAll(async () => {
     ensureBuilt();
-    stack = await startReliabilityStack({ appium: true });
-    stack.device.setScreen('settings_home' as never);
-    const port = await freePort();
-    server = await startHttpHarness(
-      stack.harnessEnv('http', { ANDROID_MCP_HTTP_TOKEN: TOKEN, ANDROID_MCP_ACTION_TIMEOUT: '15', ANDROID_MCP_CONNECT_TIMEOUT: '30' }),
-      ['--port', String(port)],
-    );
+    http = await startHttpStack({ tag: 'http', token: TOKEN, env: { ANDROID_MCP_ACTION_TIMEOUT: '15', ANDROID_MCP_CONNECT_TIMEOUT: '30' } });
+    ({ stack, server } = http);
   }, 180_000);
 
   afterAll(async () => {
     await server?.stop();
-    if (stack) {
+    if (http) {
       const sessions = stack.appium ? await stack.appium.sessionIds() : [];
       const locks = readdirSync(stack.lockDir, { withFileTypes: true }).map((entry) => entry.name);
       const refused = Object.values(figures.refused).reduce((sum, n) => sum + n, 0);
       process.stderr.write(`[reliability] http: ${refused} refused ${JSON.stringify(figures)}; sessions left ${sessions.length}; lock files left ${locks.length}\n`);
-      await stack.stop();
+      await http.stop();
     }
   }, 60_000);
 
@@ -102,23 +100,11 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
   }
 
   async function noSessionsLeft(withinMs = 20_000): Promise<void> {
-    const deadline = Date.now() + withinMs;
-    let ids = await stack.appium!.sessionIds();
-    while (ids.length > 0 && Date.now() < deadline) {
-      await sleepMs(250);
-      ids = await stack.appium!.sessionIds();
-    }
-    expect(ids).toEqual([]);
+    expect(await settledValue(() => stack.appium!.sessionIds(), (ids) => ids.length === 0, withinMs)).toEqual([]);
   }
 
   async function noLockFileLeft(withinMs = 20_000): Promise<void> {
-    const deadline = Date.now() + withinMs;
-    let names = readdirSync(stack.lockDir);
-    while (names.length > 0 && Date.now() < deadline) {
-      await sleepMs(250);
-      names = readdirSync(stack.lockDir);
-    }
-    expect(names).toEqual([]);
+    expect(await settledValue(async () => readdirSync(stack.lockDir), (names) => names.length === 0, withinMs)).toEqual([]);
   }
 
   it('the v1 SDK client (2025-11-25) sees the twelve tools and the device', async () => {

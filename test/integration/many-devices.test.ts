@@ -12,17 +12,16 @@
  * - A's two serials share one lock: the same process refuses a flow through the other serial, and
  *   a second harness process configured with the other serial gets EMULATOR_BUSY.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { lockFileName } from '../../src/infrastructure/lock/FileDeviceLock.js';
 import { startHarness, type HarnessProcess, type WireEnvelope } from '../e2e/support/harnessClient.js';
-import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
-import { startAppium, type RunningAppium } from '../support/appium.js';
-import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
-import { activitySince, manyDevicesHarnessEnv } from '../support/manyDevices.js';
+import { describeWithAdb, type PrivateAdbServer } from '../support/adbServer.js';
+import type { RunningAppium } from '../support/appium.js';
+import { activitySince } from '../support/manyDevices.js';
+import { startManyDevicesStack, type ManyDevicesStack } from '../support/manyDevicesStack.js';
 import { ensureBuilt } from '../support/rawServer.js';
 
 const AVD = 'Pixel_7_API_34';
@@ -33,37 +32,31 @@ function data(envelope: WireEnvelope): Record<string, unknown> {
 }
 
 describeWithAdb('many devices in one harness process (issue 15 items 1-3)', () => {
+  let many: ManyDevicesStack;
   let adb: PrivateAdbServer;
   let appium: RunningAppium;
   let harness: HarnessProcess;
   const deviceA = VirtualDevice.withDefaultScenario({ avdName: AVD });
   const deviceB = VirtualDevice.withDefaultScenario({ serialNumber: 'R58M0B0B0B' });
-  const attached: AttachedDevice[] = [];
   let a1: string;
   let a2: string;
   let b: string;
   let scratch: string;
 
-  const envFor = (extra: Record<string, string>): Record<string, string> =>
-    manyDevicesHarnessEnv({ adbPort: adb.port, serials: [a1, a2, b], appiumUrl: appium.url, scratch, extra });
+  const envFor = (extra: Record<string, string>): Record<string, string> => many.harnessEnv(extra);
 
   beforeAll(async () => {
     ensureBuilt();
-    scratch = mkdtempSync(join(tmpdir(), 'amh-many-'));
-    adb = await startAdbServer();
     // Device A twice: two serials of one device.
-    for (const device of [deviceA, deviceA, deviceB]) attached.push(await attachDeviceToAdb(device, adb));
-    [a1, a2, b] = attached.map((entry) => entry.serial) as [string, string, string];
-    appium = await startAppium({ adbPort: adb.port });
+    many = await startManyDevicesStack({ label: 'many', devices: [deviceA, deviceA, deviceB] });
+    ({ adb, appium, scratch } = many);
+    [a1, a2, b] = many.serials as [string, string, string];
     harness = await startHarness(envFor({}));
   }, 180_000);
 
   afterAll(async () => {
     await harness?.close();
-    await appium?.stop();
-    for (const entry of attached) await entry.stop().catch(() => undefined);
-    await adb?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    await many?.stop();
   }, 60_000);
 
   it('the virtual device answers getprop as the harness reads it: one identity for both of A\'s serials', async () => {

@@ -11,36 +11,20 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
 import { defaultScenario } from '../../src/virtual-device/scenario/defaultScenario.js';
-import { startHarness, type HarnessProcess, type ToolAnswer } from '../e2e/support/harnessClient.js';
-import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js';
 import type { ScreenSummary } from '../../src/domain/tree/screen.js';
-import { describeWithAdb } from '../support/adbServer.js';
 import { EDGE_DONE_SCREEN, EDGE_SCREEN, withEdgeToEdge } from '../support/edgeScenario.js';
-import { sleep } from '../support/processes.js';
+import { quirkProbes } from '../support/quirkProbes.js';
+import { describeOnVirtualDevice, startQuirkE2eStack, type QuirkE2eStack } from '../support/quirkStack.js';
 import { ensureBuilt } from '../support/rawServer.js';
-import { openRawSession, type RawDriver } from '../support/rawSession.js';
 import { selectorOfEntry } from '../../src/application/screen/wireSummary.js';
 
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
 
-// The raw half of each test needs the virtual device's log; the e2e suite covers real emulators.
-const describeOnVirtualDevice = ON_EMULATOR ? (): void => undefined : describeWithAdb;
-
 describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and in the harness', () => {
-  let stack: E2eStack;
+  let stack: QuirkE2eStack;
   let device: VirtualDevice;
-  let harness: HarnessProcess;
 
-  const rawText = async (args: readonly string[]): Promise<string> => {
-    const r = await stack.adb(args);
-    return r.stdout.toString('utf8') + r.stderr;
-  };
-  const call = (tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => harness.call(tool, args);
-  const report = (name: string, answer: ToolAnswer): void => {
-    const e = answer.envelope;
-    process.stderr.write(`[quirks-edge] ${name}: ${e.ok ? JSON.stringify(e.data).slice(0, 300) : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`);
-  };
-  const lastSeq = (): number => device.log().at(-1)?.seq ?? 0;
+  const { call, report, rawText, lastSeq, withRawSession } = quirkProbes('quirks-edge', () => stack, { okDataChars: 300 });
   const clicksSince = (since: number): string[] =>
     device
       .log()
@@ -54,35 +38,18 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
   const indexOf = (summary: ScreenSummary, text: string): number =>
     summary.actions.findIndex((a) => JSON.stringify(selectorOfEntry(a) ?? {}).includes(text) || a.label === text);
 
-  /** A raw UiAutomator2 session (the contract's capabilities), deleted before the harness acts. */
-  async function withRawSession(work: (driver: RawDriver) => Promise<void>): Promise<void> {
-    // Wait until the session the harness keeps after an action (issue 14) has ended.
-    const deadline = Date.now() + 10_000;
-    while ((await stack.appium.sessionIds()).length > 0 && Date.now() < deadline) await sleep(100);
-    const driver = await openRawSession({ appiumPort: stack.appium.port, serial: stack.serial, adbPort: stack.adbPort });
-    try {
-      await work(driver);
-    } finally {
-      await driver.deleteSession();
-      const until = Date.now() + 5_000;
-      while (device.instrumentationRunning() && Date.now() < until) await sleep(50);
-    }
-  }
-
   beforeAll(async () => {
     ensureBuilt();
-    stack = await startStack({
+    // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
+    stack = await startQuirkE2eStack({
       label: 'quirks-edge',
       device: () => new VirtualDevice(withEdgeToEdge(defaultScenario(detectHelperVersions())), { instrumentationStartupMs: 300, sdk: 35 }),
+      harness: { ANDROID_MCP_ACTION_TIMEOUT: '30', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1' },
     });
-    if (!stack.device) throw new Error('this file needs the virtual device');
     device = stack.device;
-    // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
-    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '30', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1' }));
   }, 180_000);
 
   afterAll(async () => {
-    await harness?.close();
     await stack?.stop();
   }, 60_000);
 

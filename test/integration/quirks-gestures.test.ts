@@ -10,16 +10,12 @@ import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
 import { defaultScenario } from '../../src/virtual-device/scenario/defaultScenario.js';
 import type { NodeSpec } from '../../src/virtual-device/scenario/model.js';
-import { startHarness, type HarnessProcess, type ToolAnswer } from '../e2e/support/harnessClient.js';
-import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js';
 import { nameOf, type WireSummary } from '../e2e/support/summary.js';
-import { describeWithAdb } from '../support/adbServer.js';
 import { LONG_SEARCH_SCREEN, withLongSearch } from '../support/gestureScenario.js';
-import { sleep } from '../support/processes.js';
+import { quirkProbes } from '../support/quirkProbes.js';
+import { describeOnVirtualDevice, startQuirkE2eStack, type QuirkE2eStack } from '../support/quirkStack.js';
 import { ensureBuilt } from '../support/rawServer.js';
-import { openRawSession, type RawDriver } from '../support/rawSession.js';
 
-type Browser = RawDriver;
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
 /** Where the IME sits on the virtual phone ([0,1517][1080,2400]). */
 const IME_TOP = 1517;
@@ -33,24 +29,11 @@ function allAppsRows(): [string, string][] {
   return (list?.children ?? []).map((row) => texts(row) as [string, string]);
 }
 
-// The raw half of each test needs the virtual device's log; the e2e suite covers real emulators.
-const describeOnVirtualDevice = ON_EMULATOR ? (): void => undefined : describeWithAdb;
-
 describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual device and in the harness', () => {
-  let stack: E2eStack;
+  let stack: QuirkE2eStack;
   let device: VirtualDevice;
-  let harness: HarnessProcess;
 
-  const rawText = async (args: readonly string[]): Promise<string> => {
-    const r = await stack.adb(args);
-    return r.stdout.toString('utf8') + r.stderr;
-  };
-  const call = (tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => harness.call(tool, args);
-  const report = (name: string, answer: ToolAnswer): void => {
-    const e = answer.envelope;
-    process.stderr.write(`[quirks-gestures] ${name}: ${e.ok ? JSON.stringify(e.data).slice(0, 200) : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`);
-  };
-  const lastSeq = (): number => device.log().at(-1)?.seq ?? 0;
+  const { call, report, rawText, lastSeq, withRawSession } = quirkProbes('quirks-gestures', () => stack, { okDataChars: 200 });
   const logSince = (since: number, kind?: string): string[] =>
     device
       .log()
@@ -62,22 +45,6 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     return answer.envelope.data as unknown as WireSummary;
   };
 
-  /** A raw UiAutomator2 session (the contract's capabilities), deleted before the harness acts. */
-  async function withRawSession(work: (driver: Browser) => Promise<void>): Promise<void> {
-    // A second client's session start force-stops the UiAutomator2 server of the session the
-    // harness keeps after an action (issue 14): wait until its lease has ended, as a polite client would.
-    const deadline = Date.now() + 10_000;
-    while ((await stack.appium.sessionIds()).length > 0 && Date.now() < deadline) await sleep(100);
-    const driver = await openRawSession({ appiumPort: stack.appium.port, serial: stack.serial, adbPort: stack.adbPort });
-    try {
-      await work(driver);
-    } finally {
-      await driver.deleteSession();
-      const deadline = Date.now() + 5_000;
-      while (device.instrumentationRunning() && Date.now() < deadline) await sleep(50);
-    }
-  }
-
   const elementId = (ref: unknown): string => {
     const id = (ref as Record<string, string | undefined>)[W3C] ?? (ref as Record<string, string | undefined>).ELEMENT;
     if (!id) throw new Error(`not an element reference: ${JSON.stringify(ref)}`);
@@ -86,18 +53,16 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
 
   beforeAll(async () => {
     ensureBuilt();
-    stack = await startStack({
+    // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
+    stack = await startQuirkE2eStack({
       label: 'quirks-gestures',
       device: () => new VirtualDevice(withLongSearch(defaultScenario(detectHelperVersions())), { instrumentationStartupMs: 300 }),
+      harness: { ANDROID_MCP_ACTION_TIMEOUT: '30', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1' },
     });
-    if (!stack.device) throw new Error('this file needs the virtual device');
     device = stack.device;
-    // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
-    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '30', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1' }));
   }, 180_000);
 
   afterAll(async () => {
-    await harness?.close();
     await stack?.stop();
   }, 60_000);
 

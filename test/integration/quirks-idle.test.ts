@@ -15,10 +15,9 @@
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
-import { startHarness, type HarnessProcess, type ToolAnswer } from '../e2e/support/harnessClient.js';
-import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js';
-import { describeWithAdb } from '../support/adbServer.js';
 import { sleep } from '../support/processes.js';
+import { quirkProbes } from '../support/quirkProbes.js';
+import { describeOnVirtualDevice, startQuirkE2eStack, type QuirkE2eStack } from '../support/quirkStack.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { openRawSession, type RawDriver } from '../support/rawSession.js';
 
@@ -29,20 +28,11 @@ const ACTION_TIMEOUT_S = 16;
 const HARNESS_IDLE_WAIT_MS = 1_000;
 const ROOT_TIMED_OUT = /Timed out after \d+ms waiting for the root AccessibilityNodeInfo in the active window/;
 
-// The raw half of each test needs the virtual device's faults and log; the e2e suite covers real emulators.
-const describeOnVirtualDevice = ON_EMULATOR ? (): void => undefined : describeWithAdb;
-
 describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virtual device and in the harness', () => {
-  let stack: E2eStack;
+  let stack: QuirkE2eStack;
   let device: VirtualDevice;
-  let harness: HarnessProcess;
 
-  const call = (tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => harness.call(tool, args);
-  const report = (name: string, answer: ToolAnswer): void => {
-    const e = answer.envelope;
-    process.stderr.write(`[quirks-idle] ${name}: ${e.ok ? 'ok' : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`);
-  };
-  const lastSeq = (): number => device.log().at(-1)?.seq ?? 0;
+  const { call, report, lastSeq, untilNoSession } = quirkProbes('quirks-idle', () => stack);
   const logSince = (since: number, kind: string): string[] =>
     device
       .log()
@@ -56,8 +46,7 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
 
   /** No UiAutomator2 server on the device and no session in Appium: a dump meets nobody. */
   async function deviceFree(): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while ((device.instrumentationRunning() || (await stack.appium.sessionIds()).length > 0) && Date.now() < deadline) await sleep(50);
+    await untilNoSession(10_000, 50);
     expect(device.instrumentationRunning(), 'a UiAutomator2 server still holds UiAutomation').toBe(false);
   }
 
@@ -75,13 +64,12 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
 
   beforeAll(async () => {
     ensureBuilt();
-    stack = await startStack({
+    stack = await startQuirkE2eStack({
       label: 'quirks-idle',
       device: () => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 300 }),
+      harness: { ANDROID_MCP_ACTION_TIMEOUT: String(ACTION_TIMEOUT_S), ANDROID_MCP_WARM_SESSION_TIMEOUT: '0' },
     });
-    if (!stack.device) throw new Error('this file needs the virtual device');
     device = stack.device;
-    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: String(ACTION_TIMEOUT_S), ANDROID_MCP_WARM_SESSION_TIMEOUT: '0' }));
   }, 180_000);
 
   afterEach(async () => {
@@ -91,7 +79,6 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
   }, 30_000);
 
   afterAll(async () => {
-    await harness?.close();
     await stack?.stop();
   }, 60_000);
 

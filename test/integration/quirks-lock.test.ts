@@ -6,104 +6,38 @@
  * virtual device and one real Appium 3 for the file; every test starts from resetTraits().
  * The table: docs/device-quirks.md.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
-import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
-import { defaultScenario } from '../../src/virtual-device/scenario/defaultScenario.js';
-import type { ScenarioSpec } from '../../src/virtual-device/scenario/model.js';
-import { startHarness, type HarnessProcess, type ToolAnswer } from '../e2e/support/harnessClient.js';
-import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
-import { startAppium, type RunningAppium } from '../support/appium.js';
-import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
-import { sleep } from '../support/processes.js';
+import type { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { describeWithAdb, type PrivateAdbServer } from '../support/adbServer.js';
+import type { RunningAppium } from '../support/appium.js';
+import { quirkProbes } from '../support/quirkProbes.js';
+import { quirksScenario } from '../support/quirksScenario.js';
+import { startQuirkStack, type QuirkStack } from '../support/quirkStack.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { openRawSession } from '../support/rawSession.js';
-
-/** A form whose field has focus when it opens (the keyboard is up), with an Attach button above the keyboard. */
-function lockScenario(): ScenarioSpec {
-  const base = defaultScenario(detectHelperVersions());
-  return {
-    ...base,
-    packages: [...base.packages, { name: 'com.example.quirks', thirdParty: true, launcher: { activity: '.FormActivity', screen: 'quirks_form' } }],
-    screens: [
-      ...base.screens,
-      {
-        id: 'quirks_form',
-        package: 'com.example.quirks',
-        activity: '.FormActivity',
-        focusOnOpen: 'message',
-        root: {
-          class: 'android.widget.FrameLayout',
-          bounds: [0, 0, 1080, 2400],
-          children: [
-            { key: 'attach', class: 'android.widget.ImageButton', contentDesc: 'Attach', clickable: true, bounds: [40, 400, 170, 530] },
-            { key: 'message', class: 'android.widget.EditText', hint: 'Message', clickable: true, focusable: true, bounds: [200, 400, 1040, 530] },
-          ],
-        },
-      },
-    ],
-  };
-}
 
 const NEVER_UNLOCKS = /The harness never unlocks or wakes the device itself: it cannot know the PIN, pattern or password\./;
 
 describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at the first session', () => {
+  let stack: QuirkStack;
   let adb: PrivateAdbServer;
   let device: VirtualDevice;
-  let attached: AttachedDevice;
   let serial: string;
   let appium: RunningAppium;
-  let harness: HarnessProcess;
-  let scratch: string;
 
-  const rawText = async (args: readonly string[]): Promise<string> => {
-    const r = await adb.adb(['-s', serial, ...args]);
-    return r.stdout.toString('utf8') + r.stderr;
-  };
-  const call = (tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => harness.call(tool, args);
-  const report = (name: string, answer: ToolAnswer): void => {
-    const e = answer.envelope;
-    process.stderr.write(`[quirks-lock] ${name}: ${e.ok ? 'ok' : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`);
-  };
+  const { call, report, rawText, untilNoSession } = quirkProbes('quirks-lock', () => stack);
   /** Until the session a harness kept after an action (lease 1 s) is gone. */
-  const noSessionLeft = async (): Promise<void> => {
-    const deadline = Date.now() + 10_000;
-    while ((device.instrumentationRunning() || (await appium.sessionIds()).length > 0) && Date.now() < deadline) await sleep(100);
-  };
+  const noSessionLeft = (): Promise<void> => untilNoSession();
   const liveFocus = (text: string): string => /mCurrentFocus=(\S+)/.exec(text.slice(text.indexOf('WINDOW MANAGER DISPLAY CONTENTS')))?.[1] ?? '';
 
   beforeAll(async () => {
     ensureBuilt();
-    scratch = mkdtempSync(join(tmpdir(), 'amh-quirks-lock-'));
-    adb = await startAdbServer();
-    device = new VirtualDevice(lockScenario(), { instrumentationStartupMs: 300 });
-    attached = await attachDeviceToAdb(device, adb);
-    serial = attached.serial;
-    appium = await startAppium({ adbPort: adb.port });
-    harness = await startHarness({
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? scratch,
-      ANDROID_UDID: serial,
-      ANDROID_MCP_ALLOW_SERIALS: serial,
-      ANDROID_ADB_SERVER_PORT: String(adb.port),
-      APPIUM_URL: appium.url,
-      ANDROID_MCP_ARTIFACTS_DIR: join(scratch, 'artifacts'),
-      ANDROID_MCP_LOCK_DIR: join(scratch, 'locks'),
-      ANDROID_MCP_LOG_LEVEL: 'info',
-      ANDROID_MCP_WARM_SESSION_TIMEOUT: '1',
-      ANDROID_MCP_ACTION_TIMEOUT: '30',
-    });
+    stack = await startQuirkStack({ label: 'quirks-lock', scenario: quirksScenario(), harness: { ANDROID_MCP_ACTION_TIMEOUT: '30' } });
+    ({ adb, device, serial, appium } = stack);
   }, 180_000);
 
   afterAll(async () => {
-    await harness?.close();
-    await appium?.stop();
-    await attached?.stop();
-    await adb?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    await stack?.stop();
   }, 60_000);
 
   afterEach(async () => {

@@ -7,59 +7,26 @@
  */
 import { nameOfEntry, type WireActionEntry } from '../../src/application/screen/wireSummary.js';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { extractPng } from '../../src/infrastructure/adb/AdbDeviceGateway.js';
-import { FOLDABLE_DISPLAYS, VirtualDevice } from '../../src/virtual-device/device/index.js';
-import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
-import { defaultScenario } from '../../src/virtual-device/scenario/defaultScenario.js';
-import type { ScenarioSpec } from '../../src/virtual-device/scenario/model.js';
-import { startHarness, type HarnessProcess, type ToolAnswer } from '../e2e/support/harnessClient.js';
+import { FOLDABLE_DISPLAYS, type VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { startHarness, type ToolAnswer } from '../e2e/support/harnessClient.js';
 import { connectDevice, disconnectDevice, waitForDeviceState } from '../support/adbDevices.js';
-import { describeWithAdb, startAdbServer, type AdbResult, type PrivateAdbServer } from '../support/adbServer.js';
-import { startAppium, type RunningAppium } from '../support/appium.js';
-import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
+import { describeWithAdb, type AdbResult, type PrivateAdbServer } from '../support/adbServer.js';
+import type { RunningAppium } from '../support/appium.js';
+import type { AttachedDevice } from '../support/deviceOnAdb.js';
 import { sleep } from '../support/processes.js';
+import { quirkProbes } from '../support/quirkProbes.js';
+import { quirksScenario } from '../support/quirksScenario.js';
+import { QUIRK_WARM_LEASE_S, startQuirkStack, type QuirkStack } from '../support/quirkStack.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { openRawSession } from '../support/rawSession.js';
 
 /** The oracle's short lease of the session kept after an action without session_id (issue 14). */
-const WARM_LEASE_S = 1;
-
-/**
- * The default scenario plus one form screen made for these quirks: a focused field (the IME
- * opens with the screen), a `Send` button under the keyboard, and a 130 px `Attach` icon,
- * large enough at 420 dpi (minimum 126 px) and too small at 480 dpi (minimum 144 px).
- */
-function quirksScenario(): ScenarioSpec {
-  const base = defaultScenario(detectHelperVersions());
-  return {
-    ...base,
-    packages: [...base.packages, { name: 'com.example.quirks', thirdParty: true, launcher: { activity: '.FormActivity', screen: 'quirks_form' } }],
-    screens: [
-      ...base.screens,
-      {
-        id: 'quirks_form',
-        package: 'com.example.quirks',
-        activity: '.FormActivity',
-        focusOnOpen: 'message',
-        root: {
-          class: 'android.widget.FrameLayout',
-          bounds: [0, 0, 1080, 2400],
-          children: [
-            { class: 'android.widget.TextView', text: 'New message', bounds: [40, 180, 1040, 300] },
-            { key: 'attach', class: 'android.widget.ImageButton', contentDesc: 'Attach', clickable: true, bounds: [40, 400, 170, 530] },
-            { key: 'message', class: 'android.widget.EditText', hint: 'Message', clickable: true, focusable: true, bounds: [200, 400, 1040, 530] },
-            { key: 'send', class: 'android.widget.Button', text: 'Send', clickable: true, bounds: [40, 2000, 1040, 2150] },
-          ],
-        },
-      },
-    ],
-  };
-}
+const WARM_LEASE_S = QUIRK_WARM_LEASE_S;
 
 /** A flat entry (issue 14): its selector keys beside the facts, read back with selectorOfEntry. */
 type Entry = WireActionEntry;
@@ -69,58 +36,32 @@ type Finding = { issue: string; minimum_px?: number; actions?: number[]; label?:
 const nameOf = (entry: Entry): string => nameOfEntry(entry);
 
 describeWithAdb('issue 8: real-device quirks, in the virtual device and in the harness', () => {
+  let stack: QuirkStack;
   let adb: PrivateAdbServer;
   let device: VirtualDevice;
   let attached: AttachedDevice;
   let serial: string;
   let appium: RunningAppium;
-  let harness: HarnessProcess;
   let scratch: string;
 
-  function harnessEnv(extra: Record<string, string> = {}): Record<string, string> {
-    return {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? scratch,
-      ANDROID_UDID: serial,
-      ANDROID_MCP_ALLOW_SERIALS: serial,
-      ANDROID_ADB_SERVER_PORT: String(adb.port),
-      APPIUM_URL: appium.url,
-      ANDROID_MCP_ARTIFACTS_DIR: join(scratch, 'artifacts'),
-      ANDROID_MCP_LOCK_DIR: join(scratch, 'locks'),
-      ANDROID_MCP_LOG_LEVEL: 'info',
-      // Issue 14: the session of an action without session_id is kept this long (30 s by default).
-      ANDROID_MCP_WARM_SESSION_TIMEOUT: String(WARM_LEASE_S),
-      ...extra,
-    };
-  }
+  const probes = quirkProbes('quirks', () => stack);
+  const { call, report, rawText, lastSeq } = probes;
+  const harnessEnv = (extra: Record<string, string> = {}): Record<string, string> => stack.harnessEnv(extra);
 
   /** Raw adb against the device, as a user would type it. */
   const raw = (args: readonly string[], options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<AdbResult> => adb.adb(['-s', serial, ...args], options);
-  const rawText = async (args: readonly string[]): Promise<string> => {
-    const r = await raw(args);
-    return r.stdout.toString('utf8') + r.stderr;
-  };
-  const call = (tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => harness.call(tool, args);
   /**
    * Waits until the session a harness kept after an action without session_id is gone (issue 14:
    * its lease, then its close): until then its UiAutomator2 server holds UiAutomation, so a raw
    * dump fails as on a real device, and the device lock is that harness's.
    */
-  const warmLeaseEnded = async (): Promise<void> => {
-    const deadline = Date.now() + WARM_LEASE_S * 1000 + 8_000;
-    while ((device.instrumentationRunning() || (await appium.sessionIds()).length > 0) && Date.now() < deadline) await sleep(100);
-  };
-  const report = (name: string, answer: ToolAnswer): void => {
-    const e = answer.envelope;
-    process.stderr.write(`[quirks] ${name}: ${e.ok ? 'ok' : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`);
-  };
+  const warmLeaseEnded = (): Promise<void> => probes.untilNoSession(WARM_LEASE_S * 1000 + 8_000);
   /** Command lines the device received since `since`, as `origin: line` (adb quotes exec-out arguments: unquoted here). */
   const deviceShellSince = (since: number): string[] =>
     device
       .log()
       .filter((e) => e.seq > since && e.kind === 'shell')
       .map((e) => e.detail.replace(/'([^' ]*)'/g, '$1'));
-  const lastSeq = (): number => device.log().at(-1)?.seq ?? 0;
 
   /** The banner (shell_v2, device state) is read once per connection: reconnect after changing it. */
   async function reconnect(expectState = 'device'): Promise<void> {
@@ -136,21 +77,12 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
 
   beforeAll(async () => {
     ensureBuilt();
-    scratch = mkdtempSync(join(tmpdir(), 'amh-quirks-'));
-    adb = await startAdbServer();
-    device = new VirtualDevice(quirksScenario(), { instrumentationStartupMs: 300 });
-    attached = await attachDeviceToAdb(device, adb);
-    serial = attached.serial;
-    appium = await startAppium({ adbPort: adb.port });
-    harness = await startHarness(harnessEnv({ ANDROID_MCP_ACTION_TIMEOUT: '30' }));
+    stack = await startQuirkStack({ label: 'quirks', scenario: quirksScenario(), harness: { ANDROID_MCP_ACTION_TIMEOUT: '30' } });
+    ({ adb, device, attached, serial, appium, scratch } = stack);
   }, 180_000);
 
   afterAll(async () => {
-    await harness?.close();
-    await appium?.stop();
-    await attached?.stop();
-    await adb?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    await stack?.stop();
   }, 60_000);
 
   afterEach(async () => {

@@ -16,6 +16,7 @@ import { startAppium } from '../support/appium.js';
 import { freePort } from '../support/ports.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
+import { settledValue } from '../support/settle.js';
 
 const CEILING_MS = 2_000;
 const TYPED = new Set(['EMULATOR_UNAVAILABLE', 'APPIUM_UNAVAILABLE', 'UI_TREE_UNAVAILABLE', 'OPERATION_TIMEOUT', 'EVIDENCE_WRITE_FAILED', 'UI_ELEMENT_NOT_FOUND']);
@@ -38,13 +39,7 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
   }, 60_000);
 
   async function noSessionsLeft(withinMs = 20_000): Promise<void> {
-    const deadline = Date.now() + withinMs;
-    let ids = await stack.appium!.sessionIds();
-    while (ids.length > 0 && Date.now() < deadline) {
-      await sleepMs(250);
-      ids = await stack.appium!.sessionIds();
-    }
-    expect(ids).toEqual([]);
+    expect(await settledValue(() => stack.appium!.sessionIds(), (ids) => ids.length === 0, withinMs)).toEqual([]);
   }
 
   /** The fault's answer is typed and on time; the next call right after it is accepted. */

@@ -8,7 +8,7 @@
  *   machine-wide lock at once (remote lock key: endpoint, udid, capabilities);
  * - a second harness process asking for the same device while the first holds a flow waits in the
  *   Grid's queue until its session-request-timeout, then answers EMULATOR_BUSY (the Grid's own
- *   mapping, src/infrastructure/appium/seleniumGridErrors.ts; a separate lock directory, so the
+ *   mapping, src/infrastructure/remote/seleniumGridErrors.ts; a separate lock directory, so the
  *   machine-wide lock does not answer first);
  * - after the flow closes, and after SIGTERM, the Grid holds no session.
  * One Grid for the file.

@@ -5,23 +5,21 @@
  * session_id of a flow on B, and A is never touched; A's path with B's flow is refused; A answers
  * by its AVD name too; nothing is left behind.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
-import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
+import { describeWithAdb } from '../support/adbServer.js';
 import { bearerJson } from '../support/bearerJson.js';
-import { startAppium, type RunningAppium } from '../support/appium.js';
-import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
+import type { RunningAppium } from '../support/appium.js';
 import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
-import { manyDevicesHarnessEnv } from '../support/manyDevices.js';
+import { startManyDevicesStack, type ManyDevicesStack } from '../support/manyDevicesStack.js';
+import { modernToolCallText } from '../support/modernToolCall.js';
 import { freePort } from '../support/ports.js';
 import { ensureBuilt } from '../support/rawServer.js';
 
 const AVD = 'Pixel_7_API_34';
 const TOKEN = 'rest-many-token-0123456789abcdef';
-const MODERN = '2026-07-28';
 
 interface Envelope {
   readonly ok: boolean;
@@ -31,43 +29,28 @@ interface Envelope {
 }
 
 describeWithAdb('REST {id} with two devices: the path names the device that acts', () => {
-  let adb: PrivateAdbServer;
+  let many: ManyDevicesStack;
   let appium: RunningAppium;
   let server: HttpHarness;
   let base: string;
   let scratch: string;
   const deviceA = VirtualDevice.withDefaultScenario({ avdName: AVD });
   const deviceB = VirtualDevice.withDefaultScenario({ serialNumber: 'R58M0B0B0B' });
-  const attached: AttachedDevice[] = [];
   let a: string;
   let b: string;
 
   beforeAll(async () => {
     ensureBuilt();
-    scratch = mkdtempSync(join(tmpdir(), 'amh-rest-many-'));
-    adb = await startAdbServer();
-    for (const device of [deviceA, deviceB]) attached.push(await attachDeviceToAdb(device, adb));
-    [a, b] = attached.map((entry) => entry.serial) as [string, string];
-    appium = await startAppium({ adbPort: adb.port });
-    server = await startHttpHarness(
-      manyDevicesHarnessEnv({
-        adbPort: adb.port,
-        serials: [a, b],
-        appiumUrl: appium.url,
-        scratch,
-        extra: { ANDROID_UDID: a, ANDROID_MCP_HTTP_TOKEN: TOKEN },
-      }),
-      ['--port', String(await freePort())],
-    );
+    many = await startManyDevicesStack({ label: 'rest-many', devices: [deviceA, deviceB] });
+    ({ appium, scratch } = many);
+    [a, b] = many.serials as [string, string];
+    server = await startHttpHarness(many.harnessEnv({ ANDROID_UDID: a, ANDROID_MCP_HTTP_TOKEN: TOKEN }), ['--port', String(await freePort())]);
     base = new URL(server.url).origin;
   }, 180_000);
 
   afterAll(async () => {
     await server?.stop();
-    await appium?.stop();
-    for (const entry of attached) await entry.stop().catch(() => undefined);
-    await adb?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    await many?.stop();
   }, 60_000);
 
   async function rest(method: string, path: string, body?: unknown): Promise<{ status: number; envelope: Envelope }> {
@@ -75,16 +58,7 @@ describeWithAdb('REST {id} with two devices: the path names the device that acts
     return { status: answer.status, envelope: answer.json as Envelope };
   }
 
-  async function mcp(name: string, args: Record<string, unknown>): Promise<Envelope> {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
-    const response = await fetch(server.url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
-    });
-    const message = (await response.json()) as { result: { content: { text: string }[] } };
-    return JSON.parse(message.result.content[0]!.text) as Envelope;
-  }
+  const mcp = async (name: string, args: Record<string, unknown>): Promise<Envelope> => JSON.parse(await modernToolCallText(server.url, TOKEN, name, args)) as Envelope;
 
   const clicks = (device: VirtualDevice): number => device.logEntries().filter((entry) => entry.kind === 'click').length;
 

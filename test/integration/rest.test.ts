@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
-import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
-import { freePort } from '../support/ports.js';
+import type { HttpHarness } from '../support/httpHarness.js';
+import { startHttpStack, type HttpStack } from '../support/httpStack.js';
+import { modernToolCallText } from '../support/modernToolCall.js';
 import { ensureBuilt } from '../support/rawServer.js';
-import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
+import { sleepMs, type ReliabilityStack } from '../support/reliabilityStack.js';
 
 const TOKEN = 'rest-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
@@ -51,30 +52,28 @@ interface RestAnswer {
 }
 
 describeWithAdb('the REST mirror beside /mcp', () => {
+  let http: HttpStack;
   let stack: ReliabilityStack;
   let server: HttpHarness;
   let base: string;
 
   beforeAll(async () => {
     ensureBuilt();
-    stack = await startReliabilityStack({ appium: true });
-    stack.device.setScreen('settings_home' as never);
-    server = await startHttpHarness(
-      stack.harnessEnv('rest', {
-        ANDROID_MCP_HTTP_TOKEN: TOKEN,
+    http = await startHttpStack({
+      tag: 'rest',
+      token: TOKEN,
+      env: {
         ANDROID_MCP_ACTION_TIMEOUT: '15',
         ANDROID_MCP_CONNECT_TIMEOUT: '30',
         // Each action closes its session, so the next observation is a plain dump, REST or MCP alike.
         ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
-      }),
-      ['--port', String(await freePort())],
-    );
-    base = new URL(server.url).origin;
+      },
+    });
+    ({ stack, server, base } = http);
   }, 180_000);
 
   afterAll(async () => {
-    await server?.stop();
-    await stack?.stop();
+    await http?.stop();
   }, 60_000);
 
   async function rest(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): Promise<RestAnswer> {
@@ -86,23 +85,7 @@ describeWithAdb('the REST mirror beside /mcp', () => {
   }
 
   /** tools/call over /mcp (2026-07-28, no handshake): the envelope's text block, exactly as sent. */
-  async function mcpText(name: string, args: Record<string, unknown>): Promise<string> {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
-    const response = await fetch(server.url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'tools/call',
-        'mcp-name': name,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
-    });
-    const message = (await response.json()) as { result: { content: { type: string; text: string }[] } };
-    return message.result.content[0]!.text;
-  }
+  const mcpText = (name: string, args: Record<string, unknown>): Promise<string> => modernToolCallText(server.url, TOKEN, name, args);
 
   /** The bytes of an envelope with its operation id and times blanked (what two calls never share: `held_by.since` is the call's own start). */
   // Each call has its own operation id, and each screen read its own read id (r1, r2, …).

@@ -15,11 +15,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
 import { bearerJson } from '../support/bearerJson.js';
 import { REPO_ROOT } from '../support/appium.js';
-import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';
-import { freePort } from '../support/ports.js';
+import type { HttpHarness } from '../support/httpHarness.js';
+import { startHttpStack, type HttpStack } from '../support/httpStack.js';
 import { optInFlow } from '../support/optInFlow.js';
 import { ensureBuilt } from '../support/rawServer.js';
-import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
+import { sleepMs, type ReliabilityStack } from '../support/reliabilityStack.js';
 
 const TOKEN = 'task-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
@@ -45,24 +45,23 @@ interface Answer {
 }
 
 describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
+  let http: HttpStack;
   let stack: ReliabilityStack;
   let server: HttpHarness;
   let base: string;
 
   beforeAll(async () => {
     ensureBuilt();
-    stack = await startReliabilityStack({ appium: true });
-    stack.device.setScreen('settings_home' as never);
-    server = await startHttpHarness(
-      stack.harnessEnv('tasks', { ANDROID_MCP_HTTP_TOKEN: TOKEN, ANDROID_MCP_ACTION_TIMEOUT: '20', ANDROID_MCP_CONNECT_TIMEOUT: '30', ANDROID_MCP_TOOLSETS: 'wait,device' }),
-      ['--port', String(await freePort())],
-    );
-    base = new URL(server.url).origin;
+    http = await startHttpStack({
+      tag: 'tasks',
+      token: TOKEN,
+      env: { ANDROID_MCP_ACTION_TIMEOUT: '20', ANDROID_MCP_CONNECT_TIMEOUT: '30', ANDROID_MCP_TOOLSETS: 'wait,device' },
+    });
+    ({ stack, server, base } = http);
   }, 180_000);
 
   afterAll(async () => {
-    await server?.stop();
-    await stack?.stop();
+    await http?.stop();
   }, 60_000);
 
   async function call(method: string, path: string, body?: unknown): Promise<Answer> {

@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       allowSerials: [],
       appiumUrl: 'http://127.0.0.1:4723',
       appiumUrlExplicit: false,
-      flowIdleTimeoutMs: 300_000,
+      sessionIdleTimeoutMs: 300_000,
       warmSessionTimeoutMs: 30_000,
       actionTimeoutMs: 90_000,
       connectTimeoutMs: 120_000,
@@ -76,7 +76,7 @@ describe('loadConfig', () => {
       allowSerials: ['127.0.0.1:40555', 'emulator-x'],
       appiumUrl: 'http://localhost:4999',
       appiumUrlExplicit: true,
-      flowIdleTimeoutMs: 5_000,
+      sessionIdleTimeoutMs: 5_000,
       actionTimeoutMs: 2_500,
       connectTimeoutMs: 30_000,
       artifactsDir: path.resolve('/work/project', 'out/evidence'),
@@ -127,8 +127,8 @@ describe('evidencePathPrefix', () => {
   });
 
   it.each([
-    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', 'abc', 'flowIdleTimeoutMs', 300_000],
-    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', '-5', 'flowIdleTimeoutMs', 300_000],
+    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', 'abc', 'sessionIdleTimeoutMs', 300_000],
+    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', '-5', 'sessionIdleTimeoutMs', 300_000],
     ['ANDROID_MCP_WARM_SESSION_TIMEOUT', '-1', 'warmSessionTimeoutMs', 30_000],
     ['ANDROID_MCP_WARM_SESSION_TIMEOUT', 'soon', 'warmSessionTimeoutMs', 30_000],
     ['ANDROID_MCP_ACTION_TIMEOUT', '0', 'actionTimeoutMs', 90_000],

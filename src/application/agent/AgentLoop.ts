@@ -1,10 +1,10 @@
 /**
- * The bounded agent loop behind a goal task (issue 17 §4): it sends the goal and the tools to a
- * model, runs the calls the model asks for one at a time through the task's `callTool`, feeds each
- * envelope back (compact, bounded), and stops when the model calls `finish`, when a limit is
- * reached, when the task is cancelled, or when the model endpoint fails. Every call is a recorded
- * step; the record never holds an argument, so typed text never reaches it (notes and summary
- * have it cut out too: redaction.ts).
+ * The bounded agent loop behind a goal task (docs/contract.md, "Goal tasks: the agent loop"): it
+ * sends the goal and the tools to a model, runs the calls the model asks for one at a time through
+ * the task's `callTool`, feeds each envelope back (compact, bounded), and stops when the model
+ * calls `finish`, when a limit is reached, when the task is cancelled, or when the model endpoint
+ * fails. Every call is a recorded step; the record never holds an argument, so typed text never
+ * reaches it (notes and summary have it cut out too: redaction.ts).
  *
  * Nothing keeps running once `run` resolves: a model request in flight is aborted through its
  * signal; a tool call in flight is awaited (it is bounded by the harness's own ceilings, and
@@ -12,7 +12,7 @@
  */
 import type { Envelope } from '../../domain/envelope.js';
 import type { Clock, Logger } from '../../domain/ports.js';
-import { sanitizeMessage } from '../sanitize.js';
+import { sanitizeMessage } from '../../domain/sanitize.js';
 import type { GoalLimits, GoalOutcome, GoalRunner, GoalRunRequest, GoalStep } from '../tasks/GoalRunner.js';
 import { compactEnvelope, MAX_TOOL_RESULT_CHARS, refusalEnvelope } from './compactEnvelope.js';
 import { FINISH_TOOL, FINISH_TOOL_NAME, MAX_SUMMARY_CHARS, parseFinish } from './finishTool.js';

@@ -1,5 +1,5 @@
 /**
- * The port between the agent loop and a language model (issue 17 §4). It speaks in turns, not in
+ * The port between the agent loop and a language model, for goal tasks. It speaks in turns, not in
  * any vendor's wire format: the adapters (src/infrastructure/model/) translate to the Anthropic
  * Messages API or an OpenAI-compatible chat completions endpoint. The loop keeps the conversation
  * and sends it whole each time (the APIs are stateless), so an adapter holds no state but its client.

@@ -4,7 +4,7 @@ import type { Logger } from '../../domain/ports.js';
 import type { BindingFactory, DeviceBinding } from './DeviceBinding.js';
 
 /**
- * The devices this process has driven, one binding per device identity (issue 15 §3): a serial is
+ * The devices this process has driven, one binding per device identity: a serial is
  * identified once (one `getprop`), and a second serial of the same device gets the same binding,
  * so one gate, one lock, one flow. Bindings live as long as the process (a few objects each).
  */
@@ -19,7 +19,10 @@ export class DeviceBindings {
     private readonly identify: ((serial: string) => Promise<DeviceIdentity>) | null,
     private readonly allowSerials: readonly string[],
     private readonly logger: Logger,
-    /** The identity when there is nothing to ask (`identify` null): the serial, or remote mode's endpoint key (issue 15 §4). */
+    /**
+     * The identity when there is nothing to ask (`identify` null): the serial, or remote mode's
+     * endpoint key.
+     */
     private readonly knownIdentity: (serial: string) => DeviceIdentity = serialIdentity,
   ) {}
 
@@ -62,8 +65,8 @@ export class DeviceBindings {
   }
 
   /** The device whose flow (open, or ended recently) has this session_id. */
-  withFlow(sessionId: string): DeviceBinding | undefined {
-    return [...this.byKey.values()].find((binding) => binding.flows.knows(sessionId));
+  withUiSession(sessionId: string): DeviceBinding | undefined {
+    return [...this.byKey.values()].find((binding) => binding.sessions.knows(sessionId));
   }
 
   all(): readonly DeviceBinding[] {

@@ -36,11 +36,11 @@ export function parseDeviceName(raw: unknown): string {
 }
 
 /**
- * Which device a call runs on (issue 15 §1). ANDROID_UDID set: that one, as before. Unset: the one
- * allowed device that is online (an emulator-N serial, or one listed in ANDROID_MCP_ALLOW_SERIALS);
- * with several, a call that names none is refused with DEVICE_AMBIGUOUS listing them. A name is a
- * serial adb lists, or the AVD name an allowed online emulator reports. Without a device list
- * (the fakes) the configured serial is the only device.
+ * Which device a call runs on (docs/contract.md, "Many devices"). ANDROID_UDID set: that one, as
+ * before. Unset: the one allowed device that is online (an emulator-N serial, or one listed in
+ * ANDROID_MCP_ALLOW_SERIALS); with several, a call that names none is refused with DEVICE_AMBIGUOUS
+ * listing them. A name is a serial adb lists, or the AVD name an allowed online emulator reports.
+ * Without a device list (the fakes) the configured serial is the only device.
  */
 export class DeviceResolver {
   constructor(

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HarnessError } from '../../domain/errors.js';
-import { checkAppiumUrl } from '../../domain/guards.js';
+import { checkAppiumUrl, needsEndpointGuard, type Reach } from '../../domain/guards.js';
 import type { DeviceBinding } from './DeviceBinding.js';
 import type { DeviceBindings } from './DeviceBindings.js';
 import type { DeviceResolver } from './DeviceResolver.js';
@@ -11,14 +11,14 @@ export interface DeviceTarget {
   readonly device?: string;
   /**
    * What the call will reach (DeviceAccess.exclusive's `reach`). For 'appium' and 'act' the Appium
-   * guard runs before anything is asked of a device, even its identity (INV-SAFE-1: under a
-   * non-loopback Appium nothing reaches the device).
+   * guard runs before anything is asked of a device, even its identity (a non-loopback Appium is
+   * refused before anything: under it nothing reaches the device).
    */
-  readonly reach?: 'adb' | 'appium' | 'act';
+  readonly reach?: Reach;
 }
 
 /**
- * The first step of every device tool (issue 15 §2): which device's binding the call runs on. A
+ * The first step of every device tool: which device's binding the call runs on. A
  * session_id names the device its flow was opened on, and nothing else; no session_id, the device
  * named, else the default one (DeviceResolver).
  */
@@ -31,14 +31,15 @@ export class DeviceRouter {
     readonly bindings: DeviceBindings,
     /** APPIUM_URL, for the guard that runs first when a call reaches Appium or acts. */
     private readonly appiumUrl: string | null = null,
-    /** Remote mode (issue 15 §4): https endpoints pass the Appium guard too. */
+    /** Remote mode: https endpoints pass the Appium guard too. */
     private readonly remote = false,
   ) {}
 
   /**
    * Runs `body` with `device` (a serial or AVD name) as the device of every call in it that names
-   * none: the REST mirror's `{id}` (docs/contract.md §13). A session_id inside must be a flow on
-   * that device, else INVALID_UI_SESSION: a path never drives another device than the one it names.
+   * none: the REST mirror's `{id}` (docs/contract.md, "The REST mirror"). A session_id inside must
+   * be a flow on that device, else INVALID_UI_SESSION: a path never drives another device than the
+   * one it names.
    */
   onDevice<T>(device: string, body: () => Promise<T>): Promise<T> {
     return this.scope.run(device, body);
@@ -47,7 +48,7 @@ export class DeviceRouter {
   async bindingFor(target: DeviceTarget): Promise<DeviceBinding> {
     const scoped = this.scope.getStore();
     if (target.sessionId !== undefined) {
-      const owner = this.bindings.withFlow(target.sessionId);
+      const owner = this.bindings.withUiSession(target.sessionId);
       if (owner && scoped !== undefined) {
         const named = await this.guarded(await this.resolver.resolve(scoped), target);
         if (named !== owner) {
@@ -78,9 +79,12 @@ export class DeviceRouter {
     return this.guarded(await this.resolver.resolve(target.device ?? scoped), target);
   }
 
-  /** The guards in CONTRACT §5's order (the device's, then Appium's when the call needs it), then the binding. */
+  /**
+   * The guards in the order of docs/contract.md's "Order of checks in every call" (the device's,
+   * then Appium's when the call needs it), then the binding.
+   */
   private guarded(serial: string, target: DeviceTarget): Promise<DeviceBinding> {
-    if (this.appiumUrl !== null && (this.remote || target.reach === 'appium' || target.reach === 'act')) {
+    if (this.appiumUrl !== null && needsEndpointGuard(target.reach ?? 'adb', this.remote)) {
       this.bindings.checkSerial(serial);
       checkAppiumUrl(this.appiumUrl, this.remote);
     }

@@ -37,7 +37,7 @@ export function evidenceRef(artifactId: string, pathPrefix: string = DEFAULT_EVI
 }
 
 /**
- * Writes evidence PNGs (CONTRACT §9): names stamped with the capture's microsecond, so their
+ * Writes evidence PNGs: names stamped with the capture's microsecond, so their
  * order is the order of the captures, unique even for captures in the same microsecond, created
  * exclusively (never overwriting), and only pictures that show something, since a broken
  * graphics stack answers with a uniform image.

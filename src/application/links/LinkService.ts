@@ -28,15 +28,15 @@ export class LinkService {
 
   /** Without session_id no flow may be open (a navigation under it); with one, the link opens inside that flow. */
   async open(context: OperationContext, uri: LinkUri, pkg: PackageName | null, sessionId?: string, observe = true): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
     // `after` is read as the other adb-launched actions read it: through the flow's session when one is open.
-    const source = (device: DeviceGateway) => (observe ? observerSource(flows, device) : null);
+    const source = (device: DeviceGateway) => (observe ? observerSource(sessions, device) : null);
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
-        flows.assertNoFlow();
+        sessions.assertNoSession();
         return this.launch(device, uri, pkg, source(device));
       }
-      return flows.use(sessionId, () => this.launch(device, uri, pkg, source(device)));
+      return sessions.use(sessionId, () => this.launch(device, uri, pkg, source(device)));
     });
   }
 

@@ -1,17 +1,17 @@
-import { checkAppiumUrl, checkSerial } from '../../domain/guards.js';
+import { guardCall, type Reach } from '../../domain/guards.js';
 import type { DeviceGateway } from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
 import type { DeviceGate } from './DeviceGate.js';
 import type { OperationContext } from '../OperationRunner.js';
 import type { WarmSession } from './WarmSession.js';
 
-/** What the guards of CONTRACT §5 look at. */
+/** What the device and Appium guards look at before a call may own the device. */
 export interface AccessPolicy {
   readonly udid: string;
   readonly allowSerials: readonly string[];
   readonly appiumUrl: string;
   /**
-   * Remote mode (issue 15 §4): https endpoints pass the Appium guard, and reads and launches go
+   * Remote mode: https endpoints pass the Appium guard, and reads and launches go
    * through the driver's session, so nothing has to close the kept session before them (there is
    * no `uiautomator dump` competing for UiAutomation).
    */
@@ -36,37 +36,21 @@ export class DeviceAccess {
     this.boundedDevice = policy.remote ? ceilings.device(device) : beforeDumpOrNavigation(ceilings.device(device), warm);
   }
 
-  /** The device guard alone (adb-only tools). */
-  checkDevice(): void {
-    checkSerial(this.policy.udid, this.policy.allowSerials);
-  }
-
-  /** Both guards: tools that talk to Appium, and every tool that changes the screen. */
-  checkDeviceAndAppium(): void {
-    this.checkDevice();
-    checkAppiumUrl(this.policy.appiumUrl, this.policy.remote ?? false);
-  }
-
   get udid(): string {
     return this.policy.udid;
   }
 
   /**
-   * Runs `body` as the device's only owner, after the guards that `reach` needs:
-   * 'adb' for tools that only read through adb, 'appium' for tools that read through
-   * Appium too, 'act' for every tool that changes the
-   * screen (even through adb, like `am start`): a configuration that names a
-   * non-loopback Appium is unsafe as a whole, so nothing mutating runs under it (INV-SAFE-1).
+   * Runs `body` as the device's only owner, after the guards that `reach` needs (guardCall):
+   * 'adb' for tools that only read through adb, 'appium' for tools that read through Appium too,
+   * 'act' for every tool that changes the screen, even through adb (`am start`).
    */
   async exclusive<T>(
     context: OperationContext,
-    reach: 'adb' | 'appium' | 'act',
+    reach: Reach,
     body: (device: DeviceGateway) => Promise<T>,
   ): Promise<T> {
-    // In remote mode every tool reaches the endpoint (observing reads through a session), with
-    // credentials: the Appium guard runs for every reach there.
-    if (reach === 'adb' && !this.policy.remote) this.checkDevice();
-    else this.checkDeviceAndAppium();
+    guardCall(this.policy.udid, reach, { ...this.policy, remote: this.policy.remote ?? false });
     return this.gate.run(context.tool, context.operationId, () => body(this.boundedDevice));
   }
 }
@@ -76,7 +60,7 @@ export class DeviceAccess {
  * needs `uiautomator dump` or navigates through adb (`am start`): Android allows one UiAutomation
  * client, so a dump would break the kept UiAutomator2 server, and that server would break the
  * dump. Enforced here, at the calls themselves, so every use case that dumps is covered
- * (ui_get_tree reads through the kept session instead, FlowSessions.borrow). Nothing to close:
+ * (ui_get_tree reads through the kept session instead, UiSessions.borrow). Nothing to close:
  * no wait at all.
  */
 function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): DeviceGateway {
@@ -98,12 +82,12 @@ function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): Devic
     startActivity: (component) => first(() => device.startActivity(component)),
     startApplicationSettings: () => first(() => device.startApplicationSettings()),
     openLink: (uri, pkg) => first(() => device.openLink(uri, pkg)),
-    // Stopping or clearing an app changes what is on screen as a navigation does (issue 16).
+    // Stopping or clearing an app changes what is on screen as a navigation does.
     forceStop: (pkg) => first(() => device.forceStop(pkg)),
     clearData: (pkg) => first(() => device.clearData(pkg)),
     // Replacing a package kills its processes: the kept UiAutomator2 server's own among them.
     installApk: (hostPath) => first(() => device.installApk(hostPath)),
-    // Reading logcat touches neither the screen nor UiAutomation (issue 16, diagnostics).
+    // Reading logcat touches neither the screen nor UiAutomation.
     listProcesses: () => device.listProcesses(),
     readAppLog: (pid, lines) => device.readAppLog(pid, lines),
     readCrashLog: () => device.readCrashLog(),

@@ -9,16 +9,17 @@ interface Holder {
 }
 
 /**
- * One owner of the device at a time, for every tool, observers included
- * (CONTRACT §5). There is deliberately no queue: a model that waits silently
- * behind another agent is worse off than one told at once that the device is busy.
+ * One owner of the device at a time, for every tool, observers included (a second call gets
+ * EMULATOR_BUSY at once). There is deliberately no queue: a model that waits silently behind
+ * another agent is worse off than one told at once that the device is busy.
  */
 export class DeviceGate {
   private holder: Holder | null = null;
 
   /**
-   * `crossProcess`: the device lock shared with every other harness process on the machine
-   * (issue 7), taken after this process's own gate and given back with it.
+   * `crossProcess`: the device lock shared with every other harness process on the machine (another
+   * MCP client's server cannot see this gate), taken after this process's own gate and given back
+   * with it.
    */
   constructor(
     private readonly clock: Clock,

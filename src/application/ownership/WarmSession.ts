@@ -17,7 +17,7 @@ interface Kept {
 
 /**
  * Failures after which the kept session is still sound: the driver answered (no such element; or
- * a screen it could not read, issue 12: its root never came after the wait for idle).
+ * a screen it could not read: its root never came after the wait for idle).
  */
 const DRIVER_ANSWERED: ReadonlySet<string> = new Set(['UI_ELEMENT_NOT_FOUND', 'UI_TREE_UNAVAILABLE']);
 
@@ -25,7 +25,7 @@ function driverAnswered(error: unknown): boolean {
   return error instanceof HarnessError && DRIVER_ANSWERED.has(error.code);
 }
 /**
- * The session a call without session_id runs on (issue 14). Creating and deleting a UiAutomator2
+ * The session a call without session_id runs on. Creating and deleting a UiAutomator2
  * session costs ~1.6 s on the virtual device and seconds more on an emulator, against ~66 ms for
  * the tap itself, so the session is kept for `leaseMs` after the action that used it: the next
  * action without session_id reuses it. It ends
@@ -74,8 +74,9 @@ export class WarmSession {
       kept.inUse -= 1;
       this.live.delete(kept.session);
       const closing = this.afterUse(kept, failure);
-      // Without a lease, or after a failure, the answer comes once the session is gone (as before
-      // issue 14); after a timeout the caller is answered at the ceiling and the close runs behind.
+      // Without a lease, or after a failure, the answer comes once the session is gone (a session
+      // is kept only while it is sound); after a timeout the caller is answered at the ceiling and
+      // the close runs behind.
       if (closing) await closing;
     }
   }
@@ -106,7 +107,7 @@ export class WarmSession {
   }
 
   /**
-   * Remote mode (issue 15 §4): an observer has no adb to read through, so it needs a session. Opens
+   * Remote mode: an observer has no adb to read through, so it needs a session. Opens
    * the kept session when none lives (one open at a time: the reads of one call run in parallel and
    * must share it), armed with the lease like one an action left (`fallbackLeaseMs` when
    * ANDROID_MCP_WARM_SESSION_TIMEOUT=0, so that no read opens a session of its own). A kept session

@@ -1,5 +1,5 @@
 import type { DeviceGateway } from '../../domain/ports.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { UiSessions } from '../sessions/UiSessions.js';
 import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from './ScreenReader.js';
 
 /**
@@ -7,8 +7,8 @@ import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from './Scr
  * the kept per-action session (borrowed, its lease not renewed), else `uiautomator dump`. Android
  * lets one UiAutomation client register, so whoever holds a session must be read through it.
  */
-export async function readScreenAsObserver(flows: FlowSessions, device: DeviceGateway, sessionId: string | undefined): Promise<ScreenReading> {
-  if (sessionId !== undefined) return flows.use(sessionId, (session) => readScreenViaDriver(device, session));
-  const throughSession = await flows.borrow((session) => readScreenViaDriver(device, session));
+export async function readScreenAsObserver(sessions: UiSessions, device: DeviceGateway, sessionId: string | undefined): Promise<ScreenReading> {
+  if (sessionId !== undefined) return sessions.use(sessionId, (session) => readScreenViaDriver(device, session));
+  const throughSession = await sessions.borrow((session) => readScreenViaDriver(device, session));
   return throughSession ? throughSession.value : readScreenViaAdb(device);
 }

@@ -8,7 +8,7 @@ import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway } from '../../domain/ports.js';
 import { isVisible } from '../../domain/tree/nodeFacts.js';
 import type { WindowState } from '../../domain/tree/screen.js';
-import type { FlowSessions } from '../sessions/FlowSessions.js';
+import type { UiSessions } from '../sessions/UiSessions.js';
 import { readScreenWith, type ScreenReading } from './ScreenReader.js';
 import type { ScreenReads } from './ScreenReads.js';
 import { FOREGROUND_SETTLE_INTERVAL_MS, FOREGROUND_SETTLE_TIMEOUT_MS, type SettledForeground } from './settledForeground.js';
@@ -55,9 +55,9 @@ export async function readSettledScreen(
  * way ui_get_tree would — the open flow's or kept session's page source when there is one, else
  * `uiautomator dump` — so observing opens no session.
  */
-export function observerSource(flows: FlowSessions, device: DeviceGateway): () => Promise<string> {
+export function observerSource(sessions: UiSessions, device: DeviceGateway): () => Promise<string> {
   return async () => {
-    const throughSession = await flows.borrow((session) => session.pageSource());
+    const throughSession = await sessions.borrow((session) => session.pageSource());
     return throughSession ? throughSession.value : device.dumpUi();
   };
 }

@@ -77,10 +77,10 @@ export class ActionTargets {
    * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
    * label sits in a child), so reading the element's text would say less than the entry did.
    */
-  async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inFlow: boolean): Promise<FoundTarget> {
-    // In a flow the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
-    if (isRefTarget(target)) return this.findRef(device, session, target.ref, inFlow ? window : undefined);
-    if (!inFlow) return { element: await this.find(device, session, target.selector, window), name: null };
+  async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inSession: boolean): Promise<FoundTarget> {
+    // In a UI session the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
+    if (isRefTarget(target)) return this.findRef(device, session, target.ref, inSession ? window : undefined);
+    if (!inSession) return { element: await this.find(device, session, target.selector, window), name: null };
     // Found at the first look, the screen has not moved since the check: its window (the keyboard,
     // the bars) is what the press plans with. A find that had to wait reads the window again.
     const atOnce = await this.findAtOnce(session, target.selector, window);

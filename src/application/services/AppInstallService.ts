@@ -8,11 +8,11 @@ import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 /**
- * app_install (toolset `apps`, issue 16). After the guards and the gate, the APK is checked and
+ * app_install (toolset `apps`). After the guards and the gate, the APK is checked and
  * read from the allowed folder before anything is sent: a refused file never reaches adb. Then
  * `pm list packages` tells whether it replaces an installed package, `adb install -r` streams the
  * checked copy, and the screen is captured. It changes the device, so both guards apply and no
- * flow may be open (as app_open).
+ * UI session may be open (as app_open).
  */
 export class AppInstallService {
   constructor(
@@ -23,11 +23,11 @@ export class AppInstallService {
     private readonly reads: ScreenReads,
   ) {}
 
-  /** Without session_id no flow may be open (as app_open); with one it runs inside that flow. */
+  /** Without session_id no UI session may be open (as app_open); with one it runs inside that session. */
   async install(context: OperationContext, apk: ApkRelativePath, sessionId?: string, observe = true): Promise<Outcome> {
-    // The default device (issue 15): with several online and none configured, DEVICE_AMBIGUOUS.
-    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
-    return access.exclusive(context, 'act', (device) => flows.outsideOrIn(sessionId, async () => {
+    // The default device: with several online and none configured, DEVICE_AMBIGUOUS.
+    const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    return access.exclusive(context, 'act', (device) => sessions.outsideOrIn(sessionId, async () => {
       const prepared = await this.folder.prepare(apk);
       try {
         const pkg = prepared.packageName;
@@ -37,7 +37,7 @@ export class AppInstallService {
           if (!outcome.ok) throw installRefusedError(pkg, findInstallRefusal(outcome.output));
           const window = await device.getWindowState();
           const written = await this.evidence.capture(device, 'app-install');
-          const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(flows, device))) : null;
+          const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device))) : null;
           return {
             data: {
               installed_package: pkg,

@@ -46,7 +46,7 @@ export class DeviceListService {
           avd_name: facts?.identity.avdName ?? null,
           android_version: facts?.androidVersion ?? null,
           model: device.model,
-          // The lock is the device's, whichever serial took it (issue 15).
+          // The lock is the device's, whichever serial took it (one device can be on adb under two serials).
           held_by: this.directory.holderOf((facts?.identity ?? serialIdentity(device.serial)).key),
         };
       }),

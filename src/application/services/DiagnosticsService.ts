@@ -27,7 +27,7 @@ export interface CrashRequest {
 }
 
 /**
- * app_logs and app_crashes (toolset `diagnostics`, issue 16): read-only logcat through the closed
+ * app_logs and app_crashes (toolset `diagnostics`): read-only logcat through the closed
  * list, no Appium session. The package is matched to processes on the host (`ps` output), so
  * only numbers reach the device's shell. What the app wrote is returned as it wrote it: reading
  * it is the tool's purpose; none of it goes to the harness's own log.

@@ -10,7 +10,7 @@ import type { ScreenReads } from '../screen/ScreenReads.js';
 import { afterOf, observed, readScreenAfterAdbAction } from '../screen/settledScreen.js';
 
 export const SETTINGS_PACKAGE = 'com.android.settings';
-/** CONTRACT §7: up to 8 s for the Apps list to show. */
+/** Up to 8 s for the Apps list to show (docs/contract.md, "Behaviour per tool", settings_open_apps). */
 export const SETTINGS_WAIT_MS = 8_000;
 export const SETTINGS_POLL_INTERVAL_MS = 500;
 /** The marker of Settings → Apps; newer Android versions word the entry "See all N apps". */
@@ -27,13 +27,13 @@ export class SettingsService {
 
   /** As app_open: with session_id the flow's device, polled through the flow's page source (no dump under it). */
   async openApps(context: OperationContext, sessionId?: string, observe = true): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId, reach: 'act' });
+    const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {
-        flows.assertNoFlow();
+        sessions.assertNoSession();
         return this.open(device, () => device.dumpUi(), observe);
       }
-      return flows.use(sessionId, (session) => this.open(device, () => session.pageSource(), observe));
+      return sessions.use(sessionId, (session) => this.open(device, () => session.pageSource(), observe));
     });
   }
 
@@ -52,7 +52,7 @@ export class SettingsService {
 
   private async waitForAppsList(device: DeviceGateway, source: () => Promise<string>): Promise<string> {
     const deadline = this.clock.monotonicMs() + SETTINGS_WAIT_MS;
-    let foreground: string | null = null;
+    let foreground: string | null;
     for (;;) {
       // The window state and the dump at once; the marker only counts when Settings is in front.
       const [window, marker] = await Promise.allSettled([device.getWindowState(), this.findMarker(source)]);

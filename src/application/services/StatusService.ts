@@ -27,7 +27,7 @@ export function endpointData(status: AutomationEndpointStatus): Record<string, u
   };
 }
 
-/** One entry of `devices` (issue 15): every device the guard allows, and who holds it. */
+/** One entry of `devices`: every device the guard allows, and who holds it. */
 function deviceEntry(device: AllowedDevice): Record<string, unknown> {
   return {
     serial: device.serial,
@@ -42,7 +42,7 @@ function deviceEntry(device: AllowedDevice): Record<string, unknown> {
 /**
  * emulator_get_status: who is there, through read-only adb and the automation endpoint's /status.
  * `udid` and its version and model are the device the call names (its session_id), else the
- * default one; `devices` lists every allowed device adb sees (issue 15). With several online and
+ * default one; `devices` lists every allowed device adb sees. With several online and
  * none named there is no default: `udid` is null and the list says which to name.
  */
 export class StatusService {
@@ -51,12 +51,12 @@ export class StatusService {
     private readonly automation: AutomationGateway,
     private readonly ceilings: Ceilings,
     private readonly appiumUrl: string,
-    /** Remote mode (issue 15 §4): https endpoints pass the Appium guard too. */
+    /** Remote mode: https endpoints pass the Appium guard too. */
     private readonly remote = false,
   ) {}
 
   /**
-   * Issue 12: `{awake, locked}`, or null when the device could not say (its `dumpsys` failed): the
+   * `{awake, locked}`, or null when the device could not say (its `dumpsys` failed): the
    * status is the diagnostic call, so a screen it cannot read does not make it fail.
    */
   private async screen(device: DeviceGateway): Promise<{ awake: boolean; locked: boolean } | null> {
@@ -97,7 +97,7 @@ export class StatusService {
           udid: binding.serial,
           android_version,
           model,
-          // Issue 12: whether launches and actions can reach an app (DEVICE_LOCKED otherwise).
+          // Whether launches and actions can reach an app (DEVICE_LOCKED otherwise).
           screen,
           appium_version: endpoint.version,
           appium_endpoint: endpointData(endpoint),

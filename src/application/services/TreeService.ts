@@ -21,7 +21,7 @@ import { readScreenAsObserver } from '../screen/screenSource.js';
 
 export interface TreeRequest {
   readonly includeRaw: boolean;
-  /** Issue 14: the entries' bounds in the answer (for auditing); left out otherwise. */
+  /** The entries' bounds in the answer (for auditing); left out otherwise. */
   readonly includeBounds?: boolean;
   /** Where the part of raw XML starts (raw_truncated.next_offset of an earlier answer); 0 when absent. */
   readonly rawOffset?: number;
@@ -47,11 +47,12 @@ export class TreeService {
   ) {}
 
   async getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId: request.sessionId });
+    const { access, sessions } = await this.router.bindingFor({ sessionId: request.sessionId });
     return access.exclusive(context, 'adb', async (device) => {
-      const reading = await readScreenAsObserver(flows, device, request.sessionId);
+      const reading = await readScreenAsObserver(sessions, device, request.sessionId);
       if (request.within !== undefined || request.textOnly === true) return { data: this.part(reading, request) };
-      // Every answer stays within what clients accept (docs/contract.md §2, "Size"): the summary in its share...
+      // Every answer stays within what clients accept (docs/contract.md, "Size of an answer"): the
+      // summary in its share...
       const read = this.reads.answerAndBounds(device, reading, { diff: request.sinceLast === true, includeBounds: request.includeBounds === true });
       const summary = read.answer;
       // The run's trace draws the entries for a person, bounds asked for or not.
@@ -82,7 +83,10 @@ export class TreeService {
     });
   }
 
-  /** The node `within` names on this reading: STALE_REF for a ref that no longer names its element, UI_ELEMENT_NOT_FOUND for a selector that names nothing visible. */
+  /**
+   * The node `within` names on this reading: STALE_REF for a ref that no longer names its element,
+   * UI_ELEMENT_NOT_FOUND for a selector that names nothing visible.
+   */
   private containerOf(reading: ScreenReading, target: ActionTarget): UiNode {
     if (isRefTarget(target)) {
       const known = this.reads.lookupRef(target.ref);

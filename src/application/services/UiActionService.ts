@@ -94,8 +94,8 @@ export class UiActionService {
     if (unknown) return Promise.reject(unknown);
     // Where the pressed element was, for the run's trace (a person's view), never the answer.
     let pressed: Rect | null = null;
-    const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window, inFlow) => {
-      const found = await this.targets.findTarget(device, session, target, window, inFlow);
+    const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window, inSession) => {
+      const found = await this.targets.findTarget(device, session, target, window, inSession);
       const { element, name } = found;
       // Read before the click: the click may navigate away from the element. The label and the
       // element's place are independent reads: asked at once, their round trips overlap.
@@ -152,8 +152,8 @@ export class UiActionService {
   typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string, observe = true): Promise<Outcome> {
     const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inFlow) => {
-      const found = await this.targets.findTarget(device, session, target, window, inFlow);
+    return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inSession) => {
+      const found = await this.targets.findTarget(device, session, target, window, inSession);
       const { element } = found;
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
@@ -292,8 +292,8 @@ export class UiActionService {
     /** `observe`: answer `after`, the screen the action left (docs/contract.md §2). */
     { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
-    /** `inFlow`: the call runs in a flow, so `window` was read with the session already there and nothing has acted since. */
-    body: (device: DeviceGateway, session: AutomationSession, window: WindowState, inFlow: boolean) => Promise<Record<string, unknown>>,
+    /** `inSession`: the call runs in a UI session, so `window` was read with the session already there and nothing has acted since. */
+    body: (device: DeviceGateway, session: AutomationSession, window: WindowState, inSession: boolean) => Promise<Record<string, unknown>>,
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
     after: AfterAction = 'focused',
   ): Promise<Outcome> {
@@ -309,7 +309,7 @@ export class UiActionService {
           reachedDevice = true;
           // Read inside the session, right before the action: opening a session can move the focus itself
           // (the first session after boot starts io.appium.settings, which closes an open keyboard).
-          // In a flow the session was already there: nothing has acted since the check's read, which stands.
+          // In a UI session the session was already there: nothing has acted since the check's read, which stands.
           let latest = screenBefore;
           before = screenBefore.foregroundPackage;
           if (sessionId === undefined && (after === 'back' || screenBefore.ime.visible)) {

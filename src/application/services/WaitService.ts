@@ -10,7 +10,7 @@ import type { OperationContext, Outcome } from '../OperationRunner.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
 
-/** Issue 16: ui_wait's bounds, and how often it looks again. */
+/** ui_wait's bounds, and how often it looks again. */
 export const WAIT_DEFAULT_S = 10;
 export const WAIT_MAX_S = 60;
 export const WAIT_MIN_S = 0.5;
@@ -21,7 +21,7 @@ export interface WaitRequest {
   readonly until: WaitUntil;
   readonly timeoutMs: number;
   readonly sessionId?: string;
-  /** Issue 14: the entries' bounds in the answer's summary; left out otherwise. */
+  /** The entries' bounds in the answer's summary; left out otherwise. */
   readonly includeBounds?: boolean;
 }
 
@@ -39,7 +39,7 @@ export class WaitService {
   ) {}
 
   async wait(context: OperationContext, request: WaitRequest): Promise<Outcome> {
-    const { access, flows } = await this.router.bindingFor({ sessionId: request.sessionId });
+    const { access, sessions } = await this.router.bindingFor({ sessionId: request.sessionId });
     return access.exclusive(context, 'adb', async (device) => {
       const started = this.clock.monotonicMs();
       const state: { stop: boolean; lastPresent: boolean | null } = { stop: false, lastPresent: null };
@@ -47,7 +47,7 @@ export class WaitService {
         for (;;) {
           // The deadline answered already: no read after it (the gate is being given back).
           if (state.stop) throw new DeadlineExceeded('timed out');
-          const reading = await readScreenAsObserver(flows, device, request.sessionId);
+          const reading = await readScreenAsObserver(sessions, device, request.sessionId);
           // An `id` means the foreground package of this reading, the one its summary writes ids for.
           const present = matchSelector(reading.tree, expandIds(request.selector, reading.summary.foreground_package)).some(isVisible);
           state.lastPresent = present;

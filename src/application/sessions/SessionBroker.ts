@@ -1,21 +1,21 @@
 import type { AutomationSession } from '../../domain/ports.js';
-import type { FlowSessions } from './FlowSessions.js';
+import type { UiSessions } from './UiSessions.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
 
 /**
- * Picks the driver an action runs on: the open flow's (when its session_id is given), or the
+ * Picks the driver an action runs on: the open UI session's (when its session_id is given), or the
  * per-action session (WarmSession: kept for a short idle lease after the action, so the next
  * action without session_id does not pay a session start).
  */
 export class SessionBroker {
   constructor(
-    private readonly flows: FlowSessions,
+    private readonly sessions: UiSessions,
     private readonly warm: WarmSession,
   ) {}
 
   async withSession<T>(sessionId: string | undefined, body: (session: AutomationSession) => Promise<T>): Promise<T> {
-    if (sessionId !== undefined) return this.flows.use(sessionId, body);
-    this.flows.assertNoFlow();
+    if (sessionId !== undefined) return this.sessions.use(sessionId, body);
+    this.sessions.assertNoSession();
     return this.warm.use(body);
   }
 

@@ -1,7 +1,7 @@
 /**
- * The port between tasks (issue 17 §4) and the agent loop that turns a free-text goal into tool calls.
- * The task manager owns the device (it holds a flow on it) and hands the loop a `callTool` bound to that
- * flow; the loop never names a device or a session itself, so it cannot reach another device. The loop
+ * The port between tasks and the agent loop that turns a free-text goal into tool calls.
+ * The task manager owns the device (it holds a UI session on it) and hands the loop a `callTool` bound to
+ * that session; the loop never names a device or a session itself, so it cannot reach another device. The loop
  * is bounded by `limits` and by `signal` (a cancelled task aborts it), and it records every step.
  */
 import type { Envelope } from '../../domain/envelope.js';
@@ -34,7 +34,7 @@ export interface GoalStep {
 export interface GoalRunRequest {
   readonly goal: string;
   readonly tools: readonly GoalTool[];
-  /** Calls one tool on the task's own device, inside the task's flow; answers the tool's envelope. */
+  /** Calls one tool on the task's own device, inside the task's UI session; answers the tool's envelope. */
   readonly callTool: (name: string, args: Readonly<Record<string, unknown>>) => Promise<Envelope>;
   readonly limits: GoalLimits;
   readonly signal: AbortSignal;

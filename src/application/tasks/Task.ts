@@ -1,5 +1,5 @@
 /**
- * Tasks (issue 17 §4; docs/contract.md §14): work on one device that runs in the background of
+ * Tasks (docs/contract.md, "Tasks"): work on one device that runs in the background of
  * the HTTP server, a flow file's steps or a goal for the agent loop. The manager (TaskManager)
  * knows neither: it queues, runs, cancels and keeps a `TaskWork`, which the boundary builds.
  */

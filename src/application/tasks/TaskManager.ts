@@ -1,13 +1,13 @@
 /**
- * Queues, runs, cancels and keeps tasks (issue 17 §4; docs/contract.md §14).
+ * Queues, runs, cancels and keeps tasks (docs/contract.md, "Tasks").
  *
  * - One task runs per device at a time; the others wait in FIFO order in the device's lane, at
  *   most `maxQueuedPerDevice` of them, then POST is refused (EMULATOR_BUSY). A device is its
  *   identity (two serials of one emulator are one lane), as for the gate and the lock.
- * - A device held by someone else (an MCP client's flow or call, another process) is not waited
+ * - A device held by someone else (an MCP client's UI session or call, another process) is not waited
  *   for: the task's first call gets EMULATOR_BUSY and the task fails with it.
  * - Cancel: a queued task leaves its lane at once; a running one is aborted (no further call,
- *   its flow closed) and DELETE waits up to `cancelWaitMs` for it to have stopped.
+ *   its UI session closed) and DELETE waits up to `cancelWaitMs` for it to have stopped.
  * - Finished tasks are kept `keepForMs` and at most `keepFinished` of them (oldest dropped
  *   first); nothing survives the process: tasks live in memory only.
  */
@@ -130,8 +130,8 @@ export class TaskManager {
   }
 
   /**
-   * Cancels every task and waits at most `waitMs` for the running ones to close their flows (the
-   * container's shutdown closes whatever is still open after that, as for any flow).
+   * Cancels every task and waits at most `waitMs` for the running ones to close their UI sessions
+   * (the container's shutdown closes whatever is still open after that, as for any session).
    */
   async shutdown(waitMs: number): Promise<void> {
     const active = [...this.tasks.values()].filter((record) => record.state === 'queued' || record.state === 'running');

@@ -1,7 +1,7 @@
 /**
- * A goal task (issue 17 §4): the task opens a flow on its device (ui_session_open {device}), hands
- * the agent loop (GoalRunner) the tools that act inside a flow and a `callTool` that injects the
- * flow's session_id, and closes the flow whatever the outcome. The loop never names a device or a
+ * A goal task: the task opens a UI session on its device (ui_session_open {device}), hands
+ * the agent loop (GoalRunner) the tools that act inside a UI session and a `callTool` that injects the
+ * session's session_id, and closes the session whatever the outcome. The loop never names a device or a
  * session, so it cannot reach any other; a tool outside its list is refused without running.
  */
 import type { Envelope } from '../../domain/envelope.js';
@@ -46,7 +46,7 @@ export function goalWork(device: string, goal: string, deps: GoalTaskDeps): Task
         if (!allowed.has(name)) {
           return deps.tools.refuse(name, 'INVALID_ARGUMENT', `${JSON.stringify(name.slice(0, 64))} is not one of this task's tools: call one of ${[...allowed].join(', ')}.`);
         }
-        // The task's own flow, whatever the model sent: it cannot name another session.
+        // The task's own UI session, whatever the model sent: it cannot name another session.
         return deps.tools.call(name, { ...args, session_id: sessionId });
       };
       let outcome: GoalOutcome;

@@ -10,7 +10,7 @@ import type {
   PackageName,
 } from '../../domain/ports.js';
 import { withDeadline } from './deadline.js';
-import { driverIdleTimeoutMs } from '../sessions/driverIdleTimeout.js';
+import { driverIdleTimeoutMs } from '../../domain/driverIdleTimeout.js';
 import { serverIdleWaitMs } from './idleWaitBudget.js';
 
 export interface CeilingSettings {
@@ -21,8 +21,9 @@ export interface CeilingSettings {
 }
 
 /**
- * The two budgets of CONTRACT §5. Every port call the application makes while it holds
- * the device goes through here, so no hung adb or Appium reply can hold the gate forever.
+ * The two budgets (docs/contract.md, "Sessions, ceilings, no orphans"). Every port call the
+ * application makes while it holds the device goes through here, so no hung adb or Appium reply can
+ * hold the gate forever.
  */
 export class Ceilings {
   constructor(

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 6: how long the UiAutomator2 server may wait for idle inside one driver call.
+ * How long the UiAutomator2 server may wait for idle inside one driver call.
  *
  * On a screen that never idles, the server spends its `waitForIdleTimeout` (10 s by default)
  * before every page source and find and after every click, and when the app's main thread is so

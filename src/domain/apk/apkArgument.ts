@@ -1,5 +1,5 @@
 /**
- * app_install's `apk` argument (issue 16): a file name or a relative path inside the folder the
+ * app_install's `apk` argument: a file name or a relative path inside the folder the
  * user allowed (ANDROID_MCP_APK_DIR). Only its shape is judged here, before the guards; whether
  * it exists, is a regular file inside the folder and is a real APK is judged by the ApkFolder.
  */

@@ -1,5 +1,5 @@
 /**
- * Which physical (or virtual) device a serial names (issue 15 §3). One device can be on adb under
+ * Which physical (or virtual) device a serial names. One device can be on adb under
  * several serials at once (`emulator-5554` and `127.0.0.1:5555` for one emulator; a USB serial and
  * `192.168.1.5:5555` after `adb tcpip`), and the harness must hold ONE lock for it, so the lock is
  * keyed by what the device says about itself, read from its properties:

@@ -1,5 +1,5 @@
 /**
- * Crashes and ANRs read from logcat lines (issue 16, app_crashes). The formats, from AOSP:
+ * Crashes and ANRs read from logcat lines, for app_crashes. The formats, from AOSP:
  * - Java crash (crash buffer, tag AndroidRuntime): RuntimeInit.logUncaught writes
  *   `FATAL EXCEPTION: <thread>\nProcess: <name>, PID: <pid>` followed by the throwable's stack
  *   trace through Log.printlns(LOG_ID_CRASH, ERROR, …), so each line is its own entry with the

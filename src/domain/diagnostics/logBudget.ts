@@ -1,5 +1,5 @@
 /**
- * Bounds what app_logs and app_crashes answer (issue 16): the newest entries whose JSON fits the
+ * Bounds what app_logs and app_crashes answer: the newest entries whose JSON fits the
  * share of the answer budget (answerBudget.ts) they are given, each counted in wire bytes as the
  * result carries it (twice: structuredContent and the text block). Pure: no I/O.
  */

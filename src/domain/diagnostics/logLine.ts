@@ -1,5 +1,5 @@
 /**
- * One logcat entry as `logcat -v threadtime -v year -v UTC` prints it (issue 16, diagnostics).
+ * One logcat entry as `logcat -v threadtime -v year -v UTC` prints it (app_logs, app_crashes).
  * liblog's logprint.cpp writes the threadtime prefix as `"%s %5d %5d %c %-8s: "` (time, pid, tid,
  * priority letter, tag padded to 8) and repeats that prefix on every line of a multi-line
  * message; `year` puts the year in front of the date, and `UTC` (taken by liblog as a time zone

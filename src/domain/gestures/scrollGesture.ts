@@ -1,6 +1,6 @@
 /**
- * ui_scroll's gesture, planned from the screen it is about to move (issue 12, items 4 and 5;
- * issue 13, item 3: four directions, any container).
+ * ui_scroll's gesture, planned from the screen it is about to move: four directions,
+ * any scrollable container.
  *
  * Where: a touch belongs to the window it starts in, so a swipe that starts on the open keyboard
  * scrolls the keyboard, and one that starts on a system bar goes to System UI. The swipe runs

@@ -1,5 +1,5 @@
 /**
- * Why ui_scroll refused to swipe (issue 13, item 3), in words that name what was found and what
+ * Why ui_scroll refused to swipe, in words that name what was found and what
  * to send instead. Nothing is swiped in any of these cases: a sideways swipe over whatever lies
  * under it can dismiss a row or page a pager, and a swipe over a container the model did not
  * mean moves the wrong thing.

@@ -1,5 +1,5 @@
 /**
- * Where a tap on an element lands (issue 12, edge-to-edge apps). A touch belongs to the window it
+ * Where a tap on an element lands, edge-to-edge apps included. A touch belongs to the window it
  * starts in: one inside the open keyboard goes to the IME, one on a system bar goes to System UI.
  * The driver's click presses the centre of the element's visible bounds, and an app drawn edge to
  * edge (enforced for apps targeting API 35) reports bounds that run on under the bars, so that

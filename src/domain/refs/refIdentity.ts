@@ -1,5 +1,5 @@
 /**
- * What makes a ref's element "that element" (issue 13), and how to name exactly it on the device.
+ * What makes a ref's element "that element", and how to name exactly it on the device.
  * Pure: no registry, no I/O (the registry lives in src/application/RefRegistry.ts).
  *
  * Identity of a target node N, judged on N alone, never on the whole screen:

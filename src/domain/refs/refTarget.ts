@@ -1,5 +1,5 @@
 /**
- * The `{ref: "e12"}` selector form (issue 13): a ref goes alone, no `within`, no other key.
+ * The `{ref: "e12"}` selector form: a ref goes alone, no `within`, no other key.
  * Everything else is a selector and goes to parseSelector unchanged.
  */
 import { HarnessError } from '../errors.js';

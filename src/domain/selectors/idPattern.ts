@@ -1,5 +1,6 @@
 /**
- * The bounded regular-expression dialect of `resource_id_matches` (issue 13 §4).
+ * The bounded regular-expression dialect of `resource_id_matches` (docs/contract.md, "Selectors
+ * written by hand").
  *
  * The device runs it as `new UiSelector().resourceIdMatches("…")`: `Pattern.compile` then
  * `matcher(id).matches()` in Java (a whole-id match; a node without a resource id never matches).

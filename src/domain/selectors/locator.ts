@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7: the server builds every locator from a validated selector; nothing the caller
+ * The server builds every locator from a validated selector; nothing the caller
  * sends is ever spliced into XPath except through `xpathLiteral`.
  *
  * Page-source XPath in UiAutomator2 runs over class-named tags, so every expression starts with
@@ -101,7 +101,7 @@ function uiSelectorLocator(selector: Selector): Locator {
   return { using: '-android uiautomator', value: chain };
 }
 
-/** CONTRACT §7 locator for a validated selector. */
+/** The locator for a validated selector. */
 export function buildLocator(selector: Selector): Locator {
   const { target, within } = selector;
   // The package an id stands for is known only at resolve time (selector.ts, expandIds).

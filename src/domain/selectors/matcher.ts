@@ -48,7 +48,7 @@ function push(map: Map<string, UiNode[]>, key: string, node: UiNode): void {
 }
 
 function indexOf(tree: UiTree): TreeIndex {
-  let index = indexes.get(tree);
+  const index = indexes.get(tree);
   if (index) return index;
   const built: TreeIndex = { byResourceId: new Map(), byContentDesc: new Map(), byText: new Map(), editTexts: [] };
   for (const node of tree.nodes) {

@@ -1,8 +1,8 @@
 /**
- * The ways a model may name an element (CONTRACT §4). Order matters: it is the wire order.
- * The first six are what `ui_get_tree` offers; the rest (issue 13 §4) are UiAutomator2's own
+ * The ways a model may name an element. Order matters: it is the wire order.
+ * The first six are what `ui_get_tree` offers; the rest are UiAutomator2's own
  * strategies for selectors written by hand (flow files), never offered by the summary.
- * `id` (issue 14) is a resource-id of the foreground app without its `<package>:id/` prefix:
+ * `id` is a resource-id of the foreground app without its `<package>:id/` prefix:
  * the summary writes it in `resource_id`'s place, and the application expands it (expandIds)
  * with the foreground package at resolve time, before anything matches or locates.
  */
@@ -99,7 +99,7 @@ export function hasIdTerm(selector: Selector): boolean {
 }
 
 /**
- * `id: X` means `resource_id: "<foreground package at resolve time>:id/X"` (issue 14): the
+ * `id: X` means `resource_id: "<foreground package at resolve time>:id/X"`: the
  * application calls this with the package it read right before resolving, and the matcher and
  * the locator only ever see the expanded form (they throw on an `id`).
  */

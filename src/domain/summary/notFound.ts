@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7: when nothing matched, say what the screen does offer, so the model's next
+ * When nothing matched (UI_ELEMENT_NOT_FOUND), say what the screen does offer, so the model's next
  * call can be one of those instead of another guess.
  *
  * Order: entries a model can act on right now come first (enabled, not ambiguous, not under the

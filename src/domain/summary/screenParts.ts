@@ -1,5 +1,5 @@
 /**
- * Parts of a screen for ui_get_tree (docs/contract.md §6): one container's entries and texts
+ * Parts of a screen for ui_get_tree (docs/contract.md, "Behaviour per tool"): one container's entries and texts
  * (`within`), or the screen's texts alone (`mode: "text"`, for reading an article or a chat).
  * Both are cut from the whole summary's own lists, so an entry reads and acts exactly as in a
  * whole read (same ref, same selector). Pure: no I/O.
@@ -7,7 +7,7 @@
 import { cutCodePoints, isIconGlyphsOnly, isVisible, ownLabel } from '../tree/nodeFacts.js';
 import type { ScreenSummary } from '../tree/screen.js';
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
-import { MAX_TEXTS, MAX_TEXT_CODE_POINTS, type ActionPlan } from './summary.js';
+import { MAX_NAME_CODE_POINTS, MAX_TEXTS, MAX_TEXT_CODE_POINTS, type ActionPlan } from './summary.js';
 
 function inside(node: UiNode, container: UiNode): boolean {
   for (let n: UiNode | null = node; n !== null; n = n.parent) if (n === container) return true;
@@ -25,7 +25,7 @@ function labelsWithin(container: UiNode): Set<string> {
   const out = new Set<string>();
   const walk = (node: UiNode): void => {
     const label = ownLabel(node);
-    if (isVisible(node) && label !== '') out.add(cutCodePoints(label, MAX_TEXT_CODE_POINTS));
+    if (isVisible(node) && label !== '') out.add(cutCodePoints(label, MAX_NAME_CODE_POINTS));
     node.children.forEach(walk);
   };
   walk(container);

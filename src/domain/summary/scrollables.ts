@@ -1,5 +1,5 @@
 /**
- * Scrollable containers (issue 13, item 3): which way each one scrolls, which one is the screen's
+ * Scrollable containers: which way each one scrolls, which one is the screen's
  * main container for a direction, and which container a node the model named belongs to.
  *
  * A dump says `scrollable="true"` but not which way: AccessibilityNodeInfo carries the actions

@@ -1,5 +1,5 @@
 /**
- * Dump parsing for both shapes (CONTRACT §6):
+ * Dump parsing for both shapes (docs/summary.md, "Reading the dump"):
  *  - uiautomator: `<hierarchy rotation="0"><node class="…" bounds="[l,t][r,b]" …>`;
  *  - Appium UiAutomator2 page source: tags are class names, `<hierarchy … width="…" height="…">`;
  *    older sources may lack the `class` attribute, then the tag is the class.

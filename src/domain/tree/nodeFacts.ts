@@ -5,7 +5,7 @@
 import type { BoxBounds, Rect, UiNode } from './uiNode.js';
 import type { Role } from './screen.js';
 
-/** CONTRACT §6: visible means bounds present and not `[0,0][0,0]`. */
+/** Visible means bounds present and not `[0,0][0,0]` (docs/summary.md, "Visibility, texts, roles"). */
 export function isVisible(node: UiNode): boolean {
   const b = node.bounds;
   if (b === null) return false;
@@ -73,7 +73,7 @@ export function keepsPasswordText(node: UiNode): boolean {
   return node.text === '' || (!isBlank(node.hint) && node.text === node.hint && node.showingHint !== false);
 }
 
-/** CONTRACT §6 roles; scrollables are never offered, so they get no role. */
+/** The roles of docs/summary.md; scrollables are never offered, so they get no role. */
 export function roleOf(node: UiNode): Role | null {
   if (node.scrollable) return null;
   if (isEditText(node)) return 'input';
@@ -149,7 +149,7 @@ export function safePreview(value: string, max = 40): string {
 export const SELECTOR_VALUE_MAX_CODE_POINTS = 256;
 
 /**
- * Why `value` cannot be a selector value (CONTRACT §4), or null when it can.
+ * Why `value` cannot be a selector value (docs/contract.md, "Error codes"), or null when it can.
  * Shared by input validation and by the summary, so the summary never offers a
  * selector that ui_tap would refuse.
  */

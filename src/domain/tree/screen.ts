@@ -15,7 +15,7 @@ export interface ImeState {
  */
 export type Wakefulness = 'Awake' | 'Asleep' | 'Dreaming' | 'Dozing';
 
-/** Issue 12: the lock screen and the display, as `dumpsys window` tells them. */
+/** The lock screen and the display, as `dumpsys window` tells them. */
 export interface ScreenLock {
   /** The keyguard is showing and no activity is shown over it. */
   readonly locked: boolean;
@@ -24,7 +24,7 @@ export interface ScreenLock {
 }
 
 /**
- * The system bars' frames as `dumpsys window` reports them (issue 12): a touch that starts there
+ * The system bars' frames as `dumpsys window` reports them: a touch that starts there
  * goes to System UI, not to an app drawn edge to edge under them. null when the bar is hidden
  * or not reported.
  */
@@ -44,7 +44,7 @@ export interface WindowState {
   readonly ime: ImeState;
   /** Logical display size when dumpsys reported it. */
   readonly displaySize: { readonly width: number; readonly height: number } | null;
-  /** Issue 12: the lock screen and the display; readers that do not know leave it out (unlocked, awake). */
+  /** The lock screen and the display; readers that do not know leave it out (unlocked, awake). */
   readonly lock?: ScreenLock;
   /** The status and navigation bars; absent when the reader does not know them (no bar is assumed). */
   readonly systemBars?: SystemBars;
@@ -64,7 +64,7 @@ export type LabelSource = 'descendant' | 'neighbour';
 /**
  * One offered target. Compact by design (it is repeated up to 120 times): a field that would
  * only repeat what the entry already says is left out, and its absence has one fixed meaning.
- * Flat (issue 14): the selector's keys (`id`, `text`, … and `within`) ARE the entry's keys beside
+ * Flat: the selector's keys (`id`, `text`, … and `within`) ARE the entry's keys beside
  * `ref` and the facts below; none of the facts is a selector key (wireSummary.selectorOfEntry
  * reads the selector back). Absent selector keys: no selector names the element alone (it has no
  * attribute a selector could use, or it is `ambiguous`); then only `ref` names it.
@@ -85,7 +85,7 @@ export interface ActionFacts {
   readonly label?: string;
   /** Only for an entry without selector whose label is not its own: where the label was read. */
   readonly label_from?: LabelSource;
-  /** Absent means `button`, the role of almost every entry. */
+  /** Absent means `button`, the role of almost every entry, or `toggle` on an entry with `checked`. */
   readonly role?: Exclude<Role, 'button'>;
   /** Present only when the element is disabled. */
   readonly enabled?: false;
@@ -116,9 +116,9 @@ export function orientationOfEntry(entry: ScrollableEntry): 'vertical' | 'horizo
   return entry.orientation ?? 'vertical';
 }
 
-/** The role an entry declares: `button` when the entry leaves it out. */
+/** The role an entry declares: `toggle` when it says `checked` without one, else `button` when it leaves it out. */
 export function roleOfEntry(entry: ActionEntry): Role {
-  return entry.role ?? 'button';
+  return entry.role ?? (entry.checked !== undefined ? 'toggle' : 'button');
 }
 
 /** The entry's selector key (its target term's key), or null when no selector names it. */
@@ -145,7 +145,7 @@ export function nameOfEntry(entry: EntrySelector & { readonly label?: string }):
 }
 
 /**
- * One scrollable container (issue 13, item 3). Its selector (absent when the container has no
+ * One scrollable container. Its selector (absent when the container has no
  * name of its own) goes unchanged to ui_scroll's `selector`; `orientation` (inferred:
  * docs/summary.md, "Scrollable containers") is written only for a horizontal one: absent
  * means vertical, the common case, as an absent `role` means button.
@@ -184,7 +184,7 @@ export type LayoutFinding =
     };
 
 /**
- * CONTRACT §6: the screen in the server's own vocabulary, in its compact form (docs/summary.md).
+ * The screen in the server's own vocabulary, in its compact form (docs/summary.md).
  * `texts` leaves out strings an offered action already shows. What would say "nothing" is left
  * out: `keyboard` is present only when it is open, `layout_findings` only when there are some,
  * `truncated` (always `true`) and `counts` only when a list was cut.

@@ -218,7 +218,7 @@ export class ManagedAppium implements AppiumEndpoint {
       this.#options.appiumLogLevel ?? 'info',
       '--log-no-colors',
       // Appium 3 serves GET /appium/sessions only with this; the harness uses it to prove that
-      // it leaves no session behind (CONTRACT §5). It only lists sessions, on a loopback port.
+      // it leaves no session behind. It only lists sessions, on a loopback port.
       '--allow-insecure',
       '*:session_discovery',
     ];

@@ -2,53 +2,38 @@
  * The cross-process device lock as a file: `<dir>/<identity>.lock`, holding one JSON record
  * {pid, hostname, nonce, process_start, acquired_at, activity}. Every harness process on the
  * machine that drives the same device meets at the same file, whichever of its serials it uses:
- * the name is the device's identity (src/domain/devices/identity.ts, issue 15), not the serial.
+ * the name is the device's identity (src/domain/devices/identity.ts), not the serial.
  *
  * - Taking it is atomic and never shows a half-written record: the record is written to a
  *   private temporary file first, then hard-linked to the lock name (`link` fails with EEXIST
  *   when the lock exists; it is the classic exclusive create that also works on NFS).
- * - A holder that died (SIGKILL, crash, power loss) leaves its file behind. It is stale when
- *   its pid is gone, is a zombie, or now belongs to a younger process (Linux: the start time in
- *   /proc/<pid>/stat no longer matches the one recorded). Stale locks are taken over under a
- *   short-lived takeover mutex, so two processes that both see the same stale lock cannot both
- *   win: inside the mutex the lock is re-read and removed only if it is still that stale record.
+ * - A holder that died (SIGKILL, crash, power loss) leaves its file behind; staleLock.ts says when
+ *   a lock is stale and takes it over so that two processes that both see it cannot both win.
  * - Released by the last hold of the process, and at process exit (synchronously).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname as osHostname, tmpdir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createHash } from 'node:crypto';
-import { HarnessError } from '../../domain/errors.js';
+import { rmdirSync } from 'node:fs';
+import { hostname as osHostname } from 'node:os';
+import { join } from 'node:path';
 import type { DeviceLock, DeviceLockActivity, Logger } from '../../domain/ports.js';
+import { LockFile } from './lockFile.js';
+import { lockFileName } from './lockLocation.js';
+import { busy, type LockRecord } from './lockRecord.js';
+import { systemProcessProbe, type ProcessProbe } from './processProbe.js';
+import { staleness, takeOver } from './staleLock.js';
 
-/** What the lock file holds. */
-export interface LockRecord {
-  readonly version: 1;
-  readonly pid: number;
-  readonly hostname: string;
-  /** Unique per acquisition: tells this holder's record from a later one with the same pid. */
-  readonly nonce: string;
-  /** Linux: field 22 of /proc/<pid>/stat (start time in clock ticks), to detect pid reuse; null elsewhere. */
-  readonly process_start: string | null;
-  /** ISO time the lock was taken by this process. */
-  readonly acquired_at: string;
-  /** What the process is doing now (ISO `since`). */
-  readonly activity: { readonly tool: string; readonly operation_id: string; readonly kind: DeviceLockActivity['kind']; readonly since: string };
-}
-
-/** How the adapter sees other processes; replaceable in tests. */
-export interface ProcessProbe {
-  /** False when no process has this pid, or it is a zombie. */
-  isAlive(pid: number): boolean;
-  /** Start time of the process (Linux /proc), or null when unknown. */
-  startTime(pid: number): string | null;
-}
+// The lock's public face: the container, the adb adapter and the tests import from here.
+export { defaultLockDirectory, lockDirectoriesToTidy, lockFileName } from './lockLocation.js';
+export type { LockRecord } from './lockRecord.js';
+export { systemProcessProbe, type ProcessProbe } from './processProbe.js';
 
 export interface FileDeviceLockOptions {
   /** Directory shared by every harness process of this user (see defaultLockDirectory). */
   readonly directory: string;
-  /** The device's identity key (`avd:Pixel_7`, `serialno:R58M…`, `serial:emulator-5554`); named `serial` from before issue 15. */
+  /**
+   * The device's identity key (`avd:Pixel_7`, `serialno:R58M…`, `serial:emulator-5554`). Named `serial` because the
+   * lock was keyed by the serial before one device could be reached under several serials.
+   */
   readonly serial: string;
   readonly logger: Logger;
   /** Defaults to this process. */
@@ -67,96 +52,16 @@ export interface FileDeviceLockOptions {
   readonly removeWhenEmpty?: readonly string[];
 }
 
-/** A lock file that cannot be parsed is garbage once it is this old (a record is never written in place). */
-const CORRUPT_GRACE_MS = 2_000;
-/** A takeover mutex older than this was left by a process that died inside the few microseconds it is held. */
-const TAKEOVER_MUTEX_STALE_MS = 5_000;
 const ACQUIRE_ATTEMPTS = 4;
-
-/** `$ANDROID_MCP_LOCK_DIR`, else `$XDG_RUNTIME_DIR/android-mcp-harness/locks`, else `<tmp>/android-mcp-harness-<uid>/locks`. */
-export function defaultLockDirectory(env: NodeJS.ProcessEnv): string {
-  const explicit = env.ANDROID_MCP_LOCK_DIR?.trim();
-  if (explicit) return explicit;
-  const runtime = env.XDG_RUNTIME_DIR?.trim();
-  if (runtime) return join(runtime, 'android-mcp-harness', 'locks');
-  return join(tmpdir(), `android-mcp-harness-${currentUid()}`, 'locks');
-}
-
-/**
- * `127.0.0.1:5555` → `127.0.0.1_5555-<8 hex>`: safe as a file name on every OS, and the hash of
- * the exact serial keeps two serials that sanitise alike (`a:b`, `a_b`) apart.
- */
-export function lockFileName(serial: string): string {
-  const safe = serial.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
-  const hash = createHash('sha256').update(serial).digest('hex').slice(0, 8);
-  return `${safe}-${hash}.lock`;
-}
-
-/**
- * The directories defaultLockDirectory made up (innermost first), which the last process may remove
- * when they are empty; none when the user named the directory (ANDROID_MCP_LOCK_DIR is theirs).
- */
-export function lockDirectoriesToTidy(env: NodeJS.ProcessEnv): readonly string[] {
-  if (env.ANDROID_MCP_LOCK_DIR?.trim()) return [];
-  const locks = defaultLockDirectory(env);
-  return [locks, dirname(locks)];
-}
-
-function currentUid(): string {
-  try {
-    return String(userInfo().uid);
-  } catch {
-    return 'user';
-  }
-}
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** The real probe: signal 0 for existence, /proc for zombies and start times (Linux). */
-export const systemProcessProbe: ProcessProbe = {
-  isAlive(pid: number): boolean {
-    if (!Number.isInteger(pid) || pid <= 0) return false;
-    try {
-      process.kill(pid, 0);
-    } catch (error) {
-      // EPERM: it exists but belongs to someone else; only ESRCH means gone.
-      if (errorCode(error) !== 'EPERM') return false;
-    }
-    const stat = readProcStat(pid);
-    return stat === null || stat.state !== 'Z';
-  },
-  startTime(pid: number): string | null {
-    return readProcStat(pid)?.startTime ?? null;
-  },
-};
-
-function readProcStat(pid: number): { state: string; startTime: string } | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // `pid (comm) state ppid …`: comm may contain spaces and parentheses, so split after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const state = fields[0];
-  const startTime = fields[19];
-  return state && startTime ? { state, startTime } : null;
-}
 
 interface Hold {
   readonly activity: DeviceLockActivity;
   readonly sinceMs: number;
 }
 
-type Reading = { readonly kind: 'absent' } | { readonly kind: 'corrupt'; readonly ageMs: number } | { readonly kind: 'record'; readonly record: LockRecord };
-
 export class FileDeviceLock implements DeviceLock {
   readonly path: string;
-  private readonly directory: string;
+  private readonly file: LockFile;
   private readonly pid: number;
   private readonly hostname: string;
   private readonly probe: ProcessProbe;
@@ -164,15 +69,14 @@ export class FileDeviceLock implements DeviceLock {
   private readonly holds = new Map<symbol, Hold>();
   /** The record this process wrote, while it owns the lock. */
   private owned: LockRecord | null = null;
-  private directoryReady = false;
 
   constructor(private readonly options: FileDeviceLockOptions) {
-    this.directory = options.directory;
     this.path = join(options.directory, lockFileName(options.serial));
     this.pid = options.pid ?? process.pid;
     this.hostname = options.hostname ?? osHostname();
     this.probe = options.probe ?? systemProcessProbe;
     this.now = options.now ?? Date.now;
+    this.file = new LockFile(this.path, options.directory, this.pid, this.now, options.logger);
     if (options.releaseOnExit) process.once('exit', () => this.releaseAll());
   }
 
@@ -226,7 +130,7 @@ export class FileDeviceLock implements DeviceLock {
 
   /** The record in the lock file now, if any (for tests and diagnostics). */
   peek(): LockRecord | null {
-    const reading = this.read();
+    const reading = this.file.read();
     return reading.kind === 'record' ? reading.record : null;
   }
 
@@ -250,85 +154,22 @@ export class FileDeviceLock implements DeviceLock {
 
   /** Takes the lock file or throws EMULATOR_BUSY; returns the wall-clock ms right after it was taken. */
   private acquire(first: Hold): number {
-    this.ensureDirectory();
+    this.file.ensureDirectory();
     for (let attempt = 0; attempt < ACQUIRE_ATTEMPTS; attempt += 1) {
       const record = this.recordFor(first, this.now());
-      if (this.createExclusive(record)) {
+      if (this.file.createExclusive(record)) {
         this.owned = record;
         return this.now();
       }
-      const reading = this.read();
+      const reading = this.file.read();
       if (reading.kind === 'absent') continue; // released between our attempt and the read: try again
-      const stale = this.staleness(reading);
+      const stale = staleness(reading, { pid: this.pid, hostname: this.hostname, ownedNonce: this.owned?.nonce }, this.probe);
       if (stale === null) throw busy(reading.kind === 'record' ? reading.record : null, this.now());
       this.options.logger.warn('taking over a stale device lock', { reason: stale, holder_pid: reading.kind === 'record' ? reading.record.pid : null });
-      this.takeOver(reading);
+      takeOver(this.file, reading);
     }
-    const last = this.read();
+    const last = this.file.read();
     throw busy(last.kind === 'record' ? last.record : null, this.now());
-  }
-
-  /** Why the lock in `reading` is stale, or null when its holder may still be alive. */
-  private staleness(reading: Reading): string | null {
-    if (reading.kind === 'absent') return null;
-    if (reading.kind === 'corrupt') return reading.ageMs > CORRUPT_GRACE_MS ? 'unreadable record' : null;
-    const record = reading.record;
-    // A pid on another host (a lock directory on a shared file system) cannot be checked: assume alive.
-    if (record.hostname !== this.hostname) return null;
-    if (record.pid === this.pid) return this.owned?.nonce === record.nonce ? null : 'left by an earlier process with this pid';
-    if (!this.probe.isAlive(record.pid)) return 'holder process is gone';
-    if (record.process_start !== null) {
-      const start = this.probe.startTime(record.pid);
-      if (start !== null && start !== record.process_start) return 'holder pid now belongs to another process';
-    }
-    return null;
-  }
-
-  /** Removes the stale lock `seen`, but only if it is still exactly that record (under the takeover mutex). */
-  private takeOver(seen: Reading): void {
-    const mutex = `${this.path}.takeover`;
-    if (!this.createMutex(mutex)) return; // another process is taking over right now; the next attempt sees its result
-    try {
-      const current = this.read();
-      const same =
-        (seen.kind === 'record' && current.kind === 'record' && current.record.nonce === seen.record.nonce) ||
-        (seen.kind === 'corrupt' && current.kind === 'corrupt');
-      if (same) this.unlinkQuietly(this.path);
-    } finally {
-      this.unlinkQuietly(mutex);
-    }
-  }
-
-  private createMutex(path: string): boolean {
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      try {
-        closeSync(openSync(path, 'wx', 0o600));
-        return true;
-      } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw this.unusable(error);
-      }
-      try {
-        if (this.now() - statSync(path).mtimeMs <= TAKEOVER_MUTEX_STALE_MS) return false;
-        this.unlinkQuietly(path);
-      } catch {
-        // Gone already: the next attempt creates it.
-      }
-    }
-    return false;
-  }
-
-  /** Writes `record` to a private file and links it to the lock name: exclusive and never half-written. */
-  private createExclusive(record: LockRecord): boolean {
-    const temporary = this.writeTemporary(record);
-    try {
-      linkSync(temporary, this.path);
-      return true;
-    } catch (error) {
-      if (errorCode(error) === 'EEXIST') return false;
-      throw this.unusable(error);
-    } finally {
-      this.unlinkQuietly(temporary);
-    }
   }
 
   /** Replaces our own record with one describing the current holds (atomic rename over it). */
@@ -345,14 +186,7 @@ export class FileDeviceLock implements DeviceLock {
         since: new Date(current.sinceMs).toISOString(),
       },
     };
-    const temporary = this.writeTemporary(record);
-    try {
-      renameSync(temporary, this.path);
-      this.owned = record;
-    } catch (error) {
-      this.unlinkQuietly(temporary);
-      this.options.logger.warn('could not update the device lock record', { cause: String(error) });
-    }
+    if (this.file.replace(record)) this.owned = record;
   }
 
   /** The hold the record shows: the latest running operation, else the latest session. */
@@ -362,7 +196,7 @@ export class FileDeviceLock implements DeviceLock {
   }
 
   private stillOurs(): boolean {
-    const reading = this.read();
+    const reading = this.file.read();
     return reading.kind === 'record' && reading.record.nonce === this.owned?.nonce;
   }
 
@@ -371,10 +205,10 @@ export class FileDeviceLock implements DeviceLock {
     const owned = this.owned;
     this.owned = null;
     if (!owned) return null;
-    const reading = this.read();
+    const reading = this.file.read();
     if (reading.kind !== 'record' || reading.record.nonce !== owned.nonce) return null;
     const atMs = this.now();
-    this.unlinkQuietly(this.path);
+    this.file.unlinkQuietly(this.path);
     return atMs;
   }
 
@@ -394,111 +228,4 @@ export class FileDeviceLock implements DeviceLock {
       },
     };
   }
-
-  private writeTemporary(record: LockRecord): string {
-    const temporary = `${this.path}.${this.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        writeFileSync(temporary, `${JSON.stringify(record)}\n`, { flag: 'wx', mode: 0o600 });
-        return temporary;
-      } catch (error) {
-        // The last process to exit removes the empty directory (removeWhenEmpty): make it again, once.
-        if (errorCode(error) !== 'ENOENT' || attempt > 0) throw this.unusable(error);
-        this.directoryReady = false;
-        this.ensureDirectory();
-      }
-    }
-  }
-
-  private read(): Reading {
-    let text: string;
-    let mtimeMs: number;
-    try {
-      mtimeMs = statSync(this.path).mtimeMs;
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return { kind: 'absent' };
-      throw this.unusable(error);
-    }
-    const record = parseRecord(text);
-    return record ? { kind: 'record', record } : { kind: 'corrupt', ageMs: this.now() - mtimeMs };
-  }
-
-  private ensureDirectory(): void {
-    if (this.directoryReady) return;
-    try {
-      mkdirSync(this.directory, { recursive: true, mode: 0o700 });
-      const stat = lstatSync(this.directory);
-      // In a shared /tmp someone else could have planted the directory or a symlink to steer our files.
-      const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-      if (!stat.isDirectory() || (uid !== null && stat.uid !== uid)) {
-        throw Object.assign(new Error('lock directory is not a directory owned by this user'), { code: 'ENOTOWNED' });
-      }
-    } catch (error) {
-      throw this.unusable(error);
-    }
-    this.directoryReady = true;
-  }
-
-  private unusable(error: unknown): HarnessError {
-    if (error instanceof HarnessError) return error;
-    const code = errorCode(error) ?? 'error';
-    this.options.logger.error('the device lock directory is unusable', { directory: this.directory, cause: String(error) });
-    return new HarnessError(
-      'EMULATOR_UNAVAILABLE',
-      `The cross-process device lock could not be used (${code}). Make the lock directory writable by this user ` +
-        '(or set ANDROID_MCP_LOCK_DIR to a directory you own), then retry.',
-      { cause: error },
-    );
-  }
-
-  private unlinkQuietly(path: string): void {
-    try {
-      unlinkSync(path);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-function parseRecord(text: string): LockRecord | null {
-  try {
-    const value = JSON.parse(text) as Partial<LockRecord> | null;
-    if (!value || typeof value !== 'object') return null;
-    if (typeof value.pid !== 'number' || typeof value.nonce !== 'string' || typeof value.hostname !== 'string') return null;
-    const activity = value.activity;
-    if (!activity || typeof activity.tool !== 'string' || typeof activity.since !== 'string') return null;
-    return value as LockRecord;
-  } catch {
-    return null;
-  }
-}
-
-/** EMULATOR_BUSY naming the process that holds the device and what it is doing. */
-function busy(record: LockRecord | null, nowMs: number): HarnessError {
-  if (!record) {
-    return new HarnessError(
-      'EMULATOR_BUSY',
-      'Another android-mcp-harness process is taking the device right now. There is no queue: retry in a moment.',
-    );
-  }
-  const since = Date.parse(record.activity.since);
-  const seconds = Number.isFinite(since) ? Math.max(0, Math.round((nowMs - since) / 1000)) : 0;
-  const who = `another android-mcp-harness process (pid ${record.pid} on ${cut(record.hostname, 64)})`;
-  const what =
-    record.activity.kind === 'session'
-      ? `keeps an Appium session open on it (an open flow, the session kept after an action without a flow, or a session still closing) since ${seconds} s`
-      : `is running ${cut(record.activity.tool, 40)} (operation ${cut(record.activity.operation_id, 64)}) for ${seconds} s`;
-  const next =
-    record.activity.kind === 'session'
-      ? 'There is no queue: retry when that client has closed its flow (ui_session_close) or let it expire; a session kept after a single action is closed after ANDROID_MCP_WARM_SESSION_TIMEOUT seconds without use (30 by default).'
-      : 'There is no queue: retry when that call has answered.';
-  return new HarnessError('EMULATOR_BUSY', `The device is busy: ${who} ${what}. ${next}`);
-}
-
-/** Cuts a value read from a file another process wrote, keeping it printable. */
-function cut(value: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- the point is to remove control characters
-  const printable = value.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '?');
-  return printable.length > max ? `${printable.slice(0, max)}…` : printable;
 }

@@ -4,7 +4,7 @@ import type { Secret } from '../../domain/secret.js';
 const HIDDEN = '[redacted]';
 
 /**
- * Remote mode's credentials never reach stderr (issue 15 §4): every message and field (deeply)
+ * Remote mode's credentials never reach stderr: every message and field (deeply)
  * loses the configured secret values (the key, the user:key pair, the Authorization header and its
  * token, capability values such as accessKey), a URL's userinfo, and every query value, whatever
  * logged them (a driver error that quotes the request, a library's own message).

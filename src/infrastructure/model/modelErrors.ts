@@ -6,7 +6,7 @@
  * ("Incorrect API key provided: sk-ab***yz"), and a proxy may quote more.
  */
 import { ModelAborted, ModelError, type ModelErrorKind } from '../../application/agent/ModelPort.js';
-import { sanitizeMessage } from '../../application/sanitize.js';
+import { sanitizeMessage } from '../../domain/sanitize.js';
 
 const MAX_UPSTREAM_MESSAGE = 300;
 /** Anything shaped like a key or a bearer token, masked or not (`sk-…`, `sk-ant-…`, `Bearer …`). */
@@ -56,7 +56,10 @@ function classify(status: number): readonly [ModelErrorKind, string] {
   return ['bad_request', 'The model endpoint refused the request; check ANDROID_MCP_MODEL and the endpoint\'s limits.'];
 }
 
-/** The message in either error body: Anthropic `{type:"error", error:{type, message}}` (the SDK keeps it whole), OpenAI `{message, type}` (the SDK keeps `error`). */
+/**
+ * The message in either error body: Anthropic `{type:"error", error:{type, message}}` (the SDK keeps
+ * it whole), OpenAI `{message, type}` (the SDK keeps `error`).
+ */
 function upstreamMessage(body: unknown): string | null {
   const record = asRecord(body);
   if (!record) return typeof body === 'string' && body.trim() !== '' ? body : null;

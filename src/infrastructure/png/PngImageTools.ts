@@ -9,7 +9,7 @@ let pngModule: PngModule | undefined;
 
 /**
  * pngjs is loaded on the first image that needs it, not at start-up: the server must answer
- * tools/list fast (issue 6, start-up target), and screencap's own formats never need it. pngjs is
+ * tools/list fast at start-up, and screencap's own formats never need it. pngjs is
  * CommonJS, so a synchronous require keeps this adapter's API synchronous.
  */
 function pngjs(): PngModule {

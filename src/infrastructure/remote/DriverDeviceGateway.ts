@@ -1,5 +1,5 @@
 /**
- * The DeviceGateway of remote mode (issue 15 §4, ANDROID_MCP_REMOTE=1): the device is behind a
+ * The DeviceGateway of remote mode (ANDROID_MCP_REMOTE=1): the device is behind a
  * WebDriver endpoint (a Selenium Grid, a device farm) and this machine has no adb for it, so every
  * read and launch goes through a UiAutomator2 session instead. The services do not know: they ask
  * the same port as with adb.

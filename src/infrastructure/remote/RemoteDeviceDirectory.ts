@@ -3,10 +3,6 @@ import type { ApkRelativePath } from '../../domain/apk/apkArgument.js';
 import type { ApkFolder, DeviceDirectory, ListedDevice, PreparedApk } from '../../domain/ports.js';
 import { notAvailableRemotely } from './DriverDeviceGateway.js';
 
-/**
- * device_list in remote mode (issue 15 §4): the list is adb's, and there is no adb for the device.
- * Discovery does not use it (remote mode's resolver has no directory: the one configured device).
- */
 /** app_install in remote mode: refused before the APK is even read, so nothing reaches the device. */
 export class RemoteApkFolder implements ApkFolder {
   prepare(_relativePath: ApkRelativePath): Promise<PreparedApk> {
@@ -16,6 +12,10 @@ export class RemoteApkFolder implements ApkFolder {
   }
 }
 
+/**
+ * device_list in remote mode: the list is adb's, and there is no adb for the device.
+ * Discovery does not use it (remote mode's resolver has no directory: the one configured device).
+ */
 export class RemoteDeviceDirectory implements DeviceDirectory {
   list(): Promise<readonly ListedDevice[]> {
     return Promise.reject(

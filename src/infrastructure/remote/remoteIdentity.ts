@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DeviceIdentity } from '../../domain/devices/identity.js';
 
 /**
- * The device's identity in remote mode (issue 15 §4): there is no local adb to read properties
+ * The device's identity in remote mode: there is no local adb to read properties
  * from, and the endpoint decides which device a session gets, so the lock is keyed by what the
  * session request says: the endpoint's host (and port), the udid asked for (or none), and a short
  * hash of the extra capabilities (a farm's device choice lives there: `bstack:options.deviceName`,

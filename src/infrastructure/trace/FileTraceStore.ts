@@ -18,7 +18,10 @@ import type { Clock, Logger } from '../../domain/ports.js';
 export const TRACES_FOLDER = 'traces';
 export const TRACE_FILE = 'trace.jsonl';
 export const TRACE_EVIDENCE_FOLDER = 'evidence';
-/** The evidence ids the harness issues (docs/contract.md §8): bare names, checked before any link. */
+/**
+ * The evidence ids the harness issues (docs/contract.md, "Evidence and the `artifact://`
+ * resource"): bare names, checked before any link.
+ */
 const ARTIFACT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.png$/;
 
 export interface FileTraceStoreOptions {

@@ -1,5 +1,5 @@
 /**
- * What a task calls (issue 17 §4): the tools' own definitions through runTool, the very handler
+ * What a task calls: the tools' own definitions through runTool, the very handler
  * tools/call and the REST mirror run, so a task's call is the same call with the same envelope;
  * and the catalogue a goal's model is offered, from the same zod schemas tools/list publishes.
  */
@@ -12,11 +12,11 @@ import { runTool } from '../runTool.js';
 import { toInputJsonSchema } from '../schemas.js';
 import type { ToolDefinition } from '../ToolDefinition.js';
 
-/** The task opens and closes its flow itself; the model never manages sessions. */
+/** The task opens and closes its UI session itself; the model never manages sessions. */
 const SESSION_TOOLS: ReadonlySet<string> = new Set(['ui_session_open', 'ui_session_close']);
 
-/** A tool that runs inside a flow someone else opened: it takes session_id and does not manage sessions. */
-export function runsInFlow(tool: ToolDefinition): boolean {
+/** A tool that runs inside a UI session someone else opened: it takes session_id and does not manage sessions. */
+export function runsInSession(tool: ToolDefinition): boolean {
   return Object.hasOwn(tool.inputSchema.shape, 'session_id') && !SESSION_TOOLS.has(tool.name);
 }
 
@@ -35,13 +35,13 @@ export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefini
 }
 
 /**
- * The tools a goal's model may call: those of the served catalogue that act inside a flow (they
+ * The tools a goal's model may call: those of the served catalogue that act inside a UI session (they
  * take session_id), minus session management, with session_id left out of the schema (the task
- * injects its own flow's).
+ * injects its own session's).
  */
 export function goalCatalog(tools: readonly ToolDefinition[]): readonly GoalTool[] {
   return tools
-    .filter(runsInFlow)
+    .filter(runsInSession)
     .map((tool) => ({
       name: tool.name,
       description: tool.description,

@@ -1,6 +1,6 @@
 import type { HarnessServices } from '../../application/HarnessServices.js';
 import type { ToolDefinition } from '../ToolDefinition.js';
-import { DEFAULT_TOOLSETS, type ToolsetName } from '../toolsets.js';
+import { DEFAULT_TOOLSETS, type ToolsetName } from '../../domain/toolsets.js';
 import { appListInstalledTool } from './core/appListInstalled.js';
 import { appOpenTool } from './core/appOpen.js';
 import { deviceBackTool } from './core/deviceBack.js';
@@ -25,7 +25,7 @@ import { uiWaitTool } from './wait/uiWait.js';
 import { appCrashesTool } from './diagnostics/appCrashes.js';
 import { appLogsTool } from './diagnostics/appLogs.js';
 
-/** CONTRACT §1: exactly these twelve, in this order. */
+/** The contract's twelve (docs/contract.md, "Tools"), exactly these, in this order. */
 export const TOOL_NAMES = [
   'emulator_get_status',
   'ui_get_tree',
@@ -70,7 +70,7 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
   ];
 }
 
-/** The tools the given toolsets switch on (issue 16); the default is the twelve alone. */
+/** The tools the given toolsets switch on; the default is the twelve alone. */
 export function createTools(services: HarnessServices, toolsets: readonly ToolsetName[] = DEFAULT_TOOLSETS): readonly ToolDefinition[] {
   return allTools(services).filter((tool) => tool.toolset === 'core' || toolsets.includes(tool.toolset));
 }

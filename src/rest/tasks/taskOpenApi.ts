@@ -1,5 +1,5 @@
 /**
- * The task routes in /openapi.json (issue 17 §4), from the zod schemas of taskSchemas.ts, which
+ * The task routes in /openapi.json, from the zod schemas of taskSchemas.ts, which
  * take the flow runner's own schema for `flow` (publishedFlowSchema).
  */
 import { component } from '../openApi.js';

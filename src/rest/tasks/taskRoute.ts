@@ -1,5 +1,5 @@
 /**
- * Tasks over HTTP (issue 17 §4; docs/contract.md §14), beside the REST mirror and behind the same
+ * Tasks over HTTP (docs/contract.md, "Tasks"), beside the REST mirror and behind the same
  * Host, Origin, bearer and body checks (HttpServer runs them before any route):
  *   POST /agent/task {device, flow} | {device, goal}  → 202 {ok, task}, the task runs in the background
  *   GET /task/{id}                                    → 200 {ok, task}
@@ -15,10 +15,10 @@ import type { TaskManager } from '../../application/tasks/TaskManager.js';
 import { HarnessError } from '../../domain/errors.js';
 import { FlowFileError, validateFlow } from '../../flow/flowFile.js';
 import type { FlowCheckOptions } from '../../flow/flowSteps.js';
-import { flowWork } from '../../flow/flowTask.js';
+import { flowWork } from './flowTask.js';
 import { readTrace, TraceReadError } from '../../trace/readTrace.js';
 import { viewerHtml } from '../../trace/viewer.js';
-import type { HttpRoute } from '../../mcp/transports/http/HttpServer.js';
+import type { HttpRoute } from '../../transports/http/HttpServer.js';
 import { STATUS_BY_ERROR_CODE } from '../httpStatus.js';
 import { BodyTooLarge, readBody } from '../readBody.js';
 import { methodNotAllowed, sendJson } from '../sendJson.js';

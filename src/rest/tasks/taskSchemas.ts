@@ -1,5 +1,5 @@
 /**
- * The task routes as data and as zod (issue 17 §4): the paths, the request body (its `flow` is the
+ * The task routes as data and as zod: the paths, the request body (its `flow` is the
  * flow runner's own schema, publishedFlowSchema) and the view GET /task/{id} answers, from which /openapi.json
  * publishes them. The route checks bodies with the flow runner's own validation, not with these.
  */

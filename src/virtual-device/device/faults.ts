@@ -24,7 +24,7 @@ export type Fault =
    */
   | { readonly kind: 'idle-state' }
   /**
-   * Issue 12: the same, and the app keeps its main thread so busy that the active window's root
+   * The same, and the app keeps its main thread so busy that the active window's root
    * AccessibilityNodeInfo never comes: the UIA2 server waits for idle, then polls the root for
    * 10 s and answers HTTP 500 `unknown error` ("… waiting for the root AccessibilityNodeInfo …").
    */
@@ -36,7 +36,7 @@ export type Fault =
 
 export type FaultKind = Fault['kind'];
 
-/** What accessibility can get from the screen now (issue 12: the idle-state and ui-busy faults). */
+/** What accessibility can get from the screen now (the idle-state and ui-busy faults). */
 export interface ScreenActivity {
   /** False while something keeps sending accessibility events: UiAutomation.waitForIdle times out. */
   readonly idles: boolean;

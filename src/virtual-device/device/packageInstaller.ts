@@ -1,5 +1,5 @@
 /**
- * The package manager's side of a streamed `adb install` (issue 16): the bytes adb sent through
+ * The package manager's side of a streamed `adb install`: the bytes adb sent through
  * `abb_exec:package\0install\0-r\0-S\0<size>` are judged as Android's PackageManagerService does
  * before anything is installed, and the answer is the status line PackageManagerShellCommand
  * prints (`Success` or `Failure [CODE: detail]`). docs/device-quirks.md cites the sources.

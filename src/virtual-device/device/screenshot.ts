@@ -15,6 +15,7 @@ import { encodeRgbaPng } from './render/png.js';
 import { drawNavigationBar, drawStatusBar } from './render/systemBars.js';
 import { COLOURS } from './render/theme.js';
 import { paintNode, type PaintContext } from './render/widgets.js';
+import type { DeviceUi } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 
 export interface ScreenshotState {
@@ -97,4 +98,36 @@ export function renderScreenshot(state: ScreenshotState): Buffer {
     drawNavigationBar(ctx, { left: 0, top: height - NAVIGATION_BAR_HEIGHT, right: width, bottom: height }, state.imeFrame ? COLOURS.onSurfaceVariant : barColour, state.imeFrame !== null);
   }
   return encodeRgbaPng(canvas.data(), width, height);
+}
+
+/** What a capture shows, read afresh for each capture. */
+export interface CaptureSource {
+  readonly ui: DeviceUi;
+  /** Black: the blank-screenshot fault, or a display that is off. */
+  blank(): boolean;
+  locked(): boolean;
+}
+
+/**
+ * `screencap` of the display in its current rotation (docs/device-quirks.md). Drawing costs tens of
+ * ms, so the last capture is kept until anything it depends on changes.
+ */
+export class ScreenCapture {
+  private cache: { key: string; png: Buffer } | null = null;
+
+  constructor(private readonly source: CaptureSource) {}
+
+  png(): Buffer {
+    const ui = this.source.ui;
+    const blank = this.source.blank();
+    const display = ui.displaySize();
+    const screenId = ui.foreground().screenId;
+    const key = `${ui.version}:${ui.imeVisible()}:${blank}:${this.source.locked()}:${screenId}:${display.width}x${display.height}`;
+    if (this.cache?.key !== key) {
+      const imeFrame = ui.imeVisible() ? ui.imeFrame() : null;
+      const png = renderScreenshot({ root: ui.tree(), screenId, imeFrame, blank, width: display.width, height: display.height });
+      this.cache = { key, png };
+    }
+    return this.cache.png;
+  }
 }

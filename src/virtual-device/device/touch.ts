@@ -1,5 +1,5 @@
 /**
- * Issue 12: a finger on a list, as Android's views see it. A stroke is the DOWN sample, every
+ * A finger on a list, as Android's views see it. A stroke is the DOWN sample, every
  * MOVE sample and the lift; a RecyclerView follows the finger once it has passed the touch slop,
  * and when it lifts with a velocity of at least the minimum fling velocity the list keeps going,
  * decelerating. Everything here is deterministic: the same stroke gives the same travel.

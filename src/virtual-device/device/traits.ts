@@ -1,5 +1,5 @@
 /**
- * Issue 8: behaviours only some real devices show, as switchable traits. Faults (faults.ts)
+ * Behaviours only some real devices show, as switchable traits. Faults (faults.ts)
  * make a device misbehave; traits make it a different, perfectly healthy kind of device:
  * a foldable with two displays, an app that starts slowly, a device still booting, an
  * older Android whose `dumpsys window` describes the keyboard differently.
@@ -62,18 +62,18 @@ export interface DeviceTraitOptions {
   readonly densityOverride?: number;
   /** API level (ro.build.version.sdk): decides the `dumpsys window` layout (28, 30, 31–33, 34+). */
   readonly sdk?: number;
-  /** Issue 12: how long the window focus lags behind a Back (default DEFAULT_BACK_FOCUS_LAG). */
+  /** How long the window focus lags behind a Back (default DEFAULT_BACK_FOCUS_LAG). */
   readonly backFocusLag?: BackFocusLag;
   /** How password fields report their content to accessibility (see PasswordText). Default `bullets`. */
   readonly passwordText?: PasswordText;
-  /** Issue 12 (suspected): how a dump fails while an instrumentation holds UiAutomation (see DumpConflict). Default `refused`. */
+  /** Suspected on some devices: how a dump fails while an instrumentation holds UiAutomation (see DumpConflict). Default `refused`. */
   readonly dumpConflict?: DumpConflict;
-  /** Issue 12: the keyguard (a PIN lock screen) is up. Default false. */
+  /** The keyguard (a PIN lock screen) is up. Default false. */
   readonly locked?: boolean;
-  /** Issue 12: the screen is off (`mWakefulness=Asleep`, or `Dozing` on an always-on display). Default awake. */
+  /** The screen is off (`mWakefulness=Asleep`, or `Dozing` on an always-on display). Default awake. */
   readonly asleep?: Sleep;
   /**
-   * Issue 12: how long io.appium.settings's trampoline activity holds the window focus when it is
+   * How long io.appium.settings's trampoline activity holds the window focus when it is
    * started while its service is not running (the first session after boot); it closes an open
    * keyboard. 0 (the default): it finishes at once.
    */
@@ -84,7 +84,7 @@ export interface DeviceTraitOptions {
 export type Sleep = false | 'asleep' | 'dozing';
 
 /**
- * Issue 12, suspected on some devices: how `uiautomator dump` fails while an instrumentation (the
+ * Suspected on some devices: how `uiautomator dump` fails while an instrumentation (the
  * UiAutomator2 server) holds UiAutomation. `refused`: the `IllegalStateException … already
  * registered!` text and exit 1, as AOSP's UiAutomationManager answers. `killed`: the dump process
  * dies with exit 137 (SIGKILL) and prints nothing (reported in appium/appium-espresso-driver#641
@@ -93,7 +93,7 @@ export type Sleep = false | 'asleep' | 'dozing';
 export type DumpConflict = 'refused' | 'killed';
 
 /**
- * Issue 12: what a password field's accessibility text holds once something is typed.
+ * What a password field's accessibility text holds once something is typed.
  * `bullets`: a stock TextView with PasswordTransformationMethod, one U+2022 per UTF-16 unit
  * (Flutter obscures the same way, with its obscuringCharacter). `plain`: a custom view that
  * exposes what was typed, the worst case the harness must survive.

@@ -1,6 +1,6 @@
 /**
  * What the window manager knows, as `dumpsys window` prints it: the live state, or the copy
- * frozen at the last ANR (issue 12, docs/device-quirks.md). The renderer (shell/commands/dumpsys.ts)
+ * frozen at the last ANR (docs/device-quirks.md). The renderer (shell/commands/dumpsys.ts)
  * prints either from these facts, so a frozen copy has exactly the live layout of its time.
  */
 import { IME_FRAME, NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, type BoundsTuple } from '../scenario/model.js';
@@ -54,12 +54,12 @@ export interface WindowFacts {
   readonly focusedApp: ForegroundInfo;
   readonly imeVisible: boolean;
   /**
-   * Issue 12: the keyguard is up. System UI's keyguard window then has the focus
+   * The keyguard is up. System UI's keyguard window then has the focus
    * (`NotificationShade` on API 31+, `StatusBar` before), while `mFocusedApp` still names the
    * activity behind it, and the policy says `showing=true`.
    */
   readonly keyguard: boolean;
-  /** Issue 12: the display is on and the device interactive (`mAwake`, `mScreenOnFully`). */
+  /** The display is on and the device interactive (`mAwake`, `mScreenOnFully`). */
   readonly awake: boolean;
 }
 
@@ -84,7 +84,7 @@ export interface LastAnr {
 export const LAST_ANR_LIFETIME_MS = 2 * 60 * 60 * 1000;
 
 /**
- * Issue 12: Back is not synchronous. For `staleMs` after a Back that changed the screen, the
+ * Back is not synchronous. For `staleMs` after a Back that changed the screen, the
  * window manager still reports the old window as focused; then for `noFocusMs` no window has
  * focus (`mCurrentFocus=null`, `mFocusedApp` already the activity Back returned to); then the
  * new window has it. Both 0: focus moves at once.

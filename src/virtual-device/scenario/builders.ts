@@ -41,7 +41,7 @@ export function appWindow(content: readonly NodeSpec[]): NodeSpec {
 }
 
 /**
- * An edge-to-edge activity window (issue 12): `android:id/content` spans the whole display,
+ * An edge-to-edge activity window: `android:id/content` spans the whole display,
  * under the status and navigation bars, as Android 15 lays out every app that targets API 35
  * (`R.attr.windowOptOutEdgeToEdgeEnforcement` aside). The bars are still drawn on top and still
  * take the touches inside their frames.

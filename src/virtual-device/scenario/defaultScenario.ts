@@ -1,6 +1,6 @@
 /**
- * The default scenario: a Pixel-like launcher, Settings on which every oracle row of
- * CONTRACT §10 can be checked, a Flutter-style notes app and a few placeholder apps.
+ * The default scenario: a Pixel-like launcher, Settings on which every row of the acceptance
+ * oracle (test/e2e/oracle.test.ts) can be checked, a Flutter-style notes app and a few placeholder apps.
  * docs/virtual-device.md describes the screens and the selectors each oracle row uses.
  */
 import { notificationShadeScreen } from './notificationShade.js';
@@ -277,7 +277,7 @@ function settingsAccounts(): ScreenSpec {
 }
 
 /**
- * Issue 12: a form as a real device reports it. Every field starts empty and so reports its hint
+ * A form as a real device reports it. Every field starts empty and so reports its hint
  * as its text (TextView.getTextForAccessibility): two `Name` fields told apart only by their
  * sections, an `Email` field with an id, and a password field with neither id nor content-desc,
  * whose content is reported as bullets (or as plain text with the `plain` password trait).
@@ -384,7 +384,7 @@ function notesMain(): ScreenSpec {
     activity: '.MainActivity',
     root: flutterWindow([
       node(C.view, [0, 63, 1080, 210], { contentDesc: 'Notes' }),
-      // Flutter text fields take set-text only while focused (issue 12).
+      // Flutter text fields take set-text only while focused.
       node(C.edit, [42, 273, 1038, 420], { key: 'note_title', hint: 'Title', text: '', clickable: true, focusable: true, longClickable: true, setTextNeedsFocus: true }),
       node(C.edit, [42, 462, 1038, 840], { key: 'note_body', hint: 'Write a note', text: '', clickable: true, focusable: true, longClickable: true, setTextNeedsFocus: true }),
       node(C.button, [42, 882, 1038, 1029], {
@@ -450,7 +450,7 @@ function notesSettings(): ScreenSpec {
 }
 
 /**
- * Issue 13 (item 3): the Calendar app's screen has three scrollable containers. A day strip
+ * The Calendar app's screen has three scrollable containers. A day strip
  * that scrolls sideways (a RecyclerView with a horizontal LinearLayoutManager: 14 day chips,
  * 3,528 px of content in a 1,080 px strip), the schedule (the largest vertical list, the main
  * container for up/down) and a task list in a bottom sheet below it, reachable only by name.
@@ -523,7 +523,7 @@ const SCREENS: readonly ScreenSpec[] = [
   calendarMain(),
   placeholderApp('clock_main', 'com.google.android.deskclock', 'com.android.deskclock.DeskClock', 'Clock', [
     node(C.text, [63, 500, 1017, 760], { text: '10:42' }),
-    // Issue 16: the scripted crash. Tapping it throws on the main thread, as a real bug would.
+    // The scripted crash. Tapping it throws on the main thread, as a real bug would.
     node(C.imageButton, [456, 1900, 624, 2068], {
       contentDesc: 'Add alarm',
       clickable: true,
@@ -577,7 +577,7 @@ export interface HelperVersions {
  * The versionCode each helper APK's own manifest declares, for the versions this code was
  * written against (read with node-apk from node_modules; test/unit/virtual-device/helperVersionCodes
  * fails when the driver ships others). A device that claimed more would refuse Appium's own
- * `install -r` of the same build as a downgrade (issue 16: the device now judges installs).
+ * `install -r` of the same build as a downgrade (the device judges installs as PackageManagerService does).
  * The androidTest APK declares none (0). Unknown versions: a code made from the name.
  */
 export const HELPER_VERSION_CODES: Readonly<Record<string, number>> = Object.freeze({

@@ -1,5 +1,5 @@
 /**
- * Issue 12: System UI's lock screen, as the accessibility tree shows it while the keyguard is up
+ * System UI's lock screen, as the accessibility tree shows it while the keyguard is up
  * (a PIN keyguard: the clock, the notification panel, the lock icon). It belongs to
  * `com.android.systemui`, not to any app, and it is drawn over whatever activity is behind it.
  * Every scenario gets it (VirtualDevice adds it), so the lock trait works with scenario files too.

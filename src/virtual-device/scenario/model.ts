@@ -28,10 +28,10 @@ export type Action =
   /** Set a node's text from a template: `{{@key}}` is another node's text, `{{name}}` a screen parameter. */
   | { readonly type: 'setText'; readonly node: string; readonly template: string }
   | { readonly type: 'hideKeyboard' }
-  /** The app writes a line to logcat (main buffer, its own pid) (issue 16). */
+  /** The app writes a line to logcat (main buffer, its own pid). */
   | { readonly type: 'log'; readonly priority: 'V' | 'D' | 'I' | 'W' | 'E' | 'F'; readonly tag: string; readonly message: string }
   /**
-   * The app throws an uncaught exception on its main thread (issue 16): RuntimeInit logs
+   * The app throws an uncaught exception on its main thread: RuntimeInit logs
    * `FATAL EXCEPTION` to the crash buffer, the process dies and its screens leave the stack.
    * `frames` are the `at …` lines, without the tab.
    */
@@ -58,14 +58,14 @@ export interface NodeSpec {
   /**
    * Which way a scrollable node scrolls (default vertical; a HorizontalScrollView is horizontal
    * whatever this says). Dumps never say it: like Android, the device only shows its effect,
-   * children laid out side by side that move sideways (issue 13).
+   * children laid out side by side that move sideways.
    */
   readonly orientation?: 'vertical' | 'horizontal';
   readonly longClickable?: boolean;
   readonly password?: boolean;
   readonly selected?: boolean;
   /**
-   * A Flutter text field (issue 12): Flutter's RenderEditable offers the set-text action only
+   * A Flutter text field: Flutter's RenderEditable offers the set-text action only
    * while the field has focus, so UiAutomator2's set-text on it fails until a tap focuses it.
    */
   readonly setTextNeedsFocus?: boolean;

@@ -15,19 +15,19 @@ export interface ShellDevice {
   readonly system: SystemState;
   readonly instrumentation: Instrumentation;
   readonly clock: DeviceClock;
-  /** Issue 8 traits: displays, launch delay (the API level lives in system.props). */
+  /** The switchable traits: displays, launch delay (the API level lives in system.props). */
   readonly traits: DeviceTraits;
   /** `am start` calls this right before a cold launch changes the screen (the launch-delay trait). */
   beginLaunch(pkg: string): void;
   /** A cold launch whose window has not been drawn yet: its package and the dump of what was on screen before. */
   launchInProgress(): { readonly pkg: string; readonly previousXml: string } | null;
-  /** Issue 12: the window focus still catching up with a Back (old window, or none), else null. */
+  /** The window focus still catching up with a Back (old window, or none), else null. */
   focusInTransit(): FocusInTransit | null;
-  /** Issue 12: io.appium.settings's trampoline while it still holds the focus (settingsHelperFocusMs), else null. */
+  /** io.appium.settings's trampoline while it still holds the focus (settingsHelperFocusMs), else null. */
   settingsHelperInFront(): ForegroundInfo | null;
-  /** Issue 12: `am start` of io.appium.settings's trampoline while its service was not running. */
+  /** `am start` of io.appium.settings's trampoline while its service was not running. */
   settingsHelperStarted(): void;
-  /** Issue 12: the window manager's state frozen at the last ANR, while it remembers one. */
+  /** The window manager's state frozen at the last ANR, while it remembers one. */
   lastAnr(): LastAnr | null;
   log(kind: DeviceLogKind, detail: string): void;
   /** The current screen as PNG (honours the blank-screenshot fault). */

@@ -79,7 +79,7 @@ export function nameOf(entry: WireAction): string {
 }
 
 export function roleOf(entry: WireAction): string {
-  return entry.role ?? 'button';
+  return entry.role ?? (entry.checked !== undefined ? 'toggle' : 'button');
 }
 
 export function isEnabled(entry: WireAction): boolean {

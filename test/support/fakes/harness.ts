@@ -18,7 +18,7 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     allowSerials: [],
     appiumUrl: 'http://127.0.0.1:4723',
     appiumUrlExplicit: true,
-    flowIdleTimeoutMs: 60_000,
+    sessionIdleTimeoutMs: 60_000,
     // Off unless a test asks for it: these tests check one session per action (issue 14's keeper has its own tests).
     warmSessionTimeoutMs: 0,
     actionTimeoutMs: 90_000,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Ceilings } from '../../../src/application/time/Ceilings.js';
-import { FlowSessions } from '../../../src/application/sessions/FlowSessions.js';
+import { UiSessions } from '../../../src/application/sessions/UiSessions.js';
 import { OneSessionAtATime } from '../../../src/application/sessions/OneSessionAtATime.js';
 import { WarmSession } from '../../../src/application/ownership/WarmSession.js';
 import { SessionBroker } from '../../../src/application/sessions/SessionBroker.js';
@@ -84,8 +84,8 @@ function setup(wrap: (inner: AutomationGateway, clock: FakeClock) => AutomationG
   const automation = wrap(appium, clock);
   // Lease 0: each scroll opens its own session (the case a timeout's background close meets).
   const warm = new WarmSession(clock, ceilings, automation, silentLogger, 0);
-  const flows = new FlowSessions(clock, new SeededRandom(1), ceilings, automation, silentLogger, 60_000, warm);
-  const broker = new SessionBroker(flows, warm);
+  const sessions = new UiSessions(clock, new SeededRandom(1), ceilings, automation, silentLogger, 60_000, warm);
+  const broker = new SessionBroker(sessions, warm);
   const scroll = (): Promise<void> =>
     broker.withSession(undefined, async (session) => {
       await session.windowSize();

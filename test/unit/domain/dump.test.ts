@@ -163,7 +163,7 @@ describe('parseDump', () => {
   });
 });
 
-describe('showing-hint and password fields (issue 12)', () => {
+describe('showing-hint and password fields', () => {
   it("reads UiAutomator2's showing-hint, and null where the dump has none", () => {
     const field = { cls: 'android.widget.EditText', text: 'Email', hint: 'Email', bounds: '[0,0][1080,150]' };
     expect(parseDump(appiumSource([screen([{ ...field, showingHint: true }])])).nodes[1]?.showingHint).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The fixtures sweep (issue 2): every real dump under ../shared/fixtures is parsed and summarised,
+ * The fixtures sweep: every real dump under ../shared/fixtures is parsed and summarised,
  * and every offered non-ambiguous selector is proven to resolve to exactly the advertised node —
  * once through the domain matcher, once through a real XPath engine over the raw XML.
  * The fixtures are read in place (never copied into the repository).
@@ -82,7 +82,7 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
         const { entry } = plan;
         const wire = selectorOfEntry(entry);
         if (wire === null) {
-          // Offered by its ref only (issue 13): no selector names it alone, because nothing on the
+          // Offered by its ref only: no selector names it alone, because nothing on the
           // node or its content could be one, or because the best one is ambiguous.
           expect(entry.bounds).toEqual(toBox(plan.node.bounds!));
           if (entry.ambiguous) {
@@ -121,7 +121,7 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
         expect(found[0]).toBe(elements[plan.selectorNode!.order]);
       }
 
-      // Issue 13: each listed container's unambiguous selector finds exactly it, on both engines,
+      // Each listed container's unambiguous selector finds exactly it, on both engines,
       // and ui_scroll in its own orientation would scroll that container itself.
       const containers = visibleScrollables(tree);
       expect(summary.scrollables ?? []).toHaveLength(Math.min(containers.length, 20));
@@ -164,7 +164,7 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
     console.log(`fixtures sweep: ${JSON.stringify(totals)}`);
     expect(totals.files).toBe(files.length);
     expect(totals.checked).toBeGreaterThan(0);
-    // Issue 14: the foreground app's resource ids go out as `id` on the real dumps too.
+    // The foreground app's resource ids go out as `id` on the real dumps too.
     expect(totals.ids).toBeGreaterThan(0);
   });
 });

@@ -181,7 +181,7 @@ describe('layout audit: how findings name their targets', () => {
   });
 });
 
-// Issue 12: an edge-to-edge app (enforced for apps targeting API 35) draws under the system bars.
+// An edge-to-edge app (enforced for apps targeting API 35) draws under the system bars.
 describe('layout audit: under_navigation_bar / under_status_bar (edge to edge)', () => {
   const BARS = { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } };
   const edgeToEdge = (children: NodeSpec[]): NodeSpec[] => [{ cls: 'android.widget.FrameLayout', bounds: '[0,0][1080,2400]', children }];

@@ -7,7 +7,7 @@ function offer(label: string, role: Role = 'button', extra: Partial<ActionEntry>
   return { text: label, ...(role !== 'button' ? { role } : {}), bounds: [0, 0, 10, 10], ...extra };
 }
 
-describe('notFoundMessage (CONTRACT §7)', () => {
+describe('notFoundMessage', () => {
   it('names what was asked and what the screen offers', () => {
     const message = notFoundMessage({ target: { key: 'text', value: 'Calender' } }, [offer('Calendar'), offer('Search…', 'input')]);
     expect(message).toBe("No visible element matched text 'Calender' before timeout. The screen offers: 'Calendar' (button), 'Search…' (input).");

@@ -1,5 +1,5 @@
 /**
- * Refs (issue 13): identity, staleness and the exact locator, on hand-written screens and on
+ * Refs: identity, staleness and the exact locator, on hand-written screens and on
  * every real dump in ../shared/fixtures (read in place; skipped with a message when absent).
  * The locator is checked with a real XPath 1.0 engine over the raw XML, not with the domain.
  */

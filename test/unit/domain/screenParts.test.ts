@@ -1,9 +1,10 @@
 /**
- * ui_get_tree's parts (docs/contract.md §6: `within`, `mode: "text"`) and the diff of a screen with
+ * ui_get_tree's parts (docs/contract.md, "Behaviour per tool": `within`, `mode: "text"`) and the diff of a screen with
  * itself, measured against the whole summary on every real dump in ../shared/fixtures. Prints the
  * ratios (docs/performance.md quotes them); asserts only what must hold on every screen: a part is
- * never larger than the whole, every entry of a container is an entry of the whole (same ref), and
- * a screen diffed with itself is empty.
+ * never larger than the whole (text mode once its whole strings are cut as the summary cuts them),
+ * every string the summary cut is read whole in text mode, every entry of a container is an entry
+ * of the whole (same ref), and a screen diffed with itself is empty.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -12,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { wireBytesOfJson } from '../../../src/domain/summary/answerBudget.js';
 import { diffSummaries, isSameScreen } from '../../../src/domain/summary/screenDiff.js';
 import { screenTexts, summaryWithin } from '../../../src/domain/summary/screenParts.js';
-import { summariseScreenDetailed } from '../../../src/domain/summary/summary.js';
+import { MAX_NAME_CODE_POINTS, summariseScreenDetailed } from '../../../src/domain/summary/summary.js';
+import { cutCodePoints } from '../../../src/domain/tree/nodeFacts.js';
 import { visibleScrollables } from '../../../src/domain/summary/scrollables.js';
 import { parseDump } from '../../../src/domain/tree/dump.js';
 import type { ScreenContext } from '../../../src/domain/tree/screen.js';
@@ -38,7 +40,7 @@ function median(values: readonly number[]): number {
 }
 
 describe.skipIf(!present)('ui_get_tree parts against the whole summary (../shared/fixtures)', () => {
-  it('within the largest list and mode "text" are smaller than the whole; a screen diffed with itself is empty', () => {
+  it('within the largest list and mode "text" are no larger than the whole, text mode reads every cut string whole; a screen diffed with itself is empty', () => {
     const textRatios: number[] = [];
     const withinRatios: number[] = [];
     let serial = 0;
@@ -51,7 +53,16 @@ describe.skipIf(!present)('ui_get_tree parts against the whole summary (../share
       const wholeBytes = bytes(whole);
       const { texts } = screenTexts(tree);
       const textBytes = bytes({ foreground_package: whole.foreground_package, texts });
-      expect(textBytes, file).toBeLessThanOrEqual(wholeBytes);
+      // Text mode carries the strings the summary cuts whole: cut as the summary cuts, it is never larger.
+      const cut = texts.map((t) => cutCodePoints(t, MAX_NAME_CODE_POINTS));
+      expect(bytes({ foreground_package: whole.foreground_package, texts: cut }), file).toBeLessThanOrEqual(wholeBytes);
+      // Every string the summary cut is read whole in text mode.
+      const names = [...whole.texts, ...whole.actions.flatMap((e) => (e.label === undefined ? [] : [e.label]))];
+      for (const name of names.filter((n) => n.endsWith('…'))) {
+        // (text mode trims the blanks around a text, the summary does not)
+        const head = name.slice(0, -1).trim();
+        expect(texts.some((t) => t.startsWith(head) && t.length > head.length), `${file}: ${name}`).toBe(true);
+      }
       textRatios.push(textBytes / wholeBytes);
       const list = visibleScrollables(tree).sort((a, b) => area(b) - area(a))[0];
       if (list) {

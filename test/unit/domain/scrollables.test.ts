@@ -1,4 +1,4 @@
-/** Issue 13 item 3: which way a container scrolls, and which container a named node stands for. */
+/** Which way a container scrolls, and which container a named node stands for. */
 import { describe, expect, it } from 'vitest';
 import { parseDump } from '../../../src/domain/tree/dump.js';
 import { containerOf, nodeOfElement, scrollOrientation } from '../../../src/domain/summary/scrollables.js';

@@ -30,7 +30,7 @@ function expectEveryOfferUnique(children: NodeSpec[]) {
   }
 }
 
-describe('summariseScreen: roles (CONTRACT §6)', () => {
+describe('summariseScreen: roles', () => {
   const children: NodeSpec[] = [
     { cls: 'android.widget.EditText', hint: 'Search settings', clickable: true, bounds: '[0,0][1080,150]' },
     { cls: 'com.google.android.material.textfield.TextInputEditText', text: 'typed', bounds: '[0,150][1080,300]' },
@@ -71,8 +71,8 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
     ]);
   });
 
-  it('reports checked for toggles only, bounds as [left, top, width, height]', () => {
-    expect(summary.actions[2]).toEqual({ text: 'Wi-Fi', role: 'toggle', bounds: [0, 300, 1080, 150], checked: true });
+  it('reports checked for toggles only (it says the role), bounds as [left, top, width, height]', () => {
+    expect(summary.actions[2]).toEqual({ text: 'Wi-Fi', bounds: [0, 300, 1080, 150], checked: true });
     expect(summary.actions[3]).not.toHaveProperty('checked');
   });
 
@@ -120,13 +120,15 @@ describe('summariseScreen: roles (CONTRACT §6)', () => {
     expect(s.texts).toEqual(['\ue8b6 Search', 'Caption']);
   });
 
-  it('keeps a text whose action label was cut, and counts only when something was cut', () => {
+  it('names an action by a cut label and leaves its whole string out of texts, and counts only when something was cut', () => {
     const long = 'L'.repeat(130);
     const s = summarise([
       { cls: 'android.widget.ImageButton', id: 'com.example.app:id/more', desc: long, clickable: true, bounds: '[0,0][1080,150]' },
+      { cls: 'android.widget.TextView', text: `A paragraph ${'p'.repeat(100)}`, bounds: '[0,150][1080,300]' },
     ]);
-    expect(s.actions[0]!.label).toBe(`${'L'.repeat(120)}…`);
-    expect(s.texts).toEqual([long]);
+    expect(s.actions[0]!.label).toBe(`${'L'.repeat(40)}…`);
+    // A summary string is a name: the paragraph is cut too, and read whole in text mode.
+    expect(s.texts).toEqual([`A paragraph ${'p'.repeat(28)}…`]);
     expect(s).not.toHaveProperty('counts');
     expect(s).not.toHaveProperty('truncated');
     expect(s).not.toHaveProperty('keyboard');
@@ -197,7 +199,7 @@ describe('summariseScreen: selectors from descendants', () => {
     ]);
   });
 
-  it('offers an unlabelled node that has a resource-id, and one with nothing at all without selector (issue 13: its ref names it)', () => {
+  it('offers an unlabelled node that has a resource-id, and one with nothing at all without selector (its ref names it)', () => {
     const s = summarise([
       { cls: 'android.widget.ImageButton', id: 'com.example.app:id/fab', clickable: true, bounds: '[800,2000][1000,2200]' },
       { cls: 'android.widget.ImageButton', clickable: true, bounds: '[100,2000][300,2200]' },
@@ -226,20 +228,39 @@ describe('summariseScreen: selectors from descendants', () => {
     ]);
     const unnamed = s.actions.filter((a) => selectorOfEntry(a) === null);
     expect(unnamed.map((a) => [a.label, a.label_from, a.role])).toEqual([
-      [cutCodePoints(longTitle, 120), undefined, undefined],
+      [cutCodePoints(longTitle, 40), undefined, undefined],
       ['Open', 'descendant', undefined],
-      ['Wi-Fi', 'neighbour', 'toggle'],
+      ['Wi-Fi', 'neighbour', undefined],
     ]);
+    // `checked` says the role.
+    expect(roleOfEntry(unnamed[2]!)).toBe('toggle');
   });
 
   it('does not offer a selector value ui_tap would refuse (too long), falling back to the next attribute', () => {
     const s = summarise([{ cls: 'android.widget.Button', text: 'x'.repeat(300), id: 'com.example.app:id/long', clickable: true, bounds: '[0,0][500,500]' }]);
     expect(selectorOfEntry(s.actions[0]!)).toEqual({ id: 'long' });
-    expect(s.actions[0]!.label).toBe(`${'x'.repeat(120)}…`);
+    expect(s.actions[0]!.label).toBe(`${'x'.repeat(40)}…`);
+  });
+
+  it('offers no sentence as a selector: a long content-desc gives way to a short text inside, else to the ref alone', () => {
+    const title = 'Chill Music Playlist | Top Trending Songs of the Year, Live';
+    const s = summarise([
+      {
+        cls: 'android.view.View', desc: title, clickable: true, bounds: '[0,0][1080,400]',
+        children: [{ cls: 'android.widget.TextView', text: '66:17', bounds: '[900,300][1080,400]' }],
+      },
+      { cls: 'android.view.View', desc: `Another ${title}`, clickable: true, bounds: '[0,400][1080,800]' },
+      // Exactly 40 code points is still a name.
+      { cls: 'android.widget.Button', text: 'n'.repeat(40), clickable: true, bounds: '[0,800][1080,900]' },
+    ]);
+    expect(s.actions[0]).toEqual({ text: '66:17', label: cutCodePoints(title, 40), bounds: [0, 0, 1080, 400] });
+    expect(s.actions[1]).toEqual({ label: cutCodePoints(`Another ${title}`, 40), bounds: [0, 400, 1080, 400] });
+    expect(selectorOfEntry(s.actions[2]!)).toEqual({ text: 'n'.repeat(40) });
+    expect(s.texts).toEqual([]);
   });
 });
 
-describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
+describe('summariseScreen: ambiguity and within', () => {
   const profileSection = (name: string, top: number, visible = true): NodeSpec => ({
     cls: 'android.widget.LinearLayout',
     desc: name,
@@ -280,7 +301,7 @@ describe('summariseScreen: ambiguity and within (CONTRACT-SEL-CTX-1)', () => {
     for (const [i, a] of s.actions.entries()) {
       expect(a.ambiguous).toBe(true);
       expect(a.disambiguated).toBeUndefined();
-      // No selector names it alone, so none is offered (issue 13: its ref does); the plan keeps the one tried.
+      // No selector names it alone, so none is offered (its ref does); the plan keeps the one tried.
       expect(selectorOfEntry(a)).toBeNull();
       expect(a.label).toBe('Clock');
       expect(plans[i]!.selector).toEqual({ target: { key: 'resource_id', value: 'android:id/title' } });
@@ -381,7 +402,7 @@ describe('summariseScreen: screen and foreground package', () => {
   });
 });
 
-describe('summariseScreen: empty fields report their hint as their text (issue 12 §2)', () => {
+describe('summariseScreen: empty fields report their hint as their text', () => {
   // A real device reports an empty field's hint as its text (TextView.getTextForAccessibility).
   const email = (text: string, extra: Partial<NodeSpec> = {}): NodeSpec => ({
     cls: 'android.widget.EditText',
@@ -449,7 +470,7 @@ describe('summariseScreen: empty fields report their hint as their text (issue 1
   });
 });
 
-describe('summariseScreen: a password field’s text is never repeated (issue 12 §8)', () => {
+describe('summariseScreen: a password field’s text is never repeated', () => {
   const SECRET = 'hunter2-secret';
   const password = (text: string, extra: Partial<NodeSpec> = {}): NodeSpec => ({
     cls: 'android.widget.EditText',
@@ -484,7 +505,7 @@ describe('summariseScreen: a password field’s text is never repeated (issue 12
     ]);
   });
 
-  it('gets no selector when only its text could name it (an entry reached by its ref, issue 13), and never lends its text to a parent', () => {
+  it('gets no selector when only its text could name it (an entry reached by its ref), and never lends its text to a parent', () => {
     const s = summarise([password(SECRET)]);
     expect(s.actions).toHaveLength(1);
     expect(s.actions[0]).toMatchObject({ role: 'input' });
@@ -504,7 +525,7 @@ describe('summariseScreen: a password field’s text is never repeated (issue 12
   });
 });
 
-describe('summariseScreen: scrollables (issue 13)', () => {
+describe('summariseScreen: scrollables', () => {
   const rv = 'androidx.recyclerview.widget.RecyclerView';
   const chip = (t: string, left: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[${left},273][${left + 228},441]` });
   const row = (t: string, top: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[0,${top}][1080,${top + 200}]` });

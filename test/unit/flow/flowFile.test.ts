@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { CORE_ONLY, FlowFileError, parseFlowFile, validateFlow } from '../../../src/flow/flowFile.js';
 import { isStepTool, stepToolNames, stepToolProblem, type FlowCheckOptions } from '../../../src/flow/flowSteps.js';
 import { callProblems, toolsForChecking } from '../../../src/mcp/checkCall.js';
-import { TOOLSET_NAMES } from '../../../src/mcp/toolsets.js';
+import { TOOLSET_NAMES } from '../../../src/domain/toolsets.js';
 
 const docsFlows = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/flows');
 

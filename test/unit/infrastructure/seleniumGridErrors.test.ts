@@ -21,7 +21,7 @@ import {
   gridSessionError,
   isGridNodeLost,
   isGridQueueTimeout,
-} from '../../../src/infrastructure/appium/seleniumGridErrors.js';
+} from '../../../src/infrastructure/remote/seleniumGridErrors.js';
 import { harnessError } from '../../support/harnessError.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 import { silentLogger } from '../../support/fakes/silentLogger.js';

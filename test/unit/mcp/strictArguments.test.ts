@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOOLSET_NAMES } from '../../../src/mcp/toolsets.js';
+import { TOOLSET_NAMES } from '../../../src/domain/toolsets.js';
 import { buildHarness } from '../../support/fakes/harness.js';
 
 // Every tool of every toolset refuses an argument name it does not declare, before anything

@@ -3,7 +3,7 @@ import { loadConfig } from '../../../src/config.js';
 import { SERVER_INSTRUCTIONS, serverInstructions } from '../../../src/mcp/instructions.js';
 import { publishTool } from '../../../src/mcp/HarnessMcpServer.js';
 import { allTools, createTools, TOOL_NAMES } from '../../../src/mcp/tools/index.js';
-import { parseToolsets, TOOLSET_NAMES, ToolsetsError } from '../../../src/mcp/toolsets.js';
+import { parseToolsets, TOOLSET_NAMES, ToolsetsError } from '../../../src/domain/toolsets.js';
 import { buildHarness } from '../../support/fakes/harness.js';
 
 describe('parseToolsets', () => {

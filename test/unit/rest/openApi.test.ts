@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../src/domain/errors.js';
 import { publishTool } from '../../../src/mcp/HarnessMcpServer.js';
 import { allTools } from '../../../src/mcp/tools/index.js';
-import { HarnessHttpServer } from '../../../src/mcp/transports/http/HttpServer.js';
+import { HarnessHttpServer } from '../../../src/transports/http/HttpServer.js';
 import { STATUS_BY_ERROR_CODE } from '../../../src/rest/httpStatus.js';
 import { REST_OPERATIONS } from '../../../src/rest/operations.js';
 import { restMirrorFor } from '../../../src/rest/restMirror.js';
@@ -28,7 +28,7 @@ describe('the REST mirror on the HTTP server', () => {
     host: '127.0.0.1',
     port: 0,
     policy: { token: TOKEN, allowedHostnames: [], allowedOrigins: [] },
-    routes: [restMirrorFor(harness.container)],
+    routes: [restMirrorFor(harness.container.restMirror)],
     logger: new RecordingLogger(),
   });
   let base = '';

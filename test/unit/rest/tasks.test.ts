@@ -10,7 +10,7 @@ import type { TaskView } from '../../../src/application/tasks/Task.js';
 import { buildLocator } from '../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { FlowFileError, validateFlow } from '../../../src/flow/flowFile.js';
-import { HarnessHttpServer } from '../../../src/mcp/transports/http/HttpServer.js';
+import { HarnessHttpServer } from '../../../src/transports/http/HttpServer.js';
 import { restMirrorFor } from '../../../src/rest/restMirror.js';
 import { buildHarness, type TestHarness } from '../../support/fakes/harness.js';
 import { bearerJson } from '../../support/bearerJson.js';
@@ -42,7 +42,7 @@ async function serve(h: TestHarness): Promise<(method: string, path: string, bod
     host: '127.0.0.1',
     port: 0,
     policy: { token: TOKEN, allowedHostnames: [], allowedOrigins: [] },
-    routes: [restMirrorFor(h.container)],
+    routes: [restMirrorFor(h.container.restMirror)],
     logger: new RecordingLogger(),
   });
   servers.push(server);

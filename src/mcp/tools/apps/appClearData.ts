@@ -17,6 +17,6 @@ export function appClearDataTool(services: HarnessServices): ToolDefinition {
       'DESTRUCTIVE: erases all data of an installed app (accounts, files, settings; cannot be undone) and stops it: {cleared_package, foreground_package, after} + evidence.',
     inputSchema: z.object({ package_name: z.string().describe('e.g. com.example.app'), observe: observeSchema, session_id: sessionIdSchema }),
     annotations: DESTRUCTIVE,
-    execute: (args, context) => services.appControl.clearData(context, parsePackageName(args.package_name), optionalSessionId(args), observeFlag(args)),
+    execute: (args, context) => services.appReset.clearData(context, parsePackageName(args.package_name), optionalSessionId(args), observeFlag(args)),
   };
 }

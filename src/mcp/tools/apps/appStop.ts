@@ -13,6 +13,6 @@ export function appStopTool(services: HarnessServices): ToolDefinition {
     description: 'Force-stops an installed app (its data stays): {stopped_package, foreground_package, after} + evidence.',
     inputSchema: z.object({ package_name: z.string().describe('e.g. com.example.app'), observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(true),
-    execute: (args, context) => services.appControl.stop(context, parsePackageName(args.package_name), optionalSessionId(args), observeFlag(args)),
+    execute: (args, context) => services.appReset.stop(context, parsePackageName(args.package_name), optionalSessionId(args), observeFlag(args)),
   };
 }

@@ -12,6 +12,6 @@ export function appListInstalledTool(services: HarnessServices): ToolDefinition 
     description: 'Installed packages, sorted: {packages, count}. Next: app_open.',
     inputSchema: z.object({ session_id: sessionIdSchema }),
     annotations: OBSERVER,
-    execute: (args, context) => services.apps.listInstalled(context, optionalSessionId(args)),
+    execute: (args, context) => services.appLaunch.listInstalled(context, optionalSessionId(args)),
   };
 }

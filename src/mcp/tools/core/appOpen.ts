@@ -20,7 +20,7 @@ export function appOpenTool(services: HarnessServices): ToolDefinition {
     annotations: actor(true),
     execute: (args, context) => {
       const pkg = parsePackageName(args.package_name);
-      return services.apps.open(context, pkg, optionalSessionId(args), observeFlag(args));
+      return services.appLaunch.open(context, pkg, optionalSessionId(args), observeFlag(args));
     },
   };
 }

@@ -26,7 +26,7 @@ export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
     }),
     annotations: OBSERVER,
     execute: (args, context) => {
-      // true or false only: "yes" used to be read silently as false (issue 11).
+      // true or false only: "yes" read as false would silently drop what the model asked for.
       const rawOffset = optionalRawOffset(args);
       // raw_offset asks for a part of the raw XML, so it implies include_raw; include_raw: false with it is a contradiction.
       const includeRaw = rawOffset === undefined ? optionalFlag(args, 'include_raw') : rawWith(args);

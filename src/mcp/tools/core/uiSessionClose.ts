@@ -13,7 +13,7 @@ export function uiSessionCloseTool(services: HarnessServices): ToolDefinition {
     annotations: actor(false),
     execute: (args, context) => {
       const sessionId = parseSessionId(args.session_id);
-      return services.flows.close(context, sessionId);
+      return services.sessions.close(context, sessionId);
     },
   };
 }

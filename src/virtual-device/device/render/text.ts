@@ -16,7 +16,10 @@ export interface TextStyle {
   readonly valign?: 'center' | 'top';
   /** Most lines to wrap into (default: as many as fit). */
   readonly maxLines?: number;
-  /** Smallest scale of `size` before the text is ellipsized instead (default 0.85: a little smaller, then "…", as a phone never shrinks text far). */
+  /**
+   * Smallest scale of `size` before the text is ellipsized instead (default 0.85: a little smaller,
+   * then "…", as a phone never shrinks text far).
+   */
   readonly minScale?: number;
   /** Horizontal padding inside the box, px. */
   readonly padX?: number;

@@ -25,7 +25,7 @@ export function liveWindowFacts(device: ShellDevice): WindowFacts {
     keyguard: device.traits.locked,
     awake: device.traits.asleep === false,
   };
-  // Issue 12: io.appium.settings's trampoline activity, started by the first session after boot, holds the focus for a moment.
+  // io.appium.settings's trampoline activity, started by the first session after boot, holds the focus for a moment.
   const helper = device.settingsHelperInFront();
   if (helper) return { ...base, focus: helper, focusedApp: helper };
   // Right after Back the old window can still hold focus (and its activity still be the focused app);
@@ -379,7 +379,7 @@ function displayDump(device: ShellDevice): string {
 
 /**
  * `PowerManagerService.dumpInternal`: `mWakefulness=` is `PowerManagerInternal.wakefulnessToString`
- * (Awake, Asleep, Dreaming, Dozing). Issue 12: the asleep trait prints Asleep or Dozing.
+ * (Awake, Asleep, Dreaming, Dozing). The asleep trait prints Asleep or Dozing.
  */
 function powerDump(device: ShellDevice): string {
   const sleep = device.traits.asleep;

@@ -1,4 +1,4 @@
-/** `logcat` (issue 16): logd's buffers read as logcat.cpp reads them, printed as liblog formats them. */
+/** `logcat`: logd's buffers read as logcat.cpp reads them, printed as liblog formats them. */
 import type { CommandIo } from '../interpreter.js';
 import { LOG_BUFFERS, LogcatBuffer, type LogBuffer, type LogEntry, type ShellDevice, type TimeFormat } from '../context.js';
 

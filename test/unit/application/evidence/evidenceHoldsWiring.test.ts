@@ -14,7 +14,7 @@ class LastPublished implements EvidenceHoldBoard {
   }
 }
 
-const bounded = { artifactsRetention: { maxFiles: 2, maxBytes: null }, flowIdleTimeoutMs: 60_000 };
+const bounded = { artifactsRetention: { maxFiles: 2, maxBytes: null }, sessionIdleTimeoutMs: 60_000 };
 
 describe('evidence held by an open UI session, through the server (tools/call)', () => {
   it('keeps every capture of the session while it is open, past the bound; after ui_session_close the oldest go', async () => {

@@ -1,0 +1,77 @@
+// The layers of the hexagon (README, "Architecture"), checked on every import of src/ by `npm run lint`.
+// dependency-cruiser reads the TypeScript sources (tsconfig.json) without compiling them.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-imports-only-domain',
+      comment:
+        'src/domain holds the rules and does no I/O: it imports nothing outside itself, not a package, not a Node builtin. ' +
+        'Move the I/O to an adapter behind a port in src/domain/ports.ts.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/' },
+    },
+    {
+      name: 'application-imports-no-adapter',
+      comment:
+        'src/application holds the use cases: it reaches adapters, tools, REST routes and transports through ports only, ' +
+        'and never the container that wires them. Declare a port in the domain and let container.ts pass the adapter in.',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: {
+        path: [
+          '^src/(infrastructure|mcp|rest|transports)/',
+          '(^|/)transports?/',
+          '^src/container\\.ts$',
+          '^src/index\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'virtual-device-stands-alone',
+      comment:
+        'src/virtual-device is a stand-in for an Android device and shares nothing with the harness it is tested against ' +
+        '(a shared module could make the double agree with the server by construction).',
+      severity: 'error',
+      from: { path: '^src/virtual-device/' },
+      to: { path: '^src/', pathNot: '^src/virtual-device/' },
+    },
+    {
+      name: 'only-the-cli-starts-the-virtual-device',
+      comment:
+        'Nothing of the harness imports the virtual device; only the CLI entry (src/index.ts) starts it, ' +
+        'besides the tests, bench and scripts, which are not cruised here.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/virtual-device/', '^src/index\\.ts$'] },
+      to: { path: '^src/virtual-device/' },
+    },
+    {
+      name: 'config-imports-only-domain',
+      comment:
+        'src/config.ts reads the environment into plain values: within src/ it imports only the domain (packages and ' +
+        'Node builtins are fine), so that every layer can read the configuration without importing another layer.',
+      severity: 'error',
+      from: { path: '^src/config\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/domain/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that resolves to nothing fails at run time; tsc sees most, this sees the dynamic ones too.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

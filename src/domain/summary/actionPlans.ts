@@ -1,0 +1,159 @@
+/**
+ * One summary entry per actionable node: its selector (selectorChoice.ts), its label, its facts,
+ * and for a node no selector names, the best label the screen gives (docs/summary.md).
+ */
+import type { ActionEntry, EntrySelector, LabelSource, Role, ScrollableEntry } from '../tree/screen.js';
+import { scrollOrientation } from './scrollables.js';
+import type { Selector } from '../selectors/selector.js';
+import { selectorToWire, termToWire } from '../selectors/selector.js';
+import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
+import { cutCodePoints, isEmptyField, isVisible, ownLabel, roleOf, toBox } from '../tree/nodeFacts.js';
+import { MAX_NAME_CODE_POINTS, candidatesFor, chooseSelector, selectorSources } from './selectorChoice.js';
+
+/** Labels describe; the selector carries the exact value. A label is a name, cut as every summary string is. */
+export const MAX_LABEL_CODE_POINTS = MAX_NAME_CODE_POINTS;
+/** One offered entry with the nodes behind it (for the application layer's logs and for tests). */
+export interface ActionPlan {
+  readonly entry: ActionEntry;
+  /** The actionable node whose bounds the entry advertises. */
+  readonly node: UiNode;
+  /** The node the selector resolves to: `node` itself or a descendant whose tap reaches `node`; null without selector. */
+  readonly selectorNode: UiNode | null;
+  /** null when no attribute of the node or its content can be a selector (the entry has only its ref). */
+  readonly selector: Selector | null;
+  /** The entry's label before cutting, '' when it has none (the entry may leave it out). */
+  readonly fullLabel: string;
+}
+
+/**
+ * A scrollable container as the summary lists it. Its selector comes from its own attributes
+ * only (a row's text scrolls away with the row, so it would name the container only until the
+ * next page), unique over the whole tree or narrowed by a `within`, else marked `ambiguous`.
+ */
+export function scrollableEntry(tree: UiTree, node: UiNode, foreground: string): ScrollableEntry {
+  const choice = chooseSelector(tree, candidatesFor(node, [node]));
+  return {
+    ...(choice ? { selector: selectorToWire(choice.selector, foreground) } : {}),
+    bounds: toBox(node.bounds!),
+    ...(scrollOrientation(node) === 'horizontal' ? { orientation: 'horizontal' as const } : {}),
+    ...(choice?.ambiguous ? { ambiguous: true as const } : {}),
+  };
+}
+
+function overlapsStrictly(a: Rect, b: Rect): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/** role, enabled, bounds, checked: what every entry says about its node, in wire order. */
+export function entryFlags(node: UiNode, role: Role): Partial<ActionEntry> & Pick<ActionEntry, 'bounds'> {
+  const bounds = node.bounds!;
+  return {
+    // `checked` goes on toggles only, so it says the role (roleOfEntry reads it back).
+    ...(role !== 'button' && role !== 'toggle' ? { role } : {}),
+    ...(node.enabled ? {} : { enabled: false as const }),
+    bounds: toBox(bounds),
+    ...(role === 'toggle' ? { checked: node.checked } : {}),
+    ...(role === 'input' && isEmptyField(node) ? { empty: true as const } : {}),
+  };
+}
+
+export function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect | null, foreground: string): ActionPlan {
+  const sources = selectorSources(node);
+  const choice = chooseSelector(tree, candidatesFor(node, sources));
+  const bounds = node.bounds!;
+  const covered = keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {};
+  if (!choice) return planUnnamed(node, role, sources, entryFlags(node, role), covered);
+  const label =
+    ownLabel(node) || ownLabel(choice.source) || sources.map(ownLabel).find((l) => l !== '') || '';
+  if (choice.ambiguous) {
+    // No selector names it alone, so none is offered (a tap by it could land on a twin): its ref
+    // does. The label says what the selector would have: the element's name.
+    // A resource-id of the foreground app is named as its `id` would say it (the bare name).
+    const name = label || (Object.values(termToWire(choice.selector.target, foreground))[0] ?? choice.selector.target.value);
+    const entry: ActionEntry = {
+      label: cutCodePoints(name, MAX_LABEL_CODE_POINTS),
+      ...entryFlags(node, role),
+      ambiguous: true,
+      ...covered,
+    };
+    return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: name };
+  }
+  // Flat: the selector's keys are the entry's own keys.
+  // The summary offers a target and a `within`, never state flags nor `instance` (a fact such as
+  // `enabled: false` must not read as a selector flag).
+  const { target, within } = choice.selector;
+  const wire: EntrySelector = { ...termToWire(target, foreground), ...(within ? { within: termToWire(within, foreground) } : {}) };
+  // Left out when it would only repeat the selector's value (or say nothing): see ActionEntry.
+  const sayLabel = label !== '' && label !== choice.selector.target.value;
+  const entry: ActionEntry = {
+    ...wire,
+    ...(sayLabel ? { label: cutCodePoints(label, MAX_LABEL_CODE_POINTS) } : {}),
+    ...entryFlags(node, role),
+    ...(choice.disambiguated ? { disambiguated: true as const } : {}),
+    ...covered,
+  };
+  return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: label };
+}
+
+/**
+ * An actionable node no selector can name (no usable resource-id, content-desc, text or hint on
+ * it or its content: an icon button, a bare checkbox). It is still offered, named by its ref
+ * only, with the best label the screen gives: its own or its content's (when too long or
+ * otherwise unusable as a selector value), else a descendant's, else a neighbour's: the nearest
+ * sibling content of it or of one of its three nearest ancestors (a Switch beside its "Wi-Fi"
+ * title). `label_from` says which when the label is not its own.
+ */
+export function planUnnamed(
+  node: UiNode,
+  role: Role,
+  sources: readonly UiNode[],
+  flags: Partial<ActionEntry> & Pick<ActionEntry, 'bounds'>,
+  covered: Partial<ActionEntry>,
+): ActionPlan {
+  const own = sources.map(ownLabel).find((l) => l !== '') ?? '';
+  const found: { label: string; from?: LabelSource } =
+    own !== '' ? { label: own } : descendantLabel(node) ?? neighbourLabel(node) ?? { label: '' };
+  const entry: ActionEntry = {
+    ...(found.label !== '' ? { label: cutCodePoints(found.label, MAX_LABEL_CODE_POINTS) } : {}),
+    ...(found.from ? { label_from: found.from } : {}),
+    ...flags,
+    ...covered,
+  };
+  return { entry, node, selectorNode: null, selector: null, fullLabel: found.label };
+}
+
+function firstLabelIn(node: UiNode, skipActionable: boolean): string {
+  for (const child of node.children) {
+    if (skipActionable && (child.scrollable || roleOf(child) !== null)) continue;
+    const own = isVisible(child) ? ownLabel(child) : '';
+    if (own !== '') return own;
+    const inner = firstLabelIn(child, skipActionable);
+    if (inner !== '') return inner;
+  }
+  return '';
+}
+
+/** A label inside the node's tappable descendants (a card whose only text sits in its own button). */
+function descendantLabel(node: UiNode): { label: string; from: LabelSource } | null {
+  const label = firstLabelIn(node, false);
+  return label !== '' ? { label, from: 'descendant' } : null;
+}
+
+const NEIGHBOUR_LEVELS = 3;
+
+/** Nearest sibling first (before, then after, by distance), at the node's level then up to three ancestors'. */
+function neighbourLabel(node: UiNode): { label: string; from: LabelSource } | null {
+  let current = node;
+  for (let level = 0; level <= NEIGHBOUR_LEVELS && current.parent !== null; level++, current = current.parent) {
+    const siblings = current.parent.children;
+    const at = siblings.indexOf(current);
+    for (let d = 1; d < siblings.length; d++) {
+      for (const sibling of [siblings[at - d], siblings[at + d]]) {
+        if (!sibling || sibling.scrollable || roleOf(sibling) !== null || !isVisible(sibling)) continue;
+        const label = ownLabel(sibling) || firstLabelIn(sibling, true);
+        if (label !== '') return { label, from: 'neighbour' };
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,161 @@
+/**
+ * Which selector names an actionable node: the candidates it offers, and the one that resolves to
+ * exactly it (docs/summary.md, "Choosing a selector").
+ *
+ * The one promise everything here serves: an offered selector that is not marked `ambiguous`,
+ * sent back to ui_tap, resolves to exactly the element this entry advertises. "Resolves" means
+ * what the locator does on the device (locator.ts), which the domain matcher mirrors
+ * (matcher.ts) — over ALL nodes, invisible ones included, because UiAutomator2 searches those
+ * too. So ambiguity is decided by `matchTerm`/`matchSelector`, never by counting visible nodes only.
+ *
+ * Selector choice for an actionable node N (its role as docs/summary.md, "Visibility, texts, roles", says):
+ *  1. Candidates: N itself, then N's visible descendants in document order, each offering its
+ *     resource-id, content-desc, text, hint (in that order, skipping blanks and values a selector
+ *     may not carry). Descendants that are actionable or scrollable themselves are skipped with
+ *     their subtrees: a tap on them would go to them, not to N.
+ *  2. The first candidate that alone resolves to exactly its node wins; only resource-ids may be
+ *     passed over this way: candidates after the first label (content-desc, text, hint) are not
+ *     considered, so a repeated label gets a `within` or stays `ambiguous`.
+ *  3. Otherwise the first candidate that a `within` on an ancestor (visible or not; resource-id,
+ *     content-desc, text, hint, nearest first) narrows to exactly its node → `disambiguated`.
+ *  4. Otherwise no selector: the entry is marked `ambiguous`, named by its label (the first
+ *     candidate's value when it has none) and targeted by its ref only — never a silent coin toss.
+ * Preferring a unique candidate over the literal "first attribute" matters on real screens:
+ * every Settings row carries the same `android:id/title`, and taking it would make the whole
+ */
+import type { Selector, SelectorKey, SelectorTerm } from '../selectors/selector.js';
+import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
+import { hasAncestorMatching, matchTerm, termMatchesNode } from '../selectors/matcher.js';
+import { centreOf } from '../gestures/tapPoint.js';
+import { codePointLength, isBlank, isEditText, isVisible, repeatableText, roleOf, selectorValueProblem, showsHint } from '../tree/nodeFacts.js';
+
+interface Candidate {
+  readonly term: SelectorTerm;
+  /** The node this term must resolve to. */
+  readonly node: UiNode;
+}
+
+type AttributeReader = { readonly key: SelectorKey; readonly read: (n: UiNode) => string };
+
+const RESOURCE_ID: AttributeReader = { key: 'resource_id', read: (n) => n.resourceId };
+const CONTENT_DESC: AttributeReader = { key: 'content_desc', read: (n) => n.contentDesc };
+/** A password field's text is never a selector value nor a context (nodeFacts.repeatableText). */
+const TEXT: AttributeReader = { key: 'text', read: repeatableText };
+const HINT: AttributeReader = { key: 'input_hint', read: (n) => n.hint };
+
+const ATTRIBUTE_ORDER: readonly AttributeReader[] = [RESOURCE_ID, CONTENT_DESC, TEXT, HINT];
+/**
+ * A text field's own text changes with every keystroke, while its hint stays (UiAutomator2
+ * keeps reporting `hint` after typing): the hint is the better name, so it comes before the text.
+ * A field that shows its hint reports that same hint as its text, which is then no candidate at all.
+ */
+const FIELD_ORDER: readonly AttributeReader[] = [RESOURCE_ID, CONTENT_DESC, HINT, TEXT];
+
+/**
+ * A name, not a sentence: the summary writes no string longer than this (labels and texts are cut
+ * to it, the not-found message names offers by as many). A longer text, content-desc or hint is
+ * no selector value, since an offered selector carries its value whole; resource ids are names
+ * whatever their length. The whole strings are read with ui_get_tree's text mode.
+ */
+export const MAX_NAME_CODE_POINTS = 40;
+
+function usableTerm(key: SelectorKey, value: string): SelectorTerm | null {
+  if (isBlank(value) || selectorValueProblem(value) !== null) return null;
+  if (key !== 'resource_id' && codePointLength(value) > MAX_NAME_CODE_POINTS) return null;
+  return { key, value };
+}
+
+/**
+ * N, then its visible descendants in document order, minus the subtrees of descendants that
+ * would take the tap themselves (actionable or scrollable).
+ */
+export function selectorSources(node: UiNode): UiNode[] {
+  const out: UiNode[] = [node];
+  const walk = (parent: UiNode): void => {
+    for (const child of parent.children) {
+      if (child.scrollable || roleOf(child) !== null) continue;
+      if (isVisible(child) && tapLandsIn(child, node.bounds)) out.push(child);
+      walk(child);
+    }
+  };
+  walk(node);
+  return out;
+}
+
+/**
+ * UiAutomator2 clicks an element at the centre of its visible bounds, so a descendant can name
+ * N only when that centre lies inside N. A clipped descendant of a row scrolled almost out of
+ * its list reports an empty or inverted rectangle (`[49,326][431,263]`) whose centre lies
+ * outside the row: a tap there would land on something else.
+ */
+function tapLandsIn(child: UiNode, target: Rect | null): boolean {
+  const b = child.bounds;
+  if (b === null || target === null || b.right <= b.left || b.bottom <= b.top) return false;
+  const { x, y } = centreOf(b);
+  return x >= target.left && x < target.right && y >= target.top && y < target.bottom;
+}
+
+export function candidatesFor(node: UiNode, sources: readonly UiNode[]): Candidate[] {
+  const out: Candidate[] = [];
+  const field = isEditText(node);
+  for (const source of sources) {
+    const own = field && source === node;
+    for (const { key, read } of own ? FIELD_ORDER : ATTRIBUTE_ORDER) {
+      if (own && key === 'text' && showsHint(node)) continue;
+      const term = usableTerm(key, read(source));
+      if (!term) continue;
+      if (key === 'input_hint') {
+        // input_hint resolves to an EditText, so it can only name N when N is that EditText.
+        if (isEditText(node)) out.push({ term, node });
+        continue;
+      }
+      out.push({ term, node: source });
+    }
+  }
+  return out;
+}
+
+function resolvesToExactly(tree: UiTree, term: SelectorTerm, node: UiNode): boolean {
+  const matches = matchTerm(tree, term);
+  return matches.length === 1 && matches[0] === node;
+}
+
+/** The nearest ancestor term that leaves `candidate.node` as the only match of `candidate.term`. */
+function findContext(tree: UiTree, candidate: Candidate): SelectorTerm | null {
+  const matches = matchTerm(tree, candidate.term);
+  if (!matches.includes(candidate.node)) return null;
+  const others = matches.filter((m) => m !== candidate.node);
+  for (let a = candidate.node.parent; a !== null; a = a.parent) {
+    for (const { key, read } of ATTRIBUTE_ORDER) {
+      const context = usableTerm(key, read(a));
+      if (!context || !termMatchesNode(context, a)) continue;
+      if (others.every((o) => !hasAncestorMatching(o, context))) return context;
+    }
+  }
+  return null;
+}
+
+export interface Choice {
+  readonly selector: Selector;
+  readonly source: UiNode;
+  readonly disambiguated?: true;
+  readonly ambiguous?: true;
+}
+
+export function chooseSelector(tree: UiTree, all: readonly Candidate[]): Choice | null {
+  const first = all[0];
+  if (!first) return null;
+  // A shared resource-id may be passed over for a later candidate, but the first label
+  // (content-desc, text, hint) may not: a repeated label is told apart only by a `within`,
+  // otherwise it stays ambiguous — never by a sibling's unique text, which names another node.
+  const firstLabel = all.findIndex((c) => c.term.key !== 'resource_id');
+  const candidates = firstLabel === -1 ? all : all.slice(0, firstLabel + 1);
+  for (const c of candidates) {
+    if (resolvesToExactly(tree, c.term, c.node)) return { selector: { target: c.term }, source: c.node };
+  }
+  for (const c of candidates) {
+    const context = findContext(tree, c);
+    if (context) return { selector: { target: c.term, within: context }, source: c.node, disambiguated: true };
+  }
+  return { selector: { target: first.term }, source: first.node, ambiguous: true };
+}

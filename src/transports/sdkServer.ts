@@ -1,0 +1,22 @@
+/**
+ * The v2 SDK's server over the harness catalogue: what answers a 2026-07-28 request (HTTP and
+ * stdio) and a 2025-era request over HTTP. It holds nothing: one is made per HTTP request (or per
+ * modern stdio connection), and every handler is a HarnessMcpServer method, the same ones the
+ * v1 stdio server calls, so no revision or transport can answer differently.
+ */
+import { Server, type ListToolsResult } from '@modelcontextprotocol/server';
+import type { HarnessMcpServer } from '../mcp/HarnessMcpServer.js';
+
+export function sdkServerFor(harness: HarnessMcpServer): Server {
+  const server = new Server(harness.serverInfo, {
+    capabilities: { tools: {}, resources: {} },
+    instructions: harness.instructions,
+  });
+  // The same objects; v1 types a schema's properties as `object`, v2 as JSON values (which they are: toInputJsonSchema).
+  server.setRequestHandler('tools/list', () => harness.listTools() as unknown as ListToolsResult);
+  server.setRequestHandler('tools/call', (request) => harness.callTool(request.params.name, request.params.arguments ?? {}));
+  server.setRequestHandler('resources/templates/list', () => harness.listResourceTemplates());
+  server.setRequestHandler('resources/list', () => harness.listResources());
+  server.setRequestHandler('resources/read', (request) => harness.readResource(request.params.uri));
+  return server;
+}

@@ -1,0 +1,84 @@
+/**
+ * Both protocol revisions over stdio. The wire stays our hardened
+ * StdioJsonRpcTransport (every malformed frame answered, docs/reliability.md §2). The first
+ * message decides who serves the connection:
+ *
+ * - a request carrying the 2026-07-28 envelope (`_meta["io.modelcontextprotocol/protocolVersion"]`)
+ *   goes to the v2 SDK's `serveStdio` (server/discover, no handshake, `resultType` …), whose
+ *   instance answers through the same HarnessMcpServer methods as every other path;
+ * - anything else is a 2025-era client, served by the v1 SDK server exactly as before this
+ *   router existed (same server object, same transport, same bytes).
+ */
+import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { HarnessMcpServer } from '../../mcp/HarnessMcpServer.js';
+import { sdkServerFor } from '../sdkServer.js';
+
+/** True for a message whose params carry the 2026-07-28 envelope's protocol-version claim. */
+export function carriesModernClaim(message: JSONRPCMessage): boolean {
+  if (!('method' in message) || !('params' in message)) return false;
+  const meta = (message.params as { _meta?: unknown } | undefined)?._meta;
+  return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/**
+ * The transport one server sees: messages come from the router, answers go straight to the wire.
+ * Structurally both SDKs' Transport (start, send, close and the three callbacks).
+ */
+class ForwardingTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  constructor(private readonly wire: Transport) {}
+
+  async start(): Promise<void> {
+    // The wire is started by the router before the first message arrives.
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.wire.send(message);
+  }
+
+  close(): Promise<void> {
+    return this.wire.close();
+  }
+}
+
+export class StdioRevisions {
+  private target: ForwardingTransport | null = null;
+  private modern: StdioServerHandle | null = null;
+
+  constructor(
+    private readonly harness: HarnessMcpServer,
+    private readonly wire: Transport,
+  ) {}
+
+  async start(): Promise<void> {
+    this.wire.onmessage = (message) => this.deliver(message);
+    this.wire.onerror = (error) => this.target?.onerror?.(error);
+    this.wire.onclose = () => this.target?.onclose?.();
+    await this.wire.start();
+  }
+
+  private deliver(message: JSONRPCMessage): void {
+    if (!this.target) {
+      const target = new ForwardingTransport(this.wire);
+      this.target = target;
+      if (carriesModernClaim(message)) {
+        // The v2 entry owns the era decision from here (it starts the transport: a no-op).
+        this.modern = serveStdio(() => sdkServerFor(this.harness), { transport: target });
+      } else {
+        // connect() only sets the callbacks and starts (a no-op): the message below is not lost.
+        void this.harness.connect(target);
+      }
+    }
+    this.target.onmessage?.(message);
+  }
+
+  async close(): Promise<void> {
+    await this.modern?.close();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The device's /system/bin/sh as adb's shell services reach it: the command table (basic commands,
+ * packages, dumpsys, screen tools) over what the device exposes to commands, the shell's
+ * environment, and the injected faults that hold or delay a command.
+ */
+import type { DeviceLogKind, ShellIo, ShellOrigin } from '../contracts.js';
+import { registerBasicCommands } from '../shell/commands/basic.js';
+import { registerDumpsys } from '../shell/commands/dumpsys.js';
+import { registerPackageCommands } from '../shell/commands/packages.js';
+import { registerScreenCommands } from '../shell/commands/screen.js';
+import type { CommandTable, ShellDevice } from '../shell/context.js';
+import { ShellInterpreter } from '../shell/interpreter.js';
+import type { FaultInjector } from './faultInjector.js';
+import type { WindowTransitions } from './windowTransitions.js';
+
+/** What the device hands its shell; the window transitions' answers are added from `windows`. */
+export type ShellDeviceParts = Omit<ShellDevice, 'runNested' | WindowAnswers>;
+type WindowAnswers = 'beginLaunch' | 'launchInProgress' | 'focusInTransit' | 'settingsHelperInFront' | 'settingsHelperStarted' | 'lastAnr';
+
+export class DeviceShell {
+  /** What shell commands may touch on the device. */
+  readonly device: ShellDevice;
+  private readonly commands: CommandTable = new Map();
+  private readonly env = new Map<string, string>();
+  private readonly interpreter: ShellInterpreter;
+
+  constructor(
+    device: ShellDeviceParts,
+    windows: WindowTransitions,
+    private readonly faults: FaultInjector,
+  ) {
+    const log = (kind: DeviceLogKind, detail: string): void => device.log(kind, detail);
+    this.device = {
+      ...device,
+      beginLaunch: (pkg) => windows.beginLaunch(pkg),
+      launchInProgress: () => windows.launchInProgress(),
+      focusInTransit: () => windows.focusInTransit(),
+      settingsHelperInFront: () => windows.settingsHelperInFront(),
+      settingsHelperStarted: () => windows.settingsHelperStarted(),
+      lastAnr: () => windows.lastAnr(),
+      runNested: (line, out, err, signal) => this.interpreter.run(line, out, err, signal, new Map(this.env)),
+    };
+    registerBasicCommands(this.commands, this.device);
+    registerPackageCommands(this.commands, this.device);
+    registerDumpsys(this.commands, this.device);
+    registerScreenCommands(this.commands, this.device);
+    const system = device.system;
+    this.interpreter = new ShellInterpreter({
+      // Names starting with `__` are the table's own helpers, not commands a client may run.
+      command: (name) => (name.startsWith('__') ? undefined : this.commands.get(name)),
+      readFile: (p) => system.readFile(p),
+      writeFile: (p, data, append) => system.writeFile(p, data, { append }),
+      unknownCommand: (name, line) => log('unknown-command', `${name} (in: ${line})`),
+    });
+  }
+
+  /** Runs a command line for adb's shell service; resolves with its exit code (130 when a hung command is abandoned). */
+  async run(commandLine: string, io: ShellIo, origin: ShellOrigin): Promise<number> {
+    const log = this.device.log.bind(this.device);
+    log('shell', `${origin}: ${commandLine}`);
+    const fault = this.faults.delayFor('shell', commandLine);
+    if (fault === 'hang') {
+      log('fault', `shell hung (injected): ${commandLine}`);
+      await new Promise<void>((resolve) => io.aborted.addEventListener('abort', () => resolve(), { once: true }));
+      return 130;
+    }
+    if (fault > 0) await this.device.clock.sleep(fault, io.aborted);
+    const code = await this.interpreter.run(commandLine, (c) => io.stdout(c), (c) => io.stderr(c), io.aborted, this.env);
+    this.env.delete('?');
+    return code;
+  }
+}

@@ -1,0 +1,22 @@
+/** What the UiAutomator2 server reaches of the device it runs on. */
+import type { DeviceLogKind } from '../contracts.js';
+import type { DeviceClock } from '../device/clock.js';
+import type { ScreenActivity } from '../device/faults.js';
+import type { Instrumentation } from '../device/instrumentation.js';
+import type { SystemState } from '../device/system.js';
+import type { DeviceUi } from '../device/ui.js';
+
+export interface Uia2Device {
+  readonly ui: DeviceUi;
+  readonly system: SystemState;
+  readonly instrumentation: Instrumentation;
+  readonly clock: DeviceClock;
+  log(kind: DeviceLogKind, detail: string): void;
+  screenshotPng(): Buffer;
+  /** The display in its current rotation (Display.getRotation and getSize, as the server reads them). */
+  display(): { rotation: 0 | 1 | 2 | 3; width: number; height: number };
+  /** 'hang' never answers; a number delays the answer by that many ms. */
+  requestFault(subject: string): 'hang' | number;
+  /** Whether the screen idles and its active window's root can be read (the idle waits). */
+  screenActivity(): ScreenActivity;
+}
