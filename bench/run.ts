@@ -50,11 +50,22 @@ export interface BenchResults {
 async function build(): Promise<{ ok: boolean; detail?: string }> {
   if (flag('no-build')) return { ok: true, detail: 'skipped by --no-build' };
   try {
-    await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: REPO_ROOT, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], {
+      cwd: REPO_ROOT,
+      timeout: 300_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return { ok: true };
   } catch (err) {
     const e = err as { stdout?: string; message?: string };
-    return { ok: false, detail: (e.stdout || e.message || String(err)).split('\n').filter((l) => l.includes('error')).slice(0, 5).join(' | ') };
+    return {
+      ok: false,
+      detail: (e.stdout || e.message || String(err))
+        .split('\n')
+        .filter((l) => l.includes('error'))
+        .slice(0, 5)
+        .join(' | '),
+    };
   }
 }
 
@@ -72,7 +83,8 @@ async function main(): Promise<void> {
   if (parts.has('1') || parts.has('3')) {
     log('installing the published peers into the scratch folder…');
     installs = await Promise.all(PEERS.map((p) => installPeer(p)));
-    for (const i of installs) log(i.ok ? `peer ${i.spec.label} ${i.version}` : `peer ${i.spec.label}: not measured: ${i.reason}`);
+    for (const i of installs)
+      log(i.ok ? `peer ${i.spec.label} ${i.version}` : `peer ${i.spec.label}: not measured: ${i.reason}`);
   }
   const mobileInstall = installs.find((i): i is PeerInstall & { ok: true } => i.ok && i.spec.label === 'mobile-mcp');
 
@@ -85,7 +97,13 @@ async function main(): Promise<void> {
   }
 
   let tokenEconomy: BenchResults['tokenEconomy'] = { status: 'skipped', reason: 'not requested' };
-  let fidelity: FidelityResult = { status: 'not checked', reason: 'part 1 not requested', files: 0, identical: 0, mismatches: [] };
+  let fidelity: FidelityResult = {
+    status: 'not checked',
+    reason: 'part 1 not requested',
+    files: 0,
+    identical: 0,
+    mismatches: [],
+  };
   if (parts.has('1')) {
     log('part 1: token economy…');
     tokenEconomy = domain ? runTokenEconomy(domain) : { status: 'skipped', reason: domainError };
@@ -122,13 +140,27 @@ async function main(): Promise<void> {
     });
   }
 
-  let deviceCapture: DeviceCaptureResult = { status: 'skipped', reason: 'not requested', runs: 0, width: 0, height: 0, rows: [] };
+  let deviceCapture: DeviceCaptureResult = {
+    status: 'skipped',
+    reason: 'not requested',
+    runs: 0,
+    width: 0,
+    height: 0,
+    rows: [],
+  };
   if (parts.has('6')) {
     log('part 6: virtual device screen capture…');
     try {
       deviceCapture = runDeviceCapture(quick ? 10 : 20, quick ? 2 : 3);
     } catch (err) {
-      deviceCapture = { status: 'skipped', reason: `the renderer failed: ${err instanceof Error ? err.message : String(err)}`, runs: 0, width: 0, height: 0, rows: [] };
+      deviceCapture = {
+        status: 'skipped',
+        reason: `the renderer failed: ${err instanceof Error ? err.message : String(err)}`,
+        runs: 0,
+        width: 0,
+        height: 0,
+        rows: [],
+      };
     }
   }
 
@@ -154,7 +186,10 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'latest.md'), renderMarkdown(results));
   log(`wrote ${join('bench', 'results', 'latest.md')} and latest.json`);
   // The headline ratios as a picture (docs/performance.md links the copy committed under docs/).
-  const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).then((r) => r.stdout.trim(), () => 'unknown');
+  const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).then(
+    (r) => r.stdout.trim(),
+    () => 'unknown',
+  );
   const subtitle = `npm run bench${quick ? ' --quick' : ''}, parts ${[...parts].sort().join(',')}, ${machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${machine.cores} cores, Node ${machine.node}`;
   try {
     const svg = await renderChart(results, subtitle);

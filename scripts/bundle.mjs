@@ -40,7 +40,8 @@ function cleanEnv() {
   /** @type {NodeJS.ProcessEnv} */
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_(package|lifecycle)_/.test(key) || ['npm_config_local_prefix', 'npm_command', 'INIT_CWD'].includes(key)) continue;
+    if (/^npm_(package|lifecycle)_/.test(key) || ['npm_config_local_prefix', 'npm_command', 'INIT_CWD'].includes(key))
+      continue;
     env[key] = value;
   }
   return env;
@@ -54,10 +55,20 @@ function cleanEnv() {
  */
 function run(command, args, cwd) {
   return new Promise((resolve, reject) => {
-    execFile(command, [...args], { cwd, env: cleanEnv(), timeout: STEP_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${path.basename(command)} ${args.join(' ')} failed: ${error.message}\n${String(stdout).slice(-2000)}${String(stderr).slice(-4000)}`));
-      else resolve(String(stdout));
-    });
+    execFile(
+      command,
+      [...args],
+      { cwd, env: cleanEnv(), timeout: STEP_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new Error(
+              `${path.basename(command)} ${args.join(' ')} failed: ${error.message}\n${String(stdout).slice(-2000)}${String(stderr).slice(-4000)}`,
+            ),
+          );
+        else resolve(String(stdout));
+      },
+    );
   });
 }
 
@@ -79,8 +90,10 @@ async function main(argv) {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   /** @type {{ version: string }} */
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'manifest.json'), 'utf8'));
-  if (manifest.version !== pkg.version) throw new Error(`manifest.json says version ${manifest.version}, package.json ${pkg.version}: make them equal.`);
-  if (!existsSync(path.join(ROOT, 'dist', 'index.js'))) throw new Error('dist/index.js is missing: run `npm run build` first (`npm run bundle` does).');
+  if (manifest.version !== pkg.version)
+    throw new Error(`manifest.json says version ${manifest.version}, package.json ${pkg.version}: make them equal.`);
+  if (!existsSync(path.join(ROOT, 'dist', 'index.js')))
+    throw new Error('dist/index.js is missing: run `npm run build` first (`npm run bundle` does).');
   const output = outputOf(argv, pkg.version);
 
   say('mcpb validate manifest.json');

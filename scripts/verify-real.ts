@@ -45,12 +45,24 @@ function runChild(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv):
   });
 }
 
-function runBinary(adb: string, args: readonly string[]): Promise<{ stdout: Buffer; code: number | null; error: string | null }> {
+function runBinary(
+  adb: string,
+  args: readonly string[],
+): Promise<{ stdout: Buffer; code: number | null; error: string | null }> {
   return new Promise((done) => {
-    execFile(adb, [...args], { encoding: 'buffer', timeout: PROBE_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
-      const e = error as (NodeJS.ErrnoException & { code?: number | string }) | null;
-      done({ stdout: Buffer.from(stdout ?? []), code: e ? (typeof e.code === 'number' ? e.code : null) : 0, error: e ? e.message.split('\n')[0] ?? 'failed' : null });
-    });
+    execFile(
+      adb,
+      [...args],
+      { encoding: 'buffer', timeout: PROBE_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => {
+        const e = error as (NodeJS.ErrnoException & { code?: number | string }) | null;
+        done({
+          stdout: Buffer.from(stdout ?? []),
+          code: e ? (typeof e.code === 'number' ? e.code : null) : 0,
+          error: e ? (e.message.split('\n')[0] ?? 'failed') : null,
+        });
+      },
+    );
   });
 }
 
@@ -69,19 +81,44 @@ async function realDeviceChecks(adb: string, serial: string, outDir: string): Pr
       `| \`adb ${probe.argv.join(' ')}\` | ${read.ok ? 'read' : '**not read**'} | ${read.ok ? `\`${JSON.stringify(read.facts).slice(0, 300)}\`` : read.why.replace(/\|/g, '\\|')} | \`${relative(outDir, file)}\` |`,
     );
   }
-  return { part: 'Real-device checks (closed-list commands read by the harness parsers)', passed, lines: ['| Command | Parsed | What the parser read | Raw output |', '|---|---|---|---|', ...lines] };
+  return {
+    part: 'Real-device checks (closed-list commands read by the harness parsers)',
+    passed,
+    lines: ['| Command | Parsed | What the parser read | Raw output |', '|---|---|---|---|', ...lines],
+  };
 }
 
 interface VitestJson {
-  readonly testResults?: readonly { readonly name: string; readonly assertionResults?: readonly { readonly fullName: string; readonly status: string; readonly failureMessages?: readonly string[] }[] }[];
+  readonly testResults?: readonly {
+    readonly name: string;
+    readonly assertionResults?: readonly {
+      readonly fullName: string;
+      readonly status: string;
+      readonly failureMessages?: readonly string[];
+    }[];
+  }[];
 }
 
 async function endToEnd(serial: string, outDir: string): Promise<PartResult> {
   const jsonFile = join(outDir, 'e2e-results.json');
   const code = await runChild(
     process.execPath,
-    [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'integration', ...E2E_FILES, '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`],
-    { ...process.env, ANDROID_MCP_E2E_TARGET: 'emulator', ANDROID_UDID: serial, ANDROID_MCP_E2E_EVIDENCE_DIR: join(outDir, 'evidence', 'e2e') },
+    [
+      join(ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--project',
+      'integration',
+      ...E2E_FILES,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${jsonFile}`,
+    ],
+    {
+      ...process.env,
+      ANDROID_MCP_E2E_TARGET: 'emulator',
+      ANDROID_UDID: serial,
+      ANDROID_MCP_E2E_EVIDENCE_DIR: join(outDir, 'evidence', 'e2e'),
+    },
   );
   const lines = ['| Test | Result |', '|---|---|'];
   if (existsSync(jsonFile)) {
@@ -93,24 +130,36 @@ async function endToEnd(serial: string, outDir: string): Promise<PartResult> {
       }
     }
   } else lines.push(`| (vitest wrote no results; exit ${code}) | failed |`);
-  return { part: 'End to end: the oracle and the toolsets (ANDROID_MCP_E2E_TARGET=emulator)', passed: code === 0, lines };
+  return {
+    part: 'End to end: the oracle and the toolsets (ANDROID_MCP_E2E_TARGET=emulator)',
+    passed: code === 0,
+    lines,
+  };
 }
 
 async function referenceFlows(serial: string, outDir: string): Promise<PartResult> {
   const flowsDir = join(ROOT, 'docs', 'flows');
-  const files = readdirSync(flowsDir).filter((f) => f.endsWith('.json') && f !== 'template.json').sort();
+  const files = readdirSync(flowsDir)
+    .filter((f) => f.endsWith('.json') && f !== 'template.json')
+    .sort();
   const lines = ['| Flow | Result | Report |', '|---|---|---|'];
   let passed = true;
   mkdirSync(join(outDir, 'flows'), { recursive: true });
   for (const f of files) {
     const report = join(outDir, 'flows', f);
-    const code = await runChild(process.execPath, [join(ROOT, 'dist/index.js'), 'flow', join(flowsDir, f), '--report', report], {
-      ...process.env,
-      ANDROID_UDID: serial,
-      ANDROID_MCP_ARTIFACTS_DIR: join(outDir, 'evidence', 'flows', f.replace(/\.json$/, '')),
-    });
+    const code = await runChild(
+      process.execPath,
+      [join(ROOT, 'dist/index.js'), 'flow', join(flowsDir, f), '--report', report],
+      {
+        ...process.env,
+        ANDROID_UDID: serial,
+        ANDROID_MCP_ARTIFACTS_DIR: join(outDir, 'evidence', 'flows', f.replace(/\.json$/, '')),
+      },
+    );
     passed &&= code === 0;
-    lines.push(`| \`docs/flows/${f}\` | ${code === 0 ? 'passed' : `failed (exit ${code})`} | \`${relative(outDir, report)}\` |`);
+    lines.push(
+      `| \`docs/flows/${f}\` | ${code === 0 ? 'passed' : `failed (exit ${code})`} | \`${relative(outDir, report)}\` |`,
+    );
   }
   return { part: 'Reference flows (docs/flows/)', passed, lines };
 }
@@ -123,15 +172,27 @@ async function main(): Promise<number> {
     log('nothing was built or run; exit 2 (no device to verify).');
     return 2;
   }
-  const outDir = resolve(process.env.ANDROID_MCP_VERIFY_DIR || join(ROOT, 'artifacts', 'verify-real', started.toISOString().replace(/[:.]/g, '-')));
+  const outDir = resolve(
+    process.env.ANDROID_MCP_VERIFY_DIR ||
+      join(ROOT, 'artifacts', 'verify-real', started.toISOString().replace(/[:.]/g, '-')),
+  );
   mkdirSync(outDir, { recursive: true });
   log(`${check.serial}: ${check.model}, Android ${check.androidRelease} (API ${check.sdk}); report in ${outDir}`);
 
   const parts: PartResult[] = [];
   parts.push(await realDeviceChecks(check.adbPath, check.serial, outDir));
   log('building dist/ (the end-to-end tests and flows run the built server)');
-  const built = await runChild(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], process.env);
-  if (built !== 0) parts.push({ part: 'Build', passed: false, lines: [`tsc exited with ${built}; the end-to-end tests and flows were not run.`] });
+  const built = await runChild(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    process.env,
+  );
+  if (built !== 0)
+    parts.push({
+      part: 'Build',
+      passed: false,
+      lines: [`tsc exited with ${built}; the end-to-end tests and flows were not run.`],
+    });
   else {
     parts.push(await endToEnd(check.serial, outDir));
     parts.push(await referenceFlows(check.serial, outDir));
@@ -150,7 +211,7 @@ async function main(): Promise<number> {
     ...parts.map((p) => `| ${p.part} | ${p.passed ? 'passed' : '**failed**'} |`),
     '',
     ...parts.flatMap((p) => [`## ${p.part}`, '', ...p.lines, '']),
-    'Evidence (screenshots, the device\'s raw outputs, flow reports) is in the folders named above, next to this file.',
+    "Evidence (screenshots, the device's raw outputs, flow reports) is in the folders named above, next to this file.",
     '',
   ].join('\n');
   writeFileSync(join(outDir, 'report.md'), report);

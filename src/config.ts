@@ -139,7 +139,6 @@ export const CONFIG_DEFAULTS = Object.freeze({
   logLevel: 'info' as ConfigLogLevel,
 });
 
-
 const MAX_SECONDS = 24 * 60 * 60;
 const seconds = z.coerce.number().finite().positive().max(MAX_SECONDS);
 /** Like `seconds`, and 0 switches the feature off. */
@@ -167,14 +166,28 @@ const BYTES_PER_MB = 1024 * 1024;
 const MAX_FILES = 1_000_000;
 const MAX_MB = 1_000_000;
 // Plain decimal digits only: `0x10`, `1e3` or `2GB` are refused, not read as something else.
-const fileCount = z.string().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().max(MAX_FILES));
-const megabytes = z.string().regex(/^\d{1,7}(\.\d{1,6})?$/).transform(Number).pipe(z.number().max(MAX_MB));
+const fileCount = z
+  .string()
+  .regex(/^\d{1,7}$/)
+  .transform(Number)
+  .pipe(z.number().int().max(MAX_FILES));
+const megabytes = z
+  .string()
+  .regex(/^\d{1,7}(\.\d{1,6})?$/)
+  .transform(Number)
+  .pipe(z.number().max(MAX_MB));
 
 /**
  * A retention limit, 0 for none. A value that is not one refuses the start (ConfigError): the
  * default in its place could remove evidence the user meant to keep.
  */
-function readRetentionLimit(env: NodeJS.ProcessEnv, name: string, schema: z.ZodType<number>, fallback: number, accepted: string): number | null {
+function readRetentionLimit(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  schema: z.ZodType<number>,
+  fallback: number,
+  accepted: string,
+): number | null {
   const raw = env[name];
   const value = raw === undefined || raw.trim() === '' ? fallback : schema.safeParse(raw.trim()).data;
   if (value === undefined) {
@@ -187,8 +200,20 @@ function readRetentionLimit(env: NodeJS.ProcessEnv, name: string, schema: z.ZodT
 }
 
 function readRetention(env: NodeJS.ProcessEnv): RetentionBound {
-  const maxFiles = readRetentionLimit(env, 'ANDROID_MCP_ARTIFACTS_MAX_FILES', fileCount, CONFIG_DEFAULTS.artifactsMaxFiles, `a whole number of files up to ${MAX_FILES}`);
-  const maxMb = readRetentionLimit(env, 'ANDROID_MCP_ARTIFACTS_MAX_MB', megabytes, CONFIG_DEFAULTS.artifactsMaxMb, `a number of megabytes (MiB, decimals allowed) up to ${MAX_MB}`);
+  const maxFiles = readRetentionLimit(
+    env,
+    'ANDROID_MCP_ARTIFACTS_MAX_FILES',
+    fileCount,
+    CONFIG_DEFAULTS.artifactsMaxFiles,
+    `a whole number of files up to ${MAX_FILES}`,
+  );
+  const maxMb = readRetentionLimit(
+    env,
+    'ANDROID_MCP_ARTIFACTS_MAX_MB',
+    megabytes,
+    CONFIG_DEFAULTS.artifactsMaxMb,
+    `a number of megabytes (MiB, decimals allowed) up to ${MAX_MB}`,
+  );
   return Object.freeze({ maxFiles, maxBytes: maxMb === null ? null : Math.max(1, Math.round(maxMb * BYTES_PER_MB)) });
 }
 
@@ -218,15 +243,21 @@ function readAppiumUrl(env: NodeJS.ProcessEnv, remote: boolean, warn: Warn): App
   // `localhost:4723`: kept as written, so the guard and the doctor name it and say to add http://.
   if (SCHEMELESS_HOST_PORT.test(raw)) return { url: raw, explicit: true, userinfo: null };
   if (!URL.canParse(raw)) {
-    warn(`APPIUM_URL=${JSON.stringify(printableUrl(raw))} is not a URL; using the default ${CONFIG_DEFAULTS.appiumUrl}.`);
+    warn(
+      `APPIUM_URL=${JSON.stringify(printableUrl(raw))} is not a URL; using the default ${CONFIG_DEFAULTS.appiumUrl}.`,
+    );
     return { url: CONFIG_DEFAULTS.appiumUrl, explicit: false, userinfo: null };
   }
   const parsed = new URL(raw);
   // A trailing slash would give `//status`; the guard still judges scheme and host per call.
-  if (parsed.username === '' && parsed.password === '') return { url: raw.replace(/\/+$/, ''), explicit: true, userinfo: null };
+  if (parsed.username === '' && parsed.password === '')
+    return { url: raw.replace(/\/+$/, ''), explicit: true, userinfo: null };
   let userinfo: AppiumUrl['userinfo'] = null;
   if (remote) userinfo = { user: safeDecode(parsed.username), key: safeDecode(parsed.password) };
-  else warn('APPIUM_URL carries credentials (user:key@); outside remote mode they are dropped (a local Appium needs none). Set ANDROID_MCP_REMOTE=1 for a Grid or device farm that needs them.');
+  else
+    warn(
+      'APPIUM_URL carries credentials (user:key@); outside remote mode they are dropped (a local Appium needs none). Set ANDROID_MCP_REMOTE=1 for a Grid or device farm that needs them.',
+    );
   parsed.username = '';
   parsed.password = '';
   return { url: parsed.toString().replace(/\/+$/, ''), explicit: true, userinfo };
@@ -271,7 +302,10 @@ function readRemote(
 ): RemoteConfig | null {
   const header = env.ANDROID_MCP_REMOTE_AUTHORIZATION?.trim() ?? '';
   if (!remote) {
-    if (header !== '') warn('ANDROID_MCP_REMOTE_AUTHORIZATION is ignored outside remote mode (ANDROID_MCP_REMOTE=1); it is never sent to a local Appium.');
+    if (header !== '')
+      warn(
+        'ANDROID_MCP_REMOTE_AUTHORIZATION is ignored outside remote mode (ANDROID_MCP_REMOTE=1); it is never sent to a local Appium.',
+      );
     return null;
   }
   if (!appium.explicit) {
@@ -291,7 +325,10 @@ function readRemote(
     if (appium.userinfo.key.length > 0) secrets.push(new Secret(appium.userinfo.key));
   }
   if (header !== '') {
-    if (authorization) warn('Both APPIUM_URL userinfo and ANDROID_MCP_REMOTE_AUTHORIZATION are set; the header is sent, the userinfo is not.');
+    if (authorization)
+      warn(
+        'Both APPIUM_URL userinfo and ANDROID_MCP_REMOTE_AUTHORIZATION are set; the header is sent, the userinfo is not.',
+      );
     authorization = new Secret(header);
     authorizationSource = 'ANDROID_MCP_REMOTE_AUTHORIZATION';
     const token = header.includes(' ') ? header.slice(header.indexOf(' ') + 1).trim() : '';
@@ -299,7 +336,12 @@ function readRemote(
   }
   if (authorization) secrets.push(authorization);
   for (const [key, value] of Object.entries(capabilities)) secretValues(value, key, secrets);
-  return Object.freeze({ authorization, authorizationSource, udid: udidExplicit ? udid : null, secrets: Object.freeze(secrets) });
+  return Object.freeze({
+    authorization,
+    authorizationSource,
+    udid: udidExplicit ? udid : null,
+    secrets: Object.freeze(secrets),
+  });
 }
 
 /** A W3C extension capability: `vendor:name` (bstack:options, sauce:options, LT:Options). */
@@ -309,7 +351,12 @@ const VENDOR_CAPABILITY = /^[A-Za-z][A-Za-z0-9_-]*:[A-Za-z][A-Za-z0-9_-]*$/;
  * Outside remote mode only `appium:` keys; in remote mode also a device farm's own `vendor:options`
  * (a farm reads its credentials and device choice there: docs/many-devices.md).
  */
-function readCapabilities(env: NodeJS.ProcessEnv, protectedKeys: readonly string[], remote: boolean, warn: Warn): Record<string, unknown> {
+function readCapabilities(
+  env: NodeJS.ProcessEnv,
+  protectedKeys: readonly string[],
+  remote: boolean,
+  warn: Warn,
+): Record<string, unknown> {
   const raw = env.ANDROID_MCP_APPIUM_CAPS?.trim();
   if (!raw) return {};
   let json: unknown;
@@ -367,7 +414,8 @@ function isFileSystemRoot(dir: string): boolean {
 export function evidencePathPrefix(dir: string, cwd: string, home: string | undefined): string {
   const inCwd = isFileSystemRoot(cwd) ? null : below(cwd, dir);
   if (inCwd !== null) return inCwd === '' ? './' : `${inCwd.split(path.sep).join('/')}/`;
-  const inHome = home && path.isAbsolute(home) && !isFileSystemRoot(path.resolve(home)) ? below(path.resolve(home), dir) : null;
+  const inHome =
+    home && path.isAbsolute(home) && !isFileSystemRoot(path.resolve(home)) ? below(path.resolve(home), dir) : null;
   if (inHome !== null) return inHome === '' ? '~/' : `~/${inHome.split(path.sep).join('/')}/`;
   return dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`;
 }
@@ -376,7 +424,12 @@ export function evidencePathPrefix(dir: string, cwd: string, home: string | unde
  * Throws ConfigError for what must not be guessed (ANDROID_MCP_REMOTE), ToolsetsError for an unknown
  * toolset; every other nonsense value falls back to its default with a warning.
  */
-export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = process.cwd(), home: string = os.homedir()): HarnessConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv,
+  warn: Warn,
+  cwd: string = process.cwd(),
+  home: string = os.homedir(),
+): HarnessConfig {
   const remote = readRemoteSwitch(env);
   const udidRead = read(env, 'ANDROID_UDID', nonEmpty, CONFIG_DEFAULTS.udid, warn);
   const udidExplicit = (env.ANDROID_UDID?.trim() ?? '') !== '' && udidRead === env.ANDROID_UDID?.trim();
@@ -387,8 +440,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, warn: Warn, cwd: string = pro
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   const appium = readAppiumUrl(env, remote, warn);
-  const sessionIdle = read(env, 'ANDROID_MCP_FLOW_IDLE_TIMEOUT', seconds, CONFIG_DEFAULTS.sessionIdleTimeoutSeconds, warn);
-  const warm = read(env, 'ANDROID_MCP_WARM_SESSION_TIMEOUT', secondsOrOff, CONFIG_DEFAULTS.warmSessionTimeoutSeconds, warn);
+  const sessionIdle = read(
+    env,
+    'ANDROID_MCP_FLOW_IDLE_TIMEOUT',
+    seconds,
+    CONFIG_DEFAULTS.sessionIdleTimeoutSeconds,
+    warn,
+  );
+  const warm = read(
+    env,
+    'ANDROID_MCP_WARM_SESSION_TIMEOUT',
+    secondsOrOff,
+    CONFIG_DEFAULTS.warmSessionTimeoutSeconds,
+    warn,
+  );
   const action = read(env, 'ANDROID_MCP_ACTION_TIMEOUT', seconds, CONFIG_DEFAULTS.actionTimeoutSeconds, warn);
   const connect = read(env, 'ANDROID_MCP_CONNECT_TIMEOUT', seconds, CONFIG_DEFAULTS.connectTimeoutSeconds, warn);
   const agentMaxSteps = read(env, 'ANDROID_MCP_AGENT_MAX_STEPS', steps, CONFIG_DEFAULTS.agentMaxSteps, warn);
@@ -431,13 +496,17 @@ export const TRACE_NAME = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 function readTrace(env: NodeJS.ProcessEnv, warn: Warn): TraceConfig {
   const raw = env.ANDROID_MCP_TRACE?.trim().toLowerCase() ?? '';
-  if (raw !== '' && !['off', 'on', '0', '1', 'false', 'true'].includes(raw)) warn(`ANDROID_MCP_TRACE=${JSON.stringify(raw.slice(0, 20))} is neither on nor off; traces stay on`);
+  if (raw !== '' && !['off', 'on', '0', '1', 'false', 'true'].includes(raw))
+    warn(`ANDROID_MCP_TRACE=${JSON.stringify(raw.slice(0, 20))} is neither on nor off; traces stay on`);
   const name = env.ANDROID_MCP_TRACE_NAME?.trim() ?? '';
-  if (name !== '' && !TRACE_NAME.test(name)) warn('ANDROID_MCP_TRACE_NAME is not a plain folder name (letters, digits, . _ -); a name is picked instead');
+  if (name !== '' && !TRACE_NAME.test(name))
+    warn('ANDROID_MCP_TRACE_NAME is not a plain folder name (letters, digits, . _ -); a name is picked instead');
   return Object.freeze({
     enabled: !['off', '0', 'false'].includes(raw),
     keep: read(env, 'ANDROID_MCP_TRACE_KEEP', steps, CONFIG_DEFAULTS.traceKeep, warn),
-    maxBytes: Math.round(read(env, 'ANDROID_MCP_TRACE_MAX_MB', positiveMegabytes, CONFIG_DEFAULTS.traceMaxMb, warn) * 1024 * 1024),
+    maxBytes: Math.round(
+      read(env, 'ANDROID_MCP_TRACE_MAX_MB', positiveMegabytes, CONFIG_DEFAULTS.traceMaxMb, warn) * 1024 * 1024,
+    ),
     name: TRACE_NAME.test(name) ? name : null,
   });
 }

@@ -115,7 +115,13 @@ export interface ContainerDeps {
   /** The folder app_install reads (ANDROID_MCP_APK_DIR). Default: that folder on this host. */
   readonly apkFolder?: ApkFolder;
   /** Ports for one more device by serial (tests of several devices on the fakes); unset ports fall back to the ones above. */
-  readonly forDevice?: (serial: string) => { readonly device?: DeviceGateway; readonly automation?: AutomationGateway; readonly deviceLock?: DeviceLock | null } | undefined;
+  readonly forDevice?: (serial: string) =>
+    | {
+        readonly device?: DeviceGateway;
+        readonly automation?: AutomationGateway;
+        readonly deviceLock?: DeviceLock | null;
+      }
+    | undefined;
   /** The loop behind `{goal}` tasks. Default: the configured model's (null without one); tests pass a loop on a scripted model. */
   readonly goalRunner?: GoalRunner | null;
 }
@@ -188,7 +194,9 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const random = overrides.random ?? new CryptoRandom();
   const baseLogger = overrides.logger ?? createLogger({ level: config.logLevel });
   // The one place local and remote mode part: everything below is built the same on either set.
-  const adapters = config.remote ? remoteAdapters({ config, env, clock, logger: baseLogger }, config.remote) : localAdapters({ config, env, clock, logger: baseLogger });
+  const adapters = config.remote
+    ? remoteAdapters({ config, env, clock, logger: baseLogger }, config.remote)
+    : localAdapters({ config, env, clock, logger: baseLogger });
   // Remote mode's credentials never reach stderr, whoever logs.
   const logger = adapters.logger;
   // The MCP server exists only further down; boot progress reaches the client through it.
@@ -199,7 +207,11 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const evidenceStore = overrides.evidenceStore ?? new FileEvidenceStore(config.artifactsDir);
   const imageTools = overrides.imageTools ?? new PngImageTools();
   const holdBoard =
-    overrides.evidenceHoldBoard !== undefined ? overrides.evidenceHoldBoard : overrides.evidenceStore ? null : new FileEvidenceHoldBoard(config.artifactsDir);
+    overrides.evidenceHoldBoard !== undefined
+      ? overrides.evidenceHoldBoard
+      : overrides.evidenceStore
+        ? null
+        : new FileEvidenceHoldBoard(config.artifactsDir);
 
   const allowSerials = adapters.allowSerials;
   const ceilings = new Ceilings(
@@ -210,7 +222,11 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const lockDirectory = overrides.device ? null : defaultLockDirectory(env);
   adapters.announce(overrides.device !== undefined);
   // What an open UI session's answers gave out is kept while the session lives, whichever device it is on.
-  const holds = new EvidenceHolds((sessionId) => bindings.all().some((binding) => binding.sessions.isOpenSession(sessionId)), holdBoard, logger);
+  const holds = new EvidenceHolds(
+    (sessionId) => bindings.all().some((binding) => binding.sessions.isOpenSession(sessionId)),
+    holdBoard,
+    logger,
+  );
   // One binding per device identity: its own gate, lock, UI session, kept session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
@@ -231,7 +247,13 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
           ? overrides.deviceLock
           : lockDirectory === null
             ? null
-            : new FileDeviceLock({ directory: lockDirectory, serial: identity.key, logger, releaseOnExit: true, removeWhenEmpty: lockDirectoriesToTidy(env) });
+            : new FileDeviceLock({
+                directory: lockDirectory,
+                serial: identity.key,
+                logger,
+                releaseOnExit: true,
+                removeWhenEmpty: lockDirectoriesToTidy(env),
+              });
     const gate = new DeviceGate(clock, deviceLock ?? undefined);
     // An Appium session (a UI session's above all) keeps the device this process's between calls.
     // A new session also waits until the one a timeout left closing is gone (its delete would kill the new server).
@@ -242,9 +264,24 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     );
     // The session of an action without session_id, kept for the next one (WarmSession).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
-    const access = new DeviceAccess(gate, ceilings, device, { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: adapters.remote }, warm);
+    const access = new DeviceAccess(
+      gate,
+      ceilings,
+      device,
+      { udid: serial, allowSerials, appiumUrl: config.appiumUrl, remote: adapters.remote },
+      warm,
+    );
     // A UI session that ends (closed, expired, voided) holds its evidence no longer: the board says so at once.
-    const sessions = new UiSessions(clock, random, ceilings, sessionAutomation, logger, config.sessionIdleTimeoutMs, warm, () => void holds.publish());
+    const sessions = new UiSessions(
+      clock,
+      random,
+      ceilings,
+      sessionAutomation,
+      logger,
+      config.sessionIdleTimeoutMs,
+      warm,
+      () => void holds.publish(),
+    );
     observer = new ObserverSessions(sessions, warm);
     const broker = new SessionBroker(sessions, warm);
     return {
@@ -261,10 +298,16 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     };
   };
   // Without a device list (a fake device injected, or remote mode: no adb) the configured serial is the only device.
-  const directory: DeviceDirectory | null = overrides.directory ?? (overrides.device ? null : adapters.directory(lockDirectory));
-  const resolver = new DeviceResolver(directory, ceilings, { udid: config.udid, udidExplicit: config.udidExplicit, allowSerials });
+  const directory: DeviceDirectory | null =
+    overrides.directory ?? (overrides.device ? null : adapters.directory(lockDirectory));
+  const resolver = new DeviceResolver(directory, ceilings, {
+    udid: config.udid,
+    udidExplicit: config.udidExplicit,
+    allowSerials,
+  });
   const identify = directory
-    ? async (serial: string): Promise<DeviceIdentity> => (await ceilings.action('reading the device properties', directory.facts(serial))).identity
+    ? async (serial: string): Promise<DeviceIdentity> =>
+        (await ceilings.action('reading the device properties', directory.facts(serial))).identity
     : null;
   const bindings = new DeviceBindings(bind, identify, allowSerials, logger, (serial) => adapters.identity(serial));
   const router = new DeviceRouter(resolver, bindings, config.appiumUrl, adapters.remote);
@@ -289,11 +332,10 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     links: new LinkService(router, capture, clock, reads),
     appInstall: new AppInstallService(router, capture, overrides.apkFolder ?? adapters.apkFolder, clock, reads),
     diagnostics: new DiagnosticsService(router),
-    devices: new DeviceListService(
-      directory ?? adapters.listing(),
-      ceilings,
-      { udid: config.udidExplicit ? config.udid : null, allowSerials: config.allowSerials },
-    ),
+    devices: new DeviceListService(directory ?? adapters.listing(), ceilings, {
+      udid: config.udidExplicit ? config.udid : null,
+      allowSerials: config.allowSerials,
+    }),
   };
   const tools = createTools(services, config.toolsets);
   const runner = new OperationRunner(random, logger, holds);
@@ -315,7 +357,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     sessionName: traceConfig?.name ?? null,
     serverVersion: packageVersion(),
   });
-  const goalRunner = overrides.goalRunner !== undefined ? overrides.goalRunner : createGoalRunner(config, { clock, logger });
+  const goalRunner =
+    overrides.goalRunner !== undefined ? overrides.goalRunner : createGoalRunner(config, { clock, logger });
   const server = new HarnessMcpServer({
     version: packageVersion(),
     tools,
@@ -327,7 +370,12 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   });
   const tasks: ContainerTasks = {
     // One lane per device identity, as for the gate and the lock: two serials of one emulator queue together.
-    manager: new TaskManager(clock, random, logger, async (name) => (await bindings.forSerial(await resolver.resolve(name))).identity.key),
+    manager: new TaskManager(
+      clock,
+      random,
+      logger,
+      async (name) => (await bindings.forSerial(await resolver.resolve(name))).identity.key,
+    ),
     // Every tool, whatever the toolsets, as the REST mirror: a task is not sent a catalogue.
     tools: taskToolsFor(runner, allTools(services)),
     traced: () => {
@@ -355,12 +403,19 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     // still open after the wait is closed below with every other session.
     await tasks.manager.shutdown(SHUTDOWN_TASKS_WAIT_MS);
     const closingSessions = bindings.shutdown();
-    await withDeadline(clock, SHUTDOWN_SESSIONS_BUDGET_MS, closingSessions, 'closing the Appium sessions at shutdown took too long').catch(
-      (error: unknown) => logger.warn('the Appium sessions could not be closed at shutdown', { cause: String(error) }),
+    await withDeadline(
+      clock,
+      SHUTDOWN_SESSIONS_BUDGET_MS,
+      closingSessions,
+      'closing the Appium sessions at shutdown took too long',
+    ).catch((error: unknown) =>
+      logger.warn('the Appium sessions could not be closed at shutdown', { cause: String(error) }),
     );
     // After the sessions: closing them needs Appium alive.
     await appium.stop().catch((error: unknown) => logger.warn('stopping Appium failed', { cause: String(error) }));
-    await server.close().catch((error: unknown) => logger.warn('closing the MCP server failed', { cause: String(error) }));
+    await server
+      .close()
+      .catch((error: unknown) => logger.warn('closing the MCP server failed', { cause: String(error) }));
   };
 
   return {

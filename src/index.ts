@@ -64,14 +64,21 @@ function serveOptions(args: readonly string[]): ServeOptions | string {
   let host: string | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = (): string | undefined => inline ?? (i + 1 < args.length ? args[(i += 1)] : undefined);
     if (flag === '--toolsets') toolsets = value();
     else if (flag === '--http' && inline === undefined) http = true;
     else if (flag === '--port') port = value();
     else if (flag === '--host') host = value();
     else return `serve does not take ${JSON.stringify(arg.slice(0, 64))}`;
-    if ((flag === '--toolsets' && toolsets === undefined) || (flag === '--port' && port === undefined) || (flag === '--host' && host === undefined)) {
+    if (
+      (flag === '--toolsets' && toolsets === undefined) ||
+      (flag === '--port' && port === undefined) ||
+      (flag === '--host' && host === undefined)
+    ) {
       return `${flag} needs a value`;
     }
   }
@@ -79,7 +86,8 @@ function serveOptions(args: readonly string[]): ServeOptions | string {
   const options: ServeOptions = toolsets === undefined ? {} : { toolsets };
   if (!http) return options;
   const portNumber = port === undefined ? DEFAULT_HTTP_PORT : Number(port);
-  if (!/^\d{1,5}$/.test(port ?? String(DEFAULT_HTTP_PORT)) || portNumber > 65_535) return `--port takes a number from 0 to 65535 (got ${JSON.stringify((port ?? '').slice(0, 16))})`;
+  if (!/^\d{1,5}$/.test(port ?? String(DEFAULT_HTTP_PORT)) || portNumber > 65_535)
+    return `--port takes a number from 0 to 65535 (got ${JSON.stringify((port ?? '').slice(0, 16))})`;
   options.http = { host: host ?? DEFAULT_HTTP_HOST, port: portNumber };
   return options;
 }
@@ -137,7 +145,9 @@ async function serve(args: readonly string[] = []): Promise<number> {
     stop('uncaught exception', 1);
   });
   process.on('unhandledRejection', (reason) => {
-    logger.error('unhandled rejection', { cause: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) });
+    logger.error('unhandled rejection', {
+      cause: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason),
+    });
   });
 
   if (options.http) {
@@ -148,7 +158,9 @@ async function serve(args: readonly string[] = []): Promise<number> {
       const { restMirrorFor } = await import('./rest/restMirror.js');
       const routes = [restMirrorFor(container.restMirror)];
       const running = await serveHttp({ ...options.http, env, harness: container.server, logger, say: stderr, routes });
-      stderr(`android-mcp-harness: REST API at ${new URL('/devices', running.url).href} (OpenAPI: ${new URL('/openapi.json', running.url).href})`);
+      stderr(
+        `android-mcp-harness: REST API at ${new URL('/devices', running.url).href} (OpenAPI: ${new URL('/openapi.json', running.url).href})`,
+      );
       beforeShutdown = () => running.close();
     } catch (error) {
       if (!(error instanceof HttpSetupError)) throw error;
@@ -156,7 +168,11 @@ async function serve(args: readonly string[] = []): Promise<number> {
       await container.shutdown();
       return 2;
     }
-    logger.info('serving MCP over Streamable HTTP', { version: packageVersion(), udid: config.udidExplicit ? config.udid : '(discovered per call)', toolsets: config.toolsets.join(',') });
+    logger.info('serving MCP over Streamable HTTP', {
+      version: packageVersion(),
+      udid: config.udidExplicit ? config.udid : '(discovered per call)',
+      toolsets: config.toolsets.join(','),
+    });
     return new Promise<number>(() => undefined);
   }
 
@@ -165,7 +181,11 @@ async function serve(args: readonly string[] = []): Promise<number> {
   // Not the SDK's StdioServerTransport: it drops malformed lines without an answer and closes on a long one.
   // The first message picks the revision: 2025-era clients meet the v1 server as before, 2026-07-28 ones the v2 SDK.
   await new StdioRevisions(container.server, new StdioJsonRpcTransport()).start();
-  logger.info('serving MCP over stdio', { version: packageVersion(), udid: config.udidExplicit ? config.udid : '(discovered per call)', toolsets: config.toolsets.join(',') });
+  logger.info('serving MCP over stdio', {
+    version: packageVersion(),
+    udid: config.udidExplicit ? config.udid : '(discovered per call)',
+    toolsets: config.toolsets.join(','),
+  });
   // Runs until stop() exits the process.
   return new Promise<number>(() => undefined);
 }

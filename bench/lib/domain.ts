@@ -53,12 +53,20 @@ export function contextFor(tree: UiTree): ScreenContext {
   const density = short <= 480 ? 240 : short <= 800 ? 320 : short <= 1200 ? 420 : 560;
   const freq = new Map<string, number>();
   for (const n of tree.nodes) {
-    if (n.packageName && n.packageName !== 'com.android.systemui') freq.set(n.packageName, (freq.get(n.packageName) ?? 0) + 1);
+    if (n.packageName && n.packageName !== 'com.android.systemui')
+      freq.set(n.packageName, (freq.get(n.packageName) ?? 0) + 1);
   }
   let foreground: string | null = null;
   let best = 0;
   for (const [pkg, count] of freq) if (count > best) [foreground, best] = [pkg, count];
-  return { density, window: { foregroundPackage: foreground ?? tree.roots[0]?.packageName ?? null, ime: { visible: false, frame: null }, displaySize: null } };
+  return {
+    density,
+    window: {
+      foregroundPackage: foreground ?? tree.roots[0]?.packageName ?? null,
+      ime: { visible: false, frame: null },
+      displaySize: null,
+    },
+  };
 }
 
 /** The screen as the dump shows it: declared size, else the union of the top-level windows. */

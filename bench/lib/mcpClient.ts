@@ -11,7 +11,12 @@ export interface Spawned {
   stderrTail(): string;
 }
 
-export async function spawnServer(command: string, args: string[], env: Record<string, string>, cwd?: string): Promise<Spawned> {
+export async function spawnServer(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<Spawned> {
   const transport = new StdioClientTransport({ command, args, env, stderr: 'pipe', ...(cwd ? { cwd } : {}) });
   let tail = '';
   const client = new Client({ name: 'android-mcp-harness-bench', version: '0.1.0' });

@@ -19,7 +19,10 @@ export interface Fixture {
 export function listFixtures(): Fixture[] | null {
   if (!existsSync(FIXTURES_DIR)) return null;
   const out: Fixture[] = [];
-  for (const [sub, shape] of [['dumps', 'uiautomator'], ['appium-source', 'appium']] as const) {
+  for (const [sub, shape] of [
+    ['dumps', 'uiautomator'],
+    ['appium-source', 'appium'],
+  ] as const) {
     const dir = join(FIXTURES_DIR, sub);
     if (!existsSync(dir)) continue;
     for (const file of readdirSync(dir).sort()) {

@@ -32,8 +32,12 @@ export type PeerInstall =
   | { readonly ok: false; readonly spec: PeerSpec; readonly reason: string };
 
 function binOf(pkgDir: string): string | null {
-  const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string>; version: string };
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin ? Object.values(manifest.bin)[0] : undefined;
+  const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
+    bin?: string | Record<string, string>;
+    version: string;
+  };
+  const bin =
+    typeof manifest.bin === 'string' ? manifest.bin : manifest.bin ? Object.values(manifest.bin)[0] : undefined;
   return bin ? join(pkgDir, bin) : null;
 }
 
@@ -43,7 +47,8 @@ export async function installPeer(spec: PeerSpec): Promise<PeerInstall> {
   const pkgDir = join(dir, 'node_modules', ...spec.pkg.split('/'));
   try {
     mkdirSync(dir, { recursive: true });
-    if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `bench-peer-${spec.label}`, private: true }));
+    if (!existsSync(join(dir, 'package.json')))
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `bench-peer-${spec.label}`, private: true }));
     const installed = existsSync(join(pkgDir, 'package.json'))
       ? (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string }).version
       : null;
@@ -61,8 +66,13 @@ export async function installPeer(spec: PeerSpec): Promise<PeerInstall> {
     return { ok: true, spec, version, bin };
   } catch (err) {
     const e = err as { stderr?: string; message?: string };
-    const detail = (e.stderr || e.message || String(err)).split('\n').find((l) => /ERR|error|404/i.test(l)) ?? e.message ?? '';
-    return { ok: false, spec, reason: `npm install ${spec.pkg}@${spec.version} failed: ${detail.trim().slice(0, 200)}` };
+    const detail =
+      (e.stderr || e.message || String(err)).split('\n').find((l) => /ERR|error|404/i.test(l)) ?? e.message ?? '';
+    return {
+      ok: false,
+      spec,
+      reason: `npm install ${spec.pkg}@${spec.version} failed: ${detail.trim().slice(0, 200)}`,
+    };
   }
 }
 

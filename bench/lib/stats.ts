@@ -20,9 +20,15 @@ export function round(value: number, digits = 2): number {
 export function linearFit(points: readonly (readonly [number, number])[]): { intercept: number; slope: number } {
   const n = points.length;
   if (n < 2) return { intercept: Number.NaN, slope: Number.NaN };
-  let sx = 0, sy = 0, sxx = 0, sxy = 0;
+  let sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0;
   for (const [x, y] of points) {
-    sx += x; sy += y; sxx += x * x; sxy += x * y;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
   }
   const slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
   return { intercept: (sy - slope * sx) / n, slope };

@@ -50,7 +50,11 @@ export function createTimedAdb(realAdb: string): TimedAdb {
         .map((line) => {
           const [s, e, ...rest] = line.split(' ');
           // EPOCHREALTIME uses the locale's decimal separator; normalise a comma.
-          return { start: Number(String(s).replace(',', '.')) * 1000, end: Number(String(e).replace(',', '.')) * 1000, what: rest.join(' ') };
+          return {
+            start: Number(String(s).replace(',', '.')) * 1000,
+            end: Number(String(e).replace(',', '.')) * 1000,
+            what: rest.join(' '),
+          };
         });
     },
   };

@@ -68,7 +68,8 @@ async function oneSpawn(s: ServerUnderTest): Promise<Sample> {
 
 export function ourServer(): ServerUnderTest | { label: string; reason: string } {
   const bin = join(REPO_ROOT, 'dist', 'index.js');
-  if (!existsSync(bin)) return { label: 'android-mcp-harness', reason: 'dist/index.js is missing (npm run build failed or has not run)' };
+  if (!existsSync(bin))
+    return { label: 'android-mcp-harness', reason: 'dist/index.js is missing (npm run build failed or has not run)' };
   return {
     label: 'android-mcp-harness',
     version: 'working tree',
@@ -90,7 +91,10 @@ export function peerServer(install: PeerInstall): ServerUnderTest | { label: str
   };
 }
 
-export async function runCatalogue(servers: (ServerUnderTest | { label: string; reason: string })[], spawns = 7): Promise<CatalogueResult> {
+export async function runCatalogue(
+  servers: (ServerUnderTest | { label: string; reason: string })[],
+  spawns = 7,
+): Promise<CatalogueResult> {
   const live = servers.filter((s): s is ServerUnderTest => 'command' in s);
   const samples = new Map<string, Sample[]>();
   const failures = new Map<string, string>();
@@ -103,7 +107,10 @@ export async function runCatalogue(servers: (ServerUnderTest | { label: string; 
         const sample = await oneSpawn(s);
         if (round_ >= 0) samples.set(s.label, [...(samples.get(s.label) ?? []), sample]);
       } catch (err) {
-        failures.set(s.label, `did not answer tools/list: ${err instanceof Error ? err.message : String(err)}`.slice(0, 400));
+        failures.set(
+          s.label,
+          `did not answer tools/list: ${err instanceof Error ? err.message : String(err)}`.slice(0, 400),
+        );
       }
     }
   }
@@ -111,10 +118,12 @@ export async function runCatalogue(servers: (ServerUnderTest | { label: string; 
     if (!('command' in s)) return { label: s.label, status: 'not measured', reason: s.reason };
     const failure = failures.get(s.label);
     const got = samples.get(s.label) ?? [];
-    if (failure || got.length === 0) return { label: s.label, version: s.version, status: 'not measured', reason: failure ?? 'no sample' };
+    if (failure || got.length === 0)
+      return { label: s.label, version: s.version, status: 'not measured', reason: failure ?? 'no sample' };
     const result = (got[0] as Sample).rawResult;
     const longest = result.tools.reduce(
-      (best, t) => ((t.description?.length ?? 0) > best.chars ? { tool: t.name, chars: t.description?.length ?? 0 } : best),
+      (best, t) =>
+        (t.description?.length ?? 0) > best.chars ? { tool: t.name, chars: t.description?.length ?? 0 } : best,
       { tool: '', chars: 0 },
     );
     const totals = got.map((g) => round(g.total_ms, 1));
@@ -129,6 +138,7 @@ export async function runCatalogue(servers: (ServerUnderTest | { label: string; 
       initialize_ms: { median: round(median(got.map((g) => g.init_ms)), 1) },
     };
   });
-  const ours = samples.get('android-mcp-harness')?.[0]?.rawResult as unknown as { tools: Record<string, unknown>[] } | undefined;
+  const ours = samples.get('android-mcp-harness')?.[0]?.rawResult as unknown as
+    { tools: Record<string, unknown>[] } | undefined;
   return { spawns, entries, ...(ours ? { ourRaw: ours } : {}) };
 }

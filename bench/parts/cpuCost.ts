@@ -33,7 +33,8 @@ export interface CpuResult {
 
 export function runCpuCost(domain: DomainApi, runs = 60, warmup = 15): CpuResult {
   const fixtures = listFixtures();
-  if (fixtures === null) return { status: 'skipped', reason: '../shared/fixtures is absent', runs, warmup, files: [], errors: [] };
+  if (fixtures === null)
+    return { status: 'skipped', reason: '../shared/fixtures is absent', runs, warmup, files: [], errors: [] };
   const files: CpuFile[] = [];
   const errors: { file: string; error: string }[] = [];
   for (const f of fixtures) {

@@ -88,8 +88,13 @@ type WireAction = WireActionEntry;
 const nameOf = (a: WireAction): string => nameOfEntry(a);
 const roleOf = (a: WireAction): string => a.role ?? 'button';
 
-function envelopeOf(result: CallToolResult): { ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null } {
-  const sc = result.structuredContent as { ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null } | undefined;
+function envelopeOf(result: CallToolResult): {
+  ok: boolean;
+  data: Record<string, unknown>;
+  error: { code: string; message: string } | null;
+} {
+  const sc = result.structuredContent as
+    { ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null } | undefined;
   if (sc) return sc;
   const first = result.content[0];
   return JSON.parse(first && first.type === 'text' ? first.text : '{}');
@@ -166,7 +171,18 @@ async function memoryWithoutDevice(options: EndToEndOptions): Promise<MemoryResu
   const bin = join(REPO_ROOT, 'dist', 'index.js');
   if (!existsSync(bin)) return { status: 'skipped', reason: 'dist/index.js is missing' };
   const cwd = mkdtempSync(join(tmpdir(), 'amh-bench-mem-'));
-  const server = await spawnServer(process.execPath, [bin], cleanEnv({ ANDROID_ADB_SERVER_PORT: '5999', ANDROID_HOME: cwd, ANDROID_SDK_ROOT: cwd, PATH: '/nonexistent', APPIUM_URL: 'http://127.0.0.1:9' }), cwd);
+  const server = await spawnServer(
+    process.execPath,
+    [bin],
+    cleanEnv({
+      ANDROID_ADB_SERVER_PORT: '5999',
+      ANDROID_HOME: cwd,
+      ANDROID_SDK_ROOT: cwd,
+      PATH: '/nonexistent',
+      APPIUM_URL: 'http://127.0.0.1:9',
+    }),
+    cwd,
+  );
   try {
     return await memoryRun(server, options.memoryCalls, false);
   } finally {
@@ -189,7 +205,9 @@ type Call = (label: string, name: string, args?: Record<string, unknown>) => Pro
 async function perActionSeries(call: Call, taps: number, notes: string[]): Promise<void> {
   await call('settings_open_apps', 'settings_open_apps');
   const tree = (await call('ui_get_tree', 'ui_get_tree')) as { actions?: WireAction[] } | null;
-  const usable = (tree?.actions ?? []).filter((a) => selectorOfEntry(a) !== null && !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
+  const usable = (tree?.actions ?? []).filter(
+    (a) => selectorOfEntry(a) !== null && !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard,
+  );
   const target = usable.find((a) => nameOf(a) === 'Calendar') ?? usable.find((a) => roleOf(a) === 'button');
   if (!target) {
     notes.push('no usable button on Settings → Apps: the per-action series was not measured');
@@ -208,9 +226,20 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
   if (!support) {
     const missing = 'test/support is absent, so there is no virtual device to drive';
     log(`  skipped: ${missing}; memory measured without a device instead`);
-    return { status: 'skipped', reason: missing, memory: options.parts.has('5') ? await memoryWithoutDevice(options) : { status: 'skipped', reason: 'not requested' } };
+    return {
+      status: 'skipped',
+      reason: missing,
+      memory: options.parts.has('5')
+        ? await memoryWithoutDevice(options)
+        : { status: 'skipped', reason: 'not requested' },
+    };
   }
-  if (!support.locateAdb()) return { status: 'skipped', reason: 'adb is not installed (apt-get install -y adb)', memory: await memoryWithoutDevice(options) };
+  if (!support.locateAdb())
+    return {
+      status: 'skipped',
+      reason: 'adb is not installed (apt-get install -y adb)',
+      memory: await memoryWithoutDevice(options),
+    };
 
   // Everything started here is stopped by pid in `finally`, newest first: the server (stdin closed,
   // then killed if it lingers), the proxy, Appium, the virtual device and the private adb server.
@@ -251,7 +280,11 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
     cleanups.push(() => closeServer(server));
 
     const samples: Sample[] = [];
-    const call = async (label: string, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown> | null> => {
+    const call = async (
+      label: string,
+      name: string,
+      args: Record<string, unknown> = {},
+    ): Promise<Record<string, unknown> | null> => {
       const from = performance.timeOrigin + performance.now();
       const result = (await server.client.callTool({ name, arguments: args })) as CallToolResult;
       const to = performance.timeOrigin + performance.now();
@@ -277,7 +310,10 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
     const first = (await server.client.callTool({ name: 'ui_get_tree', arguments: {} })) as CallToolResult;
     const block = first.content[0];
     const text = block && block.type === 'text' ? block.text : '';
-    const uiGetTreeWire = { text: measure(text), structuredEqualsText: text === JSON.stringify(first.structuredContent) };
+    const uiGetTreeWire = {
+      text: measure(text),
+      structuredEqualsText: text === JSON.stringify(first.structuredContent),
+    };
 
     const iterations = options.parts.has('4') ? options.calls : 0;
     if (iterations > 0) await perActionSeries(call, iterations, notes);
@@ -290,7 +326,9 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       await call('settings_open_apps', 'settings_open_apps');
       const tree = (await call('ui_get_tree', 'ui_get_tree')) as { actions?: WireAction[] } | null;
       // By selector (what the part measured before refs): entries that have one.
-      const usable = (tree?.actions ?? []).filter((a) => selectorOfEntry(a) !== null && !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard);
+      const usable = (tree?.actions ?? []).filter(
+        (a) => selectorOfEntry(a) !== null && !a.ambiguous && a.enabled !== false && !a.covered_by_keyboard,
+      );
       const target = usable.find((a) => nameOf(a) === 'Calendar') ?? usable.find((a) => roleOf(a) === 'button');
       if (target) {
         await call('ui_tap (no flow)', 'ui_tap', { selector: selectorOfEntry(target) });
@@ -309,8 +347,11 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
         await call('ui_scroll (flow)', 'ui_scroll', { direction: 'up', session_id: session.session_id });
         await call('ui_session_close', 'ui_session_close', { session_id: session.session_id });
       }
-      const input = (tree?.actions ?? []).find((a) => roleOf(a) === 'input' && selectorOfEntry(a) !== null && !a.ambiguous);
-      if (input) await call('ui_type_text (no flow)', 'ui_type_text', { selector: selectorOfEntry(input), text: 'cal' });
+      const input = (tree?.actions ?? []).find(
+        (a) => roleOf(a) === 'input' && selectorOfEntry(a) !== null && !a.ambiguous,
+      );
+      if (input)
+        await call('ui_type_text (no flow)', 'ui_type_text', { selector: selectorOfEntry(input), text: 'cal' });
       else if (i === 0) notes.push('no input on Settings → Apps: ui_type_text not measured');
       if ((i + 1) % 5 === 0) log(`  e2e iteration ${i + 1}/${iterations}`);
     }
@@ -354,7 +395,18 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
     let stepLoops: StepLoopsResult | undefined;
     if (options.parts.has('7')) {
       log('  part 7: calls, tokens and time per flow step…');
-      stepLoops = await runStepLoops({ client: server.client, adbPath: adbServer.adbPath, adbPort: adbServer.port, serial, dumpXml: () => vd.device.dumpXml(), reset: () => vd.device.setScreen('settings_home'), intervals: () => [...timedAdb.intervals(), ...proxy.intervals()] }, log);
+      stepLoops = await runStepLoops(
+        {
+          client: server.client,
+          adbPath: adbServer.adbPath,
+          adbPort: adbServer.port,
+          serial,
+          dumpXml: () => vd.device.dumpXml(),
+          reset: () => vd.device.setScreen('settings_home'),
+          intervals: () => [...timedAdb.intervals(), ...proxy.intervals()],
+        },
+        log,
+      );
     }
 
     let memory: MemoryResult = { status: 'skipped', reason: 'not requested' };
@@ -370,7 +422,9 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       status: 'measured',
       iterations,
       tools,
-      ...(tapNoFlow && tapFlow ? { flowSaving: { without_ms: tapNoFlow.total_ms.median, with_ms: tapFlow.total_ms.median } } : {}),
+      ...(tapNoFlow && tapFlow
+        ? { flowSaving: { without_ms: tapNoFlow.total_ms.median, with_ms: tapFlow.total_ms.median } }
+        : {}),
       ...(perAction ? { perAction } : {}),
       uiGetTreeWire,
       ...(stepLoops ? { stepLoops } : {}),
@@ -378,9 +432,16 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
       memory,
     };
   } catch (err) {
-    const reason = `the end-to-end environment did not come up: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
+    const reason =
+      `the end-to-end environment did not come up: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
     log(`  skipped: ${reason}`);
-    return { status: 'skipped', reason, memory: options.parts.has('5') ? await memoryWithoutDevice(options) : { status: 'skipped', reason: 'not requested' } };
+    return {
+      status: 'skipped',
+      reason,
+      memory: options.parts.has('5')
+        ? await memoryWithoutDevice(options)
+        : { status: 'skipped', reason: 'not requested' },
+    };
   } finally {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
   }

@@ -84,7 +84,9 @@ function kindOf(what: string): string {
     const [method, path = ''] = what.split(' ');
     return `appium ${method} ${path.replace(/^\/session\/[^/]+/, '').replace(/\/element\/[^/]+/, '/element/:id') || '/'}`;
   }
-  const argv = what.split(' ').filter((a, i, all) => !(a === '-P' || a === '-s' || all[i - 1] === '-P' || all[i - 1] === '-s'));
+  const argv = what
+    .split(' ')
+    .filter((a, i, all) => !(a === '-P' || a === '-s' || all[i - 1] === '-P' || all[i - 1] === '-s'));
   return `adb ${argv.slice(0, argv[0] === 'shell' || argv[0] === 'exec-out' ? 3 : 1).join(' ')}`;
 }
 
@@ -97,7 +99,11 @@ function profileOf(taps: readonly { from: number; to: number; inside: Interval[]
     kinds: [...kinds]
       .map((kind) => {
         const of = taps.map((t) => t.inside.filter((i) => kindOf(i.what) === kind));
-        return { kind, count: median(of.map((list) => list.length)), ms: round(median(of.map((list) => coveredMs(list, 0, Number.POSITIVE_INFINITY))), 1) };
+        return {
+          kind,
+          count: median(of.map((list) => list.length)),
+          ms: round(median(of.map((list) => coveredMs(list, 0, Number.POSITIVE_INFINITY))), 1),
+        };
       })
       .sort((a, b) => b.ms - a.ms),
   };
@@ -120,23 +126,34 @@ const run = promisify(execFile);
 /** A file to append every answer the model reads to, one JSON line each (to see where the tokens go). */
 const ANSWERS_FILE = process.env.BENCH_STEP_ANSWERS;
 const keep = (flow: string, loop: string, tool: string, text: string): void => {
-  if (ANSWERS_FILE) appendFileSync(ANSWERS_FILE, `${JSON.stringify({ flow, loop, tool, tokens: measure(text).tokens_o200k, text })}\n`);
+  if (ANSWERS_FILE)
+    appendFileSync(ANSWERS_FILE, `${JSON.stringify({ flow, loop, tool, tokens: measure(text).tokens_o200k, text })}\n`);
 };
 
 export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => void): Promise<StepLoopsResult> {
   const notes: string[] = [];
   const rows: LoopFigures[] = [];
   const taps: { after: number[]; off: number[] } = { after: [], off: [] };
-  const profiled: { after: { from: number; to: number; inside: Interval[] }[]; off: { from: number; to: number; inside: Interval[] }[] } = { after: [], off: [] };
+  const profiled: {
+    after: { from: number; to: number; inside: Interval[] }[];
+    off: { from: number; to: number; inside: Interval[] }[];
+  } = { after: [], off: [] };
   let dumpFallbacks = 0;
-  const call = async (name: string, args: Record<string, unknown>): Promise<{ result: CallToolResult; ms: number; from: number; to: number }> => {
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ result: CallToolResult; ms: number; from: number; to: number }> => {
     const from = performance.now();
     const result = (await env.client.callTool({ name, arguments: args })) as CallToolResult;
     const to = performance.now();
     return { result, ms: to - from, from: performance.timeOrigin + from, to: performance.timeOrigin + to };
   };
   const adbDump = async (): Promise<string> => {
-    const { stdout } = await run(env.adbPath, ['-P', String(env.adbPort), '-s', env.serial, 'exec-out', 'uiautomator', 'dump', '/dev/tty'], { maxBuffer: 32 << 20 }).catch(() => ({ stdout: '' }));
+    const { stdout } = await run(
+      env.adbPath,
+      ['-P', String(env.adbPort), '-s', env.serial, 'exec-out', 'uiautomator', 'dump', '/dev/tty'],
+      { maxBuffer: 32 << 20 },
+    ).catch(() => ({ stdout: '' }));
     const end = stdout.lastIndexOf('</hierarchy>');
     if (end >= 0) return stdout.slice(0, end + '</hierarchy>'.length);
     dumpFallbacks++;
@@ -144,13 +161,19 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
   };
 
   for (const file of STEP_FLOWS) {
-    const flow = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'flows', file), 'utf8')) as { package_name: string; steps: FlowStep[] };
+    const flow = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'flows', file), 'utf8')) as {
+      package_name: string;
+      steps: FlowStep[];
+    };
     for (const loop of ['one call (after)', 'act then ui_get_tree', 'mobile-mcp (act, list elements)'] as const) {
       let sessionId: string | undefined;
       if (loop !== 'mobile-mcp (act, list elements)') {
-        const open = JSON.parse(textOf((await call('ui_session_open', {})).result)) as { data?: { session_id?: string } };
+        const open = JSON.parse(textOf((await call('ui_session_open', {})).result)) as {
+          data?: { session_id?: string };
+        };
         sessionId = open.data?.session_id;
-        if (!sessionId) notes.push(`${file} · ${loop}: ui_session_open failed, so this loop ran without a flow session`);
+        if (!sessionId)
+          notes.push(`${file} · ${loop}: ui_session_open failed, so this loop ran without a flow session`);
       }
       const inFlow = sessionId ? { session_id: sessionId } : {};
       env.reset();
@@ -204,19 +227,35 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
         ms_per_step: Math.round(ms / n),
         ...(firstError ? { firstError } : {}),
       });
-      log(`  ${file} · ${loop}: ${round(calls / n, 2)} calls, ${Math.round(tokens / n)} tokens, ${Math.round(ms / n)} ms per step${failed ? ` (${failed} failed)` : ''}`);
+      log(
+        `  ${file} · ${loop}: ${round(calls / n, 2)} calls, ${Math.round(tokens / n)} tokens, ${Math.round(ms / n)} ms per step${failed ? ` (${failed} failed)` : ''}`,
+      );
     }
   }
-  if (dumpFallbacks > 0) notes.push(`${dumpFallbacks} adb dump(s) printed no hierarchy; the device's own dump was listed instead (its time is then not a real dump's)`);
+  if (dumpFallbacks > 0)
+    notes.push(
+      `${dumpFallbacks} adb dump(s) printed no hierarchy; the device's own dump was listed instead (its time is then not a real dump's)`,
+    );
   const ratios = STEP_FLOWS.map((flow) => {
-    const t = (loop: LoopName): number => rows.find((r) => r.flow === flow && r.loop === loop)?.tokens_per_step ?? Number.NaN;
-    return { flow, tokens_a_over_b: round(t('one call (after)') / t('act then ui_get_tree'), 2), tokens_a_over_c: round(t('one call (after)') / t('mobile-mcp (act, list elements)'), 2) };
+    const t = (loop: LoopName): number =>
+      rows.find((r) => r.flow === flow && r.loop === loop)?.tokens_per_step ?? Number.NaN;
+    return {
+      flow,
+      tokens_a_over_b: round(t('one call (after)') / t('act then ui_get_tree'), 2),
+      tokens_a_over_c: round(t('one call (after)') / t('mobile-mcp (act, list elements)'), 2),
+    };
   });
   return {
     rows,
     ratios,
-    ui_tap_in_flow_ms: { after: round(median(taps.after), 1), observe_false: round(median(taps.off), 1), calls: taps.after.length },
-    ...(env.intervals ? { ui_tap_profile: { after: profileOf(profiled.after), observe_false: profileOf(profiled.off) } } : {}),
+    ui_tap_in_flow_ms: {
+      after: round(median(taps.after), 1),
+      observe_false: round(median(taps.off), 1),
+      calls: taps.after.length,
+    },
+    ...(env.intervals
+      ? { ui_tap_profile: { after: profileOf(profiled.after), observe_false: profileOf(profiled.off) } }
+      : {}),
     notes,
   };
 }

@@ -83,12 +83,24 @@ export interface TokenEconomyResult {
 type Box = { left: number; top: number; width: number; height: number };
 const key = (b: Box): string => `${b.left},${b.top},${b.width},${b.height}`;
 /** The summary sends bounds as `[left, top, width, height]`. */
-const boxOf = (a: ActionEntry): Box => ({ left: a.bounds[0], top: a.bounds[1], width: a.bounds[2], height: a.bounds[3] });
+const boxOf = (a: ActionEntry): Box => ({
+  left: a.bounds[0],
+  top: a.bounds[1],
+  width: a.bounds[2],
+  height: a.bounds[3],
+});
 /** Single findings listed: a grouped finding names several actions. */
 const findingsListed = (s: ScreenSummary): number =>
   (s.layout_findings ?? []).reduce((n, f) => n + ('actions' in f ? f.actions.length : 1), 0);
 const rectKey = (n: UiNode): string | null =>
-  n.bounds ? key({ left: n.bounds.left, top: n.bounds.top, width: n.bounds.right - n.bounds.left, height: n.bounds.bottom - n.bounds.top }) : null;
+  n.bounds
+    ? key({
+        left: n.bounds.left,
+        top: n.bounds.top,
+        width: n.bounds.right - n.bounds.left,
+        height: n.bounds.bottom - n.bounds.top,
+      })
+    : null;
 
 function labelOf(n: UiNode): string {
   for (const v of [n.text, n.contentDesc, n.hint]) if (v.trim() !== '') return v;
@@ -119,11 +131,22 @@ function selectorSources(n: UiNode): string[] {
 
 const inside = (inner: Box, outer: UiNode): boolean => {
   const b = outer.bounds;
-  return b !== null && inner.left >= b.left && inner.top >= b.top && inner.left + inner.width <= b.right && inner.top + inner.height <= b.bottom;
+  return (
+    b !== null &&
+    inner.left >= b.left &&
+    inner.top >= b.top &&
+    inner.left + inner.width <= b.right &&
+    inner.top + inner.height <= b.bottom
+  );
 };
 
 /** Why a node a peer lists is, or is not, among our offered targets. */
-function classify(node: UiNode, offered: Set<string>, summary: ScreenSummary, textSet: Set<string>): LossReason | 'covered' {
+function classify(
+  node: UiNode,
+  offered: Set<string>,
+  summary: ScreenSummary,
+  textSet: Set<string>,
+): LossReason | 'covered' {
   if (!isVisibleNode(node)) return 'invisible';
   let owner: UiNode | null = null;
   let underScrollable = false;
@@ -138,18 +161,24 @@ function classify(node: UiNode, offered: Set<string>, summary: ScreenSummary, te
     if (node.scrollable) return 'scrollable container';
     const label = labelOf(node);
     if (label !== '' && isIconGlyphsOnly(label)) return 'not actionable, icon-font glyph only (left out of texts)';
-    if (label !== '' && (textSet.has(label) || summary.truncated)) return 'not actionable, label shown (texts or an action)';
+    if (label !== '' && (textSet.has(label) || summary.truncated))
+      return 'not actionable, label shown (texts or an action)';
     // The summary writes names, not sentences: a long label is there cut, and whole in text mode.
-    if (label !== '') return textSet.has(cutCodePoints(label, MAX_NAME_CODE_POINTS)) ? 'not actionable, label cut to a name (read whole in text mode)' : 'unexplained';
+    if (label !== '')
+      return textSet.has(cutCodePoints(label, MAX_NAME_CODE_POINTS))
+        ? 'not actionable, label cut to a name (read whole in text mode)'
+        : 'unexplained';
     return underScrollable ? 'inside a scrollable only' : 'not actionable, no label';
   }
   const k = rectKey(owner);
   if (k !== null && offered.has(k)) return 'covered';
   const ownerNode = owner;
-  if (summary.actions.some((a) => inside(boxOf(a), ownerNode))) return 'actionable container, its actionable children are offered';
+  if (summary.actions.some((a) => inside(boxOf(a), ownerNode)))
+    return 'actionable container, its actionable children are offered';
   const sources = selectorSources(owner);
   if (sources.length === 0) return 'actionable, no label or id to select by';
-  if (!sources.some(usableAsSelector)) return 'actionable, label unusable as a selector (over 256 code points or control characters)';
+  if (!sources.some(usableAsSelector))
+    return 'actionable, label unusable as a selector (over 256 code points or control characters)';
   if ((summary.counts?.actions ?? 0) > summary.actions.length) return 'truncated (over the action cap)';
   return 'unexplained';
 }
@@ -162,7 +191,11 @@ function compare(
 ): PeerComparison {
   const offered = new Set(summary.actions.map((a) => key(boxOf(a))));
   // A label is shown when it is in texts or an action shows it (texts leave those out).
-  const textSet = new Set([...summary.texts, ...summary.actions.map(nameOfEntry), ...summary.actions.map(selectorValueOf)]);
+  const textSet = new Set([
+    ...summary.texts,
+    ...summary.actions.map(nameOfEntry),
+    ...summary.actions.map(selectorValueOf),
+  ]);
   const notOffered: Partial<Record<LossReason, number>> = {};
   const examples: { reason: LossReason; peerEntry: string }[] = [];
   let covered = 0;
@@ -174,7 +207,8 @@ function compare(
       return;
     }
     notOffered[reason] = (notOffered[reason] ?? 0) + 1;
-    if (LOST_ACTIONABLE.includes(reason) && examples.length < 5) examples.push({ reason, peerEntry: describe(i).slice(0, 200) });
+    if (LOST_ACTIONABLE.includes(reason) && examples.length < 5)
+      examples.push({ reason, peerEntry: describe(i).slice(0, 200) });
   });
   const lostActionable = LOST_ACTIONABLE.reduce((s, r) => s + (notOffered[r] ?? 0), 0);
   return { listed: peerOrders.length, covered, notOffered, lostActionable, examples };
@@ -182,7 +216,8 @@ function compare(
 
 export function runTokenEconomy(domain: DomainApi): TokenEconomyResult {
   const fixtures = listFixtures();
-  if (fixtures === null) return { status: 'skipped', reason: '../shared/fixtures is absent (clone without shared/)', files: [], errors: [] };
+  if (fixtures === null)
+    return { status: 'skipped', reason: '../shared/fixtures is absent (clone without shared/)', files: [], errors: [] };
   const files: FileResult[] = [];
   const errors: { file: string; error: string }[] = [];
   for (const f of fixtures) {
@@ -193,12 +228,18 @@ export function runTokenEconomy(domain: DomainApi): TokenEconomyResult {
       const summary = domain.summariseWithBounds(tree, contextFor(tree));
       const wire = JSON.stringify(envelopeFor(domain.withoutBounds(summary)));
       const text = measure(wire);
-      const both: Size = { bytes: text.bytes * 2, chars: text.chars * 2, tokens_o200k: text.tokens_o200k * 2, tokens_cl100k: text.tokens_cl100k * 2 };
+      const both: Size = {
+        bytes: text.bytes * 2,
+        chars: text.chars * 2,
+        tokens_o200k: text.tokens_o200k * 2,
+        tokens_cl100k: text.tokens_cl100k * 2,
+      };
 
       const mm = mobileMcpElements(toUiautomatorShape(xml, f.shape));
       const mmAllWindows = mm.length === 0 && tree.roots.length > 1;
       const am = appiumMcpEntries(toAppiumShape(xml, f.shape));
-      if (am.some((e) => e.order >= tree.nodes.length)) throw new Error('peer node numbering does not match the parsed tree');
+      if (am.some((e) => e.order >= tree.nodes.length))
+        throw new Error('peer node numbering does not match the parsed tree');
 
       files.push({
         file: f.name,
@@ -220,8 +261,18 @@ export function runTokenEconomy(domain: DomainApi): TokenEconomyResult {
         mobileMcpText: { ...measure(formatMobileMcpText(mm)), elements: mm.length },
         mobileMcpEmptyMultiWindow: mmAllWindows,
         appiumMcp: { ...measure(formatAppiumMcp(am)), elements: am.length },
-        vsMobileMcp: compare(tree, summary, mm.map((e) => e.order), (i) => JSON.stringify(mm[i])),
-        vsAppiumMcp: compare(tree, summary, am.map((e) => e.order), (i) => JSON.stringify(am[i]?.element)),
+        vsMobileMcp: compare(
+          tree,
+          summary,
+          mm.map((e) => e.order),
+          (i) => JSON.stringify(mm[i]),
+        ),
+        vsAppiumMcp: compare(
+          tree,
+          summary,
+          am.map((e) => e.order),
+          (i) => JSON.stringify(am[i]?.element),
+        ),
       });
     } catch (err) {
       errors.push({ file: f.name, error: err instanceof Error ? err.message : String(err) });

@@ -44,11 +44,22 @@ export interface AppiumMcpEntry {
   readonly element: AppiumMcpElement;
 }
 
-const INTERACTABLE_TAG_PARTS = ['EditText', 'Button', 'ImageButton', 'CheckBox', 'RadioButton', 'Switch', 'ToggleButton', 'TextView'];
+const INTERACTABLE_TAG_PARTS = [
+  'EditText',
+  'Button',
+  'ImageButton',
+  'CheckBox',
+  'RadioButton',
+  'Switch',
+  'ToggleButton',
+  'TextView',
+];
 const UNIQUE_XPATH_ATTRS = ['name', 'content-desc', 'id', 'resource-id', 'accessibility-id'];
 const MAYBE_UNIQUE_XPATH_ATTRS = ['label', 'text', 'value'];
 const PAIR_ATTRS = [...UNIQUE_XPATH_ATTRS, ...MAYBE_UNIQUE_XPATH_ATTRS];
-const ATTR_PAIRS: [string, string][] = PAIR_ATTRS.flatMap((a, i) => PAIR_ATTRS.slice(i + 1).map((b) => [a, b] as [string, string]));
+const ATTR_PAIRS: [string, string][] = PAIR_ATTRS.flatMap((a, i) =>
+  PAIR_ATTRS.slice(i + 1).map((b) => [a, b] as [string, string]),
+);
 const SIMPLE_STRATEGIES: [string, string][] = [
   ['name', 'accessibility id'],
   ['content-desc', 'accessibility id'],
@@ -140,7 +151,10 @@ function optimalXPath(index: SourceIndex, node: Node): string {
     const w = attrOf(el, b);
     return v && w ? [[`//${tag}[@${a}="${v}" and @${b}="${w}"]`, index.select(tag, a, v, b, w)]] : [];
   });
-  const found = tryCandidates(single(UNIQUE_XPATH_ATTRS)) ?? tryCandidates(pairs) ?? tryCandidates(single(MAYBE_UNIQUE_XPATH_ATTRS));
+  const found =
+    tryCandidates(single(UNIQUE_XPATH_ATTRS)) ??
+    tryCandidates(pairs) ??
+    tryCandidates(single(MAYBE_UNIQUE_XPATH_ATTRS));
   if (found) return found;
   if (index.byTag(tag).length === 1) return `//${tag}`;
   if (semiUnique) return semiUnique;

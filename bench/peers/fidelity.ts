@@ -30,9 +30,11 @@ interface ParserModule {
 }
 
 export function checkMobileMcpFidelity(packageDir: string | null): FidelityResult {
-  if (packageDir === null) return { status: 'not checked', reason: 'mobile-mcp is not installed', files: 0, identical: 0, mismatches: [] };
+  if (packageDir === null)
+    return { status: 'not checked', reason: 'mobile-mcp is not installed', files: 0, identical: 0, mismatches: [] };
   const fixtures = listFixtures();
-  if (fixtures === null) return { status: 'not checked', reason: '../shared/fixtures is absent', files: 0, identical: 0, mismatches: [] };
+  if (fixtures === null)
+    return { status: 'not checked', reason: '../shared/fixtures is absent', files: 0, identical: 0, mismatches: [] };
   try {
     const req = createRequire(join(packageDir, 'package.json'));
     const robot = req('./lib/android.js') as PeerRobotModule;
@@ -43,15 +45,25 @@ export function checkMobileMcpFidelity(packageDir: string | null): FidelityResul
     for (const f of fixtures) {
       const xml = toUiautomatorShape(readFileSync(f.path, 'utf8'), f.shape);
       const parsed = new parser.XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
-      const theirs = robot.AndroidRobot.prototype.collectElements.call(robot.AndroidRobot.prototype, parsed.hierarchy?.node);
+      const theirs = robot.AndroidRobot.prototype.collectElements.call(
+        robot.AndroidRobot.prototype,
+        parsed.hierarchy?.node,
+      );
       const ours = mobileMcpElements(xml);
       const same =
-        format.formatElements(theirs, 'json') === formatMobileMcpJson(ours) && format.formatElements(theirs, 'text') === formatMobileMcpText(ours);
+        format.formatElements(theirs, 'json') === formatMobileMcpJson(ours) &&
+        format.formatElements(theirs, 'text') === formatMobileMcpText(ours);
       if (same) identical++;
       else mismatches.push(f.name);
     }
     return { status: 'checked', files: fixtures.length, identical, mismatches };
   } catch (err) {
-    return { status: 'not checked', reason: `could not load the peer's lib: ${err instanceof Error ? err.message : String(err)}`, files: 0, identical: 0, mismatches: [] };
+    return {
+      status: 'not checked',
+      reason: `could not load the peer's lib: ${err instanceof Error ? err.message : String(err)}`,
+      files: 0,
+      identical: 0,
+      mismatches: [],
+    };
   }
 }

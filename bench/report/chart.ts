@@ -30,7 +30,12 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
   if ('files' in te && te.status === 'measured' && te.files.length > 0) {
     const files = te.files;
     const pct = median(files.map((f) => f.ours.percentOfRawBytes));
-    rows.push({ figure: 'summary ÷ raw XML, bytes (median; target ≤ 5 %)', ratio: pct / 100, target: 0.05, shown: `${pct} %` });
+    rows.push({
+      figure: 'summary ÷ raw XML, bytes (median; target ≤ 5 %)',
+      ratio: pct / 100,
+      target: 0.05,
+      shown: `${pct} %`,
+    });
     const vsMobile = files.filter((f) => !f.mobileMcpEmptyMultiWindow && f.mobileMcpText.tokens_o200k > 0);
     if (vsMobile.length > 0) {
       const m = median(vsMobile.map((f) => f.ours.text.tokens_o200k / f.mobileMcpText.tokens_o200k));
@@ -39,7 +44,12 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
     const vsAppium = files.filter((f) => f.appiumMcp.tokens_o200k > 0);
     if (vsAppium.length > 0) {
       const a = median(vsAppium.map((f) => f.ours.text.tokens_o200k / f.appiumMcp.tokens_o200k));
-      rows.push({ figure: 'summary ÷ appium-mcp generate_locators, tokens (median)', ratio: a, target: 1, shown: times(a) });
+      rows.push({
+        figure: 'summary ÷ appium-mcp generate_locators, tokens (median)',
+        ratio: a,
+        target: 1,
+        shown: times(a),
+      });
     }
   }
   const cat = r.catalogue;
@@ -53,7 +63,12 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
     if (positive(ours?.catalogue?.chars) && positive(mobile?.catalogue?.chars)) {
       const c = ours.catalogue.chars / mobile.catalogue.chars;
       // The catalogue's own target is absolute (≤ 6,000 characters, as latest.md judges it): drawn as that share of the peer's.
-      rows.push({ figure: 'catalogue ÷ mobile-mcp catalogue, chars (target ≤ 6,000)', ratio: c, target: 6000 / mobile.catalogue.chars, shown: times(c) });
+      rows.push({
+        figure: 'catalogue ÷ mobile-mcp catalogue, chars (target ≤ 6,000)',
+        ratio: c,
+        target: 6000 / mobile.catalogue.chars,
+        shown: times(c),
+      });
     }
   }
   const e2e = r.endToEnd;
@@ -63,7 +78,12 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
     const inFlow = tool('ui_tap (flow)');
     if (positive(alone?.total_ms.median) && positive(inFlow?.total_ms.median)) {
       const t = alone.total_ms.median / inFlow.total_ms.median;
-      rows.push({ figure: 'ui_tap per action ÷ ui_tap in a flow (median; target ≤ 2)', ratio: t, target: 2, shown: times(t) });
+      rows.push({
+        figure: 'ui_tap per action ÷ ui_tap in a flow (median; target ≤ 2)',
+        ratio: t,
+        target: 2,
+        shown: times(t),
+      });
     }
     const measured = e2e.tools.filter((t) => t.failures < t.calls && positive(t.total_ms.median));
     if (measured.length > 0) {
@@ -71,17 +91,40 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
         .map((t) => ({ t, share: t.overhead_ms.median / Math.max(0.1 * t.total_ms.median, 15) }))
         .sort((a, b) => b.share - a.share)[0];
       if (worst && positive(worst.share)) {
-        rows.push({ figure: `worst harness overhead ÷ its target (${worst.t.tool})`, ratio: worst.share, target: 1, shown: times(worst.share) });
+        rows.push({
+          figure: `worst harness overhead ÷ its target (${worst.t.tool})`,
+          ratio: worst.share,
+          target: 1,
+          shown: times(worst.share),
+        });
       }
     }
     // Per flow step: the one-call loop's tokens against act-then-read's (target 40 % fewer), and the in-flow tap.
     for (const f of e2e.stepLoops?.ratios ?? []) {
-      if (positive(f.tokens_a_over_b)) rows.push({ figure: `tokens per step, one call ÷ act then read, ${f.flow} (target ≤ 0.6)`, ratio: f.tokens_a_over_b, target: 0.6, shown: times(f.tokens_a_over_b) });
+      if (positive(f.tokens_a_over_b))
+        rows.push({
+          figure: `tokens per step, one call ÷ act then read, ${f.flow} (target ≤ 0.6)`,
+          ratio: f.tokens_a_over_b,
+          target: 0.6,
+          shown: times(f.tokens_a_over_b),
+        });
     }
     const tap = e2e.stepLoops?.ui_tap_in_flow_ms.after;
-    if (positive(tap)) rows.push({ figure: 'ui_tap in a flow, answering after ÷ 100 ms (median)', ratio: tap / 100, target: 1, shown: `${tap} ms` });
+    if (positive(tap))
+      rows.push({
+        figure: 'ui_tap in a flow, answering after ÷ 100 ms (median)',
+        ratio: tap / 100,
+        target: 1,
+        shown: `${tap} ms`,
+      });
     const quiet = e2e.stepLoops?.ui_tap_in_flow_ms.observe_false;
-    if (positive(quiet)) rows.push({ figure: 'ui_tap in a flow, observe: false ÷ 100 ms (median)', ratio: quiet / 100, target: 1, shown: `${quiet} ms` });
+    if (positive(quiet))
+      rows.push({
+        figure: 'ui_tap in a flow, observe: false ÷ 100 ms (median)',
+        ratio: quiet / 100,
+        target: 1,
+        shown: `${quiet} ms`,
+      });
   }
   return rows;
 }
@@ -89,7 +132,21 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
 /** The vega-lite spec of the chart (exported for the test). */
 export function chartSpec(rows: readonly ChartRow[], subtitle: string): TopLevelSpec {
   const values = rows.map((row) => ({ ...row, verdict: row.ratio <= row.target ? 'met' : 'missed' }));
-  const y = { field: 'figure', type: 'nominal' as const, sort: null, title: 'headline figure (black tick: its target; green: met, red: missed)', axis: { labelLimit: 1000, labelFontSize: 12, titleAngle: 0, titleAlign: 'right' as const, titleBaseline: 'bottom' as const, titleX: 0, titleY: -6 } };
+  const y = {
+    field: 'figure',
+    type: 'nominal' as const,
+    sort: null,
+    title: 'headline figure (black tick: its target; green: met, red: missed)',
+    axis: {
+      labelLimit: 1000,
+      labelFontSize: 12,
+      titleAngle: 0,
+      titleAlign: 'right' as const,
+      titleBaseline: 'bottom' as const,
+      titleX: 0,
+      titleY: -6,
+    },
+  };
   const x = {
     type: 'quantitative' as const,
     scale: { type: 'log' as const, domain: [0.02, 50] },
@@ -98,7 +155,11 @@ export function chartSpec(rows: readonly ChartRow[], subtitle: string): TopLevel
   };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'android-mcp-harness: headline ratios against the peers and the targets', subtitle, anchor: 'start' },
+    title: {
+      text: 'android-mcp-harness: headline ratios against the peers and the targets',
+      subtitle,
+      anchor: 'start',
+    },
     width: 520,
     height: { step: 34 },
     background: 'white',
@@ -106,7 +167,10 @@ export function chartSpec(rows: readonly ChartRow[], subtitle: string): TopLevel
     data: { values },
     encoding: { y },
     layer: [
-      { mark: { type: 'rule', color: '#9e9e9e', strokeWidth: 2 }, encoding: { x: { ...x, field: 'ratio' }, x2: { field: 'target' } } },
+      {
+        mark: { type: 'rule', color: '#9e9e9e', strokeWidth: 2 },
+        encoding: { x: { ...x, field: 'ratio' }, x2: { field: 'target' } },
+      },
       {
         mark: { type: 'tick', thickness: 3, size: 22, color: '#212121' },
         encoding: { x: { ...x, field: 'target' } },
@@ -115,10 +179,18 @@ export function chartSpec(rows: readonly ChartRow[], subtitle: string): TopLevel
         mark: { type: 'point', filled: true, size: 140, opacity: 1 },
         encoding: {
           x: { ...x, field: 'ratio' },
-          color: { field: 'verdict', type: 'nominal', title: 'verdict', scale: { domain: ['met', 'missed'], range: ['#2e7d32', '#c62828'] } },
+          color: {
+            field: 'verdict',
+            type: 'nominal',
+            title: 'verdict',
+            scale: { domain: ['met', 'missed'], range: ['#2e7d32', '#c62828'] },
+          },
         },
       },
-      { mark: { type: 'text', align: 'left', dx: 10, dy: -10, fontSize: 11 }, encoding: { x: { ...x, field: 'ratio' }, text: { field: 'shown' } } },
+      {
+        mark: { type: 'text', align: 'left', dx: 10, dy: -10, fontSize: 11 },
+        encoding: { x: { ...x, field: 'ratio' }, text: { field: 'shown' } },
+      },
     ],
     config: { font: 'Roboto, Helvetica, Arial, sans-serif', view: { stroke: null } },
   };

@@ -27,7 +27,12 @@ const FILES = numberFlag('files', 500);
 const WRITES = numberFlag('writes', 200);
 const BYTES = 150 * 1024;
 
-const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: (m) => process.stderr.write(`${m}\n`), error: (m) => process.stderr.write(`${m}\n`) };
+const quiet: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (m) => process.stderr.write(`${m}\n`),
+  error: (m) => process.stderr.write(`${m}\n`),
+};
 const dir = mkdtempSync(join(tmpdir(), 'amh-bench-retention-'));
 try {
   const store = new FileEvidenceStore(dir);
@@ -64,8 +69,10 @@ try {
     listing.push(performance.now() - listed);
   }
   const files = (await store.list()).length;
-  const show = (label: string, samples: number[]): string => `${label}: median ${round(median(samples), 3)} ms, p90 ${round(p90(samples), 3)} ms`;
-  process.stdout.write( // stdout-ok
+  const show = (label: string, samples: number[]): string =>
+    `${label}: median ${round(median(samples), 3)} ms, p90 ${round(p90(samples), 3)} ms`;
+  process.stdout.write(
+    // stdout-ok
     [
       `evidence retention, ${FILES} files of ${BYTES / 1024} KB, ${WRITES} writes (each removes the oldest); ${files} files at the end`,
       show('bound pass from the index (admitted)', pass),

@@ -38,7 +38,13 @@ for (const f of fixtures) {
   const wire = JSON.stringify({ ...envelopeFor(summary), operation_id: '00000000-0000-4000-8000-000000000000' });
   const raw = measure(xml);
   const ours = measure(wire);
-  rows.push({ file: f.name, rawBytes: raw.bytes, rawTokens: raw.tokens_o200k, bytes: ours.bytes, tokens: ours.tokens_o200k });
+  rows.push({
+    file: f.name,
+    rawBytes: raw.bytes,
+    rawTokens: raw.tokens_o200k,
+    bytes: ours.bytes,
+    tokens: ours.tokens_o200k,
+  });
   if (byField) {
     for (const [k, v] of Object.entries(summary)) if (k !== 'actions') add(k, v);
     for (const a of summary.actions) for (const [k, v] of Object.entries(a)) add(`actions.${k}`, v);
@@ -46,15 +52,35 @@ for (const f of fixtures) {
 }
 const pct = rows.map((r) => (100 * r.bytes) / r.rawBytes);
 const tokPct = rows.map((r) => (100 * r.tokens) / r.rawTokens);
-const line = (name: string, v: number[], d = 2): string => `${name.padEnd(28)} median ${round(median(v), d)}  p90 ${round(p90(v), d)}`;
+const line = (name: string, v: number[], d = 2): string =>
+  `${name.padEnd(28)} median ${round(median(v), d)}  p90 ${round(p90(v), d)}`;
 console.log(`${rows.length} fixtures`);
 console.log(line('summary / raw bytes, %', pct));
 console.log(line('summary / raw tokens, %', tokPct));
-console.log(line('summary bytes', rows.map((r) => r.bytes), 0));
-console.log(line('summary tokens (o200k)', rows.map((r) => r.tokens), 0));
+console.log(
+  line(
+    'summary bytes',
+    rows.map((r) => r.bytes),
+    0,
+  ),
+);
+console.log(
+  line(
+    'summary tokens (o200k)',
+    rows.map((r) => r.tokens),
+    0,
+  ),
+);
 console.log(`under 5 %: ${pct.filter((p) => p <= 5).length} of ${rows.length}`);
-if (perFile) for (const [i, r] of rows.entries()) console.log(`${round(pct[i] as number).toFixed(2).padStart(6)} %  ${String(r.bytes).padStart(6)} B ${String(r.tokens).padStart(5)} t  ${r.file}`);
+if (perFile)
+  for (const [i, r] of rows.entries())
+    console.log(
+      `${round(pct[i] as number)
+        .toFixed(2)
+        .padStart(6)} %  ${String(r.bytes).padStart(6)} B ${String(r.tokens).padStart(5)} t  ${r.file}`,
+    );
 if (byField) {
   const total = [...fields.values()].reduce((s, v) => s + v, 0);
-  for (const [k, v] of [...fields].sort((a, b) => b[1] - a[1])) console.log(`${k.padEnd(28)} ${String(v).padStart(8)} B  ${round((100 * v) / total, 1)} %`);
+  for (const [k, v] of [...fields].sort((a, b) => b[1] - a[1]))
+    console.log(`${k.padEnd(28)} ${String(v).padStart(8)} B  ${round((100 * v) / total, 1)} %`);
 }

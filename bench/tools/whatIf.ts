@@ -49,13 +49,21 @@ const CHANGES: Record<string, (s: Wire) => void> = {
     (Array.isArray(s.scrollables) ? s.scrollables : []).forEach((c) => idToResourceId(obj(obj(c)?.selector), prefix));
   },
   'no `disambiguated` (the `within` says it)': (s) => s.actions.forEach((a) => delete a.disambiguated),
-  'ref without its `e`': (s) => s.actions.forEach((a) => { if (typeof a.ref === 'string') a.ref = a.ref.slice(1); }),
+  'ref without its `e`': (s) =>
+    s.actions.forEach((a) => {
+      if (typeof a.ref === 'string') a.ref = a.ref.slice(1);
+    }),
   'texts contained in an action name or another text dropped': (s) => {
     const pool = [...s.actions.map(nameOf), ...s.texts];
     s.texts = s.texts.filter((t) => !pool.some((p) => p !== t && p.includes(t)));
   },
-  'action `label` cut at 80 characters (marked …)': (s) => s.actions.forEach((a) => { if (typeof a.label === 'string' && [...a.label].length > 80) a.label = `${[...a.label].slice(0, 79).join('')}…`; }),
-  'texts cut at 160 characters (marked …)': (s) => { s.texts = s.texts.map((t) => ([...t].length > 160 ? `${[...t].slice(0, 159).join('')}…` : t)); },
+  'action `label` cut at 80 characters (marked …)': (s) =>
+    s.actions.forEach((a) => {
+      if (typeof a.label === 'string' && [...a.label].length > 80) a.label = `${[...a.label].slice(0, 79).join('')}…`;
+    }),
+  'texts cut at 160 characters (marked …)': (s) => {
+    s.texts = s.texts.map((t) => ([...t].length > 160 ? `${[...t].slice(0, 159).join('')}…` : t));
+  },
   'short keys (l, r)': (s) => {
     const short: Record<string, string> = { label: 'l', role: 'r' };
     s.actions = s.actions.map((a) => Object.fromEntries(Object.entries(a).map(([k, v]) => [short[k] ?? k, v])));
@@ -65,7 +73,10 @@ const CHANGES: Record<string, (s: Wire) => void> = {
 // `--dir=PATH`: every .xml/.uix file of PATH instead (a held-out set of real dumps kept outside the repository).
 const dirArg = process.argv.find((a) => a.startsWith('--dir='))?.slice('--dir='.length);
 const fixtures = dirArg
-  ? readdirSync(dirArg).filter((f) => /\.(xml|uix)$/.test(f)).sort().map((f) => ({ path: join(dirArg, f) }))
+  ? readdirSync(dirArg)
+      .filter((f) => /\.(xml|uix)$/.test(f))
+      .sort()
+      .map((f) => ({ path: join(dirArg, f) }))
   : listFixtures();
 if (fixtures === null) {
   process.stderr.write('../shared/fixtures is absent\n');
@@ -76,16 +87,27 @@ const screens = fixtures.map((f) => {
   const xml = readFileSync(f.path, 'utf8');
   const tree = domain.parseDump(xml);
   const withBounds = domain.summariseWithBounds(tree, contextFor(tree));
-  return { raw: Buffer.byteLength(xml, 'utf8'), wire: JSON.stringify(domain.withoutBounds(withBounds)), withBounds: JSON.stringify(withBounds) };
+  return {
+    raw: Buffer.byteLength(xml, 'utf8'),
+    wire: JSON.stringify(domain.withoutBounds(withBounds)),
+    withBounds: JSON.stringify(withBounds),
+  };
 });
 const notAdopted = (s: Wire): void => {
   for (const [name, change] of Object.entries(CHANGES)) if (!name.startsWith('undo')) change(s);
 };
 const BOUNDS = 'undo: bounds on every entry (= include_bounds: true)';
-const rows: [string, ((s: Wire) => void) | null][] = [['current (default answer)', null], [BOUNDS, null], ...Object.entries(CHANGES), ['all the changes not adopted, together', notAdopted]];
+const rows: [string, ((s: Wire) => void) | null][] = [
+  ['current (default answer)', null],
+  [BOUNDS, null],
+  ...Object.entries(CHANGES),
+  ['all the changes not adopted, together', notAdopted],
+];
 const sum = (v: number[]): number => v.reduce((a, b) => a + b, 0);
 let base: { bytes: number[]; tokens: number[] } | null = null;
-console.log('| change | median ours/raw | p90 | median bytes | median tokens | Σ bytes | Σ tokens |\n|---|---|---|---|---|---|---|');
+console.log(
+  '| change | median ours/raw | p90 | median bytes | median tokens | Σ bytes | Σ tokens |\n|---|---|---|---|---|---|---|',
+);
 for (const [name, change] of rows) {
   const pct: number[] = [];
   const bytes: number[] = [];
@@ -94,12 +116,16 @@ for (const [name, change] of rows) {
     const s = JSON.parse(name === BOUNDS ? sc.withBounds : sc.wire) as Wire;
     change?.(s);
     // A fixed operation id: the random one moves tokens by ±3 between rows.
-    const m = measure(JSON.stringify({ ...envelopeFor(s as never), operation_id: '00000000-0000-4000-8000-000000000000' }));
+    const m = measure(
+      JSON.stringify({ ...envelopeFor(s as never), operation_id: '00000000-0000-4000-8000-000000000000' }),
+    );
     pct.push((100 * m.bytes) / sc.raw);
     bytes.push(m.bytes);
     tokens.push(m.tokens_o200k);
   }
   base ??= { bytes, tokens };
   const d = (v: number[], b: number[]): string => `${round((100 * (sum(v) - sum(b))) / sum(b), 1)} %`;
-  console.log(`| ${name} | ${round(median(pct)).toFixed(2)} % | ${round(p90(pct)).toFixed(2)} % | ${median(bytes)} | ${median(tokens)} | ${d(bytes, base.bytes)} | ${d(tokens, base.tokens)} |`);
+  console.log(
+    `| ${name} | ${round(median(pct)).toFixed(2)} % | ${round(p90(pct)).toFixed(2)} % | ${median(bytes)} | ${median(tokens)} | ${d(bytes, base.bytes)} | ${d(tokens, base.tokens)} |`,
+  );
 }

@@ -30,7 +30,9 @@ function main(argv: readonly string[]): void {
   };
   const clones = flag('clones');
   if (!clones) {
-    process.stderr.write('usage: build-corpus.ts --clones DIR [--out DIR]  (DIR holds owner+name git clones of the listed sources)\n');
+    process.stderr.write(
+      'usage: build-corpus.ts --clones DIR [--out DIR]  (DIR holds owner+name git clones of the listed sources)\n',
+    );
     process.exit(2);
   }
   const out = resolve(flag('out') ?? corpusDir());
@@ -39,10 +41,19 @@ function main(argv: readonly string[]): void {
   for (const source of listedSources()) {
     const gitDir = gitDirOf(clones, source.repository);
     if (!gitDir) throw new Error(`no clone of ${source.repository} under ${clones}`);
-    const log = execFileSync('git', ['--git-dir', gitDir, 'show', `${source.commit}:${source.path}`], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const log = execFileSync('git', ['--git-dir', gitDir, 'show', `${source.commit}:${source.path}`], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
     const exchanges = extractExchanges(log);
-    if (exchanges.length !== source.exchanges) throw new Error(`${source.repository} ${source.path}: ${exchanges.length} exchanges, the list says ${source.exchanges}`);
-    const corpus: CorpusFile = { source: { repository: source.repository, path: source.path, commit: source.commit, redactions: 'none' }, exchanges };
+    if (exchanges.length !== source.exchanges)
+      throw new Error(
+        `${source.repository} ${source.path}: ${exchanges.length} exchanges, the list says ${source.exchanges}`,
+      );
+    const corpus: CorpusFile = {
+      source: { repository: source.repository, path: source.path, commit: source.commit, redactions: 'none' },
+      exchanges,
+    };
     writeFileSync(join(out, source.file), `${JSON.stringify(corpus, null, 1)}\n`);
     total += exchanges.length;
   }

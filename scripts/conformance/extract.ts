@@ -14,7 +14,8 @@ import type { CorpusFile, Exchange, ExchangeSource, ExchangeVersions } from './c
 
 // eslint-disable-next-line no-control-regex -- Appium's log colours are ESC sequences; matching ESC is the point
 const ANSI = /\x1b\[[0-9;-]*m/g;
-const PROXYING = /Proxying \[(GET|POST|DELETE|PUT) ([^\]]*)\] to \[(GET|POST|DELETE|PUT) (https?:\/\/[^\]\s]+)\] with (no body|body: (.*))$/;
+const PROXYING =
+  /Proxying \[(GET|POST|DELETE|PUT) ([^\]]*)\] to \[(GET|POST|DELETE|PUT) (https?:\/\/[^\]\s]+)\] with (no body|body: (.*))$/;
 const GOT = /Got response with status (\d{3}): (.*)$/;
 const TIMESTAMP = /^(?:\d{4}-\d\d-\d\d[ T][\d:.,]+Z?\s*(?:-\s*)?)?(?:\[?(?:debug|info|warn|error)\]?:?\s*)?/;
 
@@ -59,7 +60,12 @@ export function extractExchanges(log: string): Exchange[] {
   const out: Exchange[] = [];
   // Appium Desktop's saved logs sometimes glue entries onto one line (`…with no body[info] [WD
   // Proxy] socket hang up`): each `[debug] [` / `[info] [` starts an entry of its own.
-  const entries = log.split(/\r?\n/).flatMap((raw, index) => raw.replace(ANSI, '').split(/(?=\[(?:debug|info|warn|error)\] \[)/).map((line) => ({ line, index })));
+  const entries = log.split(/\r?\n/).flatMap((raw, index) =>
+    raw
+      .replace(ANSI, '')
+      .split(/(?=\[(?:debug|info|warn|error)\] \[)/)
+      .map((line) => ({ line, index })),
+  );
   entries.forEach(({ line, index }) => {
     const welcome = /Welcome to Appium v(\d[\w.-]*)/.exec(line);
     if (welcome?.[1]) {
@@ -72,11 +78,18 @@ export function extractExchanges(log: string): Exchange[] {
     if (driver?.[1]) versions.driver = driver[1];
     const api = /Device API level: (\d+)/.exec(line) ?? /"deviceApiLevel":(\d+)/.exec(line);
     if (api?.[1]) versions.apiLevel = api[1];
-    const serverVersion = /UiAutomator2 Server is ready[^]*?"build":\{"version":"([\d.]+)"/.exec(line) ?? /"build":\{"version":"([\d.]+)"[^]*UiAutomator2 Server is ready/.exec(line);
+    const serverVersion =
+      /UiAutomator2 Server is ready[^]*?"build":\{"version":"([\d.]+)"/.exec(line) ??
+      /"build":\{"version":"([\d.]+)"[^]*UiAutomator2 Server is ready/.exec(line);
     if (serverVersion?.[1]) versions.server = serverVersion[1];
-    const installed = /'io\.appium\.uiautomator2\.server' .*?\('(\d+\.\d+\.\d+)'/.exec(line) ?? /io\.appium\.uiautomator2\.server.*?version[^\d]*(\d+\.\d+\.\d+)/i.exec(line);
+    const installed =
+      /'io\.appium\.uiautomator2\.server' .*?\('(\d+\.\d+\.\d+)'/.exec(line) ??
+      /io\.appium\.uiautomator2\.server.*?version[^\d]*(\d+\.\d+\.\d+)/i.exec(line);
     if (installed?.[1] && versions.server === undefined) versions.server = installed[1];
-    const forward = /UiAutomator2 Server port 6790 to (?:local port )?(\d+)/.exec(line) ?? /forward tcp\\?:(\d+) tcp\\?:6790/.exec(line) ?? /Forwarding system: (\d+) to device: 6790/.exec(line);
+    const forward =
+      /UiAutomator2 Server port 6790 to (?:local port )?(\d+)/.exec(line) ??
+      /forward tcp\\?:(\d+) tcp\\?:6790/.exec(line) ??
+      /Forwarding system: (\d+) to device: 6790/.exec(line);
     if (forward?.[1]) uia2Ports.add(Number(forward[1]));
 
     const proxy = PROXYING.exec(line);
@@ -92,7 +105,14 @@ export function extractExchanges(log: string): Exchange[] {
       const state = pending.get(prefix) ?? { queue: [], ambiguous: false };
       // A /status poll the server never answered (socket hang up) leaves nothing to pair.
       state.queue = state.queue.filter((p) => normalisePath(p.url) !== '/status');
-      state.queue.push({ method: method!, url: url!, requestBody: parsed.body, requestTruncated: parsed.truncated, line: index + 1, versions: { ...versions } });
+      state.queue.push({
+        method: method!,
+        url: url!,
+        requestBody: parsed.body,
+        requestTruncated: parsed.truncated,
+        line: index + 1,
+        versions: { ...versions },
+      });
       // A second request before the first was answered (the driver sends some at once): which
       // answer belongs to which cannot be told from the log, so none of that burst is paired.
       if (state.queue.length > 1) state.ambiguous = true;
@@ -137,7 +157,9 @@ function main(argv: readonly string[]): void {
   };
   const repository = flag('repository');
   if (!file || !repository) {
-    process.stderr.write('usage: extract.ts <log file> --repository owner/name [--path p --commit c | --issue n] [--redactions text]\n');
+    process.stderr.write(
+      'usage: extract.ts <log file> --repository owner/name [--path p --commit c | --issue n] [--redactions text]\n',
+    );
     process.exit(2);
   }
   const issue = flag('issue');

@@ -23,7 +23,8 @@ import { screenXml, wishFor, type NodeWish } from './screen.js';
 
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
 const PKG = 'io.appium.conformance';
-const INSTRUMENT = 'am instrument -w -e disableAnalytics true io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
+const INSTRUMENT =
+  'am instrument -w -e disableAnalytics true io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
 export const NOT_REPRODUCIBLE_FILE = resolve(import.meta.dirname, '../../test/fixtures/uia2-not-reproducible.json');
 
 export interface NotReproducible {
@@ -76,7 +77,12 @@ function call(device: VirtualDevice, method: string, path: string, body: unknown
     if (!socket) return reject(new Error('the UiAutomator2 server is not listening on tcp:6790'));
     const payload = body === null || body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
-      { method, path, createConnection: () => socket as never, headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {} },
+      {
+        method,
+        path,
+        createConnection: () => socket as never,
+        headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -112,9 +118,15 @@ async function serve(xml: string): Promise<Served> {
 
 /** `am instrument`, as the driver starts the server, then one session. */
 async function instrument(served: Served): Promise<void> {
-  const io: ShellIo = { stdout: () => undefined, stderr: () => undefined, aborted: served.stop.signal, onStdin: () => undefined };
+  const io: ShellIo = {
+    stdout: () => undefined,
+    stderr: () => undefined,
+    aborted: served.stop.signal,
+    onStdin: () => undefined,
+  };
   void served.device.runShell(INSTRUMENT, io, 'shell_v2');
-  for (let i = 0; i < 400 && !served.device.instrumentation.isServing(); i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 400 && !served.device.instrumentation.isServing(); i++)
+    await new Promise((r) => setTimeout(r, 5));
   await newSession(served);
 }
 
@@ -125,7 +137,9 @@ async function restart(served: Served): Promise<void> {
 }
 
 async function newSession(served: Served): Promise<void> {
-  const created = await call(served.device, 'POST', '/session', { capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} } });
+  const created = await call(served.device, 'POST', '/session', {
+    capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} },
+  });
   served.sid = String(created.body.sessionId);
 }
 
@@ -173,7 +187,8 @@ const findSelector = (e: Exchange): { strategy: string; selector: string } | nul
   const selector = b?.selector ?? b?.value;
   return typeof strategy === 'string' && typeof selector === 'string' ? { strategy, selector } : null;
 };
-const foundSomething = (e: Exchange): boolean => e.status === 200 && elementIdsIn((e.responseBody as { value?: unknown } | null)?.value).length > 0;
+const foundSomething = (e: Exchange): boolean =>
+  e.status === 200 && elementIdsIn((e.responseBody as { value?: unknown } | null)?.value).length > 0;
 
 /** The element ids a path or body mentions, as recorded. */
 function pathElementId(path: string): string | undefined {
@@ -183,11 +198,17 @@ function pathElementId(path: string): string | undefined {
 function replaceIds(value: unknown, ids: ReadonlyMap<string, string>): unknown {
   if (typeof value === 'string') return ids.get(value) ?? value;
   if (Array.isArray(value)) return value.map((v) => replaceIds(v, ids));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, replaceIds(v, ids)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, replaceIds(v, ids)]));
   return value;
 }
 
-function excuse(list: readonly NotReproducible[], file: string, e: Exchange, differences: readonly Difference[]): NotReproducible | null {
+function excuse(
+  list: readonly NotReproducible[],
+  file: string,
+  e: Exchange,
+  differences: readonly Difference[],
+): NotReproducible | null {
   return (
     list.find(
       (n) =>
@@ -196,7 +217,10 @@ function excuse(list: readonly NotReproducible[], file: string, e: Exchange, dif
         (n.status === undefined || n.status === e.status) &&
         (n.file === undefined || n.file === file) &&
         (n.line === undefined || n.line === e.line) &&
-        (n.selector === undefined || new RegExp(n.selector).test(String((e.requestBody as Json | null)?.selector ?? (e.requestBody as Json | null)?.value ?? ''))) &&
+        (n.selector === undefined ||
+          new RegExp(n.selector).test(
+            String((e.requestBody as Json | null)?.selector ?? (e.requestBody as Json | null)?.value ?? ''),
+          )) &&
         (n.difference === undefined || differences.every((d) => d.kind === n.difference)),
     ) ?? null
   );
@@ -208,7 +232,8 @@ export async function runConformance(): Promise<ConformanceReport> {
 
   // The screen: one wish per selector the real server found; ids later typed into become EditTexts.
   const typedInto = new Set<string>();
-  for (const { corpus: c } of corpus) for (const e of c.exchanges) if (/\/(value|clear)$/.test(e.path)) typedInto.add(pathElementId(e.path) ?? '');
+  for (const { corpus: c } of corpus)
+    for (const e of c.exchanges) if (/\/(value|clear)$/.test(e.path)) typedInto.add(pathElementId(e.path) ?? '');
   const wishes = new Map<string, NodeWish>();
   for (const { corpus: c } of corpus) {
     for (const e of c.exchanges) {
@@ -217,7 +242,8 @@ export async function runConformance(): Promise<ConformanceReport> {
       const wish = wishFor(sel.strategy, sel.selector, PKG);
       if (!wish) continue;
       const ids = elementIdsIn((e.responseBody as { value?: unknown }).value);
-      if (ids.some((id) => typedInto.has(id)) && wish.cls === 'android.widget.TextView') wish.cls = 'android.widget.EditText';
+      if (ids.some((id) => typedInto.has(id)) && wish.cls === 'android.widget.TextView')
+        wish.cls = 'android.widget.EditText';
       wishes.set(JSON.stringify(wish), wish);
     }
   }
@@ -230,33 +256,58 @@ export async function runConformance(): Promise<ConformanceReport> {
       for (const e of c.exchanges) {
         const differences: Difference[] = [];
         let replayStatus: number | null = null;
-        const target = isFind(e) && !foundSomething(e) ? empty : e.method === 'POST' && e.path === '/session' ? empty : e.method === 'DELETE' && e.path === '/session/:sessionId' ? empty : full;
+        const target =
+          isFind(e) && !foundSomething(e)
+            ? empty
+            : e.method === 'POST' && e.path === '/session'
+              ? empty
+              : e.method === 'DELETE' && e.path === '/session/:sessionId'
+                ? empty
+                : full;
         const sel = isFind(e) ? findSelector(e) : null;
         const recordedId = pathElementId(e.path);
         const contextId = (e.requestBody as Json | null)?.context;
         if (isFind(e) && foundSomething(e) && sel && !wishFor(sel.strategy, sel.selector, PKG)) {
           differences.push({ kind: 'unreadable-selector', detail: `${sel.strategy}: ${sel.selector}` });
-        } else if ((recordedId && !ids.has(recordedId)) || (typeof contextId === 'string' && contextId !== '' && !ids.has(contextId))) {
-          differences.push({ kind: 'unmapped', detail: `element ${recordedId ?? String(contextId)} was produced by no replayed find` });
+        } else if (
+          (recordedId && !ids.has(recordedId)) ||
+          (typeof contextId === 'string' && contextId !== '' && !ids.has(contextId))
+        ) {
+          differences.push({
+            kind: 'unmapped',
+            detail: `element ${recordedId ?? String(contextId)} was produced by no replayed find`,
+          });
         } else {
           // A recorded 404 on DELETE /session was for a session the server no longer had.
-          const sid = e.method === 'DELETE' && e.path === '/session/:sessionId' && e.status === 404 ? randomUUID() : target.sid;
-          const path = e.path.replace(':sessionId', sid).replace(/\/element\/([^/]+)/, (_m, id: string) => `/element/${ids.get(id) ?? id}`);
+          const sid =
+            e.method === 'DELETE' && e.path === '/session/:sessionId' && e.status === 404 ? randomUUID() : target.sid;
+          const path = e.path
+            .replace(':sessionId', sid)
+            .replace(/\/element\/([^/]+)/, (_m, id: string) => `/element/${ids.get(id) ?? id}`);
           // The real server said the element was gone from the screen (its locator matched nothing
           // any more): the replay redraws the screen first, which the double's cache sees as gone.
           if (recordedError(e) === 'stale element reference') target.device.setScreen('static');
           const reply = await call(target.device, e.method, path, replaceIds(e.requestBody, ids));
           replayStatus = reply.status;
-          if (e.method === 'POST' && e.path === '/session' && reply.status === 200) target.sid = String(reply.body.sessionId);
+          if (e.method === 'POST' && e.path === '/session' && reply.status === 200)
+            target.sid = String(reply.body.sessionId);
           if (e.method === 'DELETE' && e.path === '/session/:sessionId' && reply.status === 200) await restart(target);
-          if (reply.status !== e.status) differences.push({ kind: 'status', detail: `recorded ${e.status}, replayed ${reply.status}` });
+          if (reply.status !== e.status)
+            differences.push({ kind: 'status', detail: `recorded ${e.status}, replayed ${reply.status}` });
           const replayError = (reply.body.value as { error?: unknown } | null)?.error;
           const wantError = recordedError(e);
           if (wantError !== undefined || (typeof replayError === 'string' && e.status !== 200)) {
-            if (wantError !== replayError) differences.push({ kind: 'error', detail: `recorded ${String(wantError)}, replayed ${String(replayError)}` });
+            if (wantError !== replayError)
+              differences.push({
+                kind: 'error',
+                detail: `recorded ${String(wantError)}, replayed ${String(replayError)}`,
+              });
           }
           if (!e.truncated && !sameShape((e.responseBody as { value?: unknown }).value, reply.body.value)) {
-            differences.push({ kind: 'shape', detail: `recorded ${shapeOf((e.responseBody as { value?: unknown }).value).slice(0, 300)}, replayed ${shapeOf(reply.body.value).slice(0, 300)}` });
+            differences.push({
+              kind: 'shape',
+              detail: `recorded ${shapeOf((e.responseBody as { value?: unknown }).value).slice(0, 300)}, replayed ${shapeOf(reply.body.value).slice(0, 300)}`,
+            });
           }
           if (isFind(e) && !e.truncated) {
             const recordedIds = elementIdsIn((e.responseBody as { value?: unknown }).value);
@@ -267,7 +318,16 @@ export async function runConformance(): Promise<ConformanceReport> {
             });
           }
         }
-        outcomes.push({ file, line: e.line, method: e.method, path: e.path, recordedStatus: e.status, replayStatus, differences, excusedBy: differences.length ? excuse(notReproducible, file, e, differences) : null });
+        outcomes.push({
+          file,
+          line: e.line,
+          method: e.method,
+          path: e.path,
+          recordedStatus: e.status,
+          replayStatus,
+          differences,
+          excusedBy: differences.length ? excuse(notReproducible, file, e, differences) : null,
+        });
       }
     }
   } finally {
@@ -276,20 +336,35 @@ export async function runConformance(): Promise<ConformanceReport> {
   }
   const matched = outcomes.filter((o) => o.differences.length === 0).length;
   const documented = outcomes.filter((o) => o.differences.length > 0 && o.excusedBy).length;
-  return { total: outcomes.length, matched, documented, failed: outcomes.filter((o) => o.differences.length > 0 && !o.excusedBy), outcomes };
+  return {
+    total: outcomes.length,
+    matched,
+    documented,
+    failed: outcomes.filter((o) => o.differences.length > 0 && !o.excusedBy),
+    outcomes,
+  };
 }
 
 async function main(): Promise<void> {
   if (!corpusAvailable()) {
-    process.stderr.write(`conformance: no corpus at ${corpusDir()}. Build it from the listed public logs (scripts/conformance/build-corpus.ts) or point ANDROID_MCP_UIA2_CORPUS at it.\n`);
+    process.stderr.write(
+      `conformance: no corpus at ${corpusDir()}. Build it from the listed public logs (scripts/conformance/build-corpus.ts) or point ANDROID_MCP_UIA2_CORPUS at it.\n`,
+    );
     process.exitCode = 2;
     return;
   }
   const report = await runConformance();
   const verbose = process.argv.includes('--verbose');
-  for (const o of report.failed) process.stderr.write(`differs: ${o.file}:${o.line} ${o.method} ${o.path}: ${o.differences.map((d) => `${d.kind} (${d.detail})`).join('; ')}\n`);
-  if (verbose) for (const o of report.outcomes.filter((x) => x.excusedBy)) process.stderr.write(`not reproducible: ${o.file}:${o.line} ${o.method} ${o.path}: ${o.excusedBy?.reason}\n`);
-  process.stdout.write(`${report.total} exchanges, ${report.matched} match, ${report.documented} documented as not reproducible, ${report.failed.length} differ\n`); // stdout-ok: the runner's verdict line
+  for (const o of report.failed)
+    process.stderr.write(
+      `differs: ${o.file}:${o.line} ${o.method} ${o.path}: ${o.differences.map((d) => `${d.kind} (${d.detail})`).join('; ')}\n`,
+    );
+  if (verbose)
+    for (const o of report.outcomes.filter((x) => x.excusedBy))
+      process.stderr.write(`not reproducible: ${o.file}:${o.line} ${o.method} ${o.path}: ${o.excusedBy?.reason}\n`);
+  process.stdout.write(
+    `${report.total} exchanges, ${report.matched} match, ${report.documented} documented as not reproducible, ${report.failed.length} differ\n`,
+  ); // stdout-ok: the runner's verdict line
   process.exitCode = report.failed.length === 0 ? 0 : 1;
 }
 

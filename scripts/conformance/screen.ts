@@ -12,7 +12,8 @@ export interface NodeWish {
   count: number;
 }
 
-const q = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const q = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function fromXpath(selector: string): NodeWish | null {
   // Steps are read outside quoted values (`@resource-id="android:id/message"` is no step).
@@ -21,7 +22,8 @@ function fromXpath(selector: string): NodeWish | null {
   if (!last) return null;
   const wish: NodeWish = { cls: last === '*' ? 'android.view.View' : last, attrs: {}, count: 1 };
   for (const m of selector.matchAll(/@([\w-]+)\s*=\s*(?:'([^']*)'|"([^"]*)")/g)) wish.attrs[m[1]!] = m[2] ?? m[3] ?? '';
-  for (const m of selector.matchAll(/contains\(@([\w-]+)\s*,\s*(?:'([^']*)'|"([^"]*)")\)/g)) wish.attrs[m[1]!] = m[2] ?? m[3] ?? '';
+  for (const m of selector.matchAll(/contains\(@([\w-]+)\s*,\s*(?:'([^']*)'|"([^"]*)")\)/g))
+    wish.attrs[m[1]!] = m[2] ?? m[3] ?? '';
   const position = /\)\[(\d+)\]\s*$/.exec(selector);
   if (position) wish.count = Number(position[1]);
   return wish;
@@ -31,14 +33,23 @@ function fromUiSelector(selector: string): NodeWish {
   // The innermost selector of a UiScrollable(...).scrollIntoView(...) is the element returned.
   const target = /scrollIntoView\((.*)\)/.exec(selector)?.[1] ?? selector;
   const wish: NodeWish = { cls: 'android.widget.TextView', attrs: {}, count: 1 };
-  const map: Record<string, string> = { text: 'text', textContains: 'text', textStartsWith: 'text', description: 'content-desc', descriptionContains: 'content-desc', resourceId: 'resource-id' };
+  const map: Record<string, string> = {
+    text: 'text',
+    textContains: 'text',
+    textStartsWith: 'text',
+    description: 'content-desc',
+    descriptionContains: 'content-desc',
+    resourceId: 'resource-id',
+  };
   for (const m of target.matchAll(/\.?(\w+)\(\s*"([^"]*)"\s*\)/g)) {
     const [, fn, value] = m;
     if (fn === 'className') wish.cls = value!;
-    else if (fn === 'resourceIdMatches') wish.attrs['resource-id'] = value!.replace(/\.\+$|\.\*$/, 'x').replace(/\\/g, '');
+    else if (fn === 'resourceIdMatches')
+      wish.attrs['resource-id'] = value!.replace(/\.\+$|\.\*$/, 'x').replace(/\\/g, '');
     else if (fn && map[fn]) wish.attrs[map[fn]] = value!;
   }
-  for (const m of target.matchAll(/\.?(selected|checked|clickable|enabled|scrollable)\((true|false)\)/g)) wish.attrs[m[1]!] = m[2]!;
+  for (const m of target.matchAll(/\.?(selected|checked|clickable|enabled|scrollable)\((true|false)\)/g))
+    wish.attrs[m[1]!] = m[2]!;
   const instance = /\.instance\((\d+)\)/.exec(target);
   if (instance) wish.count = Number(instance[1]) + 1;
   return wish;
@@ -48,7 +59,11 @@ function fromUiSelector(selector: string): NodeWish {
 export function wishFor(strategy: string, selector: string, pkg: string): NodeWish | null {
   switch (strategy) {
     case 'id':
-      return { cls: 'android.widget.TextView', attrs: { 'resource-id': selector.includes(':id/') ? selector : `${pkg}:id/${selector}` }, count: 1 };
+      return {
+        cls: 'android.widget.TextView',
+        attrs: { 'resource-id': selector.includes(':id/') ? selector : `${pkg}:id/${selector}` },
+        count: 1,
+      };
     case 'accessibility id':
       return { cls: 'android.widget.TextView', attrs: { 'content-desc': selector }, count: 1 };
     case 'class name':

@@ -5,8 +5,15 @@
  */
 import { extractPng, trimDump } from '../../src/infrastructure/adb/AdbDeviceGateway.js';
 import {
-  parseDensity, parseDisplaySize, parseForegroundPackage, parseIme, parsePackageList, parsePropertyListing,
-  parseScreenLock, parseSystemBars, parseWakefulness,
+  parseDensity,
+  parseDisplaySize,
+  parseForegroundPackage,
+  parseIme,
+  parsePackageList,
+  parsePropertyListing,
+  parseScreenLock,
+  parseSystemBars,
+  parseWakefulness,
 } from '../../src/infrastructure/adb/parsers.js';
 
 export interface Probe {
@@ -25,7 +32,9 @@ export const PROBES: readonly Probe[] = [
     read: (out) => {
       const props = parsePropertyListing(text(out));
       const release = props.get('ro.build.version.release');
-      return release ? { ok: true, facts: { properties: props.size, release, sdk: props.get('ro.build.version.sdk') ?? null } } : { ok: false, why: 'no ro.build.version.release in the listing' };
+      return release
+        ? { ok: true, facts: { properties: props.size, release, sdk: props.get('ro.build.version.sdk') ?? null } }
+        : { ok: false, why: 'no ro.build.version.release in the listing' };
     },
   },
   {
@@ -33,7 +42,9 @@ export const PROBES: readonly Probe[] = [
     argv: ['shell', 'pm', 'list', 'packages'],
     read: (out) => {
       const packages = parsePackageList(text(out));
-      return packages.length > 0 ? { ok: true, facts: { packages: packages.length } } : { ok: false, why: 'no package line read' };
+      return packages.length > 0
+        ? { ok: true, facts: { packages: packages.length } }
+        : { ok: false, why: 'no package line read' };
     },
   },
   {
@@ -53,7 +64,13 @@ export const PROBES: readonly Probe[] = [
       if (!size) return { ok: false, why: 'no display size read' };
       return {
         ok: true,
-        facts: { size, foreground: parseForegroundPackage(t), ime: parseIme(t), systemBars: parseSystemBars(t), lock: parseScreenLock(t) },
+        facts: {
+          size,
+          foreground: parseForegroundPackage(t),
+          ime: parseIme(t),
+          systemBars: parseSystemBars(t),
+          lock: parseScreenLock(t),
+        },
       };
     },
   },
@@ -70,7 +87,9 @@ export const PROBES: readonly Probe[] = [
     argv: ['exec-out', 'uiautomator', 'dump', '/dev/tty'],
     read: (out) => {
       const xml = trimDump(text(out));
-      return xml ? { ok: true, facts: { xmlBytes: Buffer.byteLength(xml) } } : { ok: false, why: `no hierarchy in the output: ${JSON.stringify(text(out).slice(0, 200))}` };
+      return xml
+        ? { ok: true, facts: { xmlBytes: Buffer.byteLength(xml) } }
+        : { ok: false, why: `no hierarchy in the output: ${JSON.stringify(text(out).slice(0, 200))}` };
     },
   },
   {

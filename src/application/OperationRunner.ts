@@ -60,7 +60,11 @@ export class OperationRunner {
   ) {}
 
   /** `sessionId`: the UI session the call names, if any (what it writes is held while that session lives). */
-  async run(tool: string, body: (context: OperationContext) => Promise<Outcome>, sessionId?: string): Promise<OperationResult> {
+  async run(
+    tool: string,
+    body: (context: OperationContext) => Promise<Outcome>,
+    sessionId?: string,
+  ): Promise<OperationResult> {
     const operationId = this.random.uuid();
     try {
       const context = { operationId, tool };
@@ -73,7 +77,11 @@ export class OperationRunner {
         evidence: outcome.evidence ?? null,
         error: null,
       };
-      return { envelope, ...(outcome.image ? { image: outcome.image } : {}), ...(outcome.trace ? { trace: outcome.trace } : {}) };
+      return {
+        envelope,
+        ...(outcome.image ? { image: outcome.image } : {}),
+        ...(outcome.trace ? { trace: outcome.trace } : {}),
+      };
     } catch (error) {
       return { envelope: this.failure(tool, operationId, error) };
     }
@@ -84,7 +92,8 @@ export class OperationRunner {
     if (known) {
       this.logger.info('operation failed', { operation_id: operationId, tool, code: error.code });
       // Causes may quote device or driver output (even typed text); keep them below info.
-      if (error.cause !== undefined) this.logger.debug('operation failure cause', { operation_id: operationId, cause: describe(error.cause) });
+      if (error.cause !== undefined)
+        this.logger.debug('operation failure cause', { operation_id: operationId, cause: describe(error.cause) });
     } else {
       this.logger.error('unexpected failure', { operation_id: operationId, tool, cause: describe(error) });
     }
@@ -96,7 +105,10 @@ export class OperationRunner {
       evidence: error instanceof EvidencedError ? error.evidence : null,
       error: known
         ? { code: error.code, message: sanitizeMessage(error.message) }
-        : { code: 'INTERNAL_ERROR', message: `An unexpected error occurred; see the server log (operation ${operationId}).` },
+        : {
+            code: 'INTERNAL_ERROR',
+            message: `An unexpected error occurred; see the server log (operation ${operationId}).`,
+          },
     };
   }
 }

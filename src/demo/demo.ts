@@ -27,17 +27,28 @@ function waitForPort(port: number, timeoutMs: number, child: ChildProcess, what:
     intervalMs: 100,
     what,
     stillStarting: () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before listening`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before listening`);
     },
   });
 }
 
-function adb(adbPath: string, adbPort: number, args: readonly string[], timeoutMs = 15_000): Promise<{ code: number; output: string }> {
+function adb(
+  adbPath: string,
+  adbPort: number,
+  args: readonly string[],
+  timeoutMs = 15_000,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(adbPath, ['-P', String(adbPort), ...args], { timeout: timeoutMs, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, output: `${String(stdout)}${String(stderr)}` });
-    });
+    execFile(
+      adbPath,
+      ['-P', String(adbPort), ...args],
+      { timeout: timeoutMs, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, output: `${String(stdout)}${String(stderr)}` });
+      },
+    );
   });
 }
 
@@ -65,7 +76,9 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
   const flowFile = options.flowFile ?? path.join(root, 'docs', 'flows', 'example.json');
   const located = locateAdb(process.env);
   if (!located) {
-    throw new Error('adb was not found. Install it (Debian/Ubuntu: sudo apt-get install -y adb; macOS: brew install android-platform-tools) or set ANDROID_HOME, then run the demo again.');
+    throw new Error(
+      'adb was not found. Install it (Debian/Ubuntu: sudo apt-get install -y adb; macOS: brew install android-platform-tools) or set ANDROID_HOME, then run the demo again.',
+    );
   }
   const started = startedChildren;
   let adbServer: ChildProcess | null = null;
@@ -102,7 +115,8 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
 
     serial = `127.0.0.1:${devicePort}`;
     const connected = await adb(located.path, adbPort, ['connect', serial]);
-    if (connected.code !== 0 || !/connected to/.test(connected.output)) throw new Error(`adb connect ${serial} failed: ${connected.output.trim()}`);
+    if (connected.code !== 0 || !/connected to/.test(connected.output))
+      throw new Error(`adb connect ${serial} failed: ${connected.output.trim()}`);
     const deadline = Date.now() + 15_000;
     for (;;) {
       const listed = await adb(located.path, adbPort, ['devices']);
@@ -111,7 +125,9 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const shown = path.relative(process.cwd(), flowFile);
-    say(`${serial} is online; running ${shown && !shown.startsWith('..') ? shown : flowFile} through the harness (managed Appium)`);
+    say(
+      `${serial} is online; running ${shown && !shown.startsWith('..') ? shown : flowFile} through the harness (managed Appium)`,
+    );
 
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -150,7 +166,9 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
     await stopChild(device);
     await stopChild(adbServer);
     for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    say('stopped everything the demo started (virtual device, adb server; the harness and its Appium exited with their stdin)');
+    say(
+      'stopped everything the demo started (virtual device, adb server; the harness and its Appium exited with their stdin)',
+    );
   }
 }
 
@@ -158,7 +176,9 @@ async function main(): Promise<void> {
   try {
     const { report } = await runDemo();
     process.exitCode = report.passed ? 0 : 1;
-    say(report.passed ? 'the example flow passed.' : 'the example flow FAILED; the summary above names the first error.');
+    say(
+      report.passed ? 'the example flow passed.' : 'the example flow FAILED; the summary above names the first error.',
+    );
   } catch (error) {
     say(error instanceof Error ? error.message : String(error));
     process.exitCode = 1;
@@ -170,7 +190,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       say(`${signal} received; stopping what the demo started`);
-      for (const child of startedChildren) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      for (const child of startedChildren)
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       // The harness server sees its stdin close when we exit, and its Appium follows it.
       process.exit(130);
     });

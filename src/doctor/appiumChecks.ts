@@ -16,7 +16,9 @@ export async function checkRemoteEndpoint(options: DoctorOptions, config: Harnes
     const summary = `APPIUM_URL=${shownUrl(config.appiumUrl)} is refused in remote mode`;
     return refusedByGuard('appium', summary, error, 'Use the https:// endpoint of your Grid or device farm.');
   }
-  const auth = config.remote?.authorizationSource ? ` (credentials from ${config.remote.authorizationSource})` : ' (no credentials)';
+  const auth = config.remote?.authorizationSource
+    ? ` (credentials from ${config.remote.authorizationSource})`
+    : ' (no credentials)';
   const endpoint = await options.appiumStatus(config.appiumUrl, config.remote?.authorization?.reveal());
   if (endpoint?.kind === 'selenium-grid') {
     const grid = gridCheck(endpoint, shownUrl(config.appiumUrl));
@@ -27,13 +29,22 @@ export async function checkRemoteEndpoint(options: DoctorOptions, config: Harnes
       name: 'appium',
       status: 'miss',
       summary: `remote mode: nothing answers as Appium or a Selenium Grid at ${shownUrl(config.appiumUrl)}/status${auth}`,
-      remedy: 'Check APPIUM_URL, the network, and the credentials (user:key@ in APPIUM_URL or ANDROID_MCP_REMOTE_AUTHORIZATION). Some device farms do not answer /status: then try a call (emulator_get_status) instead.',
+      remedy:
+        'Check APPIUM_URL, the network, and the credentials (user:key@ in APPIUM_URL or ANDROID_MCP_REMOTE_AUTHORIZATION). Some device farms do not answer /status: then try a call (emulator_get_status) instead.',
     };
   }
-  return { name: 'appium', status: 'ok', summary: `remote mode: Appium ${endpoint.version} answers at ${shownUrl(config.appiumUrl)}${auth}` };
+  return {
+    name: 'appium',
+    status: 'ok',
+    summary: `remote mode: Appium ${endpoint.version} answers at ${shownUrl(config.appiumUrl)}${auth}`,
+  };
 }
 
-export async function checkAppium(options: DoctorOptions, config: HarnessConfig, facts: DeviceFacts): Promise<CheckResult> {
+export async function checkAppium(
+  options: DoctorOptions,
+  config: HarnessConfig,
+  facts: DeviceFacts,
+): Promise<CheckResult> {
   if (config.appiumUrlExplicit) {
     try {
       checkAppiumUrl(config.appiumUrl);
@@ -51,7 +62,11 @@ export async function checkAppium(options: DoctorOptions, config: HarnessConfig,
         remedy: `Start Appium (\`npx appium --address 127.0.0.1 --port ${new URL(config.appiumUrl).port || '4723'}\` with the uiautomator2 driver), or unset APPIUM_URL to let the harness start its own.`,
       };
     }
-    return { name: 'appium', status: 'ok', summary: `Appium ${endpoint.version} answers at ${shownUrl(config.appiumUrl)}` };
+    return {
+      name: 'appium',
+      status: 'ok',
+      summary: `Appium ${endpoint.version} answers at ${shownUrl(config.appiumUrl)}`,
+    };
   }
 
   const install = locateAppiumInstall(options.packageRoot);
@@ -63,16 +78,21 @@ export async function checkAppium(options: DoctorOptions, config: HarnessConfig,
       remedy: 'Reinstall the harness (`npm ci`), or run Appium yourself and set APPIUM_URL.',
     };
   }
-  const listed = await options.runner.run(process.execPath, [install.appiumMain, 'driver', 'list', '--installed', '--json'], {
-    env: { ...options.env, APPIUM_HOME: install.appiumHome },
-    timeoutMs: Math.max(timeout(options), 30_000),
-  });
+  const listed = await options.runner.run(
+    process.execPath,
+    [install.appiumMain, 'driver', 'list', '--installed', '--json'],
+    {
+      env: { ...options.env, APPIUM_HOME: install.appiumHome },
+      timeoutMs: Math.max(timeout(options), 30_000),
+    },
+  );
   if (!hasUiAutomator2(listed.stdout)) {
     return {
       name: 'appium',
       status: 'miss',
       summary: `managed mode: Appium ${install.appiumVersion} does not list the uiautomator2 driver (APPIUM_HOME=${install.appiumHome})`,
-      remedy: 'Reinstall the harness (`npm ci`) so that appium-uiautomator2-driver sits next to appium, or set APPIUM_URL to your own Appium.',
+      remedy:
+        'Reinstall the harness (`npm ci`) so that appium-uiautomator2-driver sits next to appium, or set APPIUM_URL to your own Appium.',
     };
   }
   const sdkRoot = facts.adb ? sdkRootOf(facts.adb) : null;
@@ -88,21 +108,25 @@ export async function checkAppium(options: DoctorOptions, config: HarnessConfig,
       name: 'appium',
       status: 'miss',
       summary: `managed mode: Appium ${install.appiumVersion} did not start: ${firstLine((error as Error).message)}`,
-      remedy: 'Run with ANDROID_MCP_LOG_LEVEL=debug to see Appium\'s output on stderr, or start Appium yourself and set APPIUM_URL.',
+      remedy:
+        "Run with ANDROID_MCP_LOG_LEVEL=debug to see Appium's output on stderr, or start Appium yourself and set APPIUM_URL.",
     };
   }
 }
 
 /** A Selenium Grid hub at APPIUM_URL: fine when it can start a session now (docs/usage.md, "Through a Selenium Grid"). */
 function gridCheck(grid: SeleniumGridEndpointStatus, url: string): CheckResult {
-  const nodes = grid.nodes ? `${grid.nodes.total} node(s), ${grid.nodes.up} up, ${grid.nodes.available} available` : 'its node list unreadable';
+  const nodes = grid.nodes
+    ? `${grid.nodes.total} node(s), ${grid.nodes.up} up, ${grid.nodes.available} available`
+    : 'its node list unreadable';
   const summary = `Selenium Grid${grid.gridVersion ? ` ${grid.gridVersion}` : ''} at ${url}: ${grid.ready ? 'ready' : 'not ready'}, ${nodes}; Appium behind it ${grid.version ?? 'of unknown version'}`;
   if (grid.ready) return { name: 'appium', status: 'ok', summary };
   return {
     name: 'appium',
     status: 'miss',
     summary,
-    remedy: 'Start a relay node to your Appium (docs/usage.md, "Through a Selenium Grid"), check that each node\'s Appium answers /status, or wait until the sessions the Grid holds end.',
+    remedy:
+      'Start a relay node to your Appium (docs/usage.md, "Through a Selenium Grid"), check that each node\'s Appium answers /status, or wait until the sessions the Grid holds end.',
   };
 }
 

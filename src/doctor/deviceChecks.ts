@@ -13,9 +13,21 @@ import type { CheckResult } from './report.js';
  * ANDROID_UDID unset: the harness takes the one allowed device `adb devices -l` shows
  * online, so the doctor checks that one, and says when there is none or several.
  */
-export async function discoverDevice(options: DoctorOptions, config: HarnessConfig, facts: DeviceFacts): Promise<CheckResult> {
-  if (!facts.adb) return { name: 'serial', status: 'skipped', summary: 'skipped: ANDROID_UDID is unset, and finding the device needs adb' };
-  const listed = await options.runner.run(facts.adb.path, ['devices', '-l'], { env: options.env, timeoutMs: timeout(options) });
+export async function discoverDevice(
+  options: DoctorOptions,
+  config: HarnessConfig,
+  facts: DeviceFacts,
+): Promise<CheckResult> {
+  if (!facts.adb)
+    return {
+      name: 'serial',
+      status: 'skipped',
+      summary: 'skipped: ANDROID_UDID is unset, and finding the device needs adb',
+    };
+  const listed = await options.runner.run(facts.adb.path, ['devices', '-l'], {
+    env: options.env,
+    timeoutMs: timeout(options),
+  });
   if (listed.exitCode !== 0) {
     return {
       name: 'serial',
@@ -25,12 +37,21 @@ export async function discoverDevice(options: DoctorOptions, config: HarnessConf
     };
   }
   const devices = parseDevicesList(listed.stdout);
-  const online = devices.filter((device) => device.state === 'device' && isAllowedSerial(device.serial, config.allowSerials));
+  const online = devices.filter(
+    (device) => device.state === 'device' && isAllowedSerial(device.serial, config.allowSerials),
+  );
   if (online.length === 1 && online[0]) {
     facts.serial = online[0].serial;
-    return { name: 'serial', status: 'ok', summary: `ANDROID_UDID unset: ${online[0].serial}, the one allowed device online` };
+    return {
+      name: 'serial',
+      status: 'ok',
+      summary: `ANDROID_UDID unset: ${online[0].serial}, the one allowed device online`,
+    };
   }
-  const seen = devices.length === 0 ? 'adb lists no device' : `adb lists ${devices.map((d) => `${d.serial} (${d.state}${isAllowedSerial(d.serial, config.allowSerials) ? '' : ', not allowed'})`).join(', ')}`;
+  const seen =
+    devices.length === 0
+      ? 'adb lists no device'
+      : `adb lists ${devices.map((d) => `${d.serial} (${d.state}${isAllowedSerial(d.serial, config.allowSerials) ? '' : ', not allowed'})`).join(', ')}`;
   if (online.length === 0) {
     return {
       name: 'serial',
@@ -45,29 +66,36 @@ export async function discoverDevice(options: DoctorOptions, config: HarnessConf
     name: 'serial',
     status: 'advisory',
     summary: `ANDROID_UDID is unset and ${online.length} allowed devices are online (${online.map((d) => d.serial).join(', ')}): a call that names none is DEVICE_AMBIGUOUS`,
-    remedy: 'Set ANDROID_UDID to the device calls without a flow should use, or open flows with ui_session_open {device} (docs/many-devices.md). The device checks below need one device.',
+    remedy:
+      'Set ANDROID_UDID to the device calls without a flow should use, or open flows with ui_session_open {device} (docs/many-devices.md). The device checks below need one device.',
   };
 }
 
 export async function checkAdb(options: DoctorOptions, facts: DeviceFacts): Promise<CheckResult> {
   const located = locateAdb(options.env, options.adbExists ?? isExecutableFile);
   if (!located) {
-    const where = ['ANDROID_HOME', 'ANDROID_SDK_ROOT'].filter((v) => options.env[v]?.trim()).map((v) => `${v}/platform-tools`);
+    const where = ['ANDROID_HOME', 'ANDROID_SDK_ROOT']
+      .filter((v) => options.env[v]?.trim())
+      .map((v) => `${v}/platform-tools`);
     return {
       name: 'adb',
       status: 'miss',
       summary: `adb not found in ${[...where, 'PATH'].join(', ')}`,
       remedy:
-        'Install Android platform-tools (Android Studio\'s SDK Manager, or `apt-get install adb`) and set ANDROID_HOME to the SDK folder in the MCP client\'s "env" block: GUI clients such as Claude Desktop do not see your shell\'s PATH.',
+        "Install Android platform-tools (Android Studio's SDK Manager, or `apt-get install adb`) and set ANDROID_HOME to the SDK folder in the MCP client's \"env\" block: GUI clients such as Claude Desktop do not see your shell's PATH.",
     };
   }
-  const outcome = await options.runner.run(located.path, ['version'], { env: options.env, timeoutMs: timeout(options) });
+  const outcome = await options.runner.run(located.path, ['version'], {
+    env: options.env,
+    timeoutMs: timeout(options),
+  });
   if (outcome.exitCode !== 0) {
     return {
       name: 'adb',
       status: 'miss',
       summary: `${located.path} (from ${located.source}) does not run: ${outcome.failure ?? `exit ${outcome.exitCode}`}`,
-      remedy: 'Reinstall Android platform-tools, or point ANDROID_HOME at an SDK whose platform-tools/adb runs on this machine.',
+      remedy:
+        'Reinstall Android platform-tools, or point ANDROID_HOME at an SDK whose platform-tools/adb runs on this machine.',
     };
   }
   facts.adb = located;
@@ -80,7 +108,10 @@ export async function checkAdb(options: DoctorOptions, facts: DeviceFacts): Prom
 export function checkSerialGuard(config: HarnessConfig): CheckResult {
   try {
     checkSerial(config.udid, config.allowSerials);
-    const how = config.allowSerials.includes(config.udid) && !/^emulator-\d+$/.test(config.udid) ? ' (allowed by ANDROID_MCP_ALLOW_SERIALS)' : '';
+    const how =
+      config.allowSerials.includes(config.udid) && !/^emulator-\d+$/.test(config.udid)
+        ? ' (allowed by ANDROID_MCP_ALLOW_SERIALS)'
+        : '';
     return { name: 'serial', status: 'ok', summary: `ANDROID_UDID=${config.udid}${how}` };
   } catch (error) {
     const summary = `ANDROID_UDID=${config.udid} is refused by the device guard`;
@@ -92,7 +123,11 @@ async function adbShell(options: DoctorOptions, adb: LocatedAdb, serial: string,
   return options.runner.run(adb.path, ['-s', serial, ...args], { env: options.env, timeoutMs: timeout(options) });
 }
 
-export async function checkDevice(options: DoctorOptions, config: HarnessConfig, facts: DeviceFacts): Promise<CheckResult[]> {
+export async function checkDevice(
+  options: DoctorOptions,
+  config: HarnessConfig,
+  facts: DeviceFacts,
+): Promise<CheckResult[]> {
   const serial = facts.serial;
   const serialOk = serial !== null && isAllowedSerial(serial, config.allowSerials);
   if (!facts.adb || !serialOk || serial === null) {
@@ -126,10 +161,17 @@ export async function checkDevice(options: DoctorOptions, config: HarnessConfig,
     ),
   );
   const text = (o: typeof release) => (o && o.exitCode === 0 ? o.stdout.trim() : '');
-  const device: CheckResult = { name: 'device', status: 'ok', summary: `${serial} is online (${text(model) || 'unknown model'})` };
+  const device: CheckResult = {
+    name: 'device',
+    status: 'ok',
+    summary: `${serial} is online (${text(model) || 'unknown model'})`,
+  };
   const version = text(release);
   const api = text(sdk);
-  const androidMiss = (summary: string, remedy: string): CheckResult[] => [device, { name: 'android', status: 'miss', summary, remedy }];
+  const androidMiss = (summary: string, remedy: string): CheckResult[] => [
+    device,
+    { name: 'android', status: 'miss', summary, remedy },
+  ];
   if (!version) {
     return androidMiss(
       'the device does not answer `getprop`',
@@ -147,7 +189,11 @@ export async function checkDevice(options: DoctorOptions, config: HarnessConfig,
   return [device, { name: 'android', status: 'ok', summary: `${label}, boot completed` }];
 }
 
-export async function checkTargetApp(options: DoctorOptions, config: HarnessConfig, facts: DeviceFacts): Promise<CheckResult> {
+export async function checkTargetApp(
+  options: DoctorOptions,
+  config: HarnessConfig,
+  facts: DeviceFacts,
+): Promise<CheckResult> {
   const raw = options.targetPackage;
   if (!raw) return { name: 'app', status: 'skipped', summary: 'no --package given (optional)' };
   let pkg: string;
@@ -162,10 +208,16 @@ export async function checkTargetApp(options: DoctorOptions, config: HarnessConf
     };
   }
   const serial = facts.serial;
-  if (!facts.adb || !facts.deviceReady || serial === null) return { name: 'app', status: 'skipped', summary: `skipped: ${pkg} needs a ready device` };
+  if (!facts.adb || !facts.deviceReady || serial === null)
+    return { name: 'app', status: 'skipped', summary: `skipped: ${pkg} needs a ready device` };
   const packages = await adbShell(options, facts.adb, serial, ['shell', 'pm', 'list', 'packages']);
   if (packages.exitCode !== 0) {
-    return { name: 'app', status: 'miss', summary: 'the device did not list its packages', remedy: 'Check `adb shell pm list packages` on the device.' };
+    return {
+      name: 'app',
+      status: 'miss',
+      summary: 'the device did not list its packages',
+      remedy: 'Check `adb shell pm list packages` on the device.',
+    };
   }
   if (!parsePackageList(packages.stdout).includes(pkg)) {
     return {
@@ -193,7 +245,8 @@ export async function checkTargetApp(options: DoctorOptions, config: HarnessConf
       name: 'app',
       status: 'miss',
       summary: `${pkg} is installed but has no single launcher activity`,
-      remedy: 'app_open starts apps through their MAIN/LAUNCHER activity: give the app one, or open it another way before using the UI tools.',
+      remedy:
+        'app_open starts apps through their MAIN/LAUNCHER activity: give the app one, or open it another way before using the UI tools.',
     };
   }
   return { name: 'app', status: 'ok', summary: `${pkg} is installed and launchable (${activity})` };

@@ -39,7 +39,12 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
     if (!(error instanceof ConfigError)) throw error;
     warnings.push(error.message);
     config = loadConfig(
-      { ...options.env, ANDROID_MCP_REMOTE: undefined, ANDROID_MCP_ARTIFACTS_MAX_FILES: undefined, ANDROID_MCP_ARTIFACTS_MAX_MB: undefined },
+      {
+        ...options.env,
+        ANDROID_MCP_REMOTE: undefined,
+        ANDROID_MCP_ARTIFACTS_MAX_FILES: undefined,
+        ANDROID_MCP_ARTIFACTS_MAX_MB: undefined,
+      },
       () => undefined,
       options.cwd,
     );
@@ -57,7 +62,8 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
       name: 'config',
       status: 'miss',
       summary: warnings.join(' '),
-      remedy: 'Fix or unset the environment variables named above (see docs/usage.md for each variable and its default).',
+      remedy:
+        'Fix or unset the environment variables named above (see docs/usage.md for each variable and its default).',
     });
   } else {
     add({ name: 'config', status: 'ok', summary: describeConfig(config) });
@@ -67,7 +73,8 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   if (config.remote) {
     // Remote mode: the harness runs no adb; the device is the endpoint's (docs/contract.md, "Remote mode").
     const why = 'remote mode (ANDROID_MCP_REMOTE=1): the device is reached through APPIUM_URL, adb is not used';
-    for (const name of ['adb', 'serial', 'device', 'android', 'app']) add({ name, status: 'skipped', summary: `skipped: ${why}` });
+    for (const name of ['adb', 'serial', 'device', 'android', 'app'])
+      add({ name, status: 'skipped', summary: `skipped: ${why}` });
     add(await checkRemoteEndpoint(options, config));
     return results;
   }
@@ -80,9 +87,13 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
 }
 
 function describeConfig(config: HarnessConfig): string {
-  const appium = config.appiumUrlExplicit ? `APPIUM_URL=${shownUrl(config.appiumUrl)}` : 'Appium managed by the harness';
+  const appium = config.appiumUrlExplicit
+    ? `APPIUM_URL=${shownUrl(config.appiumUrl)}`
+    : 'Appium managed by the harness';
   const adbPort = config.adbServerPort === null ? '' : `, adb server port ${config.adbServerPort}`;
   // Unset, the serial is found among the devices adb lists (the serial row below), not a default.
-  const device = config.udidExplicit ? `device ${config.udid}` : 'device: ANDROID_UDID unset (found through adb, below)';
+  const device = config.udidExplicit
+    ? `device ${config.udid}`
+    : 'device: ANDROID_UDID unset (found through adb, below)';
   return `${device}, ${appium}${adbPort}`;
 }

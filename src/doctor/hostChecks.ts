@@ -22,7 +22,10 @@ export function compareVersions(a: readonly number[], b: readonly number[]): num
 }
 
 export function checkNode(version: string): CheckResult {
-  const parts = version.replace(/^v/, '').split('.').map((p) => Number.parseInt(p, 10));
+  const parts = version
+    .replace(/^v/, '')
+    .split('.')
+    .map((p) => Number.parseInt(p, 10));
   const wanted = MINIMUM_NODE.join('.');
   if (parts.some((p) => Number.isNaN(p)) || compareVersions(parts, MINIMUM_NODE) < 0) {
     return {
@@ -56,10 +59,12 @@ export function checkDependencies(packageRoot: string, appiumUrlExplicit: boolea
       name: 'dependencies',
       status: 'miss',
       summary: `missing: ${blocking.join(', ')}`,
-      remedy: 'Reinstall the harness: `npm ci` in a checkout (then `npm run build`), or install its tarball again (`npm install -g ./android-mcp-harness-<version>.tgz`; the package is not on npm yet, see docs/usage.md).',
+      remedy:
+        'Reinstall the harness: `npm ci` in a checkout (then `npm run build`), or install its tarball again (`npm install -g ./android-mcp-harness-<version>.tgz`; the package is not on npm yet, see docs/usage.md).',
     };
   }
-  const note = appiumMissing.length > 0 ? ` (not installed: ${appiumMissing.join(', ')}; fine while APPIUM_URL is set)` : '';
+  const note =
+    appiumMissing.length > 0 ? ` (not installed: ${appiumMissing.join(', ')}; fine while APPIUM_URL is set)` : '';
   return { name: 'dependencies', status: 'ok', summary: `${found.join(', ')}${note}` };
 }
 
@@ -78,7 +83,8 @@ export async function checkEvidenceDir(dir: string): Promise<CheckResult> {
       name: 'evidence',
       status: 'miss',
       summary: `${dir} is not writable (${code})`,
-      remedy: 'Make the directory writable, or set ANDROID_MCP_ARTIFACTS_DIR to a folder the harness may write (screenshots are saved there).',
+      remedy:
+        'Make the directory writable, or set ANDROID_MCP_ARTIFACTS_DIR to a folder the harness may write (screenshots are saved there).',
     };
   }
 }
@@ -92,18 +98,39 @@ export async function checkEvidenceDir(dir: string): Promise<CheckResult> {
 export async function checkJava(options: DoctorOptions): Promise<CheckResult> {
   const javaHome = options.env.JAVA_HOME?.trim();
   const java = javaHome ? path.join(javaHome, 'bin', process.platform === 'win32' ? 'java.exe' : 'java') : 'java';
-  const outcome = await options.runner.run(java, ['-XX:-UsePerfData', '-version'], { env: options.env, timeoutMs: timeout(options) });
-  const advice =
-    `Not needed for the harness's own path (it never asks Appium to install or sign an APK); install a JDK ≥ ${MINIMUM_JAVA} and set JAVA_HOME if you use Appium's \`app\` capability or \`appium driver doctor uiautomator2\`.`;
+  const outcome = await options.runner.run(java, ['-XX:-UsePerfData', '-version'], {
+    env: options.env,
+    timeoutMs: timeout(options),
+  });
+  const advice = `Not needed for the harness's own path (it never asks Appium to install or sign an APK); install a JDK ≥ ${MINIMUM_JAVA} and set JAVA_HOME if you use Appium's \`app\` capability or \`appium driver doctor uiautomator2\`.`;
   if (outcome.failure === 'not-found' || (javaHome && outcome.exitCode === null)) {
-    return { name: 'java', status: 'advisory', summary: `no Java found${javaHome ? ' under JAVA_HOME' : ' on PATH'} (advisory)`, remedy: advice };
+    return {
+      name: 'java',
+      status: 'advisory',
+      summary: `no Java found${javaHome ? ' under JAVA_HOME' : ' on PATH'} (advisory)`,
+      remedy: advice,
+    };
   }
   const version = parseJavaVersion(`${outcome.stderr}\n${outcome.stdout}`);
   if (!version) {
-    return { name: 'java', status: 'advisory', summary: 'java runs but its version could not be read (advisory)', remedy: advice };
+    return {
+      name: 'java',
+      status: 'advisory',
+      summary: 'java runs but its version could not be read (advisory)',
+      remedy: advice,
+    };
   }
   if (version.major < MINIMUM_JAVA) {
-    return { name: 'java', status: 'advisory', summary: `Java ${version.raw} is older than ${MINIMUM_JAVA} (advisory)`, remedy: advice };
+    return {
+      name: 'java',
+      status: 'advisory',
+      summary: `Java ${version.raw} is older than ${MINIMUM_JAVA} (advisory)`,
+      remedy: advice,
+    };
   }
-  return { name: 'java', status: 'ok', summary: `Java ${version.raw} (major ${version.major}; optional for the harness)` };
+  return {
+    name: 'java',
+    status: 'ok',
+    summary: `Java ${version.raw} (major ${version.major}; optional for the harness)`,
+  };
 }

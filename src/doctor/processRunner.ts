@@ -11,7 +11,11 @@ export interface ProcessOutcome {
 }
 
 export interface ProcessRunner {
-  run(file: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<ProcessOutcome>;
+  run(
+    file: string,
+    args: readonly string[],
+    options: { env: NodeJS.ProcessEnv; timeoutMs: number },
+  ): Promise<ProcessOutcome>;
 }
 
 /** execFile with an argument vector and a timeout: no shell ever parses anything. */
@@ -21,12 +25,21 @@ export const execFileRunner: ProcessRunner = {
       execFile(
         file,
         [...args],
-        { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, windowsHide: true, shell: false },
+        {
+          env,
+          timeout: timeoutMs,
+          killSignal: 'SIGKILL',
+          maxBuffer: 16 * 1024 * 1024,
+          windowsHide: true,
+          shell: false,
+        },
         (error, stdout, stderr) => {
           const out = { stdout: String(stdout ?? ''), stderr: String(stderr ?? '') };
           if (!error) return resolve({ exitCode: 0, ...out });
-          if (error.code === 'ENOENT' || error.code === 'EACCES') return resolve({ exitCode: null, failure: 'not-found', ...out });
-          if (error.killed || error.signal === 'SIGKILL') return resolve({ exitCode: null, failure: 'timeout', ...out });
+          if (error.code === 'ENOENT' || error.code === 'EACCES')
+            return resolve({ exitCode: null, failure: 'not-found', ...out });
+          if (error.killed || error.signal === 'SIGKILL')
+            return resolve({ exitCode: null, failure: 'timeout', ...out });
           if (typeof error.code === 'number') return resolve({ exitCode: error.code, ...out });
           resolve({ exitCode: null, failure: 'error', ...out, stderr: out.stderr || error.message });
         },

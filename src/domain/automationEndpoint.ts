@@ -60,7 +60,11 @@ function agreed(values: readonly (string | null)[]): string | null {
  * NodeStatus.hasCapacity): a node takes a new session when it is UP and fewer of its slots hold
  * a session than its maxSessions; here it must also have a free slot, since a slot is one session.
  */
-export function gridStatusOf(ready: boolean, message: string, nodes: readonly GridNodeFacts[] | null): SeleniumGridEndpointStatus {
+export function gridStatusOf(
+  ready: boolean,
+  message: string,
+  nodes: readonly GridNodeFacts[] | null,
+): SeleniumGridEndpointStatus {
   if (nodes === null) {
     return { kind: 'selenium-grid', version: null, ready, message, gridVersion: null, nodes: null, sessions: null };
   }

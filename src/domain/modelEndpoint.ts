@@ -47,7 +47,9 @@ export function readModel(env: Readonly<Record<string, string | undefined>>, war
   if (providerRaw === '') return null;
   const provider = MODEL_PROVIDERS.find((p) => p === providerRaw);
   if (!provider) {
-    warn(`ANDROID_MCP_MODEL_PROVIDER=${JSON.stringify(providerRaw.slice(0, 40))} is not one of ${MODEL_PROVIDERS.join(', ')}; goal tasks are refused.`);
+    warn(
+      `ANDROID_MCP_MODEL_PROVIDER=${JSON.stringify(providerRaw.slice(0, 40))} is not one of ${MODEL_PROVIDERS.join(', ')}; goal tasks are refused.`,
+    );
     return null;
   }
   const model = env.ANDROID_MCP_MODEL?.trim() ?? '';
@@ -57,10 +59,14 @@ export function readModel(env: Readonly<Record<string, string | undefined>>, war
   }
   const baseUrl = readModelBaseUrl(env.ANDROID_MCP_MODEL_BASE_URL?.trim() ?? '', provider, warn);
   if (baseUrl === null) return null;
-  const keyVariable = env.ANDROID_MCP_MODEL_API_KEY?.trim() ? 'ANDROID_MCP_MODEL_API_KEY' : PROVIDER_KEY_VARIABLES[provider];
+  const keyVariable = env.ANDROID_MCP_MODEL_API_KEY?.trim()
+    ? 'ANDROID_MCP_MODEL_API_KEY'
+    : PROVIDER_KEY_VARIABLES[provider];
   const key = env[keyVariable]?.trim() ?? '';
   if (key === '') {
-    warn(`No API key for the ${provider} model: set ANDROID_MCP_MODEL_API_KEY or ${PROVIDER_KEY_VARIABLES[provider]} (any value for a local server that needs none); goal tasks are refused.`);
+    warn(
+      `No API key for the ${provider} model: set ANDROID_MCP_MODEL_API_KEY or ${PROVIDER_KEY_VARIABLES[provider]} (any value for a local server that needs none); goal tasks are refused.`,
+    );
     return null;
   }
   return Object.freeze({ provider, model, baseUrl, apiKey: new Secret(key), apiKeyVariable: keyVariable });
@@ -75,7 +81,9 @@ function readModelBaseUrl(raw: string, provider: ModelProvider, warn: Warn): str
   const url = new URL(raw);
   const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname));
   if (!secure || url.username !== '' || url.password !== '') {
-    warn('ANDROID_MCP_MODEL_BASE_URL must be https (or http on 127.0.0.1, localhost or [::1]), without credentials in it; goal tasks are refused.');
+    warn(
+      'ANDROID_MCP_MODEL_BASE_URL must be https (or http on 127.0.0.1, localhost or [::1]), without credentials in it; goal tasks are refused.',
+    );
     return null;
   }
   return raw.replace(/\/+$/, '');

@@ -93,7 +93,8 @@ export interface DeviceGateway {
  * What `am start` said about a VIEW intent: started (with the `pkg/activity` it printed, when it
  * printed one), or no activity handles it (`unable to resolve Intent`).
  */
-export type LinkStart = { readonly kind: 'started'; readonly component: string | null } | { readonly kind: 'unresolved' };
+export type LinkStart =
+  { readonly kind: 'started'; readonly component: string | null } | { readonly kind: 'unresolved' };
 
 /** What the device's package manager answered: `Success`, or the whole text it printed instead. */
 export type InstallOutcome = { readonly ok: true } | { readonly ok: false; readonly output: string };
@@ -148,7 +149,9 @@ export interface AutomationSession {
    * The element's class and bounds (`[l,t][r,b]`, '' when the driver has none): enough to find
    * it again in a page source read right after (ui_scroll's named container).
    */
-  elementPlace(element: ElementRef): Promise<{ readonly className: string; readonly bounds: string; readonly packageName?: string }>;
+  elementPlace(
+    element: ElementRef,
+  ): Promise<{ readonly className: string; readonly bounds: string; readonly packageName?: string }>;
   /** Whether the element has input focus (its `focused` attribute). */
   isFocused(element: ElementRef): Promise<boolean>;
   click(element: ElementRef): Promise<void>;

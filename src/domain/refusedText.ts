@@ -16,7 +16,9 @@ const MAX_FIELDS = 5;
 function wantedOf(target: ActionTarget): string {
   if (isRefTarget(target)) return `ref ${target.ref}`;
   const { selector } = target;
-  return selector.within ? `${describeTerm(selector.target)} within ${describeTerm(selector.within)}` : describeTerm(selector.target);
+  return selector.within
+    ? `${describeTerm(selector.target)} within ${describeTerm(selector.within)}`
+    : describeTerm(selector.target);
 }
 
 /** Where to type instead: the screen's enabled input fields, or a pointer to ui_get_tree when it has none. */

@@ -42,7 +42,8 @@ const USERINFO = /\/\/[^/@]*@/;
  * not files ("answered /status without an Appium build version"). Also the harness's own HTTP
  * routes a REST refusal points at (`/openapi.json`, `/mcp`, `/devices`).
  */
-const KNOWN_ENDPOINT = /^(?:(?:\/wd\/hub)?(?:\/status|\/sessions|\/appium\/sessions|\/session(?:\/[\w-]+)*)?|\/openapi\.json|\/mcp|\/devices)$/;
+const KNOWN_ENDPOINT =
+  /^(?:(?:\/wd\/hub)?(?:\/status|\/sessions|\/appium\/sessions|\/session(?:\/[\w-]+)*)?|\/openapi\.json|\/mcp|\/devices)$/;
 /** Punctuation that ends a sentence rather than the path (`… at /status.`). */
 const TRAILING_PUNCTUATION = /[.,;:!?]+$/;
 
@@ -63,7 +64,9 @@ function keepsOrHides(url: string | undefined, posix: string | undefined): strin
 export function sanitizeMessage(message: string, origin: MessageOrigin = 'harness'): string {
   let text = message.replace(STACK, '');
   if (origin === 'foreign') text = text.split('\n').slice(0, FOREIGN_LINES).join(' ').replace(FOREIGN_URL, '<url>');
-  const cleaned = text.replace(SUSPECT, (_match: string, url: string | undefined, posix: string | undefined) => keepsOrHides(url, posix));
+  const cleaned = text.replace(SUSPECT, (_match: string, url: string | undefined, posix: string | undefined) =>
+    keepsOrHides(url, posix),
+  );
   if (origin === 'foreign') return cleaned.slice(0, MAX_FOREIGN).trim();
   return cleaned.length > MAX_MESSAGE ? `${cleaned.slice(0, MAX_MESSAGE)}…` : cleaned;
 }

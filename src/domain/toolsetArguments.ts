@@ -7,7 +7,8 @@ import { HarnessError } from './errors.js';
 function shown(input: unknown): string {
   if (input === undefined) return 'nothing';
   if (input === null) return 'null';
-  if (typeof input === 'string') return `'${input.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}${input.length > 20 ? '…' : ''}'`;
+  if (typeof input === 'string')
+    return `'${input.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}${input.length > 20 ? '…' : ''}'`;
   if (Array.isArray(input)) return 'an array';
   return `a ${typeof input}`;
 }
@@ -32,7 +33,10 @@ export type Orientation = 'portrait' | 'landscape';
 /** Throws HarnessError('INVALID_ARGUMENT'). */
 export function parseOrientation(input: unknown): Orientation {
   if (input === 'portrait' || input === 'landscape') return input;
-  throw new HarnessError('INVALID_ARGUMENT', `Invalid orientation: got ${shown(input)}. Send "orientation": "portrait" or "landscape" (exactly, lowercase).`);
+  throw new HarnessError(
+    'INVALID_ARGUMENT',
+    `Invalid orientation: got ${shown(input)}. Send "orientation": "portrait" or "landscape" (exactly, lowercase).`,
+  );
 }
 
 export type WaitUntil = 'visible' | 'gone';
@@ -47,9 +51,23 @@ export function parseWaitUntil(input: unknown): WaitUntil {
  * An optional whole or fractional number of seconds in [min, max]; absent or null is `fallback`.
  * Throws HarnessError('INVALID_ARGUMENT') naming the range.
  */
-export function parseBoundedNumber(input: unknown, name: string, min: number, max: number, fallback: number, integer = false): number {
+export function parseBoundedNumber(
+  input: unknown,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+  integer = false,
+): number {
   if (input === undefined || input === null) return fallback;
-  if (typeof input === 'number' && Number.isFinite(input) && input >= min && input <= max && (!integer || Number.isInteger(input))) return input;
+  if (
+    typeof input === 'number' &&
+    Number.isFinite(input) &&
+    input >= min &&
+    input <= max &&
+    (!integer || Number.isInteger(input))
+  )
+    return input;
   throw new HarnessError(
     'INVALID_ARGUMENT',
     `Invalid ${name}: got ${typeof input === 'number' ? String(input) : shown(input)}. Send ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (no quotes), or leave it out for ${fallback}.`,
@@ -77,7 +95,17 @@ const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?
 function realTime(m: RegExpExecArray): boolean {
   const [y, mo, d, h, mi, s, zh = '00', zm = '00'] = m.slice(1).map((part) => Number(part ?? '0'));
   const days = new Date(Date.UTC(y ?? 0, mo ?? 0, 0)).getUTCDate();
-  return (mo ?? 0) >= 1 && (mo ?? 0) <= 12 && (d ?? 0) >= 1 && (d ?? 0) <= days && (h ?? 0) <= 23 && (mi ?? 0) <= 59 && (s ?? 0) <= 59 && Number(zh) <= 14 && Number(zm) <= 59;
+  return (
+    (mo ?? 0) >= 1 &&
+    (mo ?? 0) <= 12 &&
+    (d ?? 0) >= 1 &&
+    (d ?? 0) <= days &&
+    (h ?? 0) <= 23 &&
+    (mi ?? 0) <= 59 &&
+    (s ?? 0) <= 59 &&
+    Number(zh) <= 14 &&
+    Number(zm) <= 59
+  );
 }
 
 /**

@@ -17,12 +17,7 @@ import {
 } from './selectors/selector.js';
 import { idPatternProblem } from './selectors/idPattern.js';
 import type { PackageName } from './ports.js';
-import {
-  isControlOrBidi,
-  isWellFormedUnicode,
-  safePreview,
-  selectorValueProblem,
-} from './tree/nodeFacts.js';
+import { isControlOrBidi, isWellFormedUnicode, safePreview, selectorValueProblem } from './tree/nodeFacts.js';
 
 export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 export type ScrollDirection = (typeof SCROLL_DIRECTIONS)[number];
@@ -64,7 +59,11 @@ export const POSITION_OUTPUT_FLAG = 'include_bounds';
  * takes. Position names are refused before the tool's own names are consulted, so no tool can ever
  * declare one; POSITION_OUTPUT_FLAG is the only exception, and only where the tool declares it.
  */
-export function checkArgumentNames(args: Readonly<Record<string, unknown>>, allowed: readonly string[], tool: string): void {
+export function checkArgumentNames(
+  args: Readonly<Record<string, unknown>>,
+  allowed: readonly string[],
+  tool: string,
+): void {
   for (const key of Object.keys(args)) {
     const outputFlag = key === POSITION_OUTPUT_FLAG && allowed.includes(key);
     const position = !outputFlag && isCoordinateKey(key);
@@ -142,9 +141,12 @@ function parseTerm(input: unknown, where: string, top: boolean): ParsedTerm {
       continue;
     }
     if (isStateFlag(key)) {
-      if (!top) throw selectorError(`${where} cannot carry "${key}": state flags go at the top level, next to the main key`);
+      if (!top)
+        throw selectorError(`${where} cannot carry "${key}": state flags go at the top level, next to the main key`);
       if (typeof value !== 'boolean') {
-        throw selectorError(`${where}.${key} must be the JSON boolean true or false, got ${typeof value === 'string' ? `the string '${safePreview(value, 20)}'` : describeType(value)}`);
+        throw selectorError(
+          `${where}.${key} must be the JSON boolean true or false, got ${typeof value === 'string' ? `the string '${safePreview(value, 20)}'` : describeType(value)}`,
+        );
       }
       states = { ...states, [key]: value };
       continue;
@@ -152,7 +154,9 @@ function parseTerm(input: unknown, where: string, top: boolean): ParsedTerm {
     if (key === 'instance') {
       if (!top) throw selectorError(`${where} cannot carry "instance": it goes at the top level`);
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > INSTANCE_MAX) {
-        throw selectorError(`${where}.instance must be a whole number from 0 to ${INSTANCE_MAX} (0 is the first match), got ${typeof value === 'number' ? String(value) : describeType(value)}`);
+        throw selectorError(
+          `${where}.instance must be a whole number from 0 to ${INSTANCE_MAX} (0 is the first match), got ${typeof value === 'number' ? String(value) : describeType(value)}`,
+        );
       }
       instance = value;
       continue;
@@ -202,7 +206,9 @@ export function parseSelector(input: unknown): Selector {
   const { term: context } = parseTerm(within, 'selector.within', false);
   for (const term of [target, context]) {
     if (NO_WITHIN_KEYS.includes(term.key)) {
-      throw selectorError(`${term.key} cannot be combined with "within" (the device runs it as a UiSelector, which has no ancestor test); narrow it with a state flag or "instance" instead`);
+      throw selectorError(
+        `${term.key} cannot be combined with "within" (the device runs it as a UiSelector, which has no ancestor test); narrow it with a state flag or "instance" instead`,
+      );
     }
   }
   return { target, within: context, ...extras };
@@ -216,7 +222,8 @@ export function parseText(input: unknown): string {
     `Text must be a string of 1 to ${TEXT_MAX_CODE_POINTS} characters without control characters ` +
     `(no newline, tab, NUL or bidi override; to submit, tap the button instead of sending a newline).`;
   const absent = missing(input, 'text');
-  if (absent !== null) throw new HarnessError('INVALID_TEXT', `Invalid text: ${absent} (the text to type). ${accepted}`);
+  if (absent !== null)
+    throw new HarnessError('INVALID_TEXT', `Invalid text: ${absent} (the text to type). ${accepted}`);
   if (typeof input !== 'string') {
     throw new HarnessError('INVALID_TEXT', `Invalid text: got ${describeType(input)}. ${accepted}`);
   }
@@ -254,12 +261,16 @@ export function parsePackageName(input: unknown): PackageName {
     `at most ${PACKAGE_NAME_MAX_LENGTH} characters (e.g. com.android.settings; no activity, path, space or flag). ` +
     `app_list_installed lists the installed packages.`;
   const absent = missing(input, 'package_name');
-  if (absent !== null) throw new HarnessError('INVALID_PACKAGE', `Invalid package name: ${absent} (the app to open). ${accepted}`);
+  if (absent !== null)
+    throw new HarnessError('INVALID_PACKAGE', `Invalid package name: ${absent} (the app to open). ${accepted}`);
   if (typeof input !== 'string') {
     throw new HarnessError('INVALID_PACKAGE', `Invalid package name: got ${describeType(input)}. ${accepted}`);
   }
   if (input.length > PACKAGE_NAME_MAX_LENGTH) {
-    throw new HarnessError('INVALID_PACKAGE', `Invalid package name: it is ${input.length} characters long. ${accepted}`);
+    throw new HarnessError(
+      'INVALID_PACKAGE',
+      `Invalid package name: it is ${input.length} characters long. ${accepted}`,
+    );
   }
   if (!PACKAGE_PATTERN.test(input)) {
     throw new HarnessError('INVALID_PACKAGE', `Invalid package name '${safePreview(input)}'. ${accepted}`);
@@ -269,7 +280,8 @@ export function parsePackageName(input: unknown): PackageName {
 
 /** Throws HarnessError('INVALID_SCROLL_DIRECTION'). */
 export function parseDirection(input: unknown): ScrollDirection {
-  if (typeof input === 'string' && (SCROLL_DIRECTIONS as readonly string[]).includes(input)) return input as ScrollDirection;
+  if (typeof input === 'string' && (SCROLL_DIRECTIONS as readonly string[]).includes(input))
+    return input as ScrollDirection;
   const absent = missing(input, 'direction');
   const got = absent ?? `got ${typeof input === 'string' ? `'${safePreview(input, 20)}'` : describeType(input)}`;
   throw new HarnessError(
@@ -300,7 +312,12 @@ export function parseFlag(input: unknown, name: string): boolean {
  */
 export function parseRawOffset(input: unknown): number {
   if (typeof input === 'number' && Number.isSafeInteger(input) && input >= 0) return input;
-  const got = typeof input === 'string' ? `the string '${safePreview(input, 20)}'` : typeof input === 'number' ? String(input) : describeType(input);
+  const got =
+    typeof input === 'string'
+      ? `the string '${safePreview(input, 20)}'`
+      : typeof input === 'number'
+        ? String(input)
+        : describeType(input);
   throw new HarnessError(
     'INVALID_ARGUMENT',
     `Invalid raw_offset: got ${got}. Send a whole number from 0, as raw_truncated.next_offset gives it; leave it out for the first part.`,

@@ -61,7 +61,8 @@ export async function runFlowFile(options: FlowCommandOptions): Promise<FlowRepo
     await connection.close();
   }
   for (const line of summarizeReport(report)) log(line);
-  if (!report.passed || options.verbose) for (const line of serverLogSection(connection.stderrTail(), options.verbose === true)) log(line);
+  if (!report.passed || options.verbose)
+    for (const line of serverLogSection(connection.stderrTail(), options.verbose === true)) log(line);
   return report;
 }
 
@@ -81,7 +82,12 @@ export async function flowMain(argv: readonly string[]): Promise<number> {
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
-      options: { report: { type: 'string' }, toolsets: { type: 'string' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        report: { type: 'string' },
+        toolsets: { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
     });
     if (values.help) {
@@ -101,7 +107,11 @@ export async function flowMain(argv: readonly string[]): Promise<number> {
   try {
     report = await runFlowFile({ file, reportFile, verbose, ...(toolsets === undefined ? {} : { toolsets }) });
   } catch (error) {
-    if (error instanceof FlowFileError || error instanceof ToolsetsError || (error as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (
+      error instanceof FlowFileError ||
+      error instanceof ToolsetsError ||
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+    ) {
       process.stderr.write(`flow: ${(error as Error).message}\n`);
       return 2;
     }

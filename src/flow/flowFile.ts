@@ -29,8 +29,10 @@ const FLOW_KEYS = ['description', 'package_name', 'steps'] as const;
 function flowSchema(tools?: readonly [string, ...string[]]) {
   const step = z
     .object({
-      tool: (tools ? z.enum(tools) : z.string()).describe('An acting tool (or ui_wait) of a toolset the server serves, e.g. ui_tap'),
-      arguments: z.record(z.string(), z.unknown()).default({}).describe('The tool\'s own arguments, without session_id'),
+      tool: (tools ? z.enum(tools) : z.string()).describe(
+        'An acting tool (or ui_wait) of a toolset the server serves, e.g. ui_tap',
+      ),
+      arguments: z.record(z.string(), z.unknown()).default({}).describe("The tool's own arguments, without session_id"),
       /** Free text for readers of the file and of the report. */
       note: z.string().optional(),
     })
@@ -73,7 +75,11 @@ export const CORE_ONLY: FlowCheckOptions = Object.freeze({
 });
 
 /** Parses the text of a flow file; throws FlowFileError naming every problem, by step number. */
-export async function parseFlowFile(text: string, source = 'flow file', options: FlowCheckOptions = CORE_ONLY): Promise<FlowFile> {
+export async function parseFlowFile(
+  text: string,
+  source = 'flow file',
+  options: FlowCheckOptions = CORE_ONLY,
+): Promise<FlowFile> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -84,7 +90,11 @@ export async function parseFlowFile(text: string, source = 'flow file', options:
 }
 
 /** Checks a flow already read as JSON (a task's `flow`) exactly as a flow file is checked. */
-export async function validateFlow(json: unknown, source = 'flow', options: FlowCheckOptions = CORE_ONLY): Promise<FlowFile> {
+export async function validateFlow(
+  json: unknown,
+  source = 'flow',
+  options: FlowCheckOptions = CORE_ONLY,
+): Promise<FlowFile> {
   const parsed = flowFileSchema.safeParse(json, { reportInput: true });
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => shapeProblem(issue, json));
   if (isRecord(json)) {
@@ -125,8 +135,10 @@ function shapeProblem(issue: z.core.$ZodIssue, json: unknown): string {
   }
   const text = describeIssue(issue, 'the flow');
   if (issue.code === 'unrecognized_keys') return `${text} (a flow takes only ${FLOW_KEYS.join(', ')})`;
-  if (first === 'package_name' && issue.path.length === 1) return `${text}: name the application id to open, e.g. com.example.app`;
-  if (first === 'steps' && issue.path.length === 1) return `${text}: list the steps, e.g. [{"tool": "ui_tap", "arguments": {"selector": {"text": "Login"}}}]`;
+  if (first === 'package_name' && issue.path.length === 1)
+    return `${text}: name the application id to open, e.g. com.example.app`;
+  if (first === 'steps' && issue.path.length === 1)
+    return `${text}: list the steps, e.g. [{"tool": "ui_tap", "arguments": {"selector": {"text": "Login"}}}]`;
   return text;
 }
 
@@ -146,9 +158,12 @@ async function stepProblems(index: number, step: unknown, options: FlowCheckOpti
   const args = step.arguments === undefined ? {} : step.arguments;
   if (!isRecord(args)) return []; // its shape problem is reported already
   const problems: string[] = [];
-  if (Object.hasOwn(args, 'session_id')) problems.push('session_id must not be given: the runner opens the flow and puts its id in every step');
+  if (Object.hasOwn(args, 'session_id'))
+    problems.push('session_id must not be given: the runner opens the flow and puts its id in every step');
   if (isRecord(args.selector) && args.selector.ref !== undefined) {
-    problems.push('selector.ref must not be given: a ref names one element of one screen of one server run; copy the selector keys ui_get_tree offers beside it');
+    problems.push(
+      'selector.ref must not be given: a ref names one element of one screen of one server run; copy the selector keys ui_get_tree offers beside it',
+    );
   }
   problems.push(...(await callProblems(tool, args, ['session_id'])));
   return problems.map((problem) => `${label}: ${problem}`);

@@ -30,11 +30,17 @@ export function isStepTool(tool: ToolDefinition): boolean {
 
 /** The step tools of the given toolsets, in catalogue order. */
 export function stepToolNames(toolsets: readonly ToolsetName[]): string[] {
-  return [...toolsForChecking().values()].filter((tool) => isStepTool(tool) && toolsets.includes(tool.toolset)).map((tool) => tool.name);
+  return [...toolsForChecking().values()]
+    .filter((tool) => isStepTool(tool) && toolsets.includes(tool.toolset))
+    .map((tool) => tool.name);
 }
 
 /** Why `tool` cannot be a step here, or null when it can. `name` is what the file says. */
-export function stepToolProblem(name: string, tool: ToolDefinition | undefined, options: FlowCheckOptions): string | null {
+export function stepToolProblem(
+  name: string,
+  tool: ToolDefinition | undefined,
+  options: FlowCheckOptions,
+): string | null {
   if (tool === undefined) {
     const on = stepToolNames(options.toolsets);
     const off = stepToolNames(TOOLSET_NAMES).filter((candidate) => !on.includes(candidate));

@@ -87,7 +87,13 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
   const calls: FlowCall[] = [];
   let stepsRun = 0;
 
-  const call = async (phase: FlowPhase, stepIndex: number | null, tool: string, args: Record<string, unknown>, recorded = args) => {
+  const call = async (
+    phase: FlowPhase,
+    stepIndex: number | null,
+    tool: string,
+    args: Record<string, unknown>,
+    recorded = args,
+  ) => {
     const t0 = mono();
     let envelope: FlowEnvelope;
     let isError: boolean;
@@ -95,11 +101,22 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
       ({ envelope, isError } = await client.callTool(tool, args));
     } catch (error) {
       // A client that throws (server gone, broken pipe) still yields a failed call, never a crash.
-      envelope = { ok: false, error: { code: 'CLIENT_ERROR', message: error instanceof Error ? error.message : String(error) } };
+      envelope = {
+        ok: false,
+        error: { code: 'CLIENT_ERROR', message: error instanceof Error ? error.message : String(error) },
+      };
       isError = true;
     }
     const ok = envelope.ok === true && !isError;
-    calls.push({ phase, step_index: stepIndex, tool, arguments: recorded, ok, duration_ms: Math.round(mono() - t0), envelope });
+    calls.push({
+      phase,
+      step_index: stepIndex,
+      tool,
+      arguments: recorded,
+      ok,
+      duration_ms: Math.round(mono() - t0),
+      envelope,
+    });
     return { ok, envelope };
   };
 
@@ -114,7 +131,13 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
     for (const [index, step] of flow.steps.entries()) {
       if (aborted()) return;
       stepsRun += 1;
-      const result = await call('step', index, step.tool, { ...step.arguments, session_id: id }, { ...step.arguments, session_id: SESSION_PLACEHOLDER });
+      const result = await call(
+        'step',
+        index,
+        step.tool,
+        { ...step.arguments, session_id: id },
+        { ...step.arguments, session_id: SESSION_PLACEHOLDER },
+      );
       options.onStep?.(stepsRun, flow.steps.length);
       if (!result.ok) return;
     }
@@ -125,7 +148,19 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
       sessionId = await openFlow({ device: options.device });
       if (sessionId === null || aborted()) return;
       const id = sessionId;
-      if (!(await call('setup', null, 'app_open', { package_name: flow.package_name, session_id: id }, { package_name: flow.package_name, ...inFlow })).ok || aborted()) return;
+      if (
+        !(
+          await call(
+            'setup',
+            null,
+            'app_open',
+            { package_name: flow.package_name, session_id: id },
+            { package_name: flow.package_name, ...inFlow },
+          )
+        ).ok ||
+        aborted()
+      )
+        return;
       if (!(await call('setup', null, 'ui_get_tree', { session_id: id }, inFlow)).ok) return;
       return runSteps(id);
     }
@@ -224,7 +259,8 @@ export function summarizeReport(report: FlowReport): string[] {
     lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${label}${target} — ${detail}${evidence}`);
   }
   if (report.evidence.length > 0) lines.push(`evidence (${report.evidence.length} PNG): ${report.evidence.join(', ')}`);
-  if (report.first_error) lines.push(`first error: ${report.first_error.tool} → ${report.first_error.code}: ${report.first_error.message}`);
+  if (report.first_error)
+    lines.push(`first error: ${report.first_error.tool} → ${report.first_error.code}: ${report.first_error.message}`);
   if (report.trace) lines.push(`trace: ${report.trace} (android-mcp-harness trace view ${report.trace})`);
   return lines;
 }

@@ -38,7 +38,9 @@ const STDERR_TAIL = 60;
 
 export async function connectToHarness(options: HarnessConnectionOptions = {}): Promise<HarnessConnection> {
   const env = Object.fromEntries(
-    Object.entries(options.env ?? process.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    Object.entries(options.env ?? process.env).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -67,10 +69,17 @@ export async function connectToHarness(options: HarnessConnectionOptions = {}): 
     async callTool(name, args) {
       try {
         const result = await client.callTool({ name, arguments: args }, undefined, { timeout });
-        return { envelope: envelopeOf(result as { structuredContent?: unknown; content?: unknown }), isError: result.isError === true };
+        return {
+          envelope: envelopeOf(result as { structuredContent?: unknown; content?: unknown }),
+          isError: result.isError === true,
+        };
       } catch (error) {
         return {
-          envelope: { ok: false, tool: name, error: { code: 'PROTOCOL_ERROR', message: error instanceof Error ? error.message : String(error) } },
+          envelope: {
+            ok: false,
+            tool: name,
+            error: { code: 'PROTOCOL_ERROR', message: error instanceof Error ? error.message : String(error) },
+          },
           isError: true,
         };
       }

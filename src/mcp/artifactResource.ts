@@ -1,4 +1,9 @@
-import { ErrorCode, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describeBound, isBounded, type RetentionBound } from '../domain/evidence/retention.js';
 import { isArtifactId } from '../domain/evidenceName.js';
 import { HarnessError } from '../domain/errors.js';
@@ -40,7 +45,10 @@ export function artifactIdFromUri(uri: unknown): string | null {
  * HarnessErrors with a code of the contract: INVALID_ARGUMENT for what is not an issued id,
  * ARTIFACT_NOT_FOUND for an issued-shape id with no file (never written, or removed).
  */
-export async function loadArtifact(reader: ArtifactReader, uri: unknown): Promise<{ readonly id: string; readonly bytes: Buffer }> {
+export async function loadArtifact(
+  reader: ArtifactReader,
+  uri: unknown,
+): Promise<{ readonly id: string; readonly bytes: Buffer }> {
   const id = artifactIdFromUri(uri);
   if (id === null) {
     // Never quoted back: it may be anything, a host path included.
@@ -51,7 +59,8 @@ export async function loadArtifact(reader: ArtifactReader, uri: unknown): Promis
     );
   }
   const bytes = await reader.read(id);
-  if (bytes === null) throw new HarnessError('ARTIFACT_NOT_FOUND', unknownArtifactMessage(id, reader.retentionBound?.() ?? null));
+  if (bytes === null)
+    throw new HarnessError('ARTIFACT_NOT_FOUND', unknownArtifactMessage(id, reader.retentionBound?.() ?? null));
   return { id, bytes };
 }
 
@@ -74,7 +83,10 @@ export async function readArtifact(reader: ArtifactReader, uri: unknown): Promis
     return { contents: [{ uri: `${ARTIFACT_SCHEME}${id}`, mimeType: 'image/png', blob: bytes.toString('base64') }] };
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
-    throw protocolError(error.code === 'ARTIFACT_NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, `${error.code}: ${error.message}`);
+    throw protocolError(
+      error.code === 'ARTIFACT_NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams,
+      `${error.code}: ${error.message}`,
+    );
   }
 }
 

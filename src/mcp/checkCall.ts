@@ -45,7 +45,11 @@ export function toolsForChecking(): ReadonlyMap<string, ToolDefinition> {
  * tool's validation. `withhold` names arguments the caller supplies itself (a UI session's session_id):
  * they are neither offered as names to send nor checked here; the caller judges them.
  */
-export async function callProblems(tool: ToolDefinition, sent: Readonly<Record<string, unknown>>, withhold: readonly string[] = []): Promise<string[]> {
+export async function callProblems(
+  tool: ToolDefinition,
+  sent: Readonly<Record<string, unknown>>,
+  withhold: readonly string[] = [],
+): Promise<string[]> {
   const declared = declaredArguments(tool).filter((name) => !withhold.includes(name));
   const args = Object.fromEntries(Object.entries(sent).filter(([key]) => !withhold.includes(key)));
   const problems: string[] = [];
@@ -106,14 +110,18 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
 export function describeIssue(issue: z.core.$ZodIssue, root = 'the arguments'): string {
   const where = pathOf(issue, root);
   const input = 'input' in issue ? issue.input : undefined;
-  if (input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return `${where} is missing`;
+  if (input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value'))
+    return `${where} is missing`;
   switch (issue.code) {
     case 'invalid_type':
       return `${where} must be ${TYPE_WORDS[issue.expected] ?? issue.expected}, not ${shown(input)}`;
     case 'invalid_value':
       return `${where} ${shown(input)} is not one of ${issue.values.map(String).join(', ')}`;
     case 'too_small':
-      if (issue.origin === 'array') return Number(issue.minimum) === 1 ? `${where} is empty` : `${where} must list at least ${String(issue.minimum)}`;
+      if (issue.origin === 'array')
+        return Number(issue.minimum) === 1
+          ? `${where} is empty`
+          : `${where} must list at least ${String(issue.minimum)}`;
       return `${where} must be at least ${String(issue.minimum)}${issue.inclusive === false ? ' (excluded)' : ''}, not ${shown(input)}`;
     case 'too_big':
       return `${where} must be at most ${String(issue.maximum)}${issue.inclusive === false ? ' (excluded)' : ''}, not ${shown(input)}`;

@@ -44,7 +44,8 @@ function withoutEmptyProperties(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'properties' && value !== null && typeof value === 'object' && Object.keys(value).length === 0) continue;
+    if (key === 'properties' && value !== null && typeof value === 'object' && Object.keys(value).length === 0)
+      continue;
     out[key] = withoutEmptyProperties(value);
   }
   return out;

@@ -14,7 +14,12 @@ import { sendJson } from './sendJson.js';
 export async function sendArtifact(reader: ArtifactReader, rawId: string, res: ServerResponse): Promise<void> {
   try {
     const { bytes } = await loadArtifact(reader, `${ARTIFACT_SCHEME}${rawId}`);
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': bytes.length, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, {
+      'content-type': 'image/png',
+      'content-length': bytes.length,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
     res.end(bytes);
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;

@@ -15,7 +15,10 @@ export interface DeviceIds {
   on<T>(id: string, body: () => Promise<T>): Promise<T>;
 }
 
-export function resolvedDevice(resolver: Pick<DeviceResolver, 'resolve'>, router: Pick<DeviceRouter, 'onDevice'>): DeviceIds {
+export function resolvedDevice(
+  resolver: Pick<DeviceResolver, 'resolve'>,
+  router: Pick<DeviceRouter, 'onDevice'>,
+): DeviceIds {
   return {
     refusal: async (id) => {
       try {

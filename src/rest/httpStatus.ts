@@ -40,7 +40,10 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   INTERNAL_ERROR: 500,
 });
 
-export function statusForEnvelope(envelope: { readonly ok: boolean; readonly error: { readonly code: ErrorCode } | null }): number {
+export function statusForEnvelope(envelope: {
+  readonly ok: boolean;
+  readonly error: { readonly code: ErrorCode } | null;
+}): number {
   if (envelope.ok || envelope.error === null) return 200;
   return STATUS_BY_ERROR_CODE[envelope.error.code];
 }

@@ -41,19 +41,33 @@ function statusDescription(status: number): string {
 }
 
 function envelopeResponses(): Record<string, unknown> {
-  const responses: Record<string, unknown> = { 200: { description: 'ok: true', content: { 'application/json': { schema: ENVELOPE_REF } } } };
+  const responses: Record<string, unknown> = {
+    200: { description: 'ok: true', content: { 'application/json': { schema: ENVELOPE_REF } } },
+  };
   const statuses = [...new Set(Object.values(STATUS_BY_ERROR_CODE))].sort((a, b) => a - b);
   for (const status of statuses) {
-    responses[status] = { description: statusDescription(status), content: { 'application/json': { schema: ENVELOPE_REF } } };
+    responses[status] = {
+      description: statusDescription(status),
+      content: { 'application/json': { schema: ENVELOPE_REF } },
+    };
   }
   // An {id} no allowed online device has is also 404 (EMULATOR_UNAVAILABLE in the envelope).
-  responses[404] = { description: `${statusDescription(404)}; or {id} names no allowed online device (EMULATOR_UNAVAILABLE); a session_id of a flow on another device (INVALID_UI_SESSION)`, content: { 'application/json': { schema: ENVELOPE_REF } } };
+  responses[404] = {
+    description: `${statusDescription(404)}; or {id} names no allowed online device (EMULATOR_UNAVAILABLE); a session_id of a flow on another device (INVALID_UI_SESSION)`,
+    content: { 'application/json': { schema: ENVELOPE_REF } },
+  };
   responses[401] = { description: 'No or wrong bearer token' };
   responses[413] = { description: 'Body over 1 MB' };
   return responses;
 }
 
-const DEVICE_ID = { name: 'id', in: 'path', required: true, description: 'The device the call runs on: its adb serial (GET /devices) or an emulator\'s AVD name', schema: { type: 'string' } };
+const DEVICE_ID = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: "The device the call runs on: its adb serial (GET /devices) or an emulator's AVD name",
+  schema: { type: 'string' },
+};
 
 function operationObject(operation: RestOperation, tool: ToolDefinition): Record<string, unknown> {
   const input = toInputJsonSchema(tool.inputSchema);
@@ -69,12 +83,21 @@ function operationObject(operation: RestOperation, tool: ToolDefinition): Record
     const properties = (input.properties ?? {}) as Record<string, Record<string, unknown>>;
     for (const [name, schema] of Object.entries(properties)) {
       const { description, ...rest } = schema;
-      parameters.push({ name, in: 'query', required: false, ...(description === undefined ? {} : { description }), schema: rest });
+      parameters.push({
+        name,
+        in: 'query',
+        required: false,
+        ...(description === undefined ? {} : { description }),
+        schema: rest,
+      });
     }
   }
   if (operation.input === 'body') {
     const required = Array.isArray(input.required) && input.required.length > 0;
-    object.requestBody = { required, content: { 'application/json': { schema: { ...input, additionalProperties: false } } } };
+    object.requestBody = {
+      required,
+      content: { 'application/json': { schema: { ...input, additionalProperties: false } } },
+    };
   }
   if (parameters.length > 0) object.parameters = parameters;
   return object;
@@ -93,18 +116,36 @@ export function openApiDocument(
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { operation, tool } of operations) {
-    paths[operation.path] = { ...paths[operation.path], [operation.method.toLowerCase()]: operationObject(operation, tool) };
+    paths[operation.path] = {
+      ...paths[operation.path],
+      [operation.method.toLowerCase()]: operationObject(operation, tool),
+    };
   }
   paths['/artifacts/{id}'] = {
     get: {
       operationId: 'getArtifact',
       summary: 'An evidence PNG by its artifact_id (the artifact:// resource over HTTP)',
-      parameters: [{ name: 'id', in: 'path', required: true, description: '`evidence.artifact_id` of an answer, exactly as given', schema: { type: 'string', pattern: '^\\d{8}-\\d{6}-\\d{6}-[a-z0-9-]{1,40}\\.png$' } }],
+      parameters: [
+        {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: '`evidence.artifact_id` of an answer, exactly as given',
+          schema: { type: 'string', pattern: '^\\d{8}-\\d{6}-\\d{6}-[a-z0-9-]{1,40}\\.png$' },
+        },
+      ],
       responses: {
-        200: { description: 'The PNG', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
-        400: { description: 'INVALID_ARGUMENT: not an id the harness issues (refused before the file system)', content: { 'application/json': { schema: REFUSAL_REF } } },
+        200: {
+          description: 'The PNG',
+          content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+        },
+        400: {
+          description: 'INVALID_ARGUMENT: not an id the harness issues (refused before the file system)',
+          content: { 'application/json': { schema: REFUSAL_REF } },
+        },
         404: {
-          description: 'ARTIFACT_NOT_FOUND: no such file in the evidence directory (never written, or removed by the retention bound)',
+          description:
+            'ARTIFACT_NOT_FOUND: no such file in the evidence directory (never written, or removed by the retention bound)',
           content: { 'application/json': { schema: REFUSAL_REF } },
         },
         401: { description: 'No or wrong bearer token' },
@@ -116,13 +157,20 @@ export function openApiDocument(
     info: {
       title: 'android-mcp-harness REST mirror',
       version,
-      description: 'The MCP tools of android-mcp-harness over plain HTTP: each operation calls its tool and answers its envelope (docs/contract.md §13).',
+      description:
+        'The MCP tools of android-mcp-harness over plain HTTP: each operation calls its tool and answers its envelope (docs/contract.md §13).',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     paths: { ...paths, ...extra.paths },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'ANDROID_MCP_HTTP_TOKEN, or the token file the server named at start' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'ANDROID_MCP_HTTP_TOKEN, or the token file the server named at start',
+        },
+      },
       schemas: { Envelope: component(envelopeSchema), Refusal: component(refusalSchema), ...extra.schemas },
     },
   };

@@ -36,7 +36,12 @@ export interface RestMirrorOptions {
 }
 
 function isMirrorPath(pathname: string): boolean {
-  return pathname === '/devices' || pathname.startsWith('/devices/') || pathname.startsWith(ARTIFACTS_PREFIX) || pathname === OPENAPI_PATH;
+  return (
+    pathname === '/devices' ||
+    pathname.startsWith('/devices/') ||
+    pathname.startsWith(ARTIFACTS_PREFIX) ||
+    pathname === OPENAPI_PATH
+  );
 }
 
 export function restRoute(options: RestMirrorOptions): HttpRoute {
@@ -63,7 +68,8 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
     const candidates = operations.filter(({ operation }) => matchPath(operation.path, pathname) !== null);
     const found = candidates.find(({ operation }) => operation.method === method);
     if (!found) {
-      if (candidates.length > 0) return methodNotAllowed(res, candidates.map(({ operation }) => operation.method).join(', '));
+      if (candidates.length > 0)
+        return methodNotAllowed(res, candidates.map(({ operation }) => operation.method).join(', '));
       return sendJson(res, 404, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Not found: ${REST_HINT}` } });
     }
     const { operation, tool } = found;
@@ -76,7 +82,13 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
       checkArgumentNames(args, declaredArguments(tool), tool.name);
     } catch (error) {
       // The rest of the body is never read: the connection closes after the answer.
-      if (error instanceof BodyTooLarge) return sendJson(res, 413, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Payload too large: ${error.message}.` } }, { connection: 'close' });
+      if (error instanceof BodyTooLarge)
+        return sendJson(
+          res,
+          413,
+          { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Payload too large: ${error.message}.` } },
+          { connection: 'close' },
+        );
       return answer(res, await failWith(options.runner, tool, error));
     }
     if (params.id === undefined) return answer(res, await runTool(options.runner, tool, args, options.trace));
@@ -106,26 +118,49 @@ function decodeSegment(segment: string): string {
  * string, where `true`/`false`, whole numbers and `{…}` objects are read as JSON would carry them and anything
  * else stays a string, so the tool's own validation refuses it with its own message.
  */
-async function argumentsOf(operation: RestOperation, req: IncomingMessage, url: URL, maxBodyBytes: number): Promise<Record<string, unknown>> {
+async function argumentsOf(
+  operation: RestOperation,
+  req: IncomingMessage,
+  url: URL,
+  maxBodyBytes: number,
+): Promise<Record<string, unknown>> {
   if (operation.input === 'query') {
     const args: Record<string, unknown> = {};
-    for (const [key, value] of url.searchParams) args[key] = value === 'true' ? true : value === 'false' ? false : /^\d{1,15}$/.test(value) ? Number(value) : objectOrText(value);
+    for (const [key, value] of url.searchParams)
+      args[key] =
+        value === 'true'
+          ? true
+          : value === 'false'
+            ? false
+            : /^\d{1,15}$/.test(value)
+              ? Number(value)
+              : objectOrText(value);
     return args;
   }
   const body = operation.method === 'POST' ? await readBody(req, maxBodyBytes) : Buffer.alloc(0);
   const text = body.toString('utf8').trim();
   if (operation.input === 'none' || text === '') {
-    if (text !== '') throw new HarnessError('INVALID_ARGUMENT', `Invalid request: ${operation.method} ${operation.path} takes no body.`);
+    if (text !== '')
+      throw new HarnessError(
+        'INVALID_ARGUMENT',
+        `Invalid request: ${operation.method} ${operation.path} takes no body.`,
+      );
     return {};
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new HarnessError('INVALID_ARGUMENT', 'Invalid request body: it is not JSON. Send a JSON object of the tool\'s arguments (see /openapi.json).');
+    throw new HarnessError(
+      'INVALID_ARGUMENT',
+      "Invalid request body: it is not JSON. Send a JSON object of the tool's arguments (see /openapi.json).",
+    );
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new HarnessError('INVALID_ARGUMENT', 'Invalid request body: send a JSON object of the tool\'s arguments (see /openapi.json).');
+    throw new HarnessError(
+      'INVALID_ARGUMENT',
+      "Invalid request body: send a JSON object of the tool's arguments (see /openapi.json).",
+    );
   }
   return parsed as Record<string, unknown>;
 }

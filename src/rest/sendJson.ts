@@ -1,7 +1,12 @@
 import type { ServerResponse } from 'node:http';
 
 /** One JSON answer; `text` when the exact bytes are already made (an envelope, as tools/call's text block). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json',
@@ -14,5 +19,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 /** 405 with `Allow`, as REST refusals are written: `{ok: false, error: {code, message}}`. */
 export function methodNotAllowed(res: ServerResponse, allow: string): void {
-  sendJson(res, 405, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Method not allowed: use ${allow}.` } }, { allow });
+  sendJson(
+    res,
+    405,
+    { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Method not allowed: use ${allow}.` } },
+    { allow },
+  );
 }

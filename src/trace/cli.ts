@@ -49,17 +49,22 @@ export async function traceMain(argv: readonly string[]): Promise<number> {
   }
   try {
     if (command === 'view') {
-      if (values.format !== undefined || values.out !== undefined) throw new UsageError('view takes no --format or --out');
+      if (values.format !== undefined || values.out !== undefined)
+        throw new UsageError('view takes no --format or --out');
       const file = writeViewer(dir);
       process.stdout.write(`${path.resolve(file)}\n`); // stdout-ok: the page this CLI wrote
       return 0;
     }
     const format = values.format ?? 'flow';
-    if (format !== 'flow' && format !== 'wdio') throw new UsageError(`--format is flow or wdio, not ${JSON.stringify(format.slice(0, 20))}`);
+    if (format !== 'flow' && format !== 'wdio')
+      throw new UsageError(`--format is flow or wdio, not ${JSON.stringify(format.slice(0, 20))}`);
     const trace = readTrace(dir);
     const replay = replayOf(trace, format === 'wdio' ? WDIO_STEP_TOOLS : undefined);
     const out = values.out ?? path.join(dir, format === 'flow' ? 'flow.json' : 'replay.test.mjs');
-    writeFileSync(out, format === 'flow' ? `${JSON.stringify(flowOf(trace, replay), null, 2)}\n` : wdioOf(trace, replay));
+    writeFileSync(
+      out,
+      format === 'flow' ? `${JSON.stringify(flowOf(trace, replay), null, 2)}\n` : wdioOf(trace, replay),
+    );
     for (const warning of replay.warnings) say(`trace export: ${warning}`);
     process.stdout.write(`${path.resolve(out)}\n`); // stdout-ok: the file this CLI wrote
     return 0;

@@ -33,7 +33,14 @@ export class TraceExportError extends Error {
   }
 }
 
-const ACTING_TOOLS: ReadonlySet<string> = new Set(['ui_tap', 'ui_type_text', 'ui_scroll', 'device_back', 'device_key', 'ui_wait']);
+const ACTING_TOOLS: ReadonlySet<string> = new Set([
+  'ui_tap',
+  'ui_type_text',
+  'ui_scroll',
+  'device_back',
+  'device_key',
+  'ui_wait',
+]);
 
 export interface ReplayStep {
   readonly tool: string;
@@ -55,10 +62,14 @@ export interface Replay {
 }
 
 export function replayOf(trace: Trace, allowed: ReadonlySet<string> = new Set(stepToolNames(TOOLSET_NAMES))): Replay {
-  const opened = trace.calls.find((call) => call.ok && call.tool === 'app_open' && typeof call.arguments.package_name === 'string');
+  const opened = trace.calls.find(
+    (call) => call.ok && call.tool === 'app_open' && typeof call.arguments.package_name === 'string',
+  );
   const packageName = typeof opened?.arguments.package_name === 'string' ? opened.arguments.package_name : null;
   if (packageName === null) {
-    throw new TraceExportError(`The trace ${trace.name} cannot be replayed:`, ['it opened no app (no successful app_open): a flow starts by opening one']);
+    throw new TraceExportError(`The trace ${trace.name} cannot be replayed:`, [
+      'it opened no app (no successful app_open): a flow starts by opening one',
+    ]);
   }
   const steps: ReplayStep[] = [];
   const warnings: string[] = [];
@@ -91,12 +102,25 @@ export function replayOf(trace: Trace, allowed: ReadonlySet<string> = new Set(st
       typed = { n: typedCount, characters };
       args.text = `[typed text ${typedCount}]`;
       notes.push(`the trace never keeps typed text: replace the placeholder with the ${characters} characters to type`);
-      warnings.push(`step ${steps.length + 1} (line ${call.line}) types a placeholder: the trace never keeps typed text (${characters} characters were typed)`);
+      warnings.push(
+        `step ${steps.length + 1} (line ${call.line}) types a placeholder: the trace never keeps typed text (${characters} characters were typed)`,
+      );
     }
-    steps.push({ tool: call.tool, arguments: args, note: notes.join('; '), line: call.line, foreground: before, ...(typed ? { typed } : {}) });
+    steps.push({
+      tool: call.tool,
+      arguments: args,
+      note: notes.join('; '),
+      line: call.line,
+      foreground: before,
+      ...(typed ? { typed } : {}),
+    });
   }
-  if (problems.length > 0) throw new TraceExportError(`The trace ${trace.name} cannot be replayed as it ran:`, problems);
-  if (steps.length === 0) throw new TraceExportError(`The trace ${trace.name} cannot be replayed:`, ['no acting call succeeded in it (reads are not replayed)']);
+  if (problems.length > 0)
+    throw new TraceExportError(`The trace ${trace.name} cannot be replayed as it ran:`, problems);
+  if (steps.length === 0)
+    throw new TraceExportError(`The trace ${trace.name} cannot be replayed:`, [
+      'no acting call succeeded in it (reads are not replayed)',
+    ]);
   return { packageName, steps, warnings };
 }
 
@@ -104,7 +128,8 @@ export function replayOf(trace: Trace, allowed: ReadonlySet<string> = new Set(st
 function stableArguments(trace: Trace, call: TraceCall, problems: string[]): Record<string, unknown> | null {
   const { session_id: _session, typed_characters: _typed, ...args } = call.arguments;
   const selector = args.selector as { ref?: unknown } | undefined;
-  if (selector === undefined || typeof selector !== 'object' || selector === null || typeof selector.ref !== 'string') return args;
+  if (selector === undefined || typeof selector !== 'object' || selector === null || typeof selector.ref !== 'string')
+    return args;
   const entry = entryNamed(trace.readRecord(call.read_line), selector);
   const stable = entry ? selectorOfEntry(entry) : null;
   if (stable === null) {
@@ -123,7 +148,11 @@ export function flowOf(trace: Trace, replay: Replay = replayOf(trace)): FlowFile
   return {
     description: `Exported from the trace ${trace.name} (android-mcp-harness trace export): its successful actions, refs turned into the summary's selectors, reads left out.`,
     package_name: replay.packageName,
-    steps: replay.steps.map((step) => ({ tool: step.tool as FlowFile['steps'][number]['tool'], arguments: step.arguments, note: step.note })),
+    steps: replay.steps.map((step) => ({
+      tool: step.tool as FlowFile['steps'][number]['tool'],
+      arguments: step.arguments,
+      note: step.note,
+    })),
   };
 }
 
@@ -131,7 +160,13 @@ export function flowOf(trace: Trace, replay: Replay = replayOf(trace)): FlowFile
  * A WebdriverIO test (mocha style; `webdriverio` its only dependency) with the same steps, through
  * Appium's UiAutomator2 locators. Run it with mocha: `APPIUM_URL=… ANDROID_UDID=… npx mocha FILE`.
  */
-export const WDIO_STEP_TOOLS: ReadonlySet<string> = new Set(['ui_tap', 'ui_type_text', 'ui_scroll', 'device_back', 'ui_wait']);
+export const WDIO_STEP_TOOLS: ReadonlySet<string> = new Set([
+  'ui_tap',
+  'ui_type_text',
+  'ui_scroll',
+  'device_back',
+  'ui_wait',
+]);
 
 export function wdioOf(trace: Trace, replay: Replay = replayOf(trace, WDIO_STEP_TOOLS)): string {
   const body = replay.steps.map((step, index) => wdioStep(step, index + 1)).join('\n');
@@ -200,19 +235,25 @@ ${body}
 }
 
 function wdioStep(step: ReplayStep, n: number): string {
-  const title = JSON.stringify(`step ${n}: ${step.tool}${step.arguments.selector ? ` ${JSON.stringify(step.arguments.selector)}` : ''}`);
+  const title = JSON.stringify(
+    `step ${n}: ${step.tool}${step.arguments.selector ? ` ${JSON.stringify(step.arguments.selector)}` : ''}`,
+  );
   const selector = step.arguments.selector;
   // The harness's own locator for the selector (ids expanded with the app in front then).
-  const find = selector === undefined ? '' : (() => {
-    const locator = buildLocator(expandIds(parseSelector(selector), step.foreground));
-    return `find(driver, ${JSON.stringify([locator.using, locator.value])}, ${JSON.stringify(selector)})`;
-  })();
+  const find =
+    selector === undefined
+      ? ''
+      : (() => {
+          const locator = buildLocator(expandIds(parseSelector(selector), step.foreground));
+          return `find(driver, ${JSON.stringify([locator.using, locator.value])}, ${JSON.stringify(selector)})`;
+        })();
   let action: string;
   switch (step.tool) {
     case 'ui_tap':
-      action = step.arguments.long_press === true
-        ? `await driver.execute('mobile: longClickGesture', { elementId: await ${find}, duration: 1500 });`
-        : `await driver.elementClick(await ${find});`;
+      action =
+        step.arguments.long_press === true
+          ? `await driver.execute('mobile: longClickGesture', { elementId: await ${find}, duration: 1500 });`
+          : `await driver.elementClick(await ${find});`;
       break;
     case 'ui_type_text': {
       const variable = `TYPED_TEXT_${step.typed?.n ?? n}`;

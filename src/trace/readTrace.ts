@@ -14,30 +14,34 @@ export class TraceReadError extends Error {}
 const boxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 export type Box = z.infer<typeof boxSchema>;
 
-const envelopeSchema = z.object({
-  ok: z.boolean(),
-  tool: z.string().optional(),
-  data: z.record(z.string(), z.unknown()).default({}),
-  evidence: z.object({ artifact_id: z.string() }).loose().nullable().default(null),
-  error: z.object({ code: z.string(), message: z.string() }).nullable().default(null),
-}).loose();
+const envelopeSchema = z
+  .object({
+    ok: z.boolean(),
+    tool: z.string().optional(),
+    data: z.record(z.string(), z.unknown()).default({}),
+    evidence: z.object({ artifact_id: z.string() }).loose().nullable().default(null),
+    error: z.object({ code: z.string(), message: z.string() }).nullable().default(null),
+  })
+  .loose();
 
-const callSchema = z.object({
-  line: z.number().int(),
-  type: z.literal('call'),
-  tool: z.string(),
-  arguments: z.record(z.string(), z.unknown()).default({}),
-  started_at: z.string(),
-  duration_ms: z.number(),
-  device: z.string().nullable().default(null),
-  ok: z.boolean(),
-  error_code: z.string().nullable().default(null),
-  evidence: z.array(z.string()).default([]),
-  read_line: z.number().int().nullable().default(null),
-  envelope: envelopeSchema,
-  bounds: z.record(z.string(), boxSchema).optional(),
-  acted_bounds: boxSchema.optional(),
-}).loose();
+const callSchema = z
+  .object({
+    line: z.number().int(),
+    type: z.literal('call'),
+    tool: z.string(),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    started_at: z.string(),
+    duration_ms: z.number(),
+    device: z.string().nullable().default(null),
+    ok: z.boolean(),
+    error_code: z.string().nullable().default(null),
+    evidence: z.array(z.string()).default([]),
+    read_line: z.number().int().nullable().default(null),
+    envelope: envelopeSchema,
+    bounds: z.record(z.string(), boxSchema).optional(),
+    acted_bounds: boxSchema.optional(),
+  })
+  .loose();
 
 export type TraceCall = z.infer<typeof callSchema>;
 
@@ -75,7 +79,9 @@ export function selectorOfEntry(entry: SummaryEntry): Record<string, unknown> | 
 export function readTrace(dir: string): Trace {
   const file = path.join(dir, TRACE_FILE);
   if (!existsSync(file) || !statSync(file).isFile()) {
-    throw new TraceReadError(`${dir} is not a trace folder: it has no ${TRACE_FILE}. Traces are under the artifacts directory's traces/ folder (docs/contract.md, "Traces").`);
+    throw new TraceReadError(
+      `${dir} is not a trace folder: it has no ${TRACE_FILE}. Traces are under the artifacts directory's traces/ folder (docs/contract.md, "Traces").`,
+    );
   }
   const lines = readFileSync(file, 'utf8').split('\n');
   let start: Record<string, unknown> | null = null;
@@ -112,9 +118,18 @@ export function readTrace(dir: string): Trace {
       const call = line === null ? undefined : byLine.get(line);
       if (!call) return null;
       const data = call.envelope.data;
-      const summary = Array.isArray(data.actions) ? data : isRecord(data.after) && Array.isArray(data.after.actions) ? data.after : null;
+      const summary = Array.isArray(data.actions)
+        ? data
+        : isRecord(data.after) && Array.isArray(data.after.actions)
+          ? data.after
+          : null;
       if (!summary) return null;
-      return { line: call.line, summary, actions: (summary.actions as unknown[]).filter(isRecord), bounds: call.bounds ?? {} };
+      return {
+        line: call.line,
+        summary,
+        actions: (summary.actions as unknown[]).filter(isRecord),
+        bounds: call.bounds ?? {},
+      };
     },
     evidence: (id) => {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]*\.png$/.test(id)) return null;
@@ -139,14 +154,20 @@ export function entryNamed(read: ScreenRead | null, selector: unknown): SummaryE
   if (!read || !isRecord(selector)) return null;
   if (typeof selector.ref === 'string') return read.actions.find((entry) => entry.ref === selector.ref) ?? null;
   const wanted = canonical(selector);
-  return read.actions.find((entry) => {
-    const offered = selectorOfEntry(entry);
-    return offered !== null && canonical(offered) === wanted;
-  }) ?? null;
+  return (
+    read.actions.find((entry) => {
+      const offered = selectorOfEntry(entry);
+      return offered !== null && canonical(offered) === wanted;
+    }) ?? null
+  );
 }
 
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isRecord(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+  if (isRecord(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+      .join(',')}}`;
   return JSON.stringify(value);
 }

@@ -84,7 +84,11 @@ function viewStep(call: TraceCall, read: ScreenRead | null, before: string | nul
   const entry = entryNamed(read, shown.selector);
   // Where the action pressed (the harness read it), else the entry's place in the summary read.
   const box = call.acted_bounds ?? (entry?.ref ? read?.bounds[entry.ref] : undefined);
-  const label = entry ? labelOf(entry) : typeof call.envelope.data.element_label === 'string' && call.envelope.data.element_label !== '' ? call.envelope.data.element_label : labelOf(isRecord(shown.selector) ? shown.selector : {});
+  const label = entry
+    ? labelOf(entry)
+    : typeof call.envelope.data.element_label === 'string' && call.envelope.data.element_label !== ''
+      ? call.envelope.data.element_label
+      : labelOf(isRecord(shown.selector) ? shown.selector : {});
   const outline = box ? { box, label } : null;
   const outlineNote =
     shown.selector === undefined
@@ -96,7 +100,14 @@ function viewStep(call: TraceCall, read: ScreenRead | null, before: string | nul
           : 'No summary was read before this call, so the element is not outlined.';
   const screen = read && isScreen(read.summary.screen) ? read.summary.screen : null;
   // The findings of the summary the model read, drawn on the screen it read (tree calls: their own).
-  const own = call.bounds ? { line: call.line, summary: call.envelope.data, actions: (call.envelope.data.actions as SummaryEntryList) ?? [], bounds: call.bounds } : null;
+  const own = call.bounds
+    ? {
+        line: call.line,
+        summary: call.envelope.data,
+        actions: (call.envelope.data.actions as SummaryEntryList) ?? [],
+        bounds: call.bounds,
+      }
+    : null;
   const findingsOf = own ?? read;
   return {
     line: call.line,
@@ -151,7 +162,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isScreen(value: unknown): value is { width: number; height: number } {
   const screen = value as { width?: unknown; height?: unknown } | null;
-  return typeof screen?.width === 'number' && typeof screen.height === 'number' && screen.width > 0 && screen.height > 0;
+  return (
+    typeof screen?.width === 'number' && typeof screen.height === 'number' && screen.width > 0 && screen.height > 0
+  );
 }
 
 function escapeHtml(text: string): string {

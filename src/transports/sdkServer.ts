@@ -14,7 +14,9 @@ export function sdkServerFor(harness: HarnessMcpServer): Server {
   });
   // The same objects; v1 types a schema's properties as `object`, v2 as JSON values (which they are: toInputJsonSchema).
   server.setRequestHandler('tools/list', () => harness.listTools() as unknown as ListToolsResult);
-  server.setRequestHandler('tools/call', (request) => harness.callTool(request.params.name, request.params.arguments ?? {}));
+  server.setRequestHandler('tools/call', (request) =>
+    harness.callTool(request.params.name, request.params.arguments ?? {}),
+  );
   server.setRequestHandler('resources/templates/list', () => harness.listResourceTemplates());
   server.setRequestHandler('resources/list', () => harness.listResources());
   server.setRequestHandler('resources/read', (request) => harness.readResource(request.params.uri));

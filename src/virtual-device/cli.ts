@@ -84,7 +84,10 @@ export function parseVirtualDeviceArgs(argv: readonly string[]): VirtualDeviceCl
   let quiet = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = (): string => {
       if (inline !== undefined) return inline;
       const next = argv[i + 1];
@@ -173,7 +176,12 @@ export function harnessEnvFor(port: number, adbServerPort: string | undefined): 
   const serial = serialFor(port);
   const env: Record<string, string> = { [HARNESS_ENV.udid]: serial };
   if (!/^emulator-\d+$/.test(serial)) env[HARNESS_ENV.allowSerials] = serial;
-  if (adbServerPort !== undefined && /^\d{1,5}$/.test(adbServerPort) && Number(adbServerPort) >= 1 && Number(adbServerPort) <= 65535) {
+  if (
+    adbServerPort !== undefined &&
+    /^\d{1,5}$/.test(adbServerPort) &&
+    Number(adbServerPort) >= 1 &&
+    Number(adbServerPort) <= 65535
+  ) {
     env[HARNESS_ENV.adbServerPort] = adbServerPort;
   }
   return env;
@@ -197,7 +205,15 @@ export function clientInstructions(input: ClientInstructionsInput): string[] {
   const env = harnessEnvFor(input.port, input.adbServerPort);
   const entries = Object.entries(env);
   const envBlock = `{ ${entries.map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')} }`;
-  const claude = ['claude', 'mcp', 'add', 'android', ...entries.flatMap(([key, value]) => ['--env', `${key}=${value}`]), '--', ...input.serverCommand];
+  const claude = [
+    'claude',
+    'mcp',
+    'add',
+    'android',
+    ...entries.flatMap(([key, value]) => ['--env', `${key}=${value}`]),
+    '--',
+    ...input.serverCommand,
+  ];
   const adbServer =
     env[HARNESS_ENV.adbServerPort] === undefined
       ? `adb server on 5037, or start the device with ${HARNESS_ENV.adbServerPort}=N for another`
@@ -262,7 +278,11 @@ export async function runVirtualDeviceCli(argv: readonly string[]): Promise<numb
 
   stderr(`virtual-device: ${describeSource(options.source)}, listening on ${options.host}:${transport.port}`);
   for (const line of reachInstructions(transport.port)) stderr(line);
-  for (const line of clientInstructions({ port: transport.port, adbServerPort: process.env.ANDROID_ADB_SERVER_PORT, serverCommand: harnessServerCommand() })) {
+  for (const line of clientInstructions({
+    port: transport.port,
+    adbServerPort: process.env.ANDROID_ADB_SERVER_PORT,
+    serverCommand: harnessServerCommand(),
+  })) {
     stderr(line);
   }
   stderr('  stop:   Ctrl-C');

@@ -6,10 +6,21 @@
  */
 import type { HarnessConfig } from '../config.js';
 import type { DeviceIdentity } from '../domain/devices/identity.js';
-import type { ApkFolder, AutomationGateway, Clock, DeviceDirectory, DeviceGateway, DriverSessionSource, Logger } from '../domain/ports.js';
+import type {
+  ApkFolder,
+  AutomationGateway,
+  Clock,
+  DeviceDirectory,
+  DeviceGateway,
+  DriverSessionSource,
+  Logger,
+} from '../domain/ports.js';
 import { EndpointAutomationGateway } from '../infrastructure/appium/EndpointAutomationGateway.js';
 import type { AppiumEndpoint } from '../infrastructure/appium/ManagedAppium.js';
-import { WebdriverAutomationGateway, type WebdriverAutomationGatewayOptions } from '../infrastructure/appium/WebdriverAutomationGateway.js';
+import {
+  WebdriverAutomationGateway,
+  type WebdriverAutomationGatewayOptions,
+} from '../infrastructure/appium/WebdriverAutomationGateway.js';
 
 /** What both sets are built from. */
 export interface AdapterInputs {
@@ -54,14 +65,16 @@ export function webdriverAt(
   appium: AppiumEndpoint,
   own: Pick<WebdriverAutomationGatewayOptions, 'udid' | 'authorization' | 'adbPort' | 'systemPort'>,
 ): AutomationGateway {
-  return new EndpointAutomationGateway(appium, (url) =>
-    new WebdriverAutomationGateway({
-      url,
-      connectTimeoutMs: inputs.config.connectTimeoutMs,
-      extraCapabilities: { ...inputs.config.appiumExtraCapabilities },
-      logger,
-      clock: inputs.clock,
-      ...own,
-    }),
+  return new EndpointAutomationGateway(
+    appium,
+    (url) =>
+      new WebdriverAutomationGateway({
+        url,
+        connectTimeoutMs: inputs.config.connectTimeoutMs,
+        extraCapabilities: { ...inputs.config.appiumExtraCapabilities },
+        logger,
+        clock: inputs.clock,
+        ...own,
+      }),
   );
 }

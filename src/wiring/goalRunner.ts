@@ -29,7 +29,10 @@ export function createModel(model: ModelConfig, deps: Pick<GoalRunnerDeps, 'logg
 }
 
 /** The limits come with each run, from the task manager's configuration. */
-export function createGoalRunner(config: { readonly model: ModelConfig | null }, deps: GoalRunnerDeps): GoalRunner | null {
+export function createGoalRunner(
+  config: { readonly model: ModelConfig | null },
+  deps: GoalRunnerDeps,
+): GoalRunner | null {
   if (config.model === null) return null;
   // The variable's name, never its value.
   deps.logger.info('goal tasks use a model', {

@@ -10,7 +10,12 @@ import { AdbDeviceGateway } from '../infrastructure/adb/AdbDeviceGateway.js';
 import { locateAdb } from '../infrastructure/adb/adbLocator.js';
 import { AdbRunner } from '../infrastructure/adb/AdbRunner.js';
 import { findPackageRoot } from '../infrastructure/appium/appiumInstall.js';
-import { FixedAppiumEndpoint, ManagedAppium, androidSdkRootFor, type AppiumEndpoint } from '../infrastructure/appium/ManagedAppium.js';
+import {
+  FixedAppiumEndpoint,
+  ManagedAppium,
+  androidSdkRootFor,
+  type AppiumEndpoint,
+} from '../infrastructure/appium/ManagedAppium.js';
 import { LocalApkFolder } from '../infrastructure/apk/LocalApkFolder.js';
 import { freeLoopbackPort } from '../infrastructure/net/loopbackPorts.js';
 import { webdriverAt, type AdapterInputs, type DeviceAdapters } from './deviceAdapters.js';
@@ -87,11 +92,23 @@ function createAppiumEndpoint(
  * adb through the closed list. When adb cannot be found the runner still exists and answers
  * every call with EMULATOR_UNAVAILABLE and the install remedy, so the server starts anyway.
  */
-function createDeviceGateway(config: HarnessConfig, env: NodeJS.ProcessEnv, clock: Clock, logger: Logger, serial: string): DeviceGateway {
+function createDeviceGateway(
+  config: HarnessConfig,
+  env: NodeJS.ProcessEnv,
+  clock: Clock,
+  logger: Logger,
+  serial: string,
+): DeviceGateway {
   return new AdbDeviceGateway(adbRunnerFor(config, env, logger, locateAdb(env)?.path ?? null, serial), clock, logger);
 }
 
-function adbRunnerFor(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, adbPath: string | null, serial: string): AdbRunner {
+function adbRunnerFor(
+  config: HarnessConfig,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  adbPath: string | null,
+  serial: string,
+): AdbRunner {
   return new AdbRunner({
     adbPath,
     // A serial adb would read as an option is refused by the guard before any call; keep the runner constructible.
@@ -103,7 +120,12 @@ function adbRunnerFor(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Log
 }
 
 /** device_list's view of adb: the listing through the configured runner, getprop through one per listed serial. */
-function createDeviceDirectory(config: HarnessConfig, env: NodeJS.ProcessEnv, logger: Logger, lockDirectory: string | null): DeviceDirectory {
+function createDeviceDirectory(
+  config: HarnessConfig,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  lockDirectory: string | null,
+): DeviceDirectory {
   const adbPath = locateAdb(env)?.path ?? null;
   return new AdbDeviceDirectory({
     runner: adbRunnerFor(config, env, logger, adbPath, config.udid),

@@ -31,7 +31,8 @@ export function remoteAdapters(inputs: AdapterInputs, remote: RemoteConfig): Dev
     device: (_serial, sessions) => new DriverDeviceGateway(sessions),
     // Without ANDROID_UDID no appium:udid: the endpoint picks the device. The local adb server's
     // port and a local free port mean nothing to an Appium on another machine.
-    automation: (_serial, appium) => webdriverAt(inputs, logger, appium, { udid: remote.udid, authorization: remote.authorization }),
+    automation: (_serial, appium) =>
+      webdriverAt(inputs, logger, appium, { udid: remote.udid, authorization: remote.authorization }),
     // No adb: the configured device is the only one.
     directory: () => null,
     listing: () => new RemoteDeviceDirectory(),

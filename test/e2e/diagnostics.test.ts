@@ -30,7 +30,9 @@ function ok(answer: ToolAnswer): WireEnvelope {
   beforeAll(async () => {
     stack = await startStack({ label: 'diagnostics' });
     // The kept session would hold UiAutomation after ui_tap; these reads need none, but app_open dumps.
-    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_TOOLSETS: 'diagnostics', ANDROID_MCP_WARM_SESSION_TIMEOUT: '0' }));
+    harness = await startHarness(
+      stack.harnessEnv({ ANDROID_MCP_TOOLSETS: 'diagnostics', ANDROID_MCP_WARM_SESSION_TIMEOUT: '0' }),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -59,7 +61,20 @@ function ok(answer: ToolAnswer): WireEnvelope {
     const ps = await adbText(['shell', 'ps', '-A', '-o', 'PID,NAME']);
     const pid = Number(/^\s*(\d+) com\.google\.android\.deskclock$/m.exec(ps)?.[1]);
     expect(pid).toBeGreaterThan(0);
-    const raw = await adbText(['shell', 'logcat', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-t', '100', `--pid=${pid}`]);
+    const raw = await adbText([
+      'shell',
+      'logcat',
+      '-d',
+      '-v',
+      'threadtime',
+      '-v',
+      'year',
+      '-v',
+      'UTC',
+      '-t',
+      '100',
+      `--pid=${pid}`,
+    ]);
     expect(raw).toMatch(/^--------- beginning of main\r?\n/);
     expect(raw).toContain('Late-enabling -Xcheck:jni');
 
@@ -81,7 +96,9 @@ function ok(answer: ToolAnswer): WireEnvelope {
     expect(none.data).toMatchObject({ count: 0, crashes: [] });
 
     ok(await harness.call('app_open', { package_name: CLOCK }));
-    const pid = Number(/^\s*(\d+) com\.google\.android\.deskclock$/m.exec(await adbText(['shell', 'ps', '-A', '-o', 'PID,NAME']))?.[1]);
+    const pid = Number(
+      /^\s*(\d+) com\.google\.android\.deskclock$/m.exec(await adbText(['shell', 'ps', '-A', '-o', 'PID,NAME']))?.[1],
+    );
     ok(await harness.call('ui_tap', { selector: { content_desc: 'Add alarm' } }));
     // The device first: the crash buffer through the real adb, and the process gone.
     const raw = await adbText(['shell', 'logcat', '-b', 'crash', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC']);
@@ -90,9 +107,23 @@ function ok(answer: ToolAnswer): WireEnvelope {
 
     const crashes = ok(await harness.call('app_crashes', { package_name: CLOCK, since: start }));
     expect(crashes.data).toMatchObject({ package: CLOCK, since: start, count: 1 });
-    const [crash] = crashes.data.crashes as { kind: string; process: string; pid: number; exception: string; stack: string[]; time: string }[];
-    expect(crash).toMatchObject({ kind: 'crash', process: CLOCK, pid, exception: 'java.lang.IllegalStateException: Fragment AlarmClockFragment{4f3a2b1} not attached to a context.' });
-    expect(crash?.stack[1]).toBe('\tat com.android.deskclock.alarms.AlarmClockFragment.onAddAlarm(AlarmClockFragment.java:212)');
+    const [crash] = crashes.data.crashes as {
+      kind: string;
+      process: string;
+      pid: number;
+      exception: string;
+      stack: string[];
+      time: string;
+    }[];
+    expect(crash).toMatchObject({
+      kind: 'crash',
+      process: CLOCK,
+      pid,
+      exception: 'java.lang.IllegalStateException: Fragment AlarmClockFragment{4f3a2b1} not attached to a context.',
+    });
+    expect(crash?.stack[1]).toBe(
+      '\tat com.android.deskclock.alarms.AlarmClockFragment.onAddAlarm(AlarmClockFragment.java:212)',
+    );
     expect(crash?.stack.length).toBe(12);
     expect(Date.parse(crash?.time ?? '')).toBeGreaterThanOrEqual(Date.parse(start));
     const later = ok(await harness.call('app_crashes', { since: new Date(Date.now() + 60_000).toISOString() }));

@@ -22,7 +22,15 @@ import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startHarness, type HarnessProcess } from './support/harnessClient.js';
 import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
-import { boxOf, isReady, selectorOf, nameOf, pointInside, type WireAction, type WireSummary } from './support/summary.js';
+import {
+  boxOf,
+  isReady,
+  selectorOf,
+  nameOf,
+  pointInside,
+  type WireAction,
+  type WireSummary,
+} from './support/summary.js';
 import { SwitchableDevice } from './support/switchableDevice.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -31,12 +39,20 @@ const present = existsSync(fixturesRoot);
 const files = present
   ? ['dumps', 'appium-source'].flatMap((dir) => {
       const full = join(fixturesRoot, dir);
-      return existsSync(full) ? readdirSync(full).filter((f) => f.endsWith('.xml')).sort().map((f) => join(dir, f)) : [];
+      return existsSync(full)
+        ? readdirSync(full)
+            .filter((f) => f.endsWith('.xml'))
+            .sort()
+            .map((f) => join(dir, f))
+        : [];
     })
   : [];
 const limit = Number(process.env.ANDROID_MCP_E2E_SWEEP_LIMIT ?? '0');
 
-if (!present) process.stderr.write(`[skip] fixtures sweep (e2e): ${fixturesRoot} is absent (clone ../shared next to the repository)\n`);
+if (!present)
+  process.stderr.write(
+    `[skip] fixtures sweep (e2e): ${fixturesRoot} is absent (clone ../shared next to the repository)\n`,
+  );
 
 /** Every k-th entry so that at most `n` remain, first and last included (deterministic). */
 function sample<T>(items: readonly T[], n: number): readonly T[] {
@@ -60,10 +76,16 @@ let notActionable = 0;
 let droppedByAfter = 0;
 
 /** The refs the model holds after an action's `after`: the whole screen's, or the last ones with a diff applied. */
-function heldAfter(held: ReadonlySet<string | undefined>, after: { diff_of?: string; actions?: { ref: string }[]; added?: { ref: string }[]; removed?: string[] }): Set<string | undefined> {
+function heldAfter(
+  held: ReadonlySet<string | undefined>,
+  after: { diff_of?: string; actions?: { ref: string }[]; added?: { ref: string }[]; removed?: string[] },
+): Set<string | undefined> {
   if (after.diff_of === undefined) return new Set<string | undefined>((after.actions ?? []).map((e) => e.ref));
   const removed = new Set(after.removed ?? []);
-  return new Set([...[...held].filter((ref) => ref === undefined || !removed.has(ref)), ...(after.added ?? []).map((e) => e.ref)]);
+  return new Set([
+    ...[...held].filter((ref) => ref === undefined || !removed.has(ref)),
+    ...(after.added ?? []).map((e) => e.ref),
+  ]);
 }
 
 const title = ON_EMULATOR
@@ -91,7 +113,10 @@ const title = ON_EMULATOR
     for (const [file, report] of reports) {
       tried += report.tried;
       failed += report.failures.length;
-      if (report.failures.length > 0) lines.push(`  ${file}: ${report.failures.length} of ${report.tried} failed\n    ${report.failures.slice(0, 5).join('\n    ')}`);
+      if (report.failures.length > 0)
+        lines.push(
+          `  ${file}: ${report.failures.length} of ${report.tried} failed\n    ${report.failures.slice(0, 5).join('\n    ')}`,
+        );
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.error(
@@ -123,9 +148,13 @@ const title = ON_EMULATOR
       for (const entry of unreachable) expect(entry.ref, JSON.stringify(entry)).toBeUndefined();
       notActionable += unreachable.length;
       const taps: { entry: WireAction; by: 'ref' | 'selector' | 'refused' }[] = [
-        ...summary.actions.filter((entry) => entry.not_actionable === undefined).map((entry) => ({ entry, by: 'ref' as const })),
+        ...summary.actions
+          .filter((entry) => entry.not_actionable === undefined)
+          .map((entry) => ({ entry, by: 'ref' as const })),
         ...summary.actions.filter(isReady).map((entry) => ({ entry, by: 'selector' as const })),
-        ...unreachable.filter((entry) => selectorOf(entry) !== undefined && !entry.ambiguous).map((entry) => ({ entry, by: 'refused' as const })),
+        ...unreachable
+          .filter((entry) => selectorOf(entry) !== undefined && !entry.ambiguous)
+          .map((entry) => ({ entry, by: 'refused' as const })),
       ];
       const chosen = sample(taps, limit);
       const failures: string[] = [];
@@ -151,7 +180,10 @@ const title = ON_EMULATOR
             // The summary said no tap reaches it: the harness refuses it and nothing is clicked.
             const clicksBefore = vd.clicks().length;
             const answer = await harness.call('ui_tap', { selector: sent, session_id: sessionId });
-            if (answer.envelope.ok || vd.clicks().length !== clicksBefore) failures.push(`${JSON.stringify(sent)} (${entry.not_actionable}): ${answer.envelope.ok ? 'tapped' : answer.envelope.error?.code}, ${vd.clicks().length - clicksBefore} clicks`);
+            if (answer.envelope.ok || vd.clicks().length !== clicksBefore)
+              failures.push(
+                `${JSON.stringify(sent)} (${entry.not_actionable}): ${answer.envelope.ok ? 'tapped' : answer.envelope.error?.code}, ${vd.clicks().length - clicksBefore} clicks`,
+              );
             continue;
           }
           const what = `${JSON.stringify(sent)} (${nameOf(entry).slice(0, 40)})`;
@@ -160,24 +192,35 @@ const title = ON_EMULATOR
           const clicksBefore = vd.clicks().length;
           // A ref tap reads the screen it left (after) and the next ref comes from it; a selector tap
           // leaves it out (observe: false), as a scripted flow would, which keeps the sweep's time.
-          const answer = await harness.call('ui_tap', { selector: sent, session_id: sessionId, ...(by === 'selector' ? { observe: false } : {}) });
+          const answer = await harness.call('ui_tap', {
+            selector: sent,
+            session_id: sessionId,
+            ...(by === 'selector' ? { observe: false } : {}),
+          });
           const entries = window.since();
           if (answer.envelope.ok && by === 'ref') {
             const after = answer.envelope.data.after as Parameters<typeof heldAfter>[1] | undefined;
-            if (after === undefined || 'error' in after) failures.push(`${what}: no readable after (${JSON.stringify(after).slice(0, 200)})`);
+            if (after === undefined || 'error' in after)
+              failures.push(`${what}: no readable after (${JSON.stringify(after).slice(0, 200)})`);
             else held = heldAfter(held, after);
           }
           const finds = entries.filter((e) => e.kind === 'uia2' && e.detail.startsWith('find '));
           const clicks = vd.clicks().slice(clicksBefore);
           if (!answer.envelope.ok) {
             failures.push(`${what}: ${answer.envelope.error?.code} ${answer.envelope.error?.message?.slice(0, 200)}`);
-            if (answer.envelope.error?.code === 'OPERATION_TIMEOUT' || answer.envelope.error?.code === 'INVALID_UI_SESSION') await openFlow();
+            if (
+              answer.envelope.error?.code === 'OPERATION_TIMEOUT' ||
+              answer.envelope.error?.code === 'INVALID_UI_SESSION'
+            )
+              await openFlow();
           } else if (finds.length !== 1 || !/-> 1 element\(s\)$/.test(finds[0]!.detail)) {
             failures.push(`${what}: the find matched ${finds.map((f) => f.detail).join('; ') || 'nothing logged'}`);
           } else if (clicks.length !== 1 || entries.filter((e) => e.kind === 'click').length !== 1) {
             failures.push(`${what}: ${clicks.length} clicks\n${formatLog(entries.filter((e) => e.kind === 'click'))}`);
           } else if (!pointInside(clicks[0]!.x, clicks[0]!.y, entry)) {
-            failures.push(`${what}: click at (${clicks[0]!.x},${clicks[0]!.y}) outside ${JSON.stringify(boxOf(entry))}`);
+            failures.push(
+              `${what}: click at (${clicks[0]!.x},${clicks[0]!.y}) outside ${JSON.stringify(boxOf(entry))}`,
+            );
           }
           if (by === 'ref') refTaps += 1;
           // Static screens do not navigate, but a tap may still change state (focus, IME): reset it.

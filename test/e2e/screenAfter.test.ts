@@ -63,7 +63,10 @@ const nameOf = (e: Entry): string => e.label ?? e.content_desc ?? e.text ?? '';
           return;
         }
         const changed = new Map((after.changed ?? []).map((e) => [e.ref, e]));
-        screen = [...screen.filter((e) => !(after.removed ?? []).includes(e.ref)).map((e) => changed.get(e.ref) ?? e), ...(after.added ?? [])];
+        screen = [
+          ...screen.filter((e) => !(after.removed ?? []).includes(e.ref)).map((e) => changed.get(e.ref) ?? e),
+          ...(after.added ?? []),
+        ];
       };
 
       const tab = screen.find((e) => nameOf(e).startsWith('Ajustes'));

@@ -80,14 +80,20 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
       const device = stack.device;
       const timer = setTimeout(() => device.setScreen('launcher'), 1_500);
       try {
-        const gone = ok(await harness.call('ui_wait', { selector: { text: 'Network & internet' }, until: 'gone', timeout_s: 20 }));
+        const gone = ok(
+          await harness.call('ui_wait', { selector: { text: 'Network & internet' }, until: 'gone', timeout_s: 20 }),
+        );
         expect(gone.data).toMatchObject({ until: 'gone', foreground_package: LAUNCHER });
         expect(Number(gone.data.waited_ms)).toBeGreaterThan(0);
       } finally {
         clearTimeout(timer);
       }
     }
-    const late = await harness.call('ui_wait', { selector: { text: 'Nothing like this' }, until: 'visible', timeout_s: 1.5 });
+    const late = await harness.call('ui_wait', {
+      selector: { text: 'Nothing like this' },
+      until: 'visible',
+      timeout_s: 1.5,
+    });
     expect(late.envelope.error?.code).toBe('OPERATION_TIMEOUT');
     expect(late.envelope.error?.message).toContain('{"text":"Nothing like this"} was still not on screen after 1.5 s');
     // The gate was given back: the next call is not EMULATOR_BUSY.
@@ -129,7 +135,12 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     await settingsHome();
     const window = stack.device ? logWindow(stack.device) : null;
     if (!ON_EMULATOR) {
-      const opened = ok(await harness.call('app_open_link', { url: 'notes://history?tab=1&from=mail#top', package_name: 'com.example.notes' }));
+      const opened = ok(
+        await harness.call('app_open_link', {
+          url: 'notes://history?tab=1&from=mail#top',
+          package_name: 'com.example.notes',
+        }),
+      );
       const { after, ...answered } = opened.data as Record<string, unknown>;
       expect(answered).toEqual({ handled_by: 'com.example.notes', foreground_package: 'com.example.notes' });
       // The screen it left, read as ui_get_tree reads it (no flow: a dump, never a session).
@@ -138,12 +149,21 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
       expect(stack.device?.currentScreen().screenId).toBe('notes_history');
       const entries = window!.since();
       const log = formatLog(entries);
-      expect(entries.filter((e) => e.kind === 'shell' && e.detail.includes('am start')).map((e) => e.detail), log).toEqual([
+      expect(
+        entries.filter((e) => e.kind === 'shell' && e.detail.includes('am start')).map((e) => e.detail),
+        log,
+      ).toEqual([
         "shell_v2: am start -W -a android.intent.action.VIEW -d 'notes://history?tab=1&from=mail#top' com.example.notes",
       ]);
       // One command: `&` and `#` stayed inside the word (no background job, no comment, nothing unknown run).
-      expect(entries.filter((e) => e.kind === 'unknown-command'), log).toEqual([]);
-      expect(entries.filter((e) => e.kind === 'uia2'), log).toEqual([]);
+      expect(
+        entries.filter((e) => e.kind === 'unknown-command'),
+        log,
+      ).toEqual([]);
+      expect(
+        entries.filter((e) => e.kind === 'uia2'),
+        log,
+      ).toEqual([]);
     } else {
       const opened = ok(await harness.call('app_open_link', { url: 'https://example.com/' }));
       expect(opened.evidence?.artifact_id).toMatch(/-app-open-link\.png$/);
@@ -155,11 +175,22 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     );
     expect(nobody.envelope.evidence?.artifact_id).toMatch(/-failure-app-open-link\.png$/);
     const before = stack.device?.logEntries().length ?? 0;
-    for (const url of ["https://x.com/'; reboot; '", 'https://x.com/$(reboot)', 'https://x.com/a b', 'file:///sdcard/x']) {
+    for (const url of [
+      "https://x.com/'; reboot; '",
+      'https://x.com/$(reboot)',
+      'https://x.com/a b',
+      'file:///sdcard/x',
+    ]) {
       const refused = await harness.call('app_open_link', { url });
       expect(refused.envelope.error?.code, url).toBe('INVALID_ARGUMENT');
     }
-    if (stack.device) expect(stack.device.logEntries().slice(before).map((e) => `${e.kind} ${e.detail}`)).toEqual([]);
+    if (stack.device)
+      expect(
+        stack.device
+          .logEntries()
+          .slice(before)
+          .map((e) => `${e.kind} ${e.detail}`),
+      ).toEqual([]);
   });
 
   it('notifications_open: the shade comes down as a tree with refs; a notification is tapped by its ref; device_back closes the shade', async () => {
@@ -172,7 +203,13 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
     expect(actions.every((a) => /^e[0-9a-z]+$/.test(a.ref))).toBe(true);
     if (stack.device) {
       const entries = window!.since();
-      expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/appium\/device\/open_notifications -> 200$/.test(e.detail)), formatLog(entries)).toHaveLength(1);
+      expect(
+        entries.filter(
+          (e) =>
+            e.kind === 'uia2' && /^POST \/session\/[^/]+\/appium\/device\/open_notifications -> 200$/.test(e.detail),
+        ),
+        formatLog(entries),
+      ).toHaveLength(1);
       expect(stack.device.currentScreen().screenId).toBe('notification_shade');
       // The activity behind stays resumed: the foreground read through adb is Settings, under System UI's NotificationShade window.
       expect(shade.data.foreground_package).toBe(SETTINGS);
@@ -206,11 +243,16 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
       expect((capture.data.width as number) > (capture.data.height as number)).toBe(true);
       if (stack.device) {
         const entries = window!.since();
-        expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/orientation -> 200$/.test(e.detail)), formatLog(entries)).toHaveLength(1);
+        expect(
+          entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/orientation -> 200$/.test(e.detail)),
+          formatLog(entries),
+        ).toHaveLength(1);
         expect(stack.device.dumpXml()).toMatch(/<hierarchy rotation="3">/);
         expect(screen).toEqual({ width: 2400, height: 1080 });
         // A tap by the landscape tree's ref lands on that element in the landscape layout.
-        const apps = (tree.data.actions as { ref: string; label?: string; text?: string }[]).find((a) => a.text === 'Apps');
+        const apps = (tree.data.actions as { ref: string; label?: string; text?: string }[]).find(
+          (a) => a.text === 'Apps',
+        );
         expect(apps).toBeTruthy();
         ok(await harness.call('ui_tap', { selector: { ref: apps!.ref } }));
         expect(stack.device.currentScreen().screenId).toBe('settings_apps');

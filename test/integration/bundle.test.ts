@@ -42,10 +42,15 @@ interface Envelope {
 function runBundleScript(out: string, tmp: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
-    const child = execFile(process.execPath, [path.join(REPO_ROOT, 'scripts', 'bundle.mjs'), '--out', out], { cwd: REPO_ROOT, env, timeout: BUNDLE_TIMEOUT_MS }, (error, _stdout, stderr) => {
-      if (error) reject(new Error(`scripts/bundle.mjs failed: ${error.message}\n${String(stderr).slice(-4000)}`));
-      else resolve(String(stderr));
-    });
+    const child = execFile(
+      process.execPath,
+      [path.join(REPO_ROOT, 'scripts', 'bundle.mjs'), '--out', out],
+      { cwd: REPO_ROOT, env, timeout: BUNDLE_TIMEOUT_MS },
+      (error, _stdout, stderr) => {
+        if (error) reject(new Error(`scripts/bundle.mjs failed: ${error.message}\n${String(stderr).slice(-4000)}`));
+        else resolve(String(stderr));
+      },
+    );
     trackChild(child);
   });
 }
@@ -76,7 +81,9 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
     const file = path.join(scratch, 'android-mcp-harness.mcpb');
     const started = Date.now();
     packLog = await runBundleScript(file, scriptTmp);
-    process.stderr.write(`[bundle] npm run bundle (without its build): ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `[bundle] npm run bundle (without its build): ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
     unpacked = path.join(scratch, 'unpacked');
     expect(await unpackExtension({ mcpbPath: file, outputDir: unpacked, silent: true })).toBe(true);
     stack = await startReliabilityStack();
@@ -94,12 +101,22 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
     expect(readdirSync(scriptTmp)).toEqual([]);
     const top = readdirSync(unpacked).sort();
     expect(top).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'manifest.json', 'node_modules', 'package.json']);
-    for (const needed of ['dist/index.js', 'node_modules/appium/package.json', 'node_modules/appium-uiautomator2-driver/package.json', 'node_modules/@modelcontextprotocol/sdk/package.json']) {
+    for (const needed of [
+      'dist/index.js',
+      'node_modules/appium/package.json',
+      'node_modules/appium-uiautomator2-driver/package.json',
+      'node_modules/@modelcontextprotocol/sdk/package.json',
+    ]) {
       expect(existsSync(path.join(unpacked, needed)), needed).toBe(true);
     }
     // Dev dependencies stay out (the test runner, the compiler, mcpb itself).
-    for (const dev of ['vitest', 'typescript', '@anthropic-ai/mcpb', 'tsx']) expect(existsSync(path.join(unpacked, 'node_modules', dev)), dev).toBe(false);
-    expect(readdirSync(path.join(unpacked, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.map') || f.endsWith('.ts'))).toEqual([]);
+    for (const dev of ['vitest', 'typescript', '@anthropic-ai/mcpb', 'tsx'])
+      expect(existsSync(path.join(unpacked, 'node_modules', dev)), dev).toBe(false);
+    expect(
+      readdirSync(path.join(unpacked, 'dist'), { recursive: true, encoding: 'utf8' }).filter(
+        (f) => f.endsWith('.map') || f.endsWith('.ts'),
+      ),
+    ).toEqual([]);
     const manifest = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8')) as { version: string };
     const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(manifest.version).toBe(pkg.version);
@@ -111,16 +128,32 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
       manifest,
       extensionPath: unpacked,
       systemDirs: { HOME: os.homedir() },
-      userConfig: { android_home: '/opt/android-sdk', android_udid: 'emulator-5556', appium_url: 'http://127.0.0.1:4723', toolsets: 'device,wait' },
+      userConfig: {
+        android_home: '/opt/android-sdk',
+        android_udid: 'emulator-5556',
+        appium_url: 'http://127.0.0.1:4723',
+        toolsets: 'device,wait',
+      },
       pathSeparator: path.sep,
     });
     expect(set).toMatchObject({
       command: 'node',
       args: [path.join(unpacked, 'dist', 'index.js')],
-      env: { ANDROID_HOME: '/opt/android-sdk', ANDROID_UDID: 'emulator-5556', APPIUM_URL: 'http://127.0.0.1:4723', ANDROID_MCP_TOOLSETS: 'device,wait' },
+      env: {
+        ANDROID_HOME: '/opt/android-sdk',
+        ANDROID_UDID: 'emulator-5556',
+        APPIUM_URL: 'http://127.0.0.1:4723',
+        ANDROID_MCP_TOOLSETS: 'device,wait',
+      },
     });
     // A field the user left alone takes the manifest's default, "": never the literal ${user_config.…}.
-    const untouched = await getMcpConfigForManifest({ manifest, extensionPath: unpacked, systemDirs: {}, userConfig: {}, pathSeparator: path.sep });
+    const untouched = await getMcpConfigForManifest({
+      manifest,
+      extensionPath: unpacked,
+      systemDirs: {},
+      userConfig: {},
+      pathSeparator: path.sep,
+    });
     expect(untouched?.env).toEqual({ ANDROID_HOME: '', ANDROID_UDID: '', APPIUM_URL: '', ANDROID_MCP_TOOLSETS: '' });
   });
 
@@ -179,7 +212,10 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
       pid = transport.pid;
       expect(client.getServerVersion()).toMatchObject({ name: 'android-mcp-harness' });
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name), 'ANDROID_MCP_TOOLSETS="" is the default catalogue').toEqual([...TOOL_NAMES]);
+      expect(
+        tools.map((t) => t.name),
+        'ANDROID_MCP_TOOLSETS="" is the default catalogue',
+      ).toEqual([...TOOL_NAMES]);
 
       const status = envelopeOf(await client.callTool({ name: 'emulator_get_status', arguments: {} }));
       expect(status.ok, JSON.stringify(status.error)).toBe(true);
@@ -188,7 +224,11 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
       expect(tree.ok, JSON.stringify(tree.error)).toBe(true);
       expect(JSON.stringify(tree.data)).toContain('"text":"Apps"');
 
-      const tap = envelopeOf(await client.callTool({ name: 'ui_tap', arguments: { selector: { text: 'Apps' } } }, undefined, { timeout: 180_000 }));
+      const tap = envelopeOf(
+        await client.callTool({ name: 'ui_tap', arguments: { selector: { text: 'Apps' } } }, undefined, {
+          timeout: 180_000,
+        }),
+      );
       expect(tap.ok, `${JSON.stringify(tap.error)}\n${log.join('').slice(-3000)}`).toBe(true);
       expect(stack.device.currentScreen().screenId).toBe('settings_apps');
     } finally {

@@ -13,7 +13,10 @@ import { corpusAvailable, corpusDir, listedSources, loadCorpus } from '../../scr
 import { NOT_REPRODUCIBLE_FILE, runConformance } from '../../scripts/conformance/replay.js';
 
 const available = corpusAvailable();
-if (!available) console.warn(`[conformance] skipped: no corpus at ${corpusDir()} (build it with scripts/conformance/build-corpus.ts)`);
+if (!available)
+  console.warn(
+    `[conformance] skipped: no corpus at ${corpusDir()} (build it with scripts/conformance/build-corpus.ts)`,
+  );
 
 describe('UiAutomator2 conformance corpus', () => {
   it('lists at least 300 exchanges, each source by repository, path and commit', () => {
@@ -32,12 +35,18 @@ describe('UiAutomator2 conformance corpus', () => {
     expect(onDisk).toEqual(listedSources().map((s) => [s.file, s.exchanges]));
     const report = await runConformance();
     expect(report.total).toBeGreaterThanOrEqual(300);
-    expect(report.failed.map((o) => `${o.file}:${o.line} ${o.method} ${o.path}: ${o.differences.map((d) => d.detail).join('; ')}`)).toEqual([]);
+    expect(
+      report.failed.map(
+        (o) => `${o.file}:${o.line} ${o.method} ${o.path}: ${o.differences.map((d) => d.detail).join('; ')}`,
+      ),
+    ).toEqual([]);
     // The exceptions may not swallow the corpus: most exchanges match outright.
     expect(report.matched).toBeGreaterThan(report.total * 0.9);
     // Each listed reason is used: a stale exception would hide a future difference.
     const used = new Set(report.outcomes.map((o) => o.excusedBy?.reason).filter(Boolean));
-    const listed = (JSON.parse(readFileSync(NOT_REPRODUCIBLE_FILE, 'utf8')) as { reason: string }[]).map((n) => n.reason);
+    const listed = (JSON.parse(readFileSync(NOT_REPRODUCIBLE_FILE, 'utf8')) as { reason: string }[]).map(
+      (n) => n.reason,
+    );
     for (const reason of listed) expect(used.has(reason), reason).toBe(true);
   });
 });

@@ -40,7 +40,11 @@ describeWithAdb('npm run demo', () => {
   let cwd: string;
   beforeAll(() => {
     if (!existsSync(demo)) {
-      execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+      execFileSync(
+        process.execPath,
+        [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: repoRoot, stdio: 'inherit' },
+      );
     }
     cwd = mkdtempSync(path.join(os.tmpdir(), 'amh-demo-'));
   });
@@ -56,7 +60,11 @@ describeWithAdb('npm run demo', () => {
     delete env.ANDROID_ADB_SERVER_PORT;
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, [demo], { cwd, env, timeout: 180_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout), stderr: String(stderr) });
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        });
       });
     });
     expect(run.stderr).toContain('demo: the example flow passed.');

@@ -35,7 +35,12 @@ interface DocCommand {
 
 /** The `sh`/`bash` blocks' commands: continuation lines joined, comments and blank lines left out. */
 function docCommands(): DocCommand[] {
-  const files = ['README.md', ...readdirSync(path.join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(path.join(REPO_ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const commands: DocCommand[] = [];
   for (const file of files) {
     const lines = readFileSync(path.join(REPO_ROOT, file), 'utf8').split('\n');
@@ -52,7 +57,8 @@ function docCommands(): DocCommand[] {
         const start = j;
         // A trailing backslash, or a single-quoted string (a JSON body) that goes on to the next line.
         // Quotes are counted without a trailing comment (`# the token file's path`).
-        const open = (t: string): boolean => t.endsWith('\\') || (t.replace(/\s#\s.*$/, '').match(/'/g)?.length ?? 0) % 2 === 1;
+        const open = (t: string): boolean =>
+          t.endsWith('\\') || (t.replace(/\s#\s.*$/, '').match(/'/g)?.length ?? 0) % 2 === 1;
         while (open(joined) && j + 1 < lines.length && !/^\s*```/.test(lines[j + 1] ?? '')) {
           j += 1;
           joined = `${joined.endsWith('\\') ? joined.slice(0, -1).trimEnd() : joined} ${(lines[j] ?? '').trim()}`;
@@ -66,37 +72,74 @@ function docCommands(): DocCommand[] {
 }
 
 /** Commands this test runs against the real server, device and Appium. */
-const RUN_HERE: readonly RegExp[] = [/^(TOKEN|H|ID)=/, /^curl /, /^node dist\/index\.js doctor\b/, /^node dist\/index\.js flow docs\/flows\/example\.json\b/];
+const RUN_HERE: readonly RegExp[] = [
+  /^(TOKEN|H|ID)=/,
+  /^curl /,
+  /^node dist\/index\.js doctor\b/,
+  /^node dist\/index\.js flow docs\/flows\/example\.json\b/,
+];
 
 /** Whole blocks that are not run, and why. */
 const BLOCKS_NOT_HERE: readonly (readonly [RegExp, string])[] = [
-  [/ANDROID_MCP_MODEL_PROVIDER=/, 'a goal task needs a model provider and its API key; tasks.test.ts and goal-models.test.ts run goal tasks against scripted model servers'],
+  [
+    /ANDROID_MCP_MODEL_PROVIDER=/,
+    'a goal task needs a model provider and its API key; tasks.test.ts and goal-models.test.ts run goal tasks against scripted model servers',
+  ],
 ];
 
 /** Commands that are not run here, and why. Every command must match RUN_HERE or one of these. */
 const NOT_HERE: readonly (readonly [RegExp, string])[] = [
-  [/^android-mcp-harness serve --http(\s+#.*)?$/, 'this is how the test starts its own server (node dist/index.js serve --http --port N, no token set)'],
+  [
+    /^android-mcp-harness serve --http(\s+#.*)?$/,
+    'this is how the test starts its own server (node dist/index.js serve --http --port N, no token set)',
+  ],
   [/^git clone /, 'CI itself runs on a fresh clone of the repository'],
   [/\bnpm run bundle\b/, 'bundle.test.ts runs the bundle script and starts the packed server'],
-  [/^npm (ci|test)\b|^npm run (build|test:fast)\b/, 'what .ci/run does (the test runner is already running); demo.test.ts runs `npm run demo`'],
-  [/^npm run (lint|format|format:check)\b/, '.ci/run runs format:check and lint before the suites; format rewrites the checkout, never in a test'],
+  [
+    /^npm (ci|test)\b|^npm run (build|test:fast)\b/,
+    'what .ci/run does (the test runner is already running); demo.test.ts runs `npm run demo`',
+  ],
+  [
+    /^npm run (lint|format|format:check)\b/,
+    '.ci/run runs format:check and lint before the suites; format rewrites the checkout, never in a test',
+  ],
   [/^npm run (soak|bench|verify:real)\b/, 'long runs, or a real emulator (verify:real); not part of CI'],
   [/^npm run conformance\b/, 'conformance.test.ts replays the same corpus in CI (it needs ../shared/uia2-exchanges)'],
-  [/^npm install -g \.\/android-mcp-harness|^npx -y \.\/android-mcp-harness/, 'package.test.ts packs the tarball, installs it and runs its bin (doctor and MCP over stdio)'],
+  [
+    /^npm install -g \.\/android-mcp-harness|^npx -y \.\/android-mcp-harness/,
+    'package.test.ts packs the tarball, installs it and runs its bin (doctor and MCP over stdio)',
+  ],
   [/^claude mcp add /, 'needs Claude Code, which is not installed here'],
   [/^emulator -avd /, 'needs the Android emulator and an AVD; the virtual device stands in for it here'],
-  [/^java -jar selenium-server|^npx appium /, 'a Selenium Grid or Appiums started by hand: selenium-grid*.test.ts and remote-grid.test.ts start them from the test'],
+  [
+    /^java -jar selenium-server|^npx appium /,
+    'a Selenium Grid or Appiums started by hand: selenium-grid*.test.ts and remote-grid.test.ts start them from the test',
+  ],
   [/^docker /, 'Docker is not on this machine (docs/docker.md)'],
-  [/^(ANDROID_MCP_E2E_\w+=\S+ )*(ANDROID_UDID=\S+ )?npx vitest /, 'the test runner itself (the e2e suites run in CI through npm test)'],
+  [
+    /^(ANDROID_MCP_E2E_\w+=\S+ )*(ANDROID_UDID=\S+ )?npx vitest /,
+    'the test runner itself (the e2e suites run in CI through npm test)',
+  ],
   [/^ANDROID_MCP_E2E_TARGET=emulator /, 'needs a real emulator (the e2e suite against an AVD)'],
-  [/^node dist\/index\.js virtual-device\b/, 'a device that runs until it is stopped: virtual-device-*.test.ts and noLitter.test.ts start this very command'],
-  [/^npx -y @modelcontextprotocol\/inspector --cli /, 'the Inspector CLI starts its own stdio server with only the -e variables, so it cannot reach this test\'s private adb server; http.test.ts drives the Inspector CLI against serve --http'],
+  [
+    /^node dist\/index\.js virtual-device\b/,
+    'a device that runs until it is stopped: virtual-device-*.test.ts and noLitter.test.ts start this very command',
+  ],
+  [
+    /^npx -y @modelcontextprotocol\/inspector --cli /,
+    "the Inspector CLI starts its own stdio server with only the -e variables, so it cannot reach this test's private adb server; http.test.ts drives the Inspector CLI against serve --http",
+  ],
   [/^ANDROID_MCP_MODEL_PROVIDER=/, 'needs a model provider and its API key'],
-  [/^export (ANDROID_MCP_REMOTE|APPIUM_URL|ANDROID_UDID|ANDROID_MCP_APPIUM_CAPS)=/, 'remote mode against a Grid or a device farm account: remote-mode.test.ts and remote-grid.test.ts run it against a local Selenium Grid'],
+  [
+    /^export (ANDROID_MCP_REMOTE|APPIUM_URL|ANDROID_UDID|ANDROID_MCP_APPIUM_CAPS)=/,
+    'remote mode against a Grid or a device farm account: remote-mode.test.ts and remote-grid.test.ts run it against a local Selenium Grid',
+  ],
 ];
 
 function classify(command: DocCommand, all: readonly DocCommand[]): 'run' | string | null {
-  const skippedBlock = BLOCKS_NOT_HERE.find(([rule]) => all.some((other) => other.fence === command.fence && rule.test(other.text)));
+  const skippedBlock = BLOCKS_NOT_HERE.find(([rule]) =>
+    all.some((other) => other.fence === command.fence && rule.test(other.text)),
+  );
   if (skippedBlock) return skippedBlock[1];
   if (RUN_HERE.some((rule) => rule.test(command.text))) return 'run';
   return NOT_HERE.find(([rule]) => rule.test(command.text))?.[1] ?? null;
@@ -147,11 +190,24 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       script.push(text);
     }
     return new Promise((resolve) => {
-      const child = execFile('bash', ['-c', script.join('\n')], { cwd: work, env, timeout: 240_000, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const parts = String(stdout).split(new RegExp(`${MARK}(\\d+)\\n`));
-        const outputs = inBlock.map((command, index) => ({ command, stdout: parts[parts.indexOf(String(index)) + 1] ?? '' }));
-        resolve({ block, outputs, stderr: String(stderr), code: error ? (typeof error.code === 'number' ? error.code : -1) : 0 });
-      });
+      const child = execFile(
+        'bash',
+        ['-c', script.join('\n')],
+        { cwd: work, env, timeout: 240_000, maxBuffer: 32 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const parts = String(stdout).split(new RegExp(`${MARK}(\\d+)\\n`));
+          const outputs = inBlock.map((command, index) => ({
+            command,
+            stdout: parts[parts.indexOf(String(index)) + 1] ?? '',
+          }));
+          resolve({
+            block,
+            outputs,
+            stderr: String(stderr),
+            code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+          });
+        },
+      );
       trackChild(child);
     });
   }
@@ -170,12 +226,17 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
     symlinkSync(path.join(REPO_ROOT, 'package.json'), path.join(work, 'package.json'));
     // A checkout has artifacts/ (its .gitkeep); the flow command writes its report there.
     mkdirSync(path.join(work, 'artifacts'));
-    http = await startHttpStack({ tag: 'docs', env: { HOME: home, ANDROID_MCP_ACTION_TIMEOUT: '20', ANDROID_MCP_CONNECT_TIMEOUT: '60' } });
+    http = await startHttpStack({
+      tag: 'docs',
+      env: { HOME: home, ANDROID_MCP_ACTION_TIMEOUT: '20', ANDROID_MCP_CONNECT_TIMEOUT: '60' },
+    });
     ({ stack, port } = http);
     const shellEnv = { ...http.env, PATH: process.env.PATH ?? '' };
     // The README last: its task example leaves a flow task running on the device, which would make
     // the usage guide's calls meet EMULATOR_BUSY.
-    const files = [...new Set(commands.filter((c) => classify(c, commands) === 'run').map((c) => c.block))].sort((a, b) => Number(a === 'README.md') - Number(b === 'README.md'));
+    const files = [...new Set(commands.filter((c) => classify(c, commands) === 'run').map((c) => c.block))].sort(
+      (a, b) => Number(a === 'README.md') - Number(b === 'README.md'),
+    );
     for (const block of files) {
       // Each file's examples start where its text starts them: the Settings app's home screen.
       stack.device.setScreen('settings_home' as never);
@@ -193,9 +254,15 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
     const unclassified = commands.filter((c) => classify(c, commands) === null);
     expect(unclassified.map((c) => `${c.where}: ${c.text}`)).toEqual([]);
     const skipped = commands.filter((c) => classify(c, commands) !== 'run').length;
-    process.stderr.write(`[docs] ${commands.length} commands: ${commands.length - skipped} run here, ${skipped} not (each with its reason)\n`);
+    process.stderr.write(
+      `[docs] ${commands.length} commands: ${commands.length - skipped} run here, ${skipped} not (each with its reason)\n`,
+    );
     // Guard the rules themselves: every rule still matches a command in the docs (a stale one hides nothing).
-    for (const [rule, why] of NOT_HERE) expect(commands.some((c) => rule.test(c.text)), `${rule} (${why})`).toBe(true);
+    for (const [rule, why] of NOT_HERE)
+      expect(
+        commands.some((c) => rule.test(c.text)),
+        `${rule} (${why})`,
+      ).toBe(true);
   });
 
   it('each block ran to its end without a shell error, and every curl that prints JSON printed an envelope', () => {
@@ -214,16 +281,27 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
 
   describe('what the commands answered', () => {
     const output = (pattern: RegExp, file: string): string => {
-      const found = [...runs.values()].flatMap((r) => r.outputs).find((o) => o.command.where.startsWith(file) && pattern.test(o.command.text));
+      const found = [...runs.values()]
+        .flatMap((r) => r.outputs)
+        .find((o) => o.command.where.startsWith(file) && pattern.test(o.command.text));
       if (!found) throw new Error(`no command of ${file} matches ${pattern}`);
       return found.stdout;
     };
 
     it('README: the status of the device and a tap on "Apps"', () => {
-      const status = JSON.parse(output(/^curl -s -H "Authorization: Bearer \$TOKEN" http:\/\/127\.0\.0\.1:8765\/devices\/emulator-5554$/, 'README.md')) as { ok: boolean; error: unknown; data: { udid: string } };
+      const status = JSON.parse(
+        output(
+          /^curl -s -H "Authorization: Bearer \$TOKEN" http:\/\/127\.0\.0\.1:8765\/devices\/emulator-5554$/,
+          'README.md',
+        ),
+      ) as { ok: boolean; error: unknown; data: { udid: string } };
       expect(status.ok, JSON.stringify(status.error)).toBe(true);
       expect(status.data.udid).toBe(stack.serial);
-      const tap = JSON.parse(output(/\/tap$/, 'README.md')) as { ok: boolean; error: unknown; data: { target: unknown } };
+      const tap = JSON.parse(output(/\/tap$/, 'README.md')) as {
+        ok: boolean;
+        error: unknown;
+        data: { target: unknown };
+      };
       expect(tap.ok, JSON.stringify(tap.error)).toBe(true);
       expect(tap.data.target).toEqual({ text: 'Apps' });
     });
@@ -232,19 +310,33 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       const text = output(/\/mcp -H /, 'docs/usage.md');
       const mcp = JSON.parse(text) as { result: { structuredContent: { ok: boolean } } };
       expect(mcp.result.structuredContent.ok, text.slice(0, 600)).toBe(true);
-      expect(JSON.parse(output(/devices\s+# device_list/, 'docs/usage.md'))).toMatchObject({ ok: true, tool: 'device_list' });
-      expect(JSON.parse(output(/\$D\s+# emulator_get_status/, 'docs/usage.md'))).toMatchObject({ ok: true, tool: 'emulator_get_status' });
+      expect(JSON.parse(output(/devices\s+# device_list/, 'docs/usage.md'))).toMatchObject({
+        ok: true,
+        tool: 'device_list',
+      });
+      expect(JSON.parse(output(/\$D\s+# emulator_get_status/, 'docs/usage.md'))).toMatchObject({
+        ok: true,
+        tool: 'emulator_get_status',
+      });
       expect(JSON.parse(output(/\$D\/tree"/, 'docs/usage.md'))).toMatchObject({ ok: true, tool: 'ui_get_tree' });
-      expect(JSON.parse(output(/\/launch$/, 'docs/usage.md'))).toMatchObject({ ok: true, data: { opened_package: 'com.android.settings' } });
+      expect(JSON.parse(output(/\/launch$/, 'docs/usage.md'))).toMatchObject({
+        ok: true,
+        data: { opened_package: 'com.android.settings' },
+      });
       const png = readFileSync(path.join(work, 'screen.png'));
       expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     });
 
     it('docs/usage.md: a flow task, its state and progress read with jq (never null), its evidence downloaded', () => {
-      const progress = JSON.parse(output(/jq '\.task \| \{state, progress\}'/, 'docs/usage.md')) as { state: string; progress: { step: number; of: number } };
+      const progress = JSON.parse(output(/jq '\.task \| \{state, progress\}'/, 'docs/usage.md')) as {
+        state: string;
+        progress: { step: number; of: number };
+      };
       expect(progress.state).toBe('passed');
       expect(progress.progress.step).toBe(progress.progress.of);
-      const [firstError, url] = output(/jq '\.task\.report\.first_error/, 'docs/usage.md').trim().split('\n');
+      const [firstError, url] = output(/jq '\.task\.report\.first_error/, 'docs/usage.md')
+        .trim()
+        .split('\n');
       expect(firstError).toBe('null');
       expect(url).toMatch(/^"\/artifacts\/[^"]+\.png"$/);
       expect(readFileSync(path.join(work, 'step.png')).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
@@ -255,7 +347,10 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       expect(doctor).toMatch(/^android-mcp-harness doctor$/m);
       expect(doctor).toMatch(/^\[ok {2}\] device/m);
       output(/^node dist\/index\.js flow docs\/flows\/example\.json/, 'docs/usage.md');
-      const report = JSON.parse(readFileSync(path.join(work, 'artifacts', 'example-report.json'), 'utf8')) as { passed: boolean; first_error: unknown };
+      const report = JSON.parse(readFileSync(path.join(work, 'artifacts', 'example-report.json'), 'utf8')) as {
+        passed: boolean;
+        first_error: unknown;
+      };
       expect(report.passed, JSON.stringify(report.first_error)).toBe(true);
     });
   });

@@ -25,7 +25,15 @@ describe('doctor without the pieces (no device needed)', () => {
   it('adb absent (empty PATH, no ANDROID_HOME): adb blocks, the device checks are skipped, the rest still runs', async () => {
     const run = await doctor.run(doctor.baseEnv({ PATH: emptyBin, APPIUM_URL: 'http://127.0.0.1:9' }));
     expect(run.code).toBe(1);
-    expect(run.marks).toMatchObject({ node: '[ok  ]', dependencies: '[ok  ]', evidence: '[ok  ]', adb: '[MISS]', device: '[--  ]', android: '[--  ]', appium: '[MISS]' });
+    expect(run.marks).toMatchObject({
+      node: '[ok  ]',
+      dependencies: '[ok  ]',
+      evidence: '[ok  ]',
+      adb: '[MISS]',
+      device: '[--  ]',
+      android: '[--  ]',
+      appium: '[MISS]',
+    });
     expect(run.stdout).toMatch(/adb not found in PATH/);
     expect(run.stdout).toMatch(/^ {2}adb: Install Android platform-tools .*ANDROID_HOME/m);
     // Java cannot be found either with an empty PATH: advisory, never a blocker.
@@ -37,7 +45,9 @@ describe('doctor without the pieces (no device needed)', () => {
     const fakeSdk = path.join(doctor.dir, 'empty-sdk');
     mkdirSync(fakeSdk, { recursive: true });
     // A serial the guard refuses keeps adb from starting a server for the device checks.
-    const run = await doctor.run(doctor.baseEnv({ ANDROID_HOME: fakeSdk, APPIUM_URL: 'http://127.0.0.1:9', ANDROID_UDID: 'refused serial' }));
+    const run = await doctor.run(
+      doctor.baseEnv({ ANDROID_HOME: fakeSdk, APPIUM_URL: 'http://127.0.0.1:9', ANDROID_UDID: 'refused serial' }),
+    );
     expect(run.marks.adb).toBe('[ok  ]');
     expect(run.marks.device).toBe('[--  ]');
     expect(run.stdout).toMatch(/\(found through PATH\)/);
@@ -53,9 +63,14 @@ describe('doctor without the pieces (no device needed)', () => {
   it('evidence directory not writable (a file stands where its parent should be): evidence blocks', async () => {
     const blocker = path.join(doctor.dir, 'not-a-dir');
     writeFileSync(blocker, 'x');
-    const run = await doctor.run(doctor.baseEnv({ PATH: emptyBin, APPIUM_URL: 'http://127.0.0.1:9', ANDROID_MCP_ARTIFACTS_DIR: path.join(blocker, 'artifacts') }));
+    const run = await doctor.run(
+      doctor.baseEnv({
+        PATH: emptyBin,
+        APPIUM_URL: 'http://127.0.0.1:9',
+        ANDROID_MCP_ARTIFACTS_DIR: path.join(blocker, 'artifacts'),
+      }),
+    );
     expect(run.marks.evidence).toBe('[MISS]');
     expect(run.stdout).toMatch(/^ {2}evidence: .*ANDROID_MCP_ARTIFACTS_DIR/m);
   });
 });
-

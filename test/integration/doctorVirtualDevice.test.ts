@@ -40,13 +40,29 @@ describeWithAdb('doctor against the virtual device through the real adb and Appi
   });
 
   const deviceEnv = (extra: NodeJS.ProcessEnv = {}) =>
-    doctor.baseEnv({ ANDROID_ADB_SERVER_PORT: String(adb.port), ANDROID_UDID: serial, ANDROID_MCP_ALLOW_SERIALS: serial, ...extra });
+    doctor.baseEnv({
+      ANDROID_ADB_SERVER_PORT: String(adb.port),
+      ANDROID_UDID: serial,
+      ANDROID_MCP_ALLOW_SERIALS: serial,
+      ...extra,
+    });
 
   it('everything present (managed Appium, target app): exit 0, every line ok', async () => {
     const run = await doctor.run(deviceEnv(), ['--package', 'com.example.notes']);
     expect(run.stdout).toContain('Everything a real run needs is in place.');
     expect(run.code).toBe(0);
-    for (const name of ['node', 'dependencies', 'config', 'evidence', 'adb', 'serial', 'device', 'android', 'app', 'appium']) {
+    for (const name of [
+      'node',
+      'dependencies',
+      'config',
+      'evidence',
+      'adb',
+      'serial',
+      'device',
+      'android',
+      'app',
+      'appium',
+    ]) {
       expect(run.marks[name], `${name} in\n${run.stdout}`).toBe('[ok  ]');
     }
     expect(run.stdout).toMatch(/android +Android \d+ \(API \d+\), boot completed/);
@@ -59,7 +75,9 @@ describeWithAdb('doctor against the virtual device through the real adb and Appi
     expect(run.stdout).toMatch(/^\[ok {2}\] config +.*APPIUM_URL=localhost:4723/m);
     expect(run.stdout).not.toContain('null4723');
     expect(run.marks.appium).toBe('[MISS]');
-    expect(run.stdout).toContain("  appium: APPIUM_URL 'localhost:4723' has no scheme. Write it as http://localhost:4723 (or unset it to let the harness start its own Appium).");
+    expect(run.stdout).toContain(
+      "  appium: APPIUM_URL 'localhost:4723' has no scheme. Write it as http://localhost:4723 (or unset it to let the harness start its own Appium).",
+    );
   });
 
   it('no ANDROID_UDID and no device on adb: no default device claimed, and the remedy offers the built-in virtual device', async () => {
@@ -70,7 +88,9 @@ describeWithAdb('doctor against the virtual device through the real adb and Appi
       const run = await doctor.run(env);
       expect(run.stdout).not.toMatch(/config +device emulator-5554/);
       expect(run.stdout).toMatch(/^\[ok {2}\] config +device: ANDROID_UDID unset \(found through adb, below\)/m);
-      expect(run.stdout).toContain('[MISS] serial        ANDROID_UDID is unset and no allowed device is online: adb lists no device');
+      expect(run.stdout).toContain(
+        '[MISS] serial        ANDROID_UDID is unset and no allowed device is online: adb lists no device',
+      );
       expect(run.stdout).toContain(`1 blocking problem:\n${DOCTOR_NO_DEVICE_REMEDY}\n`);
     } finally {
       await empty.stop();

@@ -43,11 +43,18 @@ describeWithAdb('the evidence retention bound, two processes sharing one evidenc
   let heldId: string;
   const shots: string[] = [];
 
-  const evidenceFiles = (): string[] => readdirSync(artifacts).filter((name) => ARTIFACT_ID_PATTERN.test(name)).sort();
-  const boardEntries = (): string[] => (existsSync(join(artifacts, HOLD_BOARD_FOLDER)) ? readdirSync(join(artifacts, HOLD_BOARD_FOLDER)) : []);
+  const evidenceFiles = (): string[] =>
+    readdirSync(artifacts)
+      .filter((name) => ARTIFACT_ID_PATTERN.test(name))
+      .sort();
+  const boardEntries = (): string[] =>
+    existsSync(join(artifacts, HOLD_BOARD_FOLDER)) ? readdirSync(join(artifacts, HOLD_BOARD_FOLDER)) : [];
 
   async function screenshotOnB(): Promise<string> {
-    const response = await fetch(`${base}/devices/${serialB}/screenshot`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+    const response = await fetch(`${base}/devices/${serialB}/screenshot`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     const text = await response.text();
     expect(response.status, text.slice(0, 400)).toBe(200);
     return (JSON.parse(text) as { evidence: { artifact_id: string } }).evidence.artifact_id;
@@ -55,7 +62,10 @@ describeWithAdb('the evidence retention bound, two processes sharing one evidenc
 
   async function download(id: string): Promise<{ status: number; text: string }> {
     const response = await fetch(`${base}/artifacts/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    return { status: response.status, text: response.headers.get('content-type') === 'image/png' ? '<png>' : await response.text() };
+    return {
+      status: response.status,
+      text: response.headers.get('content-type') === 'image/png' ? '<png>' : await response.text(),
+    };
   }
 
   async function readOverMcp(id: string): Promise<{ code?: number; message: string }> {
@@ -69,7 +79,10 @@ describeWithAdb('the evidence retention bound, two processes sharing one evidenc
     ensureBuilt();
     many = await startManyDevicesStack({
       label: 'retention',
-      devices: [VirtualDevice.withDefaultScenario({}), VirtualDevice.withDefaultScenario({ serialNumber: 'R58M0RETAIN' })],
+      devices: [
+        VirtualDevice.withDefaultScenario({}),
+        VirtualDevice.withDefaultScenario({ serialNumber: 'R58M0RETAIN' }),
+      ],
     });
     artifacts = join(many.scratch, 'artifacts');
     const [serialA, b] = many.serials as [string, string];
@@ -84,7 +97,10 @@ describeWithAdb('the evidence retention bound, two processes sharing one evidenc
         ...extra,
       });
     stdio = await startHarness(env(serialA));
-    http = await startHttpHarness(env(serialB, { ANDROID_MCP_HTTP_TOKEN: TOKEN }), ['--port', String(await freePort())]);
+    http = await startHttpHarness(env(serialB, { ANDROID_MCP_HTTP_TOKEN: TOKEN }), [
+      '--port',
+      String(await freePort()),
+    ]);
     base = new URL(http.url).origin;
   }, 180_000);
 
@@ -114,7 +130,10 @@ describeWithAdb('the evidence retention bound, two processes sharing one evidenc
     for (const id of [shots[0]!, '20200101-000000-000001-screen.png']) {
       const rest = await download(id);
       expect(rest.status).toBe(404);
-      expect(JSON.parse(rest.text)).toEqual({ ok: false, error: { code: 'ARTIFACT_NOT_FOUND', message: notFound(id) } });
+      expect(JSON.parse(rest.text)).toEqual({
+        ok: false,
+        error: { code: 'ARTIFACT_NOT_FOUND', message: notFound(id) },
+      });
       const mcp = await readOverMcp(id);
       expect(mcp.code).toBe(-32002);
       // The client's SDK puts "MCP error <code>: " in front; the server's message starts with the code.
@@ -133,14 +152,24 @@ describeWithAdb('the evidence retention bound, two processes sharing one evidenc
     expect(evidenceFiles()).toEqual([shots[2], shots[3], shots[4]]);
     const rest = await download(heldId);
     expect(rest.status).toBe(404);
-    expect(JSON.parse(rest.text)).toEqual({ ok: false, error: { code: 'ARTIFACT_NOT_FOUND', message: notFound(heldId) } });
+    expect(JSON.parse(rest.text)).toEqual({
+      ok: false,
+      error: { code: 'ARTIFACT_NOT_FOUND', message: notFound(heldId) },
+    });
     expect((await readOverMcp(heldId)).message).toBe(`MCP error -32002: ARTIFACT_NOT_FOUND: ${notFound(heldId)}`);
   }, 60_000);
 
   it('a bound that is not a number stops the start (exit 2) with what to give instead', async () => {
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ANDROID_MCP_ARTIFACTS_DIR: artifacts, ANDROID_MCP_ARTIFACTS_MAX_FILES: 'lots' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ANDROID_MCP_ARTIFACTS_DIR: artifacts,
+      ANDROID_MCP_ARTIFACTS_MAX_FILES: 'lots',
+    };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [BUILT_BIN], { env, timeout: 20_000 }, (_error, _stdout, text) => resolve({ code: child.exitCode, stderr: String(text) }));
+      const child = execFile(process.execPath, [BUILT_BIN], { env, timeout: 20_000 }, (_error, _stdout, text) =>
+        resolve({ code: child.exitCode, stderr: String(text) }),
+      );
       child.stdin?.end();
     });
     expect(code).toBe(2);

@@ -37,10 +37,17 @@ async function getJson(url: string): Promise<unknown> {
 }
 
 /** Appium's own view of a session: the newCommandTimeout it was created with and the timer it runs (ms). */
-async function appiumTimeouts(stack: E2eStack, sessionId: string): Promise<{ capability: unknown; commandMs: unknown }> {
-  const list = (await getJson(`${stack.appium.url}/appium/sessions`)) as { value: { id: string; capabilities: Record<string, unknown> }[] };
+async function appiumTimeouts(
+  stack: E2eStack,
+  sessionId: string,
+): Promise<{ capability: unknown; commandMs: unknown }> {
+  const list = (await getJson(`${stack.appium.url}/appium/sessions`)) as {
+    value: { id: string; capabilities: Record<string, unknown> }[];
+  };
   const entry = list.value.find((s) => s.id === sessionId);
-  const timeouts = (await getJson(`${stack.appium.url}/session/${sessionId}/timeouts`)) as { value: { command?: unknown } };
+  const timeouts = (await getJson(`${stack.appium.url}/session/${sessionId}/timeouts`)) as {
+    value: { command?: unknown };
+  };
   return { capability: entry?.capabilities.newCommandTimeout, commandMs: timeouts.value.command };
 }
 
@@ -50,7 +57,9 @@ function requestedTimeouts(stack: E2eStack): unknown[] {
     .split('\n')
     .filter((line) => line.includes('--> POST /session {'))
     .map((line) => {
-      const body = JSON.parse(line.slice(line.indexOf('{'))) as { capabilities: { alwaysMatch: Record<string, unknown> } };
+      const body = JSON.parse(line.slice(line.indexOf('{'))) as {
+        capabilities: { alwaysMatch: Record<string, unknown> };
+      };
       return body.capabilities.alwaysMatch['appium:newCommandTimeout'];
     });
 }
@@ -72,7 +81,9 @@ describeWithAdb('the driver idle timeout follows the lease (real Appium)', () =>
 
   beforeAll(async () => {
     stack = await startStack({ label: 'flow-lease' });
-    long = await startHarness(stack.harnessEnv({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: '180', ANDROID_MCP_LOG_LEVEL: 'debug' }));
+    long = await startHarness(
+      stack.harnessEnv({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: '180', ANDROID_MCP_LOG_LEVEL: 'debug' }),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -110,13 +121,23 @@ describeWithAdb('the driver idle timeout follows the lease (real Appium)', () =>
     const close = await long.call('ui_session_close', { session_id: open.envelope.data.session_id });
     expect(close.envelope.data).toEqual({ closed: true });
     const lines = logLines(long).filter((l) => l.sessionId === appiumSession);
-    expect(lines.filter((l) => l.level >= WARN), long.stderr().slice(-3000)).toEqual([]);
-    expect(lines.some((l) => l.level === DEBUG && l.msg === 'Appium session was already gone at close'), long.stderr().slice(-3000)).toBe(true);
+    expect(
+      lines.filter((l) => l.level >= WARN),
+      long.stderr().slice(-3000),
+    ).toEqual([]);
+    expect(
+      lines.some((l) => l.level === DEBUG && l.msg === 'Appium session was already gone at close'),
+      long.stderr().slice(-3000),
+    ).toBe(true);
   });
 
   it('a 2 s lease is ended by the harness itself: Appium never times the session out, and the id is then INVALID_UI_SESSION (expired)', async () => {
     const short = await startHarness(
-      stack.harnessEnv({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: '2', ANDROID_MCP_ACTION_TIMEOUT: '5', ANDROID_MCP_LOG_LEVEL: 'debug' }),
+      stack.harnessEnv({
+        ANDROID_MCP_FLOW_IDLE_TIMEOUT: '2',
+        ANDROID_MCP_ACTION_TIMEOUT: '5',
+        ANDROID_MCP_LOG_LEVEL: 'debug',
+      }),
     );
     try {
       const open = await short.call('ui_session_open');
@@ -127,14 +148,23 @@ describeWithAdb('the driver idle timeout follows the lease (real Appium)', () =>
       expect(await appiumTimeouts(stack, appiumSession as string)).toEqual({ capability: 35, commandMs: 35_000 });
 
       expect(await sessionsSettle(stack, 15_000)).toEqual([]);
-      const late = await short.call('ui_tap', { selector: { text: 'Apps' }, session_id: open.envelope.data.session_id });
+      const late = await short.call('ui_tap', {
+        selector: { text: 'Apps' },
+        session_id: open.envelope.data.session_id,
+      });
       expect(late.envelope.error?.code).toBe('INVALID_UI_SESSION');
       expect(late.envelope.error?.message).toMatch(/expired/);
 
       const lines = logLines(short);
-      expect(lines.some((l) => l.msg === 'flow expired'), short.stderr().slice(-3000)).toBe(true);
+      expect(
+        lines.some((l) => l.msg === 'flow expired'),
+        short.stderr().slice(-3000),
+      ).toBe(true);
       expect(lines.some((l) => l.msg === 'Appium session closed' && l.sessionId === appiumSession)).toBe(true);
-      expect(lines.filter((l) => l.level >= WARN), short.stderr().slice(-3000)).toEqual([]);
+      expect(
+        lines.filter((l) => l.level >= WARN),
+        short.stderr().slice(-3000),
+      ).toEqual([]);
       expect(readFileSync(stack.appium.logFile, 'utf8')).not.toMatch(/Shutting down because we waited/);
     } finally {
       await short.close();

@@ -31,9 +31,18 @@ interface CliRun {
 
 function runFlowCli(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, 'flow', ...args], { env, cwd, timeout: 240_000, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
+    execFile(
+      process.execPath,
+      [bin, 'flow', ...args],
+      { env, cwd, timeout: 240_000, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        });
+      },
+    );
   });
 }
 
@@ -86,7 +95,9 @@ describeWithAdb('flow runner on the virtual device', () => {
     expect(report.calls.map((c) => c.tool).slice(-2)).toEqual(['ui_session_close', 'ui_get_tree']);
     expect(report.calls.every((c) => c.envelope.ok)).toBe(true);
     // One evidence file per action, each a PNG, all different (the screen changed).
-    const actions = report.calls.filter((c) => ['app_open', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back'].includes(c.tool));
+    const actions = report.calls.filter((c) =>
+      ['app_open', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back'].includes(c.tool),
+    );
     expect(report.evidence).toHaveLength(actions.length);
     const bytes = report.evidence.map((file) => readFileSync(path.join(workDir, file)));
     for (const png of bytes) expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
@@ -114,9 +125,21 @@ describeWithAdb('flow runner on the virtual device', () => {
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as FlowReport;
     expect(report.passed).toBe(false);
     expect(report.steps_run).toBe(1);
-    expect(report.first_error).toMatchObject({ tool: 'ui_tap', phase: 'step', step_index: 0, code: 'UI_ELEMENT_NOT_FOUND' });
+    expect(report.first_error).toMatchObject({
+      tool: 'ui_tap',
+      phase: 'step',
+      step_index: 0,
+      code: 'UI_ELEMENT_NOT_FOUND',
+    });
     expect(report.first_error?.message).toMatch(/The screen offers: /);
-    expect(report.calls.map((c) => c.tool)).toEqual(['app_open', 'ui_get_tree', 'ui_session_open', 'ui_tap', 'ui_session_close', 'ui_get_tree']);
+    expect(report.calls.map((c) => c.tool)).toEqual([
+      'app_open',
+      'ui_get_tree',
+      'ui_session_open',
+      'ui_tap',
+      'ui_session_close',
+      'ui_get_tree',
+    ]);
     expect(report.calls.find((c) => c.tool === 'ui_session_close')?.ok).toBe(true);
     expect(await appium.sessionIds()).toEqual([]);
     expect(run.stderr).toMatch(/FAIL step 1 ui_tap .*UI_ELEMENT_NOT_FOUND/);
@@ -142,7 +165,11 @@ describeWithAdb('flow runner on the virtual device', () => {
     );
     const artifacts = path.join(workDir, 'bad-artifacts');
     const appiumLogBefore = readFileSync(appium.logFile, 'utf8').length;
-    const run = await runFlowCli([flowFile], env({ APPIUM_URL: appium.url, ANDROID_MCP_ARTIFACTS_DIR: artifacts }), workDir);
+    const run = await runFlowCli(
+      [flowFile],
+      env({ APPIUM_URL: appium.url, ANDROID_MCP_ARTIFACTS_DIR: artifacts }),
+      workDir,
+    );
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
@@ -168,8 +195,14 @@ describeWithAdb('flow runner on the virtual device', () => {
     // Without the toolsets the same file is refused before anything starts.
     const refused = await runFlowCli([flowFile], env({ APPIUM_URL: appium.url }), workDir);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/step 4 \(device_key\): device_key belongs to the toolset 'device', which is off: run the flow with --toolsets device/);
-    const run = await runFlowCli([flowFile, '--toolsets', 'wait,device,apps'], env({ APPIUM_URL: appium.url }), workDir);
+    expect(refused.stderr).toMatch(
+      /step 4 \(device_key\): device_key belongs to the toolset 'device', which is off: run the flow with --toolsets device/,
+    );
+    const run = await runFlowCli(
+      [flowFile, '--toolsets', 'wait,device,apps'],
+      env({ APPIUM_URL: appium.url }),
+      workDir,
+    );
     expect(run.stderr).toMatch(/: PASSED, 8\/8 steps/);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as FlowReport;
@@ -184,7 +217,8 @@ describeWithAdb('flow runner on the virtual device', () => {
       ['ui_wait', true],
     ]);
     // Every step ran inside the flow.
-    for (const c of report.calls.filter((call) => call.phase === 'step')) expect(c.arguments.session_id).toBe('<session_id>');
+    for (const c of report.calls.filter((call) => call.phase === 'step'))
+      expect(c.arguments.session_id).toBe('<session_id>');
     expect(run.stderr).toMatch(/ok {3}step 4 device_key — pressed home, /);
     expect(await appium.sessionIds()).toEqual([]);
   });

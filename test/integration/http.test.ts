@@ -39,7 +39,11 @@ interface RawAnswer {
   readonly status: number;
   readonly headers: Headers;
   /** The JSON-RPC message (a JSON body, or the last SSE `data:` event). */
-  readonly message: { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown }; id?: unknown };
+  readonly message: {
+    result?: Record<string, unknown>;
+    error?: { code: number; message: string; data?: unknown };
+    id?: unknown;
+  };
 }
 
 const figures = { refused: {} as Record<string, number>, accepted: 0, busy: 0, survivedDisconnects: 0 };
@@ -54,7 +58,11 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    http = await startHttpStack({ tag: 'http', token: TOKEN, env: { ANDROID_MCP_ACTION_TIMEOUT: '15', ANDROID_MCP_CONNECT_TIMEOUT: '30' } });
+    http = await startHttpStack({
+      tag: 'http',
+      token: TOKEN,
+      env: { ANDROID_MCP_ACTION_TIMEOUT: '15', ANDROID_MCP_CONNECT_TIMEOUT: '30' },
+    });
     ({ stack, server } = http);
   }, 180_000);
 
@@ -64,12 +72,18 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
       const sessions = stack.appium ? await stack.appium.sessionIds() : [];
       const locks = readdirSync(stack.lockDir, { withFileTypes: true }).map((entry) => entry.name);
       const refused = Object.values(figures.refused).reduce((sum, n) => sum + n, 0);
-      process.stderr.write(`[reliability] http: ${refused} refused ${JSON.stringify(figures)}; sessions left ${sessions.length}; lock files left ${locks.length}\n`);
+      process.stderr.write(
+        `[reliability] http: ${refused} refused ${JSON.stringify(figures)}; sessions left ${sessions.length}; lock files left ${locks.length}\n`,
+      );
       await http.stop();
     }
   }, 60_000);
 
-  async function raw(body: string | object, headers: Record<string, string> = {}, init: RequestInit = {}): Promise<RawAnswer> {
+  async function raw(
+    body: string | object,
+    headers: Record<string, string> = {},
+    init: RequestInit = {},
+  ): Promise<RawAnswer> {
     const response = await fetch(server.url, {
       method: 'POST',
       headers: {
@@ -83,15 +97,29 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     });
     const text = await response.text();
     const events = text.split('\n').filter((line) => line.startsWith('data:'));
-    const json = response.headers.get('content-type')?.includes('text/event-stream') ? (events.at(-1) ?? 'data: {}').slice(5) : text;
-    return { status: response.status, headers: response.headers, message: JSON.parse(json || '{}') as RawAnswer['message'] };
+    const json = response.headers.get('content-type')?.includes('text/event-stream')
+      ? (events.at(-1) ?? 'data: {}').slice(5)
+      : text;
+    return {
+      status: response.status,
+      headers: response.headers,
+      message: JSON.parse(json || '{}') as RawAnswer['message'],
+    };
   }
 
   /** A 2026-07-28 request: no handshake, the version and capabilities in `_meta`, the method in headers. */
-  function modern(id: number, method: string, params: Record<string, unknown> = {}, init: RequestInit = {}): Promise<RawAnswer> {
+  function modern(
+    id: number,
+    method: string,
+    params: Record<string, unknown> = {},
+    init: RequestInit = {},
+  ): Promise<RawAnswer> {
     const headers: Record<string, string> = { 'mcp-protocol-version': MODERN, 'mcp-method': method };
     if (method === 'tools/call') headers['mcp-name'] = String(params.name);
-    const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     return raw({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }, headers, init);
   }
 
@@ -100,15 +128,29 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
   }
 
   async function noSessionsLeft(withinMs = 20_000): Promise<void> {
-    expect(await settledValue(() => stack.appium!.sessionIds(), (ids) => ids.length === 0, withinMs)).toEqual([]);
+    expect(
+      await settledValue(
+        () => stack.appium!.sessionIds(),
+        (ids) => ids.length === 0,
+        withinMs,
+      ),
+    ).toEqual([]);
   }
 
   async function noLockFileLeft(withinMs = 20_000): Promise<void> {
-    expect(await settledValue(async () => readdirSync(stack.lockDir), (names) => names.length === 0, withinMs)).toEqual([]);
+    expect(
+      await settledValue(
+        async () => readdirSync(stack.lockDir),
+        (names) => names.length === 0,
+        withinMs,
+      ),
+    ).toEqual([]);
   }
 
   it('the v1 SDK client (2025-11-25) sees the twelve tools and the device', async () => {
-    const transport = new TransportV1(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+    const transport = new TransportV1(new URL(server.url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    });
     const client = new ClientV1({ name: 'http-test-v1', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -116,7 +158,8 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
       expect(client.getServerVersion()?.name).toBe('android-mcp-harness');
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(TWELVE);
-      const status = (await client.callTool({ name: 'emulator_get_status', arguments: {} })).structuredContent as unknown as Envelope;
+      const status = (await client.callTool({ name: 'emulator_get_status', arguments: {} }))
+        .structuredContent as unknown as Envelope;
       expect(status.ok, JSON.stringify(status.error)).toBe(true);
       expect(status.data.udid).toBe(stack.serial);
       figures.accepted += 1;
@@ -126,7 +169,9 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
   }, 60_000);
 
   it('the v2 SDK client negotiates 2026-07-28 (server/discover, no initialize) and sees the same', async () => {
-    const transport = new TransportV2(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+    const transport = new TransportV2(new URL(server.url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    });
     // 'auto': probe with server/discover, fall back to initialize only if the server is 2025-only.
     const client = new ClientV2({ name: 'http-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
@@ -136,7 +181,8 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('ui_tap');
       expect(tools).toHaveLength(TWELVE);
-      const status = (await client.callTool({ name: 'emulator_get_status', arguments: {} })).structuredContent as unknown as Envelope;
+      const status = (await client.callTool({ name: 'emulator_get_status', arguments: {} }))
+        .structuredContent as unknown as Envelope;
       expect(status.ok, JSON.stringify(status.error)).toBe(true);
       expect(status.data.udid).toBe(stack.serial);
       figures.accepted += 1;
@@ -162,7 +208,10 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
       { 'mcp-protocol-version': LEGACY },
     );
     expect(envelopeOf(call).ok, JSON.stringify(envelopeOf(call).error)).toBe(true);
-    const unknown = await raw({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }, { 'mcp-protocol-version': LEGACY });
+    const unknown = await raw(
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } },
+      { 'mcp-protocol-version': LEGACY },
+    );
     expect(unknown.message.error?.code).toBe(-32602);
     expect(unknown.message.error?.message).toMatch(/^Unknown tool "no_such_tool"\. The tools are: emulator_get_status/);
     figures.accepted += 4;
@@ -202,7 +251,11 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     const none = await expectRefused('no token', 401, raw(list, { authorization: '' }));
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect(none.message.error?.message).toMatch(/Authorization: Bearer/);
-    await expectRefused('wrong token, same length', 401, raw(list, { authorization: `Bearer ${TOKEN.replace(/.$/, 'X')}` }));
+    await expectRefused(
+      'wrong token, same length',
+      401,
+      raw(list, { authorization: `Bearer ${TOKEN.replace(/.$/, 'X')}` }),
+    );
     await expectRefused('wrong token, shorter', 401, raw(list, { authorization: 'Bearer abc' }));
     await expectRefused('wrong scheme', 401, raw(list, { authorization: `Basic ${TOKEN}` }));
     await expectRefused('token as a prefix', 401, raw(list, { authorization: `Bearer ${TOKEN}extra` }));
@@ -213,7 +266,11 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     // Node's fetch refuses to set Host itself: a DNS-rebinding request carries the attacker's name.
     await expectRefused('foreign Host', 403, rawHost('evil.example'));
     const big = 'x'.repeat(2 * 1024 * 1024);
-    const declared = await expectRefused('oversized (Content-Length)', 413, raw(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"${big}"}}`));
+    const declared = await expectRefused(
+      'oversized (Content-Length)',
+      413,
+      raw(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"${big}"}}`),
+    );
     expect(declared.message.error?.message).toMatch(/1048576 bytes/);
     const streamed = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -245,11 +302,23 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     const url = new URL(server.url);
     return new Promise((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { host, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: new Headers(), message: JSON.parse(text || '{}') as RawAnswer['message'] }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: new Headers(),
+              message: JSON.parse(text || '{}') as RawAnswer['message'],
+            }),
+          );
         },
       );
       req.on('error', reject);
@@ -263,8 +332,11 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
       const answers = await Promise.all(
         Array.from({ length: 100 }, (_, i) => {
           // A third unauthenticated, the rest real work: tools/list and an observing call.
-          if (i % 3 === 0) return raw({ jsonrpc: '2.0', id: i, method: 'tools/list' }, { authorization: 'Bearer nope' });
-          return i % 3 === 1 ? modern(i, 'tools/list') : modern(i, 'tools/call', { name: 'emulator_get_status', arguments: {} });
+          if (i % 3 === 0)
+            return raw({ jsonrpc: '2.0', id: i, method: 'tools/list' }, { authorization: 'Bearer nope' });
+          return i % 3 === 1
+            ? modern(i, 'tools/list')
+            : modern(i, 'tools/call', { name: 'emulator_get_status', arguments: {} });
         }),
       );
       for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
@@ -311,7 +383,14 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
   async function waitForClickPending(clicksBefore: number): Promise<void> {
     const since = stack.device.log().length;
     const deadline = Date.now() + 30_000;
-    while (!stack.device.log().slice(since).some((e) => e.kind === 'uia2' && /\/element/.test(e.detail)) && Date.now() < deadline) await sleepMs(20);
+    while (
+      !stack.device
+        .log()
+        .slice(since)
+        .some((e) => e.kind === 'uia2' && /\/element/.test(e.detail)) &&
+      Date.now() < deadline
+    )
+      await sleepMs(20);
     await sleepMs(600);
     expect(stack.device.clicks().length, 'the click must still be pending').toBe(clicksBefore);
   }
@@ -321,7 +400,12 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     const clicksBefore = stack.device.clicks().length;
     try {
       const abort = new AbortController();
-      const abandoned = modern(1, 'tools/call', { name: 'ui_tap', arguments: { selector: { text: 'Apps' } } }, { signal: abort.signal });
+      const abandoned = modern(
+        1,
+        'tools/call',
+        { name: 'ui_tap', arguments: { selector: { text: 'Apps' } } },
+        { signal: abort.signal },
+      );
       await waitForClickPending(clicksBefore);
       abort.abort();
       await expect(abandoned).rejects.toThrow();
@@ -347,15 +431,27 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
 
   it('the MCP Inspector CLI lists the tools and calls one over /mcp; with a wrong token it gets nothing', async () => {
     const inspector = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
-    const env = { ...process.env, HOME: stack.scratch, MCP_CATALOG_PATH: join(stack.scratch, 'inspector-catalog.json') };
+    const env = {
+      ...process.env,
+      HOME: stack.scratch,
+      MCP_CATALOG_PATH: join(stack.scratch, 'inspector-catalog.json'),
+    };
     const run = (token: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> =>
-      promisify(execFile)(process.execPath, [inspector, '--cli', server.url, '--header', `Authorization: Bearer ${token}`, ...args], { env, timeout: 60_000 });
+      promisify(execFile)(
+        process.execPath,
+        [inspector, '--cli', server.url, '--header', `Authorization: Bearer ${token}`, ...args],
+        { env, timeout: 60_000 },
+      );
     const listed = JSON.parse((await run(TOKEN, '--method', 'tools/list')).stdout) as { tools: { name: string }[] };
     expect(listed.tools).toHaveLength(TWELVE);
-    const called = JSON.parse((await run(TOKEN, '--method', 'tools/call', '--tool-name', 'emulator_get_status')).stdout) as { structuredContent: Envelope };
+    const called = JSON.parse(
+      (await run(TOKEN, '--method', 'tools/call', '--tool-name', 'emulator_get_status')).stdout,
+    ) as { structuredContent: Envelope };
     expect(called.structuredContent.ok, JSON.stringify(called.structuredContent.error)).toBe(true);
     figures.accepted += 2;
-    const refused = await run(`${TOKEN}-wrong`, '--method', 'tools/list').catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
+    const refused = await run(`${TOKEN}-wrong`, '--method', 'tools/list').catch(
+      (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+    );
     expect(refused.stdout + refused.stderr).not.toContain('emulator_get_status');
     refusedOnce('Inspector CLI, wrong token');
   }, 120_000);

@@ -39,7 +39,12 @@ afterEach(() => {
 describe('ManagedAppium', () => {
   it('starts Appium 3 with the UiAutomator2 driver on 127.0.0.1, reports progress, reuses it, and stops it by pid', async () => {
     const progress: string[] = [];
-    const managed = new ManagedAppium({ packageRoot: root, logger: silentLogger, androidSdkRoot: '/usr/lib/android-sdk', onProgress: (m) => progress.push(m) });
+    const managed = new ManagedAppium({
+      packageRoot: root,
+      logger: silentLogger,
+      androidSdkRoot: '/usr/lib/android-sdk',
+      onProgress: (m) => progress.push(m),
+    });
     try {
       const [first, second] = await Promise.all([managed.url(), managed.url()]);
       expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -54,7 +59,9 @@ describe('ManagedAppium', () => {
       expect(status.value.build.version).toMatch(/^3\./);
       const drivers = (await (await fetch(`${first}/appium/sessions`)).json()) as { value: unknown[] };
       expect(drivers.value).toEqual([]);
-      expect(progress[0]).toMatch(/^Starting the harness's own Appium 3\.\d+\.\d+ \(UiAutomator2 driver \d+\.\d+\.\d+\)/);
+      expect(progress[0]).toMatch(
+        /^Starting the harness's own Appium 3\.\d+\.\d+ \(UiAutomator2 driver \d+\.\d+\.\d+\)/,
+      );
       expect(progress.at(-1)).toMatch(/^Appium is ready at http:\/\/127\.0\.0\.1:\d+/);
 
       await managed.stop();
@@ -84,10 +91,14 @@ describe('ManagedAppium', () => {
   });
 
   it('leaves no Appium behind when the harness process is SIGKILLed', async () => {
-    const parent = spawn(process.execPath, ['--import', 'tsx', path.join(here, '..', 'support', 'managedAppiumParent.ts')], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const parent = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, '..', 'support', 'managedAppiumParent.ts')],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     leftovers.push(parent.pid ?? -1);
     const line = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the parent did not report an Appium pid')), 60_000);

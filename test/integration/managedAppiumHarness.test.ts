@@ -52,11 +52,20 @@ interface Harness {
   transport: StdioClientTransport;
   pid: number;
   logs: string[];
-  call(name: string, args?: Record<string, unknown>): Promise<{ ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null }>;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+  ): Promise<{ ok: boolean; data: Record<string, unknown>; error: { code: string; message: string } | null }>;
 }
 
 async function startHarness(env: Record<string, string>): Promise<Harness> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin], env, cwd: repoRoot, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin],
+    env,
+    cwd: repoRoot,
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', () => undefined);
   const client = new Client({ name: 'managed-appium-test', version: '1.0.0' });
   const logs: string[] = [];
@@ -72,7 +81,9 @@ async function startHarness(env: Record<string, string>): Promise<Harness> {
     pid,
     logs,
     async call(name, args = {}) {
-      const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 180_000 })) as CallToolResult;
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
+        timeout: 180_000,
+      })) as CallToolResult;
       return result.structuredContent as never;
     },
   };
@@ -178,7 +189,8 @@ describeWithAdb('managed and fixed Appium through the harness on the virtual dev
       }
       // ...and closed by the harness when it exits (stdin closed), not left to Appium.
       const deadline = Date.now() + 6_000;
-      while ((await appium.sessionIds()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while ((await appium.sessionIds()).length > 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       expect(await appium.sessionIds()).toEqual([]);
     } finally {
       await appium.stop();

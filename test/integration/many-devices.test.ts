@@ -59,13 +59,15 @@ describeWithAdb('many devices in one harness process (issue 15 items 1-3)', () =
     await many?.stop();
   }, 60_000);
 
-  it('the virtual device answers getprop as the harness reads it: one identity for both of A\'s serials', async () => {
+  it("the virtual device answers getprop as the harness reads it: one identity for both of A's serials", async () => {
     for (const serial of [a1, a2]) {
       const props = (await adb.adb(['-s', serial, 'shell', 'getprop'])).stdout.toString('utf8');
       expect(props).toContain(`[ro.boot.qemu.avd_name]: [${AVD}]`);
       expect(props).toContain('[ro.boot.qemu]: [1]');
     }
-    expect((await adb.adb(['-s', b, 'shell', 'getprop', 'ro.serialno'])).stdout.toString('utf8').trim()).toBe('R58M0B0B0B');
+    expect((await adb.adb(['-s', b, 'shell', 'getprop', 'ro.serialno'])).stdout.toString('utf8').trim()).toBe(
+      'R58M0B0B0B',
+    );
   });
 
   it('with two devices online, a call that names none is DEVICE_AMBIGUOUS; emulator_get_status lists every allowed device', async () => {
@@ -75,16 +77,33 @@ describeWithAdb('many devices in one harness process (issue 15 items 1-3)', () =
     expect(tree.error?.message).toContain(b);
     const status = data((await harness.call('emulator_get_status')).envelope);
     expect(status.udid).toBeNull();
-    const devices = status.devices as { serial: string; avd_name: string | null; android_version: string | null; model: string | null }[];
+    const devices = status.devices as {
+      serial: string;
+      avd_name: string | null;
+      android_version: string | null;
+      model: string | null;
+    }[];
     expect(devices.map((d) => d.serial).sort()).toEqual([a1, a2, b].sort());
-    expect(devices.find((d) => d.serial === b)).toMatchObject({ avd_name: null, android_version: '14', model: 'Virtual Pixel 7' });
-    expect(devices.filter((d) => d.avd_name === AVD).map((d) => d.serial).sort()).toEqual([a1, a2].sort());
+    expect(devices.find((d) => d.serial === b)).toMatchObject({
+      avd_name: null,
+      android_version: '14',
+      model: 'Virtual Pixel 7',
+    });
+    expect(
+      devices
+        .filter((d) => d.avd_name === AVD)
+        .map((d) => d.serial)
+        .sort(),
+    ).toEqual([a1, a2].sort());
   });
 
   it('two flows on two devices at once; each device sees only its own flow (read from its own log)', async () => {
     const startA = deviceA.logEntries().length;
     const startB = deviceB.logEntries().length;
-    const [openA, openB] = await Promise.all([harness.call('ui_session_open', { device: AVD }), harness.call('ui_session_open', { device: b })]);
+    const [openA, openB] = await Promise.all([
+      harness.call('ui_session_open', { device: AVD }),
+      harness.call('ui_session_open', { device: b }),
+    ]);
     const flowA = data(openA.envelope);
     const flowB = data(openB.envelope);
     expect(flowA).toMatchObject({ avd_name: AVD });
@@ -111,9 +130,11 @@ describeWithAdb('many devices in one harness process (issue 15 items 1-3)', () =
     expect(activitySince(deviceB, startB)).toEqual({ clicks: 2, screencaps: 4, instruments: 1 });
 
     // One lock per device, keyed by identity: the lock directory holds A's and B's, nothing per serial.
-    expect(readdirSync(join(scratch, 'locks')).filter((name) => name.endsWith('.lock')).sort()).toEqual(
-      [lockFileName(`avd:${AVD}`), lockFileName('serialno:R58M0B0B0B')].sort(),
-    );
+    expect(
+      readdirSync(join(scratch, 'locks'))
+        .filter((name) => name.endsWith('.lock'))
+        .sort(),
+    ).toEqual([lockFileName(`avd:${AVD}`), lockFileName('serialno:R58M0B0B0B')].sort());
     // A's other serial is the same device: this process refuses a second flow on it...
     const other = flowA.device === a1 ? a2 : a1;
     expect((await harness.call('ui_session_open', { device: other })).envelope.error?.code).toBe('EMULATOR_BUSY');

@@ -37,11 +37,24 @@ function contents(dir: string): string[] {
   return readdirSync(dir, { recursive: true }).map(String).sort();
 }
 
-function run(args: readonly string[], env: Record<string, string>, timeoutMs = 180_000): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BUILT_BIN, ...args], { env, cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
+    execFile(
+      process.execPath,
+      [BUILT_BIN, ...args],
+      { env, cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        });
+      },
+    );
   });
 }
 
@@ -60,7 +73,10 @@ describeWithAdb('no litter: each process the project starts leaves its temp dire
 
   it('a flow run (flow docs/flows/example.json), passed', async () => {
     const tmp = ownTmp('flow');
-    const result = await run(['flow', join(REPO_ROOT, 'docs', 'flows', 'example.json')], stack.harnessEnv({ TMPDIR: tmp }));
+    const result = await run(
+      ['flow', join(REPO_ROOT, 'docs', 'flows', 'example.json')],
+      stack.harnessEnv({ TMPDIR: tmp }),
+    );
     expect(result.code, result.stderr.slice(-3000)).toBe(0);
     expect(result.stdout).toContain('"passed": true');
     expect(contents(tmp)).toEqual([]);
@@ -69,10 +85,15 @@ describeWithAdb('no litter: each process the project starts leaves its temp dire
   it('the HTTP server ended by SIGTERM after a REST tap whose Appium session it still keeps', async () => {
     const tmp = ownTmp('http');
     stack.device?.setScreen('settings_home');
-    const server = await startHttpHarness(stack.harnessEnv({ TMPDIR: tmp, ANDROID_MCP_HTTP_TOKEN: TOKEN }), ['--port', String(await freePort())]);
+    const server = await startHttpHarness(stack.harnessEnv({ TMPDIR: tmp, ANDROID_MCP_HTTP_TOKEN: TOKEN }), [
+      '--port',
+      String(await freePort()),
+    ]);
     try {
       const base = server.url.replace(/\/mcp$/, '');
-      const tap = await bearerJson(base, TOKEN, 'POST', `/devices/${encodeURIComponent(stack.serial)}/tap`, { selector: { text: 'Apps' } });
+      const tap = await bearerJson(base, TOKEN, 'POST', `/devices/${encodeURIComponent(stack.serial)}/tap`, {
+        selector: { text: 'Apps' },
+      });
       expect(tap.status, JSON.stringify(tap.json)).toBe(200);
       // The lock of the kept session is in the temp directory while the server runs.
       expect(contents(tmp).length).toBeGreaterThan(0);

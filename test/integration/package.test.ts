@@ -41,7 +41,11 @@ interface PackResult {
 
 function npmVersion(): string | null {
   try {
-    return execFileSync('npm', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 }).trim();
+    return execFileSync('npm', ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 30_000,
+    }).trim();
   } catch {
     return null;
   }
@@ -51,7 +55,8 @@ function npmVersion(): string | null {
 function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_(package|lifecycle)_/.test(key) || ['npm_config_local_prefix', 'npm_command', 'INIT_CWD'].includes(key)) continue;
+    if (/^npm_(package|lifecycle)_/.test(key) || ['npm_config_local_prefix', 'npm_command', 'INIT_CWD'].includes(key))
+      continue;
     env[key] = value;
   }
   return env;
@@ -59,10 +64,16 @@ function npmEnv(): NodeJS.ProcessEnv {
 
 function runNpm(args: readonly string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile('npm', [...args], { cwd, env: npmEnv(), timeout: NPM_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`npm ${args.join(' ')} failed in ${cwd}: ${error.message}\n${String(stderr).slice(-4000)}`));
-      else resolve({ stdout: String(stdout), stderr: String(stderr) });
-    });
+    const child = execFile(
+      'npm',
+      [...args],
+      { cwd, env: npmEnv(), timeout: NPM_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(new Error(`npm ${args.join(' ')} failed in ${cwd}: ${error.message}\n${String(stderr).slice(-4000)}`));
+        else resolve({ stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
     trackChild(child);
   });
 }
@@ -82,7 +93,10 @@ function relativeLinks(markdown: string): string[] {
 }
 
 const NPM = npmVersion();
-if (NPM === null) process.stderr.write('[skip] the packed tarball: npm is not on PATH, so the package cannot be packed and installed here.\n');
+if (NPM === null)
+  process.stderr.write(
+    '[skip] the packed tarball: npm is not on PATH, so the package cannot be packed and installed here.\n',
+  );
 
 describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () => {
   let scratch: string;
@@ -92,37 +106,55 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
   let nodeOnlyPath: string;
   let doctor: DoctorScratch;
 
-  beforeAll(async () => {
-    scratch = mkdtempSync(path.join(os.tmpdir(), 'amh-package-it-'));
-    const sources = path.join(scratch, 'sources');
-    cpSync(REPO_ROOT, sources, {
-      recursive: true,
-      filter: (from) => !(path.dirname(from) === REPO_ROOT && NOT_IN_A_CLONE.has(path.basename(from))),
-    });
-    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(sources, 'node_modules'), 'dir');
+  beforeAll(
+    async () => {
+      scratch = mkdtempSync(path.join(os.tmpdir(), 'amh-package-it-'));
+      const sources = path.join(scratch, 'sources');
+      cpSync(REPO_ROOT, sources, {
+        recursive: true,
+        filter: (from) => !(path.dirname(from) === REPO_ROOT && NOT_IN_A_CLONE.has(path.basename(from))),
+      });
+      symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(sources, 'node_modules'), 'dir');
 
-    let started = Date.now();
-    const pack = await runNpm(['pack', '--json', '--pack-destination', scratch], sources);
-    const results = JSON.parse(pack.stdout) as PackResult[];
-    if (!results[0]) throw new Error(`npm pack printed no result:\n${pack.stdout}`);
-    packed = results[0];
-    process.stderr.write(`[package] npm pack (prepack build included): ${seconds(started)}, ${packed.entryCount} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked\n`);
+      let started = Date.now();
+      const pack = await runNpm(['pack', '--json', '--pack-destination', scratch], sources);
+      const results = JSON.parse(pack.stdout) as PackResult[];
+      if (!results[0]) throw new Error(`npm pack printed no result:\n${pack.stdout}`);
+      packed = results[0];
+      process.stderr.write(
+        `[package] npm pack (prepack build included): ${seconds(started)}, ${packed.entryCount} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked\n`,
+      );
 
-    // An empty folder with a package.json of its own, so npm installs here and not in a parent folder.
-    installed = path.join(scratch, 'consumer');
-    mkdirSync(installed);
-    writeFileSync(path.join(installed, 'package.json'), `${JSON.stringify({ name: 'amh-package-consumer', private: true }, null, 2)}\n`);
-    started = Date.now();
-    await runNpm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(scratch, packed.filename)], installed);
-    process.stderr.write(`[package] npm install of the tarball: ${seconds(started)}\n`);
-    installedBin = path.join(installed, 'node_modules', '.bin', PACKAGE_NAME);
+      // An empty folder with a package.json of its own, so npm installs here and not in a parent folder.
+      installed = path.join(scratch, 'consumer');
+      mkdirSync(installed);
+      writeFileSync(
+        path.join(installed, 'package.json'),
+        `${JSON.stringify({ name: 'amh-package-consumer', private: true }, null, 2)}\n`,
+      );
+      started = Date.now();
+      await runNpm(
+        [
+          'install',
+          '--prefer-offline',
+          '--no-audit',
+          '--no-fund',
+          '--ignore-scripts',
+          path.join(scratch, packed.filename),
+        ],
+        installed,
+      );
+      process.stderr.write(`[package] npm install of the tarball: ${seconds(started)}\n`);
+      installedBin = path.join(installed, 'node_modules', '.bin', PACKAGE_NAME);
 
-    // PATH holds node and nothing else: no adb (so no adb server can be started), no npx.
-    nodeOnlyPath = path.join(scratch, 'node-only-bin');
-    mkdirSync(nodeOnlyPath);
-    symlinkSync(process.execPath, path.join(nodeOnlyPath, 'node'));
-    doctor = doctorScratch({ bin: installedBin });
-  }, 2 * NPM_TIMEOUT_MS + 60_000);
+      // PATH holds node and nothing else: no adb (so no adb server can be started), no npx.
+      nodeOnlyPath = path.join(scratch, 'node-only-bin');
+      mkdirSync(nodeOnlyPath);
+      symlinkSync(process.execPath, path.join(nodeOnlyPath, 'node'));
+      doctor = doctorScratch({ bin: installedBin });
+    },
+    2 * NPM_TIMEOUT_MS + 60_000,
+  );
 
   afterAll(() => {
     doctor?.remove();
@@ -131,10 +163,25 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
 
   it('ships the built bin with the virtual device and the demo, the linked docs, README and LICENSE, and no tests, benchmarks, sources or maps', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/virtual-device/cli.js', 'dist/demo/demo.js', 'dist/doctor/cli.js', 'dist/flow/cli.js', 'docs/flows/example.json']) {
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/index.js',
+      'dist/virtual-device/cli.js',
+      'dist/demo/demo.js',
+      'dist/doctor/cli.js',
+      'dist/flow/cli.js',
+      'docs/flows/example.json',
+    ]) {
       expect(paths, needed).toContain(needed);
     }
-    const outside = paths.filter((p) => !/^(dist\/.+\.js|docs\/[^/]+\.md|docs\/[^/]+\.(svg|png)|docs\/flows\/[^/]+\.json|package\.json|README\.md|LICENSE)$/.test(p));
+    const outside = paths.filter(
+      (p) =>
+        !/^(dist\/.+\.js|docs\/[^/]+\.md|docs\/[^/]+\.(svg|png)|docs\/flows\/[^/]+\.json|package\.json|README\.md|LICENSE)$/.test(
+          p,
+        ),
+    );
     expect(outside, 'files outside what runs and what the README links').toEqual([]);
     expect(paths.filter((p) => /^(test|bench|src|scripts)\/|\.map$|\.ts$/.test(p))).toEqual([]);
     expect(paths).not.toContain('docs/docker.md');
@@ -163,7 +210,9 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
   });
 
   it('the installed bin runs doctor: every check line printed, Appium and its driver found and started from the install', async () => {
-    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const run = await doctor.run(doctor.baseEnv({ PATH: nodeOnlyPath }));
     expect(run.stdout, run.stderr).toMatch(/^android-mcp-harness doctor$/m);
     expect(run.marks).toMatchObject({
@@ -176,8 +225,12 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
       android: '[--  ]',
       appium: '[ok  ]',
     });
-    expect(run.stdout).toContain(`appium ${pkg.dependencies.appium}, appium-uiautomator2-driver ${pkg.dependencies['appium-uiautomator2-driver']}`);
-    expect(run.stdout).toMatch(/managed mode: Appium \S+ with uiautomator2 \S+ starts on 127\.0\.0\.1 \(stopped again\)/);
+    expect(run.stdout).toContain(
+      `appium ${pkg.dependencies.appium}, appium-uiautomator2-driver ${pkg.dependencies['appium-uiautomator2-driver']}`,
+    );
+    expect(run.stdout).toMatch(
+      /managed mode: Appium \S+ with uiautomator2 \S+ starts on 127\.0\.0\.1 \(stopped again\)/,
+    );
     // adb is the only thing missing here, so it is the one blocking problem.
     expect(run.stdout).toMatch(/^1 blocking problem:$/m);
     expect(run.code).toBe(1);
@@ -203,7 +256,11 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
       expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
       expect(tools).toHaveLength(12);
       const status = (await client.callTool({ name: 'emulator_get_status', arguments: {} })) as CallToolResult;
-      expect(status.structuredContent).toMatchObject({ ok: false, tool: 'emulator_get_status', error: { code: 'EMULATOR_UNAVAILABLE' } });
+      expect(status.structuredContent).toMatchObject({
+        ok: false,
+        tool: 'emulator_get_status',
+        error: { code: 'EMULATOR_UNAVAILABLE' },
+      });
     } finally {
       await client.close();
       if (pid !== null) await awaitExitOrKill(pid, 6_000, 100);

@@ -24,7 +24,9 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
   let stack: QuirkE2eStack;
   let device: VirtualDevice;
 
-  const { call, report, rawText, lastSeq, withRawSession } = quirkProbes('quirks-edge', () => stack, { okDataChars: 300 });
+  const { call, report, rawText, lastSeq, withRawSession } = quirkProbes('quirks-edge', () => stack, {
+    okDataChars: 300,
+  });
   const clicksSince = (since: number): string[] =>
     device
       .log()
@@ -43,7 +45,11 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
     // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
     stack = await startQuirkE2eStack({
       label: 'quirks-edge',
-      device: () => new VirtualDevice(withEdgeToEdge(defaultScenario(detectHelperVersions())), { instrumentationStartupMs: 300, sdk: 35 }),
+      device: () =>
+        new VirtualDevice(withEdgeToEdge(defaultScenario(detectHelperVersions())), {
+          instrumentationStartupMs: 300,
+          sdk: 35,
+        }),
       harness: { ANDROID_MCP_ACTION_TIMEOUT: '30', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1' },
     });
     device = stack.device;
@@ -56,8 +62,12 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
   it('QUIRK-EDGE-1: a click on a button drawn under the navigation bar goes to System UI; the harness flags it and taps its visible part', async () => {
     device.setScreen(EDGE_SCREEN);
     // Raw: API 35's dumpsys window gives the bar's frame; the button runs on under it.
-    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/InsetsSource id=\S+ type=navigationBars frame=\[0,2274\]\[1080,2400\] visible=true flags= sideHint=BOTTOM/);
-    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(/text="Place order"[^>]*bounds="\[0,2232\]\[1080,2400\]"/);
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(
+      /InsetsSource id=\S+ type=navigationBars frame=\[0,2274\]\[1080,2400\] visible=true flags= sideHint=BOTTOM/,
+    );
+    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(
+      /text="Place order"[^>]*bounds="\[0,2232\]\[1080,2400\]"/,
+    );
     // Raw: `input tap` at its centre, then UiAutomator2's element click (the centre too): System UI takes both.
     let since = lastSeq();
     await rawText(['shell', 'input', 'tap', '540', '2316']);
@@ -77,14 +87,19 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
     const order = indexOf(summary, 'Place order');
     const terms = indexOf(summary, 'Terms of sale');
     const close = indexOf(summary, 'Close');
-    expect([order, terms, close].every((i) => i >= 0), JSON.stringify(summary.actions)).toBe(true);
+    expect(
+      [order, terms, close].every((i) => i >= 0),
+      JSON.stringify(summary.actions),
+    ).toBe(true);
     expect(summary.layout_findings).toEqual(
       expect.arrayContaining([
         { issue: 'under_status_bar', actions: [close] },
         { issue: 'under_navigation_bar', actions: [order, terms].sort((a, b) => a - b) },
       ]),
     );
-    const flagged = (summary.layout_findings ?? []).flatMap((f) => ('actions' in f && /^under_/.test(f.issue) ? f.actions : []));
+    const flagged = (summary.layout_findings ?? []).flatMap((f) =>
+      'actions' in f && /^under_/.test(f.issue) ? f.actions : [],
+    );
     expect(flagged.sort((a, b) => a - b)).toEqual([close, order, terms].sort((a, b) => a - b));
 
     // ui_tap by selector lands on the 42 px above the bar, with a W3C touch; the order is placed.
@@ -92,7 +107,12 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
     const tapped = await call('ui_tap', { selector: { text: 'Place order' } });
     report('QUIRK-EDGE-1 ui_tap Place order', tapped);
     expect(tapped.envelope.ok, JSON.stringify(tapped.envelope.error)).toBe(true);
-    expect(tapped.envelope.data).toMatchObject({ target: { text: 'Place order' }, element_label: 'Place order', pressed_outside: 'navigation_bar', foreground_package: 'com.example.shop' });
+    expect(tapped.envelope.data).toMatchObject({
+      target: { text: 'Place order' },
+      element_label: 'Place order',
+      pressed_outside: 'navigation_bar',
+      foreground_package: 'com.example.shop',
+    });
     const harnessClicks = clicksSince(since);
     expect(harnessClicks).toHaveLength(1);
     expect(harnessClicks[0]).toMatch(/^w3c-actions at=\(540,2253\) .*target=\S+ android\.widget\.Button "Place order"/);
@@ -113,7 +133,9 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
     const refused = await call('ui_tap', { selector: { text: 'Terms of sale' } });
     report('QUIRK-EDGE-2 ui_tap Terms of sale', refused);
     expect(refused.envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
-    expect(refused.envelope.error?.message).toMatch(/lies entirely under the navigation bar .*ui_scroll.*Nothing was tapped\.$/);
+    expect(refused.envelope.error?.message).toMatch(
+      /lies entirely under the navigation bar .*ui_scroll.*Nothing was tapped\.$/,
+    );
     expect(clicksSince(since)).toEqual([]);
     expect(device.currentScreen().screenId).toBe(EDGE_SCREEN);
 
@@ -123,7 +145,9 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
     report('QUIRK-EDGE-2 long press Place order', held);
     expect(held.envelope.ok, JSON.stringify(held.envelope.error)).toBe(true);
     expect(held.envelope.data).toMatchObject({ long_press: true, pressed_outside: 'navigation_bar' });
-    expect(clicksSince(since)).toEqual([expect.stringMatching(/^w3c-actions at=\(540,2253\) held=15\d\dms .*"Place order"/)]);
+    expect(clicksSince(since)).toEqual([
+      expect.stringMatching(/^w3c-actions at=\(540,2253\) held=15\d\dms .*"Place order"/),
+    ]);
     expect(device.currentScreen().screenId).toBe(EDGE_DONE_SCREEN);
 
     // Under the status bar: the part below it (the close button goes back).
@@ -143,8 +167,10 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
         device.setSdk(sdk);
         device.setScreen(EDGE_SCREEN);
         const raw = await rawText(['shell', 'dumpsys', 'window']);
-        if (sdk <= 29) expect(raw).toMatch(/Window #\d+ Window\{\S+ u0 NavigationBar\}:[\s\S]*?mFrame=\[0,2274\]\[1080,2400\]/);
-        else if (sdk <= 33) expect(raw).toMatch(/InsetsSource type=ITYPE_NAVIGATION_BAR frame=\[0,2274\]\[1080,2400\] visible=true/);
+        if (sdk <= 29)
+          expect(raw).toMatch(/Window #\d+ Window\{\S+ u0 NavigationBar\}:[\s\S]*?mFrame=\[0,2274\]\[1080,2400\]/);
+        else if (sdk <= 33)
+          expect(raw).toMatch(/InsetsSource type=ITYPE_NAVIGATION_BAR frame=\[0,2274\]\[1080,2400\] visible=true/);
         const summary = await tree();
         const issues = (summary.layout_findings ?? []).map((f) => f.issue);
         expect(issues, `API ${sdk}`).toEqual(expect.arrayContaining(['under_status_bar', 'under_navigation_bar']));

@@ -23,7 +23,8 @@ const IME_TOP = 1517;
 /** Every row of the default scenario's All apps list, from the scenario itself: [title, size]. */
 function allAppsRows(): [string, string][] {
   const screen = defaultScenario(detectHelperVersions()).screens.find((s) => s.id === 'all_apps');
-  const find = (n: NodeSpec): NodeSpec | null => (n.scrollable ? n : (n.children ?? []).map(find).find((x) => x) ?? null);
+  const find = (n: NodeSpec): NodeSpec | null =>
+    n.scrollable ? n : ((n.children ?? []).map(find).find((x) => x) ?? null);
   const list = screen ? find(screen.root) : null;
   const texts = (n: NodeSpec): string[] => [n.text ?? '', ...(n.children ?? []).flatMap(texts)].filter((t) => t !== '');
   return (list?.children ?? []).map((row) => texts(row) as [string, string]);
@@ -33,7 +34,9 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
   let stack: QuirkE2eStack;
   let device: VirtualDevice;
 
-  const { call, report, rawText, lastSeq, withRawSession } = quirkProbes('quirks-gestures', () => stack, { okDataChars: 200 });
+  const { call, report, rawText, lastSeq, withRawSession } = quirkProbes('quirks-gestures', () => stack, {
+    okDataChars: 200,
+  });
   const logSince = (since: number, kind?: string): string[] =>
     device
       .log()
@@ -56,7 +59,8 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
     stack = await startQuirkE2eStack({
       label: 'quirks-gestures',
-      device: () => new VirtualDevice(withLongSearch(defaultScenario(detectHelperVersions())), { instrumentationStartupMs: 300 }),
+      device: () =>
+        new VirtualDevice(withLongSearch(defaultScenario(detectHelperVersions())), { instrumentationStartupMs: 300 }),
       harness: { ANDROID_MCP_ACTION_TIMEOUT: '30', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1' },
     });
     device = stack.device;
@@ -91,11 +95,18 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     const typed = await call('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Milk' });
     report('QUIRK-SETTEXT-1 ui_type_text into the unfocused Flutter field', typed);
     expect(typed.envelope.ok, JSON.stringify(typed.envelope.error)).toBe(true);
-    expect(typed.envelope.data).toMatchObject({ target: { input_hint: 'Title' }, characters_sent: 4, foreground_package: 'com.example.notes' });
+    expect(typed.envelope.data).toMatchObject({
+      target: { input_hint: 'Title' },
+      characters_sent: 4,
+      foreground_package: 'com.example.notes',
+    });
     // One tap on the field, then the set-text; nothing was refused.
     const uia2 = logSince(since, 'uia2').filter((d) => /\/element\/[^/]+\/(click|value) ->/.test(d));
     expect(uia2.map((d) => d.replace(/^.*\/element\/[^/]+\//, '').replace(/ ->.*$/, ''))).toEqual(['click', 'value']);
-    expect(uia2.every((d) => / -> 200$/.test(d)), uia2.join('\n')).toBe(true);
+    expect(
+      uia2.every((d) => / -> 200$/.test(d)),
+      uia2.join('\n'),
+    ).toBe(true);
     const field = device.nodes().find((n) => n.hint === 'Title');
     expect(field?.text).toBe('Milk');
     expect(field?.focused).toBe(true);
@@ -123,7 +134,9 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     expect(typed.envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
     const message = typed.envelope.error?.message ?? '';
     // Refused from its class before the focusing tap: the device never saw the set-text the raw driver got 400 for.
-    expect(message).toMatch(/^The element matched by text 'Installed apps' is a android\.widget\.TextView, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\./);
+    expect(message).toMatch(
+      /^The element matched by text 'Installed apps' is a android\.widget\.TextView, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\./,
+    );
     expect(message).toContain('The screen offers no input field');
     expect(message).not.toMatch(/No visible element matched/);
     expect(message).not.toContain('hunter2');
@@ -135,19 +148,28 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
 
   it('QUIRK-SWIPE-IME-1: with the IME open a swipe from 75 % of the height scrolls the keyboard; ui_scroll starts above it and says the list moved', async () => {
     device.setScreen(LONG_SEARCH_SCREEN);
-    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/type=ime frame=\[0,1517\]\[1080,2400\] visible=true/);
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(
+      /type=ime frame=\[0,1517\]\[1080,2400\] visible=true/,
+    );
     // Raw: the old gesture (75 % → 25 %, 300 ms) through adb lands on the IME: the list does not move.
     const before = await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
     const since = lastSeq();
     await rawText(['shell', 'input', 'swipe', '540', '1800', '540', '600', '300']);
-    expect(logSince(since, 'input').join('\n')).toMatch(/swipe \(540,1800\).* on the keyboard: the IME window takes it/);
+    expect(logSince(since, 'input').join('\n')).toMatch(
+      /swipe \(540,1800\).* on the keyboard: the IME window takes it/,
+    );
     expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toBe(before);
 
     const scrollSince = lastSeq();
     const scrolled = await call('ui_scroll', { direction: 'down' });
     report('QUIRK-SWIPE-IME-1 ui_scroll with the keyboard open', scrolled);
     expect(scrolled.envelope.ok, JSON.stringify(scrolled.envelope.error)).toBe(true);
-    expect(scrolled.envelope.data).toEqual({ direction: 'down', moved: true, foreground_package: 'com.example.longsearch', after: expect.objectContaining({ read: expect.stringMatching(/^r/) as unknown }) as unknown });
+    expect(scrolled.envelope.data).toEqual({
+      direction: 'down',
+      moved: true,
+      foreground_package: 'com.example.longsearch',
+      after: expect.objectContaining({ read: expect.stringMatching(/^r/) as unknown }) as unknown,
+    });
     const swipes = logSince(scrollSince, 'input').filter((d) => / swipe /.test(d));
     expect(swipes).toHaveLength(1);
     const [, startY, endY] = /swipe \(\d+,(\d+)\)->\(\d+,(\d+)\)/.exec(swipes[0] ?? '') ?? [];
@@ -175,7 +197,9 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     expect(logSince(since, 'input').join('\n')).toMatch(/fling \d+ px/);
     const skipped = rows.filter(([, size]) => !first.includes(`text="${size}"`) && !second.includes(`text="${size}"`));
     expect(skipped.length, 'rows seen in neither dump').toBeGreaterThan(0);
-    process.stderr.write(`[quirks-gestures] QUIRK-FLING-1 raw 300 ms swipe skipped: ${skipped.map(([t]) => t).join(', ')}\n`);
+    process.stderr.write(
+      `[quirks-gestures] QUIRK-FLING-1 raw 300 ms swipe skipped: ${skipped.map(([t]) => t).join(', ')}\n`,
+    );
 
     // The harness: from the top, ui_scroll down until it says nothing moved, reading the tree each time.
     device.setScreen('all_apps');
@@ -197,7 +221,9 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
     } finally {
       expect((await call('ui_session_close', { session_id: sessionId })).envelope.ok).toBe(true);
     }
-    process.stderr.write(`[quirks-gestures] QUIRK-FLING-1 ui_scroll offsets: ${offsets.join(' → ')} (moved: ${moved.join(', ')})\n`);
+    process.stderr.write(
+      `[quirks-gestures] QUIRK-FLING-1 ui_scroll offsets: ${offsets.join(' → ')} (moved: ${moved.join(', ')})\n`,
+    );
     expect(moved.at(-1)).toBe(false);
     expect(moved.slice(0, -1).every((m) => m)).toBe(true);
     expect(moved.length).toBeGreaterThanOrEqual(2);

@@ -51,9 +51,17 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
   }
 
   /** A raw UiAutomator2 session with the contract's capabilities (plus `extra`), deleted at the end. */
-  async function withRawSession(extra: Record<string, unknown>, work: (driver: Browser) => Promise<void>): Promise<void> {
+  async function withRawSession(
+    extra: Record<string, unknown>,
+    work: (driver: Browser) => Promise<void>,
+  ): Promise<void> {
     await deviceFree();
-    const driver = await openRawSession({ appiumPort: stack.appium.port, serial: stack.serial, adbPort: stack.adbPort, extra: { 'appium:newCommandTimeout': 120, ...extra } });
+    const driver = await openRawSession({
+      appiumPort: stack.appium.port,
+      serial: stack.serial,
+      adbPort: stack.adbPort,
+      extra: { 'appium:newCommandTimeout': 120, ...extra },
+    });
     try {
       await work(driver);
     } finally {
@@ -122,7 +130,12 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
     device.injectFault({ kind: 'ui-busy' });
     // Raw: with waitForIdleTimeout 1 s (appium:settings), the source fails after about 11 s with the server's message.
     await withRawSession({ 'appium:settings': { waitForIdleTimeout: 1_000 } }, async (driver) => {
-      const failed = await timed(() => driver.getPageSource().then(() => null, (error: unknown) => error as Error));
+      const failed = await timed(() =>
+        driver.getPageSource().then(
+          () => null,
+          (error: unknown) => error as Error,
+        ),
+      );
       expect(failed.value, 'the page source should have failed').not.toBeNull();
       expect(failed.value?.message).toMatch(ROOT_TIMED_OUT);
       expect(failed.ms).toBeGreaterThanOrEqual(11_000);
@@ -137,7 +150,9 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
       const tree = await call('ui_get_tree', { session_id: sessionId });
       report('QUIRK-IDLE-2 ui_get_tree, root never comes', tree);
       expect(tree.envelope.error?.code).toBe('UI_TREE_UNAVAILABLE');
-      expect(tree.envelope.error?.message).toMatch(/^The screen could not be read during the page source: the UiAutomator2 server waited for it to idle, then 10 s for the root of the active window, and got none/);
+      expect(tree.envelope.error?.message).toMatch(
+        /^The screen could not be read during the page source: the UiAutomator2 server waited for it to idle, then 10 s for the root of the active window, and got none/,
+      );
       expect(tree.envelope.error?.message).toMatch(/Wait a few seconds and retry/);
       // The idle wait (1 s) and the root wait (10 s), inside the 16 s ceiling: not OPERATION_TIMEOUT.
       expect(tree.elapsedMs).toBeGreaterThanOrEqual(11_000);
@@ -172,7 +187,9 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
     const tree = await call('ui_get_tree');
     report('QUIRK-DUMP-3 idle state', tree);
     expect(tree.envelope.error?.code).toBe('UI_TREE_UNAVAILABLE');
-    expect(tree.envelope.error?.message).toMatch(/never became idle[\s\S]*Pause the animation or video, or read the tree through a flow/);
+    expect(tree.envelope.error?.message).toMatch(
+      /never became idle[\s\S]*Pause the animation or video, or read the tree through a flow/,
+    );
     expect(tree.elapsedMs).toBeGreaterThanOrEqual(10_000);
     expect(tree.elapsedMs).toBeLessThan(ACTION_TIMEOUT_S * 1000);
     expect(logSince(since, 'shell').filter((c) => c.startsWith('exec: uiautomator dump'))).toHaveLength(1);
@@ -183,10 +200,22 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
     device.setDumpConflict('killed');
     await deviceFree();
     // Someone else's UiAutomator2 server: an instrumentation started by hand through the real adb (`-w` keeps it running).
-    const other = spawn('adb', ['-s', stack.serial, 'shell', 'am', 'instrument', '-w', 'io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner'], {
-      env: { ...process.env, ANDROID_ADB_SERVER_PORT: String(stack.adbPort) },
-      stdio: 'ignore',
-    });
+    const other = spawn(
+      'adb',
+      [
+        '-s',
+        stack.serial,
+        'shell',
+        'am',
+        'instrument',
+        '-w',
+        'io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner',
+      ],
+      {
+        env: { ...process.env, ANDROID_ADB_SERVER_PORT: String(stack.adbPort) },
+        stdio: 'ignore',
+      },
+    );
     const otherExited = new Promise<void>((resolve) => other.once('exit', () => resolve()));
     try {
       const deadline = Date.now() + 10_000;
@@ -194,7 +223,11 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
       expect(device.instrumentationRunning()).toBe(true);
       // Raw: shell_v2 carries the exit code; exec-out carries nothing at all.
       const killed = await stack.adb(['shell', 'uiautomator', 'dump', '/dev/tty']);
-      expect({ code: killed.code, stdout: killed.stdout.toString('utf8'), stderr: killed.stderr }).toEqual({ code: 137, stdout: '', stderr: '' });
+      expect({ code: killed.code, stdout: killed.stdout.toString('utf8'), stderr: killed.stderr }).toEqual({
+        code: 137,
+        stdout: '',
+        stderr: '',
+      });
       const quiet = await stack.adb(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
       expect(quiet.stdout.toString('utf8') + quiet.stderr).toBe('');
       const pid = (await stack.adb(['shell', 'pidof', 'io.appium.uiautomator2.server'])).stdout.toString('utf8').trim();
@@ -204,8 +237,12 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
       const tree = await call('ui_get_tree');
       report('QUIRK-DUMP-KILLED-1 ui_get_tree beside a running UiAutomator2 server', tree);
       expect(tree.envelope.error?.code).toBe('UI_TREE_UNAVAILABLE');
-      expect(tree.envelope.error?.message).toContain(`while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid ${pid})`);
-      expect(tree.envelope.error?.message).toMatch(/UiAutomator2\/Appium session or another testing tool\. Pass the session_id of your open flow/);
+      expect(tree.envelope.error?.message).toContain(
+        `while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid ${pid})`,
+      );
+      expect(tree.envelope.error?.message).toMatch(
+        /UiAutomator2\/Appium session or another testing tool\. Pass the session_id of your open flow/,
+      );
       expect(tree.envelope.error?.message).not.toMatch(/still starting/);
       const commands = logSince(since, 'shell').filter((c) => /^exec: uiautomator dump|pidof/.test(c));
       expect(commands).toEqual(['exec: uiautomator dump /dev/tty', 'shell_v2: pidof io.appium.uiautomator2.server']);

@@ -16,7 +16,8 @@ import { startQuirkStack, type QuirkStack } from '../support/quirkStack.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { openRawSession } from '../support/rawSession.js';
 
-const NEVER_UNLOCKS = /The harness never unlocks or wakes the device itself: it cannot know the PIN, pattern or password\./;
+const NEVER_UNLOCKS =
+  /The harness never unlocks or wakes the device itself: it cannot know the PIN, pattern or password\./;
 
 describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at the first session', () => {
   let stack: QuirkStack;
@@ -28,11 +29,16 @@ describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at th
   const { call, report, rawText, untilNoSession } = quirkProbes('quirks-lock', () => stack);
   /** Until the session a harness kept after an action (lease 1 s) is gone. */
   const noSessionLeft = (): Promise<void> => untilNoSession();
-  const liveFocus = (text: string): string => /mCurrentFocus=(\S+)/.exec(text.slice(text.indexOf('WINDOW MANAGER DISPLAY CONTENTS')))?.[1] ?? '';
+  const liveFocus = (text: string): string =>
+    /mCurrentFocus=(\S+)/.exec(text.slice(text.indexOf('WINDOW MANAGER DISPLAY CONTENTS')))?.[1] ?? '';
 
   beforeAll(async () => {
     ensureBuilt();
-    stack = await startQuirkStack({ label: 'quirks-lock', scenario: quirksScenario(), harness: { ANDROID_MCP_ACTION_TIMEOUT: '30' } });
+    stack = await startQuirkStack({
+      label: 'quirks-lock',
+      scenario: quirksScenario(),
+      harness: { ANDROID_MCP_ACTION_TIMEOUT: '30' },
+    });
     ({ adb, device, serial, appium } = stack);
   }, 180_000);
 
@@ -74,14 +80,19 @@ describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at th
     // The harness: status says locked; every launch and action says DEVICE_LOCKED and starts nothing.
     const status = await call('emulator_get_status');
     report('QUIRK-LOCK-1 emulator_get_status', status);
-    expect(status.envelope, JSON.stringify(status.envelope.error)).toMatchObject({ ok: true, data: { screen: { awake: true, locked: true } } });
+    expect(status.envelope, JSON.stringify(status.envelope.error)).toMatchObject({
+      ok: true,
+      data: { screen: { awake: true, locked: true } },
+    });
     const tree = await call('ui_get_tree');
     expect(tree.envelope.data).toMatchObject({ foreground_package: 'com.android.systemui' });
     const starts = device.log().filter((e) => e.kind === 'shell' && /am start/.test(e.detail)).length;
     const open = await call('app_open', { package_name: 'com.android.settings' });
     report('QUIRK-LOCK-1 app_open', open);
     expect(open.envelope.error?.code).toBe('DEVICE_LOCKED');
-    expect(open.envelope.error?.message).toMatch(/^The device is locked \(the lock screen is showing\), so opening com\.android\.settings was not done/);
+    expect(open.envelope.error?.message).toMatch(
+      /^The device is locked \(the lock screen is showing\), so opening com\.android\.settings was not done/,
+    );
     expect(open.envelope.error?.message).toMatch(NEVER_UNLOCKS);
     const settings = await call('settings_open_apps');
     expect(settings.envelope.error?.code).toBe('DEVICE_LOCKED');
@@ -95,31 +106,45 @@ describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at th
     // API 30: the StatusBar window holds the keyguard; the harness reads that form too.
     device.setSdk(30);
     expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/mCurrentFocus=Window\{\S+ u0 StatusBar\}/);
-    expect((await call('app_open', { package_name: 'com.android.settings' })).envelope.error?.code).toBe('DEVICE_LOCKED');
+    expect((await call('app_open', { package_name: 'com.android.settings' })).envelope.error?.code).toBe(
+      'DEVICE_LOCKED',
+    );
     device.setSdk(28);
     expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/mAwake=truemScreenOnEarly=true/);
-    expect((await call('app_open', { package_name: 'com.android.settings' })).envelope.error?.code).toBe('DEVICE_LOCKED');
+    expect((await call('app_open', { package_name: 'com.android.settings' })).envelope.error?.code).toBe(
+      'DEVICE_LOCKED',
+    );
 
     // Unlocked by the person at the device: the same call works.
     device.resetTraits();
     const unlocked = await call('app_open', { package_name: 'com.android.settings' });
-    expect(unlocked.envelope, JSON.stringify(unlocked.envelope.error)).toMatchObject({ ok: true, data: { foreground_package: 'com.android.settings' } });
+    expect(unlocked.envelope, JSON.stringify(unlocked.envelope.error)).toMatchObject({
+      ok: true,
+      data: { foreground_package: 'com.android.settings' },
+    });
   }, 120_000);
 
   it('QUIRK-SLEEP-1: with the screen off dumpsys power says Asleep (Dozing on an ambient display) and input is dropped; the harness says the screen is off', async () => {
     device.setScreen('settings_home');
     device.setAsleep('asleep');
     expect(await rawText(['shell', 'dumpsys', 'power'])).toMatch(/^ {2}mWakefulness=Asleep\r?$/m);
-    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/mAwake=false mScreenOnEarly=false mScreenOnFully=false/);
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(
+      /mAwake=false mScreenOnEarly=false mScreenOnFully=false/,
+    );
     await rawText(['shell', 'input', 'keyevent', '4']);
     expect(device.currentScreen().screenId).toBe('settings_home');
 
     const status = await call('emulator_get_status');
-    expect(status.envelope, JSON.stringify(status.envelope.error)).toMatchObject({ ok: true, data: { screen: { awake: false, locked: false } } });
+    expect(status.envelope, JSON.stringify(status.envelope.error)).toMatchObject({
+      ok: true,
+      data: { screen: { awake: false, locked: false } },
+    });
     const back = await call('device_back');
     report('QUIRK-SLEEP-1 device_back', back);
     expect(back.envelope.error?.code).toBe('DEVICE_LOCKED');
-    expect(back.envelope.error?.message).toMatch(/^The device's screen is off \(asleep\), so Back was not done.*Wake the device/);
+    expect(back.envelope.error?.message).toMatch(
+      /^The device's screen is off \(asleep\), so Back was not done.*Wake the device/,
+    );
     expect(back.envelope.error?.message).toMatch(NEVER_UNLOCKS);
     device.setAsleep('dozing');
     expect(await rawText(['shell', 'dumpsys', 'power'])).toMatch(/mWakefulness=Dozing/);
@@ -137,10 +162,18 @@ describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at th
     const driver = await openRawSession({ appiumPort: Number(new URL(appium.url).port), serial, adbPort: adb.port });
     const sessionStartMs = Date.now() - began;
     try {
-      expect(device.log().some((e) => e.kind === 'shell' && /am start(?:-activity)? .*io\.appium\.settings\/\.Settings/.test(e.detail))).toBe(true);
+      expect(
+        device
+          .log()
+          .some(
+            (e) => e.kind === 'shell' && /am start(?:-activity)? .*io\.appium\.settings\/\.Settings/.test(e.detail),
+          ),
+      ).toBe(true);
       expect(device.imeVisible()).toBe(false);
       expect(liveFocus(await rawText(['shell', 'dumpsys', 'window']))).toBe('Window{8d0a2f1');
-      expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/mCurrentFocus=Window\{\S+ u0 io\.appium\.settings\/io\.appium\.settings\.Settings\}/);
+      expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(
+        /mCurrentFocus=Window\{\S+ u0 io\.appium\.settings\/io\.appium\.settings\.Settings\}/,
+      );
     } finally {
       await driver.deleteSession().catch(() => undefined);
     }
@@ -154,7 +187,10 @@ describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at th
     device.setSettingsHelperFocus(sessionStartMs + 700);
     const tap = await call('ui_tap', { selector: { content_desc: 'Attach' } });
     report('QUIRK-SETTINGS-HELPER-1 ui_tap', tap);
-    expect(tap.envelope, JSON.stringify(tap.envelope.error)).toMatchObject({ ok: true, data: { keyboard_closed_before_action: true } });
+    expect(tap.envelope, JSON.stringify(tap.envelope.error)).toMatchObject({
+      ok: true,
+      data: { keyboard_closed_before_action: true },
+    });
     expect(tap.envelope.data.foreground_package).not.toBe('io.appium.settings');
     expect(['com.example.quirks', null]).toContain(tap.envelope.data.foreground_package);
 
@@ -165,7 +201,12 @@ describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at th
     device.setSettingsHelperFocus(10_000);
     const held = await call('ui_tap', { selector: { content_desc: 'Attach' } });
     report('QUIRK-SETTINGS-HELPER-1 ui_tap, helper in front throughout', held);
-    expect(held.envelope, JSON.stringify(held.envelope.error)).toMatchObject({ ok: true, data: { foreground_package: null, foreground_settled: false, keyboard_closed_before_action: true } });
-    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/mCurrentFocus=Window\{\S+ u0 io\.appium\.settings\//);
+    expect(held.envelope, JSON.stringify(held.envelope.error)).toMatchObject({
+      ok: true,
+      data: { foreground_package: null, foreground_settled: false, keyboard_closed_before_action: true },
+    });
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(
+      /mCurrentFocus=Window\{\S+ u0 io\.appium\.settings\//,
+    );
   }, 120_000);
 });

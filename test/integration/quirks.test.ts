@@ -31,7 +31,13 @@ const WARM_LEASE_S = QUIRK_WARM_LEASE_S;
 /** A flat entry (issue 14): its selector keys beside the facts, read back with selectorOfEntry. */
 type Entry = WireActionEntry;
 
-type Finding = { issue: string; minimum_px?: number; actions?: number[]; label?: string; selector?: Record<string, unknown> };
+type Finding = {
+  issue: string;
+  minimum_px?: number;
+  actions?: number[];
+  label?: string;
+  selector?: Record<string, unknown>;
+};
 
 const nameOf = (entry: Entry): string => nameOfEntry(entry);
 
@@ -49,7 +55,8 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
   const harnessEnv = (extra: Record<string, string> = {}): Record<string, string> => stack.harnessEnv(extra);
 
   /** Raw adb against the device, as a user would type it. */
-  const raw = (args: readonly string[], options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<AdbResult> => adb.adb(['-s', serial, ...args], options);
+  const raw = (args: readonly string[], options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<AdbResult> =>
+    adb.adb(['-s', serial, ...args], options);
   /**
    * Waits until the session a harness kept after an action without session_id is gone (issue 14:
    * its lease, then its close): until then its UiAutomator2 server holds UiAutomation, so a raw
@@ -77,7 +84,11 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
 
   beforeAll(async () => {
     ensureBuilt();
-    stack = await startQuirkStack({ label: 'quirks', scenario: quirksScenario(), harness: { ANDROID_MCP_ACTION_TIMEOUT: '30' } });
+    stack = await startQuirkStack({
+      label: 'quirks',
+      scenario: quirksScenario(),
+      harness: { ANDROID_MCP_ACTION_TIMEOUT: '30' },
+    });
     ({ adb, device, attached, serial, appium, scratch } = stack);
   }, 180_000);
 
@@ -113,7 +124,9 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
       expect(tree.envelope.data.foreground_package).toBe('com.android.settings');
       // Read through the driver (GET /source), never with uiautomator dump; the flow survives.
       expect(deviceShellSince(since).filter((c) => c.includes('uiautomator dump'))).toEqual([]);
-      expect(device.log().some((e) => e.seq > since && e.kind === 'uia2' && /GET \/session\/[^/]+\/source/.test(e.detail))).toBe(true);
+      expect(
+        device.log().some((e) => e.seq > since && e.kind === 'uia2' && /GET \/session\/[^/]+\/source/.test(e.detail)),
+      ).toBe(true);
       expect(device.instrumentationRunning()).toBe(true);
       expect((await call('ui_get_tree', { session_id: sessionId })).envelope.ok).toBe(true);
     } finally {
@@ -125,15 +138,20 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     device.setScreen('settings_home');
     // Someone else's tool (here: an instrumentation started by hand) registers UiAutomation.
     const other = new AbortController();
-    const instrument = raw(['shell', 'am', 'instrument', '-w', 'io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner'], {
-      signal: other.signal,
-      timeoutMs: 60_000,
-    });
+    const instrument = raw(
+      ['shell', 'am', 'instrument', '-w', 'io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner'],
+      {
+        signal: other.signal,
+        timeoutMs: 60_000,
+      },
+    );
     try {
       const deadline = Date.now() + 10_000;
       while (!device.instrumentationRunning() && Date.now() < deadline) await sleep(50);
       expect(device.instrumentationRunning()).toBe(true);
-      expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(/IllegalStateException: UiAutomationService .*already registered/);
+      expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(
+        /IllegalStateException: UiAutomationService .*already registered/,
+      );
 
       const tree = await call('ui_get_tree');
       report('QUIRK-UIAUTOMATION-2 ui_get_tree while another client holds UiAutomation', tree);
@@ -168,7 +186,9 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     }
     expect(ps).toContain('system_server');
     expect(ps).not.toContain('io.appium.uiautomator2.server');
-    const lifecycle = deviceShellSince(since).filter((c) => /am instrument: io\.appium\.uiautomator2\.server (started|ended)/.test(c));
+    const lifecycle = deviceShellSince(since).filter((c) =>
+      /am instrument: io\.appium\.uiautomator2\.server (started|ended)/.test(c),
+    );
     expect(lifecycle).toHaveLength(2);
     expect(lifecycle[1]).toMatch(/ended .*UiAutomation released/);
     expect(await appium.sessionIds()).toEqual([]);
@@ -189,7 +209,10 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     const parts: string[] = [];
     let offset: number | undefined;
     for (let guard = 0; guard < 50; guard += 1) {
-      const tree = await call('ui_get_tree', offset === undefined ? { include_raw: true } : { include_raw: true, raw_offset: offset });
+      const tree = await call(
+        'ui_get_tree',
+        offset === undefined ? { include_raw: true } : { include_raw: true, raw_offset: offset },
+      );
       expect(tree.envelope.ok).toBe(true);
       parts.push(String(tree.envelope.data.ui_tree));
       offset = (tree.envelope.data.raw_truncated as { next_offset?: number } | undefined)?.next_offset;
@@ -204,7 +227,9 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
   it('QUIRK-DUMP-2: "null root node" is transient: retried within the budget (ok after 2 failures), exhausted → UI_TREE_UNAVAILABLE', async () => {
     device.setScreen('settings_home');
     device.injectFault({ kind: 'null-root', times: 3 });
-    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toBe('ERROR: null root node returned by UiTestAutomationBridge.\n');
+    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toBe(
+      'ERROR: null root node returned by UiTestAutomationBridge.\n',
+    );
     // Two failures left: the harness's third attempt succeeds.
     let since = lastSeq();
     const recovered = await call('ui_get_tree');
@@ -217,7 +242,9 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     const exhausted = await call('ui_get_tree');
     report('QUIRK-DUMP-2 null root every time', exhausted);
     expect(exhausted.envelope.error?.code).toBe('UI_TREE_UNAVAILABLE');
-    expect(exhausted.envelope.error?.message).toMatch(/no UI hierarchy after 3 attempts .*Wait a moment and call ui_get_tree again/);
+    expect(exhausted.envelope.error?.message).toMatch(
+      /no UI hierarchy after 3 attempts .*Wait a moment and call ui_get_tree again/,
+    );
     expect(deviceShellSince(since).filter((c) => c.startsWith('exec: uiautomator dump'))).toHaveLength(3);
   });
 
@@ -234,9 +261,26 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     expect(features).not.toContain('shell_v2');
     expect((await raw(['shell', 'getprop', 'ro.build.version.release'])).stdout.toString('utf8')).toBe('14\r\n');
     expect((await raw(['shell', 'wm', 'density'])).stdout.toString('utf8')).toBe('Physical density: 420\r\n');
-    expect((await raw(['shell', 'pm', 'list', 'packages'])).stdout.toString('utf8')).toContain('package:com.example.notes\r\n');
-    expect((await raw(['shell', 'dumpsys', 'window'])).stdout.toString('utf8')).toMatch(/type=ime frame=\[0,1517\]\[1080,2400\] visible=false flags=\r\n/);
-    const resolve = (await raw(['shell', 'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', 'com.example.notes'])).stdout.toString('utf8');
+    expect((await raw(['shell', 'pm', 'list', 'packages'])).stdout.toString('utf8')).toContain(
+      'package:com.example.notes\r\n',
+    );
+    expect((await raw(['shell', 'dumpsys', 'window'])).stdout.toString('utf8')).toMatch(
+      /type=ime frame=\[0,1517\]\[1080,2400\] visible=false flags=\r\n/,
+    );
+    const resolve = (
+      await raw([
+        'shell',
+        'cmd',
+        'package',
+        'resolve-activity',
+        '--brief',
+        '-a',
+        'android.intent.action.MAIN',
+        '-c',
+        'android.intent.category.LAUNCHER',
+        'com.example.notes',
+      ])
+    ).stdout.toString('utf8');
     expect(resolve).toMatch(/\r\ncom\.example\.notes\/\.MainActivity\r\n$/);
     const shot = (await raw(['exec-out', 'screencap', '-p'])).stdout;
     expect(extractPng(shot)).toBe(shot);
@@ -256,11 +300,18 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     device.setScreen('quirks_form');
     const tree = await call('ui_get_tree');
     expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
-    expect(tree.envelope.data).toMatchObject({ foreground_package: 'com.example.quirks', keyboard: { open: true, top: 1517 }, screen: { width: 1080, height: 2400 } });
+    expect(tree.envelope.data).toMatchObject({
+      foreground_package: 'com.example.quirks',
+      keyboard: { open: true, top: 1517 },
+      screen: { width: 1080, height: 2400 },
+    });
 
     const open = await call('app_open', { package_name: 'com.example.notes' });
     report('QUIRK-PTY-1 app_open', open);
-    expect(open.envelope).toMatchObject({ ok: true, data: { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' } });
+    expect(open.envelope).toMatchObject({
+      ok: true,
+      data: { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' },
+    });
     const capture = await call('screen_capture');
     expect(capture.envelope).toMatchObject({ ok: true, data: { captured: true, width: 1080, height: 2400 } });
   }, 60_000);
@@ -268,40 +319,61 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
   // --- 4. Keyboard reports across Android versions ------------------------------------------------
 
   const layouts: Record<number, { present: RegExp; absent: RegExp }> = {
-    28: { present: /Window #0 Window\{e3f0c12 u0 InputMethod\}:[\s\S]*mGivenVisibleInsets=\[0,126\]\[0,0\][\s\S]*mFrame=\[0,1391\]\[1080,2400\][\s\S]*isVisible=true/, absent: /InsetsSource/ },
-    30: { present: /InsetsSource type=ITYPE_IME frame=\[0,1517\]\[1080,2400\] visible=true\n/, absent: /visibleFrame|type=ime / },
-    33: { present: /InsetsSource type=ITYPE_IME frame=\[0,1517\]\[1080,2400\] visibleFrame=\[0,1517\]\[1080,2400\] visible=true\n/, absent: /type=ime / },
-    34: { present: /InsetsSource id=3 type=ime frame=\[0,1517\]\[1080,2400\] visible=true flags=/, absent: /ITYPE_IME/ },
+    28: {
+      present:
+        /Window #0 Window\{e3f0c12 u0 InputMethod\}:[\s\S]*mGivenVisibleInsets=\[0,126\]\[0,0\][\s\S]*mFrame=\[0,1391\]\[1080,2400\][\s\S]*isVisible=true/,
+      absent: /InsetsSource/,
+    },
+    30: {
+      present: /InsetsSource type=ITYPE_IME frame=\[0,1517\]\[1080,2400\] visible=true\n/,
+      absent: /visibleFrame|type=ime /,
+    },
+    33: {
+      present:
+        /InsetsSource type=ITYPE_IME frame=\[0,1517\]\[1080,2400\] visibleFrame=\[0,1517\]\[1080,2400\] visible=true\n/,
+      absent: /type=ime /,
+    },
+    34: {
+      present: /InsetsSource id=3 type=ime frame=\[0,1517\]\[1080,2400\] visible=true flags=/,
+      absent: /ITYPE_IME/,
+    },
   };
 
-  it.each([28, 30, 33, 34])('QUIRK-KEYBOARD-API%i: dumpsys window in that version’s layout → keyboard {open, top} and covered_by_keyboard', async (sdk) => {
-    device.setSdk(sdk);
-    device.setScreen('quirks_form');
-    const layout = layouts[sdk] as { present: RegExp; absent: RegExp };
-    const window = await rawText(['shell', 'dumpsys', 'window']);
-    expect(window).toMatch(layout.present);
-    expect(window).not.toMatch(layout.absent);
+  it.each([28, 30, 33, 34])(
+    'QUIRK-KEYBOARD-API%i: dumpsys window in that version’s layout → keyboard {open, top} and covered_by_keyboard',
+    async (sdk) => {
+      device.setSdk(sdk);
+      device.setScreen('quirks_form');
+      const layout = layouts[sdk] as { present: RegExp; absent: RegExp };
+      const window = await rawText(['shell', 'dumpsys', 'window']);
+      expect(window).toMatch(layout.present);
+      expect(window).not.toMatch(layout.absent);
 
-    const tree = await call('ui_get_tree');
-    report(`QUIRK-KEYBOARD-API${sdk} ui_get_tree`, tree);
-    expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
-    expect(tree.envelope.data.keyboard).toEqual({ open: true, top: 1517 });
-    const actions = tree.envelope.data.actions as Entry[];
-    const send = actions.find((a) => nameOf(a) === 'Send');
-    const attach = actions.find((a) => nameOf(a) === 'Attach');
-    expect(send?.covered_by_keyboard).toBe(true);
-    expect(attach).toBeDefined();
-    expect(attach?.covered_by_keyboard).toBeUndefined();
+      const tree = await call('ui_get_tree');
+      report(`QUIRK-KEYBOARD-API${sdk} ui_get_tree`, tree);
+      expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
+      expect(tree.envelope.data.keyboard).toEqual({ open: true, top: 1517 });
+      const actions = tree.envelope.data.actions as Entry[];
+      const send = actions.find((a) => nameOf(a) === 'Send');
+      const attach = actions.find((a) => nameOf(a) === 'Attach');
+      expect(send?.covered_by_keyboard).toBe(true);
+      expect(attach).toBeDefined();
+      expect(attach?.covered_by_keyboard).toBeUndefined();
 
-    // BACK hides the IME: the same layout now says so, and nothing is covered.
-    await raw(['shell', 'input', 'keyevent', 'KEYCODE_BACK']);
-    const hidden = await rawText(['shell', 'dumpsys', 'window']);
-    expect(hidden).toMatch(sdk === 28 ? /mHasSurface=false[\s\S]*isVisible=false/ : /type=(ime|ITYPE_IME) frame=\[0,1517\]\[1080,2400\].* visible=false/);
-    const closed = await call('ui_get_tree');
-    expect(closed.envelope.ok).toBe(true);
-    expect((closed.envelope.data.keyboard as { open?: boolean } | undefined)?.open ?? false).toBe(false);
-    expect((closed.envelope.data.actions as Entry[]).some((a) => a.covered_by_keyboard)).toBe(false);
-  });
+      // BACK hides the IME: the same layout now says so, and nothing is covered.
+      await raw(['shell', 'input', 'keyevent', 'KEYCODE_BACK']);
+      const hidden = await rawText(['shell', 'dumpsys', 'window']);
+      expect(hidden).toMatch(
+        sdk === 28
+          ? /mHasSurface=false[\s\S]*isVisible=false/
+          : /type=(ime|ITYPE_IME) frame=\[0,1517\]\[1080,2400\].* visible=false/,
+      );
+      const closed = await call('ui_get_tree');
+      expect(closed.envelope.ok).toBe(true);
+      expect((closed.envelope.data.keyboard as { open?: boolean } | undefined)?.open ?? false).toBe(false);
+      expect((closed.envelope.data.actions as Entry[]).some((a) => a.covered_by_keyboard)).toBe(false);
+    },
+  );
 
   // --- 5. Density overrides ---------------------------------------------------------------------
 
@@ -335,7 +407,11 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     device.setDisplays(FOLDABLE_DISPLAYS);
     const rawShot = (await raw(['exec-out', 'screencap', '-p'])).stdout;
     const head = rawShot.subarray(0, 400).toString('latin1');
-    expect(head.startsWith('[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found')).toBe(true);
+    expect(
+      head.startsWith(
+        '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found',
+      ),
+    ).toBe(true);
     expect(head).toContain('See "dumpsys SurfaceFlinger --display-id" for valid display IDs.\n');
     // Through the real adb, the warning is cut and the PNG after it is intact: here the outer panel, off, all black.
     const cut = extractPng(rawShot);
@@ -343,14 +419,20 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     const outer = PNG.sync.read(cut as Buffer);
     expect([outer.width, outer.height]).toEqual([1080, 2092]);
     expect(new Set(outer.data.subarray(0, 4000)).size).toBeLessThanOrEqual(2);
-    expect(await rawText(['shell', 'dumpsys', 'display'])).toMatch(/uniqueId="local:4619827551948147201", 1080 x 2400,.* state ON,/);
+    expect(await rawText(['shell', 'dumpsys', 'display'])).toMatch(
+      /uniqueId="local:4619827551948147201", 1080 x 2400,.* state ON,/,
+    );
 
     const since = lastSeq();
     const capture = await call('screen_capture');
     report('QUIRK-DISPLAYS-1 screen_capture on a foldable', capture);
     expect(capture.envelope).toMatchObject({ ok: true, data: { captured: true, width: 1080, height: 2400 } });
     const commands = deviceShellSince(since);
-    expect(commands).toEqual(['exec: screencap -p', 'shell_v2: dumpsys display', 'exec: screencap -p -d 4619827551948147201']);
+    expect(commands).toEqual([
+      'exec: screencap -p',
+      'shell_v2: dumpsys display',
+      'exec: screencap -p -d 4619827551948147201',
+    ]);
     const file = readFileSync(join(scratch, 'artifacts', String(capture.envelope.evidence?.artifact_id)));
     const inner = PNG.sync.read(file);
     expect([inner.width, inner.height]).toEqual([1080, 2400]);
@@ -360,22 +442,29 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
   // --- 7. Device states ------------------------------------------------------------------------------
 
   it.each([
-    ['unauthorized', /unauthorized: accept the "Allow USB debugging" prompt|unauthorized: unlock it and accept the "Allow USB debugging" prompt/],
+    [
+      'unauthorized',
+      /unauthorized: accept the "Allow USB debugging" prompt|unauthorized: unlock it and accept the "Allow USB debugging" prompt/,
+    ],
     ['recovery', /in recovery(\/bootloader)? mode, not running Android\. Reboot it normally/],
-  ] as const)('QUIRK-STATE-%s: `adb devices` lists the device as such → EMULATOR_UNAVAILABLE with the fitting remedy', async (state, remedy) => {
-    device.setConnectionState(state);
-    try {
-      await reconnect(state);
-      expect((await adb.adb(['devices'])).stdout.toString('utf8')).toContain(`${serial}\t${state}`);
-      const status = await call('emulator_get_status');
-      report(`QUIRK-STATE-${state} emulator_get_status`, status);
-      expect(status.envelope.error?.code).toBe('EMULATOR_UNAVAILABLE');
-      expect(status.envelope.error?.message).toMatch(remedy);
-    } finally {
-      device.setConnectionState('device');
-      await reconnect();
-    }
-  }, 60_000);
+  ] as const)(
+    'QUIRK-STATE-%s: `adb devices` lists the device as such → EMULATOR_UNAVAILABLE with the fitting remedy',
+    async (state, remedy) => {
+      device.setConnectionState(state);
+      try {
+        await reconnect(state);
+        expect((await adb.adb(['devices'])).stdout.toString('utf8')).toContain(`${serial}\t${state}`);
+        const status = await call('emulator_get_status');
+        report(`QUIRK-STATE-${state} emulator_get_status`, status);
+        expect(status.envelope.error?.code).toBe('EMULATOR_UNAVAILABLE');
+        expect(status.envelope.error?.message).toMatch(remedy);
+      } finally {
+        device.setConnectionState('device');
+        await reconnect();
+      }
+    },
+    60_000,
+  );
 
   it('QUIRK-STATE-offline: a device that stops answering is listed offline → EMULATOR_UNAVAILABLE "restart adb"', async () => {
     device.injectFault({ kind: 'offline' });
@@ -384,7 +473,11 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
       const status = await call('emulator_get_status');
       report(`QUIRK-STATE-offline (${seen}) emulator_get_status`, status);
       expect(status.envelope.error?.code).toBe('EMULATOR_UNAVAILABLE');
-      expect(status.envelope.error?.message).toMatch(seen === 'offline' ? /is offline\. Restart adb \(`adb kill-server && adb start-server`\)/ : /No device .* is connected to adb/);
+      expect(status.envelope.error?.message).toMatch(
+        seen === 'offline'
+          ? /is offline\. Restart adb \(`adb kill-server && adb start-server`\)/
+          : /No device .* is connected to adb/,
+      );
     } finally {
       device.clearFaults();
       await reconnect();
@@ -399,7 +492,12 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     const path = join(sdk, 'platform-tools', 'adb');
     writeFileSync(path, `#!/bin/sh\n${script}\n`);
     chmodSync(path, 0o755);
-    return { ANDROID_HOME: sdk, ANDROID_UDID: 'emulator-5554', ANDROID_MCP_ALLOW_SERIALS: '', FAKE_LOG: join(sdk, 'calls.log') };
+    return {
+      ANDROID_HOME: sdk,
+      ANDROID_UDID: 'emulator-5554',
+      ANDROID_MCP_ALLOW_SERIALS: '',
+      FAKE_LOG: join(sdk, 'calls.log'),
+    };
   }
 
   it('QUIRK-STATE-no-permissions (USB only, fake adb): EMULATOR_UNAVAILABLE "fix the udev rules"', async () => {
@@ -413,7 +511,9 @@ echo "error: insufficient permissions for device: user in plugdev group; are you
 echo "See [http://developer.android.com/tools/device.html] for more information" >&2
 exit 1`,
     );
-    const listing = execFileSync(join(env.ANDROID_HOME as string, 'platform-tools', 'adb'), ['devices'], { env: { ...process.env, ...env } }).toString();
+    const listing = execFileSync(join(env.ANDROID_HOME as string, 'platform-tools', 'adb'), ['devices'], {
+      env: { ...process.env, ...env },
+    }).toString();
     expect(listing).toContain('emulator-5554\tno permissions');
     const other = await startHarness(harnessEnv(env));
     try {
@@ -449,13 +549,20 @@ esac`,
     try {
       const status = await other.call('emulator_get_status');
       report('QUIRK-ADB-VERSION-1 emulator_get_status', status);
-      expect(status.envelope, JSON.stringify(status.envelope.error)).toMatchObject({ ok: true, data: { udid: 'emulator-5554', android_version: '14', model: 'Fake Pixel' } });
-      const calls = readFileSync(env.FAKE_LOG as string, 'utf8').trim().split('\n');
+      expect(status.envelope, JSON.stringify(status.envelope.error)).toMatchObject({
+        ok: true,
+        data: { udid: 'emulator-5554', android_version: '14', model: 'Fake Pixel' },
+      });
+      const calls = readFileSync(env.FAKE_LOG as string, 'utf8')
+        .trim()
+        .split('\n');
       // get-state and sys.boot_completed run at once: whichever met the restart message ran once more, none more than that.
       const runs = new Map<string, number>();
       for (const call of calls) runs.set(call, (runs.get(call) ?? 0) + 1);
       expect(Math.max(...runs.values()), calls.join(' | ')).toBe(2);
-      expect([...runs.keys()]).toEqual(expect.arrayContaining(['-s emulator-5554 get-state', '-s emulator-5554 shell getprop sys.boot_completed']));
+      expect([...runs.keys()]).toEqual(
+        expect.arrayContaining(['-s emulator-5554 get-state', '-s emulator-5554 shell getprop sys.boot_completed']),
+      );
     } finally {
       await other.close();
     }
@@ -470,7 +577,9 @@ esac`,
     const booting = await call('emulator_get_status');
     report('QUIRK-BOOT-1 emulator_get_status while booting', booting);
     expect(booting.envelope.error?.code).toBe('EMULATOR_UNAVAILABLE');
-    expect(booting.envelope.error?.message).toMatch(/still booting \(sys\.boot_completed is not 1\)\. Wait until the home screen is shown, then retry/);
+    expect(booting.envelope.error?.message).toMatch(
+      /still booting \(sys\.boot_completed is not 1\)\. Wait until the home screen is shown, then retry/,
+    );
     device.resetTraits();
     expect((await rawText(['shell', 'getprop', 'sys.boot_completed'])).trim()).toBe('1');
     expect((await call('emulator_get_status')).envelope.ok).toBe(true);
@@ -480,8 +589,12 @@ esac`,
     device.setLaunchDelay(3_000);
     // Raw: am start -W returns at once; focus is nobody's yet and the dump still shows the launcher.
     device.setScreen('launcher');
-    expect(await rawText(['shell', 'am', 'start', '-W', '-n', 'com.example.notes/.MainActivity'])).toContain('Status: ok');
-    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/mCurrentFocus=null\n\s+mFocusedApp=ActivityRecord\{[^}]* u0 com\.example\.notes\/\.MainActivity/);
+    expect(await rawText(['shell', 'am', 'start', '-W', '-n', 'com.example.notes/.MainActivity'])).toContain(
+      'Status: ok',
+    );
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(
+      /mCurrentFocus=null\n\s+mFocusedApp=ActivityRecord\{[^}]* u0 com\.example\.notes\/\.MainActivity/,
+    );
     const early = await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
     expect(early).toContain('package="com.google.android.apps.nexuslauncher"');
     expect(early).not.toContain('package="com.example.notes"');
@@ -489,7 +602,10 @@ esac`,
     device.setScreen('launcher');
     const open = await call('app_open', { package_name: 'com.example.notes' });
     report('QUIRK-LAUNCH-1 app_open, 3 s launch', open);
-    expect(open.envelope).toMatchObject({ ok: true, data: { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' } });
+    expect(open.envelope).toMatchObject({
+      ok: true,
+      data: { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' },
+    });
     expect(open.elapsedMs).toBeGreaterThanOrEqual(2_900);
     expect(open.elapsedMs).toBeLessThan(6_000);
   }, 30_000);
@@ -500,7 +616,9 @@ esac`,
     const open = await call('app_open', { package_name: 'com.example.notes' });
     report('QUIRK-LAUNCH-2 app_open, 8 s launch', open);
     expect(open.envelope.error?.code).toBe('APP_NOT_FOUND');
-    expect(open.envelope.error?.message).toMatch(/com\.example\.notes was started and has focus, but its window still showed no content after 6 s/);
+    expect(open.envelope.error?.message).toMatch(
+      /com\.example\.notes was started and has focus, but its window still showed no content after 6 s/,
+    );
     expect(open.envelope.evidence?.artifact_id).toMatch(/-failure-app-open\.png$/);
     expect(open.elapsedMs).toBeGreaterThanOrEqual(5_500);
     expect(open.elapsedMs).toBeLessThan(9_000);
@@ -529,24 +647,35 @@ esac`,
     const tree = await call('ui_get_tree');
     report('QUIRK-ANR-1 ui_get_tree with a past ANR', tree);
     expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
-    expect(tree.envelope.data).toMatchObject({ foreground_package: 'com.android.settings', screen: { width: 1080, height: 2400 } });
+    expect(tree.envelope.data).toMatchObject({
+      foreground_package: 'com.android.settings',
+      screen: { width: 1080, height: 2400 },
+    });
     expect((tree.envelope.data.keyboard as { open?: boolean } | undefined)?.open ?? false).toBe(false);
     expect((tree.envelope.data.actions as Entry[]).some((a) => a.covered_by_keyboard)).toBe(false);
 
     // app_open's check reads the live focus (the frozen one would keep saying com.example.quirks for 6 s).
     const open = await call('app_open', { package_name: 'com.example.notes' });
     report('QUIRK-ANR-1 app_open with a past ANR', open);
-    expect(open.envelope, JSON.stringify(open.envelope.error)).toMatchObject({ ok: true, data: { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' } });
+    expect(open.envelope, JSON.stringify(open.envelope.error)).toMatchObject({
+      ok: true,
+      data: { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' },
+    });
 
     // The other way round: no keyboard at the time of the ANR, the keyboard open now.
     device.clearAnr();
     device.setScreen('settings_home');
     device.recordAnr();
     device.setScreen('quirks_form');
-    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/Last ANR continued[\s\S]*type=ime frame=\[0,1517\]\[1080,2400\] visible=false[\s\S]*WINDOW MANAGER POLICY STATE[\s\S]*type=ime frame=\[0,1517\]\[1080,2400\] visible=true/);
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(
+      /Last ANR continued[\s\S]*type=ime frame=\[0,1517\]\[1080,2400\] visible=false[\s\S]*WINDOW MANAGER POLICY STATE[\s\S]*type=ime frame=\[0,1517\]\[1080,2400\] visible=true/,
+    );
     const typing = await call('ui_get_tree');
     expect(typing.envelope.ok, JSON.stringify(typing.envelope.error)).toBe(true);
-    expect(typing.envelope.data).toMatchObject({ foreground_package: 'com.example.quirks', keyboard: { open: true, top: 1517 } });
+    expect(typing.envelope.data).toMatchObject({
+      foreground_package: 'com.example.quirks',
+      keyboard: { open: true, top: 1517 },
+    });
     expect((typing.envelope.data.actions as Entry[]).find((a) => nameOf(a) === 'Send')?.covered_by_keyboard).toBe(true);
     const scrolled = await call('ui_scroll', { direction: 'up' });
     expect(scrolled.envelope.data).toMatchObject({ foreground_package: 'com.example.quirks' });
@@ -581,9 +710,15 @@ esac`,
       const back = await call('device_back', { session_id: sessionId });
       report('QUIRK-BACK-1 device_back with the focus lagging', back);
       expect(back.envelope.ok, JSON.stringify(back.envelope.error)).toBe(true);
-      expect(back.envelope.data).toEqual({ back_to_package: launcher, foreground_package: launcher, after: expect.objectContaining({ read: expect.stringMatching(/^r/) as unknown }) as unknown });
+      expect(back.envelope.data).toEqual({
+        back_to_package: launcher,
+        foreground_package: launcher,
+        after: expect.objectContaining({ read: expect.stringMatching(/^r/) as unknown }) as unknown,
+      });
       const entries = device.log().filter((e) => e.seq > since);
-      expect(entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/back -> 200$/.test(e.detail))).toHaveLength(1);
+      expect(
+        entries.filter((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/back -> 200$/.test(e.detail)),
+      ).toHaveLength(1);
       // The harness read the package in front before the key, then the window state after it.
       const reads = entries.filter((e) => e.kind === 'shell' && e.detail.endsWith('dumpsys window'));
       expect(reads.length).toBeGreaterThanOrEqual(2);
@@ -606,7 +741,8 @@ esac`,
   }
 
   type FieldEntry = Entry & { readonly role?: string; readonly empty?: true; readonly disambiguated?: true };
-  const inputs = (answer: ToolAnswer): FieldEntry[] => (answer.envelope.data.actions as FieldEntry[]).filter((a) => a.role === 'input');
+  const inputs = (answer: ToolAnswer): FieldEntry[] =>
+    (answer.envelope.data.actions as FieldEntry[]).filter((a) => a.role === 'input');
   const HOLDER = { input_hint: 'Name', within: { content_desc: 'Account holder' } };
   const CONTACT = { input_hint: 'Name', within: { content_desc: 'Emergency contact' } };
 
@@ -636,7 +772,9 @@ esac`,
     expect(typed.envelope.ok, JSON.stringify(typed.envelope.error)).toBe(true);
     await warmLeaseEnded();
     // Raw: the text is what was typed now, and the hint attribute stayed.
-    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(/text="Ada" resource-id="" class="android\.widget\.EditText"[^>]*hint="Name"/);
+    expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(
+      /text="Ada" resource-id="" class="android\.widget\.EditText"[^>]*hint="Name"/,
+    );
 
     const after = await call('ui_get_tree');
     const [holder, contact] = inputs(after);
@@ -671,7 +809,9 @@ esac`,
       expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toContain(`text="${BULLETS}"`);
       // The worst case: a view that exposes the plain text, through adb and through Appium.
       device.setPasswordText('plain');
-      expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(new RegExp(`text="${SECRET}" [^>]*password="true"`));
+      expect(await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty'])).toMatch(
+        new RegExp(`text="${SECRET}" [^>]*password="true"`),
+      );
       expect(await rawPageSource()).toContain(`text="${SECRET}"`);
 
       const answers: ToolAnswer[] = [];
@@ -679,7 +819,9 @@ esac`,
         const tree = await ask('ui_get_tree', args);
         report(`QUIRK-PASSWORD-1 ui_get_tree ${JSON.stringify(args)}`, tree);
         expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
-        expect(inputs(tree).find((a) => a.input_hint === 'Password')).toEqual(expect.objectContaining({ input_hint: 'Password' }));
+        expect(inputs(tree).find((a) => a.input_hint === 'Password')).toEqual(
+          expect.objectContaining({ input_hint: 'Password' }),
+        );
         answers.push(tree);
       }
       const rawXml = String(answers[1]!.envelope.data.ui_tree);

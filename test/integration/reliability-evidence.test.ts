@@ -115,7 +115,10 @@ function hostileUris(): unknown[] {
   return uris;
 }
 
-async function request(method: string, params: unknown): Promise<{ id: number; result?: { contents?: { blob?: string }[] }; error?: { code: number; message: string } }> {
+async function request(
+  method: string,
+  params: unknown,
+): Promise<{ id: number; result?: { contents?: { blob?: string }[] }; error?: { code: number; message: string } }> {
   const id = nextId++;
   const before = server.stdout().length;
   await server.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
@@ -128,7 +131,9 @@ async function request(method: string, params: unknown): Promise<{ id: number; r
     }
     await new Promise((r) => setTimeout(r, 10));
   }
-  throw new Error(`no answer to ${method} ${JSON.stringify(params).slice(0, 200)}; stderr: ${server.stderr().slice(-1000)}`);
+  throw new Error(
+    `no answer to ${method} ${JSON.stringify(params).slice(0, 200)}; stderr: ${server.stderr().slice(-1000)}`,
+  );
 }
 
 beforeAll(async () => {
@@ -145,7 +150,11 @@ beforeAll(async () => {
   mkdirSync(join(artifacts, DIRECTORY_ID));
   symlinkSync('..', join(artifacts, SYMLINK_TO_PARENT_DIR));
   server = spawnRawServer(isolatedEnv(scratch));
-  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'evidence', version: '0' } });
+  await request('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'evidence', version: '0' },
+  });
   await server.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
 });
 
@@ -177,12 +186,16 @@ describe('the artifact:// resource refuses traversal and never serves what lies 
     expect(everything).not.toContain(Buffer.from('root:x:0:0').toString('base64').slice(0, 12));
     // No host path in any refusal.
     expect(server.stdout().toString('utf8')).not.toContain(scratch);
-    process.stderr.write(`[reliability] evidence resource: ${uris.length} hostile artifact ids refused, canary never served\n`);
+    process.stderr.write(
+      `[reliability] evidence resource: ${uris.length} hostile artifact ids refused, canary never served\n`,
+    );
   });
 
   it('resources/list and templates offer nothing outside the evidence the server wrote', async () => {
     const list = (await request('resources/list', {})) as unknown as { result: { resources: { uri: string }[] } };
-    expect(list.result.resources.every((r) => /^artifact:\/\/\d{8}-\d{6}-\d{6}-[a-z0-9-]+\.png$/.test(r.uri))).toBe(true);
+    expect(list.result.resources.every((r) => /^artifact:\/\/\d{8}-\d{6}-\d{6}-[a-z0-9-]+\.png$/.test(r.uri))).toBe(
+      true,
+    );
     expect(JSON.stringify(list)).not.toContain('canary');
   });
 });

@@ -19,7 +19,14 @@ import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../suppor
 import { settledValue } from '../support/settle.js';
 
 const CEILING_MS = 2_000;
-const TYPED = new Set(['EMULATOR_UNAVAILABLE', 'APPIUM_UNAVAILABLE', 'UI_TREE_UNAVAILABLE', 'OPERATION_TIMEOUT', 'EVIDENCE_WRITE_FAILED', 'UI_ELEMENT_NOT_FOUND']);
+const TYPED = new Set([
+  'EMULATOR_UNAVAILABLE',
+  'APPIUM_UNAVAILABLE',
+  'UI_TREE_UNAVAILABLE',
+  'OPERATION_TIMEOUT',
+  'EVIDENCE_WRITE_FAILED',
+  'UI_ELEMENT_NOT_FOUND',
+]);
 const survived: string[] = [];
 
 describeWithAdb('faults end in typed errors, free the device and leak no Appium session', () => {
@@ -29,7 +36,12 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
   beforeAll(async () => {
     ensureBuilt();
     stack = await startReliabilityStack({ appium: true });
-    harness = await startHarness(stack.harnessEnv('faults', { ANDROID_MCP_ACTION_TIMEOUT: String(CEILING_MS / 1000), ANDROID_MCP_CONNECT_TIMEOUT: '30' }));
+    harness = await startHarness(
+      stack.harnessEnv('faults', {
+        ANDROID_MCP_ACTION_TIMEOUT: String(CEILING_MS / 1000),
+        ANDROID_MCP_CONNECT_TIMEOUT: '30',
+      }),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -39,11 +51,23 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
   }, 60_000);
 
   async function noSessionsLeft(withinMs = 20_000): Promise<void> {
-    expect(await settledValue(() => stack.appium!.sessionIds(), (ids) => ids.length === 0, withinMs)).toEqual([]);
+    expect(
+      await settledValue(
+        () => stack.appium!.sessionIds(),
+        (ids) => ids.length === 0,
+        withinMs,
+      ),
+    ).toEqual([]);
   }
 
   /** The fault's answer is typed and on time; the next call right after it is accepted. */
-  async function survives(name: string, answer: ToolAnswer, codes: readonly string[], budgetMs: number, next: HarnessProcess = harness): Promise<void> {
+  async function survives(
+    name: string,
+    answer: ToolAnswer,
+    codes: readonly string[],
+    budgetMs: number,
+    next: HarnessProcess = harness,
+  ): Promise<void> {
     const code = answer.envelope.error?.code ?? 'ok';
     expect(codes, `${name}: ${JSON.stringify(answer.envelope.error)}`).toContain(code);
     expect(TYPED.has(code) || code === 'ok').toBe(true);
@@ -54,9 +78,18 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
   }
 
   it('malformed, empty and null-root dumps: UI_TREE_UNAVAILABLE; a single null root is retried', async () => {
-    for (const fault of [{ kind: 'malformed-dump' }, { kind: 'empty-dump' }, { kind: 'null-root', times: 10 }] as const) {
+    for (const fault of [
+      { kind: 'malformed-dump' },
+      { kind: 'empty-dump' },
+      { kind: 'null-root', times: 10 },
+    ] as const) {
       stack.device.injectFault(fault);
-      await survives(`dump ${fault.kind}`, await harness.call('ui_get_tree'), ['UI_TREE_UNAVAILABLE'], CEILING_MS + 2_000);
+      await survives(
+        `dump ${fault.kind}`,
+        await harness.call('ui_get_tree'),
+        ['UI_TREE_UNAVAILABLE'],
+        CEILING_MS + 2_000,
+      );
       stack.device.clearFaults();
     }
     stack.device.injectFault({ kind: 'null-root', times: 1 });
@@ -66,8 +99,18 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
 
   it('a blank screenshot: EVIDENCE_WRITE_FAILED, for a capture and for an action’s evidence', async () => {
     stack.device.injectFault({ kind: 'blank-screenshot' });
-    await survives('blank screenshot (screen_capture)', await harness.call('screen_capture'), ['EVIDENCE_WRITE_FAILED'], CEILING_MS + 2_000);
-    await survives('blank screenshot (settings_open_apps)', await harness.call('settings_open_apps'), ['EVIDENCE_WRITE_FAILED'], 12_000);
+    await survives(
+      'blank screenshot (screen_capture)',
+      await harness.call('screen_capture'),
+      ['EVIDENCE_WRITE_FAILED'],
+      CEILING_MS + 2_000,
+    );
+    await survives(
+      'blank screenshot (settings_open_apps)',
+      await harness.call('settings_open_apps'),
+      ['EVIDENCE_WRITE_FAILED'],
+      12_000,
+    );
     stack.device.clearFaults();
     await noSessionsLeft();
   });
@@ -83,7 +126,9 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
     const sessionId = opened.envelope.data.session_id;
     const inFlow = await harness.call('ui_tap', { selector: { text: 'Apps' }, session_id: sessionId });
     await survives('hung click (flow)', inFlow, ['OPERATION_TIMEOUT'], CEILING_MS * 2 + 2_000);
-    expect((await harness.call('ui_get_tree', { session_id: sessionId })).envelope.error?.code).toBe('INVALID_UI_SESSION');
+    expect((await harness.call('ui_get_tree', { session_id: sessionId })).envelope.error?.code).toBe(
+      'INVALID_UI_SESSION',
+    );
     stack.device.clearFaults();
     await noSessionsLeft(60_000);
   }, 120_000);
@@ -93,22 +138,41 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
     const pending = harness.call('ui_get_tree');
     await sleepMs(400);
     stack.device.injectFault({ kind: 'offline' });
-    await survives('device vanished mid-call', await pending, ['EMULATOR_UNAVAILABLE', 'UI_TREE_UNAVAILABLE', 'OPERATION_TIMEOUT'], CEILING_MS + 2_000);
-    await survives('device gone', await harness.call('emulator_get_status'), ['EMULATOR_UNAVAILABLE', 'OPERATION_TIMEOUT'], CEILING_MS + 2_000);
+    await survives(
+      'device vanished mid-call',
+      await pending,
+      ['EMULATOR_UNAVAILABLE', 'UI_TREE_UNAVAILABLE', 'OPERATION_TIMEOUT'],
+      CEILING_MS + 2_000,
+    );
+    await survives(
+      'device gone',
+      await harness.call('emulator_get_status'),
+      ['EMULATOR_UNAVAILABLE', 'OPERATION_TIMEOUT'],
+      CEILING_MS + 2_000,
+    );
     stack.device.clearFaults();
-    if ((await listDevices(stack.adb)).get(stack.serial) !== 'device') await connectDevice(stack.adb, stack.attached.port);
+    if ((await listDevices(stack.adb)).get(stack.serial) !== 'device')
+      await connectDevice(stack.adb, stack.attached.port);
     expect((await harness.call('ui_get_tree')).envelope.ok).toBe(true);
     await noSessionsLeft();
   }, 60_000);
 
   it('Appium absent at start: APPIUM_UNAVAILABLE with the remedy, nothing held', async () => {
     const absent = `http://127.0.0.1:${await freePort()}`;
-    const other = await startHarness(stack.harnessEnv('no-appium', { APPIUM_URL: absent, ANDROID_MCP_ACTION_TIMEOUT: '2' }));
+    const other = await startHarness(
+      stack.harnessEnv('no-appium', { APPIUM_URL: absent, ANDROID_MCP_ACTION_TIMEOUT: '2' }),
+    );
     try {
       const tap = await other.call('ui_tap', { selector: { text: 'Apps' } });
       expect(tap.envelope.error?.message).toMatch(/Start Appium/);
       await survives('Appium absent (ui_tap)', tap, ['APPIUM_UNAVAILABLE'], CEILING_MS + 2_000, other);
-      await survives('Appium absent (ui_session_open)', await other.call('ui_session_open'), ['APPIUM_UNAVAILABLE'], CEILING_MS + 2_000, other);
+      await survives(
+        'Appium absent (ui_session_open)',
+        await other.call('ui_session_open'),
+        ['APPIUM_UNAVAILABLE'],
+        CEILING_MS + 2_000,
+        other,
+      );
     } finally {
       await other.close();
     }
@@ -117,7 +181,9 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
   it('Appium killed mid-action: APPIUM_UNAVAILABLE, the device free, no session on any Appium', async () => {
     const doomed = await startAppium({ adbPort: stack.adb.port });
     stack.device.clearLog();
-    const other = await startHarness(stack.harnessEnv('appium-killed', { APPIUM_URL: doomed.url, ANDROID_MCP_ACTION_TIMEOUT: '20' }));
+    const other = await startHarness(
+      stack.harnessEnv('appium-killed', { APPIUM_URL: doomed.url, ANDROID_MCP_ACTION_TIMEOUT: '20' }),
+    );
     try {
       stack.device.setScreen('settings_home' as never);
       stack.device.injectFault({ kind: 'slow', target: 'uia2', match: '/click', delayMs: 5_000 });
@@ -125,7 +191,13 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
       const pending = other.call('ui_tap', { selector: { text: 'Apps' } });
       const deadline = Date.now() + 30_000;
       // The label is read just before the click (logged once answered); the click then sits in its 5 s delay.
-      while (!stack.device.log().slice(since).some((e) => e.kind === 'uia2' && /\/text -> 200/.test(e.detail)) && Date.now() < deadline) {
+      while (
+        !stack.device
+          .log()
+          .slice(since)
+          .some((e) => e.kind === 'uia2' && /\/text -> 200/.test(e.detail)) &&
+        Date.now() < deadline
+      ) {
         await sleepMs(20);
       }
       await sleepMs(500);
@@ -133,9 +205,25 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
       await doomed.stop();
       const answer = await pending;
       stack.device.clearFaults();
-      if (answer.envelope.error?.code === 'INTERNAL_ERROR') process.stderr.write(other.stderr().split('\n').filter((l) => /failed|error/i.test(l)).join('\n').slice(-3000));
-      await survives('Appium killed mid-action', answer, ['APPIUM_UNAVAILABLE', 'OPERATION_TIMEOUT', 'UI_ELEMENT_NOT_FOUND'], 25_000, other);
-      expect((await other.call('ui_tap', { selector: { text: 'Apps' } })).envelope.error?.code).toBe('APPIUM_UNAVAILABLE');
+      if (answer.envelope.error?.code === 'INTERNAL_ERROR')
+        process.stderr.write(
+          other
+            .stderr()
+            .split('\n')
+            .filter((l) => /failed|error/i.test(l))
+            .join('\n')
+            .slice(-3000),
+        );
+      await survives(
+        'Appium killed mid-action',
+        answer,
+        ['APPIUM_UNAVAILABLE', 'OPERATION_TIMEOUT', 'UI_ELEMENT_NOT_FOUND'],
+        25_000,
+        other,
+      );
+      expect((await other.call('ui_tap', { selector: { text: 'Apps' } })).envelope.error?.code).toBe(
+        'APPIUM_UNAVAILABLE',
+      );
     } finally {
       await other.close();
       await doomed.stop();
@@ -188,7 +276,13 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
       try {
         const answer = await other.call('screen_capture');
         expect(answer.envelope.error?.message).toMatch(/ENOSPC|disk is full/);
-        await survives('disk full while writing evidence', answer, ['EVIDENCE_WRITE_FAILED'], CEILING_MS + 2_000, other);
+        await survives(
+          'disk full while writing evidence',
+          answer,
+          ['EVIDENCE_WRITE_FAILED'],
+          CEILING_MS + 2_000,
+          other,
+        );
         // No evidence file; the run's trace folder may exist (its lines are dropped once the disk is full).
         expect(readdirSync(dir).filter((name) => name !== 'traces')).toEqual(['filler']);
       } finally {
@@ -204,11 +298,21 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
     const pending = harness.call('ui_get_tree');
     await sleepMs(400);
     process.kill(stack.adb.pid, 'SIGKILL');
-    await survives('adb server killed mid-call', await pending, ['EMULATOR_UNAVAILABLE', 'UI_TREE_UNAVAILABLE', 'OPERATION_TIMEOUT'], CEILING_MS + 2_000);
+    await survives(
+      'adb server killed mid-call',
+      await pending,
+      ['EMULATOR_UNAVAILABLE', 'UI_TREE_UNAVAILABLE', 'OPERATION_TIMEOUT'],
+      CEILING_MS + 2_000,
+    );
     stack.device.clearFaults();
     // adb's client starts a fresh server on the private port by itself; it does not know the device.
     const status = await harness.call('emulator_get_status');
-    await survives('adb server killed (next call)', status, ['EMULATOR_UNAVAILABLE', 'OPERATION_TIMEOUT'], CEILING_MS + 4_000);
+    await survives(
+      'adb server killed (next call)',
+      status,
+      ['EMULATOR_UNAVAILABLE', 'OPERATION_TIMEOUT'],
+      CEILING_MS + 4_000,
+    );
     // End the server adb's client started by itself: it is ours, on our private port.
     await stack.adb.adb(['kill-server'], { timeoutMs: 5_000 }).catch(() => undefined);
   }, 60_000);

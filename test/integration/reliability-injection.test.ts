@@ -31,7 +31,17 @@ import { ensureBuilt } from '../support/rawServer.js';
 import { isClosedListArgv, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
 
 const FULL = process.env.RELIABILITY_FULL === '1';
-const SELECTOR_KEYS = ['resource_id', 'text', 'content_desc', 'text_contains', 'input_hint', 'text_starts_with', 'content_desc_contains', 'class_name', 'resource_id_matches'];
+const SELECTOR_KEYS = [
+  'resource_id',
+  'text',
+  'content_desc',
+  'text_contains',
+  'input_hint',
+  'text_starts_with',
+  'content_desc_contains',
+  'class_name',
+  'resource_id_matches',
+];
 const STATE_FLAGS = ['checked', 'selected', 'enabled', 'focused'];
 
 /**
@@ -51,7 +61,8 @@ function idPatternAccepted(value: string): boolean {
   // Backwards ranges inside classes are refused.
   for (const m of value.matchAll(/\[\^?([^\]]*)\]/gu)) {
     const body = [...(m[1] ?? '')];
-    for (let i = 0; i + 2 < body.length; i++) if (body[i + 1] === '-' && (body[i]!.codePointAt(0) ?? 0) > (body[i + 2]!.codePointAt(0) ?? 0)) return false;
+    for (let i = 0; i + 2 < body.length; i++)
+      if (body[i + 1] === '-' && (body[i]!.codePointAt(0) ?? 0) > (body[i + 2]!.codePointAt(0) ?? 0)) return false;
   }
   const bare = value.replace(/\\./gu, 'e').replace(/\[[^\]]*\]/gu, 'c');
   const unbounded = (bare.match(/[*+]/g) ?? []).length;
@@ -100,7 +111,12 @@ function selectorAccepted(value: unknown, allowWithin = true): boolean {
   // State flags and instance: top level only, JSON booleans and a whole number 0..999.
   if (extras.length > 0 && !allowWithin) return false;
   for (const [name, v] of extras) {
-    if (name === 'instance' ? !(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 999) : typeof v !== 'boolean') return false;
+    if (
+      name === 'instance'
+        ? !(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 999)
+        : typeof v !== 'boolean'
+    )
+      return false;
   }
   if (within === undefined) return true;
   if (key === 'resource_id_matches') return false;
@@ -118,7 +134,12 @@ function sessionSlot(tool: string, base: Record<string, unknown>): Slot {
   };
 }
 
-function selectorSlot(tool: string, base: Record<string, unknown>, wrap: (v: unknown, h: Hostile) => unknown, name: string): Slot {
+function selectorSlot(
+  tool: string,
+  base: Record<string, unknown>,
+  wrap: (v: unknown, h: Hostile) => unknown,
+  name: string,
+): Slot {
   return {
     name: `${tool}.${name}`,
     tool,
@@ -130,18 +151,39 @@ function selectorSlot(tool: string, base: Record<string, unknown>, wrap: (v: unk
 const term = (key: string) => (v: unknown, h: Hostile) => ('absent' in h ? {} : { [key]: v });
 
 const SLOTS: Slot[] = [
-  { name: 'app_open.package_name', tool: 'app_open', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
-  { name: 'ui_scroll.direction', tool: 'ui_scroll', args: (h) => withValue({}, 'direction', h), expect: (h) => (SCROLL_DIRECTIONS.includes(valueOf(h) as string) ? 'inert' : 'INVALID_SCROLL_DIRECTION') },
+  {
+    name: 'app_open.package_name',
+    tool: 'app_open',
+    args: (h) => withValue({}, 'package_name', h),
+    expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE'),
+  },
+  {
+    name: 'ui_scroll.direction',
+    tool: 'ui_scroll',
+    args: (h) => withValue({}, 'direction', h),
+    expect: (h) => (SCROLL_DIRECTIONS.includes(valueOf(h) as string) ? 'inert' : 'INVALID_SCROLL_DIRECTION'),
+  },
   // Issue 13: ui_scroll's optional container takes any selector ui_tap takes; absent and null mean none.
   {
     name: 'ui_scroll.selector',
     tool: 'ui_scroll',
     args: (h) => withValue({ direction: 'right' }, 'selector', h),
-    expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || selectorAccepted(valueOf(h)) ? 'inert' : 'INVALID_SELECTOR'),
+    expect: (h) =>
+      valueOf(h) === undefined || valueOf(h) === null || selectorAccepted(valueOf(h)) ? 'inert' : 'INVALID_SELECTOR',
   },
   selectorSlot('ui_scroll', { direction: 'left' }, term('text'), 'selector.text'),
-  selectorSlot('ui_scroll', { direction: 'down' }, (v, h) => ({ resource_id: 'a:id/list', within: 'absent' in h ? {} : { text: v } }), 'selector.within.text'),
-  { name: 'ui_session_close.session_id', tool: 'ui_session_close', args: (h) => withValue({}, 'session_id', h), expect: () => 'INVALID_UI_SESSION' },
+  selectorSlot(
+    'ui_scroll',
+    { direction: 'down' },
+    (v, h) => ({ resource_id: 'a:id/list', within: 'absent' in h ? {} : { text: v } }),
+    'selector.within.text',
+  ),
+  {
+    name: 'ui_session_close.session_id',
+    tool: 'ui_session_close',
+    args: (h) => withValue({}, 'session_id', h),
+    expect: () => 'INVALID_UI_SESSION',
+  },
   sessionSlot('ui_get_tree', {}),
   sessionSlot('ui_tap', { selector: { text: 'Apps' } }),
   sessionSlot('ui_type_text', { selector: { input_hint: 'Search' }, text: 'ok' }),
@@ -154,7 +196,12 @@ const SLOTS: Slot[] = [
   sessionSlot('app_open', { package_name: 'com.android.settings' }),
   selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? undefined : v), 'selector'),
   ...SELECTOR_KEYS.map((key) => selectorSlot('ui_tap', {}, term(key), `selector.${key}`)),
-  selectorSlot('ui_tap', {}, (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { content_desc: v } }), 'selector.within.content_desc'),
+  selectorSlot(
+    'ui_tap',
+    {},
+    (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { content_desc: v } }),
+    'selector.within.content_desc',
+  ),
   // Issue 13: a ref is `e` + a base-36 serial, nothing else (written independently of src/domain);
   // a well-formed ref this server never gave is STALE_REF.
   {
@@ -167,33 +214,150 @@ const SLOTS: Slot[] = [
       return typeof v === 'string' && /^e[1-9a-z][0-9a-z]{0,7}$/.test(v) ? 'STALE_REF' : 'INVALID_SELECTOR';
     },
   },
-  selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [String(v)]: 'x' }), 'selector.<key>'),
+  selectorSlot(
+    'ui_tap',
+    {},
+    (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [String(v)]: 'x' }),
+    'selector.<key>',
+  ),
   // Issue 13 §4: the state flags and instance next to a main key, and the new keys inside within.
-  ...STATE_FLAGS.map((flag) => selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [flag]: v }), `selector.${flag}`)),
-  selectorSlot('ui_tap', {}, (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', instance: v }), 'selector.instance'),
-  selectorSlot('ui_tap', {}, (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { class_name: v } }), 'selector.within.class_name'),
-  selectorSlot('ui_tap', {}, (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { resource_id_matches: v } }), 'selector.within.resource_id_matches'),
-  { name: 'ui_tap.long_press', tool: 'ui_tap', args: (h) => withValue({ selector: { text: 'Apps' } }, 'long_press', h), expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT') },
+  ...STATE_FLAGS.map((flag) =>
+    selectorSlot(
+      'ui_tap',
+      {},
+      (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [flag]: v }),
+      `selector.${flag}`,
+    ),
+  ),
+  selectorSlot(
+    'ui_tap',
+    {},
+    (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', instance: v }),
+    'selector.instance',
+  ),
+  selectorSlot(
+    'ui_tap',
+    {},
+    (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { class_name: v } }),
+    'selector.within.class_name',
+  ),
+  selectorSlot(
+    'ui_tap',
+    {},
+    (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { resource_id_matches: v } }),
+    'selector.within.resource_id_matches',
+  ),
+  {
+    name: 'ui_tap.long_press',
+    tool: 'ui_tap',
+    args: (h) => withValue({ selector: { text: 'Apps' } }, 'long_press', h),
+    expect: (h) =>
+      valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT',
+  },
   selectorSlot('ui_type_text', { text: 'ok' }, term('input_hint'), 'selector.input_hint'),
   selectorSlot('ui_type_text', { text: 'ok' }, (v, h) => ('absent' in h ? undefined : v), 'selector'),
-  { name: 'ui_type_text.text', tool: 'ui_type_text', args: (h) => withValue({ selector: { input_hint: 'Search' } }, 'text', h), expect: (h) => (textAccepted(valueOf(h)) ? 'inert' : 'INVALID_TEXT') },
+  {
+    name: 'ui_type_text.text',
+    tool: 'ui_type_text',
+    args: (h) => withValue({ selector: { input_hint: 'Search' } }, 'text', h),
+    expect: (h) => (textAccepted(valueOf(h)) ? 'inert' : 'INVALID_TEXT'),
+  },
   // Absent and null mean false; only the JSON booleans are accepted, anything else is refused typed (issue 11).
-  { name: 'ui_get_tree.include_raw', tool: 'ui_get_tree', args: (h) => withValue({}, 'include_raw', h), expect: (h) => (valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT') },
+  {
+    name: 'ui_get_tree.include_raw',
+    tool: 'ui_get_tree',
+    args: (h) => withValue({}, 'include_raw', h),
+    expect: (h) =>
+      valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT',
+  },
   // A whole number from 0 (issue 14: the next part of the raw XML); absent and null mean the first part.
-  { name: 'ui_get_tree.raw_offset', tool: 'ui_get_tree', args: (h) => withValue({}, 'raw_offset', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) ? 'inert' : 'INVALID_ARGUMENT'; } },
+  {
+    name: 'ui_get_tree.raw_offset',
+    tool: 'ui_get_tree',
+    args: (h) => withValue({}, 'raw_offset', h),
+    expect: (h) => {
+      const v = valueOf(h);
+      return v === undefined || v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0)
+        ? 'inert'
+        : 'INVALID_ARGUMENT';
+    },
+  },
   // Issue 16's toolsets (the harness runs with ANDROID_MCP_TOOLSETS=all): closed sets and bounded numbers only.
-  { name: 'app_stop.package_name', tool: 'app_stop', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
-  { name: 'app_clear_data.package_name', tool: 'app_clear_data', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
-  { name: 'ui_wait.until', tool: 'ui_wait', args: (h) => withValue({ selector: { text: 'Apps' } }, 'until', h), expect: (h) => (valueOf(h) === 'visible' || valueOf(h) === 'gone' ? 'inert' : 'INVALID_ARGUMENT') },
-  { name: 'ui_wait.timeout_s', tool: 'ui_wait', args: (h) => withValue({ selector: { text: 'Apps' }, until: 'gone' }, 'timeout_s', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0.5 && v <= 60) ? 'inert' : 'INVALID_ARGUMENT'; } },
+  {
+    name: 'app_stop.package_name',
+    tool: 'app_stop',
+    args: (h) => withValue({}, 'package_name', h),
+    expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE'),
+  },
+  {
+    name: 'app_clear_data.package_name',
+    tool: 'app_clear_data',
+    args: (h) => withValue({}, 'package_name', h),
+    expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE'),
+  },
+  {
+    name: 'ui_wait.until',
+    tool: 'ui_wait',
+    args: (h) => withValue({ selector: { text: 'Apps' } }, 'until', h),
+    expect: (h) => (valueOf(h) === 'visible' || valueOf(h) === 'gone' ? 'inert' : 'INVALID_ARGUMENT'),
+  },
+  {
+    name: 'ui_wait.timeout_s',
+    tool: 'ui_wait',
+    args: (h) => withValue({ selector: { text: 'Apps' }, until: 'gone' }, 'timeout_s', h),
+    expect: (h) => {
+      const v = valueOf(h);
+      return v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0.5 && v <= 60)
+        ? 'inert'
+        : 'INVALID_ARGUMENT';
+    },
+  },
   // app_install (issue 16): no hostile value names an APK inside the allowed folder, so every one is
   // refused typed before adb: bad shapes by validation, the fixture's hostile files by the folder check.
-  { name: 'app_install.apk', tool: 'app_install', args: (h) => withValue({}, 'apk', h), expect: () => 'INVALID_ARGUMENT' },
+  {
+    name: 'app_install.apk',
+    tool: 'app_install',
+    args: (h) => withValue({}, 'apk', h),
+    expect: () => 'INVALID_ARGUMENT',
+  },
   // The diagnostics toolset (issue 16): a package, a bounded whole number, six letters, an ISO time with a zone.
-  { name: 'app_logs.package_name', tool: 'app_logs', args: (h) => withValue({}, 'package_name', h), expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE') },
-  { name: 'app_logs.lines', tool: 'app_logs', args: (h) => withValue({ package_name: 'com.android.settings' }, 'lines', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 500) ? 'inert' : 'INVALID_ARGUMENT'; } },
-  { name: 'app_logs.min_level', tool: 'app_logs', args: (h) => withValue({ package_name: 'com.android.settings' }, 'min_level', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || ['V', 'D', 'I', 'W', 'E', 'F'].includes(v as string) ? 'inert' : 'INVALID_ARGUMENT'; } },
-  { name: 'app_crashes.package_name', tool: 'app_crashes', args: (h) => withValue({}, 'package_name', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || packageAccepted(v) ? 'inert' : 'INVALID_PACKAGE'; } },
+  {
+    name: 'app_logs.package_name',
+    tool: 'app_logs',
+    args: (h) => withValue({}, 'package_name', h),
+    expect: (h) => (packageAccepted(valueOf(h)) ? 'inert' : 'INVALID_PACKAGE'),
+  },
+  {
+    name: 'app_logs.lines',
+    tool: 'app_logs',
+    args: (h) => withValue({ package_name: 'com.android.settings' }, 'lines', h),
+    expect: (h) => {
+      const v = valueOf(h);
+      return v === undefined || v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 500)
+        ? 'inert'
+        : 'INVALID_ARGUMENT';
+    },
+  },
+  {
+    name: 'app_logs.min_level',
+    tool: 'app_logs',
+    args: (h) => withValue({ package_name: 'com.android.settings' }, 'min_level', h),
+    expect: (h) => {
+      const v = valueOf(h);
+      return v === undefined || v === null || ['V', 'D', 'I', 'W', 'E', 'F'].includes(v as string)
+        ? 'inert'
+        : 'INVALID_ARGUMENT';
+    },
+  },
+  {
+    name: 'app_crashes.package_name',
+    tool: 'app_crashes',
+    args: (h) => withValue({}, 'package_name', h),
+    expect: (h) => {
+      const v = valueOf(h);
+      return v === undefined || v === null || packageAccepted(v) ? 'inert' : 'INVALID_PACKAGE';
+    },
+  },
   {
     name: 'app_crashes.since',
     tool: 'app_crashes',
@@ -201,14 +365,36 @@ const SLOTS: Slot[] = [
     expect: (h) => {
       const v = valueOf(h);
       if (v === undefined || v === null) return 'inert';
-      const iso = typeof v === 'string' && v.length <= 40 && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/.test(v) && Number.isFinite(Date.parse(v));
+      const iso =
+        typeof v === 'string' &&
+        v.length <= 40 &&
+        /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/.test(v) &&
+        Number.isFinite(Date.parse(v));
       return iso ? 'inert' : 'INVALID_ARGUMENT';
     },
   },
   // app_open_link: the one value that reaches the device's shell, as a single-quoted word of a closed grammar.
-  { name: 'app_open_link.url', tool: 'app_open_link', args: (h) => withValue({}, 'url', h), expect: (h) => (linkAccepted(valueOf(h)) ? 'inert' : 'INVALID_ARGUMENT') },
-  { name: 'app_open_link.package_name', tool: 'app_open_link', args: (h) => withValue({ url: 'myapp://x' }, 'package_name', h), expect: (h) => { const v = valueOf(h); return v === undefined || v === null || packageAccepted(v) ? 'inert' : 'INVALID_PACKAGE'; } },
-  { name: 'device_key.key', tool: 'device_key', args: (h) => withValue({}, 'key', h), expect: (h) => (['home', 'recents', 'enter', 'back'].includes(valueOf(h) as string) ? 'inert' : 'INVALID_ARGUMENT') },
+  {
+    name: 'app_open_link.url',
+    tool: 'app_open_link',
+    args: (h) => withValue({}, 'url', h),
+    expect: (h) => (linkAccepted(valueOf(h)) ? 'inert' : 'INVALID_ARGUMENT'),
+  },
+  {
+    name: 'app_open_link.package_name',
+    tool: 'app_open_link',
+    args: (h) => withValue({ url: 'myapp://x' }, 'package_name', h),
+    expect: (h) => {
+      const v = valueOf(h);
+      return v === undefined || v === null || packageAccepted(v) ? 'inert' : 'INVALID_PACKAGE';
+    },
+  },
+  {
+    name: 'device_key.key',
+    tool: 'device_key',
+    args: (h) => withValue({}, 'key', h),
+    expect: (h) => (['home', 'recents', 'enter', 'back'].includes(valueOf(h) as string) ? 'inert' : 'INVALID_ARGUMENT'),
+  },
 ];
 
 /** Commands Appium itself runs to set up, keep and end a UiAutomator2 session: fixed strings, no caller input. */
@@ -257,11 +443,14 @@ function isHarnessDeviceCommand(command: string): boolean {
   if (/^logcat -d -v threadtime -v year -v UTC -t [1-9][0-9]{0,3} --pid=[1-9][0-9]{0,6}$/.test(command)) return true;
   const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
   // app_open_link: the link single-quoted (one word for the device's shell), then an optional validated package.
-  const link = /^am start -W -a android\.intent\.action\.VIEW -d '([^']*)'(?: ([A-Za-z][A-Za-z0-9_.]*))?$/.exec(command);
+  const link = /^am start -W -a android\.intent\.action\.VIEW -d '([^']*)'(?: ([A-Za-z][A-Za-z0-9_.]*))?$/.exec(
+    command,
+  );
   if (link) return linkAccepted(link[1]) && (link[2] === undefined || new RegExp(`^${pkg}$`).test(link[2]));
   return (
-    new RegExp(`^cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(command) ||
-    new RegExp(`^am start -W -n ${pkg}/[.A-Za-z0-9_]+$`).test(command)
+    new RegExp(
+      `^cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`,
+    ).test(command) || new RegExp(`^am start -W -n ${pkg}/[.A-Za-z0-9_]+$`).test(command)
   );
 }
 
@@ -284,11 +473,16 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     ensureBuilt();
     stack = await startReliabilityStack({ appium: true });
     apkFolder = makeApkFolder();
-    harness = await startHarness(stack.harnessEnv('injection', { ANDROID_MCP_TOOLSETS: 'all', ANDROID_MCP_APK_DIR: apkFolder.dir }));
+    harness = await startHarness(
+      stack.harnessEnv('injection', { ANDROID_MCP_TOOLSETS: 'all', ANDROID_MCP_APK_DIR: apkFolder.dir }),
+    );
     // A clean warm-up: what the device sees from honest calls, so that anything new is attributable.
-    for (const tool of ['emulator_get_status', 'ui_get_tree', 'app_list_installed']) expect((await harness.call(tool)).envelope.ok).toBe(true);
+    for (const tool of ['emulator_get_status', 'ui_get_tree', 'app_list_installed'])
+      expect((await harness.call(tool)).envelope.ok).toBe(true);
     const flow = await harness.call('ui_session_open');
-    expect((await harness.call('ui_session_close', { session_id: flow.envelope.data.session_id })).envelope.ok).toBe(true);
+    expect((await harness.call('ui_session_close', { session_id: flow.envelope.data.session_id })).envelope.ok).toBe(
+      true,
+    );
     for (const command of shellCommands()) baseline.add(command);
   }, 120_000);
 
@@ -324,21 +518,33 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
         }
         const answer = await harness.call(slot.tool, slot.args(hostile), 10_000);
         refusedCalls += 1;
-        if (answer.envelope.error?.code !== expected) wrong.push(`${slot.name} ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'} (expected ${expected})`);
-        else if (answer.elapsedMs > 2_000) wrong.push(`${slot.name} ${describeHostile(hostile)} took ${answer.elapsedMs} ms`);
+        if (answer.envelope.error?.code !== expected)
+          wrong.push(
+            `${slot.name} ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'} (expected ${expected})`,
+          );
+        else if (answer.elapsedMs > 2_000)
+          wrong.push(`${slot.name} ${describeHostile(hostile)} took ${answer.elapsedMs} ms`);
       }
     }
     expect(wrong).toEqual([]);
     // Nothing reached the device, the harness's adb, or Appium.
-    expect(stack.device.log().slice(deviceBefore).map((e) => `${e.kind} ${e.detail}`)).toEqual([]);
+    expect(
+      stack.device
+        .log()
+        .slice(deviceBefore)
+        .map((e) => `${e.kind} ${e.detail}`),
+    ).toEqual([]);
     expect(stack.trace().length).toBe(traceBefore);
     expect(appiumRequests()).toBe(appiumBefore);
-    process.stderr.write(`[reliability] injection: ${values.length} hostile values (+${HOSTILE_SELECTOR_SHAPES.length} selector shapes), ${refusedCalls} refused calls over ${SLOTS.length} parameter slots, ${inert.length} accepted as inert\n`);
+    process.stderr.write(
+      `[reliability] injection: ${values.length} hostile values (+${HOSTILE_SELECTOR_SHAPES.length} selector shapes), ${refusedCalls} refused calls over ${SLOTS.length} parameter slots, ${inert.length} accepted as inert\n`,
+    );
   }, 300_000);
 
   it('handles the values the contract accepts as inert text: typed exactly, searched as literals, never in a shell', async () => {
     const device = stack.device;
-    const sample = <T>(items: T[], n: number): T[] => (FULL ? items : items.filter((_, i) => i % Math.max(1, Math.ceil(items.length / n)) === 0));
+    const sample = <T>(items: T[], n: number): T[] =>
+      FULL ? items : items.filter((_, i) => i % Math.max(1, Math.ceil(items.length / n)) === 0);
     const bySlot = (name: string) => inert.filter((item) => item.slot.name === name);
     const problems: string[] = [];
 
@@ -351,11 +557,19 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     for (const { hostile } of texts) {
       const value = valueOf(hostile) as string;
       inertValues.add(value);
-      const answer = await harness.call('ui_type_text', { selector: { input_hint: 'Search' }, text: value, session_id: sessionId });
+      const answer = await harness.call('ui_type_text', {
+        selector: { input_hint: 'Search' },
+        text: value,
+        session_id: sessionId,
+      });
       const field = device.nodes().find((node) => node.className.endsWith('EditText'));
       if (!answer.envelope.ok) problems.push(`type ${describeHostile(hostile)} → ${answer.envelope.error?.code}`);
-      else if (field?.text !== value) problems.push(`type ${describeHostile(hostile)}: the field holds ${JSON.stringify(field?.text)?.slice(0, 80)}`);
-      else if (answer.envelope.data.characters_sent !== [...value].length) problems.push(`type ${describeHostile(hostile)}: characters_sent ${String(answer.envelope.data.characters_sent)}`);
+      else if (field?.text !== value)
+        problems.push(`type ${describeHostile(hostile)}: the field holds ${JSON.stringify(field?.text)?.slice(0, 80)}`);
+      else if (answer.envelope.data.characters_sent !== [...value].length)
+        problems.push(
+          `type ${describeHostile(hostile)}: characters_sent ${String(answer.envelope.data.characters_sent)}`,
+        );
     }
     // Selector values: searched as literals; nothing matches, nothing is tapped (each find waits its 10 s).
     // CI: 2 (each waits its 10 s); soak: 40.
@@ -366,20 +580,32 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     const clicksBefore = device.clicks().length;
     for (const { hostile } of selectorValues) {
       inertValues.add(String(valueOf(hostile)));
-      const answer = await harness.call('ui_tap', { selector: { text: valueOf(hostile) }, session_id: sessionId }, 30_000);
-      if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND') problems.push(`tap ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
+      const answer = await harness.call(
+        'ui_tap',
+        { selector: { text: valueOf(hostile) }, session_id: sessionId },
+        30_000,
+      );
+      if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND')
+        problems.push(`tap ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
     }
     expect(device.clicks().length).toBe(clicksBefore);
     // ui_scroll's container (issue 13): searched the same way, nothing found, nothing swiped. CI: 1; soak: 20.
     const containerValues = inert
-      .filter((item) => item.slot.name === 'ui_scroll.selector.text' && /['"\]|/;$`]/.test(String(valueOf(item.hostile))))
+      .filter(
+        (item) => item.slot.name === 'ui_scroll.selector.text' && /['"\]|/;$`]/.test(String(valueOf(item.hostile))),
+      )
       .filter((_, i, all) => i % Math.max(1, Math.floor(all.length / (FULL ? 20 : 1))) === 0)
       .slice(0, FULL ? 20 : 1);
     const swipesBefore = device.log().filter((e) => e.kind === 'input' && / swipe /.test(e.detail)).length;
     for (const { hostile } of containerValues) {
       inertValues.add(String(valueOf(hostile)));
-      const answer = await harness.call('ui_scroll', { direction: 'right', selector: { text: valueOf(hostile) }, session_id: sessionId }, 30_000);
-      if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND') problems.push(`scroll ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
+      const answer = await harness.call(
+        'ui_scroll',
+        { direction: 'right', selector: { text: valueOf(hostile) }, session_id: sessionId },
+        30_000,
+      );
+      if (answer.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND')
+        problems.push(`scroll ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
     }
     expect(device.log().filter((e) => e.kind === 'input' && / swipe /.test(e.detail)).length).toBe(swipesBefore);
     expect((await harness.call('ui_session_close', { session_id: sessionId })).envelope.ok).toBe(true);
@@ -388,62 +614,97 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     for (const { hostile } of bySlot('app_open.package_name')) {
       inertValues.add(String(valueOf(hostile)));
       const answer = await harness.call('app_open', { package_name: valueOf(hostile) });
-      if (answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_open ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
+      if (answer.envelope.error?.code !== 'APP_NOT_FOUND')
+        problems.push(`app_open ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
     }
     // The diagnostics toolset (issue 16): package-shaped values are matched on the host only
     // (app_logs: not installed; app_crashes: no crash of theirs), never sent to the device's shell.
     for (const { hostile } of sample(bySlot('app_logs.package_name'), 10)) {
       inertValues.add(String(valueOf(hostile)));
       const answer = await harness.call('app_logs', { package_name: valueOf(hostile) });
-      if (answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_logs ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
+      if (answer.envelope.error?.code !== 'APP_NOT_FOUND')
+        problems.push(`app_logs ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
     }
     for (const { hostile } of sample(bySlot('app_crashes.package_name'), 10)) {
       const value = valueOf(hostile);
       if (typeof value === 'string') inertValues.add(value);
       const answer = await harness.call('app_crashes', withValue({}, 'package_name', hostile));
-      if (!answer.envelope.ok) problems.push(`app_crashes ${describeHostile(hostile)} → ${answer.envelope.error?.code}`);
+      if (!answer.envelope.ok)
+        problems.push(`app_crashes ${describeHostile(hostile)} → ${answer.envelope.error?.code}`);
     }
     // Links that pass the grammar: one quoted word on the device's shell; none resolves on the
     // scenario except http(s), which Chrome takes; the device ran no second command.
     for (const { hostile } of sample(bySlot('app_open_link.url'), 15)) {
       inertValues.add(String(valueOf(hostile)));
       const answer = await harness.call('app_open_link', { url: valueOf(hostile) });
-      if (!answer.envelope.ok && answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_open_link ${describeHostile(hostile)} → ${answer.envelope.error?.code}`);
+      if (!answer.envelope.ok && answer.envelope.error?.code !== 'APP_NOT_FOUND')
+        problems.push(`app_open_link ${describeHostile(hostile)} → ${answer.envelope.error?.code}`);
     }
-    for (const url of ['https://x.com/?a=1&reboot', 'myapp://x#reboot&id', 'myapp://~root?x=1&&id', 'notes://history?x=1&y=2']) {
+    for (const url of [
+      'https://x.com/?a=1&reboot',
+      'myapp://x#reboot&id',
+      'myapp://~root?x=1&&id',
+      'notes://history?x=1&y=2',
+    ]) {
       inertValues.add(url);
       const answer = await harness.call('app_open_link', { url });
-      if (!answer.envelope.ok && answer.envelope.error?.code !== 'APP_NOT_FOUND') problems.push(`app_open_link ${url} → ${answer.envelope.error?.code}`);
+      if (!answer.envelope.ok && answer.envelope.error?.code !== 'APP_NOT_FOUND')
+        problems.push(`app_open_link ${url} → ${answer.envelope.error?.code}`);
     }
     // include_raw: true asks for the XML; false, null and absent do not (every other value was refused above).
     for (const { hostile } of sample(bySlot('ui_get_tree.include_raw'), 5)) {
       const answer = await harness.call('ui_get_tree', withValue({}, 'include_raw', hostile));
       const wantsRaw = valueOf(hostile) === true;
-      if (!answer.envelope.ok || 'ui_tree' in answer.envelope.data !== wantsRaw) problems.push(`include_raw ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'raw XML'}`);
+      if (!answer.envelope.ok || 'ui_tree' in answer.envelope.data !== wantsRaw)
+        problems.push(`include_raw ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'raw XML'}`);
     }
     // app_install with a real APK reaches adb only as the closed list's `install -r <private copy>`;
     // the device refuses it (its own Chrome is newer), typed.
     const install = await harness.call('app_install', { apk: 'chrome.apk' }, 60_000);
-    if (install.envelope.error?.code !== 'APP_INSTALL_FAILED') problems.push(`app_install chrome.apk → ${install.envelope.error?.code ?? 'ok'}`);
-    if (!stack.trace().some((r) => r.argv.includes('install') && isClosedListArgv(r.argv, stack.serial))) problems.push('app_install: no closed-list install argv traced');
+    if (install.envelope.error?.code !== 'APP_INSTALL_FAILED')
+      problems.push(`app_install chrome.apk → ${install.envelope.error?.code ?? 'ok'}`);
+    if (!stack.trace().some((r) => r.argv.includes('install') && isClosedListArgv(r.argv, stack.serial)))
+      problems.push('app_install: no closed-list install argv traced');
     // Tools refuse arguments they do not take, whatever they hold (CONTRACT §5 "Argument names"),
     // naming the key, before anything runs; a session_id, where a tool takes one, names no open flow
     // and is refused as such.
-    const extras = { package_name: '; reboot', text: '$(reboot)', selector: { text: "' or '1'='1" }, direction: '--help', session_id: '../../etc/passwd', include_raw: 'true' };
+    const extras = {
+      package_name: '; reboot',
+      text: '$(reboot)',
+      selector: { text: "' or '1'='1" },
+      direction: '--help',
+      session_id: '../../etc/passwd',
+      include_raw: 'true',
+    };
     const takesSession = new Set(['app_list_installed', 'screen_capture', 'settings_open_apps']);
-    for (const tool of ['emulator_get_status', 'app_list_installed', 'screen_capture', 'settings_open_apps', 'device_list']) {
+    for (const tool of [
+      'emulator_get_status',
+      'app_list_installed',
+      'screen_capture',
+      'settings_open_apps',
+      'device_list',
+    ]) {
       const answer = await harness.call(tool, extras);
-      const refused = answer.envelope.error?.code === 'INVALID_ARGUMENT' && /^Invalid argument '(package_name|text|selector|direction|include_raw)'/.test(answer.envelope.error.message);
-      if (!refused) problems.push(`${tool} with hostile extras → ${answer.envelope.error?.code ?? 'ok'}: ${answer.envelope.error?.message ?? ''}`);
+      const refused =
+        answer.envelope.error?.code === 'INVALID_ARGUMENT' &&
+        /^Invalid argument '(package_name|text|selector|direction|include_raw)'/.test(answer.envelope.error.message);
+      if (!refused)
+        problems.push(
+          `${tool} with hostile extras → ${answer.envelope.error?.code ?? 'ok'}: ${answer.envelope.error?.message ?? ''}`,
+        );
       if (takesSession.has(tool)) {
         const named = await harness.call(tool, { session_id: extras.session_id });
-        if (named.envelope.error?.code !== 'INVALID_UI_SESSION') problems.push(`${tool} with a hostile session_id alone → ${named.envelope.error?.code ?? 'ok'}`);
+        if (named.envelope.error?.code !== 'INVALID_UI_SESSION')
+          problems.push(`${tool} with a hostile session_id alone → ${named.envelope.error?.code ?? 'ok'}`);
       }
     }
-    for (const value of Object.values(extras)) inertValues.add(typeof value === 'string' ? value : JSON.stringify(value));
+    for (const value of Object.values(extras))
+      inertValues.add(typeof value === 'string' ? value : JSON.stringify(value));
     expect(problems).toEqual([]);
     expect(await stack.appium?.sessionIds()).toEqual([]);
-    process.stderr.write(`[reliability] injection: ${texts.length} hostile texts typed exactly, ${selectorValues.length} hostile selectors not found, ${containerValues.length} hostile scroll containers not found, ${bySlot('app_open.package_name').length} shaped packages not found\n`);
+    process.stderr.write(
+      `[reliability] injection: ${texts.length} hostile texts typed exactly, ${selectorValues.length} hostile selectors not found, ${containerValues.length} hostile scroll containers not found, ${bySlot('app_open.package_name').length} shaped packages not found\n`,
+    );
   }, 600_000);
 
   it('the harness ran only the closed adb list, and no hostile value reached a shell on the device', () => {
@@ -451,7 +712,9 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
     expect(trace.length).toBeGreaterThan(0);
     expect(trace.filter((r) => !isClosedListArgv(r.argv, stack.serial)).map((r) => r.argv.join(' '))).toEqual([]);
     const commands = shellCommands();
-    const unknown = [...new Set(commands.filter((c) => !isHarnessDeviceCommand(c) && !APPIUM_COMMANDS.some((re) => re.test(c))))];
+    const unknown = [
+      ...new Set(commands.filter((c) => !isHarnessDeviceCommand(c) && !APPIUM_COMMANDS.some((re) => re.test(c)))),
+    ];
     expect(unknown).toEqual([]);
     // No hostile value in any command the honest warm-up did not also run, except as the validated
     // package argument of the closed list (resolve-activity), which is where a package name belongs.

@@ -26,8 +26,15 @@ describeWithAdb('one owner across processes, under load', () => {
   }, 60_000);
 
   it(`4 processes × 30 mixed calls (seed ${SEED}): never two owners, every refusal EMULATOR_BUSY`, async () => {
-    const report = await runLockLoad(stack, entries, { processes: 4, callsPerProcess: 30, seed: SEED, maxPauseMs: 250 });
-    process.stderr.write(`[reliability] lock load 4x30: ${JSON.stringify({ ...report, problems: report.problems.length })}\n`);
+    const report = await runLockLoad(stack, entries, {
+      processes: 4,
+      callsPerProcess: 30,
+      seed: SEED,
+      maxPauseMs: 250,
+    });
+    process.stderr.write(
+      `[reliability] lock load 4x30: ${JSON.stringify({ ...report, problems: report.problems.length })}\n`,
+    );
     expect(report.problems, `seed ${SEED}`).toEqual([]);
     expect(report.calls).toBeGreaterThanOrEqual(120);
     expect(report.ok).toBeGreaterThan(0);
@@ -38,8 +45,16 @@ describeWithAdb('one owner across processes, under load', () => {
   }, 600_000);
 
   it('negative control: the same checks catch two owners when the processes share no lock', async () => {
-    const report = await runLockLoad(stack, entries, { processes: 3, callsPerProcess: 12, seed: SEED + 1, maxPauseMs: 5, isolateLocks: true });
-    process.stderr.write(`[reliability] lock load without a shared lock: ${report.problems.length} violations found, e.g. ${report.problems[0]?.slice(0, 160)}\n`);
+    const report = await runLockLoad(stack, entries, {
+      processes: 3,
+      callsPerProcess: 12,
+      seed: SEED + 1,
+      maxPauseMs: 5,
+      isolateLocks: true,
+    });
+    process.stderr.write(
+      `[reliability] lock load without a shared lock: ${report.problems.length} violations found, e.g. ${report.problems[0]?.slice(0, 160)}\n`,
+    );
     expect(report.problems.some((p) => /windows overlap|outside|used inside/.test(p))).toBe(true);
   }, 600_000);
 });

@@ -28,12 +28,32 @@ const BEFORE_INITIALIZE = 300;
 const MAX_LINE = 4 * 1024 * 1024;
 
 const TOOLS = [
-  'emulator_get_status', 'ui_get_tree', 'screen_capture', 'app_list_installed', 'app_open', 'ui_session_open',
-  'ui_session_close', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back', 'settings_open_apps',
+  'emulator_get_status',
+  'ui_get_tree',
+  'screen_capture',
+  'app_list_installed',
+  'app_open',
+  'ui_session_open',
+  'ui_session_close',
+  'ui_tap',
+  'ui_type_text',
+  'ui_scroll',
+  'device_back',
+  'settings_open_apps',
 ];
 const METHODS = [
-  'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list',
-  'prompts/list', 'logging/setLevel', 'completion/complete', 'notifications/initialized', 'notifications/cancelled',
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'prompts/list',
+  'logging/setLevel',
+  'completion/complete',
+  'notifications/initialized',
+  'notifications/cancelled',
 ];
 
 type Shape = { kind: 'line'; text: string } | { kind: 'bytes'; bytes: Buffer };
@@ -52,24 +72,54 @@ function frameArbitrary(): fc.Arbitrary<(id: string | number) => Shape> {
   const hostileString = fc.oneof(
     fc.string({ maxLength: 40 }),
     fc.string({ unit: 'binary', maxLength: 40 }),
-    fc.constantFrom('; rm -rf /', '$(reboot)', '`id`', '../../etc/passwd', '\u202e', '\u0000', '--help', '\n\r', '🙂', 'مرحبا', '你好'),
+    fc.constantFrom(
+      '; rm -rf /',
+      '$(reboot)',
+      '`id`',
+      '../../etc/passwd',
+      '\u202e',
+      '\u0000',
+      '--help',
+      '\n\r',
+      '🙂',
+      'مرحبا',
+      '你好',
+    ),
   );
   const params = fc.oneof(
     fc.constant<unknown>(undefined),
     fc.jsonValue({ maxDepth: 2 }),
     fc.record({
       name: fc.oneof(fc.constantFrom(...TOOLS), hostileString, fc.integer(), fc.constant(null)),
-      arguments: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('selector', 'text', 'session_id', 'package_name', 'direction', 'include_raw'), fc.jsonValue({ maxDepth: 2 }))),
+      arguments: fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.dictionary(
+          fc.constantFrom('selector', 'text', 'session_id', 'package_name', 'direction', 'include_raw'),
+          fc.jsonValue({ maxDepth: 2 }),
+        ),
+      ),
     }),
     fc.record({ uri: fc.oneof(hostileString, fc.constant('artifact://../../README.md'), fc.integer()) }),
-    fc.record({ protocolVersion: fc.oneof(fc.constant('2025-06-18'), hostileString), capabilities: fc.jsonValue({ maxDepth: 1 }), clientInfo: fc.jsonValue({ maxDepth: 1 }) }),
+    fc.record({
+      protocolVersion: fc.oneof(fc.constant('2025-06-18'), hostileString),
+      capabilities: fc.jsonValue({ maxDepth: 1 }),
+      clientInfo: fc.jsonValue({ maxDepth: 1 }),
+    }),
   );
   const requestLike = (id: string | number) =>
     fc.record(
       {
-        jsonrpc: fc.oneof({ weight: 6, arbitrary: fc.constant<unknown>('2.0') }, fc.constantFrom<unknown>('1.0', 2, null, '')),
+        jsonrpc: fc.oneof(
+          { weight: 6, arbitrary: fc.constant<unknown>('2.0') },
+          fc.constantFrom<unknown>('1.0', 2, null, ''),
+        ),
         id: anyId(id),
-        method: fc.oneof({ weight: 4, arbitrary: fc.constantFrom<unknown>(...METHODS) }, hostileString, fc.integer(), fc.constant(null)),
+        method: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom<unknown>(...METHODS) },
+          hostileString,
+          fc.integer(),
+          fc.constant(null),
+        ),
         params,
         extra: fc.jsonValue({ maxDepth: 1 }),
       },
@@ -80,32 +130,92 @@ function frameArbitrary(): fc.Arbitrary<(id: string | number) => Shape> {
       jsonrpc: fc.constant('2.0'),
       id: fc.constant(id),
       method: fc.oneof(fc.constantFrom(...METHODS), hostileString),
-      params: fc.oneof(fc.constant({}), fc.record({ name: fc.oneof(fc.constantFrom(...TOOLS), hostileString), arguments: fc.jsonValue({ maxDepth: 3 }) })),
+      params: fc.oneof(
+        fc.constant({}),
+        fc.record({
+          name: fc.oneof(fc.constantFrom(...TOOLS), hostileString),
+          arguments: fc.jsonValue({ maxDepth: 3 }),
+        }),
+      ),
     });
   const asLine = (value: unknown): Shape => ({ kind: 'line', text: JSON.stringify(value) ?? 'undefined' });
   return fc.oneof(
     // Broken JSON: a well-formed request cut short, or with a byte flipped.
-    { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.nat()).map(([cut, flip]) => (id: string | number) => {
-      const text = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ui_tap', arguments: { selector: { text: 'Save' } } } });
-      const at = cut % text.length;
-      const broken = flip % 2 === 0 ? text.slice(0, at) : `${text.slice(0, at)}\u0000${text.slice(at + 1)}`;
-      return { kind: 'line', text: broken } as Shape;
-    }) },
+    {
+      weight: 3,
+      arbitrary: fc.tuple(fc.nat(), fc.nat()).map(([cut, flip]) => (id: string | number) => {
+        const text = JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'ui_tap', arguments: { selector: { text: 'Save' } } },
+        });
+        const at = cut % text.length;
+        const broken = flip % 2 === 0 ? text.slice(0, at) : `${text.slice(0, at)}\u0000${text.slice(at + 1)}`;
+        return { kind: 'line', text: broken } as Shape;
+      }),
+    },
     // Random text and random bytes (invalid UTF-8 included), one line each.
     { weight: 2, arbitrary: fc.string({ maxLength: 120 }).map((text) => () => ({ kind: 'line', text }) as Shape) },
-    { weight: 2, arbitrary: fc.uint8Array({ maxLength: 120 }).map((raw) => () => ({ kind: 'bytes', bytes: Buffer.from(raw.filter((b) => b !== 0x0a)) }) as Shape) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .uint8Array({ maxLength: 120 })
+        .map((raw) => () => ({ kind: 'bytes', bytes: Buffer.from(raw.filter((b) => b !== 0x0a)) }) as Shape),
+    },
     // Any JSON value at all.
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => () => asLine(value)) },
     // Request-shaped objects with any field missing or mistyped.
-    { weight: 8, arbitrary: fc.constant(null).map(() => (id: string | number) => asLine(fc.sample(requestLike(id), { seed: hashSeed(id), numRuns: 1 })[0])) },
+    {
+      weight: 8,
+      arbitrary: fc
+        .constant(null)
+        .map(() => (id: string | number) => asLine(fc.sample(requestLike(id), { seed: hashSeed(id), numRuns: 1 })[0])),
+    },
     // Well-formed requests: unknown methods, wrong param types, hostile tool arguments.
-    { weight: 6, arbitrary: fc.constant(null).map(() => (id: string | number) => asLine(fc.sample(wellFormed(id), { seed: hashSeed(id) + 1, numRuns: 1 })[0])) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .constant(null)
+        .map(
+          () => (id: string | number) => asLine(fc.sample(wellFormed(id), { seed: hashSeed(id) + 1, numRuns: 1 })[0]),
+        ),
+    },
     // Batches.
-    { weight: 1, arbitrary: fc.nat({ max: 3 }).map((n) => (id: string | number) => asLine(Array.from({ length: n }, (_, k) => fc.sample(requestLike(`${id}-${k}`), { seed: hashSeed(id) + k, numRuns: 1 })[0]))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .nat({ max: 3 })
+        .map(
+          (n) => (id: string | number) =>
+            asLine(
+              Array.from(
+                { length: n },
+                (_, k) => fc.sample(requestLike(`${id}-${k}`), { seed: hashSeed(id) + k, numRuns: 1 })[0],
+              ),
+            ),
+        ),
+    },
     // Notifications with garbage, and responses nobody asked for.
-    { weight: 1, arbitrary: fc.constant(null).map(() => (id: string | number) => asLine({ jsonrpc: '2.0', method: `notifications/${String(id)}`, params: { x: id } })) },
-    { weight: 1, arbitrary: fc.constant(null).map(() => (id: string | number) => asLine({ jsonrpc: '2.0', id, result: { ok: 1 } })) },
-    { weight: 1, arbitrary: fc.constant(null).map(() => (id: string | number) => asLine({ jsonrpc: '2.0', id, result: 42 })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constant(null)
+        .map(
+          () => (id: string | number) =>
+            asLine({ jsonrpc: '2.0', method: `notifications/${String(id)}`, params: { x: id } }),
+        ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constant(null)
+        .map(() => (id: string | number) => asLine({ jsonrpc: '2.0', id, result: { ok: 1 } })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant(null).map(() => (id: string | number) => asLine({ jsonrpc: '2.0', id, result: 42 })),
+    },
   );
 }
 
@@ -215,14 +325,28 @@ describe(`protocol robustness (seed ${SEED})`, () => {
     });
     // Huge payloads: well-formed requests of 1-3 MB (answered), and lines past the limit (skipped, answered without id).
     const huge = [1, 2, 3].map((mb, k) =>
-      Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: `huge-${k}`, method: 'tools/call', params: { name: 'ui_type_text', arguments: { selector: { text: 'x' }, text: 'é'.repeat((mb * 1024 * 1024) / 2) } } })}\n`),
+      Buffer.from(
+        `${JSON.stringify({ jsonrpc: '2.0', id: `huge-${k}`, method: 'tools/call', params: { name: 'ui_type_text', arguments: { selector: { text: 'x' }, text: 'é'.repeat((mb * 1024 * 1024) / 2) } } })}\n`,
+      ),
     );
-    const oversized = [5, 9].map((mb) => Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":"too-big","method":"ping","params":{"pad":"'), Buffer.alloc(mb * 1024 * 1024, 0x61), Buffer.from('"}}\n')]));
+    const oversized = [5, 9].map((mb) =>
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":"too-big","method":"ping","params":{"pad":"'),
+        Buffer.alloc(mb * 1024 * 1024, 0x61),
+        Buffer.from('"}}\n'),
+      ]),
+    );
     const initialize = Buffer.from(
       `${JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '0' } } })}\n` +
         `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`,
     );
-    const sequence = [...frames.slice(0, BEFORE_INITIALIZE), initialize, ...huge, ...oversized, ...frames.slice(BEFORE_INITIALIZE)];
+    const sequence = [
+      ...frames.slice(0, BEFORE_INITIALIZE),
+      initialize,
+      ...huge,
+      ...oversized,
+      ...frames.slice(BEFORE_INITIALIZE),
+    ];
 
     const expected = count(sequence.flatMap((frame) => splitLines(frame).flatMap(expectedAnswers)));
     const total = [...expected.values()].reduce((a, b) => a + b, 0);
@@ -241,7 +365,10 @@ describe(`protocol robustness (seed ${SEED})`, () => {
       } catch {
         throw new Error(`stdout carried a line that is not JSON: ${line.slice(0, 200)} — ${context}`);
       }
-      expect(JSONRPCMessageSchema.safeParse(message).success, `not a JSON-RPC message: ${line.slice(0, 300)} — ${context}`).toBe(true);
+      expect(
+        JSONRPCMessageSchema.safeParse(message).success,
+        `not a JSON-RPC message: ${line.slice(0, 300)} — ${context}`,
+      ).toBe(true);
       if ('result' in message || 'error' in message) received.push(idKey(message.id));
       const error = message.error as { code?: number; message?: string } | undefined;
       // One readable line per error, and a client's mistake is never an internal error.
@@ -259,10 +386,14 @@ describe(`protocol robustness (seed ${SEED})`, () => {
     expect(total).toBeGreaterThan(FRAMES / 2);
     // The well-formed huge requests got typed envelopes, not protocol errors.
     for (const k of [0, 1, 2]) {
-      const answer = lines.map((l) => JSON.parse(l) as { id?: unknown; result?: { structuredContent?: { error?: { code?: string } } } }).find((m) => m.id === `huge-${k}`);
+      const answer = lines
+        .map((l) => JSON.parse(l) as { id?: unknown; result?: { structuredContent?: { error?: { code?: string } } } })
+        .find((m) => m.id === `huge-${k}`);
       expect(answer?.result?.structuredContent?.error?.code, context).toBe('INVALID_TEXT');
     }
-    process.stderr.write(`[reliability] protocol: ${sequence.length} frames (seed ${SEED}), ${total} answers expected and received\n`);
+    process.stderr.write(
+      `[reliability] protocol: ${sequence.length} frames (seed ${SEED}), ${total} answers expected and received\n`,
+    );
 
     // Still up and still serving properly.
     expect(server.alive(), context).toBe(true);

@@ -57,7 +57,11 @@ describeWithGrid('remote mode through a Selenium Grid 4 hub, no adb on the harne
     ANDROID_MCP_LOG_LEVEL: 'info',
   });
 
-  const gridSessionsSettleAt = (count: number): Promise<number> => settledValue(() => grid.sessionCount(), (held) => held === count);
+  const gridSessionsSettleAt = (count: number): Promise<number> =>
+    settledValue(
+      () => grid.sessionCount(),
+      (held) => held === count,
+    );
 
   beforeAll(async () => {
     ensureBuilt();
@@ -67,7 +71,9 @@ describeWithGrid('remote mode through a Selenium Grid 4 hub, no adb on the harne
     adb = await startAdbServer();
     attached = await attachDeviceToAdb(device, adb);
     appium = await startAppium({ adbPort: adb.port });
-    const appiumVersion = ((await (await fetch(`${appium.url}/status`)).json()) as { value: { build: { version: string } } }).value.build.version;
+    const appiumVersion = (
+      (await (await fetch(`${appium.url}/status`)).json()) as { value: { build: { version: string } } }
+    ).value.build.version;
     grid = await startGrid({
       relays: [{ appiumUrl: appium.url, udid: attached.serial, stereotype: { 'appium:appiumVersion': appiumVersion } }],
       sessionRequestTimeoutSeconds: QUEUE_SECONDS,
@@ -94,7 +100,9 @@ describeWithGrid('remote mode through a Selenium Grid 4 hub, no adb on the harne
     const capture = (await harness.call('screen_capture')).envelope;
     expect(data(capture)).toMatchObject({ captured: true });
     expect(capture.evidence?.path).toMatch(/\.png$/);
-    expect(data((await harness.call('app_open', { package_name: 'com.android.settings' })).envelope)).toMatchObject({ opened_package: 'com.android.settings' });
+    expect(data((await harness.call('app_open', { package_name: 'com.android.settings' })).envelope)).toMatchObject({
+      opened_package: 'com.android.settings',
+    });
     // One kept session served them all: the Grid's one slot.
     expect(await grid.sessionCount()).toBe(1);
   }, 180_000);

@@ -31,7 +31,11 @@ function data(envelope: WireEnvelope): Record<string, unknown> {
 }
 
 function noSessionWithin(appium: RunningAppium, ms: number): Promise<string[]> {
-  return settledValue(() => appium.sessionIds(), (ids) => ids.length === 0, ms);
+  return settledValue(
+    () => appium.sessionIds(),
+    (ids) => ids.length === 0,
+    ms,
+  );
 }
 
 describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 15 §4)', () => {
@@ -98,7 +102,9 @@ describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 1
     expect(sessionsWhileKept).toHaveLength(1);
     data(await call('ui_get_tree'));
     // What observing costs here: the first read opens the session, the next one reuses it.
-    process.stderr.write(`[remote-mode] ui_get_tree: first (opens the session) ${elapsed.ui_get_tree?.[0]} ms, second ${elapsed.ui_get_tree?.[1]} ms\n`);
+    process.stderr.write(
+      `[remote-mode] ui_get_tree: first (opens the session) ${elapsed.ui_get_tree?.[0]} ms, second ${elapsed.ui_get_tree?.[1]} ms\n`,
+    );
 
     const clicksBefore = device.logEntries().filter((entry) => entry.kind === 'click').length;
     data(await call('ui_tap', { selector: { text: 'Settings' } }));
@@ -112,15 +118,28 @@ describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 1
 
     const opened = data(await call('app_open', { package_name: 'com.android.settings' }));
     expect(opened).toMatchObject({ opened_package: 'com.android.settings' });
-    expect(device.logEntries().some((entry) => entry.kind === 'service' && entry.detail.includes('resolve-activity --brief com.android.settings'))).toBe(true);
+    expect(
+      device
+        .logEntries()
+        .some(
+          (entry) => entry.kind === 'service' && entry.detail.includes('resolve-activity --brief com.android.settings'),
+        ),
+    ).toBe(true);
 
     // Settings through mobile: startActivity; stop and clear through terminateApp and clearApp.
     expect(data(await call('settings_open_apps'))).toBeTruthy();
     expect(device.currentScreen().package).toBe('com.android.settings');
     data(await call('app_stop', { package_name: 'com.android.settings' }));
     data(await call('app_clear_data', { package_name: 'com.android.settings' }));
-    const sent = device.logEntries().filter((entry) => entry.kind === 'service').map((entry) => entry.detail);
-    expect(sent.some((detail) => detail.includes('am start-activity') && detail.includes('android.settings.APPLICATION_SETTINGS'))).toBe(true);
+    const sent = device
+      .logEntries()
+      .filter((entry) => entry.kind === 'service')
+      .map((entry) => entry.detail);
+    expect(
+      sent.some(
+        (detail) => detail.includes('am start-activity') && detail.includes('android.settings.APPLICATION_SETTINGS'),
+      ),
+    ).toBe(true);
     expect(sent.some((detail) => detail.includes('am force-stop com.android.settings'))).toBe(true);
     expect(sent.some((detail) => detail.includes('pm clear com.android.settings'))).toBe(true);
 

@@ -44,7 +44,10 @@ describeWithAdb('REST {id} with two devices: the path names the device that acts
     many = await startManyDevicesStack({ label: 'rest-many', devices: [deviceA, deviceB] });
     ({ appium, scratch } = many);
     [a, b] = many.serials as [string, string];
-    server = await startHttpHarness(many.harnessEnv({ ANDROID_UDID: a, ANDROID_MCP_HTTP_TOKEN: TOKEN }), ['--port', String(await freePort())]);
+    server = await startHttpHarness(many.harnessEnv({ ANDROID_UDID: a, ANDROID_MCP_HTTP_TOKEN: TOKEN }), [
+      '--port',
+      String(await freePort()),
+    ]);
     base = new URL(server.url).origin;
   }, 180_000);
 
@@ -58,9 +61,11 @@ describeWithAdb('REST {id} with two devices: the path names the device that acts
     return { status: answer.status, envelope: answer.json as Envelope };
   }
 
-  const mcp = async (name: string, args: Record<string, unknown>): Promise<Envelope> => JSON.parse(await modernToolCallText(server.url, TOKEN, name, args)) as Envelope;
+  const mcp = async (name: string, args: Record<string, unknown>): Promise<Envelope> =>
+    JSON.parse(await modernToolCallText(server.url, TOKEN, name, args)) as Envelope;
 
-  const clicks = (device: VirtualDevice): number => device.logEntries().filter((entry) => entry.kind === 'click').length;
+  const clicks = (device: VirtualDevice): number =>
+    device.logEntries().filter((entry) => entry.kind === 'click').length;
 
   it('without session_id: /devices/B/… reads and taps B, never A (A is the default device)', async () => {
     deviceA.setScreen('settings_home' as never);

@@ -21,7 +21,8 @@ const TOKEN = 'rest-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
 /** What ui_tap {text: 'Navigate up'} answers on the virtual device's Settings search screen, whose up button has only a content-desc. */
 /** What used to read '(see <path>)'. */
-const MESSAGE_NOT_JSON = "Invalid request body: it is not JSON. Send a JSON object of the tool's arguments (see /openapi.json).";
+const MESSAGE_NOT_JSON =
+  "Invalid request body: it is not JSON. Send a JSON object of the tool's arguments (see /openapi.json).";
 /** What used to say "The screen changed since ui_get_tree" for a ref never given. */
 const MESSAGE_UNKNOWN_REF =
   'Ref e999 was never given by this server process: refs, like session ids, live only as long as the server that gave them ' +
@@ -76,8 +77,16 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     await http?.stop();
   }, 60_000);
 
-  async function rest(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): Promise<RestAnswer> {
-    const init: RequestInit = { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) } };
+  async function rest(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` },
+  ): Promise<RestAnswer> {
+    const init: RequestInit = {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    };
     if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
     const response = await fetch(`${base}${path}`, init);
     const text = await response.text();
@@ -85,12 +94,16 @@ describeWithAdb('the REST mirror beside /mcp', () => {
   }
 
   /** tools/call over /mcp (2026-07-28, no handshake): the envelope's text block, exactly as sent. */
-  const mcpText = (name: string, args: Record<string, unknown>): Promise<string> => modernToolCallText(server.url, TOKEN, name, args);
+  const mcpText = (name: string, args: Record<string, unknown>): Promise<string> =>
+    modernToolCallText(server.url, TOKEN, name, args);
 
   /** The bytes of an envelope with its operation id and times blanked (what two calls never share: `held_by.since` is the call's own start). */
   // Each call has its own operation id, and each screen read its own read id (r1, r2, …).
   const sameBut = (text: string): string =>
-    text.replace(/"operation_id":"[^"]+"/, '"operation_id":"-"').replace(/"since":"[^"]+"/g, '"since":"-"').replace(/"read":"r[0-9a-z]+"/g, '"read":"-"');
+    text
+      .replace(/"operation_id":"[^"]+"/, '"operation_id":"-"')
+      .replace(/"since":"[^"]+"/g, '"since":"-"')
+      .replace(/"read":"r[0-9a-z]+"/g, '"read":"-"');
 
   function expectOk(answer: RestAnswer): Envelope {
     expect(answer.status, answer.text.slice(0, 400)).toBe(200);
@@ -102,7 +115,10 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     const listed = await rest('GET', '/devices');
     const devices = expectOk(listed);
     expect(devices.tool).toBe('device_list');
-    expect((devices.data.devices as { serial: string; configured: boolean }[]).find((d) => d.serial === stack.serial)?.configured).toBe(true);
+    expect(
+      (devices.data.devices as { serial: string; configured: boolean }[]).find((d) => d.serial === stack.serial)
+        ?.configured,
+    ).toBe(true);
     const status = await rest('GET', `/devices/${stack.serial}`);
     expect(expectOk(status).data.udid).toBe(stack.serial);
     expect(sameBut(status.text)).toBe(sameBut(await mcpText('emulator_get_status', {})));
@@ -140,7 +156,9 @@ describeWithAdb('the REST mirror beside /mcp', () => {
 
     const tree = expectOk(await rest('GET', `/devices/${stack.serial}/tree`));
     // Flat entries (issue 14): the selector keys beside the ref; no bounds unless asked for.
-    const apps = (tree.data.actions as { ref?: string; text?: string; bounds?: unknown }[]).find((entry) => entry.text === 'Apps');
+    const apps = (tree.data.actions as { ref?: string; text?: string; bounds?: unknown }[]).find(
+      (entry) => entry.text === 'Apps',
+    );
     expect(apps?.bounds).toBeUndefined();
     const audited = expectOk(await rest('GET', `/devices/${stack.serial}/tree?include_bounds=true`));
     expect((audited.data.actions as { bounds?: unknown }[]).every((entry) => Array.isArray(entry.bounds))).toBe(true);
@@ -154,12 +172,19 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(scroll.data.direction).toBe('down');
 
     stack.device.setScreen('notes_main' as never);
-    const typed = expectOk(await rest('POST', `/devices/${stack.serial}/type`, { selector: { input_hint: 'Title' }, text: 'Milk' }));
+    const typed = expectOk(
+      await rest('POST', `/devices/${stack.serial}/type`, { selector: { input_hint: 'Title' }, text: 'Milk' }),
+    );
     expect(typed.data).toMatchObject({ characters_sent: 4, foreground_package: 'com.example.notes' });
     expect(stack.device.nodes().find((n) => n.hint === 'Title')?.editableText).toBe('Milk');
 
-    const launch = expectOk(await rest('POST', `/devices/${stack.serial}/launch`, { package_name: 'com.android.settings' }));
-    expect(launch.data).toMatchObject({ opened_package: 'com.android.settings', foreground_package: 'com.android.settings' });
+    const launch = expectOk(
+      await rest('POST', `/devices/${stack.serial}/launch`, { package_name: 'com.android.settings' }),
+    );
+    expect(launch.data).toMatchObject({
+      opened_package: 'com.android.settings',
+      foreground_package: 'com.android.settings',
+    });
     const missing = await rest('POST', `/devices/${stack.serial}/launch`, { package_name: 'com.example.absent' });
     expect(missing.status).toBe(404);
     expect(missing.envelope.error?.code).toBe('APP_NOT_FOUND');
@@ -184,17 +209,34 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     // A REST client gets the REST refusal with a typed code, not a JSON-RPC error (that is /mcp's shape).
     expect(JSON.parse(anonymous.text)).toEqual({
       ok: false,
-      error: { code: 'UNAUTHORIZED', message: 'Unauthorized: send `Authorization: Bearer <token>` (ANDROID_MCP_HTTP_TOKEN, or the token file the server named at start).' },
+      error: {
+        code: 'UNAUTHORIZED',
+        message:
+          'Unauthorized: send `Authorization: Bearer <token>` (ANDROID_MCP_HTTP_TOKEN, or the token file the server named at start).',
+      },
     });
-    const wrong = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' } }, { authorization: 'Bearer wrong-token-0123456789' });
+    const wrong = await rest(
+      'POST',
+      `/devices/${stack.serial}/tap`,
+      { selector: { text: 'Apps' } },
+      { authorization: 'Bearer wrong-token-0123456789' },
+    );
     expect(wrong.status).toBe(401);
     expect(JSON.parse(wrong.text)).toEqual({
       ok: false,
-      error: { code: 'UNAUTHORIZED', message: 'Unauthorized: the bearer token is wrong. Use the one in ANDROID_MCP_HTTP_TOKEN or in the token file the server named at start.' },
+      error: {
+        code: 'UNAUTHORIZED',
+        message:
+          'Unauthorized: the bearer token is wrong. Use the one in ANDROID_MCP_HTTP_TOKEN or in the token file the server named at start.',
+      },
     });
     // The shape says nothing about which paths exist: an unknown path is refused alike; /mcp answers JSON-RPC.
     expect((await rest('GET', '/no-such-path', undefined, {})).text).toBe(anonymous.text);
-    const mcp = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const mcp = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(mcp.status).toBe(401);
     expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
 
@@ -203,7 +245,13 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     const logBefore = stack.device.log().length;
     // include_bounds is an observing tool's output flag: an acting tool refuses it as a position (issue 14).
     // A position inside a selector is the selector's refusal; one at the top is an argument the tool does not take.
-    for (const [body, code] of [[{ selector: { x: 540, y: 1200 } }, 'INVALID_SELECTOR'], [{ selector: { text: 'Apps' }, x: 540, y: 1200 }, 'INVALID_ARGUMENT'], [{ x: 540, y: 1200 }, 'INVALID_ARGUMENT'], [{ selector: { text: 'Apps', bounds: [0, 0, 10, 10] } }, 'INVALID_SELECTOR'], [{ selector: { text: 'Apps' }, include_bounds: true }, 'INVALID_ARGUMENT']] as const) {
+    for (const [body, code] of [
+      [{ selector: { x: 540, y: 1200 } }, 'INVALID_SELECTOR'],
+      [{ selector: { text: 'Apps' }, x: 540, y: 1200 }, 'INVALID_ARGUMENT'],
+      [{ x: 540, y: 1200 }, 'INVALID_ARGUMENT'],
+      [{ selector: { text: 'Apps', bounds: [0, 0, 10, 10] } }, 'INVALID_SELECTOR'],
+      [{ selector: { text: 'Apps' }, include_bounds: true }, 'INVALID_ARGUMENT'],
+    ] as const) {
       const answer = await rest('POST', `/devices/${stack.serial}/tap`, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.envelope.error?.code, JSON.stringify(body)).toBe(code);
@@ -214,10 +262,17 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(sameBut(coordinate.text)).toBe(sameBut(await mcpText('ui_tap', { selector: { x: 540, y: 1200 } })));
     const unknownKey = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' }, force: true });
     expect(unknownKey.status).toBe(400);
-    expect(unknownKey.envelope.error).toMatchObject({ code: 'INVALID_ARGUMENT', message: "Invalid argument 'force': ui_tap takes only selector, long_press, observe, session_id." });
+    expect(unknownKey.envelope.error).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: "Invalid argument 'force': ui_tap takes only selector, long_press, observe, session_id.",
+    });
     // Over MCP the same key is refused the same way (it used to be ignored there).
-    expect(sameBut(unknownKey.text)).toBe(sameBut(await mcpText('ui_tap', { selector: { text: 'Apps' }, force: true })));
-    expect((await rest('POST', `/devices/${stack.serial}/tap`, '{not json')).envelope.error?.code).toBe('INVALID_ARGUMENT');
+    expect(sameBut(unknownKey.text)).toBe(
+      sameBut(await mcpText('ui_tap', { selector: { text: 'Apps' }, force: true })),
+    );
+    expect((await rest('POST', `/devices/${stack.serial}/tap`, '{not json')).envelope.error?.code).toBe(
+      'INVALID_ARGUMENT',
+    );
     expect(stack.device.clicks().length, 'nothing was tapped').toBe(clicks);
     expect(stack.device.log().length, 'nothing reached the device').toBe(logBefore);
 
@@ -238,7 +293,9 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(miss.status).toBe(404);
     expect(miss.envelope.error).toEqual({ code: 'UI_ELEMENT_NOT_FOUND', message: NAVIGATE_UP_MISS });
     // Over MCP the same error (each miss writes its own failure screenshot).
-    expect((JSON.parse(await mcpText('ui_tap', { selector: { text: 'Navigate up' } })) as Envelope).error).toEqual(miss.envelope.error);
+    expect((JSON.parse(await mcpText('ui_tap', { selector: { text: 'Navigate up' } })) as Envelope).error).toEqual(
+      miss.envelope.error,
+    );
     expect(stack.device.clicks().length, 'nothing was tapped').toBe(clicks);
     expect(stack.device.currentScreen().screenId).toBe('settings_search');
     // The selector it names works as sent.
@@ -259,8 +316,27 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     const off = await fetch(server.url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'app_install' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'app_install', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'app_install',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: 'app_install',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': MODERN,
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
     });
     const answer = (await off.json()) as { error?: { message: string } };
     expect(answer.error?.message).toBe(MESSAGE_TOOLSET_OFF);
@@ -268,8 +344,16 @@ describeWithAdb('the REST mirror beside /mcp', () => {
   }, 60_000);
 
   it('refuses traversal ids on /artifacts (400, never read) and an unknown well-shaped id (404)', async () => {
-    const statusOf = async (path: string): Promise<number> => (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status;
-    for (const id of ['..%2F..%2Fpackage.json', '%2e%2e%2fREADME.md', '20260101-000000-000001-screen.png%2F..%2F..%2FLICENSE', '%2Fetc%2Fpasswd', 'README.md', '20260101-000000-000001-screen.png%00']) {
+    const statusOf = async (path: string): Promise<number> =>
+      (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status;
+    for (const id of [
+      '..%2F..%2Fpackage.json',
+      '%2e%2e%2fREADME.md',
+      '20260101-000000-000001-screen.png%2F..%2F..%2FLICENSE',
+      '%2Fetc%2Fpasswd',
+      'README.md',
+      '20260101-000000-000001-screen.png%00',
+    ]) {
       const response = await fetch(`${base}/artifacts/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(response.status, id).toBe(400);
       const body = (await response.json()) as { error: { message: string } };
@@ -288,7 +372,14 @@ describeWithAdb('the REST mirror beside /mcp', () => {
       const first = rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' } });
       const since = stack.device.log().length;
       const deadline = Date.now() + 30_000;
-      while (!stack.device.log().slice(since).some((e) => e.kind === 'uia2' && /\/element/.test(e.detail)) && Date.now() < deadline) await sleepMs(20);
+      while (
+        !stack.device
+          .log()
+          .slice(since)
+          .some((e) => e.kind === 'uia2' && /\/element/.test(e.detail)) &&
+        Date.now() < deadline
+      )
+        await sleepMs(20);
       const second = await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' } });
       expect(second.status).toBe(409);
       expect(second.envelope.error?.code).toBe('EMULATOR_BUSY');
@@ -314,11 +405,26 @@ describeWithAdb('the REST mirror beside /mcp', () => {
   it('the README’s curl example works', async () => {
     stack.device.setScreen('settings_home' as never);
     const run = promisify(execFile);
-    const status = await run('curl', ['-sS', '-H', `Authorization: Bearer ${TOKEN}`, `${base}/devices/${stack.serial}`], { timeout: 30_000 });
+    const status = await run(
+      'curl',
+      ['-sS', '-H', `Authorization: Bearer ${TOKEN}`, `${base}/devices/${stack.serial}`],
+      { timeout: 30_000 },
+    );
     expect((JSON.parse(status.stdout) as Envelope).data.udid).toBe(stack.serial);
     const tap = await run(
       'curl',
-      ['-sS', '-w', '\\n%{http_code}', '-H', `Authorization: Bearer ${TOKEN}`, '-H', 'Content-Type: application/json', '-d', '{"selector": {"text": "Apps"}}', `${base}/devices/${stack.serial}/tap`],
+      [
+        '-sS',
+        '-w',
+        '\\n%{http_code}',
+        '-H',
+        `Authorization: Bearer ${TOKEN}`,
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        '{"selector": {"text": "Apps"}}',
+        `${base}/devices/${stack.serial}/tap`,
+      ],
       { timeout: 30_000 },
     );
     const [json, code] = tap.stdout.split('\n');

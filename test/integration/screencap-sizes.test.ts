@@ -38,7 +38,13 @@ describeWithAdb('screencap across real display sizes and rotations (real adb, ha
 
   beforeAll(async () => {
     vd = await startVirtualDeviceForTest();
-    const runner = new AdbRunner({ adbPath: vd.adb.adbPath, serial: vd.serial, defaultTimeoutMs: 60_000, env: vd.adb.env, logger: silentLogger });
+    const runner = new AdbRunner({
+      adbPath: vd.adb.adbPath,
+      serial: vd.serial,
+      defaultTimeoutMs: 60_000,
+      env: vd.adb.env,
+      logger: silentLogger,
+    });
     gateway = new AdbDeviceGateway(runner, new SystemClock(), silentLogger);
   }, 60_000);
 
@@ -51,7 +57,15 @@ describeWithAdb('screencap across real display sizes and rotations (real adb, ha
     for (const panel of PANELS) {
       for (const rotation of ROTATIONS) {
         const [width, height] = rotation % 2 === 1 ? [panel.height, panel.width] : [panel.width, panel.height];
-        vd.device.setDisplays([{ physicalId: '4619827259835644672', name: 'Built-in Screen', state: 'ON', width: panel.width, height: panel.height }]);
+        vd.device.setDisplays([
+          {
+            physicalId: '4619827259835644672',
+            name: 'Built-in Screen',
+            state: 'ON',
+            width: panel.width,
+            height: panel.height,
+          },
+        ]);
         vd.device.setRotation(rotation);
         const drawn = vd.device.screenshotPng();
         const label = `${panel.kind} ${panel.width}x${panel.height} rotation ${rotation}`;
@@ -63,27 +77,34 @@ describeWithAdb('screencap across real display sizes and rotations (real adb, ha
           continue;
         }
         const decoded = PNG.sync.read(png);
-        if (decoded.width !== width || decoded.height !== height) failures.push(`${label}: decoded ${decoded.width}x${decoded.height}`);
+        if (decoded.width !== width || decoded.height !== height)
+          failures.push(`${label}: decoded ${decoded.width}x${decoded.height}`);
         if (!png.equals(drawn)) failures.push(`${label}: ${png.length} bytes arrived, the device drew ${drawn.length}`);
         // The frame the harness reads from dumpsys window is the one the capture has.
         const size = (await gateway.getWindowState()).displaySize;
-        if (size?.width !== width || size?.height !== height) failures.push(`${label}: dumpsys window says ${JSON.stringify(size)}`);
+        if (size?.width !== width || size?.height !== height)
+          failures.push(`${label}: dumpsys window says ${JSON.stringify(size)}`);
         const wm = await vd.adb.adb(['-s', vd.serial, 'shell', 'wm', 'size']);
-        if (!wm.stdout.toString().includes(`Physical size: ${panel.width}x${panel.height}`)) failures.push(`${label}: wm size says ${wm.stdout.toString().trim()}`);
+        if (!wm.stdout.toString().includes(`Physical size: ${panel.width}x${panel.height}`))
+          failures.push(`${label}: wm size says ${wm.stdout.toString().trim()}`);
       }
     }
     expect(failures).toEqual([]);
   }, 300_000);
 
-  it('a landscape tablet settings list of 160 dpi switches: the device takes the dump\'s display, and every capture is the whole frame', async () => {
+  it("a landscape tablet settings list of 160 dpi switches: the device takes the dump's display, and every capture is the whole frame", async () => {
     const row = (i: number): string => {
       const top = 160 + i * 96;
       const n = (cls: string, bounds: string, extra: string, children = ''): string =>
         `<node index="0" text="${extra.startsWith('text=') ? extra.slice(5) : ''}" resource-id="${extra.startsWith('id=') ? extra.slice(3) : ''}" class="${cls}" package="com.android.settings" content-desc="" ` +
         `checkable="${cls.endsWith('Switch')}" checked="${i % 2 === 0}" clickable="${!cls.endsWith('TextView')}" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}">${children}</node>`;
-      return n('android.widget.LinearLayout', `[0,${top}][1920,${top + 96}]`, '',
+      return n(
+        'android.widget.LinearLayout',
+        `[0,${top}][1920,${top + 96}]`,
+        '',
         n('android.widget.TextView', `[48,${top + 20}][900,${top + 76}]`, `text=Setting ${i}`) +
-        n('android.widget.Switch', `[1750,${top + 24}][1900,${top + 72}]`, 'id=android:id/switch_widget'));
+          n('android.widget.Switch', `[1750,${top + 24}][1900,${top + 72}]`, 'id=android:id/switch_widget'),
+      );
     };
     const xml =
       `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="1">` +
@@ -92,12 +113,20 @@ describeWithAdb('screencap across real display sizes and rotations (real adb, ha
       `${Array.from({ length: 10 }, (_, i) => row(i)).join('')}</node></node></hierarchy>`;
     const tablet = await startVirtualDeviceForTest({ device: VirtualDevice.withStaticScreen(xml), adb: vd.adb });
     try {
-      const runner = new AdbRunner({ adbPath: tablet.adb.adbPath, serial: tablet.serial, defaultTimeoutMs: 60_000, env: tablet.adb.env, logger: silentLogger });
+      const runner = new AdbRunner({
+        adbPath: tablet.adb.adbPath,
+        serial: tablet.serial,
+        defaultTimeoutMs: 60_000,
+        env: tablet.adb.env,
+        logger: silentLogger,
+      });
       const onTablet = new AdbDeviceGateway(runner, new SystemClock(), silentLogger);
       const decoded = PNG.sync.read(await onTablet.screencap());
       expect([decoded.width, decoded.height]).toEqual([1920, 1200]);
       expect((await onTablet.getWindowState()).displaySize).toEqual({ width: 1920, height: 1200 });
-      expect((await tablet.adb.adb(['-s', tablet.serial, 'shell', 'wm', 'size'])).stdout.toString()).toContain('Physical size: 1200x1920');
+      expect((await tablet.adb.adb(['-s', tablet.serial, 'shell', 'wm', 'size'])).stdout.toString()).toContain(
+        'Physical size: 1200x1920',
+      );
       // A tap toggles a switch; the capture after it is still the whole frame.
       await tablet.adb.adb(['-s', tablet.serial, 'shell', 'input', 'tap', '1825', '208']);
       expect(tablet.device.clicks().length).toBe(1);

@@ -74,7 +74,9 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     adb = await startAdbServer();
     for (const device of [deviceA, deviceB]) attached.push(await attachDeviceToAdb(device, adb));
     [a, b] = attached.map((entry) => entry.serial) as [string, string];
-    appiums = await Promise.all(['appium-a', 'appium-b'].map((dir) => startAppium({ adbPort: adb.port, logDir: join(scratch, dir) })));
+    appiums = await Promise.all(
+      ['appium-a', 'appium-b'].map((dir) => startAppium({ adbPort: adb.port, logDir: join(scratch, dir) })),
+    );
     grid = await startGrid({
       relays: [
         { appiumUrl: appiums[0]!.url, udid: a },
@@ -97,7 +99,12 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
 
   afterEach(async () => {
     // Every case ends with the Grid holding nothing (a killed node's session goes with the node).
-    expect(await settledValue(() => grid.sessionCount(), (count) => count === 0)).toBe(0);
+    expect(
+      await settledValue(
+        () => grid.sessionCount(),
+        (count) => count === 0,
+      ),
+    ).toBe(0);
     expect(await grid.queuedRequests()).toEqual([]);
   }, 40_000);
 
@@ -123,8 +130,13 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
 
   /** One tap on A's flow and two (with a back between) on B's, at the same time. */
   async function tapBoth(onA: HarnessProcess, idA: string, onB: HarnessProcess, idB: string): Promise<void> {
-    const tap = (harness: HarnessProcess, id: string) => harness.call('ui_tap', { selector: { text: 'Settings' }, session_id: id });
-    const sequenceB = async () => [await tap(onB, idB), await onB.call('device_back', { session_id: idB }), await tap(onB, idB)];
+    const tap = (harness: HarnessProcess, id: string) =>
+      harness.call('ui_tap', { selector: { text: 'Settings' }, session_id: id });
+    const sequenceB = async () => [
+      await tap(onB, idB),
+      await onB.call('device_back', { session_id: idB }),
+      await tap(onB, idB),
+    ];
     const [first, rest] = await Promise.all([tap(onA, idA), sequenceB()]);
     for (const answer of [first, ...rest]) data(answer.envelope);
   }
@@ -177,7 +189,9 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
   it('a request for a taken device queues in the Grid: EMULATOR_BUSY when the Grid gives up first, OPERATION_TIMEOUT (and out of the queue) when the harness does', async () => {
     // A's node is busy with harness A's flow; the other "machines" share no lock with it.
     const held = String(data((await harnessA.call('ui_session_open')).envelope).session_id);
-    const short = await startHarness(envFor('locks-c', { ANDROID_UDID: a, ANDROID_MCP_CONNECT_TIMEOUT: String(SHORT_BUDGET_S) }));
+    const short = await startHarness(
+      envFor('locks-c', { ANDROID_UDID: a, ANDROID_MCP_CONNECT_TIMEOUT: String(SHORT_BUDGET_S) }),
+    );
     extraHarnesses.push(short);
     try {
       expect(await sessionUdidPerNode()).toEqual([a, null]);
@@ -218,7 +232,10 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     expect(await sessionUdidPerNode()).toEqual([null, b]);
     await grid.nodes[1]!.kill();
     const killedAt = Date.now();
-    const { envelope: lost, elapsedMs: lostMs } = await harnessB.call('ui_tap', { selector: { text: 'Settings' }, session_id: flow });
+    const { envelope: lost, elapsedMs: lostMs } = await harnessB.call('ui_tap', {
+      selector: { text: 'Settings' },
+      session_id: flow,
+    });
     expect(lost.error?.code, JSON.stringify(lost.error)).toBe('APPIUM_UNAVAILABLE');
     expect(lost.error?.message).toContain(b);
     expect(lost.error?.message).toMatch(/Selenium Grid could not reach the node/);
@@ -227,7 +244,14 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)',
     expect(after.error?.code, JSON.stringify(after.error)).toBe('INVALID_UI_SESSION');
     expect(after.error?.message).toMatch(/its Appium session ended/);
     // The hub drops the dead node, and the session it held, after its failed health checks.
-    expect(await settledValue(() => grid.sessionCount(), (count) => count === 0)).toBe(0);
-    process.stderr.write(`[grid-many] node killed: the next call answered in ${lostMs} ms; the hub held no session ${Date.now() - killedAt} ms after the kill\n`);
+    expect(
+      await settledValue(
+        () => grid.sessionCount(),
+        (count) => count === 0,
+      ),
+    ).toBe(0);
+    process.stderr.write(
+      `[grid-many] node killed: the next call answered in ${lostMs} ms; the hub held no session ${Date.now() - killedAt} ms after the kill\n`,
+    );
   }, 120_000);
 });

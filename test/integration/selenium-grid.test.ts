@@ -29,11 +29,15 @@ describeWithGrid('through a Selenium Grid 4 hub that relays to Appium', () => {
   beforeAll(async () => {
     ensureBuilt();
     stack = await startReliabilityStack({ appium: true });
-    const appiumStatus = (await (await fetch(`${stack.appium!.url}/status`)).json()) as { value: { build: { version: string } } };
+    const appiumStatus = (await (await fetch(`${stack.appium!.url}/status`)).json()) as {
+      value: { build: { version: string } };
+    };
     appiumVersion = appiumStatus.value.build.version;
     grid = await startGrid({
       // The relay's stereotype declares the Appium version it fronts (the only way a Grid can tell).
-      relays: [{ appiumUrl: stack.appium!.url, udid: stack.serial, stereotype: { 'appium:appiumVersion': appiumVersion } }],
+      relays: [
+        { appiumUrl: stack.appium!.url, udid: stack.serial, stereotype: { 'appium:appiumVersion': appiumVersion } },
+      ],
     });
     process.stderr.write(`[grid] hub + 1 relay node listed UP after ${grid.startMs} ms\n`);
     harness = await startHarness(stack.harnessEnv('grid', { APPIUM_URL: grid.url, ANDROID_MCP_CONNECT_TIMEOUT: '60' }));
@@ -77,7 +81,9 @@ describeWithGrid('through a Selenium Grid 4 hub that relays to Appium', () => {
       const env = stack.harnessEnv('doctor', { APPIUM_URL: grid.url });
       const run = await scratch.run(scratch.baseEnv({ ...env, PATH: process.env.PATH ?? '' }));
       expect(run.marks.appium, run.stdout).toBe('[ok  ]');
-      expect(run.stdout).toContain(`Selenium Grid 4.48.0 at ${grid.url}: ready, 1 node(s), 1 up, 1 available; Appium behind it ${appiumVersion}`);
+      expect(run.stdout).toContain(
+        `Selenium Grid 4.48.0 at ${grid.url}: ready, 1 node(s), 1 up, 1 available; Appium behind it ${appiumVersion}`,
+      );
     } finally {
       scratch.remove();
     }

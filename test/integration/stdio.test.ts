@@ -41,7 +41,8 @@ let emptyPath: string;
 function noAdbEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined || ['PATH', 'ANDROID_HOME', 'ANDROID_SDK_ROOT', 'ANDROID_ADB_SERVER_PORT'].includes(key)) continue;
+    if (value === undefined || ['PATH', 'ANDROID_HOME', 'ANDROID_SDK_ROOT', 'ANDROID_ADB_SERVER_PORT'].includes(key))
+      continue;
     env[key] = value;
   }
   env.PATH = emptyPath;
@@ -55,10 +56,14 @@ function noAdbEnv(): Record<string, string> {
 beforeAll(() => {
   if (!existsSync(bin)) {
     // `npm test` builds first; a direct vitest run builds here once.
-    execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: repoRoot,
-      stdio: 'inherit',
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      {
+        cwd: repoRoot,
+        stdio: 'inherit',
+      },
+    );
   }
   scratch = mkdtempSync(path.join(os.tmpdir(), 'harness-stdio-'));
   emptyPath = path.join(scratch, 'empty-bin');
@@ -109,8 +114,13 @@ describe('stdio server without a device', () => {
       // Every device tool answers its typed error, never a crash.
       const tree = (await client.callTool({ name: 'ui_get_tree', arguments: {} })) as CallToolResult;
       expect((tree.structuredContent as { error: { code: string } }).error.code).toBe('EMULATOR_UNAVAILABLE');
-      const tap = (await client.callTool({ name: 'ui_tap', arguments: { selector: { text: 'OK' } } })) as CallToolResult;
-      expect((tap.structuredContent as { error: { code: string } }).error.code).toMatch(/^(EMULATOR_UNAVAILABLE|APPIUM_UNAVAILABLE)$/);
+      const tap = (await client.callTool({
+        name: 'ui_tap',
+        arguments: { selector: { text: 'OK' } },
+      })) as CallToolResult;
+      expect((tap.structuredContent as { error: { code: string } }).error.code).toMatch(
+        /^(EMULATOR_UNAVAILABLE|APPIUM_UNAVAILABLE)$/,
+      );
     } finally {
       await client.close();
     }
@@ -125,12 +135,22 @@ describe('stdio server without a device', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const requests = [
-        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        },
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         { jsonrpc: '2.0', id: 2, method: 'tools/list' },
         { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'emulator_get_status', arguments: {} } },
         { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'screen_capture', arguments: {} } },
-        { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ui_tap', arguments: { selector: { text: '' } } } },
+        {
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'tools/call',
+          params: { name: 'ui_tap', arguments: { selector: { text: '' } } },
+        },
         { jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri: 'artifact://../../README.md' } },
         { jsonrpc: '2.0', id: 7, method: 'no/such/method' },
       ];
@@ -156,8 +176,12 @@ describe('stdio server without a device', () => {
         ids.add(message.id);
       }
       expect([...ids].filter((id) => id !== undefined).sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
-      const byId = new Map(lines.map((l) => JSON.parse(l) as { id?: number; result?: unknown; error?: unknown }).map((m) => [m.id, m]));
-      expect((byId.get(5)?.result as { structuredContent: { error: { code: string } } }).structuredContent.error.code).toBe('INVALID_SELECTOR');
+      const byId = new Map(
+        lines.map((l) => JSON.parse(l) as { id?: number; result?: unknown; error?: unknown }).map((m) => [m.id, m]),
+      );
+      expect(
+        (byId.get(5)?.result as { structuredContent: { error: { code: string } } }).structuredContent.error.code,
+      ).toBe('INVALID_SELECTOR');
       expect(byId.get(6)?.error).toBeDefined();
       expect(byId.get(7)?.error).toBeDefined();
     } finally {
@@ -166,7 +190,13 @@ describe('stdio server without a device', () => {
   });
 
   it('speaks 2026-07-28 too: the v2 SDK client negotiates it (server/discover) and sees the same tools and envelopes', async () => {
-    const transport = new StdioClientTransportV2({ command: process.execPath, args: [bin], env: noAdbEnv(), cwd: scratch, stderr: 'pipe' });
+    const transport = new StdioClientTransportV2({
+      command: process.execPath,
+      args: [bin],
+      env: noAdbEnv(),
+      cwd: scratch,
+      stderr: 'pipe',
+    });
     const client = new ClientV2({ name: 'stdio-modern', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     try {
       await client.connect(transport);
@@ -186,15 +216,28 @@ describe('stdio server without a device', () => {
     const stdout: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.resume();
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     try {
       const lines = [
         JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }),
         'not json',
         JSON.stringify({ jsonrpc: '1.0', id: 9, method: 'tools/list' }),
         JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } }),
-        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'emulator_get_status', arguments: {}, _meta: meta } }),
-        JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {}, _meta: meta } }),
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'emulator_get_status', arguments: {}, _meta: meta },
+        }),
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 4,
+          method: 'tools/call',
+          params: { name: 'no_such_tool', arguments: {}, _meta: meta },
+        }),
       ];
       for (const line of lines) child.stdin.write(`${line}\n`);
       expect(await waitFor(() => countLines(stdout) >= 6, 20_000), 'every line answered').toBe(true);
@@ -202,12 +245,21 @@ describe('stdio server without a device', () => {
         .toString('utf8')
         .split('\n')
         .filter((l) => l.trim())
-        .map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown>; error?: { code: number; message: string } });
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              id?: number;
+              result?: Record<string, unknown>;
+              error?: { code: number; message: string };
+            },
+        );
       const byId = new Map(answers.map((a) => [a.id, a]));
       expect(byId.get(1)?.result?.supportedVersions).toContain('2026-07-28');
       expect(byId.get(2)?.result?.resultType).toBe('complete');
       expect((byId.get(2)?.result?.tools as unknown[]).length).toBe(TOOL_NAMES.length);
-      expect((byId.get(3)?.result?.structuredContent as { error: { code: string } }).error.code).toBe('EMULATOR_UNAVAILABLE');
+      expect((byId.get(3)?.result?.structuredContent as { error: { code: string } }).error.code).toBe(
+        'EMULATOR_UNAVAILABLE',
+      );
       expect(byId.get(4)?.error?.code).toBe(-32602);
       expect(byId.get(9)?.error?.code).toBe(-32600);
       expect(answers.filter((a) => a.id === undefined).map((a) => a.error?.code)).toEqual([-32700]);
@@ -223,7 +275,11 @@ describe('stdio server without a device', () => {
     let status = 0;
     let stderr = '';
     try {
-      execFileSync(process.execPath, [bin, 'frobnicate'], { env: noAdbEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync(process.execPath, [bin, 'frobnicate'], {
+        env: noAdbEnv(),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (error) {
       status = (error as { status: number }).status;
       stderr = String((error as { stderr: string }).stderr);
@@ -234,7 +290,10 @@ describe('stdio server without a device', () => {
 });
 
 function countLines(chunks: Buffer[]): number {
-  return Buffer.concat(chunks).toString('utf8').split('\n').filter((l) => l.trim().length > 0).length;
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim().length > 0).length;
 }
 
 async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {

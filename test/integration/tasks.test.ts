@@ -23,7 +23,10 @@ import { sleepMs, type ReliabilityStack } from '../support/reliabilityStack.js';
 
 const TOKEN = 'task-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
-const EXAMPLE = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'flows', 'example.json'), 'utf8')) as Record<string, unknown>;
+const EXAMPLE = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'flows', 'example.json'), 'utf8')) as Record<
+  string,
+  unknown
+>;
 
 interface TaskView {
   readonly task_id: string;
@@ -76,7 +79,11 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
   }
 
   /** Polls until the task is done (or `until` holds); the deadline only bounds the wait. */
-  async function poll(id: string, until: (view: TaskView) => boolean = (view) => view.state !== 'queued' && view.state !== 'running', withinMs = 90_000): Promise<TaskView> {
+  async function poll(
+    id: string,
+    until: (view: TaskView) => boolean = (view) => view.state !== 'queued' && view.state !== 'running',
+    withinMs = 90_000,
+  ): Promise<TaskView> {
     const deadline = Date.now() + withinMs;
     for (;;) {
       const view = (await call('GET', `/task/${id}`)).body.task!;
@@ -96,7 +103,11 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     expect(['queued', 'running']).toContain(started.state);
     const done = await poll(started.task_id);
     expect(done.error, JSON.stringify(done.error)).toBeNull();
-    expect(done).toMatchObject({ state: 'passed', progress: { step: 7, of: 7 }, report: { passed: true, steps_run: 7, steps_total: 7 } });
+    expect(done).toMatchObject({
+      state: 'passed',
+      progress: { step: 7, of: 7 },
+      report: { passed: true, steps_run: 7, steps_total: 7 },
+    });
     const tools = (done.report!.calls as { tool: string }[]).map((c) => c.tool);
     expect(tools.slice(0, 3)).toEqual(['ui_session_open', 'app_open', 'ui_get_tree']);
     expect(tools.slice(-2)).toEqual(['ui_get_tree', 'ui_session_close']);
@@ -105,17 +116,26 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     const response = await fetch(`${base}${link.url}`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(join(stack.artifactsDir, link.artifact_id)))).toBe(true);
+    expect(
+      Buffer.from(await response.arrayBuffer()).equals(readFileSync(join(stack.artifactsDir, link.artifact_id))),
+    ).toBe(true);
     // Its trace: named in the view, one line per call in its own folder, served as the viewer page with the same token.
-    expect(done.trace).toEqual({ name: expect.stringMatching(/^\d{8}-\d{6}-\d{3}-task-\d+-\d+$/), url: `/task/${done.task_id}/trace` });
-    const lines = readFileSync(join(stack.artifactsDir, 'traces', done.trace!.name, 'trace.jsonl'), 'utf8').trim().split('\n');
+    expect(done.trace).toEqual({
+      name: expect.stringMatching(/^\d{8}-\d{6}-\d{3}-task-\d+-\d+$/),
+      url: `/task/${done.task_id}/trace`,
+    });
+    const lines = readFileSync(join(stack.artifactsDir, 'traces', done.trace!.name, 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines.slice(1).map((line) => (JSON.parse(line) as { tool: string }).tool)).toEqual(tools);
     const page = await fetch(`${base}${done.trace!.url}`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await page.text();
     expect(html).toContain(`Trace ${done.trace!.name}`);
-    expect(html).toContain(`data:image/png;base64,${readFileSync(join(stack.artifactsDir, link.artifact_id)).toString('base64').slice(0, 64)}`);
+    expect(html).toContain(
+      `data:image/png;base64,${readFileSync(join(stack.artifactsDir, link.artifact_id)).toString('base64').slice(0, 64)}`,
+    );
     expect((await fetch(`${base}${done.trace!.url}`)).status).toBe(401);
     expect((await call('GET', '/task/00000000-0000-4000-8000-000000000000/trace')).status).toBe(404);
     await nothingLeft();
@@ -123,10 +143,25 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
 
   it('a failing flow task is failed and names the failed step; the flow is closed', async () => {
     stack.device.setScreen('settings_home' as never);
-    const flow = { package_name: 'com.android.settings', steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } }, { tool: 'ui_tap', arguments: { selector: { text: 'No such row' } } }, { tool: 'device_back' }] };
+    const flow = {
+      package_name: 'com.android.settings',
+      steps: [
+        { tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } },
+        { tool: 'ui_tap', arguments: { selector: { text: 'No such row' } } },
+        { tool: 'device_back' },
+      ],
+    };
     const done = await poll((await start({ device: stack.serial, flow })).task_id);
-    expect(done).toMatchObject({ state: 'failed', progress: { step: 2, of: 3 }, error: { code: 'UI_ELEMENT_NOT_FOUND' } });
-    expect(done.report).toMatchObject({ passed: false, steps_run: 2, first_error: { tool: 'ui_tap', phase: 'step', step_index: 1, code: 'UI_ELEMENT_NOT_FOUND' } });
+    expect(done).toMatchObject({
+      state: 'failed',
+      progress: { step: 2, of: 3 },
+      error: { code: 'UI_ELEMENT_NOT_FOUND' },
+    });
+    expect(done.report).toMatchObject({
+      passed: false,
+      steps_run: 2,
+      first_error: { tool: 'ui_tap', phase: 'step', step_index: 1, code: 'UI_ELEMENT_NOT_FOUND' },
+    });
     // The failed step's own failure screenshot is among the links.
     expect(done.evidence.some((link) => /failure/.test(link.artifact_id))).toBe(true);
     await nothingLeft();
@@ -137,12 +172,26 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     const clicks = stack.device.clicks().length;
     stack.device.injectFault({ kind: 'slow', target: 'uia2', match: '/click', delayMs: 3_000 });
     try {
-      const flow = { package_name: 'com.android.settings', steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } }, { tool: 'device_back' }, { tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } }] };
+      const flow = {
+        package_name: 'com.android.settings',
+        steps: [
+          { tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } },
+          { tool: 'device_back' },
+          { tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } },
+        ],
+      };
       const since = stack.device.log().length;
       const { task_id } = await start({ device: stack.serial, flow });
       // The first tap is in flight (its click held by the fault).
       const deadline = Date.now() + 60_000;
-      while (!stack.device.log().slice(since).some((e) => e.kind === 'uia2' && /\/click/.test(e.detail)) && Date.now() < deadline) await sleepMs(20);
+      while (
+        !stack.device
+          .log()
+          .slice(since)
+          .some((e) => e.kind === 'uia2' && /\/click/.test(e.detail)) &&
+        Date.now() < deadline
+      )
+        await sleepMs(20);
       const cancelled = await call('DELETE', `/task/${task_id}`);
       expect(cancelled.status).toBe(200);
       expect(cancelled.body.task).toMatchObject({ state: 'cancelled', progress: { step: 1, of: 3 } });
@@ -159,7 +208,10 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
 
   it('two tasks on one device run one after the other, in the order they came (the second queued meanwhile)', async () => {
     stack.device.setScreen('settings_home' as never);
-    const flow = { package_name: 'com.android.settings', steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } }, { tool: 'device_back' }] };
+    const flow = {
+      package_name: 'com.android.settings',
+      steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'Apps' } } }, { tool: 'device_back' }],
+    };
     const first = await start({ device: stack.serial, flow });
     const second = await start({ device: stack.serial, flow });
     expect(second).toMatchObject({ state: 'queued', queue_position: 1 });
@@ -171,11 +223,26 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
 
   it('a device held by an MCP client’s flow fails the task at once with EMULATOR_BUSY (no wait)', async () => {
     const mcp = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
-      const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      };
       const response = await fetch(server.url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': name,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: args, _meta: meta },
+        }),
       });
       const message = (await response.json()) as { result: { content: { text: string }[] } };
       return JSON.parse(message.result.content[0]!.text) as Record<string, unknown>;
@@ -183,7 +250,14 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     const opened = await mcp('ui_session_open', {});
     const sessionId = (opened.data as { session_id: string }).session_id;
     try {
-      const done = await poll((await start({ device: stack.serial, flow: { package_name: 'com.android.settings', steps: [{ tool: 'device_back' }] } })).task_id);
+      const done = await poll(
+        (
+          await start({
+            device: stack.serial,
+            flow: { package_name: 'com.android.settings', steps: [{ tool: 'device_back' }] },
+          })
+        ).task_id,
+      );
       expect(done).toMatchObject({ state: 'failed', progress: { step: 0 }, error: { code: 'EMULATOR_BUSY' } });
       expect((done.report!.calls as { tool: string }[]).map((c) => c.tool)).toEqual(['ui_session_open']);
     } finally {
@@ -231,9 +305,23 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     const flow = optInFlow({ appStop: false });
     const done = await poll((await start({ device: stack.serial, flow })).task_id);
     expect(done.error, JSON.stringify(done.error)).toBeNull();
-    expect(done).toMatchObject({ state: 'passed', progress: { step: 7, of: 7 }, report: { passed: true, steps_run: 7 } });
-    const steps = (done.report!.calls as { tool: string; phase: string; arguments: Record<string, unknown> }[]).filter((c) => c.phase === 'step');
-    expect(steps.map((c) => c.tool)).toEqual(['ui_wait', 'ui_tap', 'ui_wait', 'device_key', 'ui_wait', 'app_open', 'ui_wait']);
+    expect(done).toMatchObject({
+      state: 'passed',
+      progress: { step: 7, of: 7 },
+      report: { passed: true, steps_run: 7 },
+    });
+    const steps = (done.report!.calls as { tool: string; phase: string; arguments: Record<string, unknown> }[]).filter(
+      (c) => c.phase === 'step',
+    );
+    expect(steps.map((c) => c.tool)).toEqual([
+      'ui_wait',
+      'ui_tap',
+      'ui_wait',
+      'device_key',
+      'ui_wait',
+      'app_open',
+      'ui_wait',
+    ]);
     for (const c of steps) expect(c.arguments.session_id).toBe('<session_id>');
     await nothingLeft();
   }, 120_000);
@@ -243,17 +331,57 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     const run = promisify(execFile);
     // docs/usage.md's line: the flow file's text pasted into the body as it is.
     const body = `{"device": "${stack.serial}", "flow": ${readFileSync(join(REPO_ROOT, 'docs', 'flows', 'example.json'), 'utf8')}}`;
-    const posted = await run('curl', ['-sS', '-w', '\\n%{http_code}', '-H', `Authorization: Bearer ${TOKEN}`, '-H', 'Content-Type: application/json', '-d', body, `${base}/agent/task`], { timeout: 30_000 });
+    const posted = await run(
+      'curl',
+      [
+        '-sS',
+        '-w',
+        '\\n%{http_code}',
+        '-H',
+        `Authorization: Bearer ${TOKEN}`,
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        body,
+        `${base}/agent/task`,
+      ],
+      { timeout: 30_000 },
+    );
     const [json, code] = posted.stdout.split('\n');
     expect(code).toBe('202');
     const id = (JSON.parse(json!) as { task: TaskView }).task.task_id;
     await poll(id);
-    const got = await run('curl', ['-sS', '-H', `Authorization: Bearer ${TOKEN}`, `${base}/task/${id}`], { timeout: 30_000 });
-    expect((JSON.parse(got.stdout) as { task: TaskView }).task).toMatchObject({ task_id: id, state: 'passed', progress: { step: 7, of: 7 } });
-    const cancelDone = await run('curl', ['-sS', '-H', `Authorization: Bearer ${TOKEN}`, '-X', 'DELETE', `${base}/task/${id}`], { timeout: 30_000 });
+    const got = await run('curl', ['-sS', '-H', `Authorization: Bearer ${TOKEN}`, `${base}/task/${id}`], {
+      timeout: 30_000,
+    });
+    expect((JSON.parse(got.stdout) as { task: TaskView }).task).toMatchObject({
+      task_id: id,
+      state: 'passed',
+      progress: { step: 7, of: 7 },
+    });
+    const cancelDone = await run(
+      'curl',
+      ['-sS', '-H', `Authorization: Bearer ${TOKEN}`, '-X', 'DELETE', `${base}/task/${id}`],
+      { timeout: 30_000 },
+    );
     // A finished task is answered as it is.
     expect((JSON.parse(cancelDone.stdout) as { task: TaskView }).task.state).toBe('passed');
-    const goal = await run('curl', ['-sS', '-w', '\\n%{http_code}', '-H', `Authorization: Bearer ${TOKEN}`, '-H', 'Content-Type: application/json', '-d', JSON.stringify({ device: stack.serial, goal: 'Open Apps' }), `${base}/agent/task`], { timeout: 30_000 });
+    const goal = await run(
+      'curl',
+      [
+        '-sS',
+        '-w',
+        '\\n%{http_code}',
+        '-H',
+        `Authorization: Bearer ${TOKEN}`,
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        JSON.stringify({ device: stack.serial, goal: 'Open Apps' }),
+        `${base}/agent/task`,
+      ],
+      { timeout: 30_000 },
+    );
     const [goalJson, goalCode] = goal.stdout.split('\n');
     expect(goalCode).toBe('503');
     expect((JSON.parse(goalJson!) as Answer['body']).error?.code).toBe('MODEL_UNAVAILABLE');

@@ -18,7 +18,8 @@ let scratch: string;
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'ANDROID_MCP_TOOLSETS') out[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && key !== 'ANDROID_MCP_TOOLSETS') out[key] = value;
   out.PATH = path.join(scratch, 'empty-bin');
   out.APPIUM_URL = 'http://127.0.0.1:9';
   out.ANDROID_MCP_ARTIFACTS_DIR = path.join(scratch, 'artifacts');
@@ -26,8 +27,17 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   return { ...out, ...extra };
 }
 
-async function catalogue(args: string[], extra: Record<string, string> = {}): Promise<{ names: string[]; instructions: string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, ...args], env: env(extra), cwd: scratch, stderr: 'ignore' });
+async function catalogue(
+  args: string[],
+  extra: Record<string, string> = {},
+): Promise<{ names: string[]; instructions: string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, ...args],
+    env: env(extra),
+    cwd: scratch,
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'toolsets', version: '1' });
   try {
     await client.connect(transport);
@@ -39,7 +49,12 @@ async function catalogue(args: string[], extra: Record<string, string> = {}): Pr
 }
 
 beforeAll(() => {
-  if (!existsSync(bin)) execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: repoRoot });
+  if (!existsSync(bin))
+    execFileSync(
+      process.execPath,
+      [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: repoRoot },
+    );
   scratch = mkdtempSync(path.join(os.tmpdir(), 'harness-toolsets-'));
   mkdirSync(path.join(scratch, 'empty-bin'));
 });
@@ -54,10 +69,18 @@ describe('toolsets on the bin', () => {
       [['serve', '--toolsets=sudo'], {}, '--toolsets'],
       [[], { ANDROID_MCP_TOOLSETS: 'sudo' }, 'ANDROID_MCP_TOOLSETS'],
     ] as const) {
-      const run = spawnSync(process.execPath, [bin, ...args], { env: env(extra), cwd: scratch, input: '', encoding: 'utf8', timeout: 20_000 });
+      const run = spawnSync(process.execPath, [bin, ...args], {
+        env: env(extra),
+        cwd: scratch,
+        input: '',
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(run.status, args.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toContain(`${source}: unknown toolset "sudo". The toolsets are: core, apps, device, wait, diagnostics, all`);
+      expect(run.stderr).toContain(
+        `${source}: unknown toolset "sudo". The toolsets are: core, apps, device, wait, diagnostics, all`,
+      );
     }
   });
   it('by default lists the twelve; the flag (over the variable) and the variable switch sets on', async () => {

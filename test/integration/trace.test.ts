@@ -33,10 +33,20 @@ interface Run {
   readonly stderr: string;
 }
 
-function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, timeout = 240_000): Promise<Run> {
+function run(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  timeout = 240_000,
+): Promise<Run> {
   return new Promise((resolve) => {
     execFile(command, [...args], { env, cwd, timeout, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: String(stdout), stderr: String(stderr) });
+      resolve({
+        code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+        stdout: String(stdout),
+        stderr: String(stderr),
+      });
     });
   });
 }
@@ -49,17 +59,26 @@ async function withPage<T>(page: string, body: (tab: Page, problems: readonly st
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
       viewport: { width: 1366, height: 768 },
     });
     const tab = await context.newPage();
     const problems: string[] = [];
     tab.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`console ${message.type()}: ${message.text()}`);
     });
     tab.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     tab.on('request', (request) => {
-      if (!request.url().startsWith('file:') && !request.url().startsWith('data:')) problems.push(`network: ${request.url()}`);
+      if (!request.url().startsWith('file:') && !request.url().startsWith('data:'))
+        problems.push(`network: ${request.url()}`);
     });
     await tab.goto(pathToFileURL(page).href);
     return await body(tab, problems);
@@ -113,7 +132,10 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
     expect(flowRun.stderr).toContain(`trace: ${report.trace ?? ''}`);
     traceDir = path.join(workDir, report.trace ?? '');
     const text = readFileSync(path.join(traceDir, 'trace.jsonl'), 'utf8');
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ type: 'start', kind: 'flow', device: serial });
     expect(lines.slice(1).map((line) => line.tool)).toEqual(report.calls.map((call) => call.tool));
     const sessionId = report.calls.find((call) => call.tool === 'ui_session_open')?.envelope.data?.session_id;
@@ -121,7 +143,13 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
     expect(text).not.toContain(String(sessionId));
     expect(text).toContain('"session_id":"session-1"');
     // Each tap says where it pressed (for the viewer), in physical pixels inside the screen.
-    for (const tap of lines.filter((line) => line.tool === 'ui_tap')) expect(tap.acted_bounds).toEqual([expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)]);
+    for (const tap of lines.filter((line) => line.tool === 'ui_tap'))
+      expect(tap.acted_bounds).toEqual([
+        expect.any(Number),
+        expect.any(Number),
+        expect.any(Number),
+        expect.any(Number),
+      ]);
     const typed = lines.find((line) => line.tool === 'ui_type_text');
     expect(typed?.arguments).toMatchObject({ text: '[typed text]', typed_characters: 4 });
     // The text is kept nowhere in the line but where the screen itself shows it: the answer's
@@ -189,13 +217,29 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
   }, 120_000);
 
   it('trace export --format flow replays green; a step whose element is gone fails with UI_ELEMENT_NOT_FOUND', async () => {
-    const exported = await run(process.execPath, [bin, 'trace', 'export', traceDir, '--format', 'flow'], env(), workDir);
+    const exported = await run(
+      process.execPath,
+      [bin, 'trace', 'export', traceDir, '--format', 'flow'],
+      env(),
+      workDir,
+    );
     expect(exported.code).toBe(0);
     const flowFile = exported.stdout.trim();
     expect(exported.stderr).toMatch(/types a placeholder: the trace never keeps typed text \(4 characters/);
-    const flow = JSON.parse(readFileSync(flowFile, 'utf8')) as { package_name: string; steps: { tool: string; arguments: Record<string, unknown> }[] };
+    const flow = JSON.parse(readFileSync(flowFile, 'utf8')) as {
+      package_name: string;
+      steps: { tool: string; arguments: Record<string, unknown> }[];
+    };
     expect(flow.package_name).toBe('com.android.settings');
-    expect(flow.steps.map((step) => step.tool)).toEqual(['ui_tap', 'ui_tap', 'ui_scroll', 'device_back', 'device_back', 'ui_tap', 'ui_type_text']);
+    expect(flow.steps.map((step) => step.tool)).toEqual([
+      'ui_tap',
+      'ui_tap',
+      'ui_scroll',
+      'device_back',
+      'device_back',
+      'ui_tap',
+      'ui_type_text',
+    ]);
     expect(JSON.stringify(flow)).not.toContain('session');
 
     const replay = await run(process.execPath, [bin, 'flow', flowFile], env(), workDir);
@@ -212,11 +256,18 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
     expect(report.first_error).toMatchObject({ step_index: 1, code: 'UI_ELEMENT_NOT_FOUND' });
 
     // Its trace's page opens on the failed step, which stands out in the list.
-    const view = await run(process.execPath, [bin, 'trace', 'view', path.join(workDir, report.trace ?? '')], env(), workDir);
+    const view = await run(
+      process.execPath,
+      [bin, 'trace', 'view', path.join(workDir, report.trace ?? '')],
+      env(),
+      workDir,
+    );
     expect(view.code).toBe(0);
     await withPage(view.stdout.trim(), async (tab, problems) => {
       await expect.poll(() => tab.locator('nav button.failed').count()).toBe(1);
-      expect(await tab.locator('main .verdict.failed').textContent()).toMatch(/^Step 5 · ui_tap · FAILED: UI_ELEMENT_NOT_FOUND: /);
+      expect(await tab.locator('main .verdict.failed').textContent()).toMatch(
+        /^Step 5 · ui_tap · FAILED: UI_ELEMENT_NOT_FOUND: /,
+      );
       await tab.screenshot({ path: path.join(OUTPUT, 'failed-step.png') });
       expect(problems).toEqual([]);
     });
@@ -225,11 +276,19 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
   it('trace export --format wdio runs green against the same Appium; a gone element fails it with UI_ELEMENT_NOT_FOUND', async () => {
     // Inside the repository, so that `import 'webdriverio'` resolves as in a user's project.
     const out = path.join(OUTPUT, 'replay.test.mjs');
-    const exported = await run(process.execPath, [bin, 'trace', 'export', traceDir, '--format', 'wdio', '--out', out], env(), workDir);
+    const exported = await run(
+      process.execPath,
+      [bin, 'trace', 'export', traceDir, '--format', 'wdio', '--out', out],
+      env(),
+      workDir,
+    );
     expect(exported.code).toBe(0);
     const source = readFileSync(out, 'utf8');
     expect(source).toMatch(/from 'webdriverio'/);
-    expect([...source.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1])).toEqual(['node:assert/strict', 'webdriverio']);
+    expect([...source.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1])).toEqual([
+      'node:assert/strict',
+      'webdriverio',
+    ]);
     const passed = await run(process.execPath, ['--test', '--test-reporter=spec', out], env(), REPO_ROOT);
     expect(passed.stdout).toMatch(/pass 7/);
     expect(passed.code).toBe(0);

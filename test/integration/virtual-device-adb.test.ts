@@ -40,7 +40,11 @@ describeWithAdb('VirtualDevice through the real adb', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.toString()).toMatch(/^\d+\n$/);
     expect(Number(result.stdout.toString())).toBeGreaterThanOrEqual(26);
-    expect(vd.device.logEntries().some((entry) => entry.kind === 'shell' && entry.detail.includes('getprop ro.build.version.sdk'))).toBe(true);
+    expect(
+      vd.device
+        .logEntries()
+        .some((entry) => entry.kind === 'shell' && entry.detail.includes('getprop ro.build.version.sdk')),
+    ).toBe(true);
   });
 
   it('prints a uiautomator dump to /dev/tty with the device spelling of the trailer', async () => {
@@ -72,7 +76,9 @@ describeWithAdb('VirtualDevice through the real adb', () => {
     const result = await adb(['shell', 'frobnicate', '--now']);
     expect(result.code).toBe(127);
     expect(result.stderr).toBe('/system/bin/sh: frobnicate: inaccessible or not found\n');
-    expect(vd.device.logEntries().some((entry) => entry.kind === 'unknown-command' && entry.detail.startsWith('frobnicate'))).toBe(true);
+    expect(
+      vd.device.logEntries().some((entry) => entry.kind === 'unknown-command' && entry.detail.startsWith('frobnicate')),
+    ).toBe(true);
   });
 
   it('keeps exit codes of `false` and `test` through shell_v2', async () => {

@@ -43,14 +43,17 @@ describeWithAdb('virtual device under real adb + Appium 3 + UiAutomator2', () =>
     const r = await adb.adb(['-s', attached.serial, 'shell', ...args], { timeoutMs: 20_000 });
     return { out: r.stdout.toString('utf8'), err: r.stderr, code: r.code };
   };
-  const find = async (using: string, value: string): Promise<string> => elementId(await (driver as Browser).findElement(using, value));
-  const findAll = async (using: string, value: string): Promise<string[]> => ((await (driver as Browser).findElements(using, value)) as unknown[]).map(elementId);
+  const find = async (using: string, value: string): Promise<string> =>
+    elementId(await (driver as Browser).findElement(using, value));
+  const findAll = async (using: string, value: string): Promise<string[]> =>
+    ((await (driver as Browser).findElements(using, value)) as unknown[]).map(elementId);
 
   beforeAll(async () => {
     adb = await startAdbServer();
     device = VirtualDevice.withDefaultScenario({
       onLog: (entry) => {
-        if (entry.kind === 'unknown-command' || (entry.kind === 'uia2' && / -> [45]\d\d/.test(entry.detail))) surprises.push(`${entry.kind} ${entry.detail}`);
+        if (entry.kind === 'unknown-command' || (entry.kind === 'uia2' && / -> [45]\d\d/.test(entry.detail)))
+          surprises.push(`${entry.kind} ${entry.detail}`);
         if (entry.kind === 'shell') shellCommands.push(entry.detail);
       },
     });
@@ -105,7 +108,9 @@ describeWithAdb('virtual device under real adb + Appium 3 + UiAutomator2', () =>
     const byUiSelector = await find('-android uiautomator', 'new UiSelector().text("Network & internet")');
     expect(await (driver as Browser).getElementText(byUiSelector)).toBe('Network & internet');
     expect(await findAll('class name', 'androidx.recyclerview.widget.RecyclerView')).toHaveLength(1);
-    expect(await (driver as Browser).getElementAttribute(byId, 'resource-id')).toBe('com.android.settings:id/search_action_bar');
+    expect(await (driver as Browser).getElementAttribute(byId, 'resource-id')).toBe(
+      'com.android.settings:id/search_action_bar',
+    );
     const rect = await (driver as Browser).getElementRect(byId);
     expect(rect).toEqual({ x: 42, y: 420, width: 996, height: 147 });
     await expect(find('xpath', "//*[@text='No such row']")).rejects.toThrow();

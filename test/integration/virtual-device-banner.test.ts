@@ -29,7 +29,11 @@ async function bannerOf(device: VirtualDeviceProcess): Promise<string[]> {
 }
 
 /** Calls ui_get_tree once through a server started as `command` with `env` on top of the scratch environment. */
-async function treeThrough(command: readonly string[], env: Record<string, string>, scratch: DoctorScratch): Promise<Record<string, unknown>> {
+async function treeThrough(
+  command: readonly string[],
+  env: Record<string, string>,
+  scratch: DoctorScratch,
+): Promise<Record<string, unknown>> {
   const [executable, ...args] = command;
   if (executable === undefined) throw new Error('empty server command');
   const transport = new StdioClientTransport({
@@ -77,7 +81,11 @@ describeWithAdb('the virtual device banner points a client at the device', () =>
     const envLine = banner.find((line) => line.trimStart().startsWith('"env": '));
     expect(envLine, banner.join('\n')).toBeDefined();
     const env = JSON.parse((envLine ?? '').trim().slice('"env": '.length)) as Record<string, string>;
-    expect(env).toEqual({ ANDROID_UDID: expectedSerial, ANDROID_MCP_ALLOW_SERIALS: expectedSerial, ANDROID_ADB_SERVER_PORT: String(adb.port) });
+    expect(env).toEqual({
+      ANDROID_UDID: expectedSerial,
+      ANDROID_MCP_ALLOW_SERIALS: expectedSerial,
+      ANDROID_ADB_SERVER_PORT: String(adb.port),
+    });
 
     const claudeLine = banner.find((line) => line.trimStart().startsWith('claude mcp add '));
     expect(claudeLine, banner.join('\n')).toBeDefined();
@@ -100,10 +108,21 @@ describeWithAdb('the virtual device banner points a client at the device', () =>
     expect(serial).toBe(env.ANDROID_UDID);
 
     const tree = await treeThrough(serverCommand, env, scratch);
-    expect(tree, JSON.stringify(tree)).toMatchObject({ ok: true, tool: 'ui_get_tree', data: { foreground_package: expect.any(String) } });
+    expect(tree, JSON.stringify(tree)).toMatchObject({
+      ok: true,
+      tool: 'ui_get_tree',
+      data: { foreground_package: expect.any(String) },
+    });
 
     // The serial alone is not enough: the guard refuses a serial that is not emulator-N.
-    const refused = await treeThrough(serverCommand, { ANDROID_UDID: expectedSerial, ANDROID_ADB_SERVER_PORT: String(adb.port) }, scratch);
-    expect(refused).toMatchObject({ ok: false, error: { code: 'EMULATOR_UNAVAILABLE', message: expect.stringContaining('ANDROID_MCP_ALLOW_SERIALS') } });
+    const refused = await treeThrough(
+      serverCommand,
+      { ANDROID_UDID: expectedSerial, ANDROID_ADB_SERVER_PORT: String(adb.port) },
+      scratch,
+    );
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'EMULATOR_UNAVAILABLE', message: expect.stringContaining('ANDROID_MCP_ALLOW_SERIALS') },
+    });
   });
 });

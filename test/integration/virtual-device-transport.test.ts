@@ -147,7 +147,9 @@ async function httpGet(port: number, path: string): Promise<{ status: number; bo
     const request = get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     request.setTimeout(5000, () => request.destroy(new Error('timeout')));
     request.on('error', reject);
@@ -230,7 +232,7 @@ describeWithAdb('virtual device ADB transport with the real adb', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.length).toBe(BLOB.length);
     expect(result.stdout.equals(BLOB)).toBe(true);
-    expect(device.calls.at(-1)).toMatchObject({ commandLine: "blob", origin: 'exec' });
+    expect(device.calls.at(-1)).toMatchObject({ commandLine: 'blob', origin: 'exec' });
     process.stderr.write(`[timing] exec-out of 3 MB: ${elapsed} ms\n`);
   });
 
@@ -286,7 +288,9 @@ describeWithAdb('virtual device ADB transport with the real adb', () => {
 
       device.uia2Listening = false;
       await expect(httpGet(local, '/status')).rejects.toThrow();
-      expect(device.logEntries.some((entry) => entry.kind === 'tcp' && entry.detail.startsWith('refused tcp:6790'))).toBe(true);
+      expect(
+        device.logEntries.some((entry) => entry.kind === 'tcp' && entry.detail.startsWith('refused tcp:6790')),
+      ).toBe(true);
     } finally {
       await server.adb(['-s', serial, 'forward', '--remove', `tcp:${local}`]);
     }
@@ -312,7 +316,9 @@ describeWithAdb('virtual device ADB transport with the real adb', () => {
     const abb = await openDeviceService(server.port, serial, 'abb_exec:package\0uninstall\0com.example.tiny');
     expect(abb.status).toBe('OKAY');
     expect(abb.data.toString()).toBe('Success\n');
-    expect(device.logEntries.some((entry) => entry.kind === 'abb' && entry.detail === 'package uninstall com.example.tiny')).toBe(true);
+    expect(
+      device.logEntries.some((entry) => entry.kind === 'abb' && entry.detail === 'package uninstall com.example.tiny'),
+    ).toBe(true);
   });
 
   it('refuses an unknown service and logs it', async () => {

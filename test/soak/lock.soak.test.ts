@@ -24,8 +24,15 @@ describeWithAdb('soak: one owner across processes', () => {
   });
 
   it(`${PROCESSES} processes × ${CALLS} mixed calls (seed ${SEED})`, async () => {
-    const report = await runLockLoad(stack, entries, { processes: PROCESSES, callsPerProcess: CALLS, seed: SEED, maxPauseMs: 800 });
-    process.stderr.write(`[soak] lock load ${PROCESSES}x${CALLS}: ${JSON.stringify({ ...report, problems: report.problems.slice(0, 20) })}\n`);
+    const report = await runLockLoad(stack, entries, {
+      processes: PROCESSES,
+      callsPerProcess: CALLS,
+      seed: SEED,
+      maxPauseMs: 800,
+    });
+    process.stderr.write(
+      `[soak] lock load ${PROCESSES}x${CALLS}: ${JSON.stringify({ ...report, problems: report.problems.slice(0, 20) })}\n`,
+    );
     expect(report.problems, `seed ${SEED}`).toEqual([]);
     expect(report.calls).toBeGreaterThanOrEqual(PROCESSES * CALLS);
     expect(report.ok).toBeGreaterThan(0);

@@ -66,9 +66,7 @@ export class FakeClock implements Clock {
     const target = this.mono + Math.max(0, ms);
     await settle();
     for (;;) {
-      const next = this.timers
-        .filter((t) => t.due <= target)
-        .sort((a, b) => a.due - b.due || a.id - b.id)[0];
+      const next = this.timers.filter((t) => t.due <= target).sort((a, b) => a.due - b.due || a.id - b.id)[0];
       if (!next) break;
       this.timers = this.timers.filter((t) => t.id !== next.id);
       this.mono = next.due;

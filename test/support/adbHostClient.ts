@@ -92,7 +92,11 @@ export function openDeviceService(
       }
     });
     socket.on('close', () => {
-      finish({ status: stage === 'data' ? 'OKAY' : 'CLOSED', message: '', data: stage === 'data' ? buffer : Buffer.alloc(0) });
+      finish({
+        status: stage === 'data' ? 'OKAY' : 'CLOSED',
+        message: '',
+        data: stage === 'data' ? buffer : Buffer.alloc(0),
+      });
     });
     socket.on('error', () => undefined);
   });

@@ -16,9 +16,19 @@ const DRIVER_MODULES = join(ROOT, 'node_modules', 'appium-uiautomator2-driver', 
 /** io.appium.settings 8.0.9 (versionCode 191), with a MAIN/LAUNCHER activity `.Settings`. */
 export const SETTINGS_APK = join(DRIVER_MODULES, 'io.appium.settings', 'apks', 'settings_apk-debug.apk');
 /** io.appium.uiautomator2.server (no launcher activity). */
-export const UIA2_SERVER_APK = join(DRIVER_MODULES, 'appium-uiautomator2-server', 'apks', 'appium-uiautomator2-server-v10.6.6.apk');
+export const UIA2_SERVER_APK = join(
+  DRIVER_MODULES,
+  'appium-uiautomator2-server',
+  'apks',
+  'appium-uiautomator2-server-v10.6.6.apk',
+);
 /** io.appium.uiautomator2.server.test: its manifest has no versionCode. */
-export const UIA2_TEST_APK = join(DRIVER_MODULES, 'appium-uiautomator2-server', 'apks', 'appium-uiautomator2-server-debug-androidTest.apk');
+export const UIA2_TEST_APK = join(
+  DRIVER_MODULES,
+  'appium-uiautomator2-server',
+  'apks',
+  'appium-uiautomator2-server-debug-androidTest.apk',
+);
 
 /** A stored (uncompressed) zip of one entry: enough for "a zip without AndroidManifest.xml". */
 export function storedZip(name: string, data: Buffer): Buffer {
@@ -68,7 +78,8 @@ function renamedManifest(source: Buffer, from: string, to: string): Buffer {
       const xml = Buffer.from(method === 8 ? inflateRawSync(raw) : raw);
       for (const encoding of ['utf16le', 'utf8'] as const) {
         const needle = Buffer.from(from, encoding);
-        for (let hit = xml.indexOf(needle); hit >= 0; hit = xml.indexOf(needle, hit + 1)) Buffer.from(to, encoding).copy(xml, hit);
+        for (let hit = xml.indexOf(needle); hit >= 0; hit = xml.indexOf(needle, hit + 1))
+          Buffer.from(to, encoding).copy(xml, hit);
       }
       return xml;
     }
@@ -148,8 +159,30 @@ export function makeApkFolder(): ApkFolderFixture {
 
 /** Names inside the fixture folder that app_install must refuse before adb (INVALID_ARGUMENT). */
 export const HOSTILE_APK_NAMES: readonly string[] = Object.freeze([
-  'text.apk', 'nomanifest.apk', 'empty.apk', 'dir.apk', 'out.apk', 'outdir/settings.apk', 'passwd.apk', 'fifo.apk',
-  'missing.apk', '../allowed/settings.apk', '../elsewhere/settings.apk', 'builds/../../elsewhere/settings.apk',
-  '/etc/passwd', '/tmp/x.apk', 'settings.apk\u0000', 'sett\u0000ings.apk', 'settings', 'settings.apk/', './settings.apk/..',
-  '\\\\server\\share\\x.apk', 'C:\\x.apk', 'file:///tmp/x.apk', '~/x.apk', 'builds//server.apk', '-r.apk', 'settings.apk; reboot',
+  'text.apk',
+  'nomanifest.apk',
+  'empty.apk',
+  'dir.apk',
+  'out.apk',
+  'outdir/settings.apk',
+  'passwd.apk',
+  'fifo.apk',
+  'missing.apk',
+  '../allowed/settings.apk',
+  '../elsewhere/settings.apk',
+  'builds/../../elsewhere/settings.apk',
+  '/etc/passwd',
+  '/tmp/x.apk',
+  'settings.apk\u0000',
+  'sett\u0000ings.apk',
+  'settings',
+  'settings.apk/',
+  './settings.apk/..',
+  '\\\\server\\share\\x.apk',
+  'C:\\x.apk',
+  'file:///tmp/x.apk',
+  '~/x.apk',
+  'builds//server.apk',
+  '-r.apk',
+  'settings.apk; reboot',
 ]);

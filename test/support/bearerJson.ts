@@ -8,8 +8,17 @@ export interface JsonAnswer {
   readonly json: unknown;
 }
 
-export async function bearerJson(base: string, token: string, method: string, path: string, body?: unknown): Promise<JsonAnswer> {
-  const init: RequestInit = { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } };
+export async function bearerJson(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<JsonAnswer> {
+  const init: RequestInit = {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const response = await fetch(`${base}${path}`, init);
   return { status: response.status, headers: response.headers, json: await response.json() };

@@ -11,7 +11,15 @@ import { trackChild } from './processes.js';
 
 const BIN = path.join(REPO_ROOT, 'dist', 'index.js');
 /** What the caller may have set that would point the doctor somewhere else than the test means. */
-const POINTING_AT_A_DEVICE = ['ANDROID_HOME', 'ANDROID_SDK_ROOT', 'ANDROID_ADB_SERVER_PORT', 'ANDROID_UDID', 'ANDROID_MCP_ALLOW_SERIALS', 'APPIUM_URL', 'JAVA_HOME'];
+const POINTING_AT_A_DEVICE = [
+  'ANDROID_HOME',
+  'ANDROID_SDK_ROOT',
+  'ANDROID_ADB_SERVER_PORT',
+  'ANDROID_UDID',
+  'ANDROID_MCP_ALLOW_SERIALS',
+  'APPIUM_URL',
+  'JAVA_HOME',
+];
 
 export interface DoctorRun {
   readonly code: number;
@@ -41,7 +49,11 @@ export interface DoctorScratchOptions {
 /** Builds dist/ when it is missing (unless another bin is given), and makes the scratch directory the doctor runs in. */
 export function doctorScratch(options: DoctorScratchOptions = {}): DoctorScratch {
   if (options.bin === undefined && !existsSync(BIN)) {
-    execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: REPO_ROOT, stdio: 'inherit' },
+    );
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'amh-doctor-it-'));
   return {
@@ -56,7 +68,8 @@ export function doctorScratch(options: DoctorScratchOptions = {}): DoctorScratch
     },
     run(env, args = []) {
       return new Promise((resolve) => {
-        const [command, commandArgs] = options.bin === undefined ? [process.execPath, [BIN, 'doctor', ...args]] : [options.bin, ['doctor', ...args]];
+        const [command, commandArgs] =
+          options.bin === undefined ? [process.execPath, [BIN, 'doctor', ...args]] : [options.bin, ['doctor', ...args]];
         const child = execFile(command, commandArgs, { env, cwd: dir, timeout: 90_000 }, (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
           const marks: Record<string, string> = {};

@@ -19,7 +19,10 @@ export const EDGE_TERMS = [300, 2300, 780, 2390] as const;
 export function withEdgeToEdge(base: ScenarioSpec): ScenarioSpec {
   return {
     ...base,
-    packages: [...base.packages, { name: EDGE_PACKAGE, thirdParty: true, launcher: { activity: '.CheckoutActivity', screen: EDGE_SCREEN } }],
+    packages: [
+      ...base.packages,
+      { name: EDGE_PACKAGE, thirdParty: true, launcher: { activity: '.CheckoutActivity', screen: EDGE_SCREEN } },
+    ],
     screens: [
       ...base.screens,
       {
@@ -27,10 +30,32 @@ export function withEdgeToEdge(base: ScenarioSpec): ScenarioSpec {
         package: EDGE_PACKAGE,
         activity: '.CheckoutActivity',
         root: edgeToEdgeWindow([
-          node(C.imageButton, EDGE_CLOSE, { contentDesc: 'Close', clickable: true, focusable: true, onClick: [{ type: 'back' }] }),
-          list(`${EDGE_PACKAGE}:id/cart`, [0, 105, 1080, 2232], stackRows(105, 200, ['Apples', 'Bread', 'Coffee'].map((title) => ({ title, onClick: [] })))),
-          node(C.button, EDGE_PLACE_ORDER, { text: 'Place order', clickable: true, focusable: true, onClick: [{ type: 'goto', screen: EDGE_DONE_SCREEN }] }),
-          node(C.text, EDGE_TERMS, { text: 'Terms of sale', clickable: true, onClick: [{ type: 'goto', screen: EDGE_DONE_SCREEN }] }),
+          node(C.imageButton, EDGE_CLOSE, {
+            contentDesc: 'Close',
+            clickable: true,
+            focusable: true,
+            onClick: [{ type: 'back' }],
+          }),
+          list(
+            `${EDGE_PACKAGE}:id/cart`,
+            [0, 105, 1080, 2232],
+            stackRows(
+              105,
+              200,
+              ['Apples', 'Bread', 'Coffee'].map((title) => ({ title, onClick: [] })),
+            ),
+          ),
+          node(C.button, EDGE_PLACE_ORDER, {
+            text: 'Place order',
+            clickable: true,
+            focusable: true,
+            onClick: [{ type: 'goto', screen: EDGE_DONE_SCREEN }],
+          }),
+          node(C.text, EDGE_TERMS, {
+            text: 'Terms of sale',
+            clickable: true,
+            onClick: [{ type: 'goto', screen: EDGE_DONE_SCREEN }],
+          }),
         ]),
       },
       {

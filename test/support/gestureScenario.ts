@@ -13,7 +13,14 @@ export const LONG_SEARCH_ROWS = Array.from({ length: 30 }, (_, i) => `Result ${i
 export function withLongSearch(base: ScenarioSpec): ScenarioSpec {
   return {
     ...base,
-    packages: [...base.packages, { name: LONG_SEARCH_PACKAGE, thirdParty: true, launcher: { activity: '.SearchActivity', screen: LONG_SEARCH_SCREEN } }],
+    packages: [
+      ...base.packages,
+      {
+        name: LONG_SEARCH_PACKAGE,
+        thirdParty: true,
+        launcher: { activity: '.SearchActivity', screen: LONG_SEARCH_SCREEN },
+      },
+    ],
     screens: [
       ...base.screens,
       {
@@ -22,8 +29,23 @@ export function withLongSearch(base: ScenarioSpec): ScenarioSpec {
         activity: '.SearchActivity',
         focusOnOpen: 'query',
         root: appWindow([
-          node(C.edit, [42, 84, 1038, 231], { key: 'query', hint: 'Search', text: '', clickable: true, focusable: true, longClickable: true }),
-          list(`${LONG_SEARCH_PACKAGE}:id/results`, [0, 252, 1080, CONTENT_BOTTOM], stackRows(252, 200, LONG_SEARCH_ROWS.map((title) => ({ title, onClick: [] })))),
+          node(C.edit, [42, 84, 1038, 231], {
+            key: 'query',
+            hint: 'Search',
+            text: '',
+            clickable: true,
+            focusable: true,
+            longClickable: true,
+          }),
+          list(
+            `${LONG_SEARCH_PACKAGE}:id/results`,
+            [0, 252, 1080, CONTENT_BOTTOM],
+            stackRows(
+              252,
+              200,
+              LONG_SEARCH_ROWS.map((title) => ({ title, onClick: [] })),
+            ),
+          ),
         ]),
       },
     ],

@@ -19,7 +19,16 @@
  * that endpoint with HTTP 200 (RelaySessionFactory.isServiceUp).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,7 +187,9 @@ function tomlLiteral(value: string): string {
 
 /** `{"a": 1, "b": "x"}`: JSON spaced as a person writes it in a config file. */
 function readableJson(value: Readonly<Record<string, unknown>>): string {
-  return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${JSON.stringify(item)}`).join(', ')}}`;
+  return `{${Object.entries(value)
+    .map(([key, item]) => `${JSON.stringify(key)}: ${JSON.stringify(item)}`)
+    .join(', ')}}`;
 }
 
 /** The relay node's configuration; docs/usage.md shows this very text (a unit test keeps them equal). */
@@ -206,14 +217,22 @@ export function relayNodeToml(relay: GridRelay): string {
 }
 
 /** Small, quick-starting JVMs: the machine is 2 shared cores and a Grid here is a test fixture. */
-const JVM_FLAGS = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Djava.net.preferIPv4Stack=true', '-XX:-UsePerfData'];
+const JVM_FLAGS = [
+  '-Xmx256m',
+  '-XX:+UseSerialGC',
+  '-XX:TieredStopAtLevel=1',
+  '-Djava.net.preferIPv4Stack=true',
+  '-XX:-UsePerfData',
+];
 
 function spawnJava(jar: string, args: readonly string[], logFile: string): ChildProcess {
   const fd = openSync(logFile, 'a');
   try {
     // Java ignores TMPDIR: its temp files go to the run's temp directory only when told (and
     // -XX:-UsePerfData keeps it from making /tmp/hsperfdata_<user>), so the suite leaves nothing.
-    const child = spawn('java', [...JVM_FLAGS, `-Djava.io.tmpdir=${tmpdir()}`, '-jar', jar, ...args], { stdio: ['ignore', fd, fd] });
+    const child = spawn('java', [...JVM_FLAGS, `-Djava.io.tmpdir=${tmpdir()}`, '-jar', jar, ...args], {
+      stdio: ['ignore', fd, fd],
+    });
     trackChild(child);
     return child;
   } finally {
@@ -284,13 +303,19 @@ export async function startGrid(options: StartGridOptions): Promise<RunningGrid>
     jar.path,
     [
       'hub',
-      '--host', '127.0.0.1',
-      '--port', String(port),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
       ...bus,
-      '--session-request-timeout', String(options.sessionRequestTimeoutSeconds ?? 30),
-      '--healthcheck-interval', String(options.healthcheckIntervalSeconds ?? 120),
-      '--purge-nodes-interval', String(options.purgeNodesIntervalSeconds ?? 30),
-      '--tracing', 'false',
+      '--session-request-timeout',
+      String(options.sessionRequestTimeoutSeconds ?? 30),
+      '--healthcheck-interval',
+      String(options.healthcheckIntervalSeconds ?? 120),
+      '--purge-nodes-interval',
+      String(options.purgeNodesIntervalSeconds ?? 30),
+      '--tracing',
+      'false',
     ],
     hubLogFile,
   );
@@ -311,16 +336,23 @@ export async function startGrid(options: StartGridOptions): Promise<RunningGrid>
         jar.path,
         [
           'node',
-          '--host', '127.0.0.1',
-          '--port', String(nodePort),
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(nodePort),
           ...bus,
-          '--grid-url', url,
-          '--config', configFile,
+          '--grid-url',
+          url,
+          '--config',
+          configFile,
           // First registration attempts every second, and a heartbeat soon after, so the hub
           // lists the node quickly (the defaults are 10 s and 60 s).
-          '--register-cycle', '1',
-          '--heartbeat-period', String(options.heartbeatPeriodSeconds ?? 5),
-          '--tracing', 'false',
+          '--register-cycle',
+          '1',
+          '--heartbeat-period',
+          String(options.heartbeatPeriodSeconds ?? 5),
+          '--tracing',
+          'false',
         ],
         logFile,
       );
@@ -343,7 +375,7 @@ export async function startGrid(options: StartGridOptions): Promise<RunningGrid>
     for (;;) {
       for (const [index, child] of children.entries()) {
         if (exited(child)) {
-          const log = index === 0 ? hubLogFile : nodes[index - 1]?.logFile ?? '';
+          const log = index === 0 ? hubLogFile : (nodes[index - 1]?.logFile ?? '');
           throw new Error(`a Selenium Grid process exited early (code ${child.exitCode}); log ${log}\n${tail(log)}`);
         }
       }
@@ -352,7 +384,9 @@ export async function startGrid(options: StartGridOptions): Promise<RunningGrid>
       // With no relay, the hub answering /status (not ready, zero nodes) is all there is to wait for.
       if (body && up === wanted && (wanted === 0 || body.value.ready)) break;
       if (Date.now() > deadline) {
-        throw new Error(`the Selenium Grid did not list ${wanted} node(s) UP in time; last /status: ${JSON.stringify(body)}\nhub log:\n${tail(hubLogFile)}`);
+        throw new Error(
+          `the Selenium Grid did not list ${wanted} node(s) UP in time; last /status: ${JSON.stringify(body)}\nhub log:\n${tail(hubLogFile)}`,
+        );
       }
       await sleep(250);
     }
@@ -380,13 +414,17 @@ export async function startGrid(options: StartGridOptions): Promise<RunningGrid>
     sessionCount: async () => {
       const data = (await graphql(url, '{ grid { sessionCount } }')) as { grid?: { sessionCount?: unknown } };
       const count = data.grid?.sessionCount;
-      if (typeof count !== 'number') throw new Error(`the Selenium hub at ${url} answered no grid.sessionCount: ${JSON.stringify(data)}`);
+      if (typeof count !== 'number')
+        throw new Error(`the Selenium hub at ${url} answered no grid.sessionCount: ${JSON.stringify(data)}`);
       return count;
     },
     queuedRequests: async () => {
-      const data = (await graphql(url, '{ sessionsInfo { sessionQueueRequests } }')) as { sessionsInfo?: { sessionQueueRequests?: unknown } };
+      const data = (await graphql(url, '{ sessionsInfo { sessionQueueRequests } }')) as {
+        sessionsInfo?: { sessionQueueRequests?: unknown };
+      };
       const requests = data.sessionsInfo?.sessionQueueRequests;
-      if (!Array.isArray(requests)) throw new Error(`the Selenium hub at ${url} answered no sessionQueueRequests: ${JSON.stringify(data)}`);
+      if (!Array.isArray(requests))
+        throw new Error(`the Selenium hub at ${url} answered no sessionQueueRequests: ${JSON.stringify(data)}`);
       // Each entry is the request's capabilities as a JSON string (Selenium's GraphQL schema).
       return requests.map((entry) => JSON.parse(String(entry)) as QueuedRequest);
     },
@@ -399,7 +437,11 @@ function procAddress(hex: string): string {
   const [host = '', port = '0'] = hex.split(':');
   const portNumber = Number.parseInt(port, 16);
   if (host.length === 8) {
-    const bytes = host.match(/../g)?.map((pair) => Number.parseInt(pair, 16)).reverse() ?? [];
+    const bytes =
+      host
+        .match(/../g)
+        ?.map((pair) => Number.parseInt(pair, 16))
+        .reverse() ?? [];
     return `${bytes.join('.')}:${portNumber}`;
   }
   return `[${host}]:${portNumber}`;
@@ -436,7 +478,8 @@ export function listeningAddresses(pid: number): string[] {
     }
     for (const line of text.split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
-      if (fields[3] === '0A' && fields[9] !== undefined && inodes.has(fields[9]) && fields[1]) addresses.push(procAddress(fields[1]));
+      if (fields[3] === '0A' && fields[9] !== undefined && inodes.has(fields[9]) && fields[1])
+        addresses.push(procAddress(fields[1]));
     }
   }
   return addresses;

@@ -4,34 +4,201 @@
  */
 
 /** A value to put into a parameter; `absent` means the key is left out. */
-export type Hostile = { readonly label: string; readonly value: unknown } | { readonly label: 'absent'; readonly absent: true };
+export type Hostile =
+  { readonly label: string; readonly value: unknown } | { readonly label: 'absent'; readonly absent: true };
 
 const SHELL_PAYLOADS = [
-  ';', '&&', '||', '|', '&', '`id`', '$(id)', '${IFS}', '$HOME', '>', '>>', '<', '2>&1', '\\', '*', '?', '~', '#', '!', '!!',
-  '; rm -rf /', '&& reboot', '|| whoami', '| sh', '`reboot`', '$(reboot)', '; am force-stop com.android.settings',
-  '; input tap 500 500', '> /sdcard/x', '< /etc/passwd', '& sleep 100 &', "'; reboot; '", '"; reboot; "', "\\'; reboot #",
-  "$'\\x41'", '{a,b}', '[a-z]*', 'a=b c', '%s%s%s%n', '{{7*7}}', '${jndi:ldap://127.0.0.1/a}', '%0a', '%00', '../', '..\\',
+  ';',
+  '&&',
+  '||',
+  '|',
+  '&',
+  '`id`',
+  '$(id)',
+  '${IFS}',
+  '$HOME',
+  '>',
+  '>>',
+  '<',
+  '2>&1',
+  '\\',
+  '*',
+  '?',
+  '~',
+  '#',
+  '!',
+  '!!',
+  '; rm -rf /',
+  '&& reboot',
+  '|| whoami',
+  '| sh',
+  '`reboot`',
+  '$(reboot)',
+  '; am force-stop com.android.settings',
+  '; input tap 500 500',
+  '> /sdcard/x',
+  '< /etc/passwd',
+  '& sleep 100 &',
+  "'; reboot; '",
+  '"; reboot; "',
+  "\\'; reboot #",
+  "$'\\x41'",
+  '{a,b}',
+  '[a-z]*',
+  'a=b c',
+  '%s%s%s%n',
+  '{{7*7}}',
+  '${jndi:ldap://127.0.0.1/a}',
+  '%0a',
+  '%00',
+  '../',
+  '..\\',
 ];
-const QUOTES = ["'", '"', "''", '""', "'\"", "it's", 'say "hi"', `both ' and "`, '`', "'''", '\\"', "\\'", '\u2018smart\u2019', '\u201cdouble\u201d'];
-const NEWLINES = ['\n', '\r', '\r\n', 'a\nb', 'a\rb', 'com.x\ncom.y', 'Save\n; reboot', '\t', 'a\tb', '\u2028', '\u2029', '\u0085'];
-const CONTROL = ['\u0000', 'a\u0000b', 'com.x\u0000', '\u0001', '\u0007', '\u001b[31m', '\u007f', '\u0008\u0008', '\u000b', '\u000c'];
-const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', 'abc\u202edcba', '\u2066', '\u2067', '\u2068', '\u2069', 'txt\u2066x\u2069', '\u200e', '\u200f', '\u061c'];
-const FLAGS = ['-e', '-n', '-S', '--user 0', '--help', '-rf', '--', '-', '--ez a true', '-a android.intent.action.DELETE', '--es x y', '-W -n com.x/.A'];
+const QUOTES = [
+  "'",
+  '"',
+  "''",
+  '""',
+  '\'"',
+  "it's",
+  'say "hi"',
+  `both ' and "`,
+  '`',
+  "'''",
+  '\\"',
+  "\\'",
+  '\u2018smart\u2019',
+  '\u201cdouble\u201d',
+];
+const NEWLINES = [
+  '\n',
+  '\r',
+  '\r\n',
+  'a\nb',
+  'a\rb',
+  'com.x\ncom.y',
+  'Save\n; reboot',
+  '\t',
+  'a\tb',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+];
+const CONTROL = [
+  '\u0000',
+  'a\u0000b',
+  'com.x\u0000',
+  '\u0001',
+  '\u0007',
+  '\u001b[31m',
+  '\u007f',
+  '\u0008\u0008',
+  '\u000b',
+  '\u000c',
+];
+const BIDI = [
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  'abc\u202edcba',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  'txt\u2066x\u2069',
+  '\u200e',
+  '\u200f',
+  '\u061c',
+];
+const FLAGS = [
+  '-e',
+  '-n',
+  '-S',
+  '--user 0',
+  '--help',
+  '-rf',
+  '--',
+  '-',
+  '--ez a true',
+  '-a android.intent.action.DELETE',
+  '--es x y',
+  '-W -n com.x/.A',
+];
 const TRAVERSAL = [
-  '../../etc/passwd', '/etc/passwd', 'com.x/../../etc', '..\\..\\windows\\win.ini', '/sdcard/../data', 'file:///etc/passwd',
-  '%2e%2e%2f%2e%2e%2f', 'com.android.settings/.Settings', 'com.x/.A;id', '~/.ssh/id_rsa', '/proc/self/environ', '.', '..',
+  '../../etc/passwd',
+  '/etc/passwd',
+  'com.x/../../etc',
+  '..\\..\\windows\\win.ini',
+  '/sdcard/../data',
+  'file:///etc/passwd',
+  '%2e%2e%2f%2e%2e%2f',
+  'com.android.settings/.Settings',
+  'com.x/.A;id',
+  '~/.ssh/id_rsa',
+  '/proc/self/environ',
+  '.',
+  '..',
 ];
 const UNICODE = [
-  '🙂', '👩‍👩‍👧‍👦', '🏳️‍🌈', 'שלום עולם', 'مرحبا بالعالم', '你好世界', '日本語テキスト', '한국어', 'Ελληνικά', 'Ünïcödé', 'e\u0301', 'ﬁ',
-  '\ufeff', '\u200b', 'ｃｏｍ．ｘ', '𝓧𝓨𝓩', '\ud800', '\udfff', 'a\ud83dz', 'İ', 'ß', 'ǅ',
+  '🙂',
+  '👩‍👩‍👧‍👦',
+  '🏳️‍🌈',
+  'שלום עולם',
+  'مرحبا بالعالم',
+  '你好世界',
+  '日本語テキスト',
+  '한국어',
+  'Ελληνικά',
+  'Ünïcödé',
+  'e\u0301',
+  'ﬁ',
+  '\ufeff',
+  '\u200b',
+  'ｃｏｍ．ｘ',
+  '𝓧𝓨𝓩',
+  '\ud800',
+  '\udfff',
+  'a\ud83dz',
+  'İ',
+  'ß',
+  'ǅ',
 ];
 const XPATH = [
-  "' or '1'='1", '" or "1"="1', "'] | //* | //*['", '"] | //* | //*["', "')]//*[contains(@text,'", "concat('a','b')", '//*', '*',
-  "text()='x'", "x' and @clickable='true", '<hierarchy/>', '<!--', ']]>', '&amp;', '&#10;',
+  "' or '1'='1",
+  '" or "1"="1',
+  "'] | //* | //*['",
+  '"] | //* | //*["',
+  "')]//*[contains(@text,'",
+  "concat('a','b')",
+  '//*',
+  '*',
+  "text()='x'",
+  "x' and @clickable='true",
+  '<hierarchy/>',
+  '<!--',
+  ']]>',
+  '&amp;',
+  '&#10;',
 ];
 const WHITESPACE = ['', ' ', '   ', '\u00a0', '\u3000'];
 /** Near misses of ui_scroll's four directions (issue 13): only the exact lowercase words pass. */
-const DIRECTION_NEAR_MISSES = ['LEFT', 'Right', ' left', 'right ', 'left\n', 'ríght', 'sideways', 'horizontal', 'left,right', 'right;reboot', 'rtl', 'forward', 'backward'];
+const DIRECTION_NEAR_MISSES = [
+  'LEFT',
+  'Right',
+  ' left',
+  'right ',
+  'left\n',
+  'ríght',
+  'sideways',
+  'horizontal',
+  'left,right',
+  'right;reboot',
+  'rtl',
+  'forward',
+  'backward',
+];
 
 function repeatTo(unit: string, codePoints: number): string {
   const units = [...unit];
@@ -104,9 +271,18 @@ export function hostileValues(): Hostile[] {
     values.forEach((value, i) => strings.push({ label: `${group}#${i}`, value }));
   };
   add('shell', SHELL_PAYLOADS);
-  add('shell-in-package', SHELL_PAYLOADS.map((p) => `com.example${p}`));
-  add('shell-after-valid', SHELL_PAYLOADS.map((p) => `com.android.settings${p}`));
-  add('shell-around-word', SHELL_PAYLOADS.map((p) => `Save${p}whoami`));
+  add(
+    'shell-in-package',
+    SHELL_PAYLOADS.map((p) => `com.example${p}`),
+  );
+  add(
+    'shell-after-valid',
+    SHELL_PAYLOADS.map((p) => `com.android.settings${p}`),
+  );
+  add(
+    'shell-around-word',
+    SHELL_PAYLOADS.map((p) => `Save${p}whoami`),
+  );
   add('quote', QUOTES);
   add('newline', NEWLINES);
   add('control', CONTROL);
@@ -148,15 +324,21 @@ export function textAccepted(value: unknown): boolean {
   if (typeof value !== 'string' || hasLoneSurrogate(value)) return false;
   const cps = [...value];
   // "No control characters at all": the C1 controls (U+0080–U+009F, e.g. NEL) count too.
-  return cps.length >= 1 && cps.length <= 512 && cps.every((ch) => {
-    const cp = ch.codePointAt(0) ?? 0;
-    return !isControlOrBidi(cp) && !(cp >= 0x80 && cp <= 0x9f);
-  });
+  return (
+    cps.length >= 1 &&
+    cps.length <= 512 &&
+    cps.every((ch) => {
+      const cp = ch.codePointAt(0) ?? 0;
+      return !isControlOrBidi(cp) && !(cp >= 0x80 && cp <= 0x9f);
+    })
+  );
 }
 
 /** CONTRACT §4 package pattern (the implementation also caps the length at 255). */
 export function packageAccepted(value: unknown): boolean {
-  return typeof value === 'string' && value.length <= 255 && /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/.test(value);
+  return (
+    typeof value === 'string' && value.length <= 255 && /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/.test(value)
+  );
 }
 
 export function sessionIdWellFormed(value: unknown): boolean {

@@ -15,14 +15,24 @@ export interface HttpHarness {
   stop(): Promise<void>;
 }
 
-export async function startHttpHarness(env: Record<string, string>, args: readonly string[], readyWithinMs = 20_000): Promise<HttpHarness> {
-  const child = spawn(process.execPath, [BUILT_BIN, 'serve', '--http', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startHttpHarness(
+  env: Record<string, string>,
+  args: readonly string[],
+  readyWithinMs = 20_000,
+): Promise<HttpHarness> {
+  const child = spawn(process.execPath, [BUILT_BIN, 'serve', '--http', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   trackChild(child);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   child.stdout?.resume();
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve --http did not start within ${readyWithinMs} ms:\n${stderr.slice(-2000)}`)), readyWithinMs);
+    const timer = setTimeout(
+      () => reject(new Error(`serve --http did not start within ${readyWithinMs} ms:\n${stderr.slice(-2000)}`)),
+      readyWithinMs,
+    );
     const check = (): void => {
       const match = /serving MCP over Streamable HTTP at (\S+)/.exec(stderr);
       if (match?.[1]) {
@@ -41,8 +51,15 @@ export async function startHttpHarness(env: Record<string, string>, args: readon
 }
 
 /** Runs `serve --http …` expecting it to refuse to start; resolves with its exit code and stderr. */
-export function runHttpHarnessToExit(env: Record<string, string>, args: readonly string[], withinMs = 20_000): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BUILT_BIN, 'serve', '--http', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runHttpHarnessToExit(
+  env: Record<string, string>,
+  args: readonly string[],
+  withinMs = 20_000,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [BUILT_BIN, 'serve', '--http', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   trackChild(child);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));

@@ -39,7 +39,10 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
   try {
     stack.device.setScreen('settings_home' as never);
     const port = await freePort();
-    const env = stack.harnessEnv(options.tag, { ...(options.token ? { ANDROID_MCP_HTTP_TOKEN: options.token } : {}), ...options.env });
+    const env = stack.harnessEnv(options.tag, {
+      ...(options.token ? { ANDROID_MCP_HTTP_TOKEN: options.token } : {}),
+      ...options.env,
+    });
     const server = await startHttpHarness(env, ['--port', String(port)]);
     return {
       stack,

@@ -83,8 +83,16 @@ function prng(seed: number): () => number {
   };
 }
 
-async function startClient(env: Record<string, string>): Promise<{ client: Client; pid: number; stderr: () => string; close: () => Promise<void> }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUILT_BIN], env, cwd: REPO_ROOT, stderr: 'pipe' });
+async function startClient(
+  env: Record<string, string>,
+): Promise<{ client: Client; pid: number; stderr: () => string; close: () => Promise<void> }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BUILT_BIN],
+    env,
+    cwd: REPO_ROOT,
+    stderr: 'pipe',
+  });
   const chunks: Buffer[] = [];
   const stream = transport.stderr;
   if (stream instanceof PassThrough) stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -129,13 +137,18 @@ function ownershipWindows(tag: string, stderr: string, problems: string[]): Wind
 function isBlankPng(bytes: Buffer): boolean {
   const { data } = PNG.sync.read(bytes);
   for (let i = 4; i < data.length; i += 4) {
-    if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2] || data[i + 3] !== data[3]) return false;
+    if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2] || data[i + 3] !== data[3])
+      return false;
   }
   return true;
 }
 
 /** Runs the load; `entries` must be every device log entry since the start (collected through onLog). */
-export async function runLockLoad(stack: ReliabilityStack, entries: readonly DeviceLogEntry[], options: LoadOptions): Promise<LoadReport> {
+export async function runLockLoad(
+  stack: ReliabilityStack,
+  entries: readonly DeviceLogEntry[],
+  options: LoadOptions,
+): Promise<LoadReport> {
   const problems: string[] = [];
   const started = Date.now();
   // Device time → wall clock: a marker logged now has atMs = now - device start.
@@ -146,19 +159,23 @@ export async function runLockLoad(stack: ReliabilityStack, entries: readonly Dev
   const fromIndex = entries.length;
 
   const clients = await Promise.all(
-    Array.from({ length: options.processes }, (_, i) => startClient(
+    Array.from({ length: options.processes }, (_, i) =>
+      startClient(
         stack.harnessEnv(`p${i}`, {
           ANDROID_MCP_LOG_LEVEL: 'debug',
           ANDROID_MCP_ACTION_TIMEOUT: '30',
           ...(options.isolateLocks ? { ANDROID_MCP_LOCK_DIR: join(stack.lockDir, `isolated-p${i}`) } : {}),
         }),
-      )),
+      ),
+    ),
   );
   const pids = clients.map((c) => c.pid);
   const envelopes: Envelope[] = [];
   let flows = 0;
   const call = async (client: Client, tool: string, args: Record<string, unknown> = {}): Promise<Envelope> => {
-    const result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult;
+    const result = (await client.callTool({ name: tool, arguments: args }, undefined, {
+      timeout: 120_000,
+    })) as CallToolResult;
     const envelope = result.structuredContent as unknown as Envelope;
     envelopes.push(envelope);
     return envelope;
@@ -185,15 +202,27 @@ export async function runLockLoad(stack: ReliabilityStack, entries: readonly Dev
           }
         } else {
           const tool =
-            roll < 0.4 ? 'ui_get_tree'
-            : roll < 0.58 ? 'screen_capture'
-            : roll < 0.68 ? 'app_list_installed'
-            : roll < 0.78 ? 'emulator_get_status'
-            : roll < 0.84 ? 'device_back'
-            : roll < 0.9 ? 'ui_scroll'
-            : roll < 0.95 ? 'settings_open_apps'
-            : 'app_open';
-          const args = tool === 'ui_scroll' ? { direction: random() < 0.5 ? 'up' : 'down' } : tool === 'app_open' ? { package_name: 'com.android.settings' } : {};
+            roll < 0.4
+              ? 'ui_get_tree'
+              : roll < 0.58
+                ? 'screen_capture'
+                : roll < 0.68
+                  ? 'app_list_installed'
+                  : roll < 0.78
+                    ? 'emulator_get_status'
+                    : roll < 0.84
+                      ? 'device_back'
+                      : roll < 0.9
+                        ? 'ui_scroll'
+                        : roll < 0.95
+                          ? 'settings_open_apps'
+                          : 'app_open';
+          const args =
+            tool === 'ui_scroll'
+              ? { direction: random() < 0.5 ? 'up' : 'down' }
+              : tool === 'app_open'
+                ? { package_name: 'com.android.settings' }
+                : {};
           await call(client, tool, args);
           made += 1;
         }
@@ -233,11 +262,16 @@ export async function runLockLoad(stack: ReliabilityStack, entries: readonly Dev
     else if (isBlankPng(readFileSync(path))) problems.push(`evidence ${id} is blank`);
   }
   // 4. Windows never overlap across processes.
-  const windows = clients.flatMap((_, i) => ownershipWindows(`p${i}`, stderrs[i] ?? '', problems)).sort((a, b) => a.start - b.start);
+  const windows = clients
+    .flatMap((_, i) => ownershipWindows(`p${i}`, stderrs[i] ?? '', problems))
+    .sort((a, b) => a.start - b.start);
   for (let i = 1; i < windows.length; i += 1) {
     const previous = windows[i - 1] as Window;
     const current = windows[i] as Window;
-    if (current.start < previous.end && current.tag !== previous.tag) problems.push(`windows overlap: ${previous.tag} [${previous.start}, ${previous.end}] and ${current.tag} [${current.start}, ${current.end}]`);
+    if (current.start < previous.end && current.tag !== previous.tag)
+      problems.push(
+        `windows overlap: ${previous.tag} [${previous.start}, ${previous.end}] and ${current.tag} [${current.start}, ${current.end}]`,
+      );
   }
   const inWindow = (t: number, tag?: string, slackMs = 0): boolean =>
     windows.some((w) => (tag === undefined || w.tag === tag) && t >= w.start - slackMs && t <= w.end + slackMs);
@@ -248,7 +282,9 @@ export async function runLockLoad(stack: ReliabilityStack, entries: readonly Dev
     // the device list decide WHICH lock to take, so they are read before any: read-only, no UiAutomation.
     if (isIdentityRead(record.argv)) continue;
     if (!inWindow(record.startMs, record.tag) || !inWindow(record.endMs, record.tag)) {
-      problems.push(`${record.tag} ran adb ${record.argv.slice(2).join(' ')} outside its windows [${record.startMs}, ${record.endMs}]`);
+      problems.push(
+        `${record.tag} ran adb ${record.argv.slice(2).join(' ')} outside its windows [${record.startMs}, ${record.endMs}]`,
+      );
     }
   }
   // 6. The device's log: every command, request and tap in some window; each UIA2 session in its creator's.
@@ -270,13 +306,18 @@ export async function runLockLoad(stack: ReliabilityStack, entries: readonly Dev
     if (session) {
       const first = owner.get(session);
       if (first === undefined) owner.set(session, window.tag);
-      else if (first !== window.tag) problems.push(`UIA2 session ${session} of ${first} used inside ${window.tag}'s window: ${entry.detail.slice(0, 120)}`);
+      else if (first !== window.tag)
+        problems.push(
+          `UIA2 session ${session} of ${first} used inside ${window.tag}'s window: ${entry.detail.slice(0, 120)}`,
+        );
     }
   }
   // 7. Nothing left behind.
   const sessions = (await stack.appium?.sessionIds()) ?? [];
   if (sessions.length > 0) problems.push(`Appium holds ${sessions.length} session(s) after the load`);
-  const locks = existsSync(stack.lockDir) ? readdirSync(stack.lockDir).filter((name) => !name.startsWith('isolated-')) : [];
+  const locks = existsSync(stack.lockDir)
+    ? readdirSync(stack.lockDir).filter((name) => !name.startsWith('isolated-'))
+    : [];
   if (locks.length > 0) problems.push(`lock files left: ${locks.join(', ')}`);
 
   return {

@@ -59,7 +59,8 @@ export async function startManyDevicesStack(options: ManyDevicesStackOptions): P
       attached,
       serials,
       appium: started,
-      harnessEnv: (extra) => manyDevicesHarnessEnv({ adbPort: server.port, serials, appiumUrl: started.url, scratch, extra }),
+      harnessEnv: (extra) =>
+        manyDevicesHarnessEnv({ adbPort: server.port, serials, appiumUrl: started.url, scratch, extra }),
       stop,
     };
   } catch (error) {

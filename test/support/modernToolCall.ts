@@ -5,8 +5,16 @@
  */
 export const MODERN_PROTOCOL = '2026-07-28';
 
-export async function modernToolCallText(url: string, token: string, name: string, args: Record<string, unknown>): Promise<string> {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL, 'io.modelcontextprotocol/clientCapabilities': {} };
+export async function modernToolCallText(
+  url: string,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL,
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   const response = await fetch(url, {
     method: 'POST',
     headers: {
@@ -17,7 +25,12 @@ export async function modernToolCallText(url: string, token: string, name: strin
       'mcp-method': 'tools/call',
       'mcp-name': name,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args, _meta: meta },
+    }),
   });
   const message = (await response.json()) as { result: { content: { type: string; text: string }[] } };
   return message.result.content[0]!.text;

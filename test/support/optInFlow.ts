@@ -8,7 +8,10 @@ export interface OptInFlow {
 }
 
 export function optInFlow(options: { readonly appStop: boolean }): OptInFlow {
-  const visible = (text: string, extra: Record<string, unknown> = {}) => ({ tool: 'ui_wait', arguments: { selector: { text }, until: 'visible', ...extra } });
+  const visible = (text: string, extra: Record<string, unknown> = {}) => ({
+    tool: 'ui_wait',
+    arguments: { selector: { text }, until: 'visible', ...extra },
+  });
   return {
     package_name: 'com.android.settings',
     steps: [

@@ -45,7 +45,9 @@ export function quirkProbes(label: string, target: () => QuirkTarget, options: Q
     report: (name, answer) => {
       const e = answer.envelope;
       const ok = okChars > 0 ? JSON.stringify(e.data).slice(0, okChars) : 'ok';
-      process.stderr.write(`[${label}] ${name}: ${e.ok ? ok : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`);
+      process.stderr.write(
+        `[${label}] ${name}: ${e.ok ? ok : `${e.error?.code}: ${e.error?.message}`} (${answer.elapsedMs} ms)\n`,
+      );
     },
     rawText: async (args) => {
       const r = await target().onDevice(args);
@@ -55,7 +57,8 @@ export function quirkProbes(label: string, target: () => QuirkTarget, options: Q
     untilNoSession: async (withinMs = 10_000, stepMs = 100) => {
       const { device, appium } = target();
       const deadline = Date.now() + withinMs;
-      while ((device.instrumentationRunning() || (await appium.sessionIds()).length > 0) && Date.now() < deadline) await sleep(stepMs);
+      while ((device.instrumentationRunning() || (await appium.sessionIds()).length > 0) && Date.now() < deadline)
+        await sleep(stepMs);
     },
     withRawSession: async (work) => {
       const { device, appium, serial, adbPort } = target();

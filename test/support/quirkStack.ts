@@ -17,7 +17,13 @@ import { VirtualDevice, type VirtualDeviceOptions } from '../../src/virtual-devi
 import type { ScenarioSpec } from '../../src/virtual-device/scenario/model.js';
 import { startHarness, type HarnessProcess } from '../e2e/support/harnessClient.js';
 import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js';
-import { describeWithAdb, startAdbServer, type AdbResult, type AdbRunOptions, type PrivateAdbServer } from './adbServer.js';
+import {
+  describeWithAdb,
+  startAdbServer,
+  type AdbResult,
+  type AdbRunOptions,
+  type PrivateAdbServer,
+} from './adbServer.js';
 import { startAppium, type RunningAppium } from './appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';
 

@@ -14,7 +14,10 @@ export function quirksScenario(): ScenarioSpec {
   const base = defaultScenario(detectHelperVersions());
   return {
     ...base,
-    packages: [...base.packages, { name: QUIRKS_PACKAGE, thirdParty: true, launcher: { activity: '.FormActivity', screen: QUIRKS_FORM_SCREEN } }],
+    packages: [
+      ...base.packages,
+      { name: QUIRKS_PACKAGE, thirdParty: true, launcher: { activity: '.FormActivity', screen: QUIRKS_FORM_SCREEN } },
+    ],
     screens: [
       ...base.screens,
       {
@@ -27,9 +30,28 @@ export function quirksScenario(): ScenarioSpec {
           bounds: [0, 0, 1080, 2400],
           children: [
             { class: 'android.widget.TextView', text: 'New message', bounds: [40, 180, 1040, 300] },
-            { key: 'attach', class: 'android.widget.ImageButton', contentDesc: 'Attach', clickable: true, bounds: [40, 400, 170, 530] },
-            { key: 'message', class: 'android.widget.EditText', hint: 'Message', clickable: true, focusable: true, bounds: [200, 400, 1040, 530] },
-            { key: 'send', class: 'android.widget.Button', text: 'Send', clickable: true, bounds: [40, 2000, 1040, 2150] },
+            {
+              key: 'attach',
+              class: 'android.widget.ImageButton',
+              contentDesc: 'Attach',
+              clickable: true,
+              bounds: [40, 400, 170, 530],
+            },
+            {
+              key: 'message',
+              class: 'android.widget.EditText',
+              hint: 'Message',
+              clickable: true,
+              focusable: true,
+              bounds: [200, 400, 1040, 530],
+            },
+            {
+              key: 'send',
+              class: 'android.widget.Button',
+              text: 'Send',
+              clickable: true,
+              bounds: [40, 2000, 1040, 2150],
+            },
           ],
         },
       },

@@ -196,8 +196,15 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
       return true;
     }
   }
-  if (new RegExp(`^shell cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`).test(rest)) return true;
-  return new RegExp(`^shell am start -W -n ${pkg}/(?:\\.|${pkg}\\.)?[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*$`).test(rest);
+  if (
+    new RegExp(
+      `^shell cmd package resolve-activity --brief -a android\\.intent\\.action\\.MAIN -c android\\.intent\\.category\\.LAUNCHER ${pkg}$`,
+    ).test(rest)
+  )
+    return true;
+  return new RegExp(
+    `^shell am start -W -n ${pkg}/(?:\\.|${pkg}\\.)?[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*$`,
+  ).test(rest);
 }
 
 export function sleepMs(ms: number): Promise<void> {

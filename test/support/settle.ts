@@ -6,7 +6,12 @@ import { sleep } from './processes.js';
  * For counts that reach their value a moment after the call that causes it (a session closed in
  * the background, a lease timer firing).
  */
-export async function settledValue<T>(read: () => Promise<T>, settled: (value: T) => boolean, withinMs = 20_000, pollMs = 250): Promise<T> {
+export async function settledValue<T>(
+  read: () => Promise<T>,
+  settled: (value: T) => boolean,
+  withinMs = 20_000,
+  pollMs = 250,
+): Promise<T> {
   const deadline = Date.now() + withinMs;
   let value = await read();
   while (!settled(value) && Date.now() < deadline) {

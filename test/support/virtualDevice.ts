@@ -52,7 +52,9 @@ function buildDevice(options: VirtualDeviceForTestOptions): VirtualDevice {
   return VirtualDevice.withDefaultScenario(deviceOptions);
 }
 
-export async function startVirtualDeviceForTest(options: VirtualDeviceForTestOptions = {}): Promise<VirtualDeviceForTest> {
+export async function startVirtualDeviceForTest(
+  options: VirtualDeviceForTestOptions = {},
+): Promise<VirtualDeviceForTest> {
   const device = buildDevice(options);
   const ownsAdb = options.adb === undefined;
   const adb = options.adb ?? (await startAdbServer());

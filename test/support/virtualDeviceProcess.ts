@@ -27,10 +27,22 @@ export interface VirtualDeviceProcessOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-export async function startVirtualDeviceProcess(options: VirtualDeviceProcessOptions = {}): Promise<VirtualDeviceProcess> {
+export async function startVirtualDeviceProcess(
+  options: VirtualDeviceProcessOptions = {},
+): Promise<VirtualDeviceProcess> {
   const port = await freePort();
-  const args = [path.join(repoRoot, 'dist', 'index.js'), 'virtual-device', '--port', String(port), ...(options.quiet === false ? [] : ['--quiet']), ...(options.args ?? [])];
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } });
+  const args = [
+    path.join(repoRoot, 'dist', 'index.js'),
+    'virtual-device',
+    '--port',
+    String(port),
+    ...(options.quiet === false ? [] : ['--quiet']),
+    ...(options.args ?? []),
+  ];
+  const child: ChildProcess = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   // Ended by pid even if this test process dies before stop().
   trackChild(child);
   let output = '';

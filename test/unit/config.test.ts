@@ -45,7 +45,11 @@ describe('loadConfig', () => {
 
   it('reads the trace switch and bounds, and refuses a trace name that is not a plain folder name', () => {
     expect(load({ ANDROID_MCP_TRACE: 'off' }).config.trace?.enabled).toBe(false);
-    const { config, warnings } = load({ ANDROID_MCP_TRACE_KEEP: '3', ANDROID_MCP_TRACE_MAX_MB: '1.5', ANDROID_MCP_TRACE_NAME: '20261207-flow-1' });
+    const { config, warnings } = load({
+      ANDROID_MCP_TRACE_KEEP: '3',
+      ANDROID_MCP_TRACE_MAX_MB: '1.5',
+      ANDROID_MCP_TRACE_NAME: '20261207-flow-1',
+    });
     expect(config.trace).toEqual({ enabled: true, keep: 3, maxBytes: 1_572_864, name: '20261207-flow-1' });
     expect(warnings).toEqual([]);
     const odd = load({ ANDROID_MCP_TRACE: 'maybe', ANDROID_MCP_TRACE_NAME: '../../etc' });
@@ -91,7 +95,9 @@ describe('loadConfig', () => {
   });
 
   it('keeps an absolute artifacts directory as is', () => {
-    expect(load({ ANDROID_MCP_ARTIFACTS_DIR: '/var/evidence' }).config.artifactsDir).toBe(path.resolve('/var/evidence'));
+    expect(load({ ANDROID_MCP_ARTIFACTS_DIR: '/var/evidence' }).config.artifactsDir).toBe(
+      path.resolve('/var/evidence'),
+    );
   });
 
   it('names the artifacts directory in evidence.path as the user can open it', () => {
@@ -157,10 +163,17 @@ describe('evidencePathPrefix', () => {
     const empty = { ANDROID_HOME: '', ANDROID_UDID: '', APPIUM_URL: '', ANDROID_MCP_TOOLSETS: '' };
     const { config, warnings } = load(empty);
     expect(config).toEqual(load({}).config);
-    expect(config).toMatchObject({ udidExplicit: false, appiumUrl: 'http://127.0.0.1:4723', appiumUrlExplicit: false, toolsets: ['core'] });
+    expect(config).toMatchObject({
+      udidExplicit: false,
+      appiumUrl: 'http://127.0.0.1:4723',
+      appiumUrlExplicit: false,
+      toolsets: ['core'],
+    });
     expect(warnings).toEqual([]);
     // An empty ANDROID_HOME is skipped: adb is looked for on PATH, never at "platform-tools/adb" (relative to the working directory).
-    expect(locateAdb({ ...empty, PATH: '/usr/bin' }, (p) => p === '/usr/bin/adb' || p === 'platform-tools/adb', 'linux')).toEqual({ path: '/usr/bin/adb', source: 'PATH' });
+    expect(
+      locateAdb({ ...empty, PATH: '/usr/bin' }, (p) => p === '/usr/bin/adb' || p === 'platform-tools/adb', 'linux'),
+    ).toEqual({ path: '/usr/bin/adb', source: 'PATH' });
   });
 
   it('keeps a non-loopback APPIUM_URL: the guard refuses it per call, not the config', () => {
@@ -199,11 +212,14 @@ describe('evidencePathPrefix', () => {
     ]);
   });
 
-  it.each(['not json', '[1,2]', '"text"', '42', 'null'])('ANDROID_MCP_APPIUM_CAPS=%s is ignored with a warning', (value) => {
-    const { config, warnings } = load({ ANDROID_MCP_APPIUM_CAPS: value });
-    expect(config.appiumExtraCapabilities).toEqual({});
-    expect(warnings).toHaveLength(1);
-  });
+  it.each(['not json', '[1,2]', '"text"', '42', 'null'])(
+    'ANDROID_MCP_APPIUM_CAPS=%s is ignored with a warning',
+    (value) => {
+      const { config, warnings } = load({ ANDROID_MCP_APPIUM_CAPS: value });
+      expect(config.appiumExtraCapabilities).toEqual({});
+      expect(warnings).toHaveLength(1);
+    },
+  );
 });
 
 describe('checkSerial', () => {
@@ -211,20 +227,26 @@ describe('checkSerial', () => {
     expect(() => checkSerial(s, [])).not.toThrow();
   });
 
-  it.each(['R58M123ABC', '127.0.0.1:5555', 'emulator-', 'emulator-55a4', 'xemulator-5554', 'emulator-5554 ', 'emulator-5554\n', ''])(
-    'refuses %j unless allow-listed',
-    (s) => {
-      let error: unknown;
-      try {
-        checkSerial(s, ['something-else']);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(HarnessError);
-      expect((error as HarnessError).code).toBe('EMULATOR_UNAVAILABLE');
-      expect((error as HarnessError).message).toMatch(/ANDROID_MCP_ALLOW_SERIALS/);
-    },
-  );
+  it.each([
+    'R58M123ABC',
+    '127.0.0.1:5555',
+    'emulator-',
+    'emulator-55a4',
+    'xemulator-5554',
+    'emulator-5554 ',
+    'emulator-5554\n',
+    '',
+  ])('refuses %j unless allow-listed', (s) => {
+    let error: unknown;
+    try {
+      checkSerial(s, ['something-else']);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(HarnessError);
+    expect((error as HarnessError).code).toBe('EMULATOR_UNAVAILABLE');
+    expect((error as HarnessError).message).toMatch(/ANDROID_MCP_ALLOW_SERIALS/);
+  });
 
   it('accepts an explicitly allowed serial, exactly', () => {
     expect(() => checkSerial('127.0.0.1:40555', ['127.0.0.1:40555'])).not.toThrow();
@@ -241,13 +263,22 @@ describe('checkAppiumUrl', () => {
     expect(() => checkAppiumUrl('127.0.0.1:4723/wd/hub')).toThrow("APPIUM_URL '127.0.0.1:4723/wd/hub' has no scheme.");
   });
 
-  it.each(['http://127.0.0.1:4723', 'http://localhost:4723', 'http://[::1]:4723', 'http://127.0.0.1:4723/wd/hub', 'http://LOCALHOST:4723'])('accepts %s', (url) => {
+  it.each([
+    'http://127.0.0.1:4723',
+    'http://localhost:4723',
+    'http://[::1]:4723',
+    'http://127.0.0.1:4723/wd/hub',
+    'http://LOCALHOST:4723',
+  ])('accepts %s', (url) => {
     expect(checkAppiumUrl(url)).toBeInstanceOf(URL);
   });
 
-  it.each(['http://127.0.0.1:4444', 'http://localhost:4444/wd/hub'])('accepts a local Selenium Grid hub, %s, as loopback http', (url) => {
-    expect(checkAppiumUrl(url).href).toBe(new URL(url).href);
-  });
+  it.each(['http://127.0.0.1:4444', 'http://localhost:4444/wd/hub'])(
+    'accepts a local Selenium Grid hub, %s, as loopback http',
+    (url) => {
+      expect(checkAppiumUrl(url).href).toBe(new URL(url).href);
+    },
+  );
 
   it.each([
     'https://127.0.0.1:4723',

@@ -16,7 +16,15 @@ import { sanitizeMessage } from '../../domain/sanitize.js';
 import type { GoalLimits, GoalOutcome, GoalRunner, GoalRunRequest, GoalStep } from '../tasks/GoalRunner.js';
 import { compactEnvelope, MAX_TOOL_RESULT_CHARS, refusalEnvelope } from './compactEnvelope.js';
 import { FINISH_TOOL, FINISH_TOOL_NAME, MAX_SUMMARY_CHARS, parseFinish } from './finishTool.js';
-import { ModelError, type ModelMessage, type ModelPort, type ModelToolCall, type ModelToolResult, type ModelToolSpec, type ModelTurn } from './ModelPort.js';
+import {
+  ModelError,
+  type ModelMessage,
+  type ModelPort,
+  type ModelToolCall,
+  type ModelToolResult,
+  type ModelToolSpec,
+  type ModelTurn,
+} from './ModelPort.js';
 import { TypedTexts } from './redaction.js';
 import { systemPrompt } from './systemPrompt.js';
 
@@ -49,7 +57,10 @@ export class AgentLoop implements GoalRunner {
 
   async run(request: GoalRunRequest): Promise<GoalOutcome> {
     // The task manager's limits (its configuration), kept non-negative.
-    const limits: GoalLimits = { maxSteps: Math.max(0, request.limits.maxSteps), maxDurationMs: Math.max(0, request.limits.maxDurationMs) };
+    const limits: GoalLimits = {
+      maxSteps: Math.max(0, request.limits.maxSteps),
+      maxDurationMs: Math.max(0, request.limits.maxDurationMs),
+    };
     const run = new GoalRun(this.options, request, limits);
     return run.execute();
   }
@@ -104,7 +115,12 @@ class GoalRun {
       if (before) return before;
       let turn: ModelTurn;
       try {
-        turn = await this.options.model.next({ system, tools: this.tools, messages: this.messages, signal: this.stop.signal });
+        turn = await this.options.model.next({
+          system,
+          tools: this.tools,
+          messages: this.messages,
+          signal: this.stop.signal,
+        });
       } catch (error) {
         const halt = this.halted();
         if (halt) return halt;
@@ -116,10 +132,18 @@ class GoalRun {
       if (after) return after;
       this.messages.push({ role: 'assistant', text: turn.text, calls: turn.calls });
       for (const call of turn.calls) this.typed.note(call.input);
-      this.options.logger.debug('goal loop: model turn', { stop: turn.stop, calls: turn.calls.length, steps: this.steps.length });
+      this.options.logger.debug('goal loop: model turn', {
+        stop: turn.stop,
+        calls: turn.calls.length,
+        steps: this.steps.length,
+      });
       if (turn.calls.length === 0) {
         if (reminded || turn.stop === 'refusal') {
-          return { kind: 'no_finish', refusal: turn.stop === 'refusal', lastWords: this.typed.redact(turn.text, MAX_LAST_WORDS_CHARS) };
+          return {
+            kind: 'no_finish',
+            refusal: turn.stop === 'refusal',
+            lastWords: this.typed.redact(turn.text, MAX_LAST_WORDS_CHARS),
+          };
         }
         reminded = true;
         this.messages.push({ role: 'user', text: REMINDER });
@@ -149,7 +173,10 @@ class GoalRun {
       } catch (error) {
         // callTool answers envelopes, failures included; a throw means the task's flow is broken: stop acting on it.
         this.record({ tool: call.name, ok: false, error_code: 'INTERNAL_ERROR' }, note);
-        return { kind: 'unexpected', message: `the harness could not run ${boundName(call.name)}: ${sanitizeMessage(String(error))}` };
+        return {
+          kind: 'unexpected',
+          message: `the harness could not run ${boundName(call.name)}: ${sanitizeMessage(String(error))}`,
+        };
       }
       this.record(
         {
@@ -161,7 +188,11 @@ class GoalRun {
         note,
       );
       note = undefined;
-      results.push({ callId: call.id, content: compactEnvelope(envelope, this.options.maxResultChars ?? MAX_TOOL_RESULT_CHARS), isError: !envelope.ok });
+      results.push({
+        callId: call.id,
+        content: compactEnvelope(envelope, this.options.maxResultChars ?? MAX_TOOL_RESULT_CHARS),
+        isError: !envelope.ok,
+      });
     }
     this.messages.push({ role: 'tool_results', results });
     return undefined;
@@ -179,18 +210,29 @@ class GoalRun {
     }
     if (!this.toolNames.has(call.name)) {
       const known = [...this.toolNames, FINISH_TOOL_NAME].join(', ');
-      return Promise.resolve(refusalEnvelope(name, 'INVALID_ARGUMENT', `There is no tool named '${name}'. The tools are: ${known}.`));
+      return Promise.resolve(
+        refusalEnvelope(name, 'INVALID_ARGUMENT', `There is no tool named '${name}'. The tools are: ${known}.`),
+      );
     }
     if (call.input === null) {
       return Promise.resolve(
-        refusalEnvelope(name, 'INVALID_ARGUMENT', `The arguments of ${name} must be one JSON object, as its input schema says; nothing was done.`),
+        refusalEnvelope(
+          name,
+          'INVALID_ARGUMENT',
+          `The arguments of ${name} must be one JSON object, as its input schema says; nothing was done.`,
+        ),
       );
     }
     return this.request.callTool(call.name, call.input);
   }
 
   private record(step: Omit<GoalStep, 'n' | 'note'>, note: string | undefined): void {
-    const recorded: GoalStep = { n: this.steps.length + 1, ...step, tool: boundName(step.tool), ...(note ? { note } : {}) };
+    const recorded: GoalStep = {
+      n: this.steps.length + 1,
+      ...step,
+      tool: boundName(step.tool),
+      ...(note ? { note } : {}),
+    };
     this.steps.push(recorded);
     try {
       this.request.onStep(recorded);
@@ -208,7 +250,12 @@ class GoalRun {
 
   private outcome(halt: Halt): GoalOutcome {
     const steps = [...this.steps];
-    const failed = (summary: string, limit?: 'steps' | 'time'): GoalOutcome => ({ outcome: 'failed', summary, steps, ...(limit ? { limit } : {}) });
+    const failed = (summary: string, limit?: 'steps' | 'time'): GoalOutcome => ({
+      outcome: 'failed',
+      summary,
+      steps,
+      ...(limit ? { limit } : {}),
+    });
     this.options.logger.info('goal loop ended', {
       model: this.options.model.label,
       halt: halt.kind,
@@ -218,11 +265,21 @@ class GoalRun {
     });
     switch (halt.kind) {
       case 'finished':
-        return { outcome: halt.met ? 'passed' : 'failed', summary: this.typed.redact(halt.summary, MAX_SUMMARY_CHARS), steps };
+        return {
+          outcome: halt.met ? 'passed' : 'failed',
+          summary: this.typed.redact(halt.summary, MAX_SUMMARY_CHARS),
+          steps,
+        };
       case 'limit':
         return halt.limit === 'steps'
-          ? failed(`The step limit (${this.limits.maxSteps} tool calls) was reached before the model called ${FINISH_TOOL_NAME}.`, 'steps')
-          : failed(`The time limit (${Math.round(this.limits.maxDurationMs / 1000)} s) ran out before the model called ${FINISH_TOOL_NAME}.`, 'time');
+          ? failed(
+              `The step limit (${this.limits.maxSteps} tool calls) was reached before the model called ${FINISH_TOOL_NAME}.`,
+              'steps',
+            )
+          : failed(
+              `The time limit (${Math.round(this.limits.maxDurationMs / 1000)} s) ran out before the model called ${FINISH_TOOL_NAME}.`,
+              'time',
+            );
       case 'cancelled':
         return failed('The task was cancelled; the loop stopped and nothing it started is still running.');
       case 'model_error': {

@@ -80,7 +80,10 @@ export class DeviceBindings {
   private async bind(serial: string): Promise<DeviceBinding> {
     const identity = this.identify ? await this.identify(serial) : this.knownIdentity(serial);
     if (this.identify && identity.source === 'serial') {
-      this.logger.warn('the device names no serial number or AVD name; its lock is keyed by this serial, so another serial of it gets another lock', { serial });
+      this.logger.warn(
+        'the device names no serial number or AVD name; its lock is keyed by this serial, so another serial of it gets another lock',
+        { serial },
+      );
     }
     return this.known(serial) ?? this.adopt(serial, identity);
   }
@@ -89,7 +92,10 @@ export class DeviceBindings {
   private adopt(serial: string, identity: DeviceIdentity): DeviceBinding {
     let binding = this.byKey.get(identity.key);
     if (binding) {
-      this.logger.info('another serial of a device already in use: same lock and flow', { serial, drives_through: binding.serial });
+      this.logger.info('another serial of a device already in use: same lock and flow', {
+        serial,
+        drives_through: binding.serial,
+      });
     } else {
       binding = this.factory(serial, identity);
       this.byKey.set(identity.key, binding);

@@ -91,7 +91,9 @@ export class DeviceResolver {
     if (online.length === 0) throw this.noneOnline(listed);
     // Several serials may be one device (emulator-5554 and 127.0.0.1:5555): one identity is no choice.
     const described = await this.withFacts(online);
-    const identities = new Set(described.map((device) => (device.facts?.identity ?? serialIdentity(device.serial)).key));
+    const identities = new Set(
+      described.map((device) => (device.facts?.identity ?? serialIdentity(device.serial)).key),
+    );
     if (identities.size === 1 && described[0]) return described[0].serial;
     throw new HarnessError(
       'DEVICE_AMBIGUOUS',
@@ -107,8 +109,10 @@ export class DeviceResolver {
     const directory = this.directory;
     return Promise.all(
       devices.map(async (device) => {
-        const heldBy = (facts: DeviceFacts | null) => directory?.holderOf((facts?.identity ?? serialIdentity(device.serial)).key) ?? null;
-        if (directory === null || device.state !== 'device') return { serial: device.serial, state: device.state, facts: null, heldBy: heldBy(null) };
+        const heldBy = (facts: DeviceFacts | null) =>
+          directory?.holderOf((facts?.identity ?? serialIdentity(device.serial)).key) ?? null;
+        if (directory === null || device.state !== 'device')
+          return { serial: device.serial, state: device.state, facts: null, heldBy: heldBy(null) };
         const facts = await this.ceilings
           .action('reading the device properties', directory.facts(device.serial))
           .catch((error: unknown) => {
@@ -130,7 +134,10 @@ export class DeviceResolver {
   }
 
   private noneOnline(listed: readonly ListedDevice[]): HarnessError {
-    const seen = listed.map((device) => `${device.serial} (${this.allows(device.serial) ? device.state : 'refused: not emulator-N nor in ANDROID_MCP_ALLOW_SERIALS'})`);
+    const seen = listed.map(
+      (device) =>
+        `${device.serial} (${this.allows(device.serial) ? device.state : 'refused: not emulator-N nor in ANDROID_MCP_ALLOW_SERIALS'})`,
+    );
     return new HarnessError(
       'EMULATOR_UNAVAILABLE',
       `No allowed device is online${seen.length ? `; adb sees ${seen.join(', ')}` : ' (adb lists none)'}. ` +

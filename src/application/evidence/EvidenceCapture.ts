@@ -33,7 +33,12 @@ export class EvidenceCapture {
   }
 
   /** Stores a capture the caller already holds, with a preview of it from the same decode (screen_capture). */
-  writeWithPreview(label: string, png: Buffer, maxSide: number, maxBytes: number): Promise<WrittenEvidence & { preview: Buffer }> {
+  writeWithPreview(
+    label: string,
+    png: Buffer,
+    maxSide: number,
+    maxBytes: number,
+  ): Promise<WrittenEvidence & { preview: Buffer }> {
     return this.writer.writeWithPreview(label, png, maxSide, maxBytes);
   }
 

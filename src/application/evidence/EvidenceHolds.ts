@@ -90,9 +90,12 @@ export class EvidenceHolds {
         await board.publish(names);
         this.lastPublished = signature;
       } catch (error) {
-        this.logger.warn('the evidence hold board could not be written; other processes sharing the evidence directory may not see what this one holds', {
-          cause: String(error),
-        });
+        this.logger.warn(
+          'the evidence hold board could not be written; other processes sharing the evidence directory may not see what this one holds',
+          {
+            cause: String(error),
+          },
+        );
       }
     });
     return this.publishing;

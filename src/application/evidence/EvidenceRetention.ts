@@ -63,7 +63,9 @@ export class EvidenceRetention {
     } catch (error) {
       // The index may no longer be the directory's: list it again next time.
       this.index = null;
-      this.logger.warn('the evidence retention bound could not be applied; the action went on', { cause: String(error) });
+      this.logger.warn('the evidence retention bound could not be applied; the action went on', {
+        cause: String(error),
+      });
       return [];
     }
   }
@@ -72,7 +74,8 @@ export class EvidenceRetention {
     const index = await this.current();
     this.insert(index, { name, bytes });
     const own = this.holds.held();
-    const keep = (other: ReadonlySet<string>) => (candidate: string) => candidate === name || own.has(candidate) || other.has(candidate);
+    const keep = (other: ReadonlySet<string>) => (candidate: string) =>
+      candidate === name || own.has(candidate) || other.has(candidate);
     let doomed = planPrune(index, this.totalBytes, this.bound, keep(new Set()));
     if (doomed.length === 0) return [];
     // Only when something would go: what the other processes hold (one small read per process).
@@ -82,7 +85,10 @@ export class EvidenceRetention {
       try {
         await this.directory.remove(doomedName);
       } catch (error) {
-        this.logger.warn('an evidence file past the retention bound could not be removed', { artifact: doomedName, cause: String(error) });
+        this.logger.warn('an evidence file past the retention bound could not be removed', {
+          artifact: doomedName,
+          cause: String(error),
+        });
         continue;
       }
       // Gone, by us or already by another process: either way no longer in the directory.

@@ -58,14 +58,23 @@ export class EvidenceWriter {
   ) {}
 
   async write(label: string, png: Buffer): Promise<WrittenEvidence> {
-    return this.save(label, png, this.assertShowsSomething(() => this.images.inspect(png)));
+    return this.save(
+      label,
+      png,
+      this.assertShowsSomething(() => this.images.inspect(png)),
+    );
   }
 
   /**
    * write(), plus a preview of the capture for the client (screen_capture): the blank check and
    * the preview come from one decode of the PNG.
    */
-  async writeWithPreview(label: string, png: Buffer, maxSide: number, maxBytes: number): Promise<WrittenEvidence & { preview: Buffer }> {
+  async writeWithPreview(
+    label: string,
+    png: Buffer,
+    maxSide: number,
+    maxBytes: number,
+  ): Promise<WrittenEvidence & { preview: Buffer }> {
     let preview: Buffer | undefined;
     const info = this.assertShowsSomething(() => {
       const both = this.images.preview(png, maxSide, maxBytes);

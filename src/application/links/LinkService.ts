@@ -27,7 +27,13 @@ export class LinkService {
   ) {}
 
   /** Without session_id no flow may be open (a navigation under it); with one, the link opens inside that flow. */
-  async open(context: OperationContext, uri: LinkUri, pkg: PackageName | null, sessionId?: string, observe = true): Promise<Outcome> {
+  async open(
+    context: OperationContext,
+    uri: LinkUri,
+    pkg: PackageName | null,
+    sessionId?: string,
+    observe = true,
+  ): Promise<Outcome> {
     const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
     // `after` is read as the other adb-launched actions read it: through the flow's session when one is open.
     const source = (device: DeviceGateway) => (observe ? observerSource(sessions, device) : null);
@@ -40,11 +46,19 @@ export class LinkService {
     });
   }
 
-  private async launch(device: DeviceGateway, uri: LinkUri, pkg: PackageName | null, observeWith: (() => Promise<string>) | null): Promise<Outcome> {
+  private async launch(
+    device: DeviceGateway,
+    uri: LinkUri,
+    pkg: PackageName | null,
+    observeWith: (() => Promise<string>) | null,
+  ): Promise<Outcome> {
     // Behind the lock screen `am start` succeeds and nobody sees the app.
     await requireUsableScreen(device, 'opening the link');
     if (pkg !== null && !(await device.listPackages()).includes(pkg)) {
-      throw new HarnessError('APP_NOT_FOUND', `${pkg} is not installed on the device. Call app_list_installed to see the packages that are, or leave out package_name to let Android choose the app.`);
+      throw new HarnessError(
+        'APP_NOT_FOUND',
+        `${pkg} is not installed on the device. Call app_list_installed to see the packages that are, or leave out package_name to let Android choose the app.`,
+      );
     }
     try {
       const started = await device.openLink(uri, pkg);
@@ -56,9 +70,13 @@ export class LinkService {
             `Check the link's scheme and host against what the app declares${pkg === null ? '' : ', or leave out package_name to let Android choose'}; app_list_installed lists the apps.`,
         );
       }
-      const [foreground, written] = await together(readSettledForeground(device, this.clock, { kind: 'focused' }), this.evidence.capture(device, LABEL));
+      const [foreground, written] = await together(
+        readSettledForeground(device, this.clock, { kind: 'focused' }),
+        this.evidence.capture(device, LABEL),
+      );
       const handledBy = started.component?.split('/')[0] ?? null;
-      const seen = observeWith === null ? null : await observed(readScreenAfterAdbAction(device, this.clock, observeWith));
+      const seen =
+        observeWith === null ? null : await observed(readScreenAfterAdbAction(device, this.clock, observeWith));
       return {
         data: {
           handled_by: handledBy,

@@ -33,7 +33,9 @@ export class DeviceAccess {
     private readonly policy: AccessPolicy,
     warm: WarmSession,
   ) {
-    this.boundedDevice = policy.remote ? ceilings.device(device) : beforeDumpOrNavigation(ceilings.device(device), warm);
+    this.boundedDevice = policy.remote
+      ? ceilings.device(device)
+      : beforeDumpOrNavigation(ceilings.device(device), warm);
   }
 
   get udid(): string {
@@ -45,11 +47,7 @@ export class DeviceAccess {
    * 'adb' for tools that only read through adb, 'appium' for tools that read through Appium too,
    * 'act' for every tool that changes the screen, even through adb (`am start`).
    */
-  async exclusive<T>(
-    context: OperationContext,
-    reach: Reach,
-    body: (device: DeviceGateway) => Promise<T>,
-  ): Promise<T> {
+  async exclusive<T>(context: OperationContext, reach: Reach, body: (device: DeviceGateway) => Promise<T>): Promise<T> {
     guardCall(this.policy.udid, reach, { ...this.policy, remote: this.policy.remote ?? false });
     return this.gate.run(context.tool, context.operationId, () => body(this.boundedDevice));
   }

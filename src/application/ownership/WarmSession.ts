@@ -14,7 +14,6 @@ interface Kept {
   expired: boolean;
 }
 
-
 /**
  * Failures after which the kept session is still sound: the driver answered (no such element; or
  * a screen it could not read: its root never came after the wait for idle).

@@ -64,13 +64,22 @@ export class ScreenReads {
    * `answer`, and each offered entry's bounds by its ref for the run's trace (a person's view of
    * what the model read, never the answer): one attach, so the read counts once in a ref's life.
    */
-  answerAndBounds(device: DeviceGateway, reading: ScreenReading, options: ReadOptions): { answer: Record<string, unknown>; bounds: Record<string, ScreenSummary['actions'][number]['bounds']> } {
+  answerAndBounds(
+    device: DeviceGateway,
+    reading: ScreenReading,
+    options: ReadOptions,
+  ): { answer: Record<string, unknown>; bounds: Record<string, ScreenSummary['actions'][number]['bounds']> } {
     const withRefs = this.refs.attach(reading);
     const bounds = Object.fromEntries(withRefs.actions.map((entry) => [entry.ref, entry.bounds] as const));
     return { answer: this.answerFor(device, reading, withRefs, options), bounds };
   }
 
-  private answerFor(device: DeviceGateway, reading: ScreenReading, withRefs: ScreenSummary, options: ReadOptions): Record<string, unknown> {
+  private answerFor(
+    device: DeviceGateway,
+    reading: ScreenReading,
+    withRefs: ScreenSummary,
+    options: ReadOptions,
+  ): Record<string, unknown> {
     const whole = fitSummaryToBudget(summaryForAnswer(withRefs, false), SUMMARY_BUDGET_BYTES);
     const recent = this.byDevice.get(device) ?? [];
     this.serial += 1;
@@ -83,7 +92,8 @@ export class ScreenReads {
     };
     this.byDevice.set(device, [record, ...recent].slice(0, DIFF_BASES));
     this.newest = record;
-    if (options.includeBounds === true) return { read, ...fitSummaryToBudget(summaryForAnswer(withRefs, true), SUMMARY_BUDGET_BYTES) };
+    if (options.includeBounds === true)
+      return { read, ...fitSummaryToBudget(summaryForAnswer(withRefs, true), SUMMARY_BUDGET_BYTES) };
     let smallest: Record<string, unknown> = { read, ...whole };
     if (!options.diff) return smallest;
     let smallestBytes = wireBytesOfJson(JSON.stringify(smallest));

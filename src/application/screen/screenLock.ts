@@ -58,7 +58,9 @@ function powerUnchanged(window: WindowState, known: PowerRead | undefined): know
 }
 
 /** The window state and the power state at once (two adb reads overlapping); what emulator_get_status reports. */
-export async function readScreenCondition(device: DeviceGateway): Promise<{ window: WindowState; condition: ScreenCondition }> {
+export async function readScreenCondition(
+  device: DeviceGateway,
+): Promise<{ window: WindowState; condition: ScreenCondition }> {
   const [window, wakefulness] = await together(device.getWindowState(), device.getWakefulness());
   lastPower.set(device, { wakefulness, focus: focusOf(window) });
   return { window, condition: conditionOf(window, wakefulness) };
@@ -95,7 +97,12 @@ export async function notePowerAfterAction(device: DeviceGateway, settled: Windo
 export function lockedError(condition: ScreenCondition, doing: string): HarnessError | null {
   const never = 'The harness never unlocks or wakes the device itself: it cannot know the PIN, pattern or password.';
   if (!condition.awake) {
-    const state = condition.wakefulness === 'Dozing' ? 'dozing (ambient display)' : condition.wakefulness === 'Dreaming' ? 'showing a screensaver' : 'asleep';
+    const state =
+      condition.wakefulness === 'Dozing'
+        ? 'dozing (ambient display)'
+        : condition.wakefulness === 'Dreaming'
+          ? 'showing a screensaver'
+          : 'asleep';
     return new HarnessError(
       'DEVICE_LOCKED',
       `The device's screen is off (${state}), so ${doing} was not done: nothing would reach the app. ` +

@@ -7,7 +7,11 @@ import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from './Scr
  * the kept per-action session (borrowed, its lease not renewed), else `uiautomator dump`. Android
  * lets one UiAutomation client register, so whoever holds a session must be read through it.
  */
-export async function readScreenAsObserver(sessions: UiSessions, device: DeviceGateway, sessionId: string | undefined): Promise<ScreenReading> {
+export async function readScreenAsObserver(
+  sessions: UiSessions,
+  device: DeviceGateway,
+  sessionId: string | undefined,
+): Promise<ScreenReading> {
   if (sessionId !== undefined) return sessions.use(sessionId, (session) => readScreenViaDriver(device, session));
   const throughSession = await sessions.borrow((session) => readScreenViaDriver(device, session));
   return throughSession ? throughSession.value : readScreenViaAdb(device);

@@ -45,20 +45,28 @@ function settles(rule: SettleRule, current: string | null, previous: string | nu
 
 /** The helper still in front at the bound: no app is known to be in front (null), rather than the helper. */
 function withoutHelper(window: WindowState): WindowState {
-  return window.foregroundPackage === SETTINGS_HELPER_PACKAGE ? { ...window, foregroundPackage: null, foregroundActivity: null } : window;
+  return window.foregroundPackage === SETTINGS_HELPER_PACKAGE
+    ? { ...window, foregroundPackage: null, foregroundActivity: null }
+    : window;
 }
 
 /**
  * Reads the window state until the foreground settles by `rule`, at most
  * FOREGROUND_SETTLE_TIMEOUT_MS after the first read. `first` is a read already made (it counts).
  */
-export async function readSettledForeground(device: DeviceGateway, clock: Clock, rule: SettleRule, first?: WindowState): Promise<SettledForeground> {
+export async function readSettledForeground(
+  device: DeviceGateway,
+  clock: Clock,
+  rule: SettleRule,
+  first?: WindowState,
+): Promise<SettledForeground> {
   const deadline = clock.monotonicMs() + FOREGROUND_SETTLE_TIMEOUT_MS;
   let window = first ?? (await device.getWindowState());
   let previous: string | null | undefined;
   for (;;) {
     if (settles(rule, window.foregroundPackage, previous)) return { window, settled: true };
-    if (clock.monotonicMs() + FOREGROUND_SETTLE_INTERVAL_MS > deadline) return { window: withoutHelper(window), settled: false };
+    if (clock.monotonicMs() + FOREGROUND_SETTLE_INTERVAL_MS > deadline)
+      return { window: withoutHelper(window), settled: false };
     previous = window.foregroundPackage;
     await clock.sleep(FOREGROUND_SETTLE_INTERVAL_MS);
     window = await device.getWindowState();

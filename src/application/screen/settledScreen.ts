@@ -11,7 +11,11 @@ import type { WindowState } from '../../domain/tree/screen.js';
 import type { UiSessions } from '../sessions/UiSessions.js';
 import { readScreenWith, type ScreenReading } from './ScreenReader.js';
 import type { ScreenReads } from './ScreenReads.js';
-import { FOREGROUND_SETTLE_INTERVAL_MS, FOREGROUND_SETTLE_TIMEOUT_MS, type SettledForeground } from './settledForeground.js';
+import {
+  FOREGROUND_SETTLE_INTERVAL_MS,
+  FOREGROUND_SETTLE_TIMEOUT_MS,
+  type SettledForeground,
+} from './settledForeground.js';
 
 export interface SettledScreen {
   readonly reading: ScreenReading;
@@ -63,7 +67,11 @@ export function observerSource(sessions: UiSessions, device: DeviceGateway): () 
 }
 
 /** The screen after an adb action: the foreground read now (the action waited for its own condition already), then the tree. */
-export async function readScreenAfterAdbAction(device: DeviceGateway, clock: Clock, source: () => Promise<string>): Promise<SettledScreen> {
+export async function readScreenAfterAdbAction(
+  device: DeviceGateway,
+  clock: Clock,
+  source: () => Promise<string>,
+): Promise<SettledScreen> {
   const ended = clock.monotonicMs();
   const window = await device.getWindowState();
   return readSettledScreen(device, clock, source, { window, settled: window.foregroundPackage !== null }, ended);
@@ -85,9 +93,19 @@ export async function observed(read: Promise<SettledScreen>): Promise<SettledScr
 }
 
 /** `after` as the answer carries it: the read (whole or a diff) and `settled: false` when the bound passed, or why it could not be read. */
-export function afterOf(reads: ScreenReads, device: DeviceGateway, seen: SettledScreen | HarnessError): Record<string, unknown> {
+export function afterOf(
+  reads: ScreenReads,
+  device: DeviceGateway,
+  seen: SettledScreen | HarnessError,
+): Record<string, unknown> {
   if (seen instanceof HarnessError) {
-    return { settled: false, error: { code: seen.code, message: `The action was done, but the screen could not be read after it: ${seen.message}` } };
+    return {
+      settled: false,
+      error: {
+        code: seen.code,
+        message: `The action was done, but the screen could not be read after it: ${seen.message}`,
+      },
+    };
   }
   return { ...reads.answer(device, seen.reading, { diff: true }), ...(seen.settled ? {} : { settled: false }) };
 }

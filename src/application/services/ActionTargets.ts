@@ -15,7 +15,10 @@ import { readScreenViaDriver, readScreenWith } from '../screen/ScreenReader.js';
 const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
 
 function stale(why: string): HarnessError {
-  return new HarnessError('STALE_REF', `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`);
+  return new HarnessError(
+    'STALE_REF',
+    `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`,
+  );
 }
 
 /**
@@ -24,7 +27,8 @@ function stale(why: string): HarnessError {
  * them; a client that starts the server for every call cannot carry one over).
  */
 function unknownRefError(ref: string, missing: 'forgotten' | 'never-issued'): HarnessError {
-  if (missing === 'forgotten') return stale(`ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`);
+  if (missing === 'forgotten')
+    return stale(`ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`);
   return new HarnessError(
     'STALE_REF',
     `Ref ${ref} was never given by this server process: refs, like session ids, live only as long as the server that gave them (a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.`,
@@ -69,7 +73,9 @@ export class ActionTargets {
   /** Where the element is: for a ref, from the screen just read; else its bounds and package from the driver. */
   placeOf(session: AutomationSession, found: FoundTarget): Promise<ElementPlace> {
     if (found.bounds) return Promise.resolve({ bounds: found.bounds, packageName: found.packageName });
-    return session.elementPlace(found.element).then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
+    return session
+      .elementPlace(found.element)
+      .then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
   }
 
   /**
@@ -77,7 +83,13 @@ export class ActionTargets {
    * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
    * label sits in a child), so reading the element's text would say less than the entry did.
    */
-  async findTarget(device: DeviceGateway, session: AutomationSession, target: ActionTarget, window: WindowState, inSession: boolean): Promise<FoundTarget> {
+  async findTarget(
+    device: DeviceGateway,
+    session: AutomationSession,
+    target: ActionTarget,
+    window: WindowState,
+    inSession: boolean,
+  ): Promise<FoundTarget> {
     // In a UI session the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
     if (isRefTarget(target)) return this.findRef(device, session, target.ref, inSession ? window : undefined);
     if (!inSession) return { element: await this.find(device, session, target.selector, window), name: null };
@@ -95,10 +107,17 @@ export class ActionTargets {
    * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
    * is touched.
    */
-  private async findRef(device: DeviceGateway, session: AutomationSession, ref: string, window?: WindowState): Promise<FoundTarget & { name: string }> {
+  private async findRef(
+    device: DeviceGateway,
+    session: AutomationSession,
+    ref: string,
+    window?: WindowState,
+  ): Promise<FoundTarget & { name: string }> {
     const known = this.refs.lookup(ref);
     if ('missing' in known) throw unknownRefError(ref, known.missing);
-    const reading = window ? await readScreenWith(session.pageSource(), device.getDensity(), window) : await readScreenViaDriver(device, session);
+    const reading = window
+      ? await readScreenWith(session.pageSource(), device.getDensity(), window)
+      : await readScreenViaDriver(device, session);
     const node = locateIdentity(reading.tree, reading.window, known.identity);
     if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
     const b = node.bounds;
@@ -116,7 +135,14 @@ export class ActionTargets {
     const element = await session.findElement(refLocator(reading.tree, node), 0);
     if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
     const plan = reading.plans.find((p) => p.node === node);
-    return { element, name: plan ? nameOfEntry(plan.entry) : '', bounds: b, window: reading.window, packageName: node.packageName, className: node.className };
+    return {
+      element,
+      name: plan ? nameOfEntry(plan.entry) : '',
+      bounds: b,
+      window: reading.window,
+      packageName: node.packageName,
+      className: node.className,
+    };
   }
 
   /**
@@ -131,12 +157,21 @@ export class ActionTargets {
 
   /** Finds the element or fails with what the screen offers instead. */
   /** One look, no wait: the element, or null when it is not there now. */
-  private async findAtOnce(session: AutomationSession, selector: Selector, window: WindowState): Promise<ElementRef | null> {
+  private async findAtOnce(
+    session: AutomationSession,
+    selector: Selector,
+    window: WindowState,
+  ): Promise<ElementRef | null> {
     const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
     return session.findElement(buildLocator(resolved), 0);
   }
 
-  async find(device: DeviceGateway, session: AutomationSession, selector: Selector, window: WindowState): Promise<ElementRef> {
+  async find(
+    device: DeviceGateway,
+    session: AutomationSession,
+    selector: Selector,
+    window: WindowState,
+  ): Promise<ElementRef> {
     const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
     const element = await session.findElement(buildLocator(resolved), FIND_TIMEOUT_MS);
     if (element) return element;

@@ -27,35 +27,39 @@ export class AppInstallService {
   async install(context: OperationContext, apk: ApkRelativePath, sessionId?: string, observe = true): Promise<Outcome> {
     // The default device: with several online and none configured, DEVICE_AMBIGUOUS.
     const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
-    return access.exclusive(context, 'act', (device) => sessions.outsideOrIn(sessionId, async () => {
-      const prepared = await this.folder.prepare(apk);
-      try {
-        const pkg = prepared.packageName;
-        const replaced = (await device.listPackages()).includes(pkg);
+    return access.exclusive(context, 'act', (device) =>
+      sessions.outsideOrIn(sessionId, async () => {
+        const prepared = await this.folder.prepare(apk);
         try {
-          const outcome = await device.installApk(prepared.hostPath);
-          if (!outcome.ok) throw installRefusedError(pkg, findInstallRefusal(outcome.output));
-          const window = await device.getWindowState();
-          const written = await this.evidence.capture(device, 'app-install');
-          const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device))) : null;
-          return {
-            data: {
-              installed_package: pkg,
-              version_name: prepared.versionName,
-              version_code: prepared.versionCode,
-              replaced,
-              size_bytes: prepared.sizeBytes,
-              foreground_package: window.foregroundPackage,
-              ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
-            },
-            evidence: written.ref,
-          };
-        } catch (error) {
-          throw await this.evidence.attachFailure(device, 'app-install', error);
+          const pkg = prepared.packageName;
+          const replaced = (await device.listPackages()).includes(pkg);
+          try {
+            const outcome = await device.installApk(prepared.hostPath);
+            if (!outcome.ok) throw installRefusedError(pkg, findInstallRefusal(outcome.output));
+            const window = await device.getWindowState();
+            const written = await this.evidence.capture(device, 'app-install');
+            const seen = observe
+              ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device)))
+              : null;
+            return {
+              data: {
+                installed_package: pkg,
+                version_name: prepared.versionName,
+                version_code: prepared.versionCode,
+                replaced,
+                size_bytes: prepared.sizeBytes,
+                foreground_package: window.foregroundPackage,
+                ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+              },
+              evidence: written.ref,
+            };
+          } catch (error) {
+            throw await this.evidence.attachFailure(device, 'app-install', error);
+          }
+        } finally {
+          await prepared.release();
         }
-      } finally {
-        await prepared.release();
-      }
-    }));
+      }),
+    );
   }
 }

@@ -46,7 +46,12 @@ export class AppLaunchService {
     });
   }
 
-  private async launch(device: DeviceGateway, pkg: PackageName, source: () => Promise<string>, observe: boolean): Promise<Outcome> {
+  private async launch(
+    device: DeviceGateway,
+    pkg: PackageName,
+    source: () => Promise<string>,
+    observe: boolean,
+  ): Promise<Outcome> {
     // Behind the lock screen `am start` still succeeds, and nobody sees the app.
     await requireUsableScreen(device, `opening ${pkg}`);
     const component = await this.launcherComponent(device, pkg);
@@ -56,7 +61,14 @@ export class AppLaunchService {
       const written = await this.evidence.capture(device, 'app-open');
       // The same source as the polling: the session's page source in a UI session, else a dump (none is open then).
       const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, source)) : null;
-      return { data: { opened_package: pkg, foreground_package: foreground, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) }, evidence: written.ref };
+      return {
+        data: {
+          opened_package: pkg,
+          foreground_package: foreground,
+          ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+        },
+        evidence: written.ref,
+      };
     } catch (error) {
       throw await this.evidence.attachFailure(device, 'app-open', error);
     }
@@ -79,14 +91,22 @@ export class AppLaunchService {
       await device.startActivity(component);
     } catch (error) {
       if (error instanceof HarnessError) throw error;
-      throw new HarnessError('APP_NOT_FOUND', `${pkg} could not be started. Check it with app_list_installed, then retry.`, {
-        cause: error,
-      });
+      throw new HarnessError(
+        'APP_NOT_FOUND',
+        `${pkg} could not be started. Check it with app_list_installed, then retry.`,
+        {
+          cause: error,
+        },
+      );
     }
   }
 
   /** Returns the foreground package once `pkg` shows nodes on screen; APP_NOT_FOUND after 6 s. */
-  private async waitUntilVisible(device: DeviceGateway, pkg: PackageName, source: () => Promise<string>): Promise<string | null> {
+  private async waitUntilVisible(
+    device: DeviceGateway,
+    pkg: PackageName,
+    source: () => Promise<string>,
+  ): Promise<string | null> {
     const deadline = this.clock.monotonicMs() + APP_VISIBLE_TIMEOUT_MS;
     let foreground: string | null;
     let lastDump: boolean | null = null;

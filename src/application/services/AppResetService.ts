@@ -31,7 +31,10 @@ export class AppResetService {
   clearData(context: OperationContext, pkg: PackageName, sessionId?: string, observe = true): Promise<Outcome> {
     return this.run(context, pkg, sessionId, 'app-clear-data', observe, async (device) => {
       if (!(await device.clearData(pkg))) {
-        throw new HarnessError('APP_NOT_FOUND', `The device refused to clear the data of ${pkg} (pm clear said Failed). Check it with app_list_installed.`);
+        throw new HarnessError(
+          'APP_NOT_FOUND',
+          `The device refused to clear the data of ${pkg} (pm clear said Failed). Check it with app_list_installed.`,
+        );
       }
       return { cleared_package: pkg };
     });
@@ -46,19 +49,33 @@ export class AppResetService {
     body: (device: DeviceGateway) => Promise<Record<string, unknown>>,
   ): Promise<Outcome> {
     const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
-    return access.exclusive(context, 'act', (device) => sessions.outsideOrIn(sessionId, async () => {
-      if (!(await device.listPackages()).includes(pkg)) {
-        throw new HarnessError('APP_NOT_FOUND', `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`);
-      }
-      try {
-        const data = await body(device);
-        const window = await device.getWindowState();
-        const written = await this.evidence.capture(device, label);
-        const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device))) : null;
-        return { data: { ...data, foreground_package: window.foregroundPackage, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) }, evidence: written.ref };
-      } catch (error) {
-        throw await this.evidence.attachFailure(device, label, error);
-      }
-    }));
+    return access.exclusive(context, 'act', (device) =>
+      sessions.outsideOrIn(sessionId, async () => {
+        if (!(await device.listPackages()).includes(pkg)) {
+          throw new HarnessError(
+            'APP_NOT_FOUND',
+            `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`,
+          );
+        }
+        try {
+          const data = await body(device);
+          const window = await device.getWindowState();
+          const written = await this.evidence.capture(device, label);
+          const seen = observe
+            ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device)))
+            : null;
+          return {
+            data: {
+              ...data,
+              foreground_package: window.foregroundPackage,
+              ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+            },
+            evidence: written.ref,
+          };
+        } catch (error) {
+          throw await this.evidence.attachFailure(device, label, error);
+        }
+      }),
+    );
   }
 }

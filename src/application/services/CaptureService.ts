@@ -19,7 +19,11 @@ export class CaptureService {
     return access.exclusive(context, 'adb', async (device) => {
       const png = await device.screencap();
       const written = await this.evidence.writeWithPreview('screen', png, PREVIEW_MAX_SIDE, PREVIEW_MAX_BYTES);
-      return { data: { captured: true, width: written.width, height: written.height }, evidence: written.ref, image: written.preview };
+      return {
+        data: { captured: true, width: written.width, height: written.height },
+        evidence: written.ref,
+        image: written.preview,
+      };
     });
   }
 }

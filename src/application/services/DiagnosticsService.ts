@@ -40,7 +40,10 @@ export class DiagnosticsService {
     return access.exclusive(context, 'adb', async (device) => {
       const { pkg, lines, minLevel } = request;
       if (!(await device.listPackages()).includes(pkg)) {
-        throw new HarnessError('APP_NOT_FOUND', `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`);
+        throw new HarnessError(
+          'APP_NOT_FOUND',
+          `${pkg} is not installed on the device. Call app_list_installed to see the packages that are.`,
+        );
       }
       const pids = await processIdsOf(device, pkg);
       if (pids.length === 0) {
@@ -64,7 +67,14 @@ export class DiagnosticsService {
       }
       // Stable: lines of one process keep logcat's order when their times are equal.
       all.sort((a, b) => a.epochMs - b.epochMs);
-      const compact = all.slice(-lines).map((l) => ({ time: l.time, pid: l.pid, tid: l.tid, level: l.level, tag: l.tag, message: cutMessage(l.message) }));
+      const compact = all.slice(-lines).map((l) => ({
+        time: l.time,
+        pid: l.pid,
+        tid: l.tid,
+        level: l.level,
+        tag: l.tag,
+        message: cutMessage(l.message),
+      }));
       const { kept, dropped } = newestWithin(compact);
       return {
         data: {

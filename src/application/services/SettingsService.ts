@@ -44,7 +44,10 @@ export class SettingsService {
       const marker = await this.waitForAppsList(device, source);
       const written = await this.evidence.capture(device, 'settings-apps');
       const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, source)) : null;
-      return { data: { screen_marker: marker, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) }, evidence: written.ref };
+      return {
+        data: { screen_marker: marker, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) },
+        evidence: written.ref,
+      };
     } catch (error) {
       throw await this.evidence.attachFailure(device, 'settings-apps', error);
     }

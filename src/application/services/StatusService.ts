@@ -76,7 +76,15 @@ export class StatusService {
       checkAppiumUrl(this.appiumUrl, this.remote);
       const [listed, endpoint] = await together(list(), this.endpoint());
       return {
-        data: { udid: null, android_version: null, model: null, screen: null, appium_version: endpoint.version, appium_endpoint: endpointData(endpoint), devices: listed },
+        data: {
+          udid: null,
+          android_version: null,
+          model: null,
+          screen: null,
+          appium_version: endpoint.version,
+          appium_endpoint: endpointData(endpoint),
+          devices: listed,
+        },
       };
     }
     return binding.access.exclusive(context, 'appium', async (device) => {
@@ -91,7 +99,10 @@ export class StatusService {
         list(),
       );
       // Without a device list (no adb to ask), the device at hand is the list.
-      const devices = listed.length > 0 || this.router.resolver.hasDirectory ? listed : [{ serial: binding.serial, state: 'device', avd_name: null, android_version, model, held_by: null }];
+      const devices =
+        listed.length > 0 || this.router.resolver.hasDirectory
+          ? listed
+          : [{ serial: binding.serial, state: 'device', avd_name: null, android_version, model, held_by: null }];
       return {
         data: {
           udid: binding.serial,

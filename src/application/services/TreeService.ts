@@ -11,7 +11,12 @@ import { isVisible } from '../../domain/tree/nodeFacts.js';
 import type { UiNode } from '../../domain/tree/uiNode.js';
 import type { ScreenReading } from '../screen/ScreenReader.js';
 import { summaryForAnswer } from '../screen/wireSummary.js';
-import { ANSWER_BUDGET_BYTES, ENVELOPE_RESERVE_BYTES, SUMMARY_BUDGET_BYTES, wireBytesOfJson } from '../../domain/summary/answerBudget.js';
+import {
+  ANSWER_BUDGET_BYTES,
+  ENVELOPE_RESERVE_BYTES,
+  SUMMARY_BUDGET_BYTES,
+  wireBytesOfJson,
+} from '../../domain/summary/answerBudget.js';
 import { redactPasswordTexts } from '../../domain/tree/dump.js';
 import { rawPart } from '../../domain/tree/rawPage.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
@@ -53,7 +58,10 @@ export class TreeService {
       if (request.within !== undefined || request.textOnly === true) return { data: this.part(reading, request) };
       // Every answer stays within what clients accept (docs/contract.md, "Size of an answer"): the
       // summary in its share...
-      const read = this.reads.answerAndBounds(device, reading, { diff: request.sinceLast === true, includeBounds: request.includeBounds === true });
+      const read = this.reads.answerAndBounds(device, reading, {
+        diff: request.sinceLast === true,
+        includeBounds: request.includeBounds === true,
+      });
       const summary = read.answer;
       // The run's trace draws the entries for a person, bounds asked for or not.
       const trace = { bounds: read.bounds };
@@ -69,17 +77,34 @@ export class TreeService {
   /** A container's summary, or the texts (of the screen or of a container), within the summary's share of the budget. */
   private part(reading: ScreenReading, request: TreeRequest): Record<string, unknown> {
     const container = request.within === undefined ? undefined : this.containerOf(reading, request.within);
-    const echo = request.within === undefined ? {} : { within: isRefTarget(request.within) ? { ref: request.within.ref } : selectorToWire(request.within.selector) };
+    const echo =
+      request.within === undefined
+        ? {}
+        : {
+            within: isRefTarget(request.within) ? { ref: request.within.ref } : selectorToWire(request.within.selector),
+          };
     return this.reads.part(reading, (withRefs) => {
       if (request.textOnly === true) {
         const { texts, truncated } = screenTexts(reading.tree, container);
-        const fitted = fitSummaryToBudget({ ...echo, foreground_package: withRefs.foreground_package, texts, actions: [], ...(truncated ? { truncated: true as const } : {}) }, SUMMARY_BUDGET_BYTES);
+        const fitted = fitSummaryToBudget(
+          {
+            ...echo,
+            foreground_package: withRefs.foreground_package,
+            texts,
+            actions: [],
+            ...(truncated ? { truncated: true as const } : {}),
+          },
+          SUMMARY_BUDGET_BYTES,
+        );
         // No actions in a text read: the list was only there for the budget's cut.
         const { actions: _none, counts, ...rest } = fitted as typeof fitted & { counts?: { texts: number } };
         return { ...rest, ...(counts ? { counts: { texts: counts.texts } } : {}) };
       }
       const inside = summaryWithin(withRefs, reading.plans, container!);
-      return { ...echo, ...fitSummaryToBudget(summaryForAnswer(inside, request.includeBounds === true), SUMMARY_BUDGET_BYTES) };
+      return {
+        ...echo,
+        ...fitSummaryToBudget(summaryForAnswer(inside, request.includeBounds === true), SUMMARY_BUDGET_BYTES),
+      };
     });
   }
 
@@ -92,9 +117,14 @@ export class TreeService {
       const known = this.reads.lookupRef(target.ref);
       const node = 'missing' in known ? null : locateIdentity(reading.tree, reading.window, known.identity);
       if (node) return node;
-      throw new HarnessError('STALE_REF', `The screen changed since ref ${target.ref} was read: call ui_get_tree again and send a ref from its answer as within.`);
+      throw new HarnessError(
+        'STALE_REF',
+        `The screen changed since ref ${target.ref} was read: call ui_get_tree again and send a ref from its answer as within.`,
+      );
     }
-    const node = matchSelector(reading.tree, expandIds(target.selector, reading.summary.foreground_package)).find(isVisible);
+    const node = matchSelector(reading.tree, expandIds(target.selector, reading.summary.foreground_package)).find(
+      isVisible,
+    );
     if (node) return node;
     throw new HarnessError('UI_ELEMENT_NOT_FOUND', notFoundMessage(target.selector, reading.summary.actions));
   }

@@ -4,10 +4,22 @@ import { HarnessError } from '../../domain/errors.js';
 import type { AutomationSession, Clock, DeviceGateway, Logger } from '../../domain/ports.js';
 import { notEditableMessage, refusedTextMessage } from '../../domain/refusedText.js';
 import type { WindowState } from '../../domain/tree/screen.js';
-import { coveredMessage, noAreaMessage, obstructionsOf, planTap, type TapPlan } from '../../domain/gestures/tapPoint.js';
+import {
+  coveredMessage,
+  noAreaMessage,
+  obstructionsOf,
+  planTap,
+  type TapPlan,
+} from '../../domain/gestures/tapPoint.js';
 import { contentSignature, mainContainer, planScroll, swipeArea } from '../../domain/gestures/scrollGesture.js';
 import { containerOf, nodeOfElement, orientationOfDirection } from '../../domain/summary/scrollables.js';
-import { namedGoneMessage, namedHiddenMessage, namedNotScrollableMessage, namedWrongOrientationMessage, noContainerMessage } from '../../domain/gestures/scrollRefusal.js';
+import {
+  namedGoneMessage,
+  namedHiddenMessage,
+  namedNotScrollableMessage,
+  namedWrongOrientationMessage,
+  noContainerMessage,
+} from '../../domain/gestures/scrollRefusal.js';
 import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
 import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
 import type { ActionTarget } from '../../domain/refs/refTarget.js';
@@ -89,26 +101,40 @@ export class UiActionService {
     this.targets = new ActionTargets(refs, logger);
   }
 
-  tap(context: OperationContext, target: ActionTarget, sessionId?: string, longPress = false, observe = true): Promise<Outcome> {
+  tap(
+    context: OperationContext,
+    target: ActionTarget,
+    sessionId?: string,
+    longPress = false,
+    observe = true,
+  ): Promise<Outcome> {
     const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
     // Where the pressed element was, for the run's trace (a person's view), never the answer.
     let pressed: Rect | null = null;
-    const outcome = this.act(context, longPress ? 'ui-long-press' : 'ui-tap', { sessionId, observe }, async (device, session, window, inSession) => {
-      const found = await this.targets.findTarget(device, session, target, window, inSession);
-      const { element, name } = found;
-      // Read before the click: the click may navigate away from the element. The label and the
-      // element's place are independent reads: asked at once, their round trips overlap.
-      const [label, place] = await together(name !== null ? Promise.resolve(name) : session.elementLabel(element), this.targets.placeOf(session, found));
-      pressed = place.bounds;
-      const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
-      return {
-        target: echo(target),
-        element_label: label,
-        ...(longPress ? { long_press: true } : {}),
-        ...(plan.kind === 'point' ? { pressed_outside: plan.coveredBy } : {}),
-      };
-    });
+    const outcome = this.act(
+      context,
+      longPress ? 'ui-long-press' : 'ui-tap',
+      { sessionId, observe },
+      async (device, session, window, inSession) => {
+        const found = await this.targets.findTarget(device, session, target, window, inSession);
+        const { element, name } = found;
+        // Read before the click: the click may navigate away from the element. The label and the
+        // element's place are independent reads: asked at once, their round trips overlap.
+        const [label, place] = await together(
+          name !== null ? Promise.resolve(name) : session.elementLabel(element),
+          this.targets.placeOf(session, found),
+        );
+        pressed = place.bounds;
+        const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
+        return {
+          target: echo(target),
+          element_label: label,
+          ...(longPress ? { long_press: true } : {}),
+          ...(plan.kind === 'point' ? { pressed_outside: plan.coveredBy } : {}),
+        };
+      },
+    );
     return outcome.then((done) => (pressed ? { ...done, trace: { acted: toBox(pressed) } } : done));
   }
 
@@ -140,7 +166,8 @@ export class UiActionService {
     const bars = place.packageName === SYSTEM_UI ? undefined : window?.systemBars;
     const plan: TapPlan = bounds && window ? planTap(bounds, obstructionsOf(window.ime, bars)) : { kind: 'centre' };
     if (plan.kind === 'hidden') {
-      if (how.whenHidden === 'refuse') throw new HarnessError('UI_ELEMENT_NOT_FOUND', coveredMessage(echo(target), plan.coveredBy));
+      if (how.whenHidden === 'refuse')
+        throw new HarnessError('UI_ELEMENT_NOT_FOUND', coveredMessage(echo(target), plan.coveredBy));
       return plan;
     }
     if (plan.kind === 'point') await session.pressAt(plan.point, longPress ? LONG_PRESS_HOLD_MS : 0);
@@ -149,7 +176,13 @@ export class UiActionService {
     return plan;
   }
 
-  typeText(context: OperationContext, target: ActionTarget, text: string, sessionId?: string, observe = true): Promise<Outcome> {
+  typeText(
+    context: OperationContext,
+    target: ActionTarget,
+    text: string,
+    sessionId?: string,
+    observe = true,
+  ): Promise<Outcome> {
     const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
     return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inSession) => {
@@ -158,15 +191,24 @@ export class UiActionService {
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
       const className = found.className ?? (await session.elementPlace(element)).className;
-      if (className !== '' && !isTextFieldClass(className)) throw new HarnessError('UI_ELEMENT_NOT_FOUND', notEditableMessage(target, className, await this.targets.offers(device, session)));
+      if (className !== '' && !isTextFieldClass(className))
+        throw new HarnessError(
+          'UI_ELEMENT_NOT_FOUND',
+          notEditableMessage(target, className, await this.targets.offers(device, session)),
+        );
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
       // only then); a person taps a field before typing too. A focused field is left alone. The
       // tap lands on its visible part, as ui_tap's does (a chat field under the navigation bar).
       // A field with no visible part is not tapped: set-text, an accessibility action, may still take it.
-      const pressed = (await session.isFocused(element)) ? null : await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' });
+      const pressed = (await session.isFocused(element))
+        ? null
+        : await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' });
       const tapped = pressed !== null && (pressed.kind === 'centre' || pressed.kind === 'point');
       if ((await session.typeText(element, text)) === 'refused') {
-        throw new HarnessError('UI_ELEMENT_NOT_FOUND', refusedTextMessage(target, tapped, await this.targets.offers(device, session)));
+        throw new HarnessError(
+          'UI_ELEMENT_NOT_FOUND',
+          refusedTextMessage(target, tapped, await this.targets.offers(device, session)),
+        );
       }
       return { target: echo(target), characters_sent: codePointLength(text) };
     });
@@ -180,7 +222,13 @@ export class UiActionService {
    * A selector goes through the same find as ui_tap; the element found, or its nearest
    * scrollable ancestor, must scroll the way asked, else nothing is swiped.
    */
-  scroll(context: OperationContext, direction: ScrollDirection, selector?: Selector, sessionId?: string, observe = true): Promise<Outcome> {
+  scroll(
+    context: OperationContext,
+    direction: ScrollDirection,
+    selector?: Selector,
+    sessionId?: string,
+    observe = true,
+  ): Promise<Outcome> {
     return this.act(context, 'ui-scroll', { sessionId, observe }, async (device, session, window) => {
       const element = selector ? await this.targets.find(device, session, selector, window) : null;
       const place = element ? await session.elementPlace(element) : null;
@@ -195,11 +243,16 @@ export class UiActionService {
         const node = nodeOfElement(before.tree, { className: place.className, bounds: parseBounds(place.bounds) });
         if (!node) throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedGoneMessage(selector));
         const named = containerOf(node, direction);
-        if (named.kind === 'not-scrollable') throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedNotScrollableMessage(selector, node, scrollables));
+        if (named.kind === 'not-scrollable')
+          throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedNotScrollableMessage(selector, node, scrollables));
         if (named.kind === 'wrong-orientation') {
-          throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedWrongOrientationMessage(selector, direction, named.nearest, named.orientation, scrollables));
+          throw new HarnessError(
+            'UI_ELEMENT_NOT_FOUND',
+            namedWrongOrientationMessage(selector, direction, named.nearest, named.orientation, scrollables),
+          );
         }
-        if (!swipeArea(named.container, scrollContext, orientation)) throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedHiddenMessage(selector, named.container));
+        if (!swipeArea(named.container, scrollContext, orientation))
+          throw new HarnessError('UI_ELEMENT_NOT_FOUND', namedHiddenMessage(selector, named.container));
         container = named.container;
       } else if (orientation === 'horizontal' && !mainContainer(before.tree, scrollContext, direction)) {
         // Sideways, a blind swipe could dismiss a row or page a pager: only over a container that scrolls that way.
@@ -293,7 +346,12 @@ export class UiActionService {
     { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
     /** `inSession`: the call runs in a UI session, so `window` was read with the session already there and nothing has acted since. */
-    body: (device: DeviceGateway, session: AutomationSession, window: WindowState, inSession: boolean) => Promise<Record<string, unknown>>,
+    body: (
+      device: DeviceGateway,
+      session: AutomationSession,
+      window: WindowState,
+      inSession: boolean,
+    ) => Promise<Record<string, unknown>>,
     fromForeground: (foreground: string | null) => Record<string, unknown> = () => ({}),
     after: AfterAction = 'focused',
   ): Promise<Outcome> {
@@ -319,12 +377,20 @@ export class UiActionService {
             // The keyboard's place is what a press plans with: the newest read says where it is.
             latest = { ...screenBefore, ime: now.ime };
           }
-          const data = { ...(await body(device, session, latest, sessionId !== undefined)), ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}) };
+          const data = {
+            ...(await body(device, session, latest, sessionId !== undefined)),
+            ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}),
+          };
           const ended = this.clock.monotonicMs();
           // Inside the session: the screen is read through it, never dumped under its UiAutomation.
           const observeScreen = (foreground: SettledForeground): Promise<SettledScreen | HarnessError | null> =>
-            observe ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), foreground, ended)) : Promise.resolve(null);
-          const read = after === 'back' ? await this.settleThenCapture(device, label, before, observeScreen) : await this.captureWhileReading(device, label, observeScreen);
+            observe
+              ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), foreground, ended))
+              : Promise.resolve(null);
+          const read =
+            after === 'back'
+              ? await this.settleThenCapture(device, label, before, observeScreen)
+              : await this.captureWhileReading(device, label, observeScreen);
           return { data, ...read };
         });
         const { data, foreground, written, seen } = done;
@@ -349,9 +415,18 @@ export class UiActionService {
    * After Back: the evidence shows the screen once the focus has settled. The screenshot, the read of
    * `after` and the power read all start then and overlap: each reads the same settled screen.
    */
-  private async settleThenCapture(device: DeviceGateway, label: string, before: string | null, observeScreen: ObserveScreen): Promise<ActionTail> {
+  private async settleThenCapture(
+    device: DeviceGateway,
+    label: string,
+    before: string | null,
+    observeScreen: ObserveScreen,
+  ): Promise<ActionTail> {
     const foreground = await readSettledForeground(device, this.clock, { kind: 'changed-or-repeated', before });
-    const [written, seen] = await together(this.evidence.capture(device, label), observeScreen(foreground), notePowerAfterAction(device, foreground.window));
+    const [written, seen] = await together(
+      this.evidence.capture(device, label),
+      observeScreen(foreground),
+      notePowerAfterAction(device, foreground.window),
+    );
     return { foreground, written, seen };
   }
 
@@ -360,7 +435,11 @@ export class UiActionService {
    * taken (the longest read of the tail) the foreground is read, then `after` and the power state,
    * more foreground reads only while no window has focus. All settle before the call returns.
    */
-  private async captureWhileReading(device: DeviceGateway, label: string, observeScreen: ObserveScreen): Promise<ActionTail> {
+  private async captureWhileReading(
+    device: DeviceGateway,
+    label: string,
+    observeScreen: ObserveScreen,
+  ): Promise<ActionTail> {
     const settleAndObserve = async (): Promise<Omit<ActionTail, 'written'>> => {
       const foreground = await readSettledForeground(device, this.clock, { kind: 'focused' });
       const [seen] = await together(observeScreen(foreground), notePowerAfterAction(device, foreground.window));

@@ -3,9 +3,7 @@ import type { OperationContext, Outcome } from '../OperationRunner.js';
 
 /** ui_session_open and ui_session_close. */
 export class UiSessionService {
-  constructor(
-    private readonly router: DeviceRouter,
-  ) {}
+  constructor(private readonly router: DeviceRouter) {}
 
   /** `device`: a serial or AVD name; the session_id then names that device for every call. */
   async open(context: OperationContext, device?: string): Promise<Outcome> {

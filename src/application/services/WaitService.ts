@@ -49,12 +49,20 @@ export class WaitService {
           if (state.stop) throw new DeadlineExceeded('timed out');
           const reading = await readScreenAsObserver(sessions, device, request.sessionId);
           // An `id` means the foreground package of this reading, the one its summary writes ids for.
-          const present = matchSelector(reading.tree, expandIds(request.selector, reading.summary.foreground_package)).some(isVisible);
+          const present = matchSelector(
+            reading.tree,
+            expandIds(request.selector, reading.summary.foreground_package),
+          ).some(isVisible);
           state.lastPresent = present;
           if (present === (request.until === 'visible')) {
             // The same summary as ui_get_tree's, refs included, so the model can act on what it waited for.
-            const summary = this.reads.answer(device, reading, { diff: false, includeBounds: request.includeBounds === true });
-            return { data: { until: request.until, waited_ms: Math.round(this.clock.monotonicMs() - started), ...summary } };
+            const summary = this.reads.answer(device, reading, {
+              diff: false,
+              includeBounds: request.includeBounds === true,
+            });
+            return {
+              data: { until: request.until, waited_ms: Math.round(this.clock.monotonicMs() - started), ...summary },
+            };
           }
           const remaining = request.timeoutMs - (this.clock.monotonicMs() - started);
           if (state.stop || remaining <= 0) throw new DeadlineExceeded('timed out');

@@ -30,6 +30,9 @@ export class ObserverSessions implements DriverSessionSource {
     await this.warm.ensure(OBSERVER_LEASE_MS);
     const again = await this.sessions.borrow(body);
     if (again) return again.value;
-    throw new HarnessError('APPIUM_UNAVAILABLE', 'The session opened to read the device ended before it could be used (the endpoint dropped it). Retry the call.');
+    throw new HarnessError(
+      'APPIUM_UNAVAILABLE',
+      'The session opened to read the device ended before it could be used (the endpoint dropped it). Retry the call.',
+    );
   }
 }

@@ -48,7 +48,9 @@ export class OneSessionAtATime implements AutomationGateway {
     const outcome = await Promise.race([settled, limit]);
     if (timer !== null) this.clock.clearTimeout(timer);
     if (outcome === 'limit') {
-      this.logger.warn('an earlier Appium session is still closing; opening the next one anyway', { waited_ms: this.waitLimitMs });
+      this.logger.warn('an earlier Appium session is still closing; opening the next one anyway', {
+        waited_ms: this.waitLimitMs,
+      });
     }
   }
 

@@ -1,5 +1,12 @@
 import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
-import type { AutomationGateway, AutomationSession, Clock, DeviceLock, Logger, SessionOptions } from '../../domain/ports.js';
+import type {
+  AutomationGateway,
+  AutomationSession,
+  Clock,
+  DeviceLock,
+  Logger,
+  SessionOptions,
+} from '../../domain/ports.js';
 import { withCloseOnce } from '../time/closeOnce.js';
 
 /** A session whose close never settles (Appium hung) gives the device back after this long anyway. */
@@ -45,7 +52,9 @@ export class SessionHoldingAutomation implements AutomationGateway {
   private holding(inner: AutomationSession, release: () => void): AutomationSession {
     return withCloseOnce(inner, () => {
       const limit = this.clock.setTimeout(() => {
-        this.logger.warn('an Appium session did not finish closing; giving the device lock back anyway', { session: inner.id });
+        this.logger.warn('an Appium session did not finish closing; giving the device lock back anyway', {
+          session: inner.id,
+        });
         release();
       }, this.closeHoldLimitMs);
       return inner.close().finally(() => {

@@ -1,5 +1,12 @@
 import { HarnessError } from '../../domain/errors.js';
-import type { AutomationGateway, AutomationSession, Clock, Logger, RandomSource, TimerHandle } from '../../domain/ports.js';
+import type {
+  AutomationGateway,
+  AutomationSession,
+  Clock,
+  Logger,
+  RandomSource,
+  TimerHandle,
+} from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
 import type { WarmSession } from '../ownership/WarmSession.js';
 
@@ -147,7 +154,11 @@ export class UiSessions {
     }
   }
 
-  private async borrowLive<T>(live: LiveSession, body: (session: AutomationSession) => Promise<T>, renew: boolean): Promise<T> {
+  private async borrowLive<T>(
+    live: LiveSession,
+    body: (session: AutomationSession) => Promise<T>,
+    renew: boolean,
+  ): Promise<T> {
     live.inUse += 1;
     if (renew) live.lastUseMs = this.clock.monotonicMs();
     try {

@@ -102,7 +102,11 @@ export class TaskManager {
     };
     this.tasks.set(record.id, record);
     lane.queue.push(record);
-    this.logger.info('task queued', { task_id: record.id, kind: work.kind, queued_before: lane.queue.length - 1 + (lane.running ? 1 : 0) });
+    this.logger.info('task queued', {
+      task_id: record.id,
+      kind: work.kind,
+      queued_before: lane.queue.length - 1 + (lane.running ? 1 : 0),
+    });
     this.startNext(lane);
     return this.viewOf(record);
   }
@@ -165,9 +169,15 @@ export class TaskManager {
         },
       });
     } catch (error) {
-      this.logger.error('task failed unexpectedly', { task_id: record.id, cause: error instanceof Error ? error.message : String(error) });
+      this.logger.error('task failed unexpectedly', {
+        task_id: record.id,
+        cause: error instanceof Error ? error.message : String(error),
+      });
       const code = error instanceof HarnessError ? error.code : 'INTERNAL_ERROR';
-      const message = error instanceof HarnessError ? error.message : `The task failed unexpectedly; see the server log (task ${record.id}).`;
+      const message =
+        error instanceof HarnessError
+          ? error.message
+          : `The task failed unexpectedly; see the server log (task ${record.id}).`;
       result = { passed: false, report: {}, artifactIds: [], error: { code, message } };
     }
     record.result = result;
@@ -200,8 +210,11 @@ export class TaskManager {
     for (const record of finished) {
       if (now - (record.finishedMono ?? now) >= this.policy.keepForMs) this.tasks.delete(record.id);
     }
-    const kept = finished.filter((record) => this.tasks.has(record.id)).sort((a, b) => (a.finishedMono ?? 0) - (b.finishedMono ?? 0));
-    for (const record of kept.slice(0, Math.max(0, kept.length - this.policy.keepFinished))) this.tasks.delete(record.id);
+    const kept = finished
+      .filter((record) => this.tasks.has(record.id))
+      .sort((a, b) => (a.finishedMono ?? 0) - (b.finishedMono ?? 0));
+    for (const record of kept.slice(0, Math.max(0, kept.length - this.policy.keepFinished)))
+      this.tasks.delete(record.id);
     for (const [key, lane] of this.lanes) if (!lane.running && lane.queue.length === 0) this.lanes.delete(key);
   }
 

@@ -44,7 +44,11 @@ export function goalWork(device: string, goal: string, deps: GoalTaskDeps): Task
       const allowed = new Set(deps.catalog.map((tool) => tool.name));
       const callTool = (name: string, args: Readonly<Record<string, unknown>>): Promise<Envelope> => {
         if (!allowed.has(name)) {
-          return deps.tools.refuse(name, 'INVALID_ARGUMENT', `${JSON.stringify(name.slice(0, 64))} is not one of this task's tools: call one of ${[...allowed].join(', ')}.`);
+          return deps.tools.refuse(
+            name,
+            'INVALID_ARGUMENT',
+            `${JSON.stringify(name.slice(0, 64))} is not one of this task's tools: call one of ${[...allowed].join(', ')}.`,
+          );
         }
         // The task's own UI session, whatever the model sent: it cannot name another session.
         return deps.tools.call(name, { ...args, session_id: sessionId });

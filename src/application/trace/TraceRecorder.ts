@@ -148,11 +148,14 @@ export class TraceRecorder implements CallRecorder {
       ...(acted ? { acted_bounds: acted } : {}),
     });
     // The next call was chosen after reading this answer: it is the summary the model had.
-    if (envelope.ok && ((READ_TOOLS.has(tool) && Array.isArray(data.actions)) || hasActions(data.after))) this.lastRead = this.line;
+    if (envelope.ok && ((READ_TOOLS.has(tool) && Array.isArray(data.actions)) || hasActions(data.after)))
+      this.lastRead = this.line;
   }
 
   private safeEnvelope(envelope: Envelope): Envelope {
-    const error = envelope.error ? { ...envelope.error, message: this.typed.redact(envelope.error.message, 2000) } : null;
+    const error = envelope.error
+      ? { ...envelope.error, message: this.typed.redact(envelope.error.message, 2000) }
+      : null;
     const size = JSON.stringify(envelope.data).length;
     const data = size > MAX_DATA_CHARS ? { omitted_characters: size } : this.withoutSessionId(envelope.data);
     return { ...envelope, data, error };

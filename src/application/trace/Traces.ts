@@ -53,7 +53,8 @@ export class Traces {
 
   private sessionTrace(): TraceRecorder | null {
     if (this.sessionRecorder === undefined) {
-      const kind: TraceKind = this.options.sessionName !== null && this.sessionKind === 'stdio' ? 'flow' : this.sessionKind;
+      const kind: TraceKind =
+        this.options.sessionName !== null && this.sessionKind === 'stdio' ? 'flow' : this.sessionKind;
       this.sessionRecorder = this.open(kind, this.options.sessionName);
     }
     return this.sessionRecorder;

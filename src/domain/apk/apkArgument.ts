@@ -25,11 +25,23 @@ export function parseApkArgument(raw: unknown): ApkRelativePath {
   if (raw.trim() === '') throw refuse('it is empty');
   if (raw.length > APK_ARGUMENT_MAX) throw refuse(`it is longer than ${APK_ARGUMENT_MAX} characters`);
   // NUL would cut the path in every C API adb uses; other controls and bidi characters hide what the path says.
-  if ([...raw].some((ch) => { const cp = ch.codePointAt(0) ?? 0; return cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xd800 && cp <= 0xdfff); })) {
+  if (
+    [...raw].some((ch) => {
+      const cp = ch.codePointAt(0) ?? 0;
+      return (
+        cp <= 0x1f ||
+        (cp >= 0x7f && cp <= 0x9f) ||
+        (cp >= 0x202a && cp <= 0x202e) ||
+        (cp >= 0x2066 && cp <= 0x2069) ||
+        (cp >= 0xd800 && cp <= 0xdfff)
+      );
+    })
+  ) {
     throw refuse('it contains a control or bidi character');
   }
   // Absolute in POSIX or Windows spelling, a URL, or the home directory: all point outside the folder.
-  if (/^[/\\~]/.test(raw) || /^[A-Za-z]:/.test(raw) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw)) throw refuse(`'${safePreview(raw, 40)}' is absolute`);
+  if (/^[/\\~]/.test(raw) || /^[A-Za-z]:/.test(raw) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw))
+    throw refuse(`'${safePreview(raw, 40)}' is absolute`);
   const segments = raw.split(/[/\\]/);
   if (segments.some((s) => s === '..')) throw refuse('it contains ".." (the file must be inside the folder)');
   if (segments.some((s) => s === '')) throw refuse('it contains an empty path segment');

@@ -105,7 +105,16 @@ export function parseCrashBuffer(lines: readonly LogLine[]): CrashReport[] {
       else if (NATIVE_FRAME.test(text)) frames.push(text.trim());
     }
     if (pid < 0) continue;
-    reports.push({ kind: 'native_crash', time: block.first.time, epochMs: block.first.epochMs, process, pid, exception: signal, reason: null, ...stackOf(frames) });
+    reports.push({
+      kind: 'native_crash',
+      time: block.first.time,
+      epochMs: block.first.epochMs,
+      process,
+      pid,
+      exception: signal,
+      reason: null,
+      ...stackOf(frames),
+    });
   }
   return reports.sort((a, b) => a.epochMs - b.epochMs);
 }

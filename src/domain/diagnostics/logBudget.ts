@@ -15,7 +15,10 @@ export const LOG_MESSAGE_CHARS_MAX = 1_000;
  * The newest items (the end of `items`) whose JSON costs at most `budget` wire bytes together,
  * in their original order, and how many older ones were left out.
  */
-export function newestWithin<T>(items: readonly T[], budget: number = DIAGNOSTICS_BUDGET_BYTES): { kept: T[]; dropped: number } {
+export function newestWithin<T>(
+  items: readonly T[],
+  budget: number = DIAGNOSTICS_BUDGET_BYTES,
+): { kept: T[]; dropped: number } {
   const kept: T[] = [];
   let spent = 0;
   for (let i = items.length - 1; i >= 0; i--) {

@@ -34,7 +34,8 @@ export function parseThreadtimeLine(raw: string): LogLine | null {
   if (!m) return null;
   const [, y, mo, d, h, mi, s, ms, sign, zh, zm, pid, tid, level, tag, message] = m;
   const offsetMin = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(zh) * 60 + Number(zm));
-  const epochMs = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number(ms)) - offsetMin * 60_000;
+  const epochMs =
+    Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number(ms)) - offsetMin * 60_000;
   if (!Number.isFinite(epochMs) || level === 'S') return null;
   return {
     time: new Date(epochMs).toISOString(),

@@ -35,10 +35,16 @@ export function describeBound(bound: RetentionBound): string {
  * until both the count and the byte total fit. Held files count toward both totals (they take the
  * room), so when they alone exceed the bound, every file that is not held goes and the rest stays.
  */
-export function planPrune(files: readonly StoredEvidence[], totalBytes: number, bound: RetentionBound, isHeld: (name: string) => boolean): string[] {
+export function planPrune(
+  files: readonly StoredEvidence[],
+  totalBytes: number,
+  bound: RetentionBound,
+  isHeld: (name: string) => boolean,
+): string[] {
   let count = files.length;
   let bytes = totalBytes;
-  const fits = (): boolean => (bound.maxFiles === null || count <= bound.maxFiles) && (bound.maxBytes === null || bytes <= bound.maxBytes);
+  const fits = (): boolean =>
+    (bound.maxFiles === null || count <= bound.maxFiles) && (bound.maxBytes === null || bytes <= bound.maxBytes);
   const doomed: string[] = [];
   for (const file of files) {
     if (fits()) break;

@@ -19,7 +19,14 @@
  * Pure: the same tree and context give the same plan.
  */
 import type { ImeState } from '../tree/screen.js';
-import { intersectRect, orientationOfDirection, sameClassAndBounds, scrollOrientation, visibleScrollables, type Orientation } from '../summary/scrollables.js';
+import {
+  intersectRect,
+  orientationOfDirection,
+  sameClassAndBounds,
+  scrollOrientation,
+  visibleScrollables,
+  type Orientation,
+} from '../summary/scrollables.js';
 import type { ScrollDirection } from '../validation.js';
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
 
@@ -130,7 +137,12 @@ export function mainContainer(tree: UiTree, context: ScrollContext, direction: S
  * vertically). A named container with no usable area is swiped over the whole gesture area
  * too; the application refuses it before it gets here.
  */
-export function planScroll(tree: UiTree, context: ScrollContext, direction: ScrollDirection, named?: UiNode): ScrollPlan {
+export function planScroll(
+  tree: UiTree,
+  context: ScrollContext,
+  direction: ScrollDirection,
+  named?: UiNode,
+): ScrollPlan {
   const orientation = orientationOfDirection(direction);
   const container = named ?? mainContainer(tree, context, direction);
   const area = (container ? swipeArea(container, context, orientation) : null) ?? usableFor(context, orientation);
@@ -161,7 +173,11 @@ function swipeOver(area: Rect, context: ScrollContext, direction: ScrollDirectio
 
 /** The container again in another reading of the screen: the same class, id and bounds (a list does not move itself). */
 function sameContainer(tree: UiTree, container: UiNode): UiNode | null {
-  return tree.nodes.find((n) => n.resourceId === container.resourceId && sameClassAndBounds(n, container.className, container.bounds)) ?? null;
+  return (
+    tree.nodes.find(
+      (n) => n.resourceId === container.resourceId && sameClassAndBounds(n, container.className, container.bounds),
+    ) ?? null
+  );
 }
 
 function descendants(node: UiNode): UiNode[] {

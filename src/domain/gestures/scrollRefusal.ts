@@ -32,7 +32,11 @@ function describeNode(node: UiNode): string {
 }
 
 /** No container on screen scrolls the way asked (only sideways: up/down fall back to the screen). */
-export function noContainerMessage(direction: ScrollDirection, orientation: Orientation, scrollables: readonly ScrollableEntry[]): string {
+export function noContainerMessage(
+  direction: ScrollDirection,
+  orientation: Orientation,
+  scrollables: readonly ScrollableEntry[],
+): string {
   return (
     `Nothing on this screen scrolls ${orientation === 'horizontal' ? 'sideways' : 'vertically'}, so ui_scroll ${direction} ` +
     `did not swipe. ${listScrollables(scrollables)} Send a direction its containers scroll, or call ui_get_tree to look again.`
@@ -45,7 +49,11 @@ export function namedGoneMessage(selector: Selector): string {
 }
 
 /** The named element neither scrolls nor sits inside something that scrolls. */
-export function namedNotScrollableMessage(selector: Selector, node: UiNode, scrollables: readonly ScrollableEntry[]): string {
+export function namedNotScrollableMessage(
+  selector: Selector,
+  node: UiNode,
+  scrollables: readonly ScrollableEntry[],
+): string {
   return (
     `The element matched by ${describeSelector(selector)} is a ${describeNode(node)}: it does not scroll and no container ` +
     `around it does, so nothing was swiped. ${listScrollables(scrollables)} Send one of those selectors, or leave selector out to scroll the main container.`

@@ -53,7 +53,11 @@ export function obstructionAt(point: Point, obstructions: readonly Obstruction[]
  * The longest run of [from, to) left free by `cuts` (each an interval to remove), or null.
  * Ties go to the first run: the upper part of an element under the navigation bar.
  */
-function longestFreeRun(from: number, to: number, cuts: readonly (readonly [number, number])[]): readonly [number, number] | null {
+function longestFreeRun(
+  from: number,
+  to: number,
+  cuts: readonly (readonly [number, number])[],
+): readonly [number, number] | null {
   const sorted = [...cuts].filter(([a, b]) => b > from && a < to).sort((p, q) => p[0] - q[0]);
   let best: readonly [number, number] | null = null;
   let cursor = from;
@@ -80,12 +84,28 @@ export function planTap(bounds: Rect, obstructions: readonly Obstruction[]): Tap
   if (!covering) return { kind: 'centre' };
   const crossing = (axis: 'x' | 'y'): (readonly [number, number])[] =>
     obstructions
-      .filter((o) => (axis === 'y' ? o.frame.left <= centre.x && centre.x < o.frame.right : o.frame.top <= centre.y && centre.y < o.frame.bottom))
-      .map((o): readonly [number, number] => (axis === 'y' ? [o.frame.top, o.frame.bottom] : [o.frame.left, o.frame.right]));
+      .filter((o) =>
+        axis === 'y'
+          ? o.frame.left <= centre.x && centre.x < o.frame.right
+          : o.frame.top <= centre.y && centre.y < o.frame.bottom,
+      )
+      .map((o): readonly [number, number] =>
+        axis === 'y' ? [o.frame.top, o.frame.bottom] : [o.frame.left, o.frame.right],
+      );
   const vertical = longestFreeRun(bounds.top, bounds.bottom, crossing('y'));
-  if (vertical) return { kind: 'point', point: { x: centre.x, y: Math.floor((vertical[0] + vertical[1]) / 2) }, coveredBy: covering.kind };
+  if (vertical)
+    return {
+      kind: 'point',
+      point: { x: centre.x, y: Math.floor((vertical[0] + vertical[1]) / 2) },
+      coveredBy: covering.kind,
+    };
   const horizontal = longestFreeRun(bounds.left, bounds.right, crossing('x'));
-  if (horizontal) return { kind: 'point', point: { x: Math.floor((horizontal[0] + horizontal[1]) / 2), y: centre.y }, coveredBy: covering.kind };
+  if (horizontal)
+    return {
+      kind: 'point',
+      point: { x: Math.floor((horizontal[0] + horizontal[1]) / 2), y: centre.y },
+      coveredBy: covering.kind,
+    };
   return { kind: 'hidden', coveredBy: covering.kind };
 }
 
@@ -103,7 +123,12 @@ const UNREACHABLE_BY: Readonly<Record<Obstruction['kind'], NotActionable>> = {
  * visible area (the driver's centre would lie outside it), or no part outside the windows on top
  * (planTap's `hidden`). System UI's own nodes sit in the bars' windows, which do not cover them.
  */
-export function unreachable(bounds: Rect, packageName: string, ime: ImeState, bars: SystemBars | undefined): NotActionable | null {
+export function unreachable(
+  bounds: Rect,
+  packageName: string,
+  ime: ImeState,
+  bars: SystemBars | undefined,
+): NotActionable | null {
   if (bounds.right <= bounds.left || bounds.bottom <= bounds.top) return 'no_area';
   const plan = planTap(bounds, obstructionsOf(ime, packageName === SYSTEM_UI_PACKAGE ? undefined : bars));
   return plan.kind === 'hidden' ? UNREACHABLE_BY[plan.coveredBy] : null;
@@ -114,8 +139,10 @@ export const SYSTEM_UI_PACKAGE = 'com.android.systemui';
 
 const COVER_NAMES: Readonly<Record<Obstruction['kind'], string>> = {
   keyboard: 'the keyboard (close it with device_back, or scroll the element above it with ui_scroll)',
-  status_bar: 'the status bar (the app draws edge to edge, and a touch there goes to System UI; scroll it into view with ui_scroll)',
-  navigation_bar: 'the navigation bar (the app draws edge to edge, and a touch there goes to System UI; scroll it into view with ui_scroll)',
+  status_bar:
+    'the status bar (the app draws edge to edge, and a touch there goes to System UI; scroll it into view with ui_scroll)',
+  navigation_bar:
+    'the navigation bar (the app draws edge to edge, and a touch there goes to System UI; scroll it into view with ui_scroll)',
 };
 
 /** The refusal of an element with no visible area: the driver's centre would lie outside it. */

@@ -32,8 +32,8 @@ const REST = /^(?:[A-Za-z0-9\-._~:/?#@&=+,]|%[0-9A-Fa-f]{2})+$/;
  * in a browser, carry a whole document inline, or describe another intent a browser would start.
  */
 const REFUSED_SCHEMES: Readonly<Record<string, string>> = Object.freeze({
-  file: 'a file: URI reads the device\'s files, not an app\'s link',
-  content: 'a content: URI reads an app\'s data provider, not a link',
+  file: "a file: URI reads the device's files, not an app's link",
+  content: "a content: URI reads an app's data provider, not a link",
   javascript: 'a javascript: URI runs script in a browser',
   vbscript: 'a vbscript: URI runs script',
   data: 'a data: URI carries a whole document inline',
@@ -66,7 +66,8 @@ export function parseLinkUri(input: unknown): LinkUri {
   const colon = input.indexOf(':');
   const scheme = colon > 0 ? input.slice(0, colon) : '';
   if (!SCHEME.test(scheme)) {
-    if (colon > 0 && SCHEME.test(scheme.toLowerCase())) refuse(`write the scheme in lower case ('${scheme.toLowerCase()}:'), as Android matches it exactly`);
+    if (colon > 0 && SCHEME.test(scheme.toLowerCase()))
+      refuse(`write the scheme in lower case ('${scheme.toLowerCase()}:'), as Android matches it exactly`);
     refuse('it does not start with a scheme (letters, then a colon, e.g. https: or myapp:)');
   }
   const refused = REFUSED_SCHEMES[scheme];
@@ -94,7 +95,8 @@ export function isLinkUri(value: string): value is LinkUri {
 
 /** The link as one word for the device's shell: single-quoted, which the grammar makes sound (no `'` inside). */
 export function shellWordOfLink(uri: LinkUri): string {
-  if (!isLinkUri(uri) || uri.includes("'")) throw new HarnessError('INTERNAL_ERROR', 'The link did not pass the link grammar; it is not given to adb.');
+  if (!isLinkUri(uri) || uri.includes("'"))
+    throw new HarnessError('INTERNAL_ERROR', 'The link did not pass the link grammar; it is not given to adb.');
   return `'${uri}'`;
 }
 

@@ -84,7 +84,14 @@ function contentLabels(node: UiNode): string[] {
 
 function nodeKey(node: UiNode): string {
   const text = isEditText(node) ? '' : node.text;
-  return JSON.stringify([node.className, node.resourceId, node.contentDesc, text, formatBounds(node.bounds), contentLabels(node)]);
+  return JSON.stringify([
+    node.className,
+    node.resourceId,
+    node.contentDesc,
+    text,
+    formatBounds(node.bounds),
+    contentLabels(node),
+  ]);
 }
 
 export function identify(tree: UiTree, node: UiNode, window: WindowState): RefIdentity {

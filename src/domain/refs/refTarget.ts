@@ -36,12 +36,19 @@ function refError(problem: string): HarnessError {
 
 /** A selector or `{ref}`; throws HarnessError('INVALID_SELECTOR'). */
 export function parseActionTarget(input: unknown): ActionTarget {
-  if (typeof input === 'object' && input !== null && !Array.isArray(input) && (input as Record<string, unknown>).ref !== undefined) {
+  if (
+    typeof input === 'object' &&
+    input !== null &&
+    !Array.isArray(input) &&
+    (input as Record<string, unknown>).ref !== undefined
+  ) {
     const record = input as Record<string, unknown>;
     const others = Object.keys(record).filter((k) => k !== 'ref' && record[k] !== undefined);
     if (others.length > 0) {
       // A model that copies a whole flat entry ({"ref": "e5", "text": "Sign in", "role": …}) is told which half to send.
-      throw refError(`a ref cannot be combined with ${others.map((k) => `'${safePreview(k, 30)}'`).join(', ')}: send only the ref, or only the selector keys without it`);
+      throw refError(
+        `a ref cannot be combined with ${others.map((k) => `'${safePreview(k, 30)}'`).join(', ')}: send only the ref, or only the selector keys without it`,
+      );
     }
     const ref = record.ref;
     if (typeof ref !== 'string') throw refError(`selector.ref must be a string`);

@@ -56,7 +56,8 @@ function parse(pattern: string): Parsed {
   let unbounded = 0;
   let lastWasAtom = false;
   if (cps[0] === '^') i++;
-  const end = cps.length > i && cps[cps.length - 1] === '$' && cps[cps.length - 2] !== '\\' ? cps.length - 1 : cps.length;
+  const end =
+    cps.length > i && cps[cps.length - 1] === '$' && cps[cps.length - 2] !== '\\' ? cps.length - 1 : cps.length;
   while (i < end) {
     const ch = cps[i] as string;
     if (ch === '*' || ch === '+' || ch === '?') {
@@ -75,10 +76,15 @@ function parse(pattern: string): Parsed {
       continue;
     }
     if (ch === '"') throw new PatternProblem('it contains a double quote, which no resource id has');
-    if (ch === '^' || ch === '$') throw new PatternProblem(`'${ch}' is only allowed as the first ('^') or last ('$') character`);
-    if (ch === '(' || ch === ')') throw new PatternProblem('groups are not supported (no parentheses: no alternation, backreference or lookaround)');
+    if (ch === '^' || ch === '$')
+      throw new PatternProblem(`'${ch}' is only allowed as the first ('^') or last ('$') character`);
+    if (ch === '(' || ch === ')')
+      throw new PatternProblem(
+        'groups are not supported (no parentheses: no alternation, backreference or lookaround)',
+      );
     if (ch === '|') throw new PatternProblem("alternation '|' is not supported; send one selector per id");
-    if (ch === '{' || ch === '}') throw new PatternProblem("counted repetition '{n,m}' is not supported; use '*', '+' or '?'");
+    if (ch === '{' || ch === '}')
+      throw new PatternProblem("counted repetition '{n,m}' is not supported; use '*', '+' or '?'");
     if (ch === ']') throw new PatternProblem(`']' at position ${i + 1} closes no class`);
     if (ch === '\\') {
       const next = cps[i + 1];
@@ -114,7 +120,8 @@ function parse(pattern: string): Parsed {
           if (to === '[' || to === '&' || to === '\\' || to === '"' || to === '^') {
             throw new PatternProblem(`'${to}' inside a character class is not supported`);
           }
-          if ((c.codePointAt(0) ?? 0) > (to.codePointAt(0) ?? 0)) throw new PatternProblem(`the range '${c}-${to}' runs backwards`);
+          if ((c.codePointAt(0) ?? 0) > (to.codePointAt(0) ?? 0))
+            throw new PatternProblem(`the range '${c}-${to}' runs backwards`);
           members.push(`${jsClassChar(c)}-${jsClassChar(to)}`);
           i += 3;
         } else {
@@ -146,7 +153,8 @@ function parse(pattern: string): Parsed {
 /** Why `pattern` is outside the dialect, or null. Control characters are checked by the selector rules. */
 export function idPatternProblem(pattern: string): string | null {
   const length = [...pattern].length;
-  if (length > ID_PATTERN_MAX_CODE_POINTS) return `is ${length} characters long (at most ${ID_PATTERN_MAX_CODE_POINTS})`;
+  if (length > ID_PATTERN_MAX_CODE_POINTS)
+    return `is ${length} characters long (at most ${ID_PATTERN_MAX_CODE_POINTS})`;
   try {
     parse(pattern);
     return null;

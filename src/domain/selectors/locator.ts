@@ -6,7 +6,14 @@
  * `//*` and tests classes through the `class` attribute (or the tag name, for old sources without it).
  * `matchSelector` (matcher.ts) implements exactly these predicates.
  */
-import { STATE_FLAGS, unexpandedId, type Selector, type SelectorTerm, type StateFlag, type StateFlags } from './selector.js';
+import {
+  STATE_FLAGS,
+  unexpandedId,
+  type Selector,
+  type SelectorTerm,
+  type StateFlag,
+  type StateFlags,
+} from './selector.js';
 import type { Locator } from '../ports.js';
 
 /** An XPath 1.0 string literal for any value: '…', "…" or concat(…) when it holds both quotes. */

@@ -70,7 +70,8 @@ function idPrefix(foregroundPackage: string): string {
  */
 export function idValueProblem(value: string): string | null {
   if (value === '') return 'must not be empty';
-  if (/[:/\s]/u.test(value)) return "must be the bare name after ':id/' (no ':', '/' or white space); a full resource id goes in resource_id";
+  if (/[:/\s]/u.test(value))
+    return "must be the bare name after ':id/' (no ':', '/' or white space); a full resource id goes in resource_id";
   return null;
 }
 

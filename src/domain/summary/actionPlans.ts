@@ -57,19 +57,26 @@ export function entryFlags(node: UiNode, role: Role): Partial<ActionEntry> & Pic
   };
 }
 
-export function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame: Rect | null, foreground: string): ActionPlan {
+export function planAction(
+  tree: UiTree,
+  node: UiNode,
+  role: Role,
+  keyboardFrame: Rect | null,
+  foreground: string,
+): ActionPlan {
   const sources = selectorSources(node);
   const choice = chooseSelector(tree, candidatesFor(node, sources));
   const bounds = node.bounds!;
-  const covered = keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {};
+  const covered =
+    keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {};
   if (!choice) return planUnnamed(node, role, sources, entryFlags(node, role), covered);
-  const label =
-    ownLabel(node) || ownLabel(choice.source) || sources.map(ownLabel).find((l) => l !== '') || '';
+  const label = ownLabel(node) || ownLabel(choice.source) || sources.map(ownLabel).find((l) => l !== '') || '';
   if (choice.ambiguous) {
     // No selector names it alone, so none is offered (a tap by it could land on a twin): its ref
     // does. The label says what the selector would have: the element's name.
     // A resource-id of the foreground app is named as its `id` would say it (the bare name).
-    const name = label || (Object.values(termToWire(choice.selector.target, foreground))[0] ?? choice.selector.target.value);
+    const name =
+      label || (Object.values(termToWire(choice.selector.target, foreground))[0] ?? choice.selector.target.value);
     const entry: ActionEntry = {
       label: cutCodePoints(name, MAX_LABEL_CODE_POINTS),
       ...entryFlags(node, role),
@@ -82,7 +89,10 @@ export function planAction(tree: UiTree, node: UiNode, role: Role, keyboardFrame
   // The summary offers a target and a `within`, never state flags nor `instance` (a fact such as
   // `enabled: false` must not read as a selector flag).
   const { target, within } = choice.selector;
-  const wire: EntrySelector = { ...termToWire(target, foreground), ...(within ? { within: termToWire(within, foreground) } : {}) };
+  const wire: EntrySelector = {
+    ...termToWire(target, foreground),
+    ...(within ? { within: termToWire(within, foreground) } : {}),
+  };
   // Left out when it would only repeat the selector's value (or say nothing): see ActionEntry.
   const sayLabel = label !== '' && label !== choice.selector.target.value;
   const entry: ActionEntry = {
@@ -112,7 +122,7 @@ export function planUnnamed(
 ): ActionPlan {
   const own = sources.map(ownLabel).find((l) => l !== '') ?? '';
   const found: { label: string; from?: LabelSource } =
-    own !== '' ? { label: own } : descendantLabel(node) ?? neighbourLabel(node) ?? { label: '' };
+    own !== '' ? { label: own } : (descendantLabel(node) ?? neighbourLabel(node) ?? { label: '' });
   const entry: ActionEntry = {
     ...(found.label !== '' ? { label: cutCodePoints(found.label, MAX_LABEL_CODE_POINTS) } : {}),
     ...(found.from ? { label_from: found.from } : {}),

@@ -20,7 +20,9 @@ export function describeTerm(term: SelectorTerm): string {
 
 /** `text 'Save' within content_desc 'Work profile'`, values cut and escaped. */
 export function describeSelector(selector: Selector): string {
-  return selector.within ? `${describeTerm(selector.target)} within ${describeTerm(selector.within)}` : describeTerm(selector.target);
+  return selector.within
+    ? `${describeTerm(selector.target)} within ${describeTerm(selector.within)}`
+    : describeTerm(selector.target);
 }
 
 function isReady(entry: ActionEntry): boolean {
@@ -52,8 +54,10 @@ function otherKeyHint(selector: Selector, offers: readonly ActionEntry[]): strin
   const quoted = `'${shortLabel(value)}'`;
   const entryKey = selectorKeyOf(entry);
   const other = selectorOfEntry(entry);
-  if (entryKey === null || other === null) return `${quoted} is on the screen, but no selector names it alone: call ui_get_tree and send its ref.`;
-  if (entry[entryKey] === value) return `${quoted} is its ${entryKey} here, not its ${key}: send ${JSON.stringify(other)} (or its ref from ui_get_tree).`;
+  if (entryKey === null || other === null)
+    return `${quoted} is on the screen, but no selector names it alone: call ui_get_tree and send its ref.`;
+  if (entry[entryKey] === value)
+    return `${quoted} is its ${entryKey} here, not its ${key}: send ${JSON.stringify(other)} (or its ref from ui_get_tree).`;
   return `${quoted} is the label of the element that ${JSON.stringify(other)} names: send that (or its ref from ui_get_tree).`;
 }
 
@@ -70,7 +74,9 @@ export function notFoundMessage(selector: Selector, offers: readonly ActionEntry
     return `${head} The screen offers nothing to act on; call ui_get_tree to see it, or ui_scroll / device_back to move on.`;
   }
   const ordered = [...offers.filter(isReady), ...offers.filter((o) => !isReady(o))];
-  const named = ordered.slice(0, NOT_FOUND_MAX_OFFERS).map((o) => `'${shortLabel(nameOfEntry(o))}' (${roleOfEntry(o)})`);
+  const named = ordered
+    .slice(0, NOT_FOUND_MAX_OFFERS)
+    .map((o) => `'${shortLabel(nameOfEntry(o))}' (${roleOfEntry(o)})`);
   const rest = offers.length - named.length;
   return `${head} The screen offers: ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}.`;
 }

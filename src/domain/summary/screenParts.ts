@@ -74,4 +74,3 @@ function* subtree(node: UiNode): Generator<UiNode> {
   yield node;
   for (const child of node.children) yield* subtree(child);
 }
-

@@ -33,7 +33,10 @@ export function scrollOrientation(node: UiNode): Orientation {
   // A ViewPager2 hosts a horizontal RecyclerView that fills it, one page at a time.
   if (node.parent && /ViewPager2$/.test(node.parent.className)) return 'horizontal';
   if (VERTICAL_CLASS.test(node.className)) return 'vertical';
-  const boxes = node.children.filter(isVisible).map((c) => c.bounds).filter(hasArea);
+  const boxes = node.children
+    .filter(isVisible)
+    .map((c) => c.bounds)
+    .filter(hasArea);
   if (boxes.length < 2) return 'vertical';
   // One row: no child lies wholly below another (a grid has rows, so it stays vertical).
   for (const a of boxes) {
@@ -49,7 +52,12 @@ export function visibleScrollables(tree: UiTree): UiNode[] {
 
 /** The part of `a` inside `b`, or null when they do not overlap. */
 export function intersectRect(a: Rect, b: Rect): Rect | null {
-  const r = { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+  const r = {
+    left: Math.max(a.left, b.left),
+    top: Math.max(a.top, b.top),
+    right: Math.min(a.right, b.right),
+    bottom: Math.min(a.bottom, b.bottom),
+  };
   return r.right > r.left && r.bottom > r.top ? r : null;
 }
 
@@ -58,7 +66,10 @@ export function intersectRect(a: Rect, b: Rect): Rect | null {
  * with the element's class and bounds. A ref or any selector the driver resolved lands here the
  * same way, since only the element's own attributes are compared.
  */
-export function nodeOfElement(tree: UiTree, place: { readonly className: string; readonly bounds: Rect | null }): UiNode | null {
+export function nodeOfElement(
+  tree: UiTree,
+  place: { readonly className: string; readonly bounds: Rect | null },
+): UiNode | null {
   return tree.nodes.find((n) => sameClassAndBounds(n, place.className, place.bounds)) ?? null;
 }
 
@@ -95,5 +106,7 @@ export function containerOf(node: UiNode, direction: ScrollDirection): NamedCont
     if (scrollOrientation(n) === wanted) return { kind: 'found', container: n };
     other ??= n;
   }
-  return other ? { kind: 'wrong-orientation', nearest: other, orientation: scrollOrientation(other) } : { kind: 'not-scrollable' };
+  return other
+    ? { kind: 'wrong-orientation', nearest: other, orientation: scrollOrientation(other) }
+    : { kind: 'not-scrollable' };
 }

@@ -27,7 +27,16 @@ import type { Selector, SelectorKey, SelectorTerm } from '../selectors/selector.
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
 import { hasAncestorMatching, matchTerm, termMatchesNode } from '../selectors/matcher.js';
 import { centreOf } from '../gestures/tapPoint.js';
-import { codePointLength, isBlank, isEditText, isVisible, repeatableText, roleOf, selectorValueProblem, showsHint } from '../tree/nodeFacts.js';
+import {
+  codePointLength,
+  isBlank,
+  isEditText,
+  isVisible,
+  repeatableText,
+  roleOf,
+  selectorValueProblem,
+  showsHint,
+} from '../tree/nodeFacts.js';
 
 interface Candidate {
   readonly term: SelectorTerm;

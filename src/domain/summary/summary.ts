@@ -11,7 +11,14 @@ import { selectorToWire } from '../selectors/selector.js';
 import type { UiTree } from '../tree/uiNode.js';
 import { auditLayout, type AuditFinding } from './layoutAudit.js';
 import { cutCodePoints, isIconGlyphsOnly, isVisible, ownLabel, roleOf } from '../tree/nodeFacts.js';
-import { MAX_LABEL_CODE_POINTS, entryFlags, planAction, planUnnamed, scrollableEntry, type ActionPlan } from './actionPlans.js';
+import {
+  MAX_LABEL_CODE_POINTS,
+  entryFlags,
+  planAction,
+  planUnnamed,
+  scrollableEntry,
+  type ActionPlan,
+} from './actionPlans.js';
 import { MAX_NAME_CODE_POINTS, selectorSources } from './selectorChoice.js';
 
 export { MAX_LABEL_CODE_POINTS, type ActionPlan } from './actionPlans.js';
@@ -57,10 +64,22 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
     // Said on the entry rather than offered as a target: ui_tap would refuse it (tapPoint.ts).
     const why = unreachable(node.bounds!, node.packageName, ime, bars);
     const target = plan.selectorNode;
-    if (!why && target && target !== node && target.bounds && unreachable(target.bounds, target.packageName, ime, bars)) {
+    if (
+      !why &&
+      target &&
+      target !== node &&
+      target.bounds &&
+      unreachable(target.bounds, target.packageName, ime, bars)
+    ) {
       // The selector names a label inside it that lies wholly under a bar while part of the element
       // does not: a tap by that selector would be refused, its ref presses the visible part.
-      plan = planUnnamed(node, role, selectorSources(node), entryFlags(node, role), plan.entry.covered_by_keyboard ? { covered_by_keyboard: true } : {});
+      plan = planUnnamed(
+        node,
+        role,
+        selectorSources(node),
+        entryFlags(node, role),
+        plan.entry.covered_by_keyboard ? { covered_by_keyboard: true } : {},
+      );
     }
     plans.push(why ? { ...plan, entry: { ...plan.entry, not_actionable: why } } : plan);
   }
@@ -76,13 +95,16 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
   const shown = stringsShownBy(offered);
   const allTexts = [
     ...new Set(
-      [...texts].filter((t) => !shown.has(t) && !isIconGlyphsOnly(t)).map((t) => cutCodePoints(t, MAX_NAME_CODE_POINTS)),
+      [...texts]
+        .filter((t) => !shown.has(t) && !isIconGlyphsOnly(t))
+        .map((t) => cutCodePoints(t, MAX_NAME_CODE_POINTS)),
     ),
   ];
-  const truncated =
-    plans.length > MAX_ACTIONS || allTexts.length > MAX_TEXTS || findings.length > MAX_LAYOUT_FINDINGS;
+  const truncated = plans.length > MAX_ACTIONS || allTexts.length > MAX_TEXTS || findings.length > MAX_LAYOUT_FINDINGS;
   const layoutFindings = groupFindings(findings.slice(0, MAX_LAYOUT_FINDINGS), plans, foreground);
-  const scrollables = visibleScrollables(tree).slice(0, MAX_SCROLLABLES).map((n) => scrollableEntry(tree, n, foreground));
+  const scrollables = visibleScrollables(tree)
+    .slice(0, MAX_SCROLLABLES)
+    .map((n) => scrollableEntry(tree, n, foreground));
   const summary: ScreenSummary = {
     foreground_package: foreground,
     screen,
@@ -102,8 +124,6 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
   return { summary, plans };
 }
 
-
-
 /**
  * The strings an offered action is named by: its selector's value and its label, cut or not.
  * `texts` leaves them out rather than repeat them; a cut label is read whole in text mode.
@@ -121,7 +141,11 @@ function stringsShownBy(offered: readonly ActionPlan[]): Set<string> {
  * Findings on offered actions are grouped by issue (in order of first appearance) and name the
  * actions by index; a finding on an entry past the 120 cut stands alone and names its selector.
  */
-function groupFindings(findings: readonly AuditFinding[], plans: readonly ActionPlan[], foreground: string): LayoutFinding[] {
+function groupFindings(
+  findings: readonly AuditFinding[],
+  plans: readonly ActionPlan[],
+  foreground: string,
+): LayoutFinding[] {
   const groups = new Map<string, { issue: AuditFinding['issue']; actions: number[]; minimum_px?: number }>();
   const out: LayoutFinding[] = [];
   for (const finding of findings) {

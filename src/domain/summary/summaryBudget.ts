@@ -47,7 +47,9 @@ function findingsFor(findings: readonly LayoutFinding[] | undefined, kept: numbe
 }
 
 /** What the budget reads of a summary: its two lists, its findings and its marks (bounds or not, the cut is the same). */
-export type BudgetedSummary = Pick<ScreenSummary, 'texts' | 'layout_findings' | 'counts' | 'truncated'> & { readonly actions: readonly unknown[] };
+export type BudgetedSummary = Pick<ScreenSummary, 'texts' | 'layout_findings' | 'counts' | 'truncated'> & {
+  readonly actions: readonly unknown[];
+};
 
 export function fitSummaryToBudget<S extends BudgetedSummary>(summary: S, budget: number): S {
   if (wireBytesOfJson(JSON.stringify(summary)) <= budget) return summary;

@@ -266,8 +266,14 @@ function trimIntoScrollableAncestors(nodes: readonly MutableNode[]): void {
     if (b === null) continue;
     const a = ancestor?.bounds;
     if (!a || !(b.left < a.right && a.left < b.right && b.top < a.bottom && a.top < b.bottom)) continue;
-    const trimmed = { left: Math.max(b.left, a.left), top: Math.max(b.top, a.top), right: Math.min(b.right, a.right), bottom: Math.min(b.bottom, a.bottom) };
-    if (trimmed.left !== b.left || trimmed.top !== b.top || trimmed.right !== b.right || trimmed.bottom !== b.bottom) node.bounds = trimmed;
+    const trimmed = {
+      left: Math.max(b.left, a.left),
+      top: Math.max(b.top, a.top),
+      right: Math.min(b.right, a.right),
+      bottom: Math.min(b.bottom, a.bottom),
+    };
+    if (trimmed.left !== b.left || trimmed.top !== b.top || trimmed.right !== b.right || trimmed.bottom !== b.bottom)
+      node.bounds = trimmed;
   }
 }
 
@@ -282,7 +288,14 @@ function findHierarchyStart(xml: string): number {
   }
 }
 
-function scanChildren(xml: string, from: number, limit: number, nodes: MutableNode[], roots: MutableNode[], visit?: NodeVisitor): void {
+function scanChildren(
+  xml: string,
+  from: number,
+  limit: number,
+  nodes: MutableNode[],
+  roots: MutableNode[],
+  visit?: NodeVisitor,
+): void {
   const stack: { node: MutableNode; tag: string }[] = [];
   let i = from;
   while (i < limit) {
@@ -295,7 +308,9 @@ function scanChildren(xml: string, from: number, limit: number, nodes: MutableNo
       const name = xml.slice(lt + 2, gt).trim();
       const top = stack.pop();
       if (!top || top.tag !== name) {
-        throw unavailable(`</${name.slice(0, 60)}> does not match the open tag${top ? ` <${top.tag.slice(0, 60)}>` : ''}`);
+        throw unavailable(
+          `</${name.slice(0, 60)}> does not match the open tag${top ? ` <${top.tag.slice(0, 60)}>` : ''}`,
+        );
       }
       i = gt + 1;
     } else if (c === 63 /* ? */) {

@@ -39,7 +39,9 @@ export function rawPart(xml: string, offset: number, budget: number, sha256: str
     throw new HarnessError(
       'INVALID_ARGUMENT',
       `Invalid raw_offset: ${offset} is past the end of the raw XML, which is now ${xml.length} characters ` +
-        '(sha256 ' + sha256 + '): the screen may have changed. Start again without raw_offset.',
+        '(sha256 ' +
+        sha256 +
+        '): the screen may have changed. Start again without raw_offset.',
     );
   }
   let start = offset;

@@ -158,7 +158,8 @@ export interface ScrollableEntry {
   readonly ambiguous?: true;
 }
 
-export type LayoutIssue = 'no_area' | 'off_screen' | 'touch_target_too_small' | 'under_status_bar' | 'under_navigation_bar';
+export type LayoutIssue =
+  'no_area' | 'off_screen' | 'touch_target_too_small' | 'under_status_bar' | 'under_navigation_bar';
 
 /**
  * Layout findings, grouped: one per issue for the offered actions it concerns, named by their index

@@ -59,7 +59,11 @@ export class AdbDeviceDirectory implements DeviceDirectory {
 
   holderOf(identityKey: string): { pid: number; tool: string; since: string } | null {
     if (this.options.lockDirectory === null) return null;
-    const lock = new FileDeviceLock({ directory: this.options.lockDirectory, serial: identityKey, logger: this.options.logger });
+    const lock = new FileDeviceLock({
+      directory: this.options.lockDirectory,
+      serial: identityKey,
+      logger: this.options.logger,
+    });
     const record = lock.peek();
     // A record whose process is gone is a stale lock: nobody holds the device.
     if (!record || !systemProcessProbe.isAlive(record.pid)) return null;

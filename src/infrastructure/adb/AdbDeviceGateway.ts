@@ -96,7 +96,10 @@ export class AdbDeviceGateway implements DeviceGateway {
     this.requireSuccess(result, 'wm density');
     const density = parseDensity(text(result));
     if (density === null) {
-      throw new HarnessError('EMULATOR_UNAVAILABLE', 'The device did not report its screen density (`wm density`). Retry once the device has finished booting.');
+      throw new HarnessError(
+        'EMULATOR_UNAVAILABLE',
+        'The device did not report its screen density (`wm density`). Retry once the device has finished booting.',
+      );
     }
     return density;
   }
@@ -134,7 +137,10 @@ export class AdbDeviceGateway implements DeviceGateway {
         serverChecked = true;
         const pid = await this.uia2ServerPid();
         if (pid !== null) {
-          this.logger.warn('uiautomator dump printed nothing while the UiAutomator2 server runs', { exitCode: result.exitCode, pid });
+          this.logger.warn('uiautomator dump printed nothing while the UiAutomator2 server runs', {
+            exitCode: result.exitCode,
+            pid,
+          });
           throw new HarnessError(
             'UI_TREE_UNAVAILABLE',
             `The UI dump ended without output${result.exitCode === 137 ? ' (killed, exit 137)' : ''} while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid ${pid}): it holds UiAutomation, and Android lets one client register. That is ${OTHER_CLIENT_REMEDY}`,
@@ -149,7 +155,11 @@ export class AdbDeviceGateway implements DeviceGateway {
       }
       const transient = NULL_ROOT.test(all) || output.trim() === '';
       if (!transient || attempt >= this.dumpRetries) {
-        this.logger.warn('uiautomator dump gave no hierarchy', { attempt, exitCode: result.exitCode, output: all.slice(0, 300) });
+        this.logger.warn('uiautomator dump gave no hierarchy', {
+          attempt,
+          exitCode: result.exitCode,
+          output: all.slice(0, 300),
+        });
         throw new HarnessError(
           'UI_TREE_UNAVAILABLE',
           transient
@@ -168,7 +178,9 @@ export class AdbDeviceGateway implements DeviceGateway {
       const result = await this.runner.run(ADB_COMMANDS.uia2ServerPid);
       return PIDS.exec(text(result))?.[1] ?? null;
     } catch (error) {
-      this.logger.debug('pidof io.appium.uiautomator2.server failed; treating the empty dump as transient', { error: String(error) });
+      this.logger.debug('pidof io.appium.uiautomator2.server failed; treating the empty dump as transient', {
+        error: String(error),
+      });
       return null;
     }
   }
@@ -221,7 +233,8 @@ export class AdbDeviceGateway implements DeviceGateway {
         'The device did not return a PNG screenshot (screencap -p). Check that the screen is on and the emulator has a working graphics stack (try -gpu swiftshader), then retry.',
       );
     }
-    if (png !== result.stdout) this.logger.debug('screencap: cut text before the PNG', { bytes: result.stdout.length - png.length });
+    if (png !== result.stdout)
+      this.logger.debug('screencap: cut text before the PNG', { bytes: result.stdout.length - png.length });
     return png;
   }
 
@@ -262,7 +275,10 @@ export class AdbDeviceGateway implements DeviceGateway {
     const error = findAmStartError(output);
     if (error !== null || result.exitCode !== 0) {
       this.logger.warn('am start VIEW failed', { exitCode: result.exitCode, error: error?.slice(0, 120) ?? null });
-      throw new HarnessError('APP_NOT_FOUND', 'The device could not open the link (am start refused it). Call ui_get_tree to see the screen, check the link, then retry.');
+      throw new HarnessError(
+        'APP_NOT_FOUND',
+        'The device could not open the link (am start refused it). Call ui_get_tree to see the screen, check the link, then retry.',
+      );
     }
     const activity = /^Activity: ([A-Za-z0-9_.]+\/[A-Za-z0-9_.$]+)\s*$/m.exec(text(result));
     return { kind: 'started', component: activity?.[1] ?? null };
@@ -319,7 +335,10 @@ export class AdbDeviceGateway implements DeviceGateway {
   private requireSuccess(result: AdbResult, what: string): void {
     if (result.exitCode === 0) return;
     this.logger.warn('adb read failed', { what, exitCode: result.exitCode, stderr: result.stderr.slice(0, 300) });
-    throw new HarnessError('EMULATOR_UNAVAILABLE', `Reading the device failed (${what}). Check \`adb devices\` and retry.`);
+    throw new HarnessError(
+      'EMULATOR_UNAVAILABLE',
+      `Reading the device failed (${what}). Check \`adb devices\` and retry.`,
+    );
   }
 }
 
@@ -329,9 +348,12 @@ function text(result: AdbResult): string {
 
 function stateRemedy(state: string, serial: string): string {
   const s = state.toLowerCase();
-  if (s.includes('unauthorized')) return `The device ${serial} is unauthorized: accept the "Allow USB debugging" prompt on the device, then retry.`;
-  if (s.includes('offline')) return `The device ${serial} is offline. Restart adb (\`adb kill-server && adb start-server\`) or the emulator, then retry.`;
-  if (s.includes('permission')) return `adb has no permission to open ${serial}: fix the udev rules (plugdev group), then retry.`;
+  if (s.includes('unauthorized'))
+    return `The device ${serial} is unauthorized: accept the "Allow USB debugging" prompt on the device, then retry.`;
+  if (s.includes('offline'))
+    return `The device ${serial} is offline. Restart adb (\`adb kill-server && adb start-server\`) or the emulator, then retry.`;
+  if (s.includes('permission'))
+    return `adb has no permission to open ${serial}: fix the udev rules (plugdev group), then retry.`;
   if (s.includes('recovery') || s.includes('bootloader') || s.includes('sideload') || s.includes('rescue')) {
     return `The device ${serial} is in ${s.split(/\s/)[0]} mode, not running Android. Reboot it normally and retry.`;
   }

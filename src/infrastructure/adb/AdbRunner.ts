@@ -50,7 +50,11 @@ export function classifyAdbFailure(text: string, serial: string): string | null 
   if (t.includes('recovery') || t.includes('sideload') || t.includes('bootloader')) {
     return `The device ${serial} is in recovery/bootloader mode, not running Android. Reboot it normally and retry.`;
   }
-  if (t.includes('cannot connect to daemon') || t.includes('failed to start daemon') || t.includes('could not install *smartsocket*')) {
+  if (
+    t.includes('cannot connect to daemon') ||
+    t.includes('failed to start daemon') ||
+    t.includes('could not install *smartsocket*')
+  ) {
     return 'The adb server could not be reached or started. Check that nothing else holds its port (ANDROID_ADB_SERVER_PORT, default 5037), then `adb start-server` and retry.';
   }
   if (t.includes('not found') && (t.includes('device') || t.includes('emulator'))) {
@@ -157,7 +161,9 @@ export class AdbRunner {
       );
     }
     if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-      throw new HarnessError('EMULATOR_UNAVAILABLE', 'adb returned more output than the harness accepts (64 MB).', { cause: error });
+      throw new HarnessError('EMULATOR_UNAVAILABLE', 'adb returned more output than the harness accepts (64 MB).', {
+        cause: error,
+      });
     }
     const adbFailure = classifyAdbFailure(stderr, this.#serial);
     if (adbFailure) throw new HarnessError('EMULATOR_UNAVAILABLE', adbFailure, { cause: new Error(stderr.trim()) });

@@ -38,19 +38,34 @@ export const ADB_COMMANDS = Object.freeze({
   screencap: frozen('exec-out', 'screencap', '-p'),
   displays: frozen('shell', 'dumpsys', 'display'),
   screencapDisplay: (displayId: string): Argv => {
-    if (!isValidDisplayId(displayId)) throw new HarnessError('EVIDENCE_WRITE_FAILED', 'The display id the device reported is not a plain number; it is not used.');
+    if (!isValidDisplayId(displayId))
+      throw new HarnessError(
+        'EVIDENCE_WRITE_FAILED',
+        'The display id the device reported is not a plain number; it is not used.',
+      );
     return frozen('exec-out', 'screencap', '-p', '-d', displayId);
   },
   resolveLauncherActivity: (pkg: PackageName): Argv => {
     if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
     return frozen(
-      'shell', 'cmd', 'package', 'resolve-activity', '--brief',
-      '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', pkg,
+      'shell',
+      'cmd',
+      'package',
+      'resolve-activity',
+      '--brief',
+      '-a',
+      'android.intent.action.MAIN',
+      '-c',
+      'android.intent.category.LAUNCHER',
+      pkg,
     );
   },
   startActivity: (component: string): Argv => {
     if (!isValidComponent(component)) {
-      throw new HarnessError('APP_NOT_FOUND', 'The launcher activity the device reported is not a plain pkg/activity name; it is not started.');
+      throw new HarnessError(
+        'APP_NOT_FOUND',
+        'The launcher activity the device reported is not a plain pkg/activity name; it is not started.',
+      );
     }
     return frozen('shell', 'am', 'start', '-W', '-n', component);
   },
@@ -63,9 +78,20 @@ export const ADB_COMMANDS = Object.freeze({
    * (Intent.parseCommandArgs).
    */
   openLink: (uri: LinkUri, pkg: PackageName | null): Argv => {
-    if (pkg !== null && !isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
+    if (pkg !== null && !isValidPackageName(pkg))
+      throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
     const word = shellWordOfLink(uri);
-    return frozen('shell', 'am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', word, ...(pkg === null ? [] : [pkg]));
+    return frozen(
+      'shell',
+      'am',
+      'start',
+      '-W',
+      '-a',
+      'android.intent.action.VIEW',
+      '-d',
+      word,
+      ...(pkg === null ? [] : [pkg]),
+    );
   },
   /** device_list: a host command, read-only; `-s` before it changes nothing. */
   listDevices: frozen('devices', '-l'),
@@ -87,7 +113,8 @@ export const ADB_COMMANDS = Object.freeze({
    * plain characters, ending in .apk (adb refuses other names), never an option.
    */
   install: (hostApkPath: string): Argv => {
-    if (!isPlainHostApkPath(hostApkPath)) throw new HarnessError('INTERNAL_ERROR', 'The APK copy has an unexpected path; it is not given to adb.');
+    if (!isPlainHostApkPath(hostApkPath))
+      throw new HarnessError('INTERNAL_ERROR', 'The APK copy has an unexpected path; it is not given to adb.');
     return frozen('install', '-r', hostApkPath);
   },
   /** app_logs: every process and its name, matched to the package host-side (no model text on the device). */
@@ -98,14 +125,44 @@ export const ADB_COMMANDS = Object.freeze({
    */
   appLog: (pid: number, lines: number): Argv => {
     if (!isValidPid(pid) || !Number.isSafeInteger(lines) || lines < 1 || lines > APP_LOG_READ_MAX) {
-      throw new HarnessError('INVALID_ARGUMENT', 'The pid or line count is not a plain number in range; logcat is not run.');
+      throw new HarnessError(
+        'INVALID_ARGUMENT',
+        'The pid or line count is not a plain number in range; logcat is not run.',
+      );
     }
-    return frozen('shell', 'logcat', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-t', String(lines), `--pid=${pid}`);
+    return frozen(
+      'shell',
+      'logcat',
+      '-d',
+      '-v',
+      'threadtime',
+      '-v',
+      'year',
+      '-v',
+      'UTC',
+      '-t',
+      String(lines),
+      `--pid=${pid}`,
+    );
   },
   /** app_crashes: the crash buffer (Java and native crashes), read-only. */
   crashLog: frozen('shell', 'logcat', '-b', 'crash', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC'),
   /** app_crashes: the `am_anr` entries of the events buffer, read-only. */
-  anrEvents: frozen('shell', 'logcat', '-b', 'events', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-s', 'am_anr'),
+  anrEvents: frozen(
+    'shell',
+    'logcat',
+    '-b',
+    'events',
+    '-d',
+    '-v',
+    'threadtime',
+    '-v',
+    'year',
+    '-v',
+    'UTC',
+    '-s',
+    'am_anr',
+  ),
 });
 
 /** An absolute host path of plain characters, no `..` segment, ending in `.apk`. */

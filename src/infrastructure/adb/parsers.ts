@@ -8,7 +8,8 @@ import type { ImeState, ScreenLock, SystemBars, Wakefulness, WindowState } from 
 
 const PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
 /** `pkg/.Activity` or `pkg/full.Activity`; `$` is refused because the device shell would expand it. */
-const COMPONENT = /^([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\/(\.?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$/;
+const COMPONENT =
+  /^([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\/(\.?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$/;
 
 export function splitLines(text: string): string[] {
   return text.split(/\r?\n|\r/);
@@ -86,7 +87,9 @@ const NO_IME: ImeState = Object.freeze({ visible: false, frame: null });
  * The IME and the system bars are read alike.
  */
 function insetsFrame(lines: readonly string[], types: string): Rect | 'hidden' | null {
-  const pattern = new RegExp(String.raw`InsetsSource\s+(?:id=\S+\s+)?type=(?:${types})\s+frame=${RECT}.*?\bvisible=(true|false)`);
+  const pattern = new RegExp(
+    String.raw`InsetsSource\s+(?:id=\S+\s+)?type=(?:${types})\s+frame=${RECT}.*?\bvisible=(true|false)`,
+  );
   let seen = false;
   for (const line of lines) {
     const match = pattern.exec(line);
@@ -126,7 +129,9 @@ interface WindowBlock {
  * the `Frames: parent=… display=… frame=[…][…]` line from Android 12 (the real dumps there too).
  */
 function windowBlock(lines: readonly string[], title: string): WindowBlock | null {
-  const header = new RegExp(String.raw`^\s*Window #\d+ Window\{(?:[A-Za-z0-9_.]+:)?[0-9a-f]+ u\d+ ${title}(?: type=\d+ ?)?\}:`);
+  const header = new RegExp(
+    String.raw`^\s*Window #\d+ Window\{(?:[A-Za-z0-9_.]+:)?[0-9a-f]+ u\d+ ${title}(?: type=\d+ ?)?\}:`,
+  );
   const start = lines.findIndex((l) => header.test(l));
   if (start < 0) return null;
   let frame: Rect | null = null;
@@ -317,7 +322,8 @@ function lockOf(lines: readonly string[]): ScreenLock {
     /^\s*mCurrentFocus=Window\{\S+ u\d+ Keyguard\b/m.test(text);
   const occluded = /^\s*occluded=true\s*$/m.test(delegate) || flag(lines, /mKeyguardOccluded/) === true;
   const screenState = /^\s*screenState=SCREEN_STATE_(ON|OFF)\b/m.exec(delegate)?.[1];
-  const awake = flag(lines, /mAwake/) ?? flag(lines, /mScreenOnFully/) ?? (screenState === undefined ? null : screenState === 'ON');
+  const awake =
+    flag(lines, /mAwake/) ?? flag(lines, /mScreenOnFully/) ?? (screenState === undefined ? null : screenState === 'ON');
   return { locked: showing && !occluded, awake };
 }
 
@@ -348,7 +354,9 @@ export function parseWindowState(text: string): WindowState {
 
 /** `dumpsys power`: `mWakefulness=Awake|Asleep|Dreaming|Dozing` (some builds print `getWakefulnessLocked()=`); null when absent. */
 export function parseWakefulness(text: string): Wakefulness | null {
-  const match = /^\s*(?:mWakefulness|getWakefulnessLocked\(\))=(Awake|Asleep|Dreaming|Dozing)\s*$/m.exec(text.replace(/\r/g, ''));
+  const match = /^\s*(?:mWakefulness|getWakefulnessLocked\(\))=(Awake|Asleep|Dreaming|Dozing)\s*$/m.exec(
+    text.replace(/\r/g, ''),
+  );
   return (match?.[1] as Wakefulness | undefined) ?? null;
 }
 
@@ -361,7 +369,9 @@ const RESOLVER = /^android\/(com\.android\.internal\.app\.)?ResolverActivity$/;
  * `am start -n` accepts) when it is valid and belongs to `pkg`; else null.
  */
 export function parseResolveActivity(text: string, pkg: string): string | null {
-  const lines = splitLines(text).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = splitLines(text)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   if (lines.some((l) => /^No activity found/i.test(l))) return null;
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] as string;

@@ -26,7 +26,7 @@ import { looksLikeZip, readApkManifest } from './apkManifest.js';
 export const MAX_APK_BYTES = 256 * 1024 * 1024;
 
 export const APK_DIR_UNSET_MESSAGE =
-  'app_install is off: no APK folder is allowed. Set ANDROID_MCP_APK_DIR to the folder that holds your builds (e.g. ANDROID_MCP_APK_DIR=/home/me/app/build/outputs/apk/debug) in the MCP client\'s configuration and restart the server; app_install then takes file names inside it.';
+  "app_install is off: no APK folder is allowed. Set ANDROID_MCP_APK_DIR to the folder that holds your builds (e.g. ANDROID_MCP_APK_DIR=/home/me/app/build/outputs/apk/debug) in the MCP client's configuration and restart the server; app_install then takes file names inside it.";
 
 function refuse(problem: string): HarnessError {
   return new HarnessError('INVALID_ARGUMENT', `Invalid apk: ${problem}`);
@@ -53,9 +53,14 @@ export class LocalApkFolder implements ApkFolder {
     try {
       real = await fs.realpath(path.resolve(root, relativePath));
     } catch {
-      throw refuse(`${shown} does not exist in the APK folder (ANDROID_MCP_APK_DIR). List the folder and give the file name of a built APK.`);
+      throw refuse(
+        `${shown} does not exist in the APK folder (ANDROID_MCP_APK_DIR). List the folder and give the file name of a built APK.`,
+      );
     }
-    if (!inside(root, real)) throw refuse(`${shown} leads outside the APK folder (a symlink out of it); only files inside ANDROID_MCP_APK_DIR are installed.`);
+    if (!inside(root, real))
+      throw refuse(
+        `${shown} leads outside the APK folder (a symlink out of it); only files inside ANDROID_MCP_APK_DIR are installed.`,
+      );
     const bytes = await this.readOnce(real, shown);
     if (!looksLikeZip(bytes)) throw refuse(`${shown} is not an APK (not a zip file). Give a built .apk file.`);
     let facts;
@@ -64,7 +69,8 @@ export class LocalApkFolder implements ApkFolder {
     } catch {
       throw refuse(`${shown} is not an installable APK (no readable AndroidManifest.xml). Give a built .apk file.`);
     }
-    if (!isValidPackageName(facts.packageName)) throw refuse(`${shown} names a package that is not a valid Android package name.`);
+    if (!isValidPackageName(facts.packageName))
+      throw refuse(`${shown} names a package that is not a valid Android package name.`);
     const hostPath = await this.privateCopy(bytes);
     return {
       packageName: facts.packageName as PackageName,
@@ -83,7 +89,10 @@ export class LocalApkFolder implements ApkFolder {
     } catch {
       // fall through to the one message
     }
-    throw new HarnessError('INVALID_ARGUMENT', 'The APK folder (ANDROID_MCP_APK_DIR) does not exist or is not a folder. Fix the variable in the MCP client\'s configuration and restart the server.');
+    throw new HarnessError(
+      'INVALID_ARGUMENT',
+      "The APK folder (ANDROID_MCP_APK_DIR) does not exist or is not a folder. Fix the variable in the MCP client's configuration and restart the server.",
+    );
   }
 
   private async readOnce(real: string, shown: string): Promise<Buffer> {
@@ -97,7 +106,8 @@ export class LocalApkFolder implements ApkFolder {
       const stat = await handle.stat();
       if (!stat.isFile()) throw refuse(`${shown} is not a regular file.`);
       if (stat.size === 0) throw refuse(`${shown} is empty.`);
-      if (stat.size > this.maxBytes) throw refuse(`${shown} is larger than ${Math.round(this.maxBytes / 1024 / 1024)} MB.`);
+      if (stat.size > this.maxBytes)
+        throw refuse(`${shown} is larger than ${Math.round(this.maxBytes / 1024 / 1024)} MB.`);
       if (process.platform === 'linux') {
         // What the descriptor really is, whatever happened to the path since realpath.
         const opened = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => real);

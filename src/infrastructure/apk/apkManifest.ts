@@ -27,7 +27,8 @@ export async function readApkManifest(bytes: Buffer): Promise<ApkManifestFacts> 
     const packageName = manifest.package;
     if (typeof packageName !== 'string' || packageName === '') throw new Error('the manifest names no package');
     const versionCode = Number.isSafeInteger(manifest.versionCode) ? manifest.versionCode : null;
-    const versionName = typeof manifest.versionName === 'string' && manifest.versionName !== '' ? manifest.versionName : null;
+    const versionName =
+      typeof manifest.versionName === 'string' && manifest.versionName !== '' ? manifest.versionName : null;
     return { packageName, versionName, versionCode };
   } finally {
     apk.close();

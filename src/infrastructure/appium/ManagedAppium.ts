@@ -299,7 +299,12 @@ class PortTakenError extends Error {
   }
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number, cancelled: () => boolean): Promise<void> {
+async function waitUntilReady(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  cancelled: () => boolean,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -345,4 +350,3 @@ async function terminate(running: Running, graceMs: number): Promise<void> {
     await running.exited;
   }
 }
-

@@ -46,7 +46,6 @@ export interface WebdriverAutomationGatewayOptions {
 /** How messages name the device when none was asked for (remote mode without ANDROID_UDID). */
 const UNNAMED_DEVICE = 'chosen by the endpoint';
 
-
 export class WebdriverAutomationGateway implements AutomationGateway {
   private readonly url: string;
   private readonly clock: Clock;
@@ -88,7 +87,11 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     // Appium 2 only knows the deprecated /sessions.
     const body = (await this.getJson('/appium/sessions', { missingIsNull: true })) ?? (await this.getJson('/sessions'));
     const value = (body as { value?: unknown } | null)?.value;
-    if (!Array.isArray(value)) throw new HarnessError('APPIUM_UNAVAILABLE', `Appium at ${shownUrl(this.url)} answered its session list in an unexpected shape.`);
+    if (!Array.isArray(value))
+      throw new HarnessError(
+        'APPIUM_UNAVAILABLE',
+        `Appium at ${shownUrl(this.url)} answered its session list in an unexpected shape.`,
+      );
     return value
       .map((entry) => (entry as { id?: unknown } | null)?.id)
       .filter((id): id is string => typeof id === 'string');
@@ -127,7 +130,13 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       // A Selenium Grid hub in front of Appium: its queue timing out is the device taken.
       const grid = gridSessionError(error, this.options.udid ?? UNNAMED_DEVICE);
       if (grid) throw grid;
-      if (isConnectionFailure(error, String(error), /ECONNREFUSED|fetch failed|Failed to fetch|Unable to connect|compatible server running/i)) {
+      if (
+        isConnectionFailure(
+          error,
+          String(error),
+          /ECONNREFUSED|fetch failed|Failed to fetch|Unable to connect|compatible server running/i,
+        )
+      ) {
         throw this.unavailable(error);
       }
       throw new HarnessError(
@@ -141,7 +150,9 @@ export class WebdriverAutomationGateway implements AutomationGateway {
       newCommandTimeout: capabilities['appium:newCommandTimeout'],
       waitForIdleTimeout: idleWaitOf(capabilities),
     });
-    return new WebdriverSession(driver, this.options.udid ?? UNNAMED_DEVICE, this.clock, this.options.logger, (error) => this.unavailable(error));
+    return new WebdriverSession(driver, this.options.udid ?? UNNAMED_DEVICE, this.clock, this.options.logger, (error) =>
+      this.unavailable(error),
+    );
   }
 
   /** webdriverio's `headers` option: the Authorization header, when remote mode has one. */
@@ -182,7 +193,11 @@ export class WebdriverAutomationGateway implements AutomationGateway {
     try {
       return await response.json();
     } catch (error) {
-      throw new HarnessError('APPIUM_UNAVAILABLE', `The server at ${shownUrl(this.url)} did not answer ${path} with JSON; point APPIUM_URL at an Appium 3 server.`, { cause: error });
+      throw new HarnessError(
+        'APPIUM_UNAVAILABLE',
+        `The server at ${shownUrl(this.url)} did not answer ${path} with JSON; point APPIUM_URL at an Appium 3 server.`,
+        { cause: error },
+      );
     }
   }
 }

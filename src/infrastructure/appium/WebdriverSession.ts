@@ -18,7 +18,13 @@ import type {
 } from '../../domain/ports.js';
 import { withoutText } from '../../domain/sanitize.js';
 import { isGridNodeLost } from '../remote/seleniumGridErrors.js';
-import { isInvalidElementState, isNoSuchElement, isSessionAlreadyGone, isStale, mapDriverError } from './driverErrors.js';
+import {
+  isInvalidElementState,
+  isNoSuchElement,
+  isSessionAlreadyGone,
+  isStale,
+  mapDriverError,
+} from './driverErrors.js';
 
 /** The W3C element key; JSONWP's `ELEMENT` is accepted as well. */
 const W3C_ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
@@ -123,7 +129,11 @@ export class WebdriverSession implements AutomationSession {
 
   async elementPlace(element: ElementRef): Promise<{ className: string; bounds: string; packageName: string }> {
     // Three independent reads, asked at once: their round trips overlap.
-    const [className, bounds, packageName] = await Promise.all([this.attribute(element, 'class'), this.attribute(element, 'bounds'), this.attribute(element, 'package')]);
+    const [className, bounds, packageName] = await Promise.all([
+      this.attribute(element, 'class'),
+      this.attribute(element, 'bounds'),
+      this.attribute(element, 'package'),
+    ]);
     return { className, bounds, packageName };
   }
 
@@ -143,7 +153,10 @@ export class WebdriverSession implements AutomationSession {
    */
   async longClick(element: ElementRef, holdMs: number): Promise<void> {
     await this.call(
-      () => this.driver.executeScript('mobile: longClickGesture', [{ elementId: element.id, duration: Math.round(holdMs) }]),
+      () =>
+        this.driver.executeScript('mobile: longClickGesture', [
+          { elementId: element.id, duration: Math.round(holdMs) },
+        ]),
       'long press',
     );
   }
@@ -172,7 +185,10 @@ export class WebdriverSession implements AutomationSession {
 
   /** A press is a path without moves: down, still for the hold, up (the server's W3C tap). */
   async pressAt(point: Point, holdMs: number): Promise<void> {
-    await this.touch({ start: point, moves: [], holdMs: Math.max(0, holdMs - DOWN_PAUSE_MS) }, holdMs > 0 ? 'long press' : 'tap');
+    await this.touch(
+      { start: point, moves: [], holdMs: Math.max(0, holdMs - DOWN_PAUSE_MS) },
+      holdMs > 0 ? 'long press' : 'tap',
+    );
   }
 
   /** One touch pointer through W3C actions: down at the start, a short pause, the moves, the hold, up. */
@@ -190,7 +206,12 @@ export class WebdriverSession implements AutomationSession {
               { type: 'pointerMove', duration: 0, origin: 'viewport', ...point(path.start) },
               { type: 'pointerDown', button: 0 },
               { type: 'pause', duration: DOWN_PAUSE_MS },
-              ...path.moves.map((move) => ({ type: 'pointerMove', duration: duration(move.durationMs), origin: 'viewport', ...point(move.to) })),
+              ...path.moves.map((move) => ({
+                type: 'pointerMove',
+                duration: duration(move.durationMs),
+                origin: 'viewport',
+                ...point(move.to),
+              })),
               ...(path.holdMs > 0 ? [{ type: 'pause', duration: duration(path.holdMs) }] : []),
               { type: 'pointerUp', button: 0 },
             ],
@@ -237,7 +258,8 @@ export class WebdriverSession implements AutomationSession {
   /** One command of the closed list (DRIVER_DEVICE_COMMANDS), sent as W3C execute/sync. */
   async execute<C extends DriverDeviceCommand>(command: C, args: DriverDeviceCommandArgs[C]): Promise<unknown> {
     // The type closes the list at compile time; this closes it for a caller that cast around it.
-    if (!DRIVER_DEVICE_COMMANDS.includes(command)) throw new HarnessError('INTERNAL_ERROR', 'A driver command outside the closed list was refused.');
+    if (!DRIVER_DEVICE_COMMANDS.includes(command))
+      throw new HarnessError('INTERNAL_ERROR', 'A driver command outside the closed list was refused.');
     return this.call(() => this.driver.executeScript(command, [args]), command);
   }
 
@@ -269,6 +291,11 @@ export class WebdriverSession implements AutomationSession {
   }
 
   private map(error: unknown, what: string): HarnessError {
-    return mapDriverError(error, what, { udid: this.udid, sessionId: this.id, logger: this.logger, unavailable: this.unavailable });
+    return mapDriverError(error, what, {
+      udid: this.udid,
+      sessionId: this.id,
+      logger: this.logger,
+      unavailable: this.unavailable,
+    });
   }
 }

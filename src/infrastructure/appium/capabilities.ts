@@ -28,7 +28,9 @@ const SETTINGS_CAP = 'appium:settings';
 const IDLE_SETTING_CAP = 'appium:settings[waitForIdleTimeout]';
 
 function plainObject(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /**

@@ -20,7 +20,15 @@ const SESSION_GONE =
 /** The UiAutomator2 server's UiAutomator2Exception when getRootInActiveWindow() stayed null (Appium prefixes "Original error: "). */
 const ROOT_TIMED_OUT = /waiting for the root AccessibilityNodeInfo/i;
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+]);
 
 /** A failure to reach the endpoint at all (refused, reset, timed out): the endpoint is unavailable, not the call wrong. */
 export function isConnectionFailure(error: unknown, message: string, words: RegExp): boolean {
@@ -70,32 +78,55 @@ export function mapDriverError(error: unknown, what: string, context: DriverErro
     );
   }
   if (isStale(error) || isNoSuchElement(error)) {
-    return new HarnessError('UI_ELEMENT_NOT_FOUND', `The element went away before the ${what}. Read the screen again with ui_get_tree and retry.`, { cause: error });
+    return new HarnessError(
+      'UI_ELEMENT_NOT_FOUND',
+      `The element went away before the ${what}. Read the screen again with ui_get_tree and retry.`,
+      { cause: error },
+    );
   }
   if (name === 'element not interactable' || name === 'invalid element state' || name === 'element click intercepted') {
-    return new HarnessError('UI_ELEMENT_NOT_FOUND', `The element refused the ${what} (${String(name)}). Choose another target from ui_get_tree.`, { cause: error });
+    return new HarnessError(
+      'UI_ELEMENT_NOT_FOUND',
+      `The element refused the ${what} (${String(name)}). Choose another target from ui_get_tree.`,
+      { cause: error },
+    );
   }
-  return new HarnessError('INTERNAL_ERROR', `The automation driver failed during the ${what}; the server log has the details.`, { cause: error });
+  return new HarnessError(
+    'INTERNAL_ERROR',
+    `The automation driver failed during the ${what}; the server log has the details.`,
+    { cause: error },
+  );
 }
 
 /** What a delete of a session Appium no longer holds answers: HTTP 404 `invalid session id`. */
 export function isSessionAlreadyGone(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
   const message = String((error as { message?: unknown } | null)?.message ?? error);
-  return name === 'invalid session id' || /invalid session id|session is either terminated or not started/i.test(message);
+  return (
+    name === 'invalid session id' || /invalid session id|session is either terminated or not started/i.test(message)
+  );
 }
 
 export function isInvalidElementState(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
-  return name === 'invalid element state' || /invalid element state/i.test(String((error as { message?: unknown } | null)?.message ?? ''));
+  return (
+    name === 'invalid element state' ||
+    /invalid element state/i.test(String((error as { message?: unknown } | null)?.message ?? ''))
+  );
 }
 
 export function isNoSuchElement(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
-  return name === 'no such element' || /no such element/i.test(String((error as { message?: unknown } | null)?.message ?? ''));
+  return (
+    name === 'no such element' ||
+    /no such element/i.test(String((error as { message?: unknown } | null)?.message ?? ''))
+  );
 }
 
 export function isStale(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
-  return name === 'stale element reference' || /stale element reference/i.test(String((error as { message?: unknown } | null)?.message ?? ''));
+  return (
+    name === 'stale element reference' ||
+    /stale element reference/i.test(String((error as { message?: unknown } | null)?.message ?? ''))
+  );
 }

@@ -63,9 +63,11 @@ function nodeFacts(node: z.infer<typeof GridNode>): GridNodeFacts {
 /** What the body says the endpoint is, or null when it is neither Appium nor a Selenium Grid. */
 export function parseEndpointStatus(body: unknown): AutomationEndpointStatus | null {
   const appium = AppiumStatusBody.safeParse(body);
-  if (appium.success) return { kind: 'appium', version: appium.data.value.build.version, ready: appium.data.value.ready ?? true };
+  if (appium.success)
+    return { kind: 'appium', version: appium.data.value.build.version, ready: appium.data.value.ready ?? true };
   const grid = GridStatusBody.safeParse(body);
-  if (grid.success) return gridStatusOf(grid.data.value.ready, grid.data.value.message, grid.data.value.nodes.map(nodeFacts));
+  if (grid.success)
+    return gridStatusOf(grid.data.value.ready, grid.data.value.message, grid.data.value.nodes.map(nodeFacts));
   const blind = GridWithoutDistributor.safeParse(body);
   if (blind.success) return gridStatusOf(false, blind.data.value.message, null);
   return null;

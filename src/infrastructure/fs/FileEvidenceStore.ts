@@ -73,7 +73,8 @@ export class FileEvidenceStore implements EvidenceStore, EvidenceDirectory {
 
   async remove(name: string): Promise<boolean> {
     const target = isArtifactId(name) ? this.resolveInside(name) : null;
-    if (target === null) throw Object.assign(new Error('only an evidence id names a file to remove'), { code: 'EINVAL' });
+    if (target === null)
+      throw Object.assign(new Error('only an evidence id names a file to remove'), { code: 'EINVAL' });
     try {
       await fs.unlink(target);
       return true;

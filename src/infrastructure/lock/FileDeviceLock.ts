@@ -163,9 +163,16 @@ export class FileDeviceLock implements DeviceLock {
       }
       const reading = this.file.read();
       if (reading.kind === 'absent') continue; // released between our attempt and the read: try again
-      const stale = staleness(reading, { pid: this.pid, hostname: this.hostname, ownedNonce: this.owned?.nonce }, this.probe);
+      const stale = staleness(
+        reading,
+        { pid: this.pid, hostname: this.hostname, ownedNonce: this.owned?.nonce },
+        this.probe,
+      );
       if (stale === null) throw busy(reading.kind === 'record' ? reading.record : null, this.now());
-      this.options.logger.warn('taking over a stale device lock', { reason: stale, holder_pid: reading.kind === 'record' ? reading.record.pid : null });
+      this.options.logger.warn('taking over a stale device lock', {
+        reason: stale,
+        holder_pid: reading.kind === 'record' ? reading.record.pid : null,
+      });
       takeOver(this.file, reading);
     }
     const last = this.file.read();

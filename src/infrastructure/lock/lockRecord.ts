@@ -14,16 +14,25 @@ export interface LockRecord {
   /** ISO time the lock was taken by this process. */
   readonly acquired_at: string;
   /** What the process is doing now (ISO `since`). */
-  readonly activity: { readonly tool: string; readonly operation_id: string; readonly kind: DeviceLockActivity['kind']; readonly since: string };
+  readonly activity: {
+    readonly tool: string;
+    readonly operation_id: string;
+    readonly kind: DeviceLockActivity['kind'];
+    readonly since: string;
+  };
 }
 
-export type Reading = { readonly kind: 'absent' } | { readonly kind: 'corrupt'; readonly ageMs: number } | { readonly kind: 'record'; readonly record: LockRecord };
+export type Reading =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'corrupt'; readonly ageMs: number }
+  | { readonly kind: 'record'; readonly record: LockRecord };
 
 export function parseRecord(text: string): LockRecord | null {
   try {
     const value = JSON.parse(text) as Partial<LockRecord> | null;
     if (!value || typeof value !== 'object') return null;
-    if (typeof value.pid !== 'number' || typeof value.nonce !== 'string' || typeof value.hostname !== 'string') return null;
+    if (typeof value.pid !== 'number' || typeof value.nonce !== 'string' || typeof value.hostname !== 'string')
+      return null;
     const activity = value.activity;
     if (!activity || typeof activity.tool !== 'string' || typeof activity.since !== 'string') return null;
     return value as LockRecord;

@@ -29,7 +29,8 @@ export function staleness(reading: Reading, asker: Asker, probe: ProcessProbe): 
   const record = reading.record;
   // A pid on another host (a lock directory on a shared file system) cannot be checked: assume alive.
   if (record.hostname !== asker.hostname) return null;
-  if (record.pid === asker.pid) return asker.ownedNonce === record.nonce ? null : 'left by an earlier process with this pid';
+  if (record.pid === asker.pid)
+    return asker.ownedNonce === record.nonce ? null : 'left by an earlier process with this pid';
   if (!probe.isAlive(record.pid)) return 'holder process is gone';
   if (record.process_start !== null) {
     const start = probe.startTime(record.pid);

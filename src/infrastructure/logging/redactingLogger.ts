@@ -23,7 +23,9 @@ export function redactingLogger(inner: Logger, secrets: readonly Secret[]): Logg
 
 /** The text with secrets, URL userinfo and query values replaced. Longest secrets first: a pair before its key. */
 export function redactor(secrets: readonly Secret[]): (text: string) => string {
-  const values = [...new Set(secrets.map((secret) => secret.reveal()).filter((value) => value.length > 0))].sort((a, b) => b.length - a.length);
+  const values = [...new Set(secrets.map((secret) => secret.reveal()).filter((value) => value.length > 0))].sort(
+    (a, b) => b.length - a.length,
+  );
   return (text: string): string => {
     let result = text;
     for (const value of values) {
@@ -33,8 +35,9 @@ export function redactor(secrets: readonly Secret[]): (text: string) => string {
     }
     return result
       .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@"'<>]*@/gi, `$1${HIDDEN}@`)
-      .replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>?#]*\?)([^\s"'<>#]*)/gi, (_match, head: string, query: string) =>
-        `${head}${query.replace(/=([^&]*)/g, `=${HIDDEN}`)}`,
+      .replace(
+        /(\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>?#]*\?)([^\s"'<>#]*)/gi,
+        (_match, head: string, query: string) => `${head}${query.replace(/=([^&]*)/g, `=${HIDDEN}`)}`,
       );
   };
 }
@@ -45,6 +48,7 @@ function scrubValue(value: unknown, scrub: (text: string) => string, depth: numb
   if (value instanceof Error) return scrub(value.stack ?? value.message);
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, scrub, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) out[key] = scrubValue(item, scrub, depth + 1);
+  for (const [key, item] of Object.entries(value as Record<string, unknown>))
+    out[key] = scrubValue(item, scrub, depth + 1);
   return out;
 }

@@ -3,9 +3,21 @@
  * Tool calls are `tool_use` content blocks; their results go back as `tool_result` blocks, first in
  * the next user message, one per `tool_use` id (the API refuses anything else).
  */
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
 import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ModelMessage, ModelPort, ModelRequest, ModelStop, ModelToolCall, ModelTurn } from '../../application/agent/ModelPort.js';
+import type {
+  ModelMessage,
+  ModelPort,
+  ModelRequest,
+  ModelStop,
+  ModelToolCall,
+  ModelTurn,
+} from '../../application/agent/ModelPort.js';
 import { ModelError } from '../../application/agent/ModelPort.js';
 import { toModelError } from './modelErrors.js';
 import { commonClientOptions, type ModelAdapterOptions } from './sdkOptions.js';
@@ -22,7 +34,11 @@ export class AnthropicModel implements ModelPort {
   constructor(private readonly options: ModelAdapterOptions) {
     this.label = `anthropic:${options.model}`;
     // No auth token or profile (ANTHROPIC_AUTH_TOKEN, ANTHROPIC_PROFILE) and no tracing beside the key.
-    this.client = new Anthropic({ ...commonClientOptions(options, 'anthropic sdk'), authToken: null, openTelemetry: false });
+    this.client = new Anthropic({
+      ...commonClientOptions(options, 'anthropic sdk'),
+      authToken: null,
+      openTelemetry: false,
+    });
   }
 
   async next(request: ModelRequest): Promise<ModelTurn> {
@@ -34,11 +50,22 @@ export class AnthropicModel implements ModelPort {
     let message: Anthropic.Message;
     try {
       message = await this.client.messages.create(
-        { model: this.options.model, max_tokens: MAX_TOKENS, system: request.system, tools, messages: toMessages(request.messages) },
+        {
+          model: this.options.model,
+          max_tokens: MAX_TOKENS,
+          system: request.system,
+          tools,
+          messages: toMessages(request.messages),
+        },
         { signal: request.signal },
       );
     } catch (error) {
-      throw toModelError(error, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, this.options.apiKey, request.signal);
+      throw toModelError(
+        error,
+        { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
+        this.options.apiKey,
+        request.signal,
+      );
     }
     return fromMessage(message);
   }
@@ -51,27 +78,45 @@ function toMessages(messages: readonly ModelMessage[]): MessageParam[] {
         return { role: 'user', content: message.text };
       case 'assistant': {
         const text = message.text.trim() === '' ? [] : [{ type: 'text' as const, text: message.text }];
-        const calls = message.calls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: call.input ?? {} }));
+        const calls = message.calls.map((call) => ({
+          type: 'tool_use' as const,
+          id: call.id,
+          name: call.name,
+          input: call.input ?? {},
+        }));
         const content = [...text, ...calls];
         return { role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: EMPTY_TURN }] };
       }
       case 'tool_results':
         return {
           role: 'user',
-          content: message.results.map((result) => ({ type: 'tool_result' as const, tool_use_id: result.callId, content: result.content, is_error: result.isError })),
+          content: message.results.map((result) => ({
+            type: 'tool_result' as const,
+            tool_use_id: result.callId,
+            content: result.content,
+            is_error: result.isError,
+          })),
         };
     }
   });
 }
 
 function fromMessage(message: Anthropic.Message): ModelTurn {
-  if (!Array.isArray(message.content)) throw new ModelError('bad_response', null, 'The model endpoint answered a message without content; is ANDROID_MCP_MODEL_BASE_URL an Anthropic Messages API?');
+  if (!Array.isArray(message.content))
+    throw new ModelError(
+      'bad_response',
+      null,
+      'The model endpoint answered a message without content; is ANDROID_MCP_MODEL_BASE_URL an Anthropic Messages API?',
+    );
   const texts: string[] = [];
   const calls: ModelToolCall[] = [];
   for (const block of message.content) {
     if (block.type === 'text') texts.push(block.text);
     else if (block.type === 'tool_use') {
-      const input = block.input !== null && typeof block.input === 'object' && !Array.isArray(block.input) ? (block.input as Record<string, unknown>) : null;
+      const input =
+        block.input !== null && typeof block.input === 'object' && !Array.isArray(block.input)
+          ? (block.input as Record<string, unknown>)
+          : null;
       calls.push({ id: block.id, name: block.name, input, rawInput: JSON.stringify(block.input ?? null) });
     }
   }

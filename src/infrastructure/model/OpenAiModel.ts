@@ -5,8 +5,19 @@
  * as a JSON string; each result goes back as a `role: "tool"` message naming its `tool_call_id`.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions/completions';
-import type { ModelMessage, ModelPort, ModelRequest, ModelStop, ModelToolCall, ModelTurn } from '../../application/agent/ModelPort.js';
+import type {
+  ChatCompletion,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions/completions';
+import type {
+  ModelMessage,
+  ModelPort,
+  ModelRequest,
+  ModelStop,
+  ModelToolCall,
+  ModelTurn,
+} from '../../application/agent/ModelPort.js';
 import { ModelError } from '../../application/agent/ModelPort.js';
 import { toModelError } from './modelErrors.js';
 import { commonClientOptions, type ModelAdapterOptions } from './sdkOptions.js';
@@ -29,11 +40,20 @@ export class OpenAiModel implements ModelPort {
     let completion: ChatCompletion;
     try {
       completion = await this.client.chat.completions.create(
-        { model: this.options.model, messages: [{ role: 'system', content: request.system }, ...toMessages(request.messages)], tools },
+        {
+          model: this.options.model,
+          messages: [{ role: 'system', content: request.system }, ...toMessages(request.messages)],
+          tools,
+        },
         { signal: request.signal },
       );
     } catch (error) {
-      throw toModelError(error, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, this.options.apiKey, request.signal);
+      throw toModelError(
+        error,
+        { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
+        this.options.apiKey,
+        request.signal,
+      );
     }
     return fromCompletion(completion);
   }
@@ -50,12 +70,22 @@ function toMessages(messages: readonly ModelMessage[]): ChatCompletionMessagePar
             role: 'assistant',
             content: message.text === '' ? null : message.text,
             ...(message.calls.length > 0
-              ? { tool_calls: message.calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.rawInput } })) }
+              ? {
+                  tool_calls: message.calls.map((call) => ({
+                    id: call.id,
+                    type: 'function' as const,
+                    function: { name: call.name, arguments: call.rawInput },
+                  })),
+                }
               : {}),
           },
         ];
       case 'tool_results':
-        return message.results.map((result) => ({ role: 'tool' as const, tool_call_id: result.callId, content: result.content }));
+        return message.results.map((result) => ({
+          role: 'tool' as const,
+          tool_call_id: result.callId,
+          content: result.content,
+        }));
     }
   });
 }
@@ -63,11 +93,20 @@ function toMessages(messages: readonly ModelMessage[]): ChatCompletionMessagePar
 function fromCompletion(completion: ChatCompletion): ModelTurn {
   const choice = Array.isArray(completion.choices) ? completion.choices[0] : undefined;
   if (!choice?.message) {
-    throw new ModelError('bad_response', null, 'The model endpoint answered no choice; is ANDROID_MCP_MODEL_BASE_URL an OpenAI-compatible chat completions endpoint?');
+    throw new ModelError(
+      'bad_response',
+      null,
+      'The model endpoint answered no choice; is ANDROID_MCP_MODEL_BASE_URL an OpenAI-compatible chat completions endpoint?',
+    );
   }
   const calls: ModelToolCall[] = (choice.message.tool_calls ?? []).map((call) =>
     call.type === 'function'
-      ? { id: call.id, name: call.function.name, input: parseArguments(call.function.arguments), rawInput: call.function.arguments }
+      ? {
+          id: call.id,
+          name: call.function.name,
+          input: parseArguments(call.function.arguments),
+          rawInput: call.function.arguments,
+        }
       : { id: call.id, name: call.custom.name, input: null, rawInput: call.custom.input },
   );
   const refused = typeof choice.message.refusal === 'string' && choice.message.refusal !== '';
@@ -79,7 +118,9 @@ function fromCompletion(completion: ChatCompletion): ModelTurn {
 function parseArguments(raw: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

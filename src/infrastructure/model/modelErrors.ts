@@ -13,7 +13,9 @@ const MAX_UPSTREAM_MESSAGE = 300;
 const KEY_LIKE = /\b(?:sk|pk|rk)-[A-Za-z0-9_*.-]{3,}|\bBearer\s+\S+/g;
 
 export interface SdkErrorClasses {
-  readonly APIError: abstract new (...args: never[]) => Error & { readonly status: number | undefined; readonly error: unknown };
+  readonly APIError: abstract new (
+    ...args: never[]
+  ) => Error & { readonly status: number | undefined; readonly error: unknown };
   readonly APIConnectionError: abstract new (...args: never[]) => Error;
   readonly APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
   readonly APIUserAbortError: abstract new (...args: never[]) => Error;
@@ -30,15 +32,27 @@ export function withoutSecrets(text: string, apiKey: string): string {
 export function toModelError(error: unknown, classes: SdkErrorClasses, apiKey: string, signal: AbortSignal): Error {
   if (error instanceof classes.APIUserAbortError || signal.aborted) return new ModelAborted();
   if (error instanceof classes.APIConnectionTimeoutError) {
-    return new ModelError('timeout', null, 'The model endpoint did not answer in time (the SDK retried); check the endpoint, or try again later.');
+    return new ModelError(
+      'timeout',
+      null,
+      'The model endpoint did not answer in time (the SDK retried); check the endpoint, or try again later.',
+    );
   }
   if (error instanceof classes.APIConnectionError) {
-    return new ModelError('connection', null, 'The model endpoint could not be reached; check ANDROID_MCP_MODEL_BASE_URL and the network.');
+    return new ModelError(
+      'connection',
+      null,
+      'The model endpoint could not be reached; check ANDROID_MCP_MODEL_BASE_URL and the network.',
+    );
   }
   if (error instanceof classes.APIError && typeof error.status === 'number') {
     return statusError(error.status, upstreamMessage(error.error), apiKey);
   }
-  return new ModelError('bad_response', null, `The model endpoint's answer could not be read: ${withoutSecrets(String(error), apiKey)}`);
+  return new ModelError(
+    'bad_response',
+    null,
+    `The model endpoint's answer could not be read: ${withoutSecrets(String(error), apiKey)}`,
+  );
 }
 
 function statusError(status: number, upstream: string | null, apiKey: string): ModelError {
@@ -48,12 +62,21 @@ function statusError(status: number, upstream: string | null, apiKey: string): M
 }
 
 function classify(status: number): readonly [ModelErrorKind, string] {
-  if (status === 401 || status === 403) return ['auth', 'The model endpoint refused the API key; check ANDROID_MCP_MODEL_API_KEY (or the provider\'s own key variable).'];
-  if (status === 429) return ['rate_limited', 'The model endpoint is rate limiting this key; try again later or lower the load.'];
+  if (status === 401 || status === 403)
+    return [
+      'auth',
+      "The model endpoint refused the API key; check ANDROID_MCP_MODEL_API_KEY (or the provider's own key variable).",
+    ];
+  if (status === 429)
+    return ['rate_limited', 'The model endpoint is rate limiting this key; try again later or lower the load.'];
   if (status === 529 || status === 503) return ['overloaded', 'The model endpoint is overloaded; try again later.'];
-  if (status === 404) return ['not_found', 'The model endpoint does not know this model or route; check ANDROID_MCP_MODEL and ANDROID_MCP_MODEL_BASE_URL.'];
+  if (status === 404)
+    return [
+      'not_found',
+      'The model endpoint does not know this model or route; check ANDROID_MCP_MODEL and ANDROID_MCP_MODEL_BASE_URL.',
+    ];
   if (status >= 500) return ['server', 'The model endpoint failed on its side; try again later.'];
-  return ['bad_request', 'The model endpoint refused the request; check ANDROID_MCP_MODEL and the endpoint\'s limits.'];
+  return ['bad_request', "The model endpoint refused the request; check ANDROID_MCP_MODEL and the endpoint's limits."];
 }
 
 /**
@@ -69,5 +92,7 @@ function upstreamMessage(body: unknown): string | null {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }

@@ -2,7 +2,15 @@ import { createRequire } from 'node:module';
 import type { PNG as PngClass } from 'pngjs';
 import type { ImageTools, PngInfo, PngPreview } from '../../domain/ports.js';
 import { boxShrink, encodePng, type EncodeOptions, type Pixels } from './boxPreview.js';
-import { inflatePrefix, inflateScanlines, readPlainPng, scanRows, strideOf, UniformTracker, type PlainPng } from './plainPng.js';
+import {
+  inflatePrefix,
+  inflateScanlines,
+  readPlainPng,
+  scanRows,
+  strideOf,
+  UniformTracker,
+  type PlainPng,
+} from './plainPng.js';
 
 type PngModule = { PNG: typeof PngClass };
 let pngModule: PngModule | undefined;

@@ -85,7 +85,14 @@ function addMultiple(into: Uint32Array, sums: Uint32Array, times: number): void 
 }
 
 /** Each output sample: the block's sum over its pixel count, rounded half up. */
-function writeAverages(data: Uint8Array, offset: number, sums: Uint32Array, columns: Uint32Array, channels: number, rows: number): void {
+function writeAverages(
+  data: Uint8Array,
+  offset: number,
+  sums: Uint32Array,
+  columns: Uint32Array,
+  channels: number,
+  rows: number,
+): void {
   const fullCount = (columns[0] as number) * rows;
   const shift = Math.log2(fullCount);
   const full = (columns[columns.length - 1] === columns[0] ? columns.length : columns.length - 1) * channels;
@@ -93,10 +100,12 @@ function writeAverages(data: Uint8Array, offset: number, sums: Uint32Array, colu
     const half = fullCount >> 1;
     for (let j = 0; j < full; j++) data[offset + j] = ((sums[j] as number) + half) >>> shift;
   } else {
-    for (let j = 0; j < full; j++) data[offset + j] = Math.floor(((sums[j] as number) * 2 + fullCount) / (2 * fullCount));
+    for (let j = 0; j < full; j++)
+      data[offset + j] = Math.floor(((sums[j] as number) * 2 + fullCount) / (2 * fullCount));
   }
   const count = (columns[columns.length - 1] as number) * rows;
-  for (let j = full; j < sums.length; j++) data[offset + j] = Math.floor(((sums[j] as number) * 2 + count) / (2 * count));
+  for (let j = full; j < sums.length; j++)
+    data[offset + j] = Math.floor(((sums[j] as number) * 2 + count) / (2 * count));
 }
 
 /** Sums each block's columns of one source row, per channel. */
@@ -159,7 +168,8 @@ export function encodePng(image: Pixels, options: EncodeOptions): Buffer {
     const source = data.subarray(y * width * channels, (y + 1) * width * channels);
     let current: Uint8Array = source;
     if (row) {
-      for (let x = 0, i = 0, o = 0; x < width; x++, i += channels) for (let c = 0; c < keep; c++) row[o++] = source[i + c] as number;
+      for (let x = 0, i = 0, o = 0; x < width; x++, i += channels)
+        for (let c = 0; c < keep; c++) row[o++] = source[i + c] as number;
       current = row;
     }
     const at = y * (stride + 1);

@@ -29,7 +29,7 @@ export function readPlainPng(png: Buffer): PlainPng | null {
   let header: { width: number; height: number; channels: number } | null = null;
   const idat: Buffer[] = [];
   let ended = false;
-  for (let at = 8; at + 12 <= png.length; ) {
+  for (let at = 8; at + 12 <= png.length;) {
     const length = png.readUInt32BE(at);
     const end = at + 12 + length;
     if (end > png.length) return null;
@@ -38,7 +38,15 @@ export function readPlainPng(png: Buffer): PlainPng | null {
     if (crc32(png.subarray(at + 4, at + 8 + length)) !== png.readUInt32BE(at + 8 + length)) return null;
     if (type === 'IHDR') {
       const channels = CHANNELS[data[9] as number];
-      if (length !== 13 || data[8] !== 8 || channels === undefined || data[10] !== 0 || data[11] !== 0 || data[12] !== 0) return null;
+      if (
+        length !== 13 ||
+        data[8] !== 8 ||
+        channels === undefined ||
+        data[10] !== 0 ||
+        data[11] !== 0 ||
+        data[12] !== 0
+      )
+        return null;
       header = { width: data.readUInt32BE(0), height: data.readUInt32BE(4), channels };
     } else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') {
@@ -82,7 +90,10 @@ export function inflateScanlines(png: PlainPng): Buffer | null {
  */
 export function inflatePrefix(png: PlainPng, inputBytes: number): Buffer | null {
   try {
-    return inflateSync(png.zlib.subarray(0, inputBytes), { finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 256 * 1024 });
+    return inflateSync(png.zlib.subarray(0, inputBytes), {
+      finishFlush: constants.Z_SYNC_FLUSH,
+      chunkSize: 256 * 1024,
+    });
   } catch {
     return null;
   }
@@ -161,14 +172,28 @@ function unfilterSub(raw: Buffer, s: number, current: Uint8Array, stride: number
   for (let i = bpp; i < stride; i++) current[i] = ((raw[s + i] as number) + (current[i - bpp] as number)) & 0xff;
 }
 
-function unfilterAverage(raw: Buffer, s: number, current: Uint8Array, previous: Uint8Array, stride: number, bpp: number): void {
+function unfilterAverage(
+  raw: Buffer,
+  s: number,
+  current: Uint8Array,
+  previous: Uint8Array,
+  stride: number,
+  bpp: number,
+): void {
   for (let i = 0; i < bpp; i++) current[i] = ((raw[s + i] as number) + ((previous[i] as number) >> 1)) & 0xff;
   for (let i = bpp; i < stride; i++) {
     current[i] = ((raw[s + i] as number) + (((current[i - bpp] as number) + (previous[i] as number)) >> 1)) & 0xff;
   }
 }
 
-function unfilterPaeth(raw: Buffer, s: number, current: Uint8Array, previous: Uint8Array, stride: number, bpp: number): void {
+function unfilterPaeth(
+  raw: Buffer,
+  s: number,
+  current: Uint8Array,
+  previous: Uint8Array,
+  stride: number,
+  bpp: number,
+): void {
   // With no left neighbour Paeth predicts the byte above.
   for (let i = 0; i < bpp; i++) current[i] = ((raw[s + i] as number) + (previous[i] as number)) & 0xff;
   for (let i = bpp; i < stride; i++) {

@@ -109,14 +109,18 @@ export class DriverDeviceGateway implements DeviceGateway {
    * there: the bare package, which startActivity hands to `mobile: activateApp`, or null.
    */
   async resolveLauncherActivity(pkg: PackageName): Promise<string | null> {
-    const value = await this.sessions.withSession((session) => session.execute('mobile: queryAppState', { appId: pkg }));
+    const value = await this.sessions.withSession((session) =>
+      session.execute('mobile: queryAppState', { appId: pkg }),
+    );
     return parse(appState, value, 'mobile: queryAppState') === APP_NOT_INSTALLED ? null : pkg;
   }
 
   async startActivity(component: string): Promise<void> {
     const slash = component.indexOf('/');
     if (slash < 0) {
-      await this.sessions.withSession((session) => session.execute('mobile: activateApp', { appId: component as PackageName }));
+      await this.sessions.withSession((session) =>
+        session.execute('mobile: activateApp', { appId: component as PackageName }),
+      );
       return;
     }
     await this.sessions.withSession((session) => session.execute('mobile: startActivity', { component, wait: true }));
@@ -124,7 +128,11 @@ export class DriverDeviceGateway implements DeviceGateway {
 
   async startApplicationSettings(): Promise<void> {
     await this.sessions.withSession((session) =>
-      session.execute('mobile: startActivity', { action: 'android.settings.APPLICATION_SETTINGS', wait: true, stop: true }),
+      session.execute('mobile: startActivity', {
+        action: 'android.settings.APPLICATION_SETTINGS',
+        wait: true,
+        stop: true,
+      }),
     );
   }
 
@@ -149,29 +157,45 @@ export class DriverDeviceGateway implements DeviceGateway {
    * the shell bare. The harness sends model text to a shell only in its own quoting.
    */
   openLink(_uri: LinkUri, _pkg: PackageName | null): Promise<LinkStart> {
-    return Promise.reject(notAvailableRemotely('app_open_link', 'Open the link through your device farm, or use app_open and navigate to the content with ui_tap.'));
+    return Promise.reject(
+      notAvailableRemotely(
+        'app_open_link',
+        'Open the link through your device farm, or use app_open and navigate to the content with ui_tap.',
+      ),
+    );
   }
 
   installApk(_hostPath: string): Promise<InstallOutcome> {
     return Promise.reject(
-      notAvailableRemotely('app_install', 'Install the app through your Grid or device farm (its app upload and the appium:app capability in ANDROID_MCP_APPIUM_CAPS), then use app_open.'),
+      notAvailableRemotely(
+        'app_install',
+        'Install the app through your Grid or device farm (its app upload and the appium:app capability in ANDROID_MCP_APPIUM_CAPS), then use app_open.',
+      ),
     );
   }
 
   listProcesses(): Promise<readonly { readonly pid: number; readonly name: string }[]> {
-    return Promise.reject(notAvailableRemotely('app_logs', "Read the app's log in your device farm's session logs (its dashboard or API)."));
+    return Promise.reject(
+      notAvailableRemotely('app_logs', "Read the app's log in your device farm's session logs (its dashboard or API)."),
+    );
   }
 
   readAppLog(_pid: number, _lines: number): Promise<string> {
-    return Promise.reject(notAvailableRemotely('app_logs', "Read the app's log in your device farm's session logs (its dashboard or API)."));
+    return Promise.reject(
+      notAvailableRemotely('app_logs', "Read the app's log in your device farm's session logs (its dashboard or API)."),
+    );
   }
 
   readCrashLog(): Promise<string> {
-    return Promise.reject(notAvailableRemotely('app_crashes', "Read crashes in your device farm's session logs (its dashboard or API)."));
+    return Promise.reject(
+      notAvailableRemotely('app_crashes', "Read crashes in your device farm's session logs (its dashboard or API)."),
+    );
   }
 
   readAnrEvents(): Promise<string> {
-    return Promise.reject(notAvailableRemotely('app_crashes', "Read crashes in your device farm's session logs (its dashboard or API)."));
+    return Promise.reject(
+      notAvailableRemotely('app_crashes', "Read crashes in your device farm's session logs (its dashboard or API)."),
+    );
   }
 
   private async info(): Promise<z.infer<typeof deviceInfo>> {
@@ -184,7 +208,10 @@ export class DriverDeviceGateway implements DeviceGateway {
 function parse<T>(schema: z.ZodType<T>, value: unknown, command: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new HarnessError('INTERNAL_ERROR', `The driver answered ${command} in an unexpected shape; the endpoint may not be Appium's UiAutomator2 driver. Check APPIUM_URL.`);
+  throw new HarnessError(
+    'INTERNAL_ERROR',
+    `The driver answered ${command} in an unexpected shape; the endpoint may not be Appium's UiAutomator2 driver. Check APPIUM_URL.`,
+  );
 }
 
 const PLAIN_NAME = /^[A-Za-z0-9._$]{1,256}$/;

@@ -7,7 +7,10 @@ import { notAvailableRemotely } from './DriverDeviceGateway.js';
 export class RemoteApkFolder implements ApkFolder {
   prepare(_relativePath: ApkRelativePath): Promise<PreparedApk> {
     return Promise.reject(
-      notAvailableRemotely('app_install', 'Install the app through your Grid or device farm (its app upload and the appium:app capability in ANDROID_MCP_APPIUM_CAPS), then use app_open.'),
+      notAvailableRemotely(
+        'app_install',
+        'Install the app through your Grid or device farm (its app upload and the appium:app capability in ANDROID_MCP_APPIUM_CAPS), then use app_open.',
+      ),
     );
   }
 }
@@ -19,7 +22,10 @@ export class RemoteApkFolder implements ApkFolder {
 export class RemoteDeviceDirectory implements DeviceDirectory {
   list(): Promise<readonly ListedDevice[]> {
     return Promise.reject(
-      notAvailableRemotely('device_list', "Use emulator_get_status for the device of this session, and your Grid's or device farm's console for the others."),
+      notAvailableRemotely(
+        'device_list',
+        "Use emulator_get_status for the device of this session, and your Grid's or device farm's console for the others.",
+      ),
     );
   }
 

@@ -9,7 +9,11 @@ import type { DeviceIdentity } from '../../domain/devices/identity.js';
  * `appium:platformVersion`). Two harness processes on this machine asking one endpoint for the same
  * device share a lock; the hash never lets a capability value (an access key) be read back.
  */
-export function remoteIdentity(endpointUrl: string, udid: string | null, capabilities: Readonly<Record<string, unknown>>): DeviceIdentity {
+export function remoteIdentity(
+  endpointUrl: string,
+  udid: string | null,
+  capabilities: Readonly<Record<string, unknown>>,
+): DeviceIdentity {
   const url = new URL(endpointUrl);
   const hash = createHash('sha256').update(canonicalJson(capabilities)).digest('hex').slice(0, 8);
   return { key: `remote:${url.host}/${udid ?? '-'}/${hash}`, avdName: null, source: 'remote' };

@@ -34,7 +34,8 @@ const QUEUE_TIMED_OUT = /New session request timed out/i;
  * NoSuchSessionException once the hub has dropped the node with its sessions (Appium's own
  * words for an unknown session differ: "session is either terminated or not started").
  */
-const NODE_LOST = /Unable to execute request for an existing session|Connection error \((?:GET|POST|DELETE|PUT) |Unable to find session with ID/i;
+const NODE_LOST =
+  /Unable to execute request for an existing session|Connection error \((?:GET|POST|DELETE|PUT) |Unable to find session with ID/i;
 
 /** The text of a driver error: webdriverio puts the Grid's `value.message` into `message`. */
 function messageOf(error: unknown): string {

@@ -56,9 +56,13 @@ export class FileTraceStore implements TraceStore {
     try {
       mkdirSync(dir, { recursive: true });
       this.prune(folderName);
-      this.options.logger.info('trace: every call of this run is recorded', { trace: `${TRACES_FOLDER}/${folderName}` });
+      this.options.logger.info('trace: every call of this run is recorded', {
+        trace: `${TRACES_FOLDER}/${folderName}`,
+      });
     } catch (error) {
-      this.options.logger.warn('trace: the trace folder could not be created; this run is not traced', { code: (error as NodeJS.ErrnoException).code });
+      this.options.logger.warn('trace: the trace folder could not be created; this run is not traced', {
+        code: (error as NodeJS.ErrnoException).code,
+      });
       return null;
     }
     return new FileTraceSink(folderName, dir, this.options);
@@ -125,7 +129,9 @@ class FileTraceSink implements TraceSink {
     } catch (error) {
       // Already linked (the same evidence named twice), or no link possible: the id still names it.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        this.options.logger.debug('trace: evidence not linked into the trace', { code: (error as NodeJS.ErrnoException).code });
+        this.options.logger.debug('trace: evidence not linked into the trace', {
+          code: (error as NodeJS.ErrnoException).code,
+        });
       }
     }
   }

@@ -20,7 +20,11 @@ export function runsInSession(tool: ToolDefinition): boolean {
   return Object.hasOwn(tool.inputSchema.shape, 'session_id') && !SESSION_TOOLS.has(tool.name);
 }
 
-export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefinition[], trace?: CallRecorder): TaskTools {
+export function taskToolsFor(
+  runner: OperationRunner,
+  tools: readonly ToolDefinition[],
+  trace?: CallRecorder,
+): TaskTools {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const refuse = async (name: string, code: 'INVALID_ARGUMENT', message: string) =>
     (await runner.run(name.slice(0, 64), () => Promise.reject(new HarnessError(code, message)))).envelope;
@@ -40,11 +44,9 @@ export function taskToolsFor(runner: OperationRunner, tools: readonly ToolDefini
  * injects its own session's).
  */
 export function goalCatalog(tools: readonly ToolDefinition[]): readonly GoalTool[] {
-  return tools
-    .filter(runsInSession)
-    .map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: toInputJsonSchema(tool.inputSchema.omit({ session_id: true })),
-    }));
+  return tools.filter(runsInSession).map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: toInputJsonSchema(tool.inputSchema.omit({ session_id: true })),
+  }));
 }

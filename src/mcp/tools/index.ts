@@ -71,6 +71,9 @@ export function allTools(services: HarnessServices): readonly ToolDefinition[] {
 }
 
 /** The tools the given toolsets switch on; the default is the twelve alone. */
-export function createTools(services: HarnessServices, toolsets: readonly ToolsetName[] = DEFAULT_TOOLSETS): readonly ToolDefinition[] {
+export function createTools(
+  services: HarnessServices,
+  toolsets: readonly ToolsetName[] = DEFAULT_TOOLSETS,
+): readonly ToolDefinition[] {
   return allTools(services).filter((tool) => tool.toolset === 'core' || toolsets.includes(tool.toolset));
 }

@@ -59,12 +59,18 @@ export function taskRoute(options: TaskRouteOptions): HttpRoute {
       }
       const id = pathname.slice(TASK_PREFIX.length);
       if (method !== 'GET' && method !== 'DELETE') return methodNotAllowed(res, 'GET, DELETE');
-      const view = TASK_ID_PATTERN.test(id) ? (method === 'GET' ? options.manager.view(id) : await options.manager.cancel(id)) : null;
+      const view = TASK_ID_PATTERN.test(id)
+        ? method === 'GET'
+          ? options.manager.view(id)
+          : await options.manager.cancel(id)
+        : null;
       if (!view) return unknownTask(res);
       return sendJson(res, 200, { ok: true, task: view satisfies TaskView });
     } catch (error) {
-      if (error instanceof BodyTooLarge) return refuse(res, 413, 'INVALID_ARGUMENT', `Payload too large: ${error.message}.`, { connection: 'close' });
-      if (error instanceof HarnessError) return refuse(res, STATUS_BY_ERROR_CODE[error.code], error.code, error.message);
+      if (error instanceof BodyTooLarge)
+        return refuse(res, 413, 'INVALID_ARGUMENT', `Payload too large: ${error.message}.`, { connection: 'close' });
+      if (error instanceof HarnessError)
+        return refuse(res, STATUS_BY_ERROR_CODE[error.code], error.code, error.message);
       throw error;
     }
   };
@@ -79,12 +85,16 @@ async function bodyOf(req: IncomingMessage, maxBodyBytes: number): Promise<Recor
   } catch {
     throw invalid('the body is not JSON');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalid('the body is not a JSON object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw invalid('the body is not a JSON object');
   return parsed as Record<string, unknown>;
 }
 
 function invalid(why: string): HarnessError {
-  return new HarnessError('INVALID_ARGUMENT', `Invalid task: ${why}. Send {"device": "<serial or AVD name>", "flow": {…a flow file…}} or {"device": "…", "goal": "<text>"} (see /openapi.json).`);
+  return new HarnessError(
+    'INVALID_ARGUMENT',
+    `Invalid task: ${why}. Send {"device": "<serial or AVD name>", "flow": {…a flow file…}} or {"device": "…", "goal": "<text>"} (see /openapi.json).`,
+  );
 }
 
 /**
@@ -93,7 +103,10 @@ function invalid(why: string): HarnessError {
  */
 async function workOf(body: Record<string, unknown>, options: TaskRouteOptions): Promise<TaskWork> {
   const unknown = Object.keys(body).filter((key) => !TASK_REQUEST_KEYS.includes(key));
-  if (unknown.length > 0) throw invalid(`it takes only device and one of flow, goal, not ${unknown.map((key) => JSON.stringify(key.slice(0, 32))).join(', ')}`);
+  if (unknown.length > 0)
+    throw invalid(
+      `it takes only device and one of flow, goal, not ${unknown.map((key) => JSON.stringify(key.slice(0, 32))).join(', ')}`,
+    );
   if (body.device === undefined) throw invalid('"device" is missing');
   const device = parseDeviceName(body.device);
   const hasFlow = body.flow !== undefined;
@@ -129,25 +142,36 @@ function traceOf(res: ServerResponse, id: string, options: TaskRouteOptions): vo
   const view = TASK_ID_PATTERN.test(id) ? options.manager.view(id) : null;
   if (!view) return unknownTask(res);
   const gone = (why: string): void => refuse(res, 404, 'INVALID_ARGUMENT', `This task has no trace to show: ${why}`);
-  if (!view.trace || options.tracesDir === undefined) return gone('traces are off on this server (ANDROID_MCP_TRACE=off).');
+  if (!view.trace || options.tracesDir === undefined)
+    return gone('traces are off on this server (ANDROID_MCP_TRACE=off).');
   let page: string;
   try {
     page = viewerHtml(readTrace(path.join(options.tracesDir, view.trace.name)));
   } catch (error) {
-    if (error instanceof TraceReadError) return gone('it was removed to keep traces within their bounds (ANDROID_MCP_TRACE_KEEP, ANDROID_MCP_TRACE_MAX_MB).');
+    if (error instanceof TraceReadError)
+      return gone(
+        'it was removed to keep traces within their bounds (ANDROID_MCP_TRACE_KEEP, ANDROID_MCP_TRACE_MAX_MB).',
+      );
     throw error;
   }
   res.writeHead(200, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(page),
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'",
+    'content-security-policy':
+      "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'",
     'x-content-type-options': 'nosniff',
   });
   res.end(page);
 }
 
-function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): void {
+function refuse(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   sendJson(res, status, { ok: false, error: { code, message } }, headers);
 }
 

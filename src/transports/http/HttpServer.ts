@@ -66,12 +66,24 @@ export class HarnessHttpServer {
         options.logger.warn('HTTP request failed', { cause: error instanceof Error ? error.message : String(error) });
         if (!res.headersSent) {
           const jsonRpc = this.routeOf(req)?.speaksJsonRpc === true;
-          this.refuse(res, { status: 500, code: 'INTERNAL_ERROR', message: 'Internal error while serving the request; see the server log.' }, jsonRpc);
+          this.refuse(
+            res,
+            {
+              status: 500,
+              code: 'INTERNAL_ERROR',
+              message: 'Internal error while serving the request; see the server log.',
+            },
+            jsonRpc,
+          );
         } else res.destroy();
       });
     };
     this.server = createServer(
-      { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
+      {
+        headersTimeout: HEADERS_TIMEOUT_MS,
+        requestTimeout: REQUEST_TIMEOUT_MS,
+        keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      },
       handler,
     );
     // `Expect: 100-continue` (curl with a large body): the checks run before the client is told to send it.
@@ -108,19 +120,43 @@ export class HarnessHttpServer {
     // The path only picks the refusal's shape; nothing of the request is read before the checks.
     const route = this.routeOf(req);
     const jsonRpc = route?.speaksJsonRpc === true;
-    const refusal = checkHost(req.headers, policy) ?? checkOrigin(req.headers, policy) ?? checkBearer(req.headers, policy);
+    const refusal =
+      checkHost(req.headers, policy) ?? checkOrigin(req.headers, policy) ?? checkBearer(req.headers, policy);
     if (refusal) return this.refuse(res, refusal, jsonRpc, req);
     if (!route) {
-      return this.refuse(res, { status: 404, code: 'INVALID_ARGUMENT', message: 'Not found: MCP is served at /mcp, the REST API at /devices (GET /openapi.json describes it).' }, jsonRpc, req);
+      return this.refuse(
+        res,
+        {
+          status: 404,
+          code: 'INVALID_ARGUMENT',
+          message: 'Not found: MCP is served at /mcp, the REST API at /devices (GET /openapi.json describes it).',
+        },
+        jsonRpc,
+        req,
+      );
     }
     const length = Number(req.headers['content-length'] ?? 0);
     if (Number.isFinite(length) && length > this.maxBodyBytes) {
-      return this.refuse(res, { status: 413, code: 'INVALID_ARGUMENT', message: `Payload too large: bodies are limited to ${this.maxBodyBytes} bytes.` }, jsonRpc, req);
+      return this.refuse(
+        res,
+        {
+          status: 413,
+          code: 'INVALID_ARGUMENT',
+          message: `Payload too large: bodies are limited to ${this.maxBodyBytes} bytes.`,
+        },
+        jsonRpc,
+        req,
+      );
     }
     if (this.inFlight >= this.maxInFlight) {
       return this.refuse(
         res,
-        { status: 503, code: 'SERVER_BUSY', message: `Busy: ${this.maxInFlight} requests are already being served; retry shortly.`, headers: { 'retry-after': '1' } },
+        {
+          status: 503,
+          code: 'SERVER_BUSY',
+          message: `Busy: ${this.maxInFlight} requests are already being served; retry shortly.`,
+          headers: { 'retry-after': '1' },
+        },
         jsonRpc,
         req,
       );
@@ -157,7 +193,11 @@ export class HarnessHttpServer {
   private refuse(res: ServerResponse, refusal: Refusal, jsonRpc: boolean, req?: IncomingMessage): void {
     if (req && !req.complete) discardBody(req);
     this.count(refusal.status);
-    this.options.logger.info('HTTP request refused', { status: refusal.status, method: req?.method ?? '', path: (req?.url ?? '').slice(0, 64) });
+    this.options.logger.info('HTTP request refused', {
+      status: refusal.status,
+      method: req?.method ?? '',
+      path: (req?.url ?? '').slice(0, 64),
+    });
     const body = jsonRpc
       ? JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: refusal.message } })
       : JSON.stringify({ ok: false, error: { code: refusal.code, message: refusal.message } });

@@ -19,7 +19,8 @@ export interface McpRoute extends HttpRoute {
 }
 
 export function mcpRoute(harness: HarnessMcpServer, logger: Logger, maxBodyBytes: number): McpRoute {
-  const onerror = (error: Error): void => logger.debug('MCP over HTTP: request answered with an error', { cause: error.message });
+  const onerror = (error: Error): void =>
+    logger.debug('MCP over HTTP: request answered with an error', { cause: error.message });
   // 'auto': a modern answer is one JSON body (the harness sends nothing before its result over
   // HTTP); 2025-era answers come as the SDK's stateless transport writes them (an SSE event).
   const handler: McpHttpHandler = createMcpHandler(() => sdkServerFor(harness), {

@@ -18,7 +18,13 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, RequestIdSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  RequestIdSchema,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { sdkErrorPrefix } from '../../mcp/protocolError.js';
 
 /** Far above any legitimate client frame (the largest tool argument is 512 characters of text). */
@@ -62,14 +68,22 @@ export class StdioJsonRpcTransport implements Transport {
       rest = rest.subarray(index + 1);
       if (this.skipping) {
         this.skipping = false;
-        this.reply(undefined, ErrorCode.ParseError, `Parse error: the line is longer than ${this.maxLineBytes} bytes and was skipped.`);
+        this.reply(
+          undefined,
+          ErrorCode.ParseError,
+          `Parse error: the line is longer than ${this.maxLineBytes} bytes and was skipped.`,
+        );
         continue;
       }
       const line = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
       this.pending = [];
       this.pendingBytes = 0;
       if (line.length > this.maxLineBytes) {
-        this.reply(undefined, ErrorCode.ParseError, `Parse error: the line is longer than ${this.maxLineBytes} bytes and was skipped.`);
+        this.reply(
+          undefined,
+          ErrorCode.ParseError,
+          `Parse error: the line is longer than ${this.maxLineBytes} bytes and was skipped.`,
+        );
         continue;
       }
       this.handleLine(line);
@@ -135,7 +149,8 @@ export class StdioJsonRpcTransport implements Transport {
   private refuse(value: unknown): void {
     if (Array.isArray(value)) {
       const ids = value.map(readableRequestId).filter((id): id is RequestId => id !== undefined);
-      const message = 'Invalid Request: JSON-RPC batches are not supported (MCP removed batching); send one message per line.';
+      const message =
+        'Invalid Request: JSON-RPC batches are not supported (MCP removed batching); send one message per line.';
       if (ids.length === 0) this.reply(undefined, ErrorCode.InvalidRequest, message);
       for (const id of ids) this.reply(id, ErrorCode.InvalidRequest, message);
       return;
@@ -149,8 +164,13 @@ export class StdioJsonRpcTransport implements Transport {
   }
 
   private reply(id: RequestId | undefined, code: number, message: string): void {
-    const response = id === undefined ? { jsonrpc: '2.0' as const, error: { code, message } } : { jsonrpc: '2.0' as const, id, error: { code, message } };
-    this.write(response as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    const response =
+      id === undefined
+        ? { jsonrpc: '2.0' as const, error: { code, message } }
+        : { jsonrpc: '2.0' as const, id, error: { code, message } };
+    this.write(response as JSONRPCMessage).catch((error: unknown) =>
+      this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 
   private write(message: JSONRPCMessage): Promise<void> {

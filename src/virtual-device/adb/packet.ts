@@ -78,7 +78,7 @@ export class PacketReader {
     while (this.pending.length >= HEADER_SIZE) {
       const command = this.pending.readUInt32LE(0);
       const magic = this.pending.readUInt32LE(20);
-      if (((command ^ 0xffffffff) >>> 0) !== magic) {
+      if ((command ^ 0xffffffff) >>> 0 !== magic) {
         throw new MalformedPacketError(`bad magic for command 0x${command.toString(16)}`);
       }
       const length = this.pending.readUInt32LE(12);

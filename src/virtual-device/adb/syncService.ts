@@ -103,7 +103,13 @@ export function runSyncService(stream: ServiceStream, services: DeviceServices):
         const bytes = services.readFile(path);
         const stat = bytes ? null : services.statFile(path);
         if (!bytes) {
-          stream.write(fail(stat && (stat.mode & S_IFDIR) !== 0 ? 'open failed: Is a directory' : 'open failed: No such file or directory'));
+          stream.write(
+            fail(
+              stat && (stat.mode & S_IFDIR) !== 0
+                ? 'open failed: Is a directory'
+                : 'open failed: No such file or directory',
+            ),
+          );
           return true;
         }
         const parts: Buffer[] = [];

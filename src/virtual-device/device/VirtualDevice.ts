@@ -7,7 +7,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { DeviceConnectionState, DeviceLogEntry, DeviceLogKind, DeviceServices, ShellIo, ShellOrigin, VirtualFileStat } from '../contracts.js';
+import type {
+  DeviceConnectionState,
+  DeviceLogEntry,
+  DeviceLogKind,
+  DeviceServices,
+  ShellIo,
+  ShellOrigin,
+  VirtualFileStat,
+} from '../contracts.js';
 import { defaultScenario } from '../scenario/defaultScenario.js';
 import { withKeyguard } from '../scenario/keyguard.js';
 import { loadScenarioFile } from '../scenario/load.js';
@@ -35,7 +43,14 @@ import { toDumpXml, toPageSource } from './serialize.js';
 import { staticScreenScenario, withPlatformPackages } from './staticScreen.js';
 import { SystemState } from './system.js';
 import { TraitControls } from './traitControls.js';
-import { DeviceTraits, type DumpConflict, type PasswordText, type Rotation, type Sleep, type VirtualDisplay } from './traits.js';
+import {
+  DeviceTraits,
+  type DumpConflict,
+  type PasswordText,
+  type Rotation,
+  type Sleep,
+  type VirtualDisplay,
+} from './traits.js';
 import { DeviceUi, type ClickRecord, type ForegroundInfo } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 import type { BackFocusLag, LastAnr } from './windowState.js';
@@ -66,7 +81,10 @@ export class VirtualDevice implements DeviceServices {
   /** The traits a test can change (displays, launch delay, lock, …); the API level and density live in `system`. */
   readonly traits: DeviceTraits;
 
-  constructor(scenario: ScenarioSpec, private readonly options: VirtualDeviceOptions = {}) {
+  constructor(
+    scenario: ScenarioSpec,
+    private readonly options: VirtualDeviceOptions = {},
+  ) {
     this.clock = options.clock ?? realClock;
     this.deviceLog = new DeviceLog(this.clock, options.onLog);
     this.legacy = options.legacyPty ?? false;
@@ -180,7 +198,10 @@ export class VirtualDevice implements DeviceServices {
    */
   static withStaticScreen(dumpXml: string, options: StaticScreenOptions = {}): VirtualDevice {
     const built = staticScreenScenario(dumpXml, options);
-    return new VirtualDevice(withPlatformPackages(built.scenario, built.options.helperVersions ?? detectHelperVersions()), built.options);
+    return new VirtualDevice(
+      withPlatformPackages(built.scenario, built.options.helperVersions ?? detectHelperVersions()),
+      built.options,
+    );
   }
 
   /** Reads a dump file for `withStaticScreen`. */
@@ -192,7 +213,11 @@ export class VirtualDevice implements DeviceServices {
 
   bannerProperties(): { name: string; model: string; device: string } {
     const p = this.system.props;
-    return { name: p.get('ro.product.name') ?? '', model: p.get('ro.product.model') ?? '', device: p.get('ro.product.device') ?? '' };
+    return {
+      name: p.get('ro.product.name') ?? '',
+      model: p.get('ro.product.model') ?? '',
+      device: p.get('ro.product.device') ?? '',
+    };
   }
 
   isOnline(): boolean {

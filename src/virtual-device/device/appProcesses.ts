@@ -35,8 +35,20 @@ export class AppProcesses {
       this.logcat.add('ActivityManager', startProc, 'I', 541, 'system', 573);
       this.logcat.add(pkg, 'Late-enabling -Xcheck:jni', 'I', pid);
       this.logcat.add(pkg, 'Using CollectorTypeCC GC.', 'I', pid);
-      this.logcat.add('CompatibilityChangeReporter', 'Compat change id reported: 171979766; UID 10160; state: ENABLED', 'D', pid);
-      this.logcat.add('OpenGLRenderer', 'Davey! duration=712ms; Flags=1, FrameTimelineVsyncId=0', 'I', pid, 'main', pid + 21);
+      this.logcat.add(
+        'CompatibilityChangeReporter',
+        'Compat change id reported: 171979766; UID 10160; state: ENABLED',
+        'D',
+        pid,
+      );
+      this.logcat.add(
+        'OpenGLRenderer',
+        'Davey! duration=712ms; Flags=1, FrameTimelineVsyncId=0',
+        'I',
+        pid,
+        'main',
+        pid + 21,
+      );
     }
   }
 
@@ -61,13 +73,25 @@ export class AppProcesses {
   crashed(pkg: string, crash: AppCrash, activity: string): void {
     const { pid } = this.system.startApp(pkg);
     const thrown = crash.message === undefined ? crash.exception : `${crash.exception}: ${crash.message}`;
-    const lines = ['FATAL EXCEPTION: main', `Process: ${pkg}, PID: ${pid}`, thrown, ...crash.frames.map((f) => `\tat ${f}`)];
+    const lines = [
+      'FATAL EXCEPTION: main',
+      `Process: ${pkg}, PID: ${pid}`,
+      thrown,
+      ...crash.frames.map((f) => `\tat ${f}`),
+    ];
     for (const line of lines) this.logcat.add('AndroidRuntime', line, 'E', pid, 'crash');
     const top = /^(.*)\.([^.(]+)\(([^:)]+):(\d+)\)$/.exec(crash.frames[0] ?? '');
     const amCrash = `[0,${pid},${pkg},952745476,${crash.exception},${crash.message ?? ''},${top?.[3] ?? 'Unknown Source'},${top?.[4] ?? 0},0]`;
     this.logcat.add('am_crash', amCrash, 'I', 541, 'events', 1722);
     const shortActivity = activity.startsWith(`${pkg}.`) ? activity.slice(pkg.length) : activity;
-    this.logcat.add('ActivityTaskManager', `  Force finishing activity ${pkg}/${shortActivity}`, 'W', 541, 'system', 1722);
+    this.logcat.add(
+      'ActivityTaskManager',
+      `  Force finishing activity ${pkg}/${shortActivity}`,
+      'W',
+      541,
+      'system',
+      1722,
+    );
     this.logcat.add('ActivityManager', `Process ${pkg} (pid ${pid}) has died: fg  TOP `, 'I', 541, 'system', 602);
     this.system.endApp(pkg);
     this.log('fault', `app crash: ${pkg} (pid ${pid}) ${thrown}`);

@@ -15,7 +15,8 @@ import type { WindowTransitions } from './windowTransitions.js';
 
 /** What the device hands its shell; the window transitions' answers are added from `windows`. */
 export type ShellDeviceParts = Omit<ShellDevice, 'runNested' | WindowAnswers>;
-type WindowAnswers = 'beginLaunch' | 'launchInProgress' | 'focusInTransit' | 'settingsHelperInFront' | 'settingsHelperStarted' | 'lastAnr';
+type WindowAnswers =
+  'beginLaunch' | 'launchInProgress' | 'focusInTransit' | 'settingsHelperInFront' | 'settingsHelperStarted' | 'lastAnr';
 
 export class DeviceShell {
   /** What shell commands may touch on the device. */
@@ -65,7 +66,13 @@ export class DeviceShell {
       return 130;
     }
     if (fault > 0) await this.device.clock.sleep(fault, io.aborted);
-    const code = await this.interpreter.run(commandLine, (c) => io.stdout(c), (c) => io.stderr(c), io.aborted, this.env);
+    const code = await this.interpreter.run(
+      commandLine,
+      (c) => io.stdout(c),
+      (c) => io.stderr(c),
+      io.aborted,
+      this.env,
+    );
     this.env.delete('?');
     return code;
   }

@@ -4,7 +4,14 @@
  */
 import type { DeviceLogKind } from '../contracts.js';
 import type { DeviceClock } from './clock.js';
-import { describeFault, faultApplies, screenActivity, type Fault, type FaultKind, type ScreenActivity } from './faults.js';
+import {
+  describeFault,
+  faultApplies,
+  screenActivity,
+  type Fault,
+  type FaultKind,
+  type ScreenActivity,
+} from './faults.js';
 import type { Instrumentation } from './instrumentation.js';
 
 export class FaultInjector {

@@ -49,7 +49,11 @@ export function screenActivity(faults: readonly Fault[]): ScreenActivity {
   return { idles: !busy && !faults.some((f) => f.kind === 'idle-state'), rootAvailable: !busy };
 }
 
-export function faultApplies(fault: { target?: FaultTarget; match?: string }, target: 'shell' | 'uia2', subject: string): boolean {
+export function faultApplies(
+  fault: { target?: FaultTarget; match?: string },
+  target: 'shell' | 'uia2',
+  subject: string,
+): boolean {
   const t = fault.target ?? 'all';
   if (t !== 'all' && t !== target) return false;
   return fault.match === undefined || subject.includes(fault.match);

@@ -12,7 +12,12 @@ export function rectOf(bounds: BoundsTuple, dy = 0, dx = 0): Rect {
 }
 
 export function intersect(a: Rect, b: Rect): Rect | null {
-  const r = { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+  const r = {
+    left: Math.max(a.left, b.left),
+    top: Math.max(a.top, b.top),
+    right: Math.min(a.right, b.right),
+    bottom: Math.min(a.bottom, b.bottom),
+  };
   return r.right > r.left && r.bottom > r.top ? r : null;
 }
 

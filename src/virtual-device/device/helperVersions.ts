@@ -14,7 +14,9 @@ function versionOf(fromDir: string, pkg: string): string | null {
   let dir = fromDir;
   for (;;) {
     try {
-      const json = JSON.parse(readFileSync(path.join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version?: unknown };
+      const json = JSON.parse(readFileSync(path.join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as {
+        version?: unknown;
+      };
       if (typeof json.version === 'string') return json.version;
     } catch {
       // not here; keep walking

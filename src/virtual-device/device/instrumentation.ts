@@ -85,8 +85,13 @@ export class Instrumentation {
     if (this.running) this.end('replaced');
     if (this.holder === 'dump') {
       const msg = uiAutomationAlreadyRegistered('8c7e2a1');
-      io.out(`INSTRUMENTATION_RESULT: shortMsg=java.lang.IllegalStateException\nINSTRUMENTATION_RESULT: longMsg=java.lang.IllegalStateException: ${msg}\nINSTRUMENTATION_CODE: 0\n`);
-      this.log('shell', 'am instrument: UiAutomation is held by a uiautomator dump; the instrumentation failed to start');
+      io.out(
+        `INSTRUMENTATION_RESULT: shortMsg=java.lang.IllegalStateException\nINSTRUMENTATION_RESULT: longMsg=java.lang.IllegalStateException: ${msg}\nINSTRUMENTATION_CODE: 0\n`,
+      );
+      this.log(
+        'shell',
+        'am instrument: UiAutomation is held by a uiautomator dump; the instrumentation failed to start',
+      );
       return 0;
     }
     if (this.crashOnNextStart) {
@@ -132,7 +137,8 @@ export class Instrumentation {
     const reason = await lifecycle;
     const seconds = ((this.clock.nowMs() - startedAt) / 1000).toFixed(3);
     if (reason === 'crash') io.out('INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n');
-    else if (reason !== 'aborted') io.out(`io.appium.uiautomator2.server.test.AppiumUiAutomator2Server:.\n\nTime: ${seconds}\n\nOK (1 test)\n`);
+    else if (reason !== 'aborted')
+      io.out(`io.appium.uiautomator2.server.test.AppiumUiAutomator2Server:.\n\nTime: ${seconds}\n\nOK (1 test)\n`);
     return 0;
   }
 }

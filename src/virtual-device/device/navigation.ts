@@ -51,7 +51,8 @@ export class Navigation {
 
   visitOf(screenId: string, params: Readonly<Record<string, string>> = {}): Visit {
     const screen = this.scenario.screens.get(screenId);
-    if (!screen) throw new Error(`Unknown screen '${screenId}'. Known screens: ${[...this.scenario.screens.keys()].join(', ')}.`);
+    if (!screen)
+      throw new Error(`Unknown screen '${screenId}'. Known screens: ${[...this.scenario.screens.keys()].join(', ')}.`);
     return newVisit(screen, params);
   }
 
@@ -113,7 +114,10 @@ export class Navigation {
     this.state.version++;
     this.state.generation++;
     this.state.imeOpen = visit.screen.spec.focusOnOpen !== undefined;
-    this.host.log('screen', `${detail} -> ${this.foregroundComponent()} [${visit.screen.spec.id}]${this.state.imeOpen ? ' ime=open' : ''}`);
+    this.host.log(
+      'screen',
+      `${detail} -> ${this.foregroundComponent()} [${visit.screen.spec.id}]${this.state.imeOpen ? ' ime=open' : ''}`,
+    );
   }
 
   /** Test control: show a screen on top of the launcher, state reset. */
@@ -127,7 +131,10 @@ export class Navigation {
   }
 
   /** Start a screen the way `am start` does: bring the package's task to front when the root matches, else push. */
-  startScreen(screenId: string, options: { clearTask?: boolean; params?: Readonly<Record<string, string>>; reason: string }): LaunchOutcome {
+  startScreen(
+    screenId: string,
+    options: { clearTask?: boolean; params?: Readonly<Record<string, string>>; reason: string },
+  ): LaunchOutcome {
     const screen = this.scenario.screens.get(screenId);
     if (!screen) return 'no-screen';
     const pkg = screen.spec.package;
@@ -140,7 +147,10 @@ export class Navigation {
         this.state.version++;
         this.state.generation++;
         this.state.imeOpen = false;
-        this.host.log('screen', `${options.reason} (task brought to front) -> ${this.foregroundComponent()} [${this.top().screen.spec.id}]`);
+        this.host.log(
+          'screen',
+          `${options.reason} (task brought to front) -> ${this.foregroundComponent()} [${this.top().screen.spec.id}]`,
+        );
       }
       return 'brought-to-front';
     }
@@ -168,7 +178,8 @@ export class Navigation {
       this.state.version++;
       this.state.generation++;
       this.state.imeOpen = false;
-      if (log) this.host.log('screen', `force-stop ${pkg} -> ${this.foregroundComponent()} [${this.top().screen.spec.id}]`);
+      if (log)
+        this.host.log('screen', `force-stop ${pkg} -> ${this.foregroundComponent()} [${this.top().screen.spec.id}]`);
     }
   }
 
@@ -204,7 +215,8 @@ export class Navigation {
     const onBack = this.top().screen.spec.onBack;
     if (onBack) {
       this.host.run(onBack, this.top(), reason);
-      if (onBack.length === 0) this.host.log('screen', `${reason}: nothing to go back to on ${this.foregroundComponent()}`);
+      if (onBack.length === 0)
+        this.host.log('screen', `${reason}: nothing to go back to on ${this.foregroundComponent()}`);
       return;
     }
     this.pop(reason);

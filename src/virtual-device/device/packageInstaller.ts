@@ -47,9 +47,14 @@ function named(items: readonly XmlLike[] | undefined, name: string): boolean {
 function launcherActivity(manifest: XmlLike): string | null {
   const application = manifest.children.application?.[0];
   if (!application) return null;
-  for (const activity of [...(application.children.activity ?? []), ...(application.children['activity-alias'] ?? [])]) {
+  for (const activity of [
+    ...(application.children.activity ?? []),
+    ...(application.children['activity-alias'] ?? []),
+  ]) {
     const launchable = (activity.children['intent-filter'] ?? []).some(
-      (filter) => named(filter.children.action, 'android.intent.action.MAIN') && named(filter.children.category, 'android.intent.category.LAUNCHER'),
+      (filter) =>
+        named(filter.children.action, 'android.intent.action.MAIN') &&
+        named(filter.children.category, 'android.intent.category.LAUNCHER'),
     );
     const name = activity.attributes.name;
     if (launchable && typeof name === 'string' && name !== '') return name;
@@ -87,7 +92,12 @@ function isSigned(apk: Buffer): boolean {
   const eocd = apk.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   if (eocd < 0 || eocd + 22 > apk.length) return false;
   const centralDirectory = apk.readUInt32LE(eocd + 16);
-  if (centralDirectory >= 16 && centralDirectory <= apk.length && apk.toString('latin1', centralDirectory - 16, centralDirectory) === 'APK Sig Block 42') return true;
+  if (
+    centralDirectory >= 16 &&
+    centralDirectory <= apk.length &&
+    apk.toString('latin1', centralDirectory - 16, centralDirectory) === 'APK Sig Block 42'
+  )
+    return true;
   return /META-INF\/[^/\0]+\.(?:RSA|DSA|EC)/.test(apk.toString('latin1', Math.min(centralDirectory, apk.length), eocd));
 }
 
@@ -97,14 +107,22 @@ function minimalScreen(id: string, facts: ApkFacts, activity: string): ScreenSpe
     id,
     package: facts.packageName,
     activity,
-    root: appWindow([node(C.text, [63, 300, 1017, 420], { key: 'title', text: title, resourceId: `${facts.packageName}:id/title` })]),
+    root: appWindow([
+      node(C.text, [63, 300, 1017, 420], { key: 'title', text: title, resourceId: `${facts.packageName}:id/title` }),
+    ]),
   };
 }
 
 /** Installs `apk` as `pm install` with `args` would; returns the status line. `session` names the staging dir. */
-export async function installStreamedApk(args: readonly string[], apk: Buffer, target: PackageInstallTarget, session: number): Promise<string> {
+export async function installStreamedApk(
+  args: readonly string[],
+  apk: Buffer,
+  target: PackageInstallTarget,
+  session: number,
+): Promise<string> {
   const base = `/data/app/vmdl${session}.tmp/base.apk`;
-  if (!isZip(apk)) return `Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${base}: Failed to load asset path ${base}]\n`;
+  if (!isZip(apk))
+    return `Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${base}: Failed to load asset path ${base}]\n`;
   let facts: ApkFacts;
   try {
     facts = await readFacts(apk);
@@ -124,12 +142,20 @@ export async function installStreamedApk(args: readonly string[], apk: Buffer, t
   }
   if (existing) {
     target.stopPackage(facts.packageName);
-    target.installed.set(facts.packageName, { ...existing, versionCode: facts.versionCode, ...(facts.versionName ? { versionName: facts.versionName } : {}) });
+    target.installed.set(facts.packageName, {
+      ...existing,
+      versionCode: facts.versionCode,
+      ...(facts.versionName ? { versionName: facts.versionName } : {}),
+    });
     return 'Success\n';
   }
   const known = target.known.get(facts.packageName);
   if (known) {
-    target.installed.set(facts.packageName, { ...known, versionCode: facts.versionCode, ...(facts.versionName ? { versionName: facts.versionName } : {}) });
+    target.installed.set(facts.packageName, {
+      ...known,
+      versionCode: facts.versionCode,
+      ...(facts.versionName ? { versionName: facts.versionName } : {}),
+    });
     return 'Success\n';
   }
   const screenId = `apk:${facts.packageName}`;

@@ -36,7 +36,10 @@ export function relayoutRect(r: Rect, from: Size, to: Size): Rect {
   const y = (v: number): number => {
     if (v <= STATUS_BAR_HEIGHT) return v;
     if (v >= fromAppBottom) return toAppBottom + (v - fromAppBottom);
-    return Math.round(STATUS_BAR_HEIGHT + ((v - STATUS_BAR_HEIGHT) * (toAppBottom - STATUS_BAR_HEIGHT)) / (fromAppBottom - STATUS_BAR_HEIGHT));
+    return Math.round(
+      STATUS_BAR_HEIGHT +
+        ((v - STATUS_BAR_HEIGHT) * (toAppBottom - STATUS_BAR_HEIGHT)) / (fromAppBottom - STATUS_BAR_HEIGHT),
+    );
   };
   const x = (v: number): number => Math.round((v * to.width) / from.width);
   return { left: x(r.left), top: y(r.top), right: x(r.right), bottom: y(r.bottom) };

@@ -28,7 +28,13 @@ export interface ActionHost {
   inFront(): string;
 }
 
-export function runActions(host: ActionHost, actions: readonly Action[], visit: Visit, reason: string, selfKey?: string): void {
+export function runActions(
+  host: ActionHost,
+  actions: readonly Action[],
+  visit: Visit,
+  reason: string,
+  selfKey?: string,
+): void {
   for (const action of actions) {
     switch (action.type) {
       case 'goto':
@@ -41,7 +47,8 @@ export function runActions(host: ActionHost, actions: readonly Action[], visit: 
         host.home(reason);
         break;
       case 'launch':
-        if (!host.launch(action.package, `${reason} launch ${action.package}`)) host.log('screen', `${reason}: ${action.package} has no launcher screen`);
+        if (!host.launch(action.package, `${reason} launch ${action.package}`))
+          host.log('screen', `${reason}: ${action.package} has no launcher screen`);
         break;
       case 'toggle':
         host.toggle(visit, action.node ?? selfKey ?? '');

@@ -95,7 +95,12 @@ export function renderScreenshot(state: ScreenshotState): Buffer {
   }
   if (state.imeFrame) drawKeyboard(ctx, state.imeFrame, state.imeFrame.bottom >= height ? NAVIGATION_BAR_HEIGHT : 0);
   if (!systemUiInTree) {
-    drawNavigationBar(ctx, { left: 0, top: height - NAVIGATION_BAR_HEIGHT, right: width, bottom: height }, state.imeFrame ? COLOURS.onSurfaceVariant : barColour, state.imeFrame !== null);
+    drawNavigationBar(
+      ctx,
+      { left: 0, top: height - NAVIGATION_BAR_HEIGHT, right: width, bottom: height },
+      state.imeFrame ? COLOURS.onSurfaceVariant : barColour,
+      state.imeFrame !== null,
+    );
   }
   return encodeRgbaPng(canvas.data(), width, height);
 }
@@ -125,7 +130,14 @@ export class ScreenCapture {
     const key = `${ui.version}:${ui.imeVisible()}:${blank}:${this.source.locked()}:${screenId}:${display.width}x${display.height}`;
     if (this.cache?.key !== key) {
       const imeFrame = ui.imeVisible() ? ui.imeFrame() : null;
-      const png = renderScreenshot({ root: ui.tree(), screenId, imeFrame, blank, width: display.width, height: display.height });
+      const png = renderScreenshot({
+        root: ui.tree(),
+        screenId,
+        imeFrame,
+        blank,
+        width: display.width,
+        height: display.height,
+      });
       this.cache = { key, png };
     }
     return this.cache.png;

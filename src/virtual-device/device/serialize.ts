@@ -12,13 +12,27 @@ export function escapeXml(value: string): string {
   let out = '';
   for (const ch of value) {
     switch (ch) {
-      case '&': out += '&amp;'; break;
-      case '<': out += '&lt;'; break;
-      case '>': out += '&gt;'; break;
-      case '"': out += '&quot;'; break;
-      case '\n': out += '&#10;'; break;
-      case '\r': out += '&#13;'; break;
-      case '\t': out += '&#9;'; break;
+      case '&':
+        out += '&amp;';
+        break;
+      case '<':
+        out += '&lt;';
+        break;
+      case '>':
+        out += '&gt;';
+        break;
+      case '"':
+        out += '&quot;';
+        break;
+      case '\n':
+        out += '&#10;';
+        break;
+      case '\r':
+        out += '&#13;';
+        break;
+      case '\t':
+        out += '&#9;';
+        break;
       default: {
         const code = ch.codePointAt(0) ?? 0;
         // XML 1.0 cannot carry other control characters; Android drops them too.
@@ -59,7 +73,9 @@ function dumpAttributes(e: UiElement): string {
 
 /** `uiautomator dump` output for API 34: one line, `<node>` elements. */
 export function toDumpXml(root: UiElement, rotation = 0): string {
-  const parts: string[] = [`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${rotation}">`];
+  const parts: string[] = [
+    `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${rotation}">`,
+  ];
   const walk = (e: UiElement): void => {
     if (e.children.length === 0) {
       parts.push(`<node ${dumpAttributes(e)} />`);
@@ -116,7 +132,11 @@ function sourceAttributes(e: UiElement, boundsOf: (e: UiElement) => Rect): strin
  */
 export function toPageSource(
   root: UiElement,
-  display: { rotation: number; width: number; height: number } = { rotation: 0, width: SCREEN_WIDTH, height: SCREEN_HEIGHT },
+  display: { rotation: number; width: number; height: number } = {
+    rotation: 0,
+    width: SCREEN_WIDTH,
+    height: SCREEN_HEIGHT,
+  },
   boundsOf: (e: UiElement) => Rect = (e) => e.bounds,
 ): string {
   const lines: string[] = [

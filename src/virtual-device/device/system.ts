@@ -79,7 +79,21 @@ export class SystemState {
     ]),
   };
   private readonly files = new Map<string, VirtualFile>();
-  private readonly dirs = new Set<string>(['/', '/sdcard', '/storage', '/storage/emulated', '/storage/emulated/0', '/data', '/data/local', '/data/local/tmp', '/system', '/system/bin', '/dev', '/proc', '/vendor']);
+  private readonly dirs = new Set<string>([
+    '/',
+    '/sdcard',
+    '/storage',
+    '/storage/emulated',
+    '/storage/emulated/0',
+    '/data',
+    '/data/local',
+    '/data/local/tmp',
+    '/system',
+    '/system/bin',
+    '/dev',
+    '/proc',
+    '/vendor',
+  ]);
   readonly installed = new Map<string, PackageSpec>();
   densityOverride: number | null = null;
   sizeOverride: string | null = null;
@@ -100,7 +114,10 @@ export class SystemState {
     { user: 'shell', pid: 1490, ppid: 1, name: 'adbd' },
   ];
 
-  constructor(packages: readonly PackageSpec[], private readonly nowSec: () => number) {
+  constructor(
+    packages: readonly PackageSpec[],
+    private readonly nowSec: () => number,
+  ) {
     for (const p of packages) this.installed.set(p.name, p);
   }
 
@@ -115,7 +132,9 @@ export class SystemState {
     }
     const joined = `/${parts.join('/')}`;
     // /sdcard is a symlink to /storage/emulated/0 on every modern device.
-    return joined === '/sdcard' || joined.startsWith('/sdcard/') ? joined.replace('/sdcard', '/storage/emulated/0') : joined;
+    return joined === '/sdcard' || joined.startsWith('/sdcard/')
+      ? joined.replace('/sdcard', '/storage/emulated/0')
+      : joined;
   }
 
   private static parent(path: string): string {
@@ -182,7 +201,12 @@ export class SystemState {
   /** Paths matching a simple `*` glob (for `rm -f dir/*`). */
   glob(pattern: string): string[] {
     const p = SystemState.normalize(pattern);
-    const re = new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+    const re = new RegExp(
+      `^${p
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*')}$`,
+    );
     return [...this.files.keys(), ...this.dirs].filter((f) => re.test(f));
   }
 
@@ -279,7 +303,8 @@ export class SystemState {
   processes(appPackagesRunning: readonly string[]): ProcessRow[] {
     const rows = [...this.baseProcesses];
     for (const pkg of appPackagesRunning) {
-      if (!rows.some((r) => r.name === pkg) && !this.extraProcesses.some((r) => r.name === pkg)) rows.push({ user: 'u0_a160', pid: this.startApp(pkg).pid, ppid: 298, name: pkg });
+      if (!rows.some((r) => r.name === pkg) && !this.extraProcesses.some((r) => r.name === pkg))
+        rows.push({ user: 'u0_a160', pid: this.startApp(pkg).pid, ppid: 298, name: pkg });
     }
     if (this.settingsHelperForeground) rows.push({ user: 'u0_a190', pid: 3100, ppid: 298, name: 'io.appium.settings' });
     return rows.concat(this.extraProcesses);

@@ -44,7 +44,10 @@ export class TextInput {
   /** ACTION_SET_TEXT: sets the text and answers true, or logs the refusal and answers false, changing nothing. */
   performSetText(element: UiElement, text: string, reason: string): boolean {
     if (!takesText(element)) {
-      const why = element.className.endsWith('EditText') && element.enabled ? 'a Flutter field without focus' : 'not an enabled editable field';
+      const why =
+        element.className.endsWith('EditText') && element.enabled
+          ? 'a Flutter field without focus'
+          : 'not an enabled editable field';
       this.host.log('input', `${reason}: ACTION_SET_TEXT refused by ${describeElement(element)} (${why})`);
       return false;
     }

@@ -88,7 +88,11 @@ function quadraticSlope(ts: readonly number[], ys: readonly number[]): number {
   const y1 = sum((t, y) => t * y);
   const y2 = sum((t, y) => t * t * y);
   const det3 = (m: readonly (readonly number[])[]): number => {
-    const [[a, b, c], [d, e, f], [g, h, i]] = m as [[number, number, number], [number, number, number], [number, number, number]];
+    const [[a, b, c], [d, e, f], [g, h, i]] = m as [
+      [number, number, number],
+      [number, number, number],
+      [number, number, number],
+    ];
     return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
   };
   const m = [
@@ -98,11 +102,13 @@ function quadraticSlope(ts: readonly number[], ys: readonly number[]): number {
   ];
   const det = det3(m);
   if (Math.abs(det) < 1e-18) return linearSlope(ts, ys);
-  return det3([
-    [n, y0, s2],
-    [s1, y1, s3],
-    [s2, y2, s4],
-  ]) / det;
+  return (
+    det3([
+      [n, y0, s2],
+      [s1, y1, s3],
+      [s2, y2, s4],
+    ]) / det
+  );
 }
 
 /** How far a fling at `velocity` px/s travels before it stops (OverScroller's spline), px. */

@@ -55,14 +55,16 @@ export class TouchInput {
 
   private record(record: ClickRecord): ClickRecord {
     this.clickLog.push(record);
-    const el = record.element ? ` element=${record.element.key} ${record.element.description} bounds=${formatBounds(record.element.bounds)}` : '';
+    const el = record.element
+      ? ` element=${record.element.key} ${record.element.description} bounds=${formatBounds(record.element.bounds)}`
+      : '';
     const target = record.onKeyboard
       ? ' target=ime'
       : record.onSystemBar
         ? ` target=${record.onSystemBar}-bar (System UI takes it, the app does not see it)`
         : record.target
-        ? ` target=${record.target.key} ${record.target.description} bounds=${formatBounds(record.target.bounds)}`
-        : ' target=none';
+          ? ` target=${record.target.key} ${record.target.description} bounds=${formatBounds(record.target.bounds)}`
+          : ' target=none';
     const held = record.heldMs > 0 ? ` held=${record.heldMs}ms` : '';
     const kind = record.gesture === 'long-click' ? 'long-click' : 'click';
     this.host.log(kind, `${record.source} at=(${record.x},${record.y})${held}${el}${target} screen=${record.screenId}`);
@@ -81,13 +83,24 @@ export class TouchInput {
     const screenId = visit.screen.spec.id;
     const named = element ? { key: element.key, bounds: element.bounds, description: describeElement(element) } : null;
     const held = Math.max(0, Math.round(heldMs));
-    const missed = { source, gesture: 'click', heldMs: held, screenId, x, y, element: named, target: null, onKeyboard: false } as const;
+    const missed = {
+      source,
+      gesture: 'click',
+      heldMs: held,
+      screenId,
+      x,
+      y,
+      element: named,
+      target: null,
+      onKeyboard: false,
+    } as const;
     if (host.blocked(`${source} at (${x},${y})`)) return this.record(missed);
     if (host.imeVisible() && contains(host.imeFrame(), x, y)) return this.record({ ...missed, onKeyboard: true });
     // An edge-to-edge app draws under the bars, but a touch there still goes to their window.
     // System UI's own nodes (a capture's navigation buttons) are the bar's window and take it.
     const bar = systemBarAt(y, host.displaySize().height);
-    if (bar && !this.hitTest(x, y, (e) => e.package === 'com.android.systemui')) return this.record({ ...missed, onSystemBar: bar });
+    if (bar && !this.hitTest(x, y, (e) => e.package === 'com.android.systemui'))
+      return this.record({ ...missed, onSystemBar: bar });
     const longPress = held > host.longPressTimeoutMs();
     // A long-clickable view takes the touch stream too (it is "clickable" to onTouchEvent), so a long
     // hold reaches the topmost clickable or long-clickable node; a short tap keeps the click hit test.
@@ -158,7 +171,9 @@ export class TouchInput {
     const axis = Math.abs(last.x - x) > Math.abs(last.y - y) ? 'x' : 'y';
     const scroller = this.hitTest(x, y, (e) => e.scrollable && e.horizontal === (axis === 'x'));
     const travel = listTravel(stroke, host.dpi(), axis);
-    const over = scroller ? ` over ${scroller.key}` : ` over nothing that scrolls ${axis === 'x' ? 'sideways' : 'vertically'}`;
+    const over = scroller
+      ? ` over ${scroller.key}`
+      : ` over nothing that scrolls ${axis === 'x' ? 'sideways' : 'vertically'}`;
     const fling = travel.fling !== 0 ? `, fling ${travel.fling} px` : ', no fling';
     host.log('input', `${line}${over}: drag ${travel.drag} px, release ${Math.round(travel.velocity)} px/s${fling}`);
     if (!scroller || host.current().screen.spec.static) return false;

@@ -6,7 +6,15 @@ import type { DeviceLogKind } from '../contracts.js';
 import type { BootSequence } from './identity.js';
 import { resetSdkProps, setSdkProps } from './identity.js';
 import type { SystemState } from './system.js';
-import { boundedLag, type DeviceTraits, type DumpConflict, type PasswordText, type Rotation, type Sleep, type VirtualDisplay } from './traits.js';
+import {
+  boundedLag,
+  type DeviceTraits,
+  type DumpConflict,
+  type PasswordText,
+  type Rotation,
+  type Sleep,
+  type VirtualDisplay,
+} from './traits.js';
 import type { DeviceUi } from './ui.js';
 import type { BackFocusLag } from './windowState.js';
 import type { WindowTransitions } from './windowTransitions.js';

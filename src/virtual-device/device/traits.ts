@@ -32,8 +32,20 @@ export const BUILT_IN_DISPLAY: VirtualDisplay = Object.freeze({
  * the inner panel shows the UI. `screencap -p` without `-d` captures the first one.
  */
 export const FOLDABLE_DISPLAYS: readonly VirtualDisplay[] = Object.freeze([
-  Object.freeze({ physicalId: '4619827259835644672', name: 'Outer Display', state: 'OFF' as const, width: 1080, height: 2092 }),
-  Object.freeze({ physicalId: '4619827551948147201', name: 'Inner Display', state: 'ON' as const, width: SCREEN_WIDTH, height: SCREEN_HEIGHT }),
+  Object.freeze({
+    physicalId: '4619827259835644672',
+    name: 'Outer Display',
+    state: 'OFF' as const,
+    width: 1080,
+    height: 2092,
+  }),
+  Object.freeze({
+    physicalId: '4619827551948147201',
+    name: 'Inner Display',
+    state: 'ON' as const,
+    width: SCREEN_WIDTH,
+    height: SCREEN_HEIGHT,
+  }),
 ]);
 
 /** Surface.ROTATION_0 … ROTATION_270: quarter turns of the display from its natural orientation. */
@@ -43,8 +55,13 @@ export type Rotation = 0 | 1 | 2 | 3;
  * The display's frame in its current rotation: a quarter turn swaps the panel's width and height.
  * What `screencap` captures, `dumpsys window` calls `cur=` and the dump's bounds are measured in.
  */
-export function rotatedSize(display: Pick<VirtualDisplay, 'width' | 'height'>, rotation: Rotation): { width: number; height: number } {
-  return rotation % 2 === 1 ? { width: display.height, height: display.width } : { width: display.width, height: display.height };
+export function rotatedSize(
+  display: Pick<VirtualDisplay, 'width' | 'height'>,
+  rotation: Rotation,
+): { width: number; height: number } {
+  return rotation % 2 === 1
+    ? { width: display.height, height: display.width }
+    : { width: display.width, height: display.height };
 }
 
 export interface DeviceTraitOptions {
@@ -102,7 +119,19 @@ export type PasswordText = 'bullets' | 'plain';
 
 /** Android release for an API level, for ro.build.version.release. */
 export function releaseForSdk(sdk: number): string {
-  const table: Readonly<Record<number, string>> = { 26: '8.0.0', 27: '8.1.0', 28: '9', 29: '10', 30: '11', 31: '12', 32: '12', 33: '13', 34: '14', 35: '15', 36: '16' };
+  const table: Readonly<Record<number, string>> = {
+    26: '8.0.0',
+    27: '8.1.0',
+    28: '9',
+    29: '10',
+    30: '11',
+    31: '12',
+    32: '12',
+    33: '13',
+    34: '14',
+    35: '15',
+    36: '16',
+  };
   return table[sdk] ?? String(Math.max(1, sdk - 20));
 }
 

@@ -73,7 +73,10 @@ export class DeviceUi implements TouchHost {
     /** Read at every render and input: a change must bump `version` (VirtualDevice.setLocked does). */
     private readonly cover: () => Cover = () => null,
     /** The active panel in its natural orientation; read at every render: a change must bump `version` (VirtualDevice.setDisplays does). */
-    private readonly panel: () => { width: number; height: number } = () => ({ width: SCREEN_WIDTH, height: SCREEN_HEIGHT }),
+    private readonly panel: () => { width: number; height: number } = () => ({
+      width: SCREEN_WIDTH,
+      height: SCREEN_HEIGHT,
+    }),
   ) {
     this.nav = new Navigation(scenario, this.state, {
       log: (kind, detail) => this.log(kind, detail),
@@ -150,7 +153,10 @@ export class DeviceUi implements TouchHost {
   }
 
   /** Start a screen the way `am start` does (navigation.ts). */
-  startScreen(screenId: string, options: { clearTask?: boolean; params?: Readonly<Record<string, string>>; reason: string }): LaunchOutcome {
+  startScreen(
+    screenId: string,
+    options: { clearTask?: boolean; params?: Readonly<Record<string, string>>; reason: string },
+  ): LaunchOutcome {
     return this.nav.startScreen(screenId, options);
   }
 
@@ -197,7 +203,10 @@ export class DeviceUi implements TouchHost {
     this.keyguard = null;
     this.version++;
     this.generation++;
-    this.log('screen', `${reason}: rotation ${before}->${rotation} on ${this.foregroundComponent()} [${this.nav.top().screen.spec.id}]`);
+    this.log(
+      'screen',
+      `${reason}: rotation ${before}->${rotation} on ${this.foregroundComponent()} [${this.nav.top().screen.spec.id}]`,
+    );
   }
 
   private layoutOptions(): RenderOptions {
@@ -210,7 +219,8 @@ export class DeviceUi implements TouchHost {
 
   tree(): UiElement {
     if (this.cover() === 'keyguard') return this.keyguardTree();
-    if (this.cachedTree?.version !== this.version) this.cachedTree = { version: this.version, root: renderVisit(this.nav.top(), this.layoutOptions()) };
+    if (this.cachedTree?.version !== this.version)
+      this.cachedTree = { version: this.version, root: renderVisit(this.nav.top(), this.layoutOptions()) };
     return this.cachedTree.root;
   }
 
@@ -226,7 +236,10 @@ export class DeviceUi implements TouchHost {
   blocked(what: string): boolean {
     const cover = this.cover();
     if (cover === null) return false;
-    this.log('input', `${what}: ${cover === 'keyguard' ? 'the lock screen takes it, the app gets nothing' : 'the display is off, the input is dropped'}`);
+    this.log(
+      'input',
+      `${what}: ${cover === 'keyguard' ? 'the lock screen takes it, the app gets nothing' : 'the display is off, the input is dropped'}`,
+    );
     return true;
   }
 
@@ -258,7 +271,10 @@ export class DeviceUi implements TouchHost {
   /** A change on the same screen (text, scroll, toggle): ids stay valid, pixels change. */
   private changed(detail: string): void {
     this.version++;
-    this.log('screen', `${detail} on ${this.foregroundComponent()} [${this.nav.top().screen.spec.id}]${this.state.imeOpen ? ' ime=open' : ''}`);
+    this.log(
+      'screen',
+      `${detail} on ${this.foregroundComponent()} [${this.nav.top().screen.spec.id}]${this.state.imeOpen ? ' ime=open' : ''}`,
+    );
   }
 
   /** Android key codes; returns false for keys the device ignores. */

@@ -61,7 +61,14 @@ export interface Visit {
 }
 
 export function newVisit(screen: NormalizedScreen, params: Readonly<Record<string, string>> = {}): Visit {
-  return { screen, params, texts: new Map(), checked: new Map(), scroll: new Map(), focusedKey: screen.spec.focusOnOpen ?? null };
+  return {
+    screen,
+    params,
+    texts: new Map(),
+    checked: new Map(),
+    scroll: new Map(),
+    focusedKey: screen.spec.focusOnOpen ?? null,
+  };
 }
 
 export function substitute(template: string, visit: Visit): string {
@@ -128,7 +135,8 @@ export function maxScroll(spec: NodeSpec, visit: Visit): number {
     return Math.max(0, right - spec.bounds[2]);
   }
   let bottom = spec.bounds[3];
-  for (const { spec: child, extraDy } of placedChildren(spec, visit)) bottom = Math.max(bottom, child.bounds[3] + extraDy);
+  for (const { spec: child, extraDy } of placedChildren(spec, visit))
+    bottom = Math.max(bottom, child.bounds[3] + extraDy);
   return Math.max(0, bottom - spec.bounds[3]);
 }
 
@@ -148,17 +156,30 @@ export interface RenderOptions {
  * transformed text (bullets for a password, unless the view exposes the plain text). A static
  * screen replays a real capture, whose texts are already what the device reported.
  */
-function accessibilityText(spec: NodeSpec, content: string, visit: Visit, options: RenderOptions): { text: string; showingHint: boolean } {
+function accessibilityText(
+  spec: NodeSpec,
+  content: string,
+  visit: Visit,
+  options: RenderOptions,
+): { text: string; showingHint: boolean } {
   const hint = spec.hint ?? '';
   if (visit.screen.spec.static === true) return { text: content, showingHint: hint !== '' && content === hint };
   if (content === '') return { text: hint, showingHint: hint !== '' };
-  if (spec.password === true && options.passwordText === 'bullets') return { text: passwordBullets(content), showingHint: false };
+  if (spec.password === true && options.passwordText === 'bullets')
+    return { text: passwordBullets(content), showingHint: false };
   return { text: content, showingHint: false };
 }
 
 export function renderVisit(visit: Visit, options: RenderOptions = { passwordText: 'bullets' }): UiElement {
   let order = 0;
-  const render = (spec: NodeSpec, dy: number, dx: number, clip: Rect | null, index: number, pkg: string): UiElement | null => {
+  const render = (
+    spec: NodeSpec,
+    dy: number,
+    dx: number,
+    clip: Rect | null,
+    index: number,
+    pkg: string,
+  ): UiElement | null => {
     const full = options.layout ? options.layout(rectOf(spec.bounds, dy, dx)) : rectOf(spec.bounds, dy, dx);
     const bounds = clip ? intersect(full, clip) : full;
     if (!bounds) return null;

@@ -15,7 +15,12 @@ export interface DisplayFacts {
   readonly imeFrame: BoundsTuple;
 }
 
-export const PORTRAIT: DisplayFacts = Object.freeze({ width: SCREEN_WIDTH, height: SCREEN_HEIGHT, rotation: 0 as const, imeFrame: IME_FRAME });
+export const PORTRAIT: DisplayFacts = Object.freeze({
+  width: SCREEN_WIDTH,
+  height: SCREEN_HEIGHT,
+  rotation: 0 as const,
+  imeFrame: IME_FRAME,
+});
 
 /** Landscape with gesture navigation: the bar stays at the bottom, the keyboard takes the lower 58 %. */
 export const LANDSCAPE: DisplayFacts = Object.freeze({
@@ -98,4 +103,5 @@ export interface BackFocusLag {
 export const DEFAULT_BACK_FOCUS_LAG: BackFocusLag = Object.freeze({ staleMs: 50, noFocusMs: 250 });
 
 /** Where the window focus is right after a Back: still on the old window, or on none. */
-export type FocusInTransit = { readonly phase: 'stale'; readonly previous: ForegroundInfo } | { readonly phase: 'none' };
+export type FocusInTransit =
+  { readonly phase: 'stale'; readonly previous: ForegroundInfo } | { readonly phase: 'none' };

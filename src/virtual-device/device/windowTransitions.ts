@@ -84,8 +84,16 @@ export class WindowTransitions {
       return;
     }
     const now = this.d.clock.nowMs();
-    this.backLag = { from, generation: this.d.ui.generation, staleUntil: now + staleMs, noFocusUntil: now + staleMs + noFocusMs };
-    this.d.log('fault', `back: window focus stays on ${from.package} for ${staleMs} ms, then no window has it for ${noFocusMs} ms`);
+    this.backLag = {
+      from,
+      generation: this.d.ui.generation,
+      staleUntil: now + staleMs,
+      noFocusUntil: now + staleMs + noFocusMs,
+    };
+    this.d.log(
+      'fault',
+      `back: window focus stays on ${from.package} for ${staleMs} ms, then no window has it for ${noFocusMs} ms`,
+    );
   }
 
   /** Where the window focus is while it catches up with the last Back; null once it has. */

@@ -23,7 +23,12 @@ export const C = {
 
 type NodeOptions = Omit<NodeSpec, 'class' | 'bounds' | 'children'>;
 
-export function node(cls: string, bounds: BoundsTuple, options: NodeOptions = {}, children: readonly NodeSpec[] = []): NodeSpec {
+export function node(
+  cls: string,
+  bounds: BoundsTuple,
+  options: NodeOptions = {},
+  children: readonly NodeSpec[] = [],
+): NodeSpec {
   return children.length > 0 ? { class: cls, bounds, ...options, children } : { class: cls, bounds, ...options };
 }
 
@@ -35,7 +40,12 @@ export function appWindow(content: readonly NodeSpec[]): NodeSpec {
   const full: BoundsTuple = [0, 0, SCREEN_WIDTH, SCREEN_HEIGHT];
   return node(C.frame, full, {}, [
     node(C.linear, full, {}, [
-      node(C.frame, [0, STATUS_BAR_HEIGHT, SCREEN_WIDTH, CONTENT_BOTTOM], { resourceId: 'android:id/content' }, content),
+      node(
+        C.frame,
+        [0, STATUS_BAR_HEIGHT, SCREEN_WIDTH, CONTENT_BOTTOM],
+        { resourceId: 'android:id/content' },
+        content,
+      ),
     ]),
   ]);
 }
@@ -48,7 +58,9 @@ export function appWindow(content: readonly NodeSpec[]): NodeSpec {
  */
 export function edgeToEdgeWindow(content: readonly NodeSpec[]): NodeSpec {
   const full: BoundsTuple = [0, 0, SCREEN_WIDTH, SCREEN_HEIGHT];
-  return node(C.frame, full, {}, [node(C.linear, full, {}, [node(C.frame, full, { resourceId: 'android:id/content' }, content)])]);
+  return node(C.frame, full, {}, [
+    node(C.linear, full, {}, [node(C.frame, full, { resourceId: 'android:id/content' }, content)]),
+  ]);
 }
 
 export const BACK: Action = { type: 'back' };
@@ -106,7 +118,12 @@ export function row(top: number, height: number, options: RowOptions): NodeSpec 
   return node(
     C.linear,
     [0, top, SCREEN_WIDTH, bottom],
-    { ...(options.key !== undefined ? { key: options.key } : {}), clickable: true, focusable: true, ...(onClick ? { onClick } : {}) },
+    {
+      ...(options.key !== undefined ? { key: options.key } : {}),
+      clickable: true,
+      focusable: true,
+      ...(onClick ? { onClick } : {}),
+    },
     children,
   );
 }
@@ -116,6 +133,11 @@ export function stackRows(top: number, height: number, rows: readonly RowOptions
   return rows.map((options, i) => row(top + i * height, height, options));
 }
 
-export function list(resourceId: string, bounds: BoundsTuple, children: readonly NodeSpec[], extra: NodeOptions = {}): NodeSpec {
+export function list(
+  resourceId: string,
+  bounds: BoundsTuple,
+  children: readonly NodeSpec[],
+  extra: NodeOptions = {},
+): NodeSpec {
   return node(C.recycler, bounds, { key: 'list', resourceId, scrollable: true, focusable: true, ...extra }, children);
 }

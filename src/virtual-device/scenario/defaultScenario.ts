@@ -36,7 +36,10 @@ function launcherScreen(): ScreenSpec {
     onBack: [],
     root: node(C.frame, [0, 0, 1080, 2400], {}, [
       node(C.frame, [0, 0, 1080, 2400], { resourceId: `${LAUNCHER}:id/launcher` }, [
-        node(C.view, [63, 180, 1017, 420], { resourceId: `${LAUNCHER}:id/smartspace_card_pager`, contentDesc: 'Today' }),
+        node(C.view, [63, 180, 1017, 420], {
+          resourceId: `${LAUNCHER}:id/smartspace_card_pager`,
+          contentDesc: 'Today',
+        }),
         node(C.viewGroup, [0, 1560, 1080, 1880], { resourceId: `${LAUNCHER}:id/workspace` }, [
           icon('Settings', SETTINGS, 0, 1590),
           icon('Notes', NOTES, 1, 1590),
@@ -87,11 +90,27 @@ const HOME_ROWS: readonly RowOptions[] = [
   { title: 'Display', summary: 'Dark theme, font size, brightness', onClick: generic('Display') },
   { title: 'Wallpaper & style', summary: 'Colors, themed icons, app grid', onClick: generic('Wallpaper & style') },
   { title: 'Accessibility', summary: 'Display, interaction, audio', onClick: generic('Accessibility') },
-  { title: 'Security & privacy', summary: 'App security, device lock, permissions', onClick: generic('Security & privacy') },
+  {
+    title: 'Security & privacy',
+    summary: 'App security, device lock, permissions',
+    onClick: generic('Security & privacy'),
+  },
   { title: 'Location', summary: 'On - 3 apps have access to location', onClick: generic('Location') },
-  { title: 'Safety & emergency', summary: 'Emergency SOS, medical info, alerts', onClick: generic('Safety & emergency') },
-  { title: 'Passwords & accounts', summary: 'Saved passwords, autofill, synced accounts', onClick: goto('settings_accounts') },
-  { title: 'Digital Wellbeing & parental controls', summary: 'Screen time, app timers, bedtime schedules', onClick: generic('Digital Wellbeing') },
+  {
+    title: 'Safety & emergency',
+    summary: 'Emergency SOS, medical info, alerts',
+    onClick: generic('Safety & emergency'),
+  },
+  {
+    title: 'Passwords & accounts',
+    summary: 'Saved passwords, autofill, synced accounts',
+    onClick: goto('settings_accounts'),
+  },
+  {
+    title: 'Digital Wellbeing & parental controls',
+    summary: 'Screen time, app timers, bedtime schedules',
+    onClick: generic('Digital Wellbeing'),
+  },
   { title: 'Google', summary: 'Services & preferences', onClick: generic('Google') },
   { title: 'System', summary: 'Languages, gestures, time, backup', onClick: generic('System') },
   { title: 'About phone', summary: 'Pixel 7', onClick: generic('About phone') },
@@ -103,14 +122,27 @@ function settingsHome(): ScreenSpec {
     package: SETTINGS,
     activity: '.Settings',
     root: appWindow([
-      node(C.text, [63, 189, 1017, 336], { key: 'title', text: 'Settings', resourceId: `${SETTINGS}:id/homepage_title` }),
+      node(C.text, [63, 189, 1017, 336], {
+        key: 'title',
+        text: 'Settings',
+        resourceId: `${SETTINGS}:id/homepage_title`,
+      }),
       node(
         C.linear,
         [42, 420, 1038, 567],
-        { key: 'search_bar', resourceId: `${SETTINGS}:id/search_action_bar`, clickable: true, focusable: true, onClick: goto('settings_search') },
+        {
+          key: 'search_bar',
+          resourceId: `${SETTINGS}:id/search_action_bar`,
+          clickable: true,
+          focusable: true,
+          onClick: goto('settings_search'),
+        },
         [
           node(C.image, [84, 462, 147, 525]),
-          node(C.text, [189, 462, 720, 525], { text: 'Search settings', resourceId: `${SETTINGS}:id/search_action_bar_title` }),
+          node(C.text, [189, 462, 720, 525], {
+            text: 'Search settings',
+            resourceId: `${SETTINGS}:id/search_action_bar_title`,
+          }),
         ],
       ),
       list(`${SETTINGS}:id/recycler_view`, [0, 609, 1080, CONTENT_BOTTOM], stackRows(609, 231, HOME_ROWS)),
@@ -133,7 +165,12 @@ function settingsPage(): ScreenSpec {
 function settingsNetwork(): ScreenSpec {
   const rows: RowOptions[] = [
     { title: 'Internet', summary: 'AndroidWifi', onClick: generic('Internet') },
-    { key: 'wifi_row', title: 'Wi-Fi', summary: 'Use Wi-Fi', switchNode: { key: 'wifi_switch', resourceId: 'android:id/switch_widget', checked: true } },
+    {
+      key: 'wifi_row',
+      title: 'Wi-Fi',
+      summary: 'Use Wi-Fi',
+      switchNode: { key: 'wifi_switch', resourceId: 'android:id/switch_widget', checked: true },
+    },
     { title: 'Calls & SMS', summary: 'T-Mobile', onClick: generic('Calls & SMS') },
     { title: 'SIMs', summary: 'T-Mobile', onClick: generic('SIMs') },
     { title: 'Hotspot & tethering', summary: 'Off', onClick: generic('Hotspot & tethering') },
@@ -145,7 +182,10 @@ function settingsNetwork(): ScreenSpec {
     id: 'settings_network',
     package: SETTINGS,
     activity: '.Settings$NetworkDashboardActivity',
-    root: appWindow([toolbar(SETTINGS, 'Network & internet'), list(`${SETTINGS}:id/recycler_view`, [0, 252, 1080, CONTENT_BOTTOM], stackRows(252, 231, rows))]),
+    root: appWindow([
+      toolbar(SETTINGS, 'Network & internet'),
+      list(`${SETTINGS}:id/recycler_view`, [0, 252, 1080, CONTENT_BOTTOM], stackRows(252, 231, rows)),
+    ]),
   };
 }
 
@@ -160,13 +200,20 @@ function settingsApps(): ScreenSpec {
     row(1150, 231, { title: 'Default apps', summary: 'Assistant, browser, phone', onClick: generic('Default apps') }),
     row(1381, 231, { title: 'Screen time', summary: '0 minutes today', onClick: generic('Screen time') }),
     row(1612, 231, { title: 'Unused apps', summary: '0 unused apps', onClick: generic('Unused apps') }),
-    row(1843, 231, { title: 'Special app access', summary: '2 apps can use unrestricted data', onClick: generic('Special app access') }),
+    row(1843, 231, {
+      title: 'Special app access',
+      summary: '2 apps can use unrestricted data',
+      onClick: generic('Special app access'),
+    }),
   ];
   return {
     id: 'settings_apps',
     package: SETTINGS,
     activity: '.Settings$AppDashboardActivity',
-    root: appWindow([toolbar(SETTINGS, 'Apps'), list(`${SETTINGS}:id/recycler_view`, [0, 252, 1080, CONTENT_BOTTOM], rows)]),
+    root: appWindow([
+      toolbar(SETTINGS, 'Apps'),
+      list(`${SETTINGS}:id/recycler_view`, [0, 252, 1080, CONTENT_BOTTOM], rows),
+    ]),
   };
 }
 
@@ -199,7 +246,12 @@ function allApps(): ScreenSpec {
   const rows = stackRows(
     400,
     200,
-    ALL_APPS.map(([app, size], i) => ({ key: `app_${i}`, title: app, summary: size, onClick: goto('app_info', { app }) })),
+    ALL_APPS.map(([app, size], i) => ({
+      key: `app_${i}`,
+      title: app,
+      summary: size,
+      onClick: goto('app_info', { app }),
+    })),
   );
   return {
     id: 'all_apps',
@@ -223,16 +275,24 @@ function appInfo(): ScreenSpec {
     root: appWindow([
       toolbar(SETTINGS, 'App info'),
       node(C.image, [456, 300, 624, 468], { resourceId: `${SETTINGS}:id/entity_header_icon` }),
-      node(C.text, [63, 500, 1017, 600], { key: 'app_name', text: '{{app}}', resourceId: `${SETTINGS}:id/entity_header_title` }),
+      node(C.text, [63, 500, 1017, 600], {
+        key: 'app_name',
+        text: '{{app}}',
+        resourceId: `${SETTINGS}:id/entity_header_title`,
+      }),
       button('Open', 63),
       button('Uninstall', 390),
       button('Force stop', 717),
-      list(`${SETTINGS}:id/recycler_view`, [0, 950, 1080, CONTENT_BOTTOM], stackRows(950, 200, [
-        { title: 'Notifications', summary: 'On', onClick: generic('Notifications') },
-        { title: 'Permissions', summary: 'No permissions requested', onClick: generic('Permissions') },
-        { title: 'Storage & cache', summary: 'Internal storage', onClick: generic('Storage & cache') },
-        { title: 'Mobile data', summary: 'No data used', onClick: generic('Mobile data') },
-      ])),
+      list(
+        `${SETTINGS}:id/recycler_view`,
+        [0, 950, 1080, CONTENT_BOTTOM],
+        stackRows(950, 200, [
+          { title: 'Notifications', summary: 'On', onClick: generic('Notifications') },
+          { title: 'Permissions', summary: 'No permissions requested', onClick: generic('Permissions') },
+          { title: 'Storage & cache', summary: 'Internal storage', onClick: generic('Storage & cache') },
+          { title: 'Mobile data', summary: 'No data used', onClick: generic('Mobile data') },
+        ]),
+      ),
     ]),
   };
 }
@@ -271,7 +331,13 @@ function settingsAccounts(): ScreenSpec {
       toolbar(SETTINGS, 'Passwords & accounts'),
       profile('Personal profile', 'Personal', 300, 'personal'),
       profile('Work profile', 'Work', 960, 'work'),
-      node(C.button, [63, 1650, 1017, 1797], { key: 'add_account', text: 'Add account', clickable: true, focusable: true, onClick: goto('settings_add_account') }),
+      node(C.button, [63, 1650, 1017, 1797], {
+        key: 'add_account',
+        text: 'Add account',
+        clickable: true,
+        focusable: true,
+        onClick: goto('settings_add_account'),
+      }),
     ]),
   };
 }
@@ -284,10 +350,20 @@ function settingsAccounts(): ScreenSpec {
  */
 function settingsAddAccount(): ScreenSpec {
   const field = (key: string, hint: string, top: number, extra: Partial<NodeSpec> = {}): NodeSpec =>
-    node(C.edit, [63, top, 1017, top + 147], { key, hint, text: '', clickable: true, focusable: true, longClickable: true, ...extra });
+    node(C.edit, [63, top, 1017, top + 147], {
+      key,
+      hint,
+      text: '',
+      clickable: true,
+      focusable: true,
+      longClickable: true,
+      ...extra,
+    });
   const section = (label: string, key: string, top: number): NodeSpec =>
     node(C.linear, [0, top, 1080, top + 280], { contentDesc: label }, [
-      node(C.text, [63, top + 20, 1017, top + 100], { text: label === 'Account holder' ? 'Your name' : 'Someone we can call' }),
+      node(C.text, [63, top + 20, 1017, top + 100], {
+        text: label === 'Account holder' ? 'Your name' : 'Someone we can call',
+      }),
       field(key, 'Name', top + 110),
     ]);
   return {
@@ -306,7 +382,11 @@ function settingsAddAccount(): ScreenSpec {
         clickable: true,
         focusable: true,
         onClick: [
-          { type: 'setText', node: 'account_status', template: 'Account created for {{@holder_name}} <{{@account_email}}>' },
+          {
+            type: 'setText',
+            node: 'account_status',
+            template: 'Account created for {{@holder_name}} <{{@account_email}}>',
+          },
           { type: 'hideKeyboard' },
         ],
       }),
@@ -337,13 +417,29 @@ function settingsSearch(): ScreenSpec {
     focusOnOpen: 'search_field',
     root: appWindow([
       node(C.linear, [0, 63, 1080, 252], {}, [
-        node(C.imageButton, [0, 84, 147, 231], { contentDesc: 'Navigate up', clickable: true, focusable: true, onClick: [BACK] }),
-        node(C.edit, [168, 84, 1038, 231], { key: 'search_field', text: '', hint: 'Search settings', clickable: true, focusable: true, longClickable: true }),
+        node(C.imageButton, [0, 84, 147, 231], {
+          contentDesc: 'Navigate up',
+          clickable: true,
+          focusable: true,
+          onClick: [BACK],
+        }),
+        node(C.edit, [168, 84, 1038, 231], {
+          key: 'search_field',
+          text: '',
+          hint: 'Search settings',
+          clickable: true,
+          focusable: true,
+          longClickable: true,
+        }),
       ]),
       list(
         `${SEARCH}:id/list_results`,
         [0, 252, 1080, CONTENT_BOTTOM],
-        stackRows(252, 200, SEARCH_RESULTS.map(([title, summary, onClick], i) => ({ key: `result_${i}`, title, summary, onClick }))),
+        stackRows(
+          252,
+          200,
+          SEARCH_RESULTS.map(([title, summary, onClick], i) => ({ key: `result_${i}`, title, summary, onClick })),
+        ),
         { filterBy: 'search_field' },
       ),
     ]),
@@ -374,7 +470,9 @@ function notesTabs(selected: 0 | 1 | 2): NodeSpec {
 
 /** Flutter renders semantics as Views with content-desc and no resource-ids. */
 function flutterWindow(children: readonly NodeSpec[]): NodeSpec {
-  return appWindow([node(C.frame, [0, 63, 1080, CONTENT_BOTTOM], {}, [node(C.view, [0, 63, 1080, CONTENT_BOTTOM], {}, children)])]);
+  return appWindow([
+    node(C.frame, [0, 63, 1080, CONTENT_BOTTOM], {}, [node(C.view, [0, 63, 1080, CONTENT_BOTTOM], {}, children)]),
+  ]);
 }
 
 function notesMain(): ScreenSpec {
@@ -385,8 +483,24 @@ function notesMain(): ScreenSpec {
     root: flutterWindow([
       node(C.view, [0, 63, 1080, 210], { contentDesc: 'Notes' }),
       // Flutter text fields take set-text only while focused.
-      node(C.edit, [42, 273, 1038, 420], { key: 'note_title', hint: 'Title', text: '', clickable: true, focusable: true, longClickable: true, setTextNeedsFocus: true }),
-      node(C.edit, [42, 462, 1038, 840], { key: 'note_body', hint: 'Write a note', text: '', clickable: true, focusable: true, longClickable: true, setTextNeedsFocus: true }),
+      node(C.edit, [42, 273, 1038, 420], {
+        key: 'note_title',
+        hint: 'Title',
+        text: '',
+        clickable: true,
+        focusable: true,
+        longClickable: true,
+        setTextNeedsFocus: true,
+      }),
+      node(C.edit, [42, 462, 1038, 840], {
+        key: 'note_body',
+        hint: 'Write a note',
+        text: '',
+        clickable: true,
+        focusable: true,
+        longClickable: true,
+        setTextNeedsFocus: true,
+      }),
       node(C.button, [42, 882, 1038, 1029], {
         contentDesc: 'Save note',
         clickable: true,
@@ -443,7 +557,14 @@ function notesSettings(): ScreenSpec {
     activity: '.MainActivity',
     root: flutterWindow([
       node(C.view, [0, 63, 1080, 210], { contentDesc: 'Ajustes' }),
-      node(C.switch, [42, 273, 1038, 400], { key: 'dark_mode', contentDesc: 'Modo oscuro', checkable: true, checked: false, clickable: true, focusable: true }),
+      node(C.switch, [42, 273, 1038, 400], {
+        key: 'dark_mode',
+        contentDesc: 'Modo oscuro',
+        checkable: true,
+        checked: false,
+        clickable: true,
+        focusable: true,
+      }),
       notesTabs(2),
     ]),
   };
@@ -467,8 +588,32 @@ function calendarMain(): ScreenSpec {
       onClick: [{ type: 'setText', node: 'day_title', template: `Schedule for Dec ${i + 1}` }],
     });
   });
-  const events = ['Team standup', 'Design review', 'Lunch with Sam', 'Dentist', 'Gym', 'Call the bank', 'Code review', 'Flight to Lisbon', 'Book club', 'Pay rent', 'Yoga', 'Dinner with Ana'];
-  const tasks = ['Buy milk', 'Renew passport', 'Water the plants', 'Send invoices', 'Fix the bike', 'Call grandma', 'Back up photos', 'Return library books', 'Plan the trip', 'Clean the oven'];
+  const events = [
+    'Team standup',
+    'Design review',
+    'Lunch with Sam',
+    'Dentist',
+    'Gym',
+    'Call the bank',
+    'Code review',
+    'Flight to Lisbon',
+    'Book club',
+    'Pay rent',
+    'Yoga',
+    'Dinner with Ana',
+  ];
+  const tasks = [
+    'Buy milk',
+    'Renew passport',
+    'Water the plants',
+    'Send invoices',
+    'Fix the bike',
+    'Call grandma',
+    'Back up photos',
+    'Return library books',
+    'Plan the trip',
+    'Clean the oven',
+  ];
   return {
     id: 'calendar_main',
     package: CALENDAR,
@@ -480,24 +625,47 @@ function calendarMain(): ScreenSpec {
       list(
         `${CALENDAR}:id/schedule`,
         [0, 580, 1080, 1500],
-        stackRows(580, 200, events.map((title, i) => ({ key: `event_${i}`, title, summary: `${String(8 + i).padStart(2, '0')}:00` }))),
+        stackRows(
+          580,
+          200,
+          events.map((title, i) => ({ key: `event_${i}`, title, summary: `${String(8 + i).padStart(2, '0')}:00` })),
+        ),
         { key: 'schedule' },
       ),
-      node(C.imageButton, [849, 1310, 1017, 1478], { contentDesc: 'Create new event', clickable: true, focusable: true }),
-      node(C.frame, [0, 1500, 1080, CONTENT_BOTTOM], { key: 'bottom_sheet', resourceId: `${CALENDAR}:id/bottom_sheet` }, [
-        node(C.text, [63, 1520, 1017, 1590], { text: 'Tasks' }),
-        list(
-          `${CALENDAR}:id/task_list`,
-          [0, 1600, 1080, CONTENT_BOTTOM],
-          stackRows(1600, 150, tasks.map((title, i) => ({ key: `task_${i}`, title }))),
-          { key: 'task_list' },
-        ),
-      ]),
+      node(C.imageButton, [849, 1310, 1017, 1478], {
+        contentDesc: 'Create new event',
+        clickable: true,
+        focusable: true,
+      }),
+      node(
+        C.frame,
+        [0, 1500, 1080, CONTENT_BOTTOM],
+        { key: 'bottom_sheet', resourceId: `${CALENDAR}:id/bottom_sheet` },
+        [
+          node(C.text, [63, 1520, 1017, 1590], { text: 'Tasks' }),
+          list(
+            `${CALENDAR}:id/task_list`,
+            [0, 1600, 1080, CONTENT_BOTTOM],
+            stackRows(
+              1600,
+              150,
+              tasks.map((title, i) => ({ key: `task_${i}`, title })),
+            ),
+            { key: 'task_list' },
+          ),
+        ],
+      ),
     ]),
   };
 }
 
-function placeholderApp(id: string, pkg: string, activity: string, title: string, extra: readonly NodeSpec[]): ScreenSpec {
+function placeholderApp(
+  id: string,
+  pkg: string,
+  activity: string,
+  title: string,
+  extra: readonly NodeSpec[],
+): ScreenSpec {
   return { id, package: pkg, activity, root: appWindow([toolbar(pkg, title, false), ...extra]) };
 }
 
@@ -505,7 +673,12 @@ const SCREENS: readonly ScreenSpec[] = [
   launcherScreen(),
   notificationShadeScreen([
     { app: 'Notes', title: 'Reminder', text: 'Buy milk before 6 pm', onClick: [{ type: 'launch', package: NOTES }] },
-    { app: 'Calendar', title: 'Standup in 10 minutes', text: 'Room 4', onClick: [{ type: 'launch', package: 'com.google.android.calendar' }] },
+    {
+      app: 'Calendar',
+      title: 'Standup in 10 minutes',
+      text: 'Room 4',
+      onClick: [{ type: 'launch', package: 'com.google.android.calendar' }],
+    },
   ]),
   recentsScreen(),
   settingsHome(),
@@ -602,16 +775,39 @@ export function platformPackages(versions: HelperVersions): PackageSpec[] {
     { name: 'com.android.providers.settings', versionCode: 34, versionName: '14' },
     { name: 'com.android.shell', versionCode: 34, versionName: '14' },
     { name: 'com.google.android.inputmethod.latin', label: 'Gboard', versionCode: 139_000_000, versionName: '13.9.06' },
-    { name: 'io.appium.settings', label: 'Appium Settings', thirdParty: true, versionCode: versionCode('io.appium.settings', versions.appiumSettings), versionName: versions.appiumSettings, launcher: { activity: '.Settings', screen: '' } },
-    { name: 'io.appium.uiautomator2.server', thirdParty: true, versionCode: versionCode('io.appium.uiautomator2.server', versions.uiautomator2Server), versionName: versions.uiautomator2Server },
-    { name: 'io.appium.uiautomator2.server.test', thirdParty: true, versionCode: versionCode('io.appium.uiautomator2.server.test', versions.uiautomator2Server), versionName: versions.uiautomator2Server },
+    {
+      name: 'io.appium.settings',
+      label: 'Appium Settings',
+      thirdParty: true,
+      versionCode: versionCode('io.appium.settings', versions.appiumSettings),
+      versionName: versions.appiumSettings,
+      launcher: { activity: '.Settings', screen: '' },
+    },
+    {
+      name: 'io.appium.uiautomator2.server',
+      thirdParty: true,
+      versionCode: versionCode('io.appium.uiautomator2.server', versions.uiautomator2Server),
+      versionName: versions.uiautomator2Server,
+    },
+    {
+      name: 'io.appium.uiautomator2.server.test',
+      thirdParty: true,
+      versionCode: versionCode('io.appium.uiautomator2.server.test', versions.uiautomator2Server),
+      versionName: versions.uiautomator2Server,
+    },
   ];
 }
 
 function packages(versions: HelperVersions): PackageSpec[] {
   return [
     ...platformPackages(versions),
-    { name: LAUNCHER, label: 'Pixel Launcher', versionCode: 34, versionName: '14', activities: { '.NexusLauncherActivity': 'launcher' } },
+    {
+      name: LAUNCHER,
+      label: 'Pixel Launcher',
+      versionCode: 34,
+      versionName: '14',
+      activities: { '.NexusLauncherActivity': 'launcher' },
+    },
     {
       name: SETTINGS,
       label: 'Settings',
@@ -626,11 +822,48 @@ function packages(versions: HelperVersions): PackageSpec[] {
         '.accounts.AddAccountSettings': 'settings_add_account',
       },
     },
-    { name: SEARCH, label: 'Settings Services', versionCode: 34, versionName: '14', activities: { '.modules.search.SearchActivity': 'settings_search' } },
-    { name: 'com.google.android.calendar', label: 'Calendar', versionCode: 202_400_000, versionName: '2024.40.0', launcher: { activity: 'com.android.calendar.AllInOneActivity', screen: 'calendar_main' } },
-    { name: 'com.google.android.deskclock', label: 'Clock', versionCode: 74_000_000, versionName: '7.4', launcher: { activity: 'com.android.deskclock.DeskClock', screen: 'clock_main' } },
-    { name: 'com.android.chrome', label: 'Chrome', versionCode: 612_000_000, versionName: '129.0.6668.100', launcher: { activity: 'com.google.android.apps.chrome.Main', screen: 'chrome_main' }, links: [{ scheme: 'https', activity: 'com.google.android.apps.chrome.Main' }, { scheme: 'http', activity: 'com.google.android.apps.chrome.Main' }] },
-    { name: NOTES, label: 'Notes', thirdParty: true, versionCode: 7, versionName: '1.2.0', launcher: { activity: '.MainActivity', screen: 'notes_main' }, activities: { '.HistoryActivity': 'notes_history' }, links: [{ scheme: 'notes', host: 'history', activity: '.HistoryActivity' }] },
+    {
+      name: SEARCH,
+      label: 'Settings Services',
+      versionCode: 34,
+      versionName: '14',
+      activities: { '.modules.search.SearchActivity': 'settings_search' },
+    },
+    {
+      name: 'com.google.android.calendar',
+      label: 'Calendar',
+      versionCode: 202_400_000,
+      versionName: '2024.40.0',
+      launcher: { activity: 'com.android.calendar.AllInOneActivity', screen: 'calendar_main' },
+    },
+    {
+      name: 'com.google.android.deskclock',
+      label: 'Clock',
+      versionCode: 74_000_000,
+      versionName: '7.4',
+      launcher: { activity: 'com.android.deskclock.DeskClock', screen: 'clock_main' },
+    },
+    {
+      name: 'com.android.chrome',
+      label: 'Chrome',
+      versionCode: 612_000_000,
+      versionName: '129.0.6668.100',
+      launcher: { activity: 'com.google.android.apps.chrome.Main', screen: 'chrome_main' },
+      links: [
+        { scheme: 'https', activity: 'com.google.android.apps.chrome.Main' },
+        { scheme: 'http', activity: 'com.google.android.apps.chrome.Main' },
+      ],
+    },
+    {
+      name: NOTES,
+      label: 'Notes',
+      thirdParty: true,
+      versionCode: 7,
+      versionName: '1.2.0',
+      launcher: { activity: '.MainActivity', screen: 'notes_main' },
+      activities: { '.HistoryActivity': 'notes_history' },
+      links: [{ scheme: 'notes', host: 'history', activity: '.HistoryActivity' }],
+    },
   ];
 }
 

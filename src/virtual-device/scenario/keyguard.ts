@@ -21,7 +21,10 @@ export function keyguardScreen(): ScreenSpec {
       node(C.frame, [0, 0, 1080, 2400], { resourceId: `${SYSTEMUI}:id/keyguard_root_view` }, [
         node(C.text, [300, 380, 780, 620], { resourceId: `${SYSTEMUI}:id/lockscreen_clock_view`, text: '10:42' }),
         node(C.text, [240, 660, 840, 730], { resourceId: `${SYSTEMUI}:id/date_view`, text: 'Tue, Dec 1' }),
-        node(C.imageButton, [477, 2050, 603, 2176], { resourceId: `${SYSTEMUI}:id/lock_icon_view`, contentDesc: 'Device locked' }),
+        node(C.imageButton, [477, 2050, 603, 2176], {
+          resourceId: `${SYSTEMUI}:id/lock_icon_view`,
+          contentDesc: 'Device locked',
+        }),
       ]),
     ]),
   };

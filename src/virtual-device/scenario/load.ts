@@ -10,7 +10,14 @@ import type { Action, NodeSpec, ScenarioSpec, ScreenSpec } from './model.js';
 import { importHierarchyXml } from './xmlImport.js';
 
 const actionSchema: z.ZodType<Action> = z.union([
-  z.object({ type: z.literal('goto'), screen: z.string(), params: z.record(z.string(), z.string()).optional(), replace: z.boolean().optional() }).strict(),
+  z
+    .object({
+      type: z.literal('goto'),
+      screen: z.string(),
+      params: z.record(z.string(), z.string()).optional(),
+      replace: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ type: z.literal('back') }).strict(),
   z.object({ type: z.literal('home') }).strict(),
   z.object({ type: z.literal('launch'), package: z.string() }).strict(),
@@ -18,8 +25,22 @@ const actionSchema: z.ZodType<Action> = z.union([
   z.object({ type: z.literal('focus'), node: z.string().optional() }).strict(),
   z.object({ type: z.literal('setText'), node: z.string(), template: z.string() }).strict(),
   z.object({ type: z.literal('hideKeyboard') }).strict(),
-  z.object({ type: z.literal('log'), priority: z.enum(['V', 'D', 'I', 'W', 'E', 'F']), tag: z.string().min(1).max(64), message: z.string() }).strict(),
-  z.object({ type: z.literal('crash'), exception: z.string().min(1), message: z.string().optional(), frames: z.array(z.string()) }).strict(),
+  z
+    .object({
+      type: z.literal('log'),
+      priority: z.enum(['V', 'D', 'I', 'W', 'E', 'F']),
+      tag: z.string().min(1).max(64),
+      message: z.string(),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('crash'),
+      exception: z.string().min(1),
+      message: z.string().optional(),
+      frames: z.array(z.string()),
+    })
+    .strict(),
 ]) as z.ZodType<Action>;
 
 const boundsSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
@@ -57,7 +78,9 @@ const nodeSchema: z.ZodType<NodeSpec> = z.lazy(() =>
 
 const ruleSchema = z
   .object({
-    match: z.object({ text: z.string().optional(), resourceId: z.string().optional(), contentDesc: z.string().optional() }).strict(),
+    match: z
+      .object({ text: z.string().optional(), resourceId: z.string().optional(), contentDesc: z.string().optional() })
+      .strict(),
     onClick: z.array(actionSchema),
   })
   .strict();
@@ -84,7 +107,9 @@ const packageSchema = z
     label: z.string().optional(),
     launcher: z.object({ activity: z.string(), screen: z.string() }).strict().optional(),
     activities: z.record(z.string(), z.string()).optional(),
-    links: z.array(z.object({ scheme: z.string(), host: z.string().optional(), activity: z.string() }).strict()).optional(),
+    links: z
+      .array(z.object({ scheme: z.string(), host: z.string().optional(), activity: z.string() }).strict())
+      .optional(),
     thirdParty: z.boolean().optional(),
     versionCode: z.number().int().optional(),
     versionName: z.string().optional(),
@@ -120,7 +145,9 @@ export function parseScenario(json: unknown, baseDir: string): ScenarioSpec {
   const parsed = scenarioFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`The scenario file is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown problem'}`);
+    throw new Error(
+      `The scenario file is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown problem'}`,
+    );
   }
   const file = parsed.data;
   const screens: ScreenSpec[] = file.screens.map((s) => {
@@ -145,7 +172,14 @@ export function parseScenario(json: unknown, baseDir: string): ScenarioSpec {
       ...(s.static !== undefined ? { static: s.static } : {}),
     };
   });
-  return { name: file.name, home: file.home, ...(file.start !== undefined ? { start: file.start } : {}), packages: file.packages, screens, ...(file.intents ? { intents: file.intents } : {}) };
+  return {
+    name: file.name,
+    home: file.home,
+    ...(file.start !== undefined ? { start: file.start } : {}),
+    packages: file.packages,
+    screens,
+    ...(file.intents ? { intents: file.intents } : {}),
+  };
 }
 
 export function loadScenarioFile(file: string): ScenarioSpec {

@@ -29,13 +29,23 @@ export type Action =
   | { readonly type: 'setText'; readonly node: string; readonly template: string }
   | { readonly type: 'hideKeyboard' }
   /** The app writes a line to logcat (main buffer, its own pid). */
-  | { readonly type: 'log'; readonly priority: 'V' | 'D' | 'I' | 'W' | 'E' | 'F'; readonly tag: string; readonly message: string }
+  | {
+      readonly type: 'log';
+      readonly priority: 'V' | 'D' | 'I' | 'W' | 'E' | 'F';
+      readonly tag: string;
+      readonly message: string;
+    }
   /**
    * The app throws an uncaught exception on its main thread: RuntimeInit logs
    * `FATAL EXCEPTION` to the crash buffer, the process dies and its screens leave the stack.
    * `frames` are the `at …` lines, without the tab.
    */
-  | { readonly type: 'crash'; readonly exception: string; readonly message?: string; readonly frames: readonly string[] };
+  | {
+      readonly type: 'crash';
+      readonly exception: string;
+      readonly message?: string;
+      readonly frames: readonly string[];
+    };
 
 export interface NodeSpec {
   /** Stable identity within its screen (state and element ids hang on it); assigned from the tree path when absent. */

@@ -14,7 +14,8 @@ export interface NormalizedScenario {
 
 function assignKeys(node: NodeSpec, path: string, seen: Map<string, NodeSpec>, screenId: string): NodeSpec {
   const key = node.key ?? `n${path}`;
-  if (seen.has(key)) throw new Error(`Screen '${screenId}' has two nodes with key '${key}'; keys must be unique within a screen.`);
+  if (seen.has(key))
+    throw new Error(`Screen '${screenId}' has two nodes with key '${key}'; keys must be unique within a screen.`);
   const children = node.children?.map((child, i) => assignKeys(child, `${path}.${i}`, seen, screenId));
   const keyed: NodeSpec = children ? { ...node, key, children } : { ...node, key };
   seen.set(key, keyed);
@@ -39,7 +40,8 @@ export function normalizeScenario(spec: ScenarioSpec): NormalizedScenario {
     referenced.push(...Object.values(pkg.activities ?? {}));
   }
   for (const id of referenced) {
-    if (!screens.has(id)) throw new Error(`Scenario '${spec.name}' refers to screen '${id}', which it does not define.`);
+    if (!screens.has(id))
+      throw new Error(`Scenario '${spec.name}' refers to screen '${id}', which it does not define.`);
   }
   return { spec, screens };
 }

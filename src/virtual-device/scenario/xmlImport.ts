@@ -60,7 +60,8 @@ export interface ImportedScreen {
 export function importHierarchyXml(xml: string): ImportedScreen {
   const start = xml.indexOf('<hierarchy');
   const end = xml.lastIndexOf('</hierarchy>');
-  if (start < 0 || end < 0) throw new Error('The XML holds no <hierarchy> element; pass a uiautomator dump or an Appium page source.');
+  if (start < 0 || end < 0)
+    throw new Error('The XML holds no <hierarchy> element; pass a uiautomator dump or an Appium page source.');
   const errors: string[] = [];
   const doc = new DOMParser({
     onError: (level, message) => {
@@ -86,8 +87,10 @@ export function importHierarchyXml(xml: string): ImportedScreen {
           ],
           children: tops,
         };
-  const findPackage = (n: NodeSpec): string | undefined => n.package ?? n.children?.map(findPackage).find((p) => p !== undefined);
-  const attr = (name: string): number => Number.parseInt((hierarchy as unknown as XmlElement).getAttribute(name) ?? '', 10);
+  const findPackage = (n: NodeSpec): string | undefined =>
+    n.package ?? n.children?.map(findPackage).find((p) => p !== undefined);
+  const attr = (name: string): number =>
+    Number.parseInt((hierarchy as unknown as XmlElement).getAttribute(name) ?? '', 10);
   const turn = attr('rotation');
   const rotation = turn === 1 || turn === 2 || turn === 3 ? turn : 0;
   const declared = { width: attr('width'), height: attr('height') };

@@ -8,7 +8,9 @@ import type { DeviceUi, ForegroundInfo } from '../device/ui.js';
 import type { FocusInTransit, LastAnr } from '../device/windowState.js';
 import type { CommandHandler } from './interpreter.js';
 
-export type DumpOutcome = { readonly ok: true; readonly xml: string } | { readonly ok: false; readonly stdout: string; readonly stderr: string; readonly code: number };
+export type DumpOutcome =
+  | { readonly ok: true; readonly xml: string }
+  | { readonly ok: false; readonly stdout: string; readonly stderr: string; readonly code: number };
 
 export interface ShellDevice {
   readonly ui: DeviceUi;
@@ -36,7 +38,12 @@ export interface ShellDevice {
   dumpHierarchy(signal: AbortSignal): Promise<DumpOutcome>;
   readonly logcat: LogcatBuffer;
   /** Runs a nested command line (`sh -c`). */
-  runNested(commandLine: string, out: (c: Buffer | string) => void, err: (c: Buffer | string) => void, signal: AbortSignal): Promise<number>;
+  runNested(
+    commandLine: string,
+    out: (c: Buffer | string) => void,
+    err: (c: Buffer | string) => void,
+    signal: AbortSignal,
+  ): Promise<number>;
 }
 
 export type CommandTable = Map<string, CommandHandler>;
@@ -75,7 +82,14 @@ export class LogcatBuffer {
   constructor(private readonly clock: DeviceClock) {}
 
   /** A line from system_server (pid 541) goes to the system buffer, any other to main, unless told. */
-  add(tag: string, message: string, priority = 'I', pid = 541, buffer: LogBuffer = pid === 541 ? 'system' : 'main', tid = pid): void {
+  add(
+    tag: string,
+    message: string,
+    priority = 'I',
+    pid = 541,
+    buffer: LogBuffer = pid === 541 ? 'system' : 'main',
+    tid = pid,
+  ): void {
     const entry: LogEntry = { buffer, ms: this.clock.nowMs(), pid, tid, priority, tag, message };
     this.entries.push(entry);
     if (this.entries.length > 6000) {
@@ -111,6 +125,9 @@ export class LogcatBuffer {
     const stamp = `${date} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}${time.zone ? ' +0000' : ''}`;
     const prefix = `${stamp} ${String(entry.pid).padStart(5)} ${String(entry.tid).padStart(5)} ${entry.priority} ${entry.tag.padEnd(8)}: `;
     const body = entry.message.endsWith('\n') ? entry.message.slice(0, -1) : entry.message;
-    return body.split('\n').map((line) => `${prefix}${line}\n`).join('');
+    return body
+      .split('\n')
+      .map((line) => `${prefix}${line}\n`)
+      .join('');
   }
 }

@@ -27,14 +27,24 @@ export interface ShellHost {
   unknownCommand(name: string, commandLine: string): void;
 }
 
-type Sink = { readonly kind: 'out' } | { readonly kind: 'err' } | { readonly kind: 'null' } | { readonly kind: 'file'; readonly path: string; readonly append: boolean };
+type Sink =
+  | { readonly kind: 'out' }
+  | { readonly kind: 'err' }
+  | { readonly kind: 'null' }
+  | { readonly kind: 'file'; readonly path: string; readonly append: boolean };
 
 const SH = '/system/bin/sh';
 
 export class ShellInterpreter {
   constructor(private readonly host: ShellHost) {}
 
-  async run(commandLine: string, out: (c: Buffer | string) => void, err: (c: Buffer | string) => void, signal: AbortSignal, env = new Map<string, string>()): Promise<number> {
+  async run(
+    commandLine: string,
+    out: (c: Buffer | string) => void,
+    err: (c: Buffer | string) => void,
+    signal: AbortSignal,
+    env = new Map<string, string>(),
+  ): Promise<number> {
     let items;
     try {
       items = parseCommandLine(commandLine);
@@ -56,7 +66,14 @@ export class ShellInterpreter {
     return status;
   }
 
-  private async runPipeline(pipeline: Pipeline, commandLine: string, out: (c: Buffer | string) => void, err: (c: Buffer | string) => void, signal: AbortSignal, env: Map<string, string>): Promise<number> {
+  private async runPipeline(
+    pipeline: Pipeline,
+    commandLine: string,
+    out: (c: Buffer | string) => void,
+    err: (c: Buffer | string) => void,
+    signal: AbortSignal,
+    env: Map<string, string>,
+  ): Promise<number> {
     let stdin = Buffer.alloc(0);
     let status = 0;
     for (let i = 0; i < pipeline.length; i++) {
@@ -71,7 +88,15 @@ export class ShellInterpreter {
     return status;
   }
 
-  private async runCommand(command: SimpleCommand, stdinIn: Buffer, out: (c: Buffer | string) => void, err: (c: Buffer | string) => void, signal: AbortSignal, env: Map<string, string>, commandLine: string): Promise<number> {
+  private async runCommand(
+    command: SimpleCommand,
+    stdinIn: Buffer,
+    out: (c: Buffer | string) => void,
+    err: (c: Buffer | string) => void,
+    signal: AbortSignal,
+    env: Map<string, string>,
+    commandLine: string,
+  ): Promise<number> {
     const argv = command.words.map((w) => expandWord(w, env));
     if (argv.length === 0) {
       for (const a of command.assignments) env.set(a.name, expandWord(a.value, env));
@@ -113,12 +138,14 @@ export class ShellInterpreter {
         }
       }
     }
-    const writer = (fd: number) => (chunk: Buffer | string): void => {
-      const sink = fds.get(fd) ?? { kind: 'null' };
-      if (sink.kind === 'out') out(chunk);
-      else if (sink.kind === 'err') err(chunk);
-      else if (sink.kind === 'file') this.host.writeFile(sink.path, Buffer.from(chunk), true);
-    };
+    const writer =
+      (fd: number) =>
+      (chunk: Buffer | string): void => {
+        const sink = fds.get(fd) ?? { kind: 'null' };
+        if (sink.kind === 'out') out(chunk);
+        else if (sink.kind === 'err') err(chunk);
+        else if (sink.kind === 'file') this.host.writeFile(sink.path, Buffer.from(chunk), true);
+      };
     let args = argv;
     if (args[0] === 'exec') args = args.slice(1);
     const name = args[0];

@@ -5,7 +5,8 @@
  */
 
 /** A piece of a word: literal text, or a variable reference expanded at run time. */
-export type WordPart = { readonly kind: 'text'; readonly value: string } | { readonly kind: 'var'; readonly name: string };
+export type WordPart =
+  { readonly kind: 'text'; readonly value: string } | { readonly kind: 'var'; readonly name: string };
 export type Word = readonly WordPart[];
 
 export interface Redirection {
@@ -124,10 +125,21 @@ function tokenize(line: string): Token[] {
     };
     while (i < n) {
       const c = line[i] ?? '';
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ';' || c === '&' || c === '|' || c === '<' || c === '>') break;
+      if (
+        c === ' ' ||
+        c === '\t' ||
+        c === '\n' ||
+        c === '\r' ||
+        c === ';' ||
+        c === '&' ||
+        c === '|' ||
+        c === '<' ||
+        c === '>'
+      )
+        break;
       if (c === "'") {
         const close = line.indexOf("'", i + 1);
-        if (close < 0) throw new ShellSyntaxError("syntax error: unterminated quoted string");
+        if (close < 0) throw new ShellSyntaxError('syntax error: unterminated quoted string');
         text += line.slice(i + 1, close);
         i = close + 1;
         plain = false;
@@ -168,7 +180,11 @@ function tokenize(line: string): Token[] {
     flush();
     if (parts.length === 0) parts.push({ kind: 'text', value: '' });
     const only = parts[0];
-    tokens.push({ type: 'word', word: parts, plainText: plain && parts.length === 1 && only?.kind === 'text' ? only.value : null });
+    tokens.push({
+      type: 'word',
+      word: parts,
+      plainText: plain && parts.length === 1 && only?.kind === 'text' ? only.value : null,
+    });
   }
   return tokens;
 }
@@ -180,7 +196,8 @@ export function parseCommandLine(line: string): ListItem[] {
   const items: ListItem[] = [];
   let connector: ListItem['connector'] = ';';
   let pipeline: SimpleCommand[] = [];
-  let current: { assignments: { name: string; value: Word }[]; words: Word[]; redirections: Redirection[] } | null = null;
+  let current: { assignments: { name: string; value: Word }[]; words: Word[]; redirections: Redirection[] } | null =
+    null;
 
   const endCommand = (): void => {
     if (current) pipeline.push(current);
@@ -219,7 +236,8 @@ export function parseCommandLine(line: string): ListItem[] {
       current.redirections.push({ fd: token.fd, op: token.op, target: target.word });
       continue;
     }
-    const assignment = current.words.length === 0 && token.word[0]?.kind === 'text' ? ASSIGNMENT.exec(token.word[0].value) : null;
+    const assignment =
+      current.words.length === 0 && token.word[0]?.kind === 'text' ? ASSIGNMENT.exec(token.word[0].value) : null;
     if (assignment && assignment[1] !== undefined) {
       const rest: WordPart[] = assignment[2] ? [{ kind: 'text', value: assignment[2] }] : [];
       current.assignments.push({ name: assignment[1], value: [...rest, ...token.word.slice(1)] });

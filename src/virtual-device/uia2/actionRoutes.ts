@@ -32,7 +32,10 @@ export class ActionRoutes {
     const origin = body.origin && typeof body.origin === 'object' ? (body.origin as Json) : null;
     const id = origin ? referencedId(origin) : '';
     const offset = body.offset && typeof body.offset === 'object' ? (body.offset as Json) : null;
-    const duration = body.duration === undefined || body.duration === null ? this.device.system.longPressTimeoutMs() : Number(body.duration);
+    const duration =
+      body.duration === undefined || body.duration === null
+        ? this.device.system.longPressTimeoutMs()
+        : Number(body.duration);
     if (!Number.isFinite(duration) || duration < 0) throw invalidArgument('Long click duration cannot be negative');
     const element = id ? cachedElement(session, this.device.ui, id) : null;
     let point: { x: number; y: number };
@@ -43,7 +46,13 @@ export class ActionRoutes {
     else throw invalidArgument('Long click offset coordinates must be provided if element is not set');
     // The server's thread is busy for the whole hold; the touch comes up at its end.
     await this.device.clock.sleep(duration);
-    this.device.ui.press(Math.round(point.x), Math.round(point.y), duration, 'uia2-long-click', element && !offset ? element : null);
+    this.device.ui.press(
+      Math.round(point.x),
+      Math.round(point.y),
+      duration,
+      'uia2-long-click',
+      element && !offset ? element : null,
+    );
     return null;
   }
 
@@ -71,7 +80,8 @@ export class ActionRoutes {
           const v = step.value;
           if (v === '\uE007' || v === '\uE006') this.device.ui.pressKey(66, 'uia2 actions');
           else if (v === '\uE003') this.device.ui.pressKey(67, 'uia2 actions');
-          else if (v.codePointAt(0) !== undefined && (v.codePointAt(0) ?? 0) < 0xe000) this.device.ui.typeText(v, 'uia2 actions');
+          else if (v.codePointAt(0) !== undefined && (v.codePointAt(0) ?? 0) < 0xe000)
+            this.device.ui.typeText(v, 'uia2 actions');
         }
         continue;
       }
@@ -99,7 +109,11 @@ export class ActionRoutes {
           const count = Math.floor((t + duration - first) / INJECTION_STEP_MS);
           samples.push({ t: first, x: count <= 1 ? target.x : x, y: count <= 1 ? target.y : y });
           for (let k = 2; k <= count; k++) {
-            samples.push({ t: first + (k - 1) * INJECTION_STEP_MS, x: x + ((target.x - x) * k) / count, y: y + ((target.y - y) * k) / count });
+            samples.push({
+              t: first + (k - 1) * INJECTION_STEP_MS,
+              x: x + ((target.x - x) * k) / count,
+              y: y + ((target.y - y) * k) / count,
+            });
           }
         }
         t += duration;

@@ -12,7 +12,12 @@ import type { UiElement } from '../device/uiTree.js';
 /** android.graphics.Rect#intersect: only when the two overlap, and then in place (inverted bounds stay inverted). */
 function intersect(b: Rect, a: Rect): Rect {
   if (!(b.left < a.right && a.left < b.right && b.top < a.bottom && a.top < b.bottom)) return b;
-  return { left: Math.max(b.left, a.left), top: Math.max(b.top, a.top), right: Math.min(b.right, a.right), bottom: Math.min(b.bottom, a.bottom) };
+  return {
+    left: Math.max(b.left, a.left),
+    top: Math.max(b.top, a.top),
+    right: Math.min(b.right, a.right),
+    bottom: Math.min(b.bottom, a.bottom),
+  };
 }
 
 export function serverBounds(e: UiElement): Rect {

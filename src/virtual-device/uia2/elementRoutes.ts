@@ -58,15 +58,24 @@ export class ElementRoutes {
     if (method === 'GET' && attr && attr[1] !== undefined) return attribute(e, decodeURIComponent(attr[1]));
     const bounds = serverBounds(e);
     switch (`${method} ${sub}`) {
-      case 'GET /text': return e.text;
-      case 'GET /name': return e.className;
-      case 'GET /rect': return { x: bounds.left, y: bounds.top, width: bounds.right - bounds.left, height: bounds.bottom - bounds.top };
-      case 'GET /location': return { x: bounds.left, y: bounds.top };
-      case 'GET /size': return { width: bounds.right - bounds.left, height: bounds.bottom - bounds.top };
-      case 'GET /displayed': return true;
-      case 'GET /enabled': return e.enabled;
-      case 'GET /selected': return e.selected || e.checked;
-      case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
+      case 'GET /text':
+        return e.text;
+      case 'GET /name':
+        return e.className;
+      case 'GET /rect':
+        return { x: bounds.left, y: bounds.top, width: bounds.right - bounds.left, height: bounds.bottom - bounds.top };
+      case 'GET /location':
+        return { x: bounds.left, y: bounds.top };
+      case 'GET /size':
+        return { width: bounds.right - bounds.left, height: bounds.bottom - bounds.top };
+      case 'GET /displayed':
+        return true;
+      case 'GET /enabled':
+        return e.enabled;
+      case 'GET /selected':
+        return e.selected || e.checked;
+      case 'GET /screenshot':
+        return this.device.screenshotPng().toString('base64');
       case 'POST /click': {
         // AxNodeInfoHelper.click: the centre of the bounds the server reports (uia2/bounds.ts).
         const c = center(bounds);
@@ -79,7 +88,12 @@ export class ElementRoutes {
         this.device.ui.performSetText(e, '', 'uia2 clear');
         return null;
       case 'POST /value': {
-        const text = typeof body.text === 'string' ? body.text : Array.isArray(body.value) ? (body.value as unknown[]).join('') : '';
+        const text =
+          typeof body.text === 'string'
+            ? body.text
+            : Array.isArray(body.value)
+              ? (body.value as unknown[]).join('')
+              : '';
         const replace = body.replace === true;
         const reason = `uia2 setValue${replace ? ' (replace)' : ''}`;
         // SendKeysToElement: ACTION_SET_TEXT (after its clear-before-append, which only a node that takes text reaches);
@@ -91,7 +105,11 @@ export class ElementRoutes {
         return null;
       }
       default:
-        throw new HttpError(404, 'unknown command', `The requested resource could not be found: ${method} /element/:id${sub}`);
+        throw new HttpError(
+          404,
+          'unknown command',
+          `The requested resource could not be found: ${method} /element/:id${sub}`,
+        );
     }
   }
 
@@ -112,26 +130,53 @@ export class ElementRoutes {
 function attribute(e: UiElement, name: string): string | null {
   const b = (v: boolean): string => (v ? 'true' : 'false');
   switch (name) {
-    case 'text': return e.text;
-    case 'content-desc': case 'contentDescription': case 'name': return e.contentDesc || null;
-    case 'resource-id': case 'resourceId': return e.resourceId || null;
-    case 'class': case 'className': return e.className;
-    case 'package': return e.package;
-    case 'hint': return e.hint || null;
-    case 'showing-hint': case 'showingHintText': return b(e.showingHint);
-    case 'bounds': return formatBounds(serverBounds(e));
-    case 'index': return String(e.index);
-    case 'checkable': return b(e.checkable);
-    case 'checked': return b(e.checked);
-    case 'clickable': return b(e.clickable);
-    case 'enabled': return b(e.enabled);
-    case 'focusable': return b(e.focusable);
-    case 'focused': return b(e.focused);
-    case 'long-clickable': case 'longClickable': return b(e.longClickable);
-    case 'scrollable': return b(e.scrollable);
-    case 'selected': return b(e.selected);
-    case 'password': return b(e.password);
-    case 'displayed': return 'true';
-    default: return null;
+    case 'text':
+      return e.text;
+    case 'content-desc':
+    case 'contentDescription':
+    case 'name':
+      return e.contentDesc || null;
+    case 'resource-id':
+    case 'resourceId':
+      return e.resourceId || null;
+    case 'class':
+    case 'className':
+      return e.className;
+    case 'package':
+      return e.package;
+    case 'hint':
+      return e.hint || null;
+    case 'showing-hint':
+    case 'showingHintText':
+      return b(e.showingHint);
+    case 'bounds':
+      return formatBounds(serverBounds(e));
+    case 'index':
+      return String(e.index);
+    case 'checkable':
+      return b(e.checkable);
+    case 'checked':
+      return b(e.checked);
+    case 'clickable':
+      return b(e.clickable);
+    case 'enabled':
+      return b(e.enabled);
+    case 'focusable':
+      return b(e.focusable);
+    case 'focused':
+      return b(e.focused);
+    case 'long-clickable':
+    case 'longClickable':
+      return b(e.longClickable);
+    case 'scrollable':
+      return b(e.scrollable);
+    case 'selected':
+      return b(e.selected);
+    case 'password':
+      return b(e.password);
+    case 'displayed':
+      return 'true';
+    default:
+      return null;
   }
 }

@@ -14,7 +14,11 @@ export class HttpError extends Error {
 }
 
 export const noSuchElement = (): HttpError =>
-  new HttpError(404, 'no such element', 'An element could not be located on the page using the given search parameters.');
+  new HttpError(
+    404,
+    'no such element',
+    'An element could not be located on the page using the given search parameters.',
+  );
 
 /** A route the server does not map (its message names the method and the path it was asked). */
 export const unknownCommand = (method: string, path: string): HttpError =>

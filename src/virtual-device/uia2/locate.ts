@@ -52,26 +52,40 @@ function xpathSelect(root: UiElement, context: UiElement | null, expression: str
   try {
     result = xpath.select(expression, contextNode as unknown as Node);
   } catch (e) {
-    throw new InvalidSelectorError(`Unable to locate element: invalid XPath expression ${JSON.stringify(expression)}: ${(e as Error).message}`);
+    throw new InvalidSelectorError(
+      `Unable to locate element: invalid XPath expression ${JSON.stringify(expression)}: ${(e as Error).message}`,
+    );
   }
-  if (!Array.isArray(result)) throw new InvalidSelectorError(`The XPath ${JSON.stringify(expression)} does not select elements`);
+  if (!Array.isArray(result))
+    throw new InvalidSelectorError(`The XPath ${JSON.stringify(expression)} does not select elements`);
   return result.map((n) => toElement.get(n as unknown as XmlNode)).filter((e): e is UiElement => e !== undefined);
 }
 
 function scrollIntoView(chain: SelectorChain, scope: LocateScope): UiElement[] {
   const container = chain.ctorArgs[0];
-  const scrollCall = chain.calls.find((c) => c.name === 'scrollIntoView' || c.name === 'scrollTextIntoView' || c.name === 'getChildByText');
-  if (!scrollCall) throw new InvalidSelectorError('UiScrollable needs scrollIntoView(…) or scrollTextIntoView("…") on the virtual device');
+  const scrollCall = chain.calls.find(
+    (c) => c.name === 'scrollIntoView' || c.name === 'scrollTextIntoView' || c.name === 'getChildByText',
+  );
+  if (!scrollCall)
+    throw new InvalidSelectorError(
+      'UiScrollable needs scrollIntoView(…) or scrollTextIntoView("…") on the virtual device',
+    );
   const targetArg = scrollCall.name === 'getChildByText' ? scrollCall.args[1] : scrollCall.args[0];
   const target: SelectorChain =
-    typeof targetArg === 'object' ? targetArg : { kind: 'UiSelector', ctorArgs: [], calls: [{ name: 'textContains', args: [String(targetArg ?? '')] }] };
+    typeof targetArg === 'object'
+      ? targetArg
+      : { kind: 'UiSelector', ctorArgs: [], calls: [{ name: 'textContains', args: [String(targetArg ?? '')] }] };
   let root = scope.root;
   for (let attempt = 0; attempt < 50; attempt++) {
     const found = matchSelector(target, [root]);
     if (found.length > 0) return found;
-    const scroller = typeof container === 'object' ? matchSelector(container, [root])[0] : flatten(root).find((e) => e.scrollable);
+    const scroller =
+      typeof container === 'object' ? matchSelector(container, [root])[0] : flatten(root).find((e) => e.scrollable);
     if (!scroller) return [];
-    const delta = attempt < 25 ? Math.floor((scroller.bounds.bottom - scroller.bounds.top) / 2) : -Math.floor((scroller.bounds.bottom - scroller.bounds.top) / 2);
+    const delta =
+      attempt < 25
+        ? Math.floor((scroller.bounds.bottom - scroller.bounds.top) / 2)
+        : -Math.floor((scroller.bounds.bottom - scroller.bounds.top) / 2);
     if (!scope.scroll(scroller, delta) && attempt < 25) {
       // Reached the end going down: search upwards from here.
       attempt = 24;

@@ -28,7 +28,13 @@ export class Uia2Server {
   constructor(private readonly device: Uia2Device) {
     this.server.keepAliveTimeout = 0;
     const idle = new IdleWaits(device, this.settings);
-    this.routes = new SessionRoutes(device, this.settings, idle, new ElementRoutes(device, idle), new ActionRoutes(device));
+    this.routes = new SessionRoutes(
+      device,
+      this.settings,
+      idle,
+      new ElementRoutes(device, idle),
+      new ActionRoutes(device),
+    );
     device.instrumentation.onEnd(() => {
       this.session = null;
       for (const c of this.connections) c.destroy();
@@ -54,7 +60,11 @@ export class Uia2Server {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const method = req.method ?? 'GET';
-    const path = (req.url ?? '/').split('?')[0]?.replace(/^\/wd\/hub/, '').replace(/\/+$/, '') || '/';
+    const path =
+      (req.url ?? '/')
+        .split('?')[0]
+        ?.replace(/^\/wd\/hub/, '')
+        .replace(/\/+$/, '') || '/';
     const subject = `${method} ${path}`;
     const fault = this.device.requestFault(subject);
     if (fault === 'hang') {
@@ -86,18 +96,23 @@ export class Uia2Server {
     }
     const json = JSON.stringify(payload);
     this.device.log('uia2', `${subject} -> ${status}${status >= 400 ? ` ${json.slice(0, 160)}` : ''}`);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(json),
+    });
     res.end(json);
   }
 
   private route(method: string, path: string, body: Json): unknown {
     if (method === 'GET' && path === '/status') return this.status();
-    if (method === 'GET' && path === '/sessions') return this.session ? [{ id: this.session.id, capabilities: this.session.capabilities }] : [];
+    if (method === 'GET' && path === '/sessions')
+      return this.session ? [{ id: this.session.id, capabilities: this.session.capabilities }] : [];
     if (method === 'POST' && path === '/session') return this.createSession(body);
     const m = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
     if (!m || m[1] === undefined) throw unknownCommand(method, path);
     const session = this.session;
-    if (!session || session.id !== m[1]) throw new HttpError(404, 'invalid session id', `A session is either terminated or not started (${m[1]})`);
+    if (!session || session.id !== m[1])
+      throw new HttpError(404, 'invalid session id', `A session is either terminated or not started (${m[1]})`);
     const rest = m[2] ?? '/';
     if (method === 'DELETE' && rest === '/') {
       this.session = null;

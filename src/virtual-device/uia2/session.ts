@@ -44,7 +44,8 @@ export function elementRef(session: Session, ui: DeviceUi, e: UiElement): Json {
 export function cachedElement(session: Session, ui: DeviceUi, id: string): UiElement {
   const known = session.elements.get(id);
   if (!known) throw new HttpError(404, 'no such element', `The element identified by '${id}' is unknown`);
-  const stale = (): HttpError => new HttpError(404, 'stale element reference', `The element '${id}' does not exist in DOM anymore`);
+  const stale = (): HttpError =>
+    new HttpError(404, 'stale element reference', `The element '${id}' does not exist in DOM anymore`);
   if (known.generation !== ui.generation) throw stale();
   const e = flatten(ui.tree()).find((n) => n.key === known.key);
   if (!e) throw stale();

@@ -29,11 +29,15 @@ export class SessionRoutes {
     const key = `${method} ${rest}`;
     switch (key) {
       // GetSessionDetails: only the last accessibility scroll's data, which this double does not record.
-      case 'GET /': return { lastScrollData: null };
-      case 'GET /appium/device/pixel_ratio': return this.device.system.density() / 160;
+      case 'GET /':
+        return { lastScrollData: null };
+      case 'GET /appium/device/pixel_ratio':
+        return this.device.system.density() / 160;
       // GetSystemBars answers the status bar's height only (SystemBarsModel has no other field).
-      case 'GET /appium/device/system_bars': return { statusBar: STATUS_BAR_HEIGHT };
-      case 'GET /appium/device/display_density': return this.device.system.density();
+      case 'GET /appium/device/system_bars':
+        return { statusBar: STATUS_BAR_HEIGHT };
+      case 'GET /appium/device/display_density':
+        return this.device.system.density();
       case 'GET /window/current/size': {
         const { width, height } = this.device.display();
         return { width, height };
@@ -42,21 +46,36 @@ export class SessionRoutes {
         const { width, height } = this.device.display();
         return { x: 0, y: 0, width, height };
       }
-      case 'GET /appium/device/info': return this.deviceInfo();
-      case 'GET /appium/device/current_package': return ui.foreground().package;
-      case 'GET /appium/device/current_activity': return ui.foreground().activity;
-      case 'GET /appium/device/is_keyboard_shown': return ui.imeVisible();
-      case 'GET /appium/settings': return this.settings.all();
+      case 'GET /appium/device/info':
+        return this.deviceInfo();
+      case 'GET /appium/device/current_package':
+        return ui.foreground().package;
+      case 'GET /appium/device/current_activity':
+        return ui.foreground().activity;
+      case 'GET /appium/device/is_keyboard_shown':
+        return ui.imeVisible();
+      case 'GET /appium/settings':
+        return this.settings.all();
       case 'POST /appium/settings':
         return this.settings.update(body);
       // GetOrientation / GetRotation from UiDevice.getDisplayRotation (useResourcesForOrientationDetection false).
-      case 'GET /orientation': return this.device.display().rotation % 2 === 1 ? 'LANDSCAPE' : 'PORTRAIT';
-      case 'POST /orientation': return this.setOrientation(body);
-      case 'GET /rotation': return { x: 0, y: 0, z: this.device.display().rotation * 90 };
-      case 'GET /alert/text': throw new HttpError(404, 'no such alert', 'An attempt was made to operate on a modal dialog when one was not open.');
+      case 'GET /orientation':
+        return this.device.display().rotation % 2 === 1 ? 'LANDSCAPE' : 'PORTRAIT';
+      case 'POST /orientation':
+        return this.setOrientation(body);
+      case 'GET /rotation':
+        return { x: 0, y: 0, z: this.device.display().rotation * 90 };
+      case 'GET /alert/text':
+        throw new HttpError(
+          404,
+          'no such alert',
+          'An attempt was made to operate on a modal dialog when one was not open.',
+        );
       // ElementLocationHelpers.findElement(s) without a context: resetAccessibilityCache, then the roots.
-      case 'POST /element': return this.idle.idleThenRoot('find').then(() => this.elements.find(session, body, null, false));
-      case 'POST /elements': return this.idle.idleThenRoot('find').then(() => this.elements.find(session, body, null, true));
+      case 'POST /element':
+        return this.idle.idleThenRoot('find').then(() => this.elements.find(session, body, null, false));
+      case 'POST /elements':
+        return this.idle.idleThenRoot('find').then(() => this.elements.find(session, body, null, true));
       case 'GET /element/active':
         return this.idle.idleThenRoot('active element').then(() => {
           const focused = flatten(ui.tree()).find((e) => e.focused);
@@ -64,11 +83,18 @@ export class SessionRoutes {
           return this.elements.ref(session, focused);
         });
       // Source: resetAccessibilityCache (waitForIdle), then the active window's root.
-      case 'GET /source': return this.idle.idleThenRoot('source').then(() => toPageSource(ui.tree(), this.device.display(), serverBounds));
-      case 'GET /screenshot': return this.device.screenshotPng().toString('base64');
-      case 'POST /actions': return this.input.actions(session, body);
-      case 'POST /appium/gestures/long_click': return this.input.longClick(session, body);
-      case 'DELETE /actions': return null;
+      case 'GET /source':
+        return this.idle
+          .idleThenRoot('source')
+          .then(() => toPageSource(ui.tree(), this.device.display(), serverBounds));
+      case 'GET /screenshot':
+        return this.device.screenshotPng().toString('base64');
+      case 'POST /actions':
+        return this.input.actions(session, body);
+      case 'POST /appium/gestures/long_click':
+        return this.input.longClick(session, body);
+      case 'DELETE /actions':
+        return null;
       // UiDevice.pressBack waits for idle before the key, and not after it (docs/device-quirks.md, Row 10).
       case 'POST /back':
         return this.idle.waitForIdle('back').then(() => {
@@ -78,7 +104,11 @@ export class SessionRoutes {
       // PressKeyCode: UiDevice.pressKeyCode (which waits for idle first) unless flags or a source are
       // given, then raw injectEventSync; LongPressKeyCode always injects directly, without a wait.
       case 'POST /appium/device/press_keycode':
-        return (body.flags === undefined && body.source === undefined ? this.idle.waitForIdle('press keycode') : Promise.resolve()).then(() => {
+        return (
+          body.flags === undefined && body.source === undefined
+            ? this.idle.waitForIdle('press keycode')
+            : Promise.resolve()
+        ).then(() => {
           this.input.pressKeycode(Number(body.keycode));
           return null;
         });
@@ -89,7 +119,8 @@ export class SessionRoutes {
       // idle); false is answered as InvalidElementStateException, HTTP 400 invalid element state.
       case 'POST /appium/device/open_notifications':
         return this.idle.waitForIdle('open notifications').then(() => {
-          if (!ui.openNotificationShade('uia2 open_notifications')) throw invalidElementState('Device failed to open notifications');
+          if (!ui.openNotificationShade('uia2 open_notifications'))
+            throw invalidElementState('Device failed to open notifications');
           return null;
         });
       case 'POST /appium/device/hide_keyboard':
@@ -100,7 +131,8 @@ export class SessionRoutes {
         break;
     }
     const el = /^\/element\/([^/]+)(\/.*)$/.exec(rest);
-    if (el && el[1] !== undefined && el[2] !== undefined) return this.elements.command(session, method, el[1], el[2], body);
+    if (el && el[1] !== undefined && el[2] !== undefined)
+      return this.elements.command(session, method, el[1], el[2], body);
     throw unknownCommand(method, `/session/:sessionId${rest}`);
   }
 

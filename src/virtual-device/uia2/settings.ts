@@ -51,7 +51,11 @@ export class Uia2Settings {
     if (idle !== undefined && (typeof idle !== 'number' || !Number.isFinite(idle))) {
       throw invalidArgument(`Invalid 'waitForIdleTimeout' setting value type. Got: ${typeof idle}. Expected: Long.`);
     }
-    this.values = { ...this.values, ...updates, ...(typeof idle === 'number' ? { waitForIdleTimeout: Math.trunc(idle) } : {}) };
+    this.values = {
+      ...this.values,
+      ...updates,
+      ...(typeof idle === 'number' ? { waitForIdleTimeout: Math.trunc(idle) } : {}),
+    };
     return null;
   }
 

@@ -34,7 +34,8 @@ class Parser {
     return false;
   }
   private expect(token: string): void {
-    if (!this.eat(token)) throw new UiSelectorSyntaxError(`Expected '${token}' at position ${this.i} of ${JSON.stringify(this.s)}`);
+    if (!this.eat(token))
+      throw new UiSelectorSyntaxError(`Expected '${token}' at position ${this.i} of ${JSON.stringify(this.s)}`);
   }
   private ident(): string {
     this.ws();
@@ -50,7 +51,8 @@ class Parser {
   chain(): SelectorChain {
     this.expect('new');
     const ctor = this.ident();
-    if (ctor !== 'UiSelector' && ctor !== 'UiScrollable') throw new UiSelectorSyntaxError(`Unsupported class '${ctor}'; use UiSelector or UiScrollable`);
+    if (ctor !== 'UiSelector' && ctor !== 'UiScrollable')
+      throw new UiSelectorSyntaxError(`Unsupported class '${ctor}'; use UiSelector or UiScrollable`);
     const ctorArgs = this.args();
     const calls: Call[] = [];
     while (this.eat('.')) calls.push({ name: this.ident(), args: this.args() });
@@ -74,13 +76,15 @@ class Parser {
       // every other backslash reaches UiSelector as written (`\.` stays `\.` for a regex).
       let raw = '';
       this.i++;
-      while (this.i < this.s.length && !(this.s[this.i] === '"' && this.s[this.i - 1] !== '\\')) raw += this.s[this.i++];
+      while (this.i < this.s.length && !(this.s[this.i] === '"' && this.s[this.i - 1] !== '\\'))
+        raw += this.s[this.i++];
       this.expect('"');
       return raw.replace(/\\"/g, '"');
     }
     if (this.s.startsWith('new', this.i)) return this.chain();
     const m = /^(true|false|-?\d+)/.exec(this.s.slice(this.i));
-    if (!m || m[1] === undefined) throw new UiSelectorSyntaxError(`Unsupported argument at position ${this.i} of ${JSON.stringify(this.s)}`);
+    if (!m || m[1] === undefined)
+      throw new UiSelectorSyntaxError(`Unsupported argument at position ${this.i} of ${JSON.stringify(this.s)}`);
     this.i += m[1].length;
     return m[1] === 'true' ? true : m[1] === 'false' ? false : Number(m[1]);
   }
@@ -147,34 +151,57 @@ const toBool = (a: Arg | undefined): boolean => a === undefined || a === true ||
 function predicate(call: Call): ((e: UiElement) => boolean) | null {
   const a = call.args[0];
   switch (call.name) {
-    case 'text': return (e) => e.text === str(a);
-    case 'textContains': return (e) => e.text.includes(str(a));
-    case 'textStartsWith': return (e) => e.text.startsWith(str(a));
-    case 'textMatches': return (e) => javaWholeMatch(str(a), true).test(e.text);
-    case 'description': return (e) => e.contentDesc === str(a);
-    case 'descriptionContains': return (e) => e.contentDesc.includes(str(a));
-    case 'descriptionStartsWith': return (e) => e.contentDesc.startsWith(str(a));
-    case 'descriptionMatches': return (e) => javaWholeMatch(str(a), true).test(e.contentDesc);
-    case 'resourceId': return (e) => e.resourceId === str(a);
+    case 'text':
+      return (e) => e.text === str(a);
+    case 'textContains':
+      return (e) => e.text.includes(str(a));
+    case 'textStartsWith':
+      return (e) => e.text.startsWith(str(a));
+    case 'textMatches':
+      return (e) => javaWholeMatch(str(a), true).test(e.text);
+    case 'description':
+      return (e) => e.contentDesc === str(a);
+    case 'descriptionContains':
+      return (e) => e.contentDesc.includes(str(a));
+    case 'descriptionStartsWith':
+      return (e) => e.contentDesc.startsWith(str(a));
+    case 'descriptionMatches':
+      return (e) => javaWholeMatch(str(a), true).test(e.contentDesc);
+    case 'resourceId':
+      return (e) => e.resourceId === str(a);
     // UiSelector: a node without a resource id (getViewIdResourceName() null) never matches.
     case 'resourceIdMatches': {
       const re = javaWholeMatch(str(a));
       return (e) => e.resourceId !== '' && re.test(e.resourceId);
     }
-    case 'className': return (e) => e.className === str(a);
-    case 'classNameMatches': return (e) => javaWholeMatch(str(a)).test(e.className);
-    case 'packageName': return (e) => e.package === str(a);
-    case 'clickable': return (e) => e.clickable === toBool(a);
-    case 'checkable': return (e) => e.checkable === toBool(a);
-    case 'checked': return (e) => e.checked === toBool(a);
-    case 'enabled': return (e) => e.enabled === toBool(a);
-    case 'focusable': return (e) => e.focusable === toBool(a);
-    case 'focused': return (e) => e.focused === toBool(a);
-    case 'scrollable': return (e) => e.scrollable === toBool(a);
-    case 'selected': return (e) => e.selected === toBool(a);
-    case 'longClickable': return (e) => e.longClickable === toBool(a);
-    case 'index': return (e) => e.index === Number(a);
-    default: return null;
+    case 'className':
+      return (e) => e.className === str(a);
+    case 'classNameMatches':
+      return (e) => javaWholeMatch(str(a)).test(e.className);
+    case 'packageName':
+      return (e) => e.package === str(a);
+    case 'clickable':
+      return (e) => e.clickable === toBool(a);
+    case 'checkable':
+      return (e) => e.checkable === toBool(a);
+    case 'checked':
+      return (e) => e.checked === toBool(a);
+    case 'enabled':
+      return (e) => e.enabled === toBool(a);
+    case 'focusable':
+      return (e) => e.focusable === toBool(a);
+    case 'focused':
+      return (e) => e.focused === toBool(a);
+    case 'scrollable':
+      return (e) => e.scrollable === toBool(a);
+    case 'selected':
+      return (e) => e.selected === toBool(a);
+    case 'longClickable':
+      return (e) => e.longClickable === toBool(a);
+    case 'index':
+      return (e) => e.index === Number(a);
+    default:
+      return null;
   }
 }
 

@@ -29,7 +29,9 @@ export function readEvidence(evidenceDir: string, envelope: WireEnvelope, label:
   if (!id.endsWith(`-${label}.png`)) throw new Error(`artifact ${id} does not carry the label ${label}`);
   // evidence.path is how the user opens the file: relative to the server's working directory
   // (REPO_ROOT, see harnessClient), `~/…`, or absolute when the directory lies outside both.
-  const opened = evidence.path.startsWith('~/') ? join(homedir(), evidence.path.slice(2)) : resolve(REPO_ROOT, evidence.path);
+  const opened = evidence.path.startsWith('~/')
+    ? join(homedir(), evidence.path.slice(2))
+    : resolve(REPO_ROOT, evidence.path);
   if (!evidence.path.endsWith(`/${id}`) || opened !== resolve(REPO_ROOT, evidenceDir, id)) {
     throw new Error(`evidence path ${evidence.path} does not name ${id} in the artifacts directory`);
   }

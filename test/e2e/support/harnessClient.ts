@@ -62,7 +62,8 @@ export function envelopeOf(tool: string, result: CallToolResult): WireEnvelope {
   if (!first || first.type !== 'text') problems.push('no text block first');
   if (structured && first?.type === 'text') {
     const parsed = JSON.parse(first.text) as unknown;
-    if (JSON.stringify(parsed) !== JSON.stringify(structured)) problems.push('text block differs from structuredContent');
+    if (JSON.stringify(parsed) !== JSON.stringify(structured))
+      problems.push('text block differs from structuredContent');
   }
   if (structured) {
     if (structured.tool !== tool) problems.push(`tool is ${String(structured.tool)}`);
@@ -81,7 +82,9 @@ export function envelopeOf(tool: string, result: CallToolResult): WireEnvelope {
     }
   }
   if (problems.length > 0 || !structured) {
-    throw new Error(`malformed envelope from ${tool} (${problems.join('; ')}): ${JSON.stringify(result).slice(0, 2000)}`);
+    throw new Error(
+      `malformed envelope from ${tool} (${problems.join('; ')}): ${JSON.stringify(result).slice(0, 2000)}`,
+    );
   }
   return structured;
 }

@@ -88,7 +88,13 @@ export function isEnabled(entry: WireAction): boolean {
 
 /** Enabled, with a selector (so not ambiguous), not under the keyboard, reachable: what FLOW-SEL-ALL-1 taps by selector. */
 export function isReady(entry: WireAction): boolean {
-  return isEnabled(entry) && selectorOf(entry) !== undefined && !entry.ambiguous && !entry.covered_by_keyboard && !entry.not_actionable;
+  return (
+    isEnabled(entry) &&
+    selectorOf(entry) !== undefined &&
+    !entry.ambiguous &&
+    !entry.covered_by_keyboard &&
+    !entry.not_actionable
+  );
 }
 
 export function boxOf(entry: WireAction): Box {
@@ -116,8 +122,5 @@ export function keyboardOpen(summary: WireSummary): boolean {
  * action (texts leave out strings an action already carries in either place).
  */
 export function shows(summary: WireSummary, text: string): boolean {
-  return (
-    summary.texts.includes(text) ||
-    summary.actions.some((a) => nameOf(a) === text || selectorValue(a) === text)
-  );
+  return summary.texts.includes(text) || summary.actions.some((a) => nameOf(a) === text || selectorValue(a) === text);
 }

@@ -51,7 +51,10 @@ export class FakeSession implements AutomationSession {
     return this.answer('elementText', () => element.id.slice(3));
   }
   elementPlace(element: ElementRef): Promise<{ className: string; bounds: string; packageName?: string }> {
-    return this.answer('elementPlace', () => this.owner.places.get(element.id.slice(3)) ?? { className: '', bounds: '' });
+    return this.answer(
+      'elementPlace',
+      () => this.owner.places.get(element.id.slice(3)) ?? { className: '', bounds: '' },
+    );
   }
   isFocused(element: ElementRef): Promise<boolean> {
     return this.answer('isFocused', () => this.owner.focused.has(element.id.slice(3)));

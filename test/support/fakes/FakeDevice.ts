@@ -141,7 +141,9 @@ export class FakeDevice implements DeviceGateway {
         bytes = null;
       }
       this.installs.push({ hostPath, bytes });
-      return this.installOutput.startsWith('Success') ? { ok: true as const } : { ok: false as const, output: this.installOutput };
+      return this.installOutput.startsWith('Success')
+        ? { ok: true as const }
+        : { ok: false as const, output: this.installOutput };
     });
   }
   /** `ps -A -o PID,NAME` (app_logs). */

@@ -2,7 +2,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HarnessConfig } from '../../../src/config.js';
 import { createContainer, type Container, type ContainerDeps } from '../../../src/container.js';
 import type { Envelope } from '../../../src/domain/envelope.js';
-import { WebdriverAutomationGateway, type RemoteFactory } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
+import {
+  WebdriverAutomationGateway,
+  type RemoteFactory,
+} from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
 import { FakeClock } from '../FakeClock.js';
 import { FakeAutomation } from './FakeAutomation.js';
@@ -67,7 +70,10 @@ export async function drive<T>(clock: FakeClock, promise: Promise<T>, stepMs = 1
 }
 
 /** `deps`: more ports to replace (a goal task's agent loop, the evidence hold board); the fakes above are always used. */
-export function buildHarness(config: Partial<HarnessConfig> = {}, deps: Pick<Partial<ContainerDeps>, 'goalRunner' | 'evidenceHoldBoard'> = {}): TestHarness {
+export function buildHarness(
+  config: Partial<HarnessConfig> = {},
+  deps: Pick<Partial<ContainerDeps>, 'goalRunner' | 'evidenceHoldBoard'> = {},
+): TestHarness {
   const clock = new FakeClock();
   const device = new FakeDevice();
   const automation = new FakeAutomation();

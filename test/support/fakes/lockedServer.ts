@@ -19,9 +19,22 @@ import { SeededRandom } from './SeededRandom.js';
 /** No process ever looks dead: a lock is only given back by its holder. */
 export const everyoneAlive: ProcessProbe = { isAlive: () => true, startTime: () => null };
 
-export function lockedServer(pid: number, directory: string, device: FakeDevice, automation: FakeAutomation, config: HarnessConfig = testConfig()) {
+export function lockedServer(
+  pid: number,
+  directory: string,
+  device: FakeDevice,
+  automation: FakeAutomation,
+  config: HarnessConfig = testConfig(),
+) {
   const clock = new FakeClock();
-  const lock = new FileDeviceLock({ directory, serial: 'emulator-5554', logger: new RecordingLogger(), pid, hostname: 'h', probe: everyoneAlive });
+  const lock = new FileDeviceLock({
+    directory,
+    serial: 'emulator-5554',
+    logger: new RecordingLogger(),
+    pid,
+    hostname: 'h',
+    probe: everyoneAlive,
+  });
   const container = createContainer(config, {
     clock,
     random: new SeededRandom(pid),

@@ -12,7 +12,11 @@ import { MemoryEvidenceStore } from '../../support/fakes/MemoryEvidenceStore.js'
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 
 function writer(store = new MemoryEvidenceStore(), clock = new FakeClock(), pathPrefix?: string) {
-  return { store, clock, writer: new EvidenceWriter(store, new PngImageTools(), clock, new RecordingLogger(), pathPrefix) };
+  return {
+    store,
+    clock,
+    writer: new EvidenceWriter(store, new PngImageTools(), clock, new RecordingLogger(), pathPrefix),
+  };
 }
 
 /** A wall clock that can be stepped (as NTP does) while the monotonic clock runs on. */
@@ -58,9 +62,15 @@ describe('EvidenceWriter', () => {
   });
 
   it('names the evidence directory as configured: ~/… or absolute when it lies outside the working directory', async () => {
-    const home = await writer(new MemoryEvidenceStore(), new FakeClock(), '~/evidence/').writer.write('screen', makePng(4, 4));
+    const home = await writer(new MemoryEvidenceStore(), new FakeClock(), '~/evidence/').writer.write(
+      'screen',
+      makePng(4, 4),
+    );
     expect(home.ref.path).toBe(`~/evidence/${home.ref.artifact_id}`);
-    const outside = await writer(new MemoryEvidenceStore(), new FakeClock(), '/var/evidence/').writer.write('screen', makePng(4, 4));
+    const outside = await writer(new MemoryEvidenceStore(), new FakeClock(), '/var/evidence/').writer.write(
+      'screen',
+      makePng(4, 4),
+    );
     expect(outside.ref.path).toBe(`/var/evidence/${outside.ref.artifact_id}`);
     expect(outside.ref.uri).toBe(`artifact://${outside.ref.artifact_id}`);
   });
@@ -69,7 +79,13 @@ describe('EvidenceWriter', () => {
     // Issue 11: with random digits, a device-back taken after a ui-scroll sorted before it.
     const { writer: w, clock } = writer(new MemoryEvidenceStore(), new FakeClock(new Date('2026-11-30T17:12:03.000Z')));
     const taken: string[] = [];
-    const steps: [string, number][] = [['ui-tap', 12.345], ['ui-scroll', 797.146], ['device-back', 0.001], ['screen', 0.5], ['ui-type', 180]];
+    const steps: [string, number][] = [
+      ['ui-tap', 12.345],
+      ['ui-scroll', 797.146],
+      ['device-back', 0.001],
+      ['screen', 0.5],
+      ['ui-type', 180],
+    ];
     for (const [label, afterMs] of steps) {
       await clock.advance(afterMs);
       taken.push((await w.write(label, makePng(4, 4))).ref.artifact_id);
@@ -117,7 +133,9 @@ describe('EvidenceWriter', () => {
     dirs.push(dir);
     const clock = new FakeClock();
     const stores = [new ClashCountingStore(dir), new ClashCountingStore(dir)] as const;
-    const [a, b] = stores.map((store) => new EvidenceWriter(store, new PngImageTools(), clock, new RecordingLogger())) as [EvidenceWriter, EvidenceWriter];
+    const [a, b] = stores.map(
+      (store) => new EvidenceWriter(store, new PngImageTools(), clock, new RecordingLogger()),
+    ) as [EvidenceWriter, EvidenceWriter];
     const pngA = makePng(4, 4);
     const pngB = makePng(6, 6);
     const both = await Promise.all([
@@ -129,7 +147,10 @@ describe('EvidenceWriter', () => {
     expect(readdirSync(dir)).toHaveLength(100);
     // Both started at the same microsecond, so the file system's exclusive create did refuse names.
     expect(stores[0].clashes + stores[1].clashes).toBeGreaterThan(0);
-    for (const [ids, png] of [[idsA, pngA], [idsB, pngB]] as const) {
+    for (const [ids, png] of [
+      [idsA, pngA],
+      [idsB, pngB],
+    ] as const) {
       for (const id of ids) expect(readFileSync(join(dir, id)).equals(png)).toBe(true);
     }
     // The clashes cost microseconds: every name is within 100 µs of the instant of the captures.
@@ -169,7 +190,9 @@ describe('EvidenceWriter', () => {
 
   it('refuses bytes that are not a PNG', async () => {
     const { writer: w, store } = writer();
-    await expect(w.write('screen', Buffer.from('<html>not a png</html>'))).rejects.toMatchObject({ code: 'EVIDENCE_WRITE_FAILED' });
+    await expect(w.write('screen', Buffer.from('<html>not a png</html>'))).rejects.toMatchObject({
+      code: 'EVIDENCE_WRITE_FAILED',
+    });
     expect(store.files.size).toBe(0);
   });
 
@@ -179,7 +202,9 @@ describe('EvidenceWriter', () => {
       code: 'EVIDENCE_WRITE_FAILED',
       message: BLANK_CAPTURE_MESSAGE,
     });
-    await expect(w.writeWithPreview('screen', Buffer.from('not a png'), 4, 1_000_000)).rejects.toMatchObject({ code: 'EVIDENCE_WRITE_FAILED' });
+    await expect(w.writeWithPreview('screen', Buffer.from('not a png'), 4, 1_000_000)).rejects.toMatchObject({
+      code: 'EVIDENCE_WRITE_FAILED',
+    });
     expect(store.files.size).toBe(0);
     const png = makePng(16, 16);
     const written = await w.writeWithPreview('screen', png, 4, 1_000_000);
@@ -190,7 +215,9 @@ describe('EvidenceWriter', () => {
 
   it('turns a file-system failure into EVIDENCE_WRITE_FAILED with a remedy and no path', async () => {
     const store = new MemoryEvidenceStore();
-    store.failWith = Object.assign(new Error("EACCES: permission denied, open '/home/u/artifacts/x.png'"), { code: 'EACCES' });
+    store.failWith = Object.assign(new Error("EACCES: permission denied, open '/home/u/artifacts/x.png'"), {
+      code: 'EACCES',
+    });
     const { writer: w } = writer(store);
     const failure = (await w.write('screen', makePng(4, 4)).then(
       () => new Error('the write succeeded'),

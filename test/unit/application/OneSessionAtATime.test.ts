@@ -72,7 +72,8 @@ class OneDeviceAppium implements AutomationGateway {
 
   private forceStopServer(): void {
     // What the gateway made of Appium's proxy error before it knew it ("socket hang up").
-    for (const reject of this.inFlight) reject(new HarnessError('INTERNAL_ERROR', 'The automation driver failed during the swipe.'));
+    for (const reject of this.inFlight)
+      reject(new HarnessError('INTERNAL_ERROR', 'The automation driver failed during the swipe.'));
     this.inFlight.clear();
   }
 }
@@ -89,7 +90,11 @@ function setup(wrap: (inner: AutomationGateway, clock: FakeClock) => AutomationG
   const scroll = (): Promise<void> =>
     broker.withSession(undefined, async (session) => {
       await session.windowSize();
-      await session.swipe({ start: { x: 540, y: 1800 }, moves: [{ to: { x: 540, y: 600 }, durationMs: 300 }], holdMs: 0 });
+      await session.swipe({
+        start: { x: 540, y: 1800 },
+        moves: [{ to: { x: 540, y: 600 }, durationMs: 300 }],
+        holdMs: 0,
+      });
     });
   return { clock, appium, scroll };
 }

@@ -11,7 +11,14 @@ describe('OperationRunner', () => {
     const runner = new OperationRunner(new SeededRandom(), new RecordingLogger());
     const a = await runner.run('ui_tap', async () => ({ data: { x: 1 } }));
     const b = await runner.run('ui_tap', async () => ({ data: { x: 1 } }));
-    expect(a.envelope).toEqual({ ok: true, operation_id: a.envelope.operation_id, tool: 'ui_tap', data: { x: 1 }, evidence: null, error: null });
+    expect(a.envelope).toEqual({
+      ok: true,
+      operation_id: a.envelope.operation_id,
+      tool: 'ui_tap',
+      data: { x: 1 },
+      evidence: null,
+      error: null,
+    });
     expect(a.envelope.operation_id).toMatch(UUID_V4);
     expect(b.envelope.operation_id).not.toBe(a.envelope.operation_id);
   });
@@ -22,7 +29,13 @@ describe('OperationRunner', () => {
     const { envelope } = await runner.run('ui_tap', () =>
       Promise.reject(new EvidencedError(new HarnessError('UI_ELEMENT_NOT_FOUND', 'nothing matched'), evidence)),
     );
-    expect(envelope).toMatchObject({ ok: false, tool: 'ui_tap', data: {}, evidence, error: { code: 'UI_ELEMENT_NOT_FOUND', message: 'nothing matched' } });
+    expect(envelope).toMatchObject({
+      ok: false,
+      tool: 'ui_tap',
+      data: {},
+      evidence,
+      error: { code: 'UI_ELEMENT_NOT_FOUND', message: 'nothing matched' },
+    });
   });
 
   it('turns anything unclassified into INTERNAL_ERROR: no stack, no path, logged with its cause', async () => {
@@ -32,7 +45,9 @@ describe('OperationRunner', () => {
       throw new TypeError("Cannot read properties of undefined (reading 'x') at /home/dev/harness/src/x.ts:3:9");
     });
     expect(envelope.error?.code).toBe('INTERNAL_ERROR');
-    expect(envelope.error?.message).toBe(`An unexpected error occurred; see the server log (operation ${envelope.operation_id}).`);
+    expect(envelope.error?.message).toBe(
+      `An unexpected error occurred; see the server log (operation ${envelope.operation_id}).`,
+    );
     expect(JSON.stringify(envelope)).not.toMatch(/\/home|TypeError|at /);
     const logged = logger.entries.find((e) => e.level === 'error');
     expect(logged?.fields?.operation_id).toBe(envelope.operation_id);
@@ -42,14 +57,18 @@ describe('OperationRunner', () => {
   it('strips host paths and stack lines from typed messages too', async () => {
     const runner = new OperationRunner(new SeededRandom(), new RecordingLogger());
     const { envelope } = await runner.run('ui_get_tree', () =>
-      Promise.reject(new HarnessError('UI_TREE_UNAVAILABLE', 'bad dump in /var/tmp/dump.xml\n    at parse (/srv/x.js:1:1)')),
+      Promise.reject(
+        new HarnessError('UI_TREE_UNAVAILABLE', 'bad dump in /var/tmp/dump.xml\n    at parse (/srv/x.js:1:1)'),
+      ),
     );
     expect(envelope.error).toEqual({ code: 'UI_TREE_UNAVAILABLE', message: 'bad dump in <path>' });
   });
 
   it('treats a HarnessError of code INTERNAL_ERROR as unclassified (its message may carry details)', async () => {
     const runner = new OperationRunner(new SeededRandom(), new RecordingLogger());
-    const { envelope } = await runner.run('ui_tap', () => Promise.reject(new HarnessError('INTERNAL_ERROR', 'driver said: secret')));
+    const { envelope } = await runner.run('ui_tap', () =>
+      Promise.reject(new HarnessError('INTERNAL_ERROR', 'driver said: secret')),
+    );
     expect(envelope.error?.message).not.toContain('secret');
   });
 });

@@ -54,7 +54,9 @@ describe('flow sessions', () => {
     ] as const) {
       const envelope = await h.envelope(tool, args);
       expect(envelope.error?.code, tool).toBe('EMULATOR_BUSY');
-      expect(envelope.error?.message).toContain('A flow owns the device: pass its session_id or close it with ui_session_close; it expires in 45 s');
+      expect(envelope.error?.message).toContain(
+        'A flow owns the device: pass its session_id or close it with ui_session_close; it expires in 45 s',
+      );
     }
     expect(h.device.calls).not.toContain('startActivity');
     expect(h.device.calls).not.toContain('startApplicationSettings');

@@ -125,7 +125,10 @@ describe('the session kept after an action without session_id (issue 14)', () =>
   it('is kept after UI_TREE_UNAVAILABLE from the driver (issue 12: a screen whose root never came): the next read reuses it', async () => {
     const h = warmHarness();
     await h.envelope('ui_tap', { selector: SELECTOR });
-    h.automation.failWith.pageSource = new HarnessError('UI_TREE_UNAVAILABLE', 'The screen could not be read during the page source.');
+    h.automation.failWith.pageSource = new HarnessError(
+      'UI_TREE_UNAVAILABLE',
+      'The screen could not be read during the page source.',
+    );
     expect((await h.envelope('ui_get_tree')).error?.code).toBe('UI_TREE_UNAVAILABLE');
     expect(openIds(h.automation)).toEqual(['s1']);
     delete h.automation.failWith.pageSource;

@@ -24,7 +24,11 @@ const present = existsSync(join(fixturesRoot, 'dumps'));
 function fixtureFiles(): string[] {
   return ['dumps', 'appium-source'].flatMap((dir) => {
     const full = join(fixturesRoot, dir);
-    return existsSync(full) ? readdirSync(full).filter((f) => f.endsWith('.xml')).map((f) => join(full, f)) : [];
+    return existsSync(full)
+      ? readdirSync(full)
+          .filter((f) => f.endsWith('.xml'))
+          .map((f) => join(full, f))
+      : [];
   });
 }
 
@@ -50,7 +54,10 @@ async function readAllParts(h: TestHarness): Promise<{ parts: string[]; worst: {
   let worst = { bytes: 0, tokens: 0 };
   let offset: number | undefined = undefined;
   for (let guard = 0; guard < 1000; guard += 1) {
-    const result = await callTree(h, offset === undefined ? { include_raw: true } : { include_raw: true, raw_offset: offset });
+    const result = await callTree(
+      h,
+      offset === undefined ? { include_raw: true } : { include_raw: true, raw_offset: offset },
+    );
     const size = measured(result);
     if (size.bytes > worst.bytes) worst = size;
     const data = envelopeOf(result).data as Record<string, unknown>;
@@ -75,11 +82,13 @@ function screenOf(labels: readonly string[]): string {
 
 function seeded(seed: number): () => number {
   let x = seed;
-  return () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
-const cjk = (r: () => number, n: number) => Array.from({ length: n }, () => String.fromCodePoint(0x4e00 + Math.floor(r() * 20000))).join('');
+const cjk = (r: () => number, n: number) =>
+  Array.from({ length: n }, () => String.fromCodePoint(0x4e00 + Math.floor(r() * 20000))).join('');
 const digits = (r: () => number, n: number) => Array.from({ length: n }, () => String(Math.floor(r() * 10))).join('');
-const ascii = (r: () => number, n: number) => Array.from({ length: n }, () => String.fromCharCode(33 + Math.floor(r() * 94))).join('');
+const ascii = (r: () => number, n: number) =>
+  Array.from({ length: n }, () => String.fromCharCode(33 + Math.floor(r() * 94))).join('');
 
 describe('answer budget: wire cost', () => {
   it('endWithinBudget counts exactly what both copies of a JSON string cost on the wire', () => {
@@ -107,7 +116,11 @@ describe.skipIf(!present)('ui_get_tree on the largest real dump (../shared/fixtu
     const firstSize = measured(first);
     const data = envelopeOf(first).data as Record<string, unknown>;
     expect(data.raw_truncated, name).toEqual(
-      expect.objectContaining({ offset: 0, total_chars: redactPasswordTexts(xml).length, sha256: expect.stringMatching(/^[0-9a-f]{16}$/) }),
+      expect.objectContaining({
+        offset: 0,
+        total_chars: redactPasswordTexts(xml).length,
+        sha256: expect.stringMatching(/^[0-9a-f]{16}$/),
+      }),
     );
     expect(firstSize.bytes).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
     expect(firstSize.tokens).toBeLessThan(20_000);
@@ -116,7 +129,9 @@ describe.skipIf(!present)('ui_get_tree on the largest real dump (../shared/fixtu
     expect(worst.bytes).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
     expect(worst.tokens).toBeLessThan(CLAUDE_CODE_LIMIT);
     // Every part belongs to the same reading: one digest.
-    console.error(`[budget] ${name}: ${xml.length} chars, first answer ${firstSize.bytes} B / ${firstSize.tokens} tokens, ${parts.length} parts`);
+    console.error(
+      `[budget] ${name}: ${xml.length} chars, first answer ${firstSize.bytes} B / ${firstSize.tokens} tokens, ${parts.length} parts`,
+    );
   });
 
   it('without include_raw the answer is the summary, whole (no cut on a real screen)', async () => {

@@ -17,7 +17,8 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const server = (pid: number, directory: string, device: FakeDevice, automation: FakeAutomation) => lockedServer(pid, directory, device, automation);
+const server = (pid: number, directory: string, device: FakeDevice, automation: FakeAutomation) =>
+  lockedServer(pid, directory, device, automation);
 
 describe('one owner across processes (container wiring)', () => {
   it('a flow open in one process makes every call of another EMULATOR_BUSY until it is closed', async () => {

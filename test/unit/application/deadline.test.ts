@@ -26,9 +26,9 @@ describe('withDeadline', () => {
     const clock = new FakeClock();
     let resolveLate!: (v: string) => void;
     const late: string[] = [];
-    const raced = withDeadline(clock, 100, new Promise<string>((r) => (resolveLate = r)), 'late', (v) => late.push(v)).catch(
-      (error: unknown) => error,
-    );
+    const raced = withDeadline(clock, 100, new Promise<string>((r) => (resolveLate = r)), 'late', (v) =>
+      late.push(v),
+    ).catch((error: unknown) => error);
     await clock.advance(100);
     expect(await raced).toMatchObject({ code: 'OPERATION_TIMEOUT' });
     resolveLate('session-9');

@@ -24,7 +24,10 @@ afterEach(() => {
 });
 
 describe('evidence when the disk fills or turns read-only mid-write', () => {
-  for (const [code, remedy] of [['ENOSPC', /disk is full/], ['EROFS', /not writable/]] as const) {
+  for (const [code, remedy] of [
+    ['ENOSPC', /disk is full/],
+    ['EROFS', /not writable/],
+  ] as const) {
     it(`${code}: EVIDENCE_WRITE_FAILED with the remedy, and the half-written file is removed`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'amh-full-'));
       dirs.push(dir);
@@ -35,7 +38,12 @@ describe('evidence when the disk fills or turns read-only mid-write', () => {
         vi.spyOn(handle, 'writeFile').mockRejectedValue(Object.assign(new Error(`${code}: write failed`), { code }));
         return handle;
       });
-      const writer = new EvidenceWriter(new FileEvidenceStore(dir), new PngImageTools(), new FakeClock(), new RecordingLogger());
+      const writer = new EvidenceWriter(
+        new FileEvidenceStore(dir),
+        new PngImageTools(),
+        new FakeClock(),
+        new RecordingLogger(),
+      );
       const error = await writer.write('screen', makePng(40, 80)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HarnessError);
       expect((error as HarnessError).code).toBe('EVIDENCE_WRITE_FAILED');

@@ -96,7 +96,13 @@ describe('acting by ref', () => {
     const first = await h.envelope('ui_type_text', { selector: { ref: field.ref }, text: 'cal' });
     expect(first.ok, JSON.stringify(first.error)).toBe(true);
     // The field now shows what was typed.
-    setScreen(h, settingsAppsDump().replace('text="" resource-id="com.android.settings:id/search"', 'text="cal" resource-id="com.android.settings:id/search"'));
+    setScreen(
+      h,
+      settingsAppsDump().replace(
+        'text="" resource-id="com.android.settings:id/search"',
+        'text="cal" resource-id="com.android.settings:id/search"',
+      ),
+    );
     const second = await h.envelope('ui_type_text', { selector: { ref: field.ref }, text: 'calendar' });
     expect(second.ok, JSON.stringify(second.error)).toBe(true);
     expect(h.automation.sessions.flatMap((s) => s.typed)).toEqual(['cal', 'calendar']);
@@ -139,7 +145,9 @@ describe('an element with no visible area', () => {
     expect(entry.not_actionable).toBe('no_area');
     expect(entry.ref).toBeUndefined();
     // Every other entry keeps its ref.
-    expect(list.filter((e) => e !== entry).every((e) => e.ref !== undefined && e.not_actionable === undefined)).toBe(true);
+    expect(list.filter((e) => e !== entry).every((e) => e.ref !== undefined && e.not_actionable === undefined)).toBe(
+      true,
+    );
     const envelope = await h.envelope('ui_tap', { selector: selectorOfEntry(entry) });
     expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
     expect(h.automation.sessions.flatMap((s) => s.calls)).not.toContain('click');

@@ -15,7 +15,9 @@ function buildHarness(): TestHarness {
     if (locator.value === calendar) return 'Calendar';
     if (locator.using !== 'xpath') return undefined;
     const found = evaluateLocator(parseXml(h.automation.source), locator);
-    return found.length === 1 ? found[0]!.getAttribute('text') || found[0]!.getAttribute('content-desc') || 'element' : undefined;
+    return found.length === 1
+      ? found[0]!.getAttribute('text') || found[0]!.getAttribute('content-desc') || 'element'
+      : undefined;
   };
   return h;
 }
@@ -78,7 +80,11 @@ describe('the screen after an action, and only what changed', () => {
     showing(h, withSwitch(false));
     const first = (await dataOf(h, 'ui_get_tree', {})) as After;
     const again = (await dataOf(h, 'ui_get_tree', { since: 'last' })) as After;
-    expect(again).toEqual({ read: expect.stringMatching(/^r/) as unknown, diff_of: first.read, foreground_package: 'com.android.settings' });
+    expect(again).toEqual({
+      read: expect.stringMatching(/^r/) as unknown,
+      diff_of: first.read,
+      foreground_package: 'com.android.settings',
+    });
     // Without since, the whole screen.
     expect(((await dataOf(h, 'ui_get_tree', {})) as After).actions?.length).toBe(first.actions!.length);
   });
@@ -116,7 +122,11 @@ describe('the screen after an action, and only what changed', () => {
     showing(h, withSwitch(false));
     h.device.foreground = 'com.android.settings';
     const back = (await dataOf(h, 'device_back', {})).after as After;
-    expect(back).toEqual({ read: expect.stringMatching(/^r/) as unknown, diff_of: first.read, foreground_package: 'com.android.settings' });
+    expect(back).toEqual({
+      read: expect.stringMatching(/^r/) as unknown,
+      diff_of: first.read,
+      foreground_package: 'com.android.settings',
+    });
     // The refs of that read still act.
     const calendar = first.actions!.find((e) => nameOfEntry(e) === 'Calendar')!;
     expect((await h.envelope('ui_tap', { selector: { ref: calendar.ref }, observe: false })).ok).toBe(true);
@@ -126,7 +136,9 @@ describe('the screen after an action, and only what changed', () => {
     const h = buildHarness();
     const quiet = await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, observe: false });
     expect(quiet).not.toHaveProperty('after');
-    expect((await h.envelope('ui_tap', { selector: { text: 'Calendar' }, observe: 'no' })).error?.code).toBe('INVALID_ARGUMENT');
+    expect((await h.envelope('ui_tap', { selector: { text: 'Calendar' }, observe: 'no' })).error?.code).toBe(
+      'INVALID_ARGUMENT',
+    );
     const loud = await dataOf(h, 'device_back', {});
     expect((loud.after as After).read).toMatch(/^r/);
   });
@@ -144,7 +156,9 @@ describe('the screen after an action, and only what changed', () => {
     const h = buildHarness();
     showing(h, withSwitch(false));
     const whole = (await dataOf(h, 'ui_get_tree', {})) as After & { scrollables?: { selector?: unknown }[] };
-    const list = await dataOf(h, 'ui_get_tree', { within: { class_name: 'androidx.recyclerview.widget.RecyclerView' } });
+    const list = await dataOf(h, 'ui_get_tree', {
+      within: { class_name: 'androidx.recyclerview.widget.RecyclerView' },
+    });
     expect((list.actions as Entry[]).map((e) => nameOfEntry(e))).toEqual(['Calendar', 'Clock', 'Wi-Fi']);
     expect(list.texts).toEqual(['Off']);
     const texts = await dataOf(h, 'ui_get_tree', { mode: 'text' });

@@ -21,8 +21,12 @@ describe('DEVICE_LOCKED', () => {
     h.device.lock = LOCKED;
     const envelope = await h.envelope('app_open', { package_name: 'com.example.app' });
     expect(envelope.error?.code).toBe('DEVICE_LOCKED');
-    expect(envelope.error?.message).toMatch(/^The device is locked \(the lock screen is showing\), so opening com\.example\.app was not done/);
-    expect(envelope.error?.message).toMatch(/Unlock the device on its screen .* then retry\. The harness never unlocks or wakes the device itself: it cannot know the PIN, pattern or password\./);
+    expect(envelope.error?.message).toMatch(
+      /^The device is locked \(the lock screen is showing\), so opening com\.example\.app was not done/,
+    );
+    expect(envelope.error?.message).toMatch(
+      /Unlock the device on its screen .* then retry\. The harness never unlocks or wakes the device itself: it cannot know the PIN, pattern or password\./,
+    );
     expect(h.device.calls).not.toContain('startActivity');
   });
 
@@ -31,7 +35,9 @@ describe('DEVICE_LOCKED', () => {
     h.device.wakefulness = 'Asleep';
     const envelope = await h.envelope('settings_open_apps');
     expect(envelope.error?.code).toBe('DEVICE_LOCKED');
-    expect(envelope.error?.message).toMatch(/^The device's screen is off \(asleep\), so opening Settings → Apps was not done.*Wake the device/);
+    expect(envelope.error?.message).toMatch(
+      /^The device's screen is off \(asleep\), so opening Settings → Apps was not done.*Wake the device/,
+    );
     expect(h.device.calls).not.toContain('startApplicationSettings');
   });
 
@@ -51,7 +57,9 @@ describe('DEVICE_LOCKED', () => {
     // Dozing (always-on display) is off too; dumpsys window's mAwake is only the fallback.
     h.device.lock = undefined;
     h.device.wakefulness = 'Dozing';
-    expect((await h.envelope('ui_tap', { selector: { text: 'Calendar' } })).error?.message).toMatch(/screen is off \(dozing \(ambient display\)\)/);
+    expect((await h.envelope('ui_tap', { selector: { text: 'Calendar' } })).error?.message).toMatch(
+      /screen is off \(dozing \(ambient display\)\)/,
+    );
     h.device.wakefulness = null;
     h.device.lock = { locked: false, awake: false };
     expect((await h.envelope('ui_tap', { selector: { text: 'Calendar' } })).error?.code).toBe('DEVICE_LOCKED');
@@ -73,7 +81,12 @@ describe('io.appium.settings is never the app in front (issue 12)', () => {
   it('ui_tap settles past it; at the bound it reports no package rather than the helper', async () => {
     const h = buildHarness();
     h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
-    h.device.foregroundReads = ['com.android.settings', 'io.appium.settings', 'io.appium.settings', 'com.android.settings'];
+    h.device.foregroundReads = [
+      'com.android.settings',
+      'io.appium.settings',
+      'io.appium.settings',
+      'com.android.settings',
+    ];
     const passed = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
     expect(passed.data).toMatchObject({ foreground_package: 'com.android.settings' });
     expect(passed.data).not.toHaveProperty('foreground_settled');
@@ -109,7 +122,10 @@ describe('emulator_get_status when the screen cannot be read', () => {
   it('answers ok with screen: null (the status is the diagnostic call)', async () => {
     const { HarnessError } = await import('../../../src/domain/errors.js');
     const h = buildHarness();
-    h.device.failWith.getWakefulness = new HarnessError('EMULATOR_UNAVAILABLE', 'Reading the device failed (dumpsys power).');
+    h.device.failWith.getWakefulness = new HarnessError(
+      'EMULATOR_UNAVAILABLE',
+      'Reading the device failed (dumpsys power).',
+    );
     const envelope = await h.envelope('emulator_get_status');
     expect(envelope.ok).toBe(true);
     expect(envelope.data.screen).toBeNull();

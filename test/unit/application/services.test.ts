@@ -116,9 +116,20 @@ describe('guards run before anything is sent', () => {
 
   it('a non-loopback Appium is refused with APPIUM_UNAVAILABLE before any request, and nothing mutating runs', async () => {
     const h = buildHarness({ appiumUrl: 'http://10.0.0.5:4723' });
-    for (const tool of ['emulator_get_status', 'ui_session_open', 'ui_tap', 'device_back', 'app_open', 'settings_open_apps'] as const) {
+    for (const tool of [
+      'emulator_get_status',
+      'ui_session_open',
+      'ui_tap',
+      'device_back',
+      'app_open',
+      'settings_open_apps',
+    ] as const) {
       const args =
-        tool === 'ui_tap' ? { selector: { text: 'Calendar' } } : tool === 'app_open' ? { package_name: 'com.android.settings' } : {};
+        tool === 'ui_tap'
+          ? { selector: { text: 'Calendar' } }
+          : tool === 'app_open'
+            ? { package_name: 'com.android.settings' }
+            : {};
       expect((await h.envelope(tool, args)).error?.code, tool).toBe('APPIUM_UNAVAILABLE');
     }
     expect(h.automation.log).toEqual([]);
@@ -140,7 +151,16 @@ describe('observers', () => {
       appium_version: '3.8.0',
       appium_endpoint: { kind: 'appium', ready: true },
       // Without a device list (the fakes) the device at hand is the list (issue 15).
-      devices: [{ serial: 'emulator-5554', state: 'device', avd_name: null, android_version: '14', model: 'sdk_gphone64_x86_64', held_by: null }],
+      devices: [
+        {
+          serial: 'emulator-5554',
+          state: 'device',
+          avd_name: null,
+          android_version: '14',
+          model: 'sdk_gphone64_x86_64',
+          held_by: null,
+        },
+      ],
     });
     expect(h.automation.log).toEqual(['status']);
   });
@@ -172,7 +192,16 @@ describe('observers', () => {
         nodes: { total: 0, up: 0, available: 0 },
         sessions: 0,
       },
-      devices: [{ serial: 'emulator-5554', state: 'device', avd_name: null, android_version: '14', model: 'sdk_gphone64_x86_64', held_by: null }],
+      devices: [
+        {
+          serial: 'emulator-5554',
+          state: 'device',
+          avd_name: null,
+          android_version: '14',
+          model: 'sdk_gphone64_x86_64',
+          held_by: null,
+        },
+      ],
     });
   });
 
@@ -202,7 +231,10 @@ describe('observers', () => {
   it('app_list_installed sorts and counts', async () => {
     const h = buildHarness();
     h.device.packages = ['b.two', 'a.one', 'b.two', 'c.three'];
-    expect((await h.envelope('app_list_installed')).data).toEqual({ packages: ['a.one', 'b.two', 'c.three'], count: 3 });
+    expect((await h.envelope('app_list_installed')).data).toEqual({
+      packages: ['a.one', 'b.two', 'c.three'],
+      count: 3,
+    });
   });
 
   it('screen_capture keeps the full picture on disk and returns a preview of at most 1568 px', async () => {
@@ -249,7 +281,10 @@ describe('actions', () => {
 
   // Issue 12: an edge-to-edge app's element can have its centre under a system bar or the keyboard.
   describe('ui_tap on an element whose centre is covered', () => {
-    const BARS = { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } };
+    const BARS = {
+      status: { left: 0, top: 0, right: 1080, bottom: 63 },
+      navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 },
+    };
     const placed = (bounds: string, className = 'android.widget.Button'): TestHarness => {
       const h = buildHarness();
       offer(h, { text: 'Place order' }, 'Place order');
@@ -261,7 +296,10 @@ describe('actions', () => {
     it('presses the part outside the navigation bar (a W3C tap the harness computed), not the centre', async () => {
       const h = placed('[0,2232][1080,2400]');
       const envelope = await h.envelope('ui_tap', { selector: { text: 'Place order' } });
-      expect(envelope).toMatchObject({ ok: true, data: { target: { text: 'Place order' }, element_label: 'Place order', pressed_outside: 'navigation_bar' } });
+      expect(envelope).toMatchObject({
+        ok: true,
+        data: { target: { text: 'Place order' }, element_label: 'Place order', pressed_outside: 'navigation_bar' },
+      });
       const session = h.automation.sessions[0];
       expect(session?.presses).toEqual([{ point: { x: 540, y: 2253 }, holdMs: 0 }]);
       expect(session?.calls).not.toContain('click');
@@ -278,7 +316,9 @@ describe('actions', () => {
     it('the keyboard counts as well: the part above it', async () => {
       const h = placed('[0,1400][1080,2000]');
       h.device.ime = { visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } };
-      expect((await h.envelope('ui_tap', { selector: { text: 'Place order' } })).data).toMatchObject({ pressed_outside: 'keyboard' });
+      expect((await h.envelope('ui_tap', { selector: { text: 'Place order' } })).data).toMatchObject({
+        pressed_outside: 'keyboard',
+      });
       expect(h.automation.sessions[0]?.presses).toEqual([{ point: { x: 540, y: 1458 }, holdMs: 0 }]);
     });
 
@@ -286,7 +326,9 @@ describe('actions', () => {
       const h = placed('[300,2300][780,2390]');
       const envelope = await h.envelope('ui_tap', { selector: { text: 'Place order' } });
       expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
-      expect(envelope.error?.message).toMatch(/lies entirely under the navigation bar .*System UI.*ui_scroll.*Nothing was tapped\.$/);
+      expect(envelope.error?.message).toMatch(
+        /lies entirely under the navigation bar .*System UI.*ui_scroll.*Nothing was tapped\.$/,
+      );
       const session = h.automation.sessions[0];
       expect(session?.presses).toEqual([]);
       expect(session?.calls).not.toContain('click');
@@ -294,7 +336,9 @@ describe('actions', () => {
 
     it('a free centre, or bars nobody reported, is the driver’s own click', async () => {
       const free = placed('[63,1000][1017,1200]');
-      expect((await free.envelope('ui_tap', { selector: { text: 'Place order' } })).data).not.toHaveProperty('pressed_outside');
+      expect((await free.envelope('ui_tap', { selector: { text: 'Place order' } })).data).not.toHaveProperty(
+        'pressed_outside',
+      );
       expect(free.automation.sessions[0]?.calls).toContain('click');
       const unknown = placed('[0,2232][1080,2400]');
       unknown.device.systemBars = undefined;
@@ -305,7 +349,11 @@ describe('actions', () => {
 
     it('System UI’s own buttons are in the bar’s window: the bar does not cover them', async () => {
       const h = placed('[100,2274][300,2400]');
-      h.automation.places.set('Place order', { className: 'android.widget.ImageView', bounds: '[100,2274][300,2400]', packageName: 'com.android.systemui' });
+      h.automation.places.set('Place order', {
+        className: 'android.widget.ImageView',
+        bounds: '[100,2274][300,2400]',
+        packageName: 'com.android.systemui',
+      });
       expect((await h.envelope('ui_tap', { selector: { text: 'Place order' } })).ok).toBe(true);
       expect(h.automation.sessions[0]?.calls).toContain('click');
       expect(h.automation.sessions[0]?.presses).toEqual([]);
@@ -326,7 +374,10 @@ describe('actions', () => {
     const h = buildHarness();
     offer(h, { text: 'Calendar' }, 'Calendar');
     const envelope = await h.envelope('ui_tap', { selector: { text: 'Calendar' }, long_press: true });
-    expect(envelope).toMatchObject({ ok: true, data: { target: { text: 'Calendar' }, element_label: 'Calendar', long_press: true } });
+    expect(envelope).toMatchObject({
+      ok: true,
+      data: { target: { text: 'Calendar' }, element_label: 'Calendar', long_press: true },
+    });
     expect(envelope.evidence?.artifact_id).toMatch(/-ui-long-press\.png$/);
     const session = h.automation.sessions[0];
     expect(session?.calls).toContain('longClick');
@@ -343,7 +394,10 @@ describe('actions', () => {
   it('a hand-written selector reaches the driver as the locator the domain built', async () => {
     const h = buildHarness();
     const selector = { resource_id_matches: 'com\\.x:id/row_.*', checked: true, instance: 1 };
-    h.automation.elements.set('new UiSelector().resourceIdMatches("com\\.x:id/row_.*").checked(true).instance(1)', 'Row');
+    h.automation.elements.set(
+      'new UiSelector().resourceIdMatches("com\\.x:id/row_.*").checked(true).instance(1)',
+      'Row',
+    );
     const envelope = await h.envelope('ui_tap', { selector });
     expect(envelope).toMatchObject({ ok: true, data: { target: selector, element_label: 'Row' } });
     expect(h.automation.locators[0]?.using).toBe('-android uiautomator');
@@ -389,7 +443,14 @@ describe('actions', () => {
     const first = await h.envelope('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Milk' });
     expect(first.ok).toBe(true);
     const calls = h.automation.sessions[0]?.calls ?? [];
-    expect(calls.slice(calls.indexOf('findElement'), calls.indexOf('typeText') + 1)).toEqual(['findElement', 'elementPlace', 'isFocused', 'elementPlace', 'click', 'typeText']);
+    expect(calls.slice(calls.indexOf('findElement'), calls.indexOf('typeText') + 1)).toEqual([
+      'findElement',
+      'elementPlace',
+      'isFocused',
+      'elementPlace',
+      'click',
+      'typeText',
+    ]);
     // Focused now: no second tap (a tap could move the caret or toggle a selection).
     expect((await h.envelope('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Eggs' })).ok).toBe(true);
     expect(h.automation.sessions[1]?.calls).not.toContain('click');
@@ -402,7 +463,9 @@ describe('actions', () => {
     h.automation.places.set('Navigate up', { className: 'android.widget.ImageButton', bounds: '[0,63][147,210]' });
     const envelope = await h.envelope('ui_type_text', { selector: { content_desc: 'Navigate up' }, text: 'hi' });
     expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
-    expect(envelope.error?.message).toMatch(/^The element matched by content_desc 'Navigate up' is a android\.widget\.ImageButton, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\. /);
+    expect(envelope.error?.message).toMatch(
+      /^The element matched by content_desc 'Navigate up' is a android\.widget\.ImageButton, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\. /,
+    );
     const session = h.automation.sessions[0];
     expect(session?.calls).not.toContain('click');
     expect(session?.presses).toEqual([]);
@@ -412,7 +475,10 @@ describe('actions', () => {
   it('ui_type_text types into an AutoCompleteTextView (it extends EditText but reports its own class)', async () => {
     const h = buildHarness();
     offer(h, { input_hint: 'To' }, 'To');
-    h.automation.places.set('To', { className: 'android.widget.MultiAutoCompleteTextView', bounds: '[0,300][1080,420]' });
+    h.automation.places.set('To', {
+      className: 'android.widget.MultiAutoCompleteTextView',
+      bounds: '[0,300][1080,420]',
+    });
     expect((await h.envelope('ui_type_text', { selector: { input_hint: 'To' }, text: 'ana' })).ok).toBe(true);
     expect(h.automation.sessions[0]?.typed).toEqual(['ana']);
   });
@@ -425,7 +491,9 @@ describe('actions', () => {
     // CONTRACT §3 puts a refusal under UI_ELEMENT_NOT_FOUND; the message tells the two apart.
     expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
     const message = envelope.error?.message ?? '';
-    expect(message).toMatch(/^The element matched by text 'All apps' refused the text \(invalid element state\) even after a tap on it/);
+    expect(message).toMatch(
+      /^The element matched by text 'All apps' refused the text \(invalid element state\) even after a tap on it/,
+    );
     expect(message).not.toContain('No visible element matched');
     expect(message).toContain("input fields instead: 'Search apps'");
     expect(message).not.toContain('hunter2');
@@ -466,7 +534,11 @@ describe('actions', () => {
 
   describe('ui_scroll in four directions and in a named container (issue 13)', () => {
     const rv = 'androidx.recyclerview.widget.RecyclerView';
-    const row = (t: string, top: number, height: number) => ({ cls: 'android.widget.TextView', text: t, bounds: `[0,${top}][1080,${top + height}]` });
+    const row = (t: string, top: number, height: number) => ({
+      cls: 'android.widget.TextView',
+      text: t,
+      bounds: `[0,${top}][1080,${top + height}]`,
+    });
     const calendarSource = appiumSource([
       screen([
         {
@@ -474,11 +546,28 @@ describe('actions', () => {
           id: 'com.example:id/day_strip',
           scrollable: true,
           bounds: '[0,252][1080,462]',
-          children: [0, 1, 2, 3, 4].map((i) => ({ cls: 'android.widget.TextView', text: `Dec ${i + 1}`, clickable: true, bounds: `[${24 + i * 252},273][${Math.min(1080, 252 + i * 252)},441]` })),
+          children: [0, 1, 2, 3, 4].map((i) => ({
+            cls: 'android.widget.TextView',
+            text: `Dec ${i + 1}`,
+            clickable: true,
+            bounds: `[${24 + i * 252},273][${Math.min(1080, 252 + i * 252)},441]`,
+          })),
         },
-        { cls: rv, id: 'com.example:id/schedule', scrollable: true, bounds: '[0,580][1080,1500]', children: [0, 1, 2, 3].map((i) => row(`Event ${i}`, 580 + i * 200, 200)) },
+        {
+          cls: rv,
+          id: 'com.example:id/schedule',
+          scrollable: true,
+          bounds: '[0,580][1080,1500]',
+          children: [0, 1, 2, 3].map((i) => row(`Event ${i}`, 580 + i * 200, 200)),
+        },
         { cls: 'android.widget.TextView', text: 'Tasks', bounds: '[63,1520][1017,1590]' },
-        { cls: rv, id: 'com.example:id/task_list', scrollable: true, bounds: '[0,1600][1080,2274]', children: [0, 1, 2, 3].map((i) => row(`Task ${i}`, 1600 + i * 150, 150)) },
+        {
+          cls: rv,
+          id: 'com.example:id/task_list',
+          scrollable: true,
+          bounds: '[0,1600][1080,2274]',
+          children: [0, 1, 2, 3].map((i) => row(`Task ${i}`, 1600 + i * 150, 150)),
+        },
       ]),
     ]);
     const calendar = (): TestHarness => {
@@ -487,7 +576,13 @@ describe('actions', () => {
       return h;
     };
     /** The fake Appium finds `selector` as an element of this class and bounds. */
-    const place = (h: TestHarness, selector: Record<string, unknown>, label: string, className: string, bounds: string): void => {
+    const place = (
+      h: TestHarness,
+      selector: Record<string, unknown>,
+      label: string,
+      className: string,
+      bounds: string,
+    ): void => {
       offer(h, selector, label);
       h.automation.places.set(label, { className, bounds });
     };
@@ -510,7 +605,9 @@ describe('actions', () => {
       const h = buildHarness();
       const envelope = await h.envelope('ui_scroll', { direction: 'right', observe: false });
       expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
-      expect(envelope.error?.message).toMatch(/^Nothing on this screen scrolls sideways, so ui_scroll right did not swipe\. Scrollable containers here: .*\(vertical, bounds \[/);
+      expect(envelope.error?.message).toMatch(
+        /^Nothing on this screen scrolls sideways, so ui_scroll right did not swipe\. Scrollable containers here: .*\(vertical, bounds \[/,
+      );
       expect(envelope.evidence?.artifact_id).toMatch(/-failure-ui-scroll\.png$/);
       expect(h.automation.sessions[0]!.swipes).toEqual([]);
     });
@@ -521,10 +618,20 @@ describe('actions', () => {
       h.automation.onSwipe = () => {
         h.automation.source = calendarSource.replace('Task 0', 'Task 4');
       };
-      const envelope = await h.envelope('ui_scroll', { direction: 'down', selector: { resource_id: 'com.example:id/task_list' }, observe: false });
-      expect(envelope.data).toEqual({ direction: 'down', target: { resource_id: 'com.example:id/task_list' }, moved: true, foreground_package: 'com.android.settings' });
+      const envelope = await h.envelope('ui_scroll', {
+        direction: 'down',
+        selector: { resource_id: 'com.example:id/task_list' },
+        observe: false,
+      });
+      expect(envelope.data).toEqual({
+        direction: 'down',
+        target: { resource_id: 'com.example:id/task_list' },
+        moved: true,
+        foreground_package: 'com.android.settings',
+      });
       const path = h.automation.sessions[0]!.swipes[0]!;
-      for (const y of [path.start.y, ...path.moves.map((m) => m.to.y)]) expect(y >= 1600 && y < 2253, `y ${y}`).toBe(true);
+      for (const y of [path.start.y, ...path.moves.map((m) => m.to.y)])
+        expect(y >= 1600 && y < 2253, `y ${y}`).toBe(true);
     });
 
     it('moved compares the named container only: a change elsewhere is not a move', async () => {
@@ -533,7 +640,11 @@ describe('actions', () => {
       h.automation.onSwipe = () => {
         h.automation.source = calendarSource.replace('Event 0', 'Event 9');
       };
-      const envelope = await h.envelope('ui_scroll', { direction: 'down', selector: { resource_id: 'com.example:id/task_list' }, observe: false });
+      const envelope = await h.envelope('ui_scroll', {
+        direction: 'down',
+        selector: { resource_id: 'com.example:id/task_list' },
+        observe: false,
+      });
       expect(envelope.data.moved).toBe(false);
     });
 
@@ -548,19 +659,33 @@ describe('actions', () => {
     it('an element outside every scrollable is refused, naming its class and the containers, and nothing is swiped', async () => {
       const h = calendar();
       place(h, { text: 'Tasks' }, 'tasks-title', 'android.widget.TextView', '[63,1520][1017,1590]');
-      const envelope = await h.envelope('ui_scroll', { direction: 'down', selector: { text: 'Tasks' }, observe: false });
+      const envelope = await h.envelope('ui_scroll', {
+        direction: 'down',
+        selector: { text: 'Tasks' },
+        observe: false,
+      });
       expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
-      expect(envelope.error?.message).toContain("The element matched by text 'Tasks' is a android.widget.TextView 'Tasks': it does not scroll and no container around it does, so nothing was swiped.");
-      expect(envelope.error?.message).toContain('{"resource_id":"com.example:id/day_strip"} (horizontal, bounds [0,252,1080,210])');
+      expect(envelope.error?.message).toContain(
+        "The element matched by text 'Tasks' is a android.widget.TextView 'Tasks': it does not scroll and no container around it does, so nothing was swiped.",
+      );
+      expect(envelope.error?.message).toContain(
+        '{"resource_id":"com.example:id/day_strip"} (horizontal, bounds [0,252,1080,210])',
+      );
       expect(h.automation.sessions[0]!.swipes).toEqual([]);
     });
 
     it('a vertical container asked to scroll right is refused with the directions it takes', async () => {
       const h = calendar();
       place(h, { resource_id: 'com.example:id/task_list' }, 'tasks', rv, '[0,1600][1080,2274]');
-      const envelope = await h.envelope('ui_scroll', { direction: 'right', selector: { resource_id: 'com.example:id/task_list' }, observe: false });
+      const envelope = await h.envelope('ui_scroll', {
+        direction: 'right',
+        selector: { resource_id: 'com.example:id/task_list' },
+        observe: false,
+      });
       expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
-      expect(envelope.error?.message).toMatch(/is in a vertical container \(androidx\.recyclerview\.widget\.RecyclerView 'com\.example:id\/task_list'\), which cannot scroll right; nothing was swiped\. Send up or down for it/);
+      expect(envelope.error?.message).toMatch(
+        /is in a vertical container \(androidx\.recyclerview\.widget\.RecyclerView 'com\.example:id\/task_list'\), which cannot scroll right; nothing was swiped\. Send up or down for it/,
+      );
       expect(h.automation.sessions[0]!.swipes).toEqual([]);
     });
 
@@ -568,9 +693,17 @@ describe('actions', () => {
       const h = calendar();
       h.device.ime = { visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } };
       place(h, { resource_id: 'com.example:id/task_list' }, 'tasks', rv, '[0,1600][1080,2274]');
-      const hidden = await h.envelope('ui_scroll', { direction: 'down', selector: { resource_id: 'com.example:id/task_list' }, observe: false });
+      const hidden = await h.envelope('ui_scroll', {
+        direction: 'down',
+        selector: { resource_id: 'com.example:id/task_list' },
+        observe: false,
+      });
       expect(hidden.error?.message).toMatch(/shows too little of itself above the keyboard/);
-      const missing = await h.envelope('ui_scroll', { direction: 'down', selector: { text: 'Nowhere' }, observe: false });
+      const missing = await h.envelope('ui_scroll', {
+        direction: 'down',
+        selector: { text: 'Nowhere' },
+        observe: false,
+      });
       expect(missing.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
       expect(missing.error?.message).toMatch(/^No visible element matched text 'Nowhere' before timeout\./);
       expect(h.automation.sessions.flatMap((s) => s.swipes)).toEqual([]);
@@ -604,9 +737,18 @@ describe('actions', () => {
   it('device_back reads the package in front first, then the foreground until it settles: old, none, then where Back led', async () => {
     const h = buildHarness();
     // The first read is the screen check before any session (issue 12: not locked, awake).
-    h.device.foregroundReads = ['com.android.settings', 'com.android.settings', 'com.android.settings', null, 'com.google.android.apps.nexuslauncher'];
+    h.device.foregroundReads = [
+      'com.android.settings',
+      'com.android.settings',
+      'com.android.settings',
+      null,
+      'com.google.android.apps.nexuslauncher',
+    ];
     const envelope = await h.envelope('device_back', { observe: false });
-    expect(envelope.data).toEqual({ back_to_package: 'com.google.android.apps.nexuslauncher', foreground_package: 'com.google.android.apps.nexuslauncher' });
+    expect(envelope.data).toEqual({
+      back_to_package: 'com.google.android.apps.nexuslauncher',
+      foreground_package: 'com.google.android.apps.nexuslauncher',
+    });
     expect(windowReads(h)).toBe(5);
     // Two waits of 150 ms (fake time) between the three reads after Back.
     expect(h.clock.monotonicMs()).toBeGreaterThanOrEqual(300);
@@ -618,9 +760,17 @@ describe('actions', () => {
 
   it('device_back that stays in the same package (or only closes the keyboard) settles on two equal reads', async () => {
     const h = buildHarness();
-    h.device.foregroundReads = ['com.android.settings', 'com.android.settings', 'com.android.settings', 'com.android.settings'];
+    h.device.foregroundReads = [
+      'com.android.settings',
+      'com.android.settings',
+      'com.android.settings',
+      'com.android.settings',
+    ];
     const envelope = await h.envelope('device_back', { observe: false });
-    expect(envelope.data).toEqual({ back_to_package: 'com.android.settings', foreground_package: 'com.android.settings' });
+    expect(envelope.data).toEqual({
+      back_to_package: 'com.android.settings',
+      foreground_package: 'com.android.settings',
+    });
     expect(windowReads(h)).toBe(1 + 3);
   });
 
@@ -636,7 +786,11 @@ describe('actions', () => {
 
     // Unknown before, and two packages taking turns: never two equal reads, so the last one seen, unsettled.
     const flapping = buildHarness();
-    flapping.device.foregroundReads = [null, null, ...Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'com.a' : 'com.b'))];
+    flapping.device.foregroundReads = [
+      null,
+      null,
+      ...Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'com.a' : 'com.b')),
+    ];
     const seen = await flapping.envelope('device_back', { observe: false });
     // The eleventh read after Back, the last within the bound, was com.a.
     expect(seen.data).toEqual({ back_to_package: 'com.a', foreground_package: 'com.a', foreground_settled: false });
@@ -672,7 +826,10 @@ describe('actions', () => {
 
   it('Appium down: APPIUM_UNAVAILABLE, nothing left open', async () => {
     const h = buildHarness();
-    h.automation.openFailure = new (await import('../../../src/domain/errors.js')).HarnessError('APPIUM_UNAVAILABLE', 'Start Appium.');
+    h.automation.openFailure = new (await import('../../../src/domain/errors.js')).HarnessError(
+      'APPIUM_UNAVAILABLE',
+      'Start Appium.',
+    );
     const envelope = await h.envelope('device_back', { observe: false });
     expect(envelope.error).toEqual({ code: 'APPIUM_UNAVAILABLE', message: 'Start Appium.' });
     expect(envelope.evidence).toBeNull();
@@ -689,7 +846,10 @@ describe('app_open and settings_open_apps (adb only, no Appium)', () => {
       h.clock.setTimeout(() => (h.device.dump = launcherDump('com.example.app')), 1_000);
     };
     const envelope = await h.envelope('app_open', { package_name: 'com.example.app' });
-    expect(envelope).toMatchObject({ ok: true, data: { opened_package: 'com.example.app', foreground_package: 'com.example.app' } });
+    expect(envelope).toMatchObject({
+      ok: true,
+      data: { opened_package: 'com.example.app', foreground_package: 'com.example.app' },
+    });
     expect(envelope.evidence?.artifact_id).toMatch(/-app-open\.png$/);
     expect(h.device.calls).toContain('startActivity');
     expect(h.automation.log).toEqual([]);
@@ -788,7 +948,9 @@ describe("a password field's text never leaves the harness (issue 12 §8)", () =
 
   const leaks = (h: TestHarness, envelope: unknown): string[] => [
     ...(JSON.stringify(envelope).includes(SECRET) ? ['the envelope'] : []),
-    ...h.logger.entries.filter((e) => `${e.message} ${JSON.stringify(e.fields ?? {})}`.includes(SECRET)).map((e) => `log: ${e.message}`),
+    ...h.logger.entries
+      .filter((e) => `${e.message} ${JSON.stringify(e.fields ?? {})}`.includes(SECRET))
+      .map((e) => `log: ${e.message}`),
   ];
 
   it('ui_get_tree, with and without include_raw, through adb and through a flow', async () => {

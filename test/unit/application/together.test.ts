@@ -16,7 +16,11 @@ const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe('together: independent reads at once, settled before the caller goes on', () => {
   it('gives the values in argument order', async () => {
-    await expect(together(Promise.resolve(1), Promise.resolve('two'), Promise.resolve(true))).resolves.toEqual([1, 'two', true]);
+    await expect(together(Promise.resolve(1), Promise.resolve('two'), Promise.resolve(true))).resolves.toEqual([
+      1,
+      'two',
+      true,
+    ]);
   });
 
   it('does not reject while another read still runs (the gate stays held until every one has settled)', async () => {

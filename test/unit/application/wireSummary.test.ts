@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildHarness } from '../../support/fakes/harness.js';
 import { settingsAppsDump } from '../../support/fakes/screens.js';
-import { selectorKeyOf, selectorOfEntry, withoutBounds, type WireSummary } from '../../../src/application/screen/wireSummary.js';
+import {
+  selectorKeyOf,
+  selectorOfEntry,
+  withoutBounds,
+  type WireSummary,
+} from '../../../src/application/screen/wireSummary.js';
 import type { ScreenSummary } from '../../../src/domain/tree/screen.js';
 
 async function tree(h: ReturnType<typeof buildHarness>, args: Record<string, unknown> = {}): Promise<WireSummary> {
@@ -38,12 +43,18 @@ describe('ui_get_tree: bounds only with include_bounds (issue 14)', () => {
 });
 
 describe('flat entries and the id key (issue 14)', () => {
-  it('writes the foreground app\'s resource ids as `id`, the selector keys beside ref and the facts', async () => {
+  it("writes the foreground app's resource ids as `id`, the selector keys beside ref and the facts", async () => {
     const h = buildHarness();
     h.device.dump = settingsAppsDump();
     const { actions } = await tree(h);
     const search = actions.find((a) => a.id === 'search');
-    expect(search).toEqual({ ref: expect.stringMatching(/^e/) as unknown, id: 'search', label: 'Search apps', role: 'input', empty: true });
+    expect(search).toEqual({
+      ref: expect.stringMatching(/^e/) as unknown,
+      id: 'search',
+      label: 'Search apps',
+      role: 'input',
+      empty: true,
+    });
     expect(selectorKeyOf(search!)).toBe('id');
     expect(selectorOfEntry(search!)).toEqual({ id: 'search' });
     expect(actions.some((a) => 'selector' in a)).toBe(false);

@@ -29,7 +29,10 @@ function javaBlock(jvmRoot: string): string {
   const end = script.indexOf(endMarker, start);
   expect(start, 'java_major() in .ci/run').toBeGreaterThanOrEqual(0);
   expect(end, 'the java -version report in .ci/run').toBeGreaterThan(start);
-  return script.slice(start, end + endMarker.length).split('/usr/lib/jvm/').join(`${jvmRoot}/`);
+  return script
+    .slice(start, end + endMarker.length)
+    .split('/usr/lib/jvm/')
+    .join(`${jvmRoot}/`);
 }
 
 interface Outcome {
@@ -60,7 +63,9 @@ function run(javaDir: string | null, jvmRoot: string): Outcome {
   const out = `${result.stdout}${result.stderr}`;
   return {
     status: result.status,
-    apt: readFileSync(aptLog, 'utf8').split('\n').filter((line) => line.length > 0),
+    apt: readFileSync(aptLog, 'utf8')
+      .split('\n')
+      .filter((line) => line.length > 0),
     firstOnPath: /FIRST (\S+)/.exec(out)?.[1] ?? '',
     reported: /version "([^"]+)"/.exec(out)?.[1] ?? '',
   };
@@ -90,11 +95,14 @@ describe.skipIf(bashPath === '')('.ci/run: Java 17 for the Selenium Grid suites'
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it.each(['j8', 'j11'])('java older than 17 (%s) and no Java 17: installs openjdk-17-jre-headless, and fails plainly when it still finds none', (java) => {
-    const outcome = run(join(root, java), none);
-    expect(outcome.apt).toEqual(['APT update -qq', 'APT install -y -qq openjdk-17-jre-headless']);
-    expect(outcome.status).toBe(1);
-  });
+  it.each(['j8', 'j11'])(
+    'java older than 17 (%s) and no Java 17: installs openjdk-17-jre-headless, and fails plainly when it still finds none',
+    (java) => {
+      const outcome = run(join(root, java), none);
+      expect(outcome.apt).toEqual(['APT update -qq', 'APT install -y -qq openjdk-17-jre-headless']);
+      expect(outcome.status).toBe(1);
+    },
+  );
 
   it('no java at all and no Java 17: installs it', () => {
     const outcome = run(null, none);

@@ -30,7 +30,8 @@ export function trackerCitations(file: string, text: string): string[] {
   text.split('\n').forEach((line, index) => {
     for (const { name, pattern } of TRACKER_FORMS) {
       const match = pattern.exec(line);
-      if (match) found.push(`${file}:${index + 1}: ${name}: …${line.slice(Math.max(0, match.index - 30), match.index + 40)}…`);
+      if (match)
+        found.push(`${file}:${index + 1}: ${name}: …${line.slice(Math.max(0, match.index - 30), match.index + 40)}…`);
     }
   });
   return found;
@@ -38,7 +39,14 @@ export function trackerCitations(file: string, text: string): string[] {
 
 describe('README.md and docs/ name sections by what they are, not by tracker numbers', () => {
   it('the check finds each form it looks for', () => {
-    const sample = ['## Issue 13: refs', 'as issues 8 and 12 asked', 'see (#13)', 'seed 002 says', 'appium/appium#22337 is public', 'fill="#000"'].join('\n');
+    const sample = [
+      '## Issue 13: refs',
+      'as issues 8 and 12 asked',
+      'see (#13)',
+      'seed 002 says',
+      'appium/appium#22337 is public',
+      'fill="#000"',
+    ].join('\n');
     expect(trackerCitations('sample.md', sample).map((hit) => hit.split(':')[1])).toEqual(['1', '2', '3', '4']);
   });
 

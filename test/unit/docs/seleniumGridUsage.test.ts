@@ -15,7 +15,10 @@ describe('docs/usage.md: the Selenium Grid relay TOML', () => {
     const section = usage.slice(usage.indexOf('### Through a Selenium Grid'));
     const block = /```toml\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block, 'a ```toml block in the section').toBeDefined();
-    const unindented = (block ?? '').split('\n').map((line) => line.replace(/^ {3}/, '')).join('\n');
+    const unindented = (block ?? '')
+      .split('\n')
+      .map((line) => line.replace(/^ {3}/, ''))
+      .join('\n');
     expect(unindented).toBe(relayNodeToml({ appiumUrl: 'http://127.0.0.1:4723', udid: 'emulator-5554' }));
   });
 });
@@ -29,7 +32,10 @@ function tomlBlocks(file: string, heading: string): string[] {
   const end = rest.search(/^## /m);
   const section = end === -1 ? rest : rest.slice(0, end);
   return [...section.matchAll(/```toml\n([\s\S]*?)```/g)].map((match) =>
-    (match[1] ?? '').split('\n').map((line) => line.replace(/^ {3}/, '')).join('\n'),
+    (match[1] ?? '')
+      .split('\n')
+      .map((line) => line.replace(/^ {3}/, ''))
+      .join('\n'),
   );
 }
 

@@ -20,20 +20,44 @@ const packageRoot = findPackageRoot(fileURLToPath(import.meta.url));
 
 describe('parseJavaVersion', () => {
   const cases: Array<[string, string, number | null]> = [
-    ['Oracle 8', 'java version "1.8.0_381"\nJava(TM) SE Runtime Environment (build 1.8.0_381-b09)\nJava HotSpot(TM) 64-Bit Server VM', 8],
-    ['OpenJDK 17 (Debian)', 'openjdk version "17.0.15" 2025-04-15\nOpenJDK Runtime Environment (build 17.0.15+6-Debian-1deb12u1)', 17],
+    [
+      'Oracle 8',
+      'java version "1.8.0_381"\nJava(TM) SE Runtime Environment (build 1.8.0_381-b09)\nJava HotSpot(TM) 64-Bit Server VM',
+      8,
+    ],
+    [
+      'OpenJDK 17 (Debian)',
+      'openjdk version "17.0.15" 2025-04-15\nOpenJDK Runtime Environment (build 17.0.15+6-Debian-1deb12u1)',
+      17,
+    ],
     ['OpenJDK 21, bare major', 'openjdk version "21" 2023-09-19\nOpenJDK Runtime Environment (build 21+35-2513)', 21],
-    ['Oracle 21 LTS', 'java version "21.0.2" 2024-01-16 LTS\nJava(TM) SE Runtime Environment (build 21.0.2+13-LTS-58)', 21],
+    [
+      'Oracle 21 LTS',
+      'java version "21.0.2" 2024-01-16 LTS\nJava(TM) SE Runtime Environment (build 21.0.2+13-LTS-58)',
+      21,
+    ],
     [
       'IBM J9 8',
       'java version "1.8.0_361"\nJava(TM) SE Runtime Environment (build 8.0.8.0 - pxa6480sr8-20230314_01(SR8))\nIBM J9 VM (build 2.9, JRE 1.8.0 Linux amd64-64-Bit)',
       8,
     ],
-    ['IBM Semeru 17', 'openjdk version "17.0.8.1" 2023-08-24\nIBM Semeru Runtime Open Edition 17.0.8.1 (build 17.0.8.1+1)\nEclipse OpenJ9 VM 17.0.8.1', 17],
+    [
+      'IBM Semeru 17',
+      'openjdk version "17.0.8.1" 2023-08-24\nIBM Semeru Runtime Open Edition 17.0.8.1 (build 17.0.8.1+1)\nEclipse OpenJ9 VM 17.0.8.1',
+      17,
+    ],
     ['early access', 'openjdk version "22-ea" 2024-03-19\nOpenJDK Runtime Environment (build 22-ea+27-2262)', 22],
-    ['java --version, Oracle', 'java 21.0.2 2024-01-16 LTS\nJava(TM) SE Runtime Environment (build 21.0.2+13-LTS-58)', 21],
+    [
+      'java --version, Oracle',
+      'java 21.0.2 2024-01-16 LTS\nJava(TM) SE Runtime Environment (build 21.0.2+13-LTS-58)',
+      21,
+    ],
     ['java --version, OpenJDK', 'openjdk 17.0.9 2023-10-17\nOpenJDK Runtime Environment Temurin-17.0.9+9', 17],
-    ['a tool-options banner first', 'Picked up JAVA_TOOL_OPTIONS: -Dfile.encoding=UTF8\nopenjdk version "11.0.20" 2023-07-18', 11],
+    [
+      'a tool-options banner first',
+      'Picked up JAVA_TOOL_OPTIONS: -Dfile.encoding=UTF8\nopenjdk version "11.0.20" 2023-07-18',
+      11,
+    ],
     ['Java 7', 'java version "1.7.0_80"', 7],
     ['not java at all', 'bash: java: command not found', null],
     ['empty', '', null],
@@ -121,10 +145,16 @@ class FakeRunner implements ProcessRunner {
     if (file.endsWith('java')) return this.java;
     if (file === process.execPath) return ok(this.driverList);
     if (file !== ADB) return { exitCode: null, failure: 'not-found', stdout: '', stderr: '' };
-    if (args[0] === 'version') return ok('Android Debug Bridge version 1.0.41\nVersion 29.0.6-debian\nInstalled as /usr/lib/android-sdk/platform-tools/adb\n');
+    if (args[0] === 'version')
+      return ok(
+        'Android Debug Bridge version 1.0.41\nVersion 29.0.6-debian\nInstalled as /usr/lib/android-sdk/platform-tools/adb\n',
+      );
     const device = this.device;
     if (args[0] === 'devices') {
-      const listing = device ? (device.listing ?? 'emulator-5554          device product:sdk_gphone64 model:sdk_gphone64_x86_64 device:emu64 transport_id:1\n') : '';
+      const listing = device
+        ? (device.listing ??
+          'emulator-5554          device product:sdk_gphone64 model:sdk_gphone64_x86_64 device:emu64 transport_id:1\n')
+        : '';
       return ok(`List of devices attached\n${listing}\n`);
     }
     if (!device) return { exitCode: 1, stdout: '', stderr: "error: device 'emulator-5554' not found\n" };
@@ -136,16 +166,26 @@ class FakeRunner implements ProcessRunner {
     const resolve = /resolve-activity .* (\S+)$/.exec(rest)?.[1];
     if (resolve) {
       const activity = device.launcher?.[resolve];
-      return activity ? ok(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${activity}\n`) : ok('No activity found\n');
+      return activity
+        ? ok(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${activity}\n`)
+        : ok('No activity found\n');
     }
     return { exitCode: 127, stdout: '', stderr: 'unexpected' };
   }
 }
 
 const bootedDevice: Device = {
-  props: { 'ro.build.version.release': '14', 'ro.build.version.sdk': '34', 'ro.product.model': 'sdk_gphone64_x86_64', 'sys.boot_completed': '1' },
+  props: {
+    'ro.build.version.release': '14',
+    'ro.build.version.sdk': '34',
+    'ro.product.model': 'sdk_gphone64_x86_64',
+    'sys.boot_completed': '1',
+  },
   packages: ['com.android.settings', 'com.example.notes', 'com.example.service'],
-  launcher: { 'com.android.settings': 'com.android.settings/.Settings', 'com.example.notes': 'com.example.notes/.MainActivity' },
+  launcher: {
+    'com.android.settings': 'com.android.settings/.Settings',
+    'com.example.notes': 'com.example.notes/.MainActivity',
+  },
 };
 
 const scratch: string[] = [];
@@ -153,7 +193,9 @@ afterEach(() => {
   for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function options(overrides: Partial<DoctorOptions> & { envExtra?: NodeJS.ProcessEnv } = {}): DoctorOptions & { runner: FakeRunner } {
+function options(
+  overrides: Partial<DoctorOptions> & { envExtra?: NodeJS.ProcessEnv } = {},
+): DoctorOptions & { runner: FakeRunner } {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'amh-doctor-'));
   scratch.push(cwd);
   const { envExtra, ...rest } = overrides;
@@ -177,17 +219,35 @@ function byName(results: readonly CheckResult[]): Record<string, CheckResult> {
 describe('runDoctor', () => {
   it('runs every check in order, cheapest first, and passes on a ready setup', async () => {
     const results = await runDoctor(options({ targetPackage: 'com.example.notes' }));
-    expect(results.map((r) => r.name)).toEqual(['node', 'dependencies', 'config', 'evidence', 'java', 'adb', 'serial', 'device', 'android', 'app', 'appium']);
+    expect(results.map((r) => r.name)).toEqual([
+      'node',
+      'dependencies',
+      'config',
+      'evidence',
+      'java',
+      'adb',
+      'serial',
+      'device',
+      'android',
+      'app',
+      'appium',
+    ]);
     expect(results.filter((r) => r.status !== 'ok')).toEqual([]);
     const checks = byName(results);
-    expect(checks.adb?.summary).toContain('1.0.41 (29.0.6-debian) at /sdk/platform-tools/adb (found through ANDROID_HOME)');
+    expect(checks.adb?.summary).toContain(
+      '1.0.41 (29.0.6-debian) at /sdk/platform-tools/adb (found through ANDROID_HOME)',
+    );
     expect(checks.android?.summary).toBe('Android 14 (API 34), boot completed');
     expect(checks.app?.summary).toContain('com.example.notes/.MainActivity');
     expect(formatReport(results).blocking).toBe(0);
   });
 
   it('without adb: one blocking line for adb, the device checks skipped, and the rest still checked', async () => {
-    const opts = options({ adbExists: () => false, targetPackage: 'com.example.notes', envExtra: { ANDROID_HOME: '/nowhere' } });
+    const opts = options({
+      adbExists: () => false,
+      targetPackage: 'com.example.notes',
+      envExtra: { ANDROID_HOME: '/nowhere' },
+    });
     const results = byName(await runDoctor(opts));
     expect(results.adb?.status).toBe('miss');
     expect(results.adb?.summary).toBe('adb not found in ANDROID_HOME/platform-tools, PATH');
@@ -201,7 +261,7 @@ describe('runDoctor', () => {
     expect(opts.runner.calls.some((c) => c.includes(' -s '))).toBe(false);
   });
 
-  it('with no device: the device blocks with adb\'s own diagnosis as the remedy', async () => {
+  it("with no device: the device blocks with adb's own diagnosis as the remedy", async () => {
     const opts = options({ runner: new FakeRunner(null), envExtra: { ANDROID_UDID: 'emulator-5554' } });
     const results = byName(await runDoctor(opts));
     expect(results.device?.status).toBe('miss');
@@ -211,7 +271,11 @@ describe('runDoctor', () => {
   });
 
   it.each([
-    ['unauthorized', 'error: device unauthorized.\nThis adb server\'s $ADB_VENDOR_KEYS is not set', /accept the "Allow USB debugging" prompt/],
+    [
+      'unauthorized',
+      "error: device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set",
+      /accept the "Allow USB debugging" prompt/,
+    ],
     ['offline', 'error: device offline', /is offline/],
   ])('a device that is %s gets the remedy that fits', async (_state, stderr, remedy) => {
     const device: Device = { ...bootedDevice, state: { exitCode: 1, stdout: '', stderr } };
@@ -222,7 +286,9 @@ describe('runDoctor', () => {
 
   it('a device still booting is not ready', async () => {
     const device: Device = { ...bootedDevice, props: { ...bootedDevice.props, 'sys.boot_completed': '' } };
-    const results = byName(await runDoctor(options({ runner: new FakeRunner(device), targetPackage: 'com.example.notes' })));
+    const results = byName(
+      await runDoctor(options({ runner: new FakeRunner(device), targetPackage: 'com.example.notes' })),
+    );
     expect(results.device?.status).toBe('ok');
     expect(results.android?.status).toBe('miss');
     expect(results.android?.summary).toMatch(/still booting/);
@@ -239,10 +305,14 @@ describe('runDoctor', () => {
   });
 
   it('ANDROID_UDID unset: the one allowed device online is checked, whatever its number (no emulator-5554 assumed)', async () => {
-    const listing = 'emulator-5556          device product:sdk model:Pixel_7 transport_id:2\nR58M123ABC             device model:SM_G991B transport_id:3\n';
+    const listing =
+      'emulator-5556          device product:sdk model:Pixel_7 transport_id:2\nR58M123ABC             device model:SM_G991B transport_id:3\n';
     const opts = options({ runner: new FakeRunner({ ...bootedDevice, listing }) });
     const results = byName(await runDoctor(opts));
-    expect(results.serial).toMatchObject({ status: 'ok', summary: 'ANDROID_UDID unset: emulator-5556, the one allowed device online' });
+    expect(results.serial).toMatchObject({
+      status: 'ok',
+      summary: 'ANDROID_UDID unset: emulator-5556, the one allowed device online',
+    });
     expect(results.device?.summary).toMatch(/^emulator-5556 is online/);
     expect(opts.runner.calls.some((c) => c.includes('-s emulator-5554'))).toBe(false);
     // The refused serial was never contacted.
@@ -250,7 +320,13 @@ describe('runDoctor', () => {
   });
 
   it('ANDROID_UDID unset: none online blocks listing what adb sees; several is advice naming them, device checks skipped', async () => {
-    const none = byName(await runDoctor(options({ runner: new FakeRunner({ ...bootedDevice, listing: 'emulator-5554          offline transport_id:1\n' }) })));
+    const none = byName(
+      await runDoctor(
+        options({
+          runner: new FakeRunner({ ...bootedDevice, listing: 'emulator-5554          offline transport_id:1\n' }),
+        }),
+      ),
+    );
     expect(none.serial?.status).toBe('miss');
     expect(none.serial?.summary).toContain('emulator-5554 (offline)');
     expect(none.device?.status).toBe('skipped');
@@ -277,11 +353,20 @@ describe('runDoctor', () => {
     expect(opts.runner.calls.filter((c) => c.startsWith(ADB))).toEqual([]);
     for (const name of ['adb', 'serial', 'device', 'android', 'app']) expect(checks[name]?.status).toBe('skipped');
     expect(checks.appium).toMatchObject({ status: 'ok' });
-    expect(checks.appium?.summary).toContain('remote mode: Appium 3.8.0 answers at https://hub.example.com/wd/hub (credentials from APPIUM_URL userinfo)');
-    expect(asked).toEqual([{ url: 'https://hub.example.com/wd/hub', authorization: `Basic ${Buffer.from(`tester:${key}`).toString('base64')}` }]);
+    expect(checks.appium?.summary).toContain(
+      'remote mode: Appium 3.8.0 answers at https://hub.example.com/wd/hub (credentials from APPIUM_URL userinfo)',
+    );
+    expect(asked).toEqual([
+      {
+        url: 'https://hub.example.com/wd/hub',
+        authorization: `Basic ${Buffer.from(`tester:${key}`).toString('base64')}`,
+      },
+    ]);
     expect(formatReport(results).lines.join('\n')).not.toContain(key);
     // http beyond loopback is refused before any request.
-    const plain = byName(await runDoctor(options({ envExtra: { ANDROID_MCP_REMOTE: '1', APPIUM_URL: 'http://hub.example.com' } })));
+    const plain = byName(
+      await runDoctor(options({ envExtra: { ANDROID_MCP_REMOTE: '1', APPIUM_URL: 'http://hub.example.com' } })),
+    );
     expect(plain.appium?.status).toBe('miss');
     expect(plain.appium?.remedy).toMatch(/must be https/);
   });
@@ -295,12 +380,18 @@ describe('runDoctor', () => {
   it('a retention bound the server would refuse is a blocking config line, and the rest is still checked', async () => {
     const results = byName(await runDoctor(options({ envExtra: { ANDROID_MCP_ARTIFACTS_MAX_MB: '2GB' } })));
     expect(results.config?.status).toBe('miss');
-    expect(results.config?.summary).toMatch(/^ANDROID_MCP_ARTIFACTS_MAX_MB="2GB" is not usable: give a number of megabytes/);
+    expect(results.config?.summary).toMatch(
+      /^ANDROID_MCP_ARTIFACTS_MAX_MB="2GB" is not usable: give a number of megabytes/,
+    );
     expect(results.evidence?.status).toBe('ok');
   });
 
   it('an allowed non-emulator serial passes the guard and says why', async () => {
-    const results = byName(await runDoctor(options({ envExtra: { ANDROID_UDID: '127.0.0.1:5557', ANDROID_MCP_ALLOW_SERIALS: '127.0.0.1:5557' } })));
+    const results = byName(
+      await runDoctor(
+        options({ envExtra: { ANDROID_UDID: '127.0.0.1:5557', ANDROID_MCP_ALLOW_SERIALS: '127.0.0.1:5557' } }),
+      ),
+    );
     expect(results.serial?.status).toBe('ok');
     expect(results.serial?.summary).toMatch(/ALLOW_SERIALS/);
   });
@@ -361,10 +452,19 @@ describe('runDoctor', () => {
       sessions: 0,
     });
     const run = async (ready: boolean, up: number) =>
-      byName(await runDoctor(options({ envExtra: { APPIUM_URL: 'http://127.0.0.1:4444' }, appiumStatus: () => Promise.resolve(grid(ready, up)) })));
+      byName(
+        await runDoctor(
+          options({
+            envExtra: { APPIUM_URL: 'http://127.0.0.1:4444' },
+            appiumStatus: () => Promise.resolve(grid(ready, up)),
+          }),
+        ),
+      );
     const ready = await run(true, 1);
     expect(ready.appium?.status).toBe('ok');
-    expect(ready.appium?.summary).toBe('Selenium Grid 4.48.0 at http://127.0.0.1:4444: ready, 1 node(s), 1 up, 1 available; Appium behind it of unknown version');
+    expect(ready.appium?.summary).toBe(
+      'Selenium Grid 4.48.0 at http://127.0.0.1:4444: ready, 1 node(s), 1 up, 1 available; Appium behind it of unknown version',
+    );
     const down = await run(false, 0);
     expect(down.appium?.status).toBe('miss');
     expect(down.appium?.summary).toMatch(/not ready, 1 node\(s\), 0 up, 0 available/);
@@ -393,7 +493,9 @@ describe('runDoctor', () => {
     expect(results.config?.summary).toContain('APPIUM_URL=localhost:4723');
     expect(results.appium?.status).toBe('miss');
     expect(results.appium?.summary).toBe('APPIUM_URL=localhost:4723 is refused by the Appium guard');
-    expect(results.appium?.remedy).toBe("APPIUM_URL 'localhost:4723' has no scheme. Write it as http://localhost:4723 (or unset it to let the harness start its own Appium).");
+    expect(results.appium?.remedy).toBe(
+      "APPIUM_URL 'localhost:4723' has no scheme. Write it as http://localhost:4723 (or unset it to let the harness start its own Appium).",
+    );
   });
 
   it('without ANDROID_UDID the config row names no default device, and the remedy offers the built-in virtual device', async () => {
@@ -401,7 +503,9 @@ describe('runDoctor', () => {
     const results = byName(await runDoctor(opts));
     expect(results.config?.summary).toMatch(/^device: ANDROID_UDID unset \(found through adb, below\)/);
     expect(results.serial?.status).toBe('miss');
-    expect(results.serial?.remedy).toContain('the built-in virtual device (`android-mcp-harness virtual-device`, which adb lists as emulator-5554)');
+    expect(results.serial?.remedy).toContain(
+      'the built-in virtual device (`android-mcp-harness virtual-device`, which adb lists as emulator-5554)',
+    );
   });
 
   it('managed mode blocks when the driver is not listed or Appium does not start', async () => {
@@ -409,7 +513,9 @@ describe('runDoctor', () => {
     expect(noDriver.appium?.status).toBe('miss');
     expect(noDriver.appium?.summary).toMatch(/does not list the uiautomator2 driver/);
 
-    const noStart = byName(await runDoctor(options({ tryManagedAppium: () => Promise.reject(new Error('exited with 1 before answering')) })));
+    const noStart = byName(
+      await runDoctor(options({ tryManagedAppium: () => Promise.reject(new Error('exited with 1 before answering')) })),
+    );
     expect(noStart.appium?.status).toBe('miss');
     expect(noStart.appium?.summary).toMatch(/did not start: exited with 1/);
   });
@@ -418,7 +524,9 @@ describe('runDoctor', () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'amh-doctor-'));
     scratch.push(cwd);
     writeFileSync(path.join(cwd, 'a-file'), 'x');
-    const results = byName(await runDoctor(options({ cwd, envExtra: { ANDROID_MCP_ARTIFACTS_DIR: 'a-file/artifacts' } })));
+    const results = byName(
+      await runDoctor(options({ cwd, envExtra: { ANDROID_MCP_ARTIFACTS_DIR: 'a-file/artifacts' } })),
+    );
     expect(results.evidence?.status).toBe('miss');
     expect(results.evidence?.remedy).toMatch(/ANDROID_MCP_ARTIFACTS_DIR/);
   });
@@ -451,7 +559,15 @@ describe('formatReport', () => {
       { name: 'appium', status: 'miss', summary: 'no answer', remedy: 'Start Appium.' },
     ]);
     expect(blocking).toBe(2);
-    expect(lines.slice(0, 4)).toEqual(['[ok  ] node    Node 20', '[MISS] adb     adb not found', '[--  ] device  skipped: needs adb', '[MISS] appium  no answer']);
-    expect(lines.filter((l) => l.startsWith('  ') && !l.includes('(advice)'))).toEqual(['  adb: Install platform-tools.', '  appium: Start Appium.']);
+    expect(lines.slice(0, 4)).toEqual([
+      '[ok  ] node    Node 20',
+      '[MISS] adb     adb not found',
+      '[--  ] device  skipped: needs adb',
+      '[MISS] appium  no answer',
+    ]);
+    expect(lines.filter((l) => l.startsWith('  ') && !l.includes('(advice)'))).toEqual([
+      '  adb: Install platform-tools.',
+      '  appium: Start Appium.',
+    ]);
   });
 });

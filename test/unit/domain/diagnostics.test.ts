@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { belongsTo, parseAnrEvents, parseCrashBuffer, STACK_LINES_MAX } from '../../../src/domain/diagnostics/crashes.js';
+import {
+  belongsTo,
+  parseAnrEvents,
+  parseCrashBuffer,
+  STACK_LINES_MAX,
+} from '../../../src/domain/diagnostics/crashes.js';
 import { atLeast, parseThreadtime, parseThreadtimeLine } from '../../../src/domain/diagnostics/logLine.js';
-import { cutMessage, DIAGNOSTICS_BUDGET_BYTES, LOG_MESSAGE_CHARS_MAX, newestWithin } from '../../../src/domain/diagnostics/logBudget.js';
+import {
+  cutMessage,
+  DIAGNOSTICS_BUDGET_BYTES,
+  LOG_MESSAGE_CHARS_MAX,
+  newestWithin,
+} from '../../../src/domain/diagnostics/logBudget.js';
 import { wireBytesOfJson } from '../../../src/domain/summary/answerBudget.js';
 
 // Written for this project in the format of liblog's logprint.cpp (threadtime: "%s %5d %5d %c %-8s: ",
@@ -21,7 +31,11 @@ const CRASH = [
   '2026-12-01 22:47:02.511 +0000  4321  4321 E AndroidRuntime: FATAL EXCEPTION: main',
   '2026-12-01 22:47:02.511 +0000  4321  4321 E AndroidRuntime: Process: com.google.android.deskclock, PID: 4321',
   '2026-12-01 22:47:02.511 +0000  4321  4321 E AndroidRuntime: java.lang.IllegalStateException: No alarm provider',
-  ...Array.from({ length: 15 }, (_, i) => `2026-12-01 22:47:02.512 +0000  4321  4321 E AndroidRuntime: \tat com.android.deskclock.Frame${i}.run(Frame${i}.java:${i + 10})`),
+  ...Array.from(
+    { length: 15 },
+    (_, i) =>
+      `2026-12-01 22:47:02.512 +0000  4321  4321 E AndroidRuntime: \tat com.android.deskclock.Frame${i}.run(Frame${i}.java:${i + 10})`,
+  ),
   '2026-12-01 22:48:00.000 +0000  5000  5000 F DEBUG   : *** *** *** *** *** *** *** *** *** *** *** *** *** *** *** ***',
   "2026-12-01 22:48:00.000 +0000  5000  5000 F DEBUG   : Build fingerprint: 'google/sdk_gphone64_x86_64/emu64xa:14/UE1A/1:userdebug/dev-keys'",
   '2026-12-01 22:48:00.000 +0000  5000  5000 F DEBUG   : pid: 4400, tid: 4412, name: RenderThread  >>> com.example.app:render <<<',
@@ -55,11 +69,20 @@ describe('threadtime lines', () => {
     });
     expect(lines[2]).toMatchObject({ tag: 'System', level: 'W', message: 'A resource failed to call close. ' });
     // +0100: an hour ahead of UTC, so the same instant as 22:46 UTC; a ": " inside the message stays in it.
-    expect(lines[3]).toMatchObject({ time: '2026-12-01T22:46:41.006Z', tag: 'flutter', message: '[ERROR] Unhandled Exception: a: b' });
+    expect(lines[3]).toMatchObject({
+      time: '2026-12-01T22:46:41.006Z',
+      tag: 'flutter',
+      message: '[ERROR] Unhandled Exception: a: b',
+    });
   });
 
   it('refuses other formats', () => {
-    for (const raw of ['12-01 22:46:40.123  4321  4321 I Tag: no year', 'I/Tag( 123): brief', '2026-12-01 22:46:40.123 +0000  x  1 I T: m', '']) {
+    for (const raw of [
+      '12-01 22:46:40.123  4321  4321 I Tag: no year',
+      'I/Tag( 123): brief',
+      '2026-12-01 22:46:40.123 +0000  x  1 I T: m',
+      '',
+    ]) {
       expect(parseThreadtimeLine(raw), raw).toBeNull();
     }
   });
@@ -94,7 +117,13 @@ describe('crash blocks and ANR events', () => {
       stack: ['#00 pc 000000000004f1a0  /data/app/lib/x86_64/libnative.so (crash+16)'],
       stackTruncated: false,
     });
-    expect(second).toMatchObject({ kind: 'crash', process: 'com.example.app', pid: 4600, exception: 'java.lang.NullPointerException', stack: ['\tat com.example.app.Main.onCreate(Main.java:5)'] });
+    expect(second).toMatchObject({
+      kind: 'crash',
+      process: 'com.example.app',
+      pid: 4600,
+      exception: 'java.lang.NullPointerException',
+      stack: ['\tat com.example.app.Main.onCreate(Main.java:5)'],
+    });
   });
 
   it('reads am_anr events, a reason with commas included, and skips what is not one', () => {

@@ -19,7 +19,8 @@ function overIdleTimingAppium(config: Partial<HarnessConfig>) {
     drivers = timing.drivers;
     return timing.remote;
   });
-  const warnings = () => h.logger.entries.filter((e) => e.level === 'warn' || e.level === 'error').map((e) => e.message);
+  const warnings = () =>
+    h.logger.entries.filter((e) => e.level === 'warn' || e.level === 'error').map((e) => e.message);
   return { ...h, drivers, warnings };
 }
 
@@ -87,7 +88,9 @@ describe('the driver idle timeout follows the lease', () => {
     await h.clock.advance(0);
     expect(driver.commands.at(-1)).toBe('deleteSession');
     expect(h.warnings()).not.toContain('Appium session close failed');
-    expect(h.logger.entries.some((e) => e.level === 'debug' && e.message === 'Appium session was already gone at close')).toBe(true);
+    expect(
+      h.logger.entries.some((e) => e.level === 'debug' && e.message === 'Appium session was already gone at close'),
+    ).toBe(true);
     // The device is free for a new flow at once.
     expect((await h.envelope('ui_session_open')).ok).toBe(true);
   });

@@ -22,7 +22,9 @@ const sample = [
       cls: 'android.widget.LinearLayout',
       clickable: true,
       bounds: '[0,100][1080,300]',
-      children: [{ cls: 'android.widget.EditText', hint: 'Search', id: 'com.example.app:id/q', bounds: '[10,110][1070,290]' }],
+      children: [
+        { cls: 'android.widget.EditText', hint: 'Search', id: 'com.example.app:id/q', bounds: '[10,110][1070,290]' },
+      ],
     },
   ]),
 ];
@@ -65,7 +67,7 @@ describe('parseDump', () => {
     }
   });
 
-  it('ignores junk around the hierarchy (adb chatter, the device\'s own trailer)', () => {
+  it("ignores junk around the hierarchy (adb chatter, the device's own trailer)", () => {
     const xml = `WARNING: linker: junk\r\n${uiautomatorDump(sample)}UI hierchary dumped to: /dev/tty\r\n`;
     expect(parseDump(xml).nodes).toHaveLength(4);
     expect(parseDump(`\uFEFF  ${uiautomatorDump(sample)}\n\n`).nodes).toHaveLength(4);
@@ -125,7 +127,11 @@ describe('parseDump', () => {
     ['whitespace', '  \n ', /empty/],
     ['null root node', 'ERROR: null root node returned by UiTestAutomationBridge.\n', /null root node/],
     ['idle state', 'ERROR: could not get idle state.\n', /idle state/],
-    ['UiAutomation busy', 'java.lang.IllegalStateException: UiAutomationService x already registered!', /another UiAutomation/],
+    [
+      'UiAutomation busy',
+      'java.lang.IllegalStateException: UiAutomationService x already registered!',
+      /another UiAutomation/,
+    ],
     ['not XML', '{"json": true}', /no <hierarchy>/],
     ['no nodes', '<hierarchy rotation="0"></hierarchy>', /no nodes/],
     ['self-closing hierarchy', '<hierarchy rotation="0"/>', /no nodes/],
@@ -177,7 +183,13 @@ describe('showing-hint and password fields', () => {
       { cls: 'android.widget.TextView', text: 'hunter2-secret is not a password here', bounds: '[0,0][1080,100]' },
       { cls: 'android.widget.EditText', text, hint: 'Password', password: true, bounds: '[0,100][1080,250]' },
       { cls: 'android.widget.EditText', text: '', password: true, bounds: '[0,250][1080,400]' },
-      { cls: 'android.widget.EditText', text: 'Password', hint: 'Password', password: true, bounds: '[0,400][1080,550]' },
+      {
+        cls: 'android.widget.EditText',
+        text: 'Password',
+        hint: 'Password',
+        password: true,
+        bounds: '[0,400][1080,550]',
+      },
     ]),
   ];
 

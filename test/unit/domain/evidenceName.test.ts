@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ARTIFACT_ID_PATTERN, EVIDENCE_LABELS, failureLabel, formatEvidenceName, isArtifactId } from '../../../src/domain/evidenceName.js';
+import {
+  ARTIFACT_ID_PATTERN,
+  EVIDENCE_LABELS,
+  failureLabel,
+  formatEvidenceName,
+  isArtifactId,
+} from '../../../src/domain/evidenceName.js';
 
 describe('formatEvidenceName (CONTRACT §9)', () => {
   /** 2026-11-30 17:12:03 UTC plus `us` microseconds. */
@@ -10,7 +16,9 @@ describe('formatEvidenceName (CONTRACT §9)', () => {
     expect(formatEvidenceName(at(7), 'screen')).toBe('20261130-171203-000007-screen.png');
     expect(formatEvidenceName(at(999_999), 'screen')).toBe('20261130-171203-999999-screen.png');
     expect(formatEvidenceName(at(1_000_000), 'screen')).toBe('20261130-171204-000000-screen.png');
-    expect(formatEvidenceName(Date.UTC(2027, 0, 2, 3, 4, 5) * 1000, 'failure-app-open')).toBe('20270102-030405-000000-failure-app-open.png');
+    expect(formatEvidenceName(Date.UTC(2027, 0, 2, 3, 4, 5) * 1000, 'failure-app-open')).toBe(
+      '20270102-030405-000000-failure-app-open.png',
+    );
   });
 
   it('sorts names in time order within a second and across seconds, whatever the labels', () => {

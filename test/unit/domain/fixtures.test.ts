@@ -47,7 +47,24 @@ if (!present) {
 
 describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
   const files = fixtureFiles();
-  const totals = { unnamed: 0, files: 0, nodes: 0, offered: 0, checked: 0, viaId: 0, viaA11y: 0, viaXpath: 0, disambiguated: 0, ambiguous: 0, findings: 0, xmlBytes: 0, summaryBytes: 0, scrollables: 0, scrollablesNamed: 0, ids: 0 };
+  const totals = {
+    unnamed: 0,
+    files: 0,
+    nodes: 0,
+    offered: 0,
+    checked: 0,
+    viaId: 0,
+    viaA11y: 0,
+    viaXpath: 0,
+    disambiguated: 0,
+    ambiguous: 0,
+    findings: 0,
+    xmlBytes: 0,
+    summaryBytes: 0,
+    scrollables: 0,
+    scrollablesNamed: 0,
+    ids: 0,
+  };
 
   it('finds the fixtures', () => {
     expect(files.length).toBeGreaterThanOrEqual(40);
@@ -66,7 +83,8 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
       totals.nodes += tree.nodes.length;
       totals.offered += plans.length;
       totals.findings +=
-        summary.counts?.layout_findings ?? (summary.layout_findings ?? []).reduce((n, f) => n + ('actions' in f ? f.actions.length : 1), 0);
+        summary.counts?.layout_findings ??
+        (summary.layout_findings ?? []).reduce((n, f) => n + ('actions' in f ? f.actions.length : 1), 0);
       totals.xmlBytes += Buffer.byteLength(xml);
       totals.summaryBytes += Buffer.byteLength(JSON.stringify(summary));
       // Real dumps report visible (clipped) bounds: nothing in them can be off screen, and a
@@ -104,7 +122,8 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
         // The advertised bounds are the actionable node's; the selector's node is it or inside it.
         expect(entry.bounds).toEqual(toBox(plan.node.bounds!));
         let inside = false;
-        for (let n: typeof plan.selectorNode | null = plan.selectorNode; n; n = n.parent) if (n === plan.node) inside = true;
+        for (let n: typeof plan.selectorNode | null = plan.selectorNode; n; n = n.parent)
+          if (n === plan.node) inside = true;
         expect(inside).toBe(true);
         if (entry.disambiguated) totals.disambiguated++;
         expect(entry.ambiguous).toBeUndefined();
@@ -154,7 +173,9 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
     runs.sort((a, b) => a - b);
     const median = runs[Math.floor(runs.length / 2)]!;
     // eslint-disable-next-line no-console -- the measurement is part of the report
-    console.log(`parse+summarise ${largest.slice(fixturesRoot.length + 1)} (${xml.length} chars): median ${median.toFixed(2)} ms over ${runs.length} runs`);
+    console.log(
+      `parse+summarise ${largest.slice(fixturesRoot.length + 1)} (${xml.length} chars): median ${median.toFixed(2)} ms over ${runs.length} runs`,
+    );
     // The 20 ms target is a benchmark figure; the unit bound is loose so a busy CI box cannot flake it.
     expect(median).toBeLessThan(100);
   });

@@ -30,7 +30,10 @@ describe('guardCall: which guards a call needs, in order', () => {
   it('the device guard speaks first: a bad serial under a bad endpoint is EMULATOR_UNAVAILABLE, whatever the reach', () => {
     const policy = { ...SAFE, appiumUrl: 'http://10.0.0.5:4723' };
     for (const reach of ['adb', 'appium', 'act'] as Reach[]) {
-      expect(codeOf(() => guardCall('R58M12345', reach, policy)), reach).toBe('EMULATOR_UNAVAILABLE');
+      expect(
+        codeOf(() => guardCall('R58M12345', reach, policy)),
+        reach,
+      ).toBe('EMULATOR_UNAVAILABLE');
     }
   });
 

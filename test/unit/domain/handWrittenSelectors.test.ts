@@ -37,7 +37,14 @@ describe('validation of hand-written selectors', () => {
       { class_name: 'android.widget.Switch' },
       { resource_id_matches: 'com\\.android\\.settings:id/.*' },
       { class_name: 'android.widget.Switch', checked: true },
-      { text: 'Save', within: { content_desc: 'Work profile' }, enabled: false, selected: true, focused: false, instance: 0 },
+      {
+        text: 'Save',
+        within: { content_desc: 'Work profile' },
+        enabled: false,
+        selected: true,
+        focused: false,
+        instance: 0,
+      },
       { text_starts_with: 'Clock', instance: 1 },
       { resource_id_matches: '^android:id/(title)$'.replace('(title)', 'title'), checked: false, instance: 999 },
     ]) {
@@ -46,9 +53,29 @@ describe('validation of hand-written selectors', () => {
   });
 
   it('refuses coordinates under any name, at the top and inside within, saying so', () => {
-    for (const key of ['x', 'y', 'X', 'x1', 'bounds', 'bound', 'point', 'coordinates', 'coords', 'position', 'offset', 'left', 'top', 'center', 'rect', 'location', 'tap_coordinates']) {
+    for (const key of [
+      'x',
+      'y',
+      'X',
+      'x1',
+      'bounds',
+      'bound',
+      'point',
+      'coordinates',
+      'coords',
+      'position',
+      'offset',
+      'left',
+      'top',
+      'center',
+      'rect',
+      'location',
+      'tap_coordinates',
+    ]) {
       expect(refusal({ text: 'Save', [key]: 10 }), key).toMatch(/never take coordinates/);
-      expect(refusal({ text: 'Save', within: { content_desc: 'Work', [key]: 10 } }), key).toMatch(/never take coordinates/);
+      expect(refusal({ text: 'Save', within: { content_desc: 'Work', [key]: 10 } }), key).toMatch(
+        /never take coordinates/,
+      );
     }
     expect(refusal({ x: 10, y: 20 })).toMatch(/a position\. Selectors never take coordinates/);
   });
@@ -56,8 +83,10 @@ describe('validation of hand-written selectors', () => {
   it('refuses flags and instance of the wrong type, alone, or inside within', () => {
     expect(refusal({ checked: true })).toMatch(/none of .*state flags and instance only narrow a main key/);
     expect(refusal({ instance: 0 })).toMatch(/only narrow a main key/);
-    for (const value of ['true', 1, null, [], {}]) expect(refusal({ text: 'A', checked: value })).toMatch(/checked must be the JSON boolean/);
-    for (const value of [-1, 1.5, 1000, '1', true, null, Number.NaN]) expect(refusal({ text: 'A', instance: value })).toMatch(/instance must be a whole number from 0 to 999/);
+    for (const value of ['true', 1, null, [], {}])
+      expect(refusal({ text: 'A', checked: value })).toMatch(/checked must be the JSON boolean/);
+    for (const value of [-1, 1.5, 1000, '1', true, null, Number.NaN])
+      expect(refusal({ text: 'A', instance: value })).toMatch(/instance must be a whole number from 0 to 999/);
     expect(refusal({ text: 'A', within: { text: 'B', checked: true } })).toMatch(/state flags go at the top level/);
     expect(refusal({ text: 'A', within: { text: 'B', instance: 1 } })).toMatch(/instance.*top level/);
   });
@@ -72,14 +101,30 @@ describe('validation of hand-written selectors', () => {
   });
 
   it('resource_id_matches cannot take or be a within', () => {
-    expect(refusal({ resource_id_matches: '.*:id/title', within: { text: 'Wi-Fi' } })).toMatch(/cannot be combined with "within"/);
-    expect(refusal({ text: 'Wi-Fi', within: { resource_id_matches: '.*:id/title' } })).toMatch(/cannot be combined with "within"/);
+    expect(refusal({ resource_id_matches: '.*:id/title', within: { text: 'Wi-Fi' } })).toMatch(
+      /cannot be combined with "within"/,
+    );
+    expect(refusal({ text: 'Wi-Fi', within: { resource_id_matches: '.*:id/title' } })).toMatch(
+      /cannot be combined with "within"/,
+    );
   });
 });
 
 describe('the resource_id_matches dialect', () => {
   it('accepts literals, ., classes, the safe escapes, one quantifier per atom and the two anchors', () => {
-    for (const ok of ['com\\.x:id/row_.*', '^android:id/title$', '.*:id/switch_widget', 'com.x:id/item[0-9]+', '[^/]+:id/[a-z_]+', 'a?b?c?d?', '\\d\\w\\D\\W', 'x[a-]y', 'x[-a]y', '[$]', 'com\\.x:id/a\\-b\\/c']) {
+    for (const ok of [
+      'com\\.x:id/row_.*',
+      '^android:id/title$',
+      '.*:id/switch_widget',
+      'com.x:id/item[0-9]+',
+      '[^/]+:id/[a-z_]+',
+      'a?b?c?d?',
+      '\\d\\w\\D\\W',
+      'x[a-]y',
+      'x[-a]y',
+      '[$]',
+      'com\\.x:id/a\\-b\\/c',
+    ]) {
       expect(idPatternProblem(ok), ok).toBeNull();
     }
   });
@@ -122,7 +167,8 @@ describe('the resource_id_matches dialect', () => {
     expect(idMatches('.*title', 'android:id/title')).toBe(true);
     expect(idMatches('.*', '')).toBe(false); // getViewIdResourceName() is null: no match
     // java.util.regex: '.' excludes \n \r \u0085 \u2028 \u2029; a JS '.' would accept \u0085.
-    for (const terminator of ['\n', '\r', '\u0085', '\u2028', '\u2029']) expect(idMatches('a.b', `a${terminator}b`)).toBe(false);
+    for (const terminator of ['\n', '\r', '\u0085', '\u2028', '\u2029'])
+      expect(idMatches('a.b', `a${terminator}b`)).toBe(false);
     expect(idMatches('a[^x]b', 'a\u0085b')).toBe(true);
     // Code points, not UTF-16 units, as Java's Pattern.
     expect(idMatches('a.b', 'a😀b')).toBe(true);
@@ -141,8 +187,14 @@ describe('the resource_id_matches dialect', () => {
 describe('buildLocator for hand-written selectors', () => {
   it('translates each key, flag and instance', () => {
     const locator = (wire: unknown) => buildLocator(parseSelector(wire));
-    expect(locator({ text_starts_with: 'Net' })).toEqual({ using: 'xpath', value: "//*[starts-with(@text, 'Net') and not(@password='true')]" });
-    expect(locator({ content_desc_contains: "it's" })).toEqual({ using: 'xpath', value: `//*[contains(@content-desc, "it's")]` });
+    expect(locator({ text_starts_with: 'Net' })).toEqual({
+      using: 'xpath',
+      value: "//*[starts-with(@text, 'Net') and not(@password='true')]",
+    });
+    expect(locator({ content_desc_contains: "it's" })).toEqual({
+      using: 'xpath',
+      value: `//*[contains(@content-desc, "it's")]`,
+    });
     expect(locator({ class_name: 'android.widget.Switch' })).toEqual({
       using: 'xpath',
       value: "//*[(@class='android.widget.Switch' or (not(@class) and local-name()='android.widget.Switch'))]",
@@ -153,7 +205,8 @@ describe('buildLocator for hand-written selectors', () => {
     });
     expect(locator({ text: 'Save', selected: false, focused: true, enabled: false })).toEqual({
       using: 'xpath',
-      value: "//*[(@text='Save' and not(@password='true')) and not(@selected='true') and @enabled='false' and @focused='true']",
+      value:
+        "//*[(@text='Save' and not(@password='true')) and not(@selected='true') and @enabled='false' and @focused='true']",
     });
     expect(locator({ text: 'Save', within: { content_desc: 'Work' }, instance: 1 })).toEqual({
       using: 'xpath',
@@ -173,9 +226,28 @@ const handScreen: NodeSpec[] = [
   screen([
     { cls: 'android.widget.TextView', id: 'com.x:id/title', text: 'Network & internet', bounds: '[0,0][100,10]' },
     { cls: 'android.widget.TextView', id: 'com.x:id/title', text: 'Networked storage', bounds: '[0,10][100,20]' },
-    { cls: 'android.widget.TextView', id: 'com.x:id/summary', text: "it's \"on\"", desc: 'Tab 1 of 3', bounds: '[0,20][100,30]' },
-    { cls: 'android.widget.Switch', id: 'android:id/switch_widget', checkable: true, checked: true, bounds: '[0,30][100,40]' },
-    { cls: 'android.widget.Switch', id: 'android:id/switch_widget', checkable: true, checked: false, enabled: false, bounds: '[0,40][100,50]' },
+    {
+      cls: 'android.widget.TextView',
+      id: 'com.x:id/summary',
+      text: 'it\'s "on"',
+      desc: 'Tab 1 of 3',
+      bounds: '[0,20][100,30]',
+    },
+    {
+      cls: 'android.widget.Switch',
+      id: 'android:id/switch_widget',
+      checkable: true,
+      checked: true,
+      bounds: '[0,30][100,40]',
+    },
+    {
+      cls: 'android.widget.Switch',
+      id: 'android:id/switch_widget',
+      checkable: true,
+      checked: false,
+      enabled: false,
+      bounds: '[0,40][100,50]',
+    },
     {
       cls: 'android.widget.LinearLayout',
       desc: 'Work profile',
@@ -238,7 +310,8 @@ describe('the matcher agrees with a real XPath 1.0 engine on every hand-written 
 
   it('instance picks the n-th match in document order', () => {
     const tree = parseDump(uiautomatorDump(handScreen));
-    const bounds = (instance: number) => matchSelector(tree, parseSelector({ text: 'Save', instance })).map((n) => n.bounds?.top);
+    const bounds = (instance: number) =>
+      matchSelector(tree, parseSelector({ text: 'Save', instance })).map((n) => n.bounds?.top);
     expect([0, 1, 2, 3].map(bounds)).toEqual([[50], [60], [90], []]);
   });
 });
@@ -248,14 +321,21 @@ const fixturesRoot = resolve(repoRoot, '../shared/fixtures');
 const present = existsSync(join(fixturesRoot, 'dumps'));
 if (!present) {
   // eslint-disable-next-line no-console -- a skipped check must say why in the test output
-  console.warn(`hand-written selectors on fixtures skipped: ${fixturesRoot} is absent (clone ../shared next to the repository)`);
+  console.warn(
+    `hand-written selectors on fixtures skipped: ${fixturesRoot} is absent (clone ../shared next to the repository)`,
+  );
 }
 
 describe.skipIf(!present)('hand-written selectors on every real dump in ../shared/fixtures', () => {
   const files = present
     ? ['dumps', 'appium-source'].flatMap((dir) => {
         const full = join(fixturesRoot, dir);
-        return existsSync(full) ? readdirSync(full).filter((f) => f.endsWith('.xml')).sort().map((f) => join(full, f)) : [];
+        return existsSync(full)
+          ? readdirSync(full)
+              .filter((f) => f.endsWith('.xml'))
+              .sort()
+              .map((f) => join(full, f))
+          : [];
       })
     : [];
 
@@ -284,7 +364,10 @@ describe.skipIf(!present)('hand-written selectors on every real dump in ../share
           continue; // a fixture value the selector rules refuse (control characters): not a selector
         }
         const expected = matchSelector(tree, selector).map((n) => elements[n.order]);
-        expect(evaluateLocator(doc, buildLocator(selector)), `${file.slice(fixturesRoot.length + 1)} ${JSON.stringify(wire)}`).toEqual(expected);
+        expect(
+          evaluateLocator(doc, buildLocator(selector)),
+          `${file.slice(fixturesRoot.length + 1)} ${JSON.stringify(wire)}`,
+        ).toEqual(expected);
         checked++;
         if (expected.length > 0) found++;
       }
@@ -325,7 +408,15 @@ describe('docs/flows/template.json shows the hand-written keys', () => {
       for (const key of Object.keys(wire)) keys.add(key);
       if (step.arguments.long_press === true) keys.add('long_press');
     }
-    for (const key of ['text_starts_with', 'content_desc_contains', 'class_name', 'resource_id_matches', 'checked', 'instance', 'long_press']) {
+    for (const key of [
+      'text_starts_with',
+      'content_desc_contains',
+      'class_name',
+      'resource_id_matches',
+      'checked',
+      'instance',
+      'long_press',
+    ]) {
       expect(keys.has(key), key).toBe(true);
     }
   });

@@ -48,7 +48,7 @@ describe('the id key: value rules', () => {
 });
 
 describe('the id key: meaning', () => {
-  it('expands to the foreground package\'s resource id, in the target and in within', () => {
+  it("expands to the foreground package's resource id, in the target and in within", () => {
     const selector = parseSelector({ id: 'send', within: { id: 'composer' } });
     expect(expandIds(selector, 'com.example.mail')).toEqual({
       target: { key: 'resource_id', value: 'com.example.mail:id/send' },
@@ -59,7 +59,11 @@ describe('the id key: meaning', () => {
   });
 
   it('the matcher and the locator builder throw on an unexpanded id (a programming error, not a model error)', () => {
-    const tree = parseDump(uiautomatorDump([screen([{ id: 'com.example.app:id/send', text: 'Send', clickable: true, bounds: '[0,0][100,100]' }])]));
+    const tree = parseDump(
+      uiautomatorDump([
+        screen([{ id: 'com.example.app:id/send', text: 'Send', clickable: true, bounds: '[0,0][100,100]' }]),
+      ]),
+    );
     const unexpanded = parseSelector({ id: 'send' });
     expect(() => matchSelector(tree, unexpanded)).toThrow(/unexpanded id/);
     expect(() => buildLocator(unexpanded)).toThrow(/unexpanded id/);
@@ -70,17 +74,34 @@ describe('the id key: meaning', () => {
     expect(buildLocator(expanded)).toEqual({ using: 'id', value: 'com.example.app:id/send' });
   });
 
-  it('renders only the foreground package\'s ids short; another package keeps resource_id', () => {
-    const selector = { target: { key: 'resource_id' as const, value: 'com.example.app:id/send' }, within: { key: 'resource_id' as const, value: 'android:id/content' } };
-    expect(selectorToWire(selector, 'com.example.app')).toEqual({ id: 'send', within: { resource_id: 'android:id/content' } });
-    expect(selectorToWire(selector, 'com.other')).toEqual({ resource_id: 'com.example.app:id/send', within: { resource_id: 'android:id/content' } });
-    expect(selectorToWire(selector)).toEqual({ resource_id: 'com.example.app:id/send', within: { resource_id: 'android:id/content' } });
+  it("renders only the foreground package's ids short; another package keeps resource_id", () => {
+    const selector = {
+      target: { key: 'resource_id' as const, value: 'com.example.app:id/send' },
+      within: { key: 'resource_id' as const, value: 'android:id/content' },
+    };
+    expect(selectorToWire(selector, 'com.example.app')).toEqual({
+      id: 'send',
+      within: { resource_id: 'android:id/content' },
+    });
+    expect(selectorToWire(selector, 'com.other')).toEqual({
+      resource_id: 'com.example.app:id/send',
+      within: { resource_id: 'android:id/content' },
+    });
+    expect(selectorToWire(selector)).toEqual({
+      resource_id: 'com.example.app:id/send',
+      within: { resource_id: 'android:id/content' },
+    });
     // A name an id may not carry stays a resource_id (a React Native testID is not package-qualified at all).
-    expect(selectorToWire({ target: { key: 'resource_id', value: 'com.example.app:id/a b' } }, 'com.example.app')).toEqual({ resource_id: 'com.example.app:id/a b' });
+    expect(
+      selectorToWire({ target: { key: 'resource_id', value: 'com.example.app:id/a b' } }, 'com.example.app'),
+    ).toEqual({ resource_id: 'com.example.app:id/a b' });
   });
 
-  it('the summary offers id for the foreground app, resource_id for System UI and Android\'s own ids', () => {
-    const context: ScreenContext = { density: 420, window: { foregroundPackage: 'com.example.app', ime: { visible: false, frame: null }, displaySize: null } };
+  it("the summary offers id for the foreground app, resource_id for System UI and Android's own ids", () => {
+    const context: ScreenContext = {
+      density: 420,
+      window: { foregroundPackage: 'com.example.app', ime: { visible: false, frame: null }, displaySize: null },
+    };
     const tree = parseDump(
       uiautomatorDump([
         screen([
@@ -90,7 +111,10 @@ describe('the id key: meaning', () => {
       ]),
     );
     const summary = summariseScreen(tree, context);
-    expect(summary.actions.map((a) => selectorOfEntry(a))).toEqual([{ id: 'send' }, { resource_id: 'android:id/button1' }]);
+    expect(summary.actions.map((a) => selectorOfEntry(a))).toEqual([
+      { id: 'send' },
+      { resource_id: 'android:id/button1' },
+    ]);
     for (const entry of summary.actions) {
       const selector = expandIds(parseSelector(selectorOfEntry(entry)), summary.foreground_package);
       expect(matchSelector(tree, selector)).toHaveLength(1);
@@ -99,7 +123,10 @@ describe('the id key: meaning', () => {
 });
 
 describe('the id key in ambiguous names', () => {
-  const context: ScreenContext = { density: 420, window: { foregroundPackage: 'com.example.app', ime: { visible: false, frame: null }, displaySize: null } };
+  const context: ScreenContext = {
+    density: 420,
+    window: { foregroundPackage: 'com.example.app', ime: { visible: false, frame: null }, displaySize: null },
+  };
 
   it('names an ambiguous entry by the bare id when the id is all it has', () => {
     const tree = parseDump(
@@ -121,18 +148,24 @@ describe('the id key in ambiguous names', () => {
 describe('include_bounds: the one position-like argument name accepted (POSITION_OUTPUT_FLAG)', () => {
   it('passes where the tool declares it', () => {
     expect(POSITION_OUTPUT_FLAG).toBe('include_bounds');
-    expect(() => checkArgumentNames({ include_bounds: true }, ['include_raw', 'include_bounds'], 'ui_tap')).not.toThrow();
+    expect(() =>
+      checkArgumentNames({ include_bounds: true }, ['include_raw', 'include_bounds'], 'ui_tap'),
+    ).not.toThrow();
   });
 
   it('is refused as a position where the tool does not declare it (an acting tool)', () => {
-    expect(code(() => checkArgumentNames({ include_bounds: true }, ['selector', 'long_press'], 'ui_tap'))).toBe('INVALID_ARGUMENT');
+    expect(code(() => checkArgumentNames({ include_bounds: true }, ['selector', 'long_press'], 'ui_tap'))).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 
   it.each(['bounds', 'show_bounds', 'include_bounds_px', 'with_bounds', 'x', 'coordinates', 'position'])(
     'every other position-like name (%s) stays refused, even where include_bounds is declared, and even if a tool declared it',
     (key) => {
       expect(code(() => checkArgumentNames({ [key]: true }, ['include_bounds'], 'ui_tap'))).toBe('INVALID_ARGUMENT');
-      expect(code(() => checkArgumentNames({ [key]: true }, ['include_bounds', key], 'ui_tap'))).toBe('INVALID_ARGUMENT');
+      expect(code(() => checkArgumentNames({ [key]: true }, ['include_bounds', key], 'ui_tap'))).toBe(
+        'INVALID_ARGUMENT',
+      );
     },
   );
 

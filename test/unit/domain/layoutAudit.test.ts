@@ -6,7 +6,10 @@ import { selectorOfEntry, type ScreenContext, type WindowState } from '../../../
 import { screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
 
 function ctx(density: number, window: Partial<WindowState> = {}): ScreenContext {
-  return { density, window: { foregroundPackage: null, ime: { visible: false, frame: null }, displaySize: null, ...window } };
+  return {
+    density,
+    window: { foregroundPackage: null, ime: { visible: false, frame: null }, displaySize: null, ...window },
+  };
 }
 
 function summary(children: NodeSpec[], density: number, window: Partial<WindowState> = {}, rootBounds?: string) {
@@ -22,7 +25,14 @@ function square(size: number, label = 'Icon'): NodeSpec {
   return {
     cls: 'android.widget.FrameLayout',
     bounds: '[100,500][980,1500]',
-    children: [{ cls: 'android.widget.ImageButton', desc: label, clickable: true, bounds: `[500,900][${500 + size},${900 + size}]` }],
+    children: [
+      {
+        cls: 'android.widget.ImageButton',
+        desc: label,
+        clickable: true,
+        bounds: `[500,900][${500 + size},${900 + size}]`,
+      },
+    ],
   };
 }
 
@@ -68,18 +78,33 @@ describe('layout audit: clipping is not a finding', () => {
   });
 
   it('no finding for a wide row clipped by its scroll container', () => {
-    const clippedRow: NodeSpec = { cls: 'android.widget.LinearLayout', clickable: true, bounds: '[0,1780][1080,1800]', children: [{ cls: 'android.widget.TextView', text: 'Half a row', bounds: '[40,1780][1040,1800]' }] };
+    const clippedRow: NodeSpec = {
+      cls: 'android.widget.LinearLayout',
+      clickable: true,
+      bounds: '[0,1780][1080,1800]',
+      children: [{ cls: 'android.widget.TextView', text: 'Half a row', bounds: '[40,1780][1040,1800]' }],
+    };
     expect(audit([list([clippedRow])], 420)).toEqual([]);
   });
 
   it('no finding for a narrow tile or a zero-high row cut at the edge of the list', () => {
-    const tile: NodeSpec = { cls: 'android.widget.ImageButton', desc: 'Tile', clickable: true, bounds: '[100,1790][200,1800]' };
+    const tile: NodeSpec = {
+      cls: 'android.widget.ImageButton',
+      desc: 'Tile',
+      clickable: true,
+      bounds: '[100,1790][200,1800]',
+    };
     const gone: NodeSpec = { cls: 'android.widget.Button', text: 'Gone', clickable: true, bounds: '[0,200][1080,200]' };
     expect(audit([list([tile, gone])], 420)).toEqual([]);
   });
 
   it('no finding for an icon cut by the screen edge', () => {
-    const chip: NodeSpec = { cls: 'android.widget.Button', text: 'Chip', clickable: true, bounds: '[1040,600][1080,640]' };
+    const chip: NodeSpec = {
+      cls: 'android.widget.Button',
+      text: 'Chip',
+      clickable: true,
+      bounds: '[1040,600][1080,640]',
+    };
     expect(audit([chip], 420)).toEqual([]);
   });
 
@@ -89,7 +114,9 @@ describe('layout audit: clipping is not a finding', () => {
       bounds: '[0,1388][1080,1405]',
       children: [{ cls: 'android.widget.ImageButton', desc: 'Close', clickable: true, bounds: '[28,1397][152,1405]' }],
     };
-    expect(audit([{ cls: 'android.widget.FrameLayout', bounds: '[0,1264][1080,2205]', children: [toolbar] }], 420)).toEqual([]);
+    expect(
+      audit([{ cls: 'android.widget.FrameLayout', bounds: '[0,1264][1080,2205]', children: [toolbar] }], 420),
+    ).toEqual([]);
   });
 
   it('still flags a small icon inside a wrap_content row (flush with both edges is not clipping)', () => {
@@ -106,7 +133,11 @@ describe('layout audit: clipping is not a finding', () => {
 
 describe('layout audit: no_area and off_screen', () => {
   it('reports a zero-width target that nothing clipped', () => {
-    const panel: NodeSpec = { cls: 'android.widget.FrameLayout', bounds: '[100,400][980,1400]', children: [{ cls: 'android.widget.Button', text: 'Thin', clickable: true, bounds: '[300,500][300,600]' }] };
+    const panel: NodeSpec = {
+      cls: 'android.widget.FrameLayout',
+      bounds: '[100,400][980,1400]',
+      children: [{ cls: 'android.widget.Button', text: 'Thin', clickable: true, bounds: '[300,500][300,600]' }],
+    };
     expect(audit([panel], 420)).toEqual([{ issue: 'no_area', actions: [0] }]);
   });
 
@@ -122,7 +153,12 @@ describe('layout audit: no_area and off_screen', () => {
   it('has no false off_screen when a rotated dump keeps portrait bounds (BlueStacks, rotation=1)', () => {
     const tree = parseDump(
       uiautomatorDump(
-        [screen([{ cls: 'android.widget.Button', text: 'Like', clickable: true, bounds: '[300,1700][800,1850]' }], '[0,0][1080,1920]')],
+        [
+          screen(
+            [{ cls: 'android.widget.Button', text: 'Like', clickable: true, bounds: '[300,1700][800,1850]' }],
+            '[0,0][1080,1920]',
+          ),
+        ],
         1,
       ),
     );
@@ -135,7 +171,13 @@ describe('layout audit: no_area and off_screen', () => {
     const findings = audit(
       [
         { cls: 'android.widget.TextView', text: 'tiny caption', bounds: '[500,500][510,510]' },
-        { cls: 'android.widget.ScrollView', scrollable: true, clickable: true, desc: 'scroller', bounds: '[500,600][510,610]' },
+        {
+          cls: 'android.widget.ScrollView',
+          scrollable: true,
+          clickable: true,
+          desc: 'scroller',
+          bounds: '[500,600][510,610]',
+        },
       ],
       420,
     );
@@ -168,8 +210,17 @@ describe('layout audit: how findings name their targets', () => {
       clickable: true,
       bounds: `[100,${200 + i * 10}][900,${210 + i * 10}]`,
     }));
-    const small: NodeSpec = { cls: 'android.widget.ImageButton', id: 'com.example.app:id/last', desc: 'Last', clickable: true, bounds: '[500,1500][540,1540]' };
-    const s = summary([{ cls: 'android.widget.FrameLayout', bounds: '[50,100][1000,2000]', children: [...buttons, small] }], 420);
+    const small: NodeSpec = {
+      cls: 'android.widget.ImageButton',
+      id: 'com.example.app:id/last',
+      desc: 'Last',
+      clickable: true,
+      bounds: '[500,1500][540,1540]',
+    };
+    const s = summary(
+      [{ cls: 'android.widget.FrameLayout', bounds: '[50,100][1000,2000]', children: [...buttons, small] }],
+      420,
+    );
     expect(s.actions).toHaveLength(120);
     expect(s.truncated).toBe(true);
     expect(s.layout_findings).toEqual([
@@ -183,9 +234,19 @@ describe('layout audit: how findings name their targets', () => {
 
 // An edge-to-edge app (enforced for apps targeting API 35) draws under the system bars.
 describe('layout audit: under_navigation_bar / under_status_bar (edge to edge)', () => {
-  const BARS = { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } };
-  const edgeToEdge = (children: NodeSpec[]): NodeSpec[] => [{ cls: 'android.widget.FrameLayout', bounds: '[0,0][1080,2400]', children }];
-  const button = (text: string, bounds: string): NodeSpec => ({ cls: 'android.widget.Button', text, clickable: true, bounds });
+  const BARS = {
+    status: { left: 0, top: 0, right: 1080, bottom: 63 },
+    navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 },
+  };
+  const edgeToEdge = (children: NodeSpec[]): NodeSpec[] => [
+    { cls: 'android.widget.FrameLayout', bounds: '[0,0][1080,2400]', children },
+  ];
+  const button = (text: string, bounds: string): NodeSpec => ({
+    cls: 'android.widget.Button',
+    text,
+    clickable: true,
+    bounds,
+  });
 
   it('flags a control whose centre is under the navigation bar or the status bar, and only those', () => {
     const s = summary(
@@ -199,7 +260,13 @@ describe('layout audit: under_navigation_bar / under_status_bar (edge to edge)',
       420,
       { systemBars: BARS, displaySize: { width: 1080, height: 2400 } },
     );
-    expect(s.actions.map((a) => selectorOfEntry(a))).toEqual([{ text: 'Close' }, { text: 'Save' }, { text: 'Place order' }, { text: 'Above' }, { text: 'Half' }]);
+    expect(s.actions.map((a) => selectorOfEntry(a))).toEqual([
+      { text: 'Close' },
+      { text: 'Save' },
+      { text: 'Place order' },
+      { text: 'Above' },
+      { text: 'Half' },
+    ]);
     expect(s.layout_findings).toEqual([
       { issue: 'under_status_bar', actions: [0] },
       { issue: 'under_navigation_bar', actions: [2] },
@@ -214,14 +281,28 @@ describe('layout audit: under_navigation_bar / under_status_bar (edge to edge)',
         cls: 'android.widget.FrameLayout',
         pkg: 'com.android.systemui',
         bounds: '[0,2274][1080,2400]',
-        children: [{ cls: 'android.widget.ImageView', pkg: 'com.android.systemui', desc: 'Back', clickable: true, bounds: '[100,2274][300,2400]' }],
+        children: [
+          {
+            cls: 'android.widget.ImageView',
+            pkg: 'com.android.systemui',
+            desc: 'Back',
+            clickable: true,
+            bounds: '[100,2274][300,2400]',
+          },
+        ],
       },
     ];
     expect(audit(navButtons, 420, { systemBars: BARS })).toEqual([]);
   });
 
   it('is a finding beside the others: a small icon under the bar is both', () => {
-    const s = summary(edgeToEdge([{ cls: 'android.widget.ImageButton', desc: 'Help', clickable: true, bounds: '[500,2300][560,2360]' }]), 420, { systemBars: BARS });
+    const s = summary(
+      edgeToEdge([
+        { cls: 'android.widget.ImageButton', desc: 'Help', clickable: true, bounds: '[500,2300][560,2360]' },
+      ]),
+      420,
+      { systemBars: BARS },
+    );
     expect(s.layout_findings).toEqual([
       { issue: 'under_navigation_bar', actions: [0] },
       { issue: 'touch_target_too_small', actions: [0], minimum_px: 126 },

@@ -39,7 +39,12 @@ describe('xpathLiteral', () => {
 
 const screenSpec: NodeSpec[] = [
   screen([
-    ...tricky.map((t, i): NodeSpec => ({ cls: 'android.widget.TextView', text: t, desc: `d:${t}`, bounds: `[0,${i * 10}][100,${i * 10 + 10}]` })),
+    ...tricky.map((t, i): NodeSpec => ({
+      cls: 'android.widget.TextView',
+      text: t,
+      desc: `d:${t}`,
+      bounds: `[0,${i * 10}][100,${i * 10 + 10}]`,
+    })),
     { cls: 'android.widget.Button', id: 'com.example.app:id/save', text: 'Save', bounds: '[0,500][100,600]' },
     { cls: 'android.widget.Button', id: 'save_button', text: 'Save as', bounds: '[0,600][100,700]' },
     {
@@ -52,26 +57,54 @@ const screenSpec: NodeSpec[] = [
       ],
     },
     // A Compose-style field: the EditText holds its hint in a child text node.
-    { cls: 'android.widget.EditText', bounds: '[0,900][500,1000]', children: [{ cls: 'android.view.View', text: 'Search settings', bounds: '[0,900][500,1000]' }] },
+    {
+      cls: 'android.widget.EditText',
+      bounds: '[0,900][500,1000]',
+      children: [{ cls: 'android.view.View', text: 'Search settings', bounds: '[0,900][500,1000]' }],
+    },
     // Neither of these is an EditText, whatever their names contain.
     { cls: 'com.example.EditTextLayout', hint: 'Search apps', bounds: '[0,1000][500,1100]' },
     { cls: 'android.widget.TextView', hint: 'Search apps', bounds: '[0,1100][500,1200]' },
     { cls: 'com.google.android.material.textfield.TextInputEditText', desc: 'Email', bounds: '[0,1200][500,1300]' },
     // A password field of a view that exposes the plain text to accessibility (issue 12 §8).
-    { cls: 'android.widget.EditText', id: 'com.example.app:id/pin', text: 'hunter2-secret', hint: 'PIN', password: true, bounds: '[0,1300][500,1400]' },
+    {
+      cls: 'android.widget.EditText',
+      id: 'com.example.app:id/pin',
+      text: 'hunter2-secret',
+      hint: 'PIN',
+      password: true,
+      bounds: '[0,1300][500,1400]',
+    },
   ]),
 ];
 
 describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the domain matcher', () => {
   it('maps each key to its strategy', () => {
-    expect(buildLocator({ target: { key: 'resource_id', value: 'com.example.app:id/save' } })).toEqual({ using: 'id', value: 'com.example.app:id/save' });
-    expect(buildLocator({ target: { key: 'content_desc', value: 'Navigate up' } })).toEqual({ using: 'accessibility id', value: 'Navigate up' });
+    expect(buildLocator({ target: { key: 'resource_id', value: 'com.example.app:id/save' } })).toEqual({
+      using: 'id',
+      value: 'com.example.app:id/save',
+    });
+    expect(buildLocator({ target: { key: 'content_desc', value: 'Navigate up' } })).toEqual({
+      using: 'accessibility id',
+      value: 'Navigate up',
+    });
     // A password field's text is never matched (issue 12 §8).
-    expect(buildLocator({ target: { key: 'text', value: 'Save' } })).toEqual({ using: 'xpath', value: "//*[@text='Save' and not(@password='true')]" });
-    expect(buildLocator({ target: { key: 'text_contains', value: 'Sav' } })).toEqual({ using: 'xpath', value: "//*[contains(@text, 'Sav') and not(@password='true')]" });
+    expect(buildLocator({ target: { key: 'text', value: 'Save' } })).toEqual({
+      using: 'xpath',
+      value: "//*[@text='Save' and not(@password='true')]",
+    });
+    expect(buildLocator({ target: { key: 'text_contains', value: 'Sav' } })).toEqual({
+      using: 'xpath',
+      value: "//*[contains(@text, 'Sav') and not(@password='true')]",
+    });
     // An id without ':id/' would be rewritten by UiAutomator2's id strategy; it goes as XPath.
-    expect(buildLocator({ target: { key: 'resource_id', value: 'save_button' } })).toEqual({ using: 'xpath', value: "//*[@resource-id='save_button']" });
-    expect(buildLocator({ target: { key: 'text', value: 'Save' }, within: { key: 'content_desc', value: 'Work profile' } })).toEqual({
+    expect(buildLocator({ target: { key: 'resource_id', value: 'save_button' } })).toEqual({
+      using: 'xpath',
+      value: "//*[@resource-id='save_button']",
+    });
+    expect(
+      buildLocator({ target: { key: 'text', value: 'Save' }, within: { key: 'content_desc', value: 'Work profile' } }),
+    ).toEqual({
       using: 'xpath',
       value: "//*[(@text='Save' and not(@password='true')) and ancestor::*[@content-desc='Work profile']]",
     });
@@ -143,7 +176,9 @@ describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the
 
   it('input_hint finds a field before and after typing, through the hint UiAutomator2 keeps reporting (issue 12 §2)', () => {
     const field = (text: string, showingHint: boolean): string =>
-      appiumSource([screen([{ cls: 'android.widget.EditText', text, hint: 'Email', showingHint, bounds: '[0,0][1080,150]' }])]);
+      appiumSource([
+        screen([{ cls: 'android.widget.EditText', text, hint: 'Email', showingHint, bounds: '[0,0][1080,150]' }]),
+      ]);
     for (const xml of [field('Email', true), field('ada@example.com', false)]) {
       const doc = parseXml(xml);
       const found = evaluateLocator(doc, buildLocator(parseSelector({ input_hint: 'Email' })));
@@ -151,6 +186,8 @@ describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the
       expect(matchSelector(parseDump(xml), parseSelector({ input_hint: 'Email' }))).toHaveLength(1);
     }
     // {text: "Email"} is what an empty field's text says, and it stops matching once something is typed.
-    expect(evaluateLocator(parseXml(field('ada@example.com', false)), buildLocator(parseSelector({ text: 'Email' })))).toEqual([]);
+    expect(
+      evaluateLocator(parseXml(field('ada@example.com', false)), buildLocator(parseSelector({ text: 'Email' }))),
+    ).toEqual([]);
   });
 });

@@ -43,26 +43,60 @@ const statusBar = (clock: string): NodeSpec => ({
   cls: 'android.widget.FrameLayout',
   pkg: 'com.android.systemui',
   bounds: '[0,0][1080,100]',
-  children: [{ cls: 'android.widget.TextView', pkg: 'com.android.systemui', id: 'com.android.systemui:id/clock', text: clock, bounds: '[20,0][200,100]' }],
+  children: [
+    {
+      cls: 'android.widget.TextView',
+      pkg: 'com.android.systemui',
+      id: 'com.android.systemui:id/clock',
+      text: clock,
+      bounds: '[20,0][200,100]',
+    },
+  ],
 });
 
 /** A toolbar, a counter, a field and a list of rows under it. */
-function app(options: { clock?: string; counter?: string; typed?: string; firstRow?: number; rows?: string[]; back?: string } = {}): string {
+function app(
+  options: { clock?: string; counter?: string; typed?: string; firstRow?: number; rows?: string[]; back?: string } = {},
+): string {
   const first = options.firstRow ?? 400;
   const rows = (options.rows ?? ['Inbox', 'Sent', 'Drafts']).map((label, i) => ({
     cls: 'android.widget.LinearLayout',
     clickable: true,
     bounds: `[0,${first + i * 200}][1080,${first + i * 200 + 200}]`,
-    children: [{ cls: 'android.widget.TextView', id: 'android:id/title', text: label, bounds: `[40,${first + i * 200}][1000,${first + i * 200 + 200}]` }],
+    children: [
+      {
+        cls: 'android.widget.TextView',
+        id: 'android:id/title',
+        text: label,
+        bounds: `[40,${first + i * 200}][1000,${first + i * 200 + 200}]`,
+      },
+    ],
   }));
   return uiautomatorDump([
     statusBar(options.clock ?? '12:00'),
     screen(
       [
-        { cls: 'android.widget.ImageButton', desc: options.back ?? 'Navigate up', clickable: true, bounds: '[0,100][150,250]' },
+        {
+          cls: 'android.widget.ImageButton',
+          desc: options.back ?? 'Navigate up',
+          clickable: true,
+          bounds: '[0,100][150,250]',
+        },
         { cls: 'android.widget.TextView', text: options.counter ?? '3 unread', bounds: '[200,100][800,250]' },
-        { cls: 'android.widget.EditText', id: 'com.example.app:id/search', hint: 'Search', text: options.typed ?? '', clickable: true, bounds: '[0,250][1080,380]' },
-        { cls: 'androidx.recyclerview.widget.RecyclerView', scrollable: true, bounds: '[0,380][1080,2400]', children: rows },
+        {
+          cls: 'android.widget.EditText',
+          id: 'com.example.app:id/search',
+          hint: 'Search',
+          text: options.typed ?? '',
+          clickable: true,
+          bounds: '[0,250][1080,380]',
+        },
+        {
+          cls: 'androidx.recyclerview.widget.RecyclerView',
+          scrollable: true,
+          bounds: '[0,380][1080,2400]',
+          children: rows,
+        },
       ],
       '[0,100][1080,2400]',
     ),
@@ -70,7 +104,12 @@ function app(options: { clock?: string; counter?: string; typed?: string; firstR
 }
 
 describe('ref identity and staleness', () => {
-  function stillThere(before: string, after: string, label: string, windowAfter: WindowState = SETTINGS): UiNode | null {
+  function stillThere(
+    before: string,
+    after: string,
+    label: string,
+    windowAfter: WindowState = SETTINGS,
+  ): UiNode | null {
     const r = reading(before);
     const identity = identify(r.tree, nodeLabelled(r.tree, label), r.window);
     return locateIdentity(parseDump(after), windowAfter, identity);
@@ -118,7 +157,9 @@ describe('ref identity and staleness', () => {
 
   it('two nodes that share every attribute but their position get two identities and two exact locators', () => {
     const twin: NodeSpec = { cls: 'android.widget.ImageButton', clickable: true, bounds: '[0,100][200,300]' };
-    const xml = appiumSource([screen([{ cls: 'android.widget.FrameLayout', bounds: '[0,0][1080,2400]', children: [twin] }, twin])]);
+    const xml = appiumSource([
+      screen([{ cls: 'android.widget.FrameLayout', bounds: '[0,0][1080,2400]', children: [twin] }, twin]),
+    ]);
     const r = reading(xml);
     const twins = r.plans.map((p) => p.node);
     expect(twins).toHaveLength(2);
@@ -149,7 +190,8 @@ describe('the registry', () => {
     const scrolled = registry.attach(reading(app({ firstRow: 300 })));
     // The back button and the field stay; the moved rows are new elements with new refs.
     expect(scrolled.actions.slice(0, 2).map((a) => a.ref)).toEqual(first.actions.slice(0, 2).map((a) => a.ref));
-    for (const ref of scrolled.actions.slice(2).map((a) => a.ref)) expect(first.actions.map((a) => a.ref)).not.toContain(ref);
+    for (const ref of scrolled.actions.slice(2).map((a) => a.ref))
+      expect(first.actions.map((a) => a.ref)).not.toContain(ref);
   });
 
   it('never gives a ref string to a second element, forgets refs after REF_GENERATIONS readings and stays bounded', () => {
@@ -208,7 +250,12 @@ const present = existsSync(join(fixturesRoot, 'dumps'));
 const fixtureFiles = present
   ? ['dumps', 'appium-source'].flatMap((dir) => {
       const full = join(fixturesRoot, dir);
-      return existsSync(full) ? readdirSync(full).filter((f) => f.endsWith('.xml')).sort().map((f) => join(full, f)) : [];
+      return existsSync(full)
+        ? readdirSync(full)
+            .filter((f) => f.endsWith('.xml'))
+            .sort()
+            .map((f) => join(full, f))
+        : [];
     })
   : [];
 if (!present) {
@@ -228,16 +275,26 @@ describe.skipIf(!present)('refs on every real dump in ../shared/fixtures', () =>
       const summary = registry.attach(r);
       // An entry no tap can reach says why and has no ref; every other entry has one.
       const offered = r.plans.slice(0, summary.actions.length).filter((p) => p.entry.not_actionable === undefined);
-      for (const a of summary.actions) expect(a.ref === undefined, JSON.stringify(a)).toBe(a.not_actionable !== undefined);
+      for (const a of summary.actions)
+        expect(a.ref === undefined, JSON.stringify(a)).toBe(a.not_actionable !== undefined);
       // Every actionable visible node is an entry (up to the cut).
-      const actionable = r.tree.nodes.filter((n) => n.bounds !== null && !(n.bounds.left === 0 && n.bounds.top === 0 && n.bounds.right === 0 && n.bounds.bottom === 0) && !n.scrollable && (n.clickable || n.checkable || n.longClickable || n.className.endsWith('EditText')));
+      const actionable = r.tree.nodes.filter(
+        (n) =>
+          n.bounds !== null &&
+          !(n.bounds.left === 0 && n.bounds.top === 0 && n.bounds.right === 0 && n.bounds.bottom === 0) &&
+          !n.scrollable &&
+          (n.clickable || n.checkable || n.longClickable || n.className.endsWith('EditText')),
+      );
       expect(r.plans.map((p) => p.node)).toEqual(actionable);
       const refs = summary.actions.filter((a) => a.not_actionable === undefined).map((a) => a.ref);
       expect(refs.every((ref) => ref !== undefined && REF_PATTERN.test(ref))).toBe(true);
       expect(new Set(refs).size).toBe(refs.length);
 
       const fresh = parseDump(xml);
-      const doc = asServerSource(parseXml(xml), fresh.nodes.map((n) => n.bounds));
+      const doc = asServerSource(
+        parseXml(xml),
+        fresh.nodes.map((n) => n.bounds),
+      );
       const elements = allNodes(doc);
       const seen = new Map<string, number>();
       for (const [i, plan] of offered.entries()) {
@@ -255,7 +312,12 @@ describe.skipIf(!present)('refs on every real dump in ../shared/fixtures', () =>
       totals.withoutSelector += summary.actions.filter((a) => selectorOfEntry(a) === null).length;
       totals.twins += [...seen.values()].filter((n) => n > 1).reduce((s, n) => s + n, 0);
       // Read again: the same refs.
-      expect(registry.attach(reading(xml)).actions.filter((a) => a.not_actionable === undefined).map((a) => a.ref)).toEqual(refs);
+      expect(
+        registry
+          .attach(reading(xml))
+          .actions.filter((a) => a.not_actionable === undefined)
+          .map((a) => a.ref),
+      ).toEqual(refs);
     });
   }
 
@@ -271,7 +333,9 @@ describe.skipIf(!present)('refs on every real dump in ../shared/fixtures', () =>
 
 describe('windows the driver does not list', () => {
   it('a ref on a dialog read through uiautomator dump (activity + dialog) resolves on the page source that lists the dialog only', () => {
-    const activity = screen([{ cls: 'android.widget.Button', text: 'Behind', clickable: true, bounds: '[0,500][1080,700]' }]);
+    const activity = screen([
+      { cls: 'android.widget.Button', text: 'Behind', clickable: true, bounds: '[0,500][1080,700]' },
+    ]);
     const dialog: NodeSpec = {
       cls: 'android.widget.FrameLayout',
       bounds: '[100,800][980,1400]',
@@ -284,7 +348,9 @@ describe('windows the driver does not list', () => {
     const source = parseDump(appiumSource([dialog]));
     expect(locateIdentity(source, SETTINGS, identity)?.text).toBe('OK');
     // Two alike windows both holding it: no coin toss.
-    expect(locateIdentity(parseDump(appiumSource([dialog, dialog])), SETTINGS, { ...identity, windowRank: 5 })).toBeNull();
+    expect(
+      locateIdentity(parseDump(appiumSource([dialog, dialog])), SETTINGS, { ...identity, windowRank: 5 }),
+    ).toBeNull();
   });
 });
 
@@ -296,9 +362,17 @@ describe('bounds as the UiAutomator2 server reports them', () => {
       cls: 'android.view.View',
       clickable: true,
       bounds: `[${trimmed ? 24 : 0},${400 + i * 144}][936,${544 + i * 144}]`,
-      children: [{ cls: 'android.widget.TextView', text: name, bounds: `[${trimmed ? 24 : 0},${400 + i * 144}][900,${544 + i * 144}]` }],
+      children: [
+        {
+          cls: 'android.widget.TextView',
+          text: name,
+          bounds: `[${trimmed ? 24 : 0},${400 + i * 144}][900,${544 + i * 144}]`,
+        },
+      ],
     }));
-  const chat = (trimmed: boolean): NodeSpec[] => [screen([{ cls: 'android.view.View', scrollable: true, bounds: '[24,300][960,2200]', children: rows(trimmed) }])];
+  const chat = (trimmed: boolean): NodeSpec[] => [
+    screen([{ cls: 'android.view.View', scrollable: true, bounds: '[24,300][960,2200]', children: rows(trimmed) }]),
+  ];
 
   it('a ref read from the dump resolves on the page source, and its locator names the row there', () => {
     const dump = reading(uiautomatorDump(chat(false)));
@@ -315,10 +389,21 @@ describe('bounds as the UiAutomator2 server reports them', () => {
   });
 
   it('leaves a node that does not overlap its scrollable ancestor as it is (android.graphics.Rect#intersect)', () => {
-    const tree = parseDump(uiautomatorDump([screen([{ cls: 'android.view.View', scrollable: true, bounds: '[0,300][1080,1000]', children: [
-      { cls: 'android.widget.Button', text: 'Below', clickable: true, bounds: '[0,1100][1080,1200]' },
-      { cls: 'android.widget.Button', text: 'Inverted', clickable: true, bounds: '[0,990][1080,950]' },
-    ] }])]));
+    const tree = parseDump(
+      uiautomatorDump([
+        screen([
+          {
+            cls: 'android.view.View',
+            scrollable: true,
+            bounds: '[0,300][1080,1000]',
+            children: [
+              { cls: 'android.widget.Button', text: 'Below', clickable: true, bounds: '[0,1100][1080,1200]' },
+              { cls: 'android.widget.Button', text: 'Inverted', clickable: true, bounds: '[0,990][1080,950]' },
+            ],
+          },
+        ]),
+      ]),
+    );
     expect(nodeLabelled(tree, 'Below').bounds).toEqual({ left: 0, top: 1100, right: 1080, bottom: 1200 });
     expect(nodeLabelled(tree, 'Inverted').bounds).toEqual({ left: 0, top: 990, right: 1080, bottom: 950 });
   });
@@ -327,7 +412,10 @@ describe('bounds as the UiAutomator2 server reports them', () => {
 describe('entries no tap can reach', () => {
   const BARS: WindowState = {
     ...SETTINGS,
-    systemBars: { status: { left: 0, top: 0, right: 1080, bottom: 100 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } },
+    systemBars: {
+      status: { left: 0, top: 0, right: 1080, bottom: 100 },
+      navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 },
+    },
   };
   const edgeToEdge = uiautomatorDump([
     screen([
@@ -346,7 +434,8 @@ describe('entries no tap can reach', () => {
     expect(byText.get('Under the status bar')).toMatchObject({ not_actionable: 'under_status_bar' });
     expect(byText.get('Clipped out')).toMatchObject({ not_actionable: 'no_area' });
     expect(byText.get('Under the navigation bar')).toMatchObject({ not_actionable: 'under_navigation_bar' });
-    for (const text of ['Under the status bar', 'Clipped out', 'Under the navigation bar']) expect(byText.get(text)?.ref).toBeUndefined();
+    for (const text of ['Under the status bar', 'Clipped out', 'Under the navigation bar'])
+      expect(byText.get(text)?.ref).toBeUndefined();
     for (const text of ['Half under it', 'In view']) {
       expect(byText.get(text)?.ref).toMatch(REF_PATTERN);
       expect(byText.get(text)).not.toHaveProperty('not_actionable');
@@ -355,7 +444,14 @@ describe('entries no tap can reach', () => {
 
   it('a row whose label lies wholly under a bar while its top does not: ref only, no selector that would be refused', () => {
     const row = uiautomatorDump([
-      screen([{ cls: 'android.view.View', clickable: true, bounds: '[0,2200][1080,2380]', children: [{ cls: 'android.widget.TextView', text: 'Last chat', bounds: '[40,2290][1000,2370]' }] }]),
+      screen([
+        {
+          cls: 'android.view.View',
+          clickable: true,
+          bounds: '[0,2200][1080,2380]',
+          children: [{ cls: 'android.widget.TextView', text: 'Last chat', bounds: '[40,2290][1000,2370]' }],
+        },
+      ]),
     ]);
     const [entry] = new RefRegistry().attach(reading(row, BARS)).actions;
     expect(entry?.ref).toMatch(REF_PATTERN);
@@ -364,11 +460,22 @@ describe('entries no tap can reach', () => {
     expect(entry?.label).toBe('Last chat');
   });
 
-  it('System UI\'s own nodes are the bars: never under them', () => {
+  it("System UI's own nodes are the bars: never under them", () => {
     const bar = uiautomatorDump([
-      { cls: 'android.widget.FrameLayout', pkg: 'com.android.systemui', bounds: '[0,2274][1080,2400]', children: [
-        { cls: 'android.widget.ImageView', pkg: 'com.android.systemui', desc: 'Back', clickable: true, bounds: '[100,2274][300,2400]' },
-      ] },
+      {
+        cls: 'android.widget.FrameLayout',
+        pkg: 'com.android.systemui',
+        bounds: '[0,2274][1080,2400]',
+        children: [
+          {
+            cls: 'android.widget.ImageView',
+            pkg: 'com.android.systemui',
+            desc: 'Back',
+            clickable: true,
+            bounds: '[100,2274][300,2400]',
+          },
+        ],
+      },
       screen([{ cls: 'android.widget.Button', text: 'In view', clickable: true, bounds: '[0,1000][500,1200]' }]),
     ]);
     const summary = new RefRegistry().attach(reading(bar, BARS));

@@ -51,7 +51,9 @@ describe('sanitizeMessage: every message', () => {
 
 describe('sanitizeMessage: one rule at a time', () => {
   it('cuts a stack trace: its first frame and everything after it', () => {
-    expect(sanitizeMessage('Error: boom\n    at f (x.js:1:1)\nCaused by: more\n    at g (y.js:2:2)')).toBe('Error: boom');
+    expect(sanitizeMessage('Error: boom\n    at f (x.js:1:1)\nCaused by: more\n    at g (y.js:2:2)')).toBe(
+      'Error: boom',
+    );
   });
 
   it('hides a Windows path, a home path and an absolute POSIX path', () => {
@@ -64,13 +66,17 @@ describe('sanitizeMessage: one rule at a time', () => {
     expect(sanitizeMessage('see file:///tmp/x.log')).toBe('see <path>');
   });
 
-  it("keeps a URL but not the credentials written into it", () => {
-    expect(sanitizeMessage('no answer at https://alice:k3y@hub.example.com/wd/hub')).toBe('no answer at https://[redacted]@hub.example.com/wd/hub');
+  it('keeps a URL but not the credentials written into it', () => {
+    expect(sanitizeMessage('no answer at https://alice:k3y@hub.example.com/wd/hub')).toBe(
+      'no answer at https://[redacted]@hub.example.com/wd/hub',
+    );
     expect(sanitizeMessage('no answer at https://k3y@hub.example.com/wd/hub')).not.toContain('k3y');
   });
 
   it('keeps the endpoints it names, a lone slash, and a sentence ending after them', () => {
-    expect(sanitizeMessage('GET /status. Then / and /wd/hub/sessions;')).toBe('GET /status. Then / and /wd/hub/sessions;');
+    expect(sanitizeMessage('GET /status. Then / and /wd/hub/sessions;')).toBe(
+      'GET /status. Then / and /wd/hub/sessions;',
+    );
   });
 
   it('cuts a long message at 1000 characters and says so', () => {
@@ -79,16 +85,19 @@ describe('sanitizeMessage: one rule at a time', () => {
   });
 });
 
-describe('sanitizeMessage: a foreign message (the driver\'s, a Grid\'s)', () => {
+describe("sanitizeMessage: a foreign message (the driver's, a Grid's)", () => {
   it('goes through every rule: paths, Windows paths, stack frames', () => {
-    const out = sanitizeMessage('Error at /usr/lib/node_modules/appium/x.js and C:\\Users\\me\\sdk for http://127.0.0.1:4723/x\n    at foo (/a/b.js:1:2)', 'foreign');
+    const out = sanitizeMessage(
+      'Error at /usr/lib/node_modules/appium/x.js and C:\\Users\\me\\sdk for http://127.0.0.1:4723/x\n    at foo (/a/b.js:1:2)',
+      'foreign',
+    );
     expect(out).not.toMatch(/usr\/lib|Users|127\.0\.0\.1|b\.js/);
   });
 
   it('hides every URL: it names hosts the user never configured (a node, a farm)', () => {
-    expect(sanitizeMessage('Could not start a session on http://node-7.grid.internal:4723/wd/hub?token=abc', 'foreign')).toBe(
-      'Could not start a session on <url>',
-    );
+    expect(
+      sanitizeMessage('Could not start a session on http://node-7.grid.internal:4723/wd/hub?token=abc', 'foreign'),
+    ).toBe('Could not start a session on <url>');
   });
 
   it('keeps its first two lines, joined, at most 240 characters', () => {
@@ -97,7 +106,9 @@ describe('sanitizeMessage: a foreign message (the driver\'s, a Grid\'s)', () => 
   });
 
   it('a harness message keeps its URLs and its lines', () => {
-    expect(sanitizeMessage('one\nStart Appium at http://127.0.0.1:4723/status')).toBe('one\nStart Appium at http://127.0.0.1:4723/status');
+    expect(sanitizeMessage('one\nStart Appium at http://127.0.0.1:4723/status')).toBe(
+      'one\nStart Appium at http://127.0.0.1:4723/status',
+    );
   });
 });
 

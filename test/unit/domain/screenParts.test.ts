@@ -25,12 +25,21 @@ const present = existsSync(join(fixturesRoot, 'dumps'));
 const files = present
   ? ['dumps', 'appium-source'].flatMap((dir) => {
       const full = join(fixturesRoot, dir);
-      return existsSync(full) ? readdirSync(full).filter((f) => f.endsWith('.xml')).sort().map((f) => join(full, f)) : [];
+      return existsSync(full)
+        ? readdirSync(full)
+            .filter((f) => f.endsWith('.xml'))
+            .sort()
+            .map((f) => join(full, f))
+        : [];
     })
   : [];
-const context: ScreenContext = { density: 420, window: { foregroundPackage: null, ime: { visible: false, frame: null }, displaySize: null } };
+const context: ScreenContext = {
+  density: 420,
+  window: { foregroundPackage: null, ime: { visible: false, frame: null }, displaySize: null },
+};
 
-if (!present) console.warn(`screen parts measurement skipped: ${fixturesRoot} is absent (clone ../shared next to the repository)`);
+if (!present)
+  console.warn(`screen parts measurement skipped: ${fixturesRoot} is absent (clone ../shared next to the repository)`);
 
 const bytes = (value: unknown): number => wireBytesOfJson(JSON.stringify(value));
 function median(values: readonly number[]): number {
@@ -48,7 +57,10 @@ describe.skipIf(!present)('ui_get_tree parts against the whole summary (../share
       const tree = parseDump(readFileSync(file, 'utf8'));
       const { summary, plans } = summariseScreenDetailed(tree, context);
       // Refs as the registry gives them (unique per entry), so the parts can be compared by ref.
-      const withRefs = { ...summary, actions: summary.actions.map((e) => ({ ref: `e${(serial += 1).toString(36)}`, ...e })) };
+      const withRefs = {
+        ...summary,
+        actions: summary.actions.map((e) => ({ ref: `e${(serial += 1).toString(36)}`, ...e })),
+      };
       const whole = withoutBounds(withRefs);
       const wholeBytes = bytes(whole);
       const { texts } = screenTexts(tree);
@@ -61,14 +73,20 @@ describe.skipIf(!present)('ui_get_tree parts against the whole summary (../share
       for (const name of names.filter((n) => n.endsWith('…'))) {
         // (text mode trims the blanks around a text, the summary does not)
         const head = name.slice(0, -1).trim();
-        expect(texts.some((t) => t.startsWith(head) && t.length > head.length), `${file}: ${name}`).toBe(true);
+        expect(
+          texts.some((t) => t.startsWith(head) && t.length > head.length),
+          `${file}: ${name}`,
+        ).toBe(true);
       }
       textRatios.push(textBytes / wholeBytes);
       const list = visibleScrollables(tree).sort((a, b) => area(b) - area(a))[0];
       if (list) {
         const part = withoutBounds(summaryWithin(withRefs, plans, list));
         const refs = new Set(whole.actions.map((e) => e.ref));
-        expect(part.actions.every((e) => refs.has(e.ref)), file).toBe(true);
+        expect(
+          part.actions.every((e) => refs.has(e.ref)),
+          file,
+        ).toBe(true);
         expect(bytes(part), file).toBeLessThanOrEqual(wholeBytes);
         withinRatios.push(bytes(part) / wholeBytes);
       }

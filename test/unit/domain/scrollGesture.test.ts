@@ -2,15 +2,31 @@
 import { describe, expect, it } from 'vitest';
 import { parseDump } from '../../../src/domain/tree/dump.js';
 import type { ImeState } from '../../../src/domain/tree/screen.js';
-import { contentSignature, gestureArea, mainContainer, planScroll, swipeArea, type ScrollContext, type SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
+import {
+  contentSignature,
+  gestureArea,
+  mainContainer,
+  planScroll,
+  swipeArea,
+  type ScrollContext,
+  type SwipePath,
+} from '../../../src/domain/gestures/scrollGesture.js';
 import { appiumSource, screen, type NodeSpec } from './dumpBuilder.js';
 
 const NO_IME: ImeState = { visible: false, frame: null };
 const IME: ImeState = { visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } };
-const phone = (ime: ImeState = NO_IME, density = 420): ScrollContext => ({ screen: { width: 1080, height: 2400 }, density, ime });
+const phone = (ime: ImeState = NO_IME, density = 420): ScrollContext => ({
+  screen: { width: 1080, height: 2400 },
+  density,
+  ime,
+});
 
 const rows = (top: number, count: number, height = 200): NodeSpec[] =>
-  Array.from({ length: count }, (_, i) => ({ cls: 'android.widget.TextView', text: `Row ${i}`, bounds: `[0,${top + i * height}][1080,${top + (i + 1) * height}]` }));
+  Array.from({ length: count }, (_, i) => ({
+    cls: 'android.widget.TextView',
+    text: `Row ${i}`,
+    bounds: `[0,${top + i * height}][1080,${top + (i + 1) * height}]`,
+  }));
 
 function list(bounds: string, children: NodeSpec[], id = 'com.example:id/list'): NodeSpec {
   return { cls: 'androidx.recyclerview.widget.RecyclerView', id, scrollable: true, bounds, children };
@@ -56,7 +72,14 @@ describe('planScroll', () => {
   });
 
   it('with the keyboard open, the whole swipe stays above it', () => {
-    const tree = parseDump(appiumSource([screen([{ cls: 'android.widget.EditText', bounds: '[0,63][1080,252]' }, list('[0,252][1080,2274]', rows(252, 20))])]));
+    const tree = parseDump(
+      appiumSource([
+        screen([
+          { cls: 'android.widget.EditText', bounds: '[0,63][1080,252]' },
+          list('[0,252][1080,2274]', rows(252, 20)),
+        ]),
+      ]),
+    );
     const plan = planScroll(tree, phone(IME), 'down');
     expect(plan.area.bottom).toBe(1517);
     for (const y of ys(plan.path)) expect(y).toBeLessThan(1517);
@@ -76,7 +99,9 @@ describe('planScroll', () => {
   });
 
   it('without a scrollable container it uses the screen, still clear of the edges', () => {
-    const tree = parseDump(appiumSource([screen([{ cls: 'android.widget.TextView', text: 'Hello', bounds: '[0,300][1080,400]' }])]));
+    const tree = parseDump(
+      appiumSource([screen([{ cls: 'android.widget.TextView', text: 'Hello', bounds: '[0,300][1080,400]' }])]),
+    );
     const plan = planScroll(tree, phone(), 'down');
     expect(plan.container).toBeNull();
     expect(plan.area).toEqual(gestureArea(phone()));
@@ -87,7 +112,17 @@ describe('planScroll', () => {
 describe('contentSignature', () => {
   it('changes when the rows of the container move, not when something outside it changes', () => {
     const page = (offset: number, title: string) =>
-      parseDump(appiumSource([screen([{ cls: 'android.widget.TextView', text: title, bounds: '[0,63][1080,200]' }, list('[0,400][1080,2274]', rows(400 - offset, 12).filter((r) => !r.bounds?.startsWith('[0,-')))])]));
+      parseDump(
+        appiumSource([
+          screen([
+            { cls: 'android.widget.TextView', text: title, bounds: '[0,63][1080,200]' },
+            list(
+              '[0,400][1080,2274]',
+              rows(400 - offset, 12).filter((r) => !r.bounds?.startsWith('[0,-')),
+            ),
+          ]),
+        ]),
+      );
     const before = page(0, 'Inbox');
     const container = planScroll(before, phone(), 'down').container;
     expect(contentSignature(page(0, 'Inbox (1)'), container)).toBe(contentSignature(before, container));
@@ -95,8 +130,12 @@ describe('contentSignature', () => {
   });
 
   it('falls back to the whole tree when there is no container, or it is gone', () => {
-    const a = parseDump(appiumSource([screen([{ cls: 'android.widget.TextView', text: 'A', bounds: '[0,300][1080,400]' }])]));
-    const b = parseDump(appiumSource([screen([{ cls: 'android.widget.TextView', text: 'B', bounds: '[0,300][1080,400]' }])]));
+    const a = parseDump(
+      appiumSource([screen([{ cls: 'android.widget.TextView', text: 'A', bounds: '[0,300][1080,400]' }])]),
+    );
+    const b = parseDump(
+      appiumSource([screen([{ cls: 'android.widget.TextView', text: 'B', bounds: '[0,300][1080,400]' }])]),
+    );
     expect(contentSignature(a, null)).not.toBe(contentSignature(b, null));
     const withList = parseDump(appiumSource([screen([list('[0,400][1080,2274]', rows(400, 9))])]));
     const container = planScroll(withList, phone(), 'down').container;
@@ -106,8 +145,12 @@ describe('contentSignature', () => {
 
 /** Issue 13 item 3: four directions, the main container by orientation, a named container. */
 const tiles = (top: number, count: number, width = 252, left = 24): NodeSpec[] =>
-  Array.from({ length: count }, (_, i) => ({ cls: 'android.widget.TextView', text: `Day ${i}`, clickable: true, bounds: `[${left + i * width},${top}][${Math.min(1080, left + i * width + 228)},${top + 168}]` }))
-    .filter((t) => Number(/^\[(\d+)/.exec(t.bounds)![1]) < 1080);
+  Array.from({ length: count }, (_, i) => ({
+    cls: 'android.widget.TextView',
+    text: `Day ${i}`,
+    clickable: true,
+    bounds: `[${left + i * width},${top}][${Math.min(1080, left + i * width + 228)},${top + 168}]`,
+  })).filter((t) => Number(/^\[(\d+)/.exec(t.bounds)![1]) < 1080);
 const xs = (path: SwipePath): number[] => [path.start.x, ...path.moves.map((m) => m.to.x)];
 
 describe('planScroll sideways and by orientation (issue 13)', () => {
@@ -179,7 +222,9 @@ describe('planScroll sideways and by orientation (issue 13)', () => {
     const tree = calendar();
     const tasks = tree.nodes.find((n) => n.resourceId === 'com.example:id/task_list')!;
     expect(swipeArea(tasks, phone(IME), 'vertical')).toBeNull();
-    const narrow = parseDump(appiumSource([screen([list('[1000,300][1080,700]', tiles(300, 2, 40, 1000), 'com.example:id/narrow')])]));
+    const narrow = parseDump(
+      appiumSource([screen([list('[1000,300][1080,700]', tiles(300, 2, 40, 1000), 'com.example:id/narrow')])]),
+    );
     const node = narrow.nodes.find((n) => n.resourceId === 'com.example:id/narrow')!;
     expect(swipeArea(node, phone(), 'horizontal')).toBeNull();
   });

@@ -4,7 +4,13 @@ import { summariseScreen, summariseScreenDetailed } from '../../../src/domain/su
 import { matchSelector } from '../../../src/domain/selectors/matcher.js';
 import { parseSelector } from '../../../src/domain/validation.js';
 import { expandIds } from '../../../src/domain/selectors/selector.js';
-import { nameOfEntry, roleOfEntry, selectorOfEntry, type ScreenContext, type WindowState } from '../../../src/domain/tree/screen.js';
+import {
+  nameOfEntry,
+  roleOfEntry,
+  selectorOfEntry,
+  type ScreenContext,
+  type WindowState,
+} from '../../../src/domain/tree/screen.js';
 import { notFoundMessage } from '../../../src/domain/summary/notFound.js';
 import { appiumSource, screen, uiautomatorDump, type NodeSpec } from './dumpBuilder.js';
 import { cutCodePoints } from '../../../src/domain/tree/nodeFacts.js';
@@ -26,7 +32,9 @@ function expectEveryOfferUnique(children: NodeSpec[]) {
   const { plans, summary } = summariseScreenDetailed(tree, ctx());
   const fg = summary.foreground_package;
   for (const plan of plans.filter((p) => !p.entry.ambiguous)) {
-    expect(matchSelector(tree, expandIds(parseSelector(selectorOfEntry(plan.entry)!), fg))).toEqual([plan.selectorNode]);
+    expect(matchSelector(tree, expandIds(parseSelector(selectorOfEntry(plan.entry)!), fg))).toEqual([
+      plan.selectorNode,
+    ]);
   }
 }
 
@@ -34,7 +42,14 @@ describe('summariseScreen: roles', () => {
   const children: NodeSpec[] = [
     { cls: 'android.widget.EditText', hint: 'Search settings', clickable: true, bounds: '[0,0][1080,150]' },
     { cls: 'com.google.android.material.textfield.TextInputEditText', text: 'typed', bounds: '[0,150][1080,300]' },
-    { cls: 'android.widget.Switch', text: 'Wi-Fi', checkable: true, checked: true, clickable: true, bounds: '[0,300][1080,450]' },
+    {
+      cls: 'android.widget.Switch',
+      text: 'Wi-Fi',
+      checkable: true,
+      checked: true,
+      clickable: true,
+      bounds: '[0,300][1080,450]',
+    },
     { cls: 'android.widget.Button', text: 'Calendar', clickable: true, bounds: '[0,450][1080,600]' },
     { cls: 'android.view.View', desc: 'Hold me', longClickable: true, bounds: '[0,600][1080,750]' },
     { cls: 'android.widget.TextView', text: 'Just a caption', bounds: '[0,750][1080,900]' },
@@ -80,7 +95,13 @@ describe('summariseScreen: roles', () => {
     expect(summary.actions[3]).toEqual({ text: 'Calendar', bounds: [0, 450, 1080, 150] });
     const s = summarise([
       { cls: 'android.widget.Button', text: 'Off', enabled: false, clickable: true, bounds: '[0,0][1080,150]' },
-      { cls: 'android.widget.ImageButton', id: 'com.example.app:id/send', desc: 'Send', clickable: true, bounds: '[0,150][1080,300]' },
+      {
+        cls: 'android.widget.ImageButton',
+        id: 'com.example.app:id/send',
+        desc: 'Send',
+        clickable: true,
+        bounds: '[0,150][1080,300]',
+      },
     ]);
     expect(s.actions).toEqual([
       { text: 'Off', enabled: false, bounds: [0, 0, 1080, 150] },
@@ -102,7 +123,11 @@ describe('summariseScreen: roles', () => {
   });
 
   it('de-duplicates texts and counts before truncation', () => {
-    const many = Array.from({ length: 250 }, (_, i) => ({ cls: 'android.widget.TextView', text: `T${i % 230}`, bounds: '[0,0][10,10]' }));
+    const many = Array.from({ length: 250 }, (_, i) => ({
+      cls: 'android.widget.TextView',
+      text: `T${i % 230}`,
+      bounds: '[0,0][10,10]',
+    }));
     const s = summarise(many);
     expect(s.texts).toHaveLength(200);
     expect(s.counts?.texts).toBe(230);
@@ -123,7 +148,13 @@ describe('summariseScreen: roles', () => {
   it('names an action by a cut label and leaves its whole string out of texts, and counts only when something was cut', () => {
     const long = 'L'.repeat(130);
     const s = summarise([
-      { cls: 'android.widget.ImageButton', id: 'com.example.app:id/more', desc: long, clickable: true, bounds: '[0,0][1080,150]' },
+      {
+        cls: 'android.widget.ImageButton',
+        id: 'com.example.app:id/more',
+        desc: long,
+        clickable: true,
+        bounds: '[0,0][1080,150]',
+      },
       { cls: 'android.widget.TextView', text: `A paragraph ${'p'.repeat(100)}`, bounds: '[0,150][1080,300]' },
     ]);
     expect(s.actions[0]!.label).toBe(`${'L'.repeat(40)}…`);
@@ -167,7 +198,12 @@ describe('summariseScreen: selectors from descendants', () => {
     bounds: `[0,${200 * i}][1080,${200 * i + 200}]`,
     children: [
       { cls: 'android.widget.ImageView', id: 'android:id/icon', bounds: `[20,${200 * i + 50}][120,${200 * i + 150}]` },
-      { cls: 'android.widget.TextView', id: 'android:id/title', text: title, bounds: `[150,${200 * i + 20}][900,${200 * i + 100}]` },
+      {
+        cls: 'android.widget.TextView',
+        id: 'android:id/title',
+        text: title,
+        bounds: `[150,${200 * i + 20}][900,${200 * i + 100}]`,
+      },
     ],
   });
 
@@ -201,7 +237,12 @@ describe('summariseScreen: selectors from descendants', () => {
 
   it('offers an unlabelled node that has a resource-id, and one with nothing at all without selector (its ref names it)', () => {
     const s = summarise([
-      { cls: 'android.widget.ImageButton', id: 'com.example.app:id/fab', clickable: true, bounds: '[800,2000][1000,2200]' },
+      {
+        cls: 'android.widget.ImageButton',
+        id: 'com.example.app:id/fab',
+        clickable: true,
+        bounds: '[800,2000][1000,2200]',
+      },
       { cls: 'android.widget.ImageButton', clickable: true, bounds: '[100,2000][300,2200]' },
     ]);
     expect(s.actions).toEqual([{ id: 'fab', bounds: [800, 2000, 200, 200] }, { bounds: [100, 2000, 200, 200] }]);
@@ -214,12 +255,15 @@ describe('summariseScreen: selectors from descendants', () => {
       { cls: 'android.widget.Button', text: longTitle, clickable: true, bounds: '[0,0][100,100]' },
       // A card whose only text sits in its own (tappable) button.
       {
-        cls: 'android.widget.FrameLayout', clickable: true, bounds: '[0,200][1080,400]',
+        cls: 'android.widget.FrameLayout',
+        clickable: true,
+        bounds: '[0,200][1080,400]',
         children: [{ cls: 'android.widget.Button', text: 'Open', clickable: true, bounds: '[0,200][200,300]' }],
       },
       // A bare Switch beside its title.
       {
-        cls: 'android.widget.LinearLayout', bounds: '[0,500][1080,600]',
+        cls: 'android.widget.LinearLayout',
+        bounds: '[0,500][1080,600]',
         children: [
           { cls: 'android.widget.TextView', text: 'Wi-Fi', bounds: '[0,500][800,600]' },
           { cls: 'android.widget.Switch', checkable: true, bounds: '[900,500][1080,600]' },
@@ -237,7 +281,15 @@ describe('summariseScreen: selectors from descendants', () => {
   });
 
   it('does not offer a selector value ui_tap would refuse (too long), falling back to the next attribute', () => {
-    const s = summarise([{ cls: 'android.widget.Button', text: 'x'.repeat(300), id: 'com.example.app:id/long', clickable: true, bounds: '[0,0][500,500]' }]);
+    const s = summarise([
+      {
+        cls: 'android.widget.Button',
+        text: 'x'.repeat(300),
+        id: 'com.example.app:id/long',
+        clickable: true,
+        bounds: '[0,0][500,500]',
+      },
+    ]);
     expect(selectorOfEntry(s.actions[0]!)).toEqual({ id: 'long' });
     expect(s.actions[0]!.label).toBe(`${'x'.repeat(40)}…`);
   });
@@ -246,7 +298,10 @@ describe('summariseScreen: selectors from descendants', () => {
     const title = 'Chill Music Playlist | Top Trending Songs of the Year, Live';
     const s = summarise([
       {
-        cls: 'android.view.View', desc: title, clickable: true, bounds: '[0,0][1080,400]',
+        cls: 'android.view.View',
+        desc: title,
+        clickable: true,
+        bounds: '[0,0][1080,400]',
         children: [{ cls: 'android.widget.TextView', text: '66:17', bounds: '[900,300][1080,400]' }],
       },
       { cls: 'android.view.View', desc: `Another ${title}`, clickable: true, bounds: '[0,400][1080,800]' },
@@ -293,9 +348,21 @@ describe('summariseScreen: ambiguity and within', () => {
       cls: 'android.widget.LinearLayout',
       clickable: true,
       bounds: `[0,${top}][1080,${top + 200}]`,
-      children: [{ cls: 'android.widget.TextView', id: 'android:id/title', text: 'Clock', bounds: `[100,${top}][900,${top + 200}]` }],
+      children: [
+        {
+          cls: 'android.widget.TextView',
+          id: 'android:id/title',
+          text: 'Clock',
+          bounds: `[100,${top}][900,${top + 200}]`,
+        },
+      ],
     });
-    const list: NodeSpec = { cls: 'android.widget.LinearLayout', id: 'com.example.app:id/list', bounds: '[0,0][1080,1000]', children: [clockRow(0), clockRow(300)] };
+    const list: NodeSpec = {
+      cls: 'android.widget.LinearLayout',
+      id: 'com.example.app:id/list',
+      bounds: '[0,0][1080,1000]',
+      children: [clockRow(0), clockRow(300)],
+    };
     const { summary: s, plans } = summariseScreenDetailed(parseDump(uiautomatorDump([screen([list])])), ctx());
     expect(s.actions).toHaveLength(2);
     for (const [i, a] of s.actions.entries()) {
@@ -327,7 +394,12 @@ describe('summariseScreen: ambiguity and within', () => {
 
   it('counts invisible duplicates: the locator would see them, so the offer is not unique alone', () => {
     const s = summarise([
-      { cls: 'android.widget.FrameLayout', id: 'com.example.app:id/dialog', bounds: '[0,0][1080,1000]', children: [{ cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[100,100][900,300]' }] },
+      {
+        cls: 'android.widget.FrameLayout',
+        id: 'com.example.app:id/dialog',
+        bounds: '[0,0][1080,1000]',
+        children: [{ cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[100,100][900,300]' }],
+      },
       { cls: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[0,0][0,0]' },
     ]);
     expect(s.actions).toHaveLength(1);
@@ -345,7 +417,9 @@ describe('summariseScreen: ambiguity and within', () => {
 
 describe('summariseScreen: Flutter labels', () => {
   it('offers a content-desc with a newline as is, and it validates', () => {
-    const s = summarise([{ cls: 'android.view.View', desc: 'Historial\nTab 2 of 3', clickable: true, bounds: '[0,2200][360,2400]' }]);
+    const s = summarise([
+      { cls: 'android.view.View', desc: 'Historial\nTab 2 of 3', clickable: true, bounds: '[0,2200][360,2400]' },
+    ]);
     expect(selectorOfEntry(s.actions[0]!)).toEqual({ content_desc: 'Historial\nTab 2 of 3' });
     expect(parseSelector(selectorOfEntry(s.actions[0]!)).target.value).toBe('Historial\nTab 2 of 3');
     // The action shows the label in full, so texts does not repeat it.
@@ -361,7 +435,10 @@ describe('summariseScreen: keyboard', () => {
   ];
 
   it('marks entries that strictly overlap the visible IME frame, and only those', () => {
-    const s = summarise(children, ctx({ ime: { visible: true, frame: { left: 0, top: 1500, right: 1080, bottom: 2400 } } }));
+    const s = summarise(
+      children,
+      ctx({ ime: { visible: true, frame: { left: 0, top: 1500, right: 1080, bottom: 2400 } } }),
+    );
     expect(s.keyboard).toEqual({ open: true, top: 1500 });
     expect(s.actions.map((a) => [nameOfEntry(a), a.covered_by_keyboard])).toEqual([
       ['Message', undefined],
@@ -371,7 +448,10 @@ describe('summariseScreen: keyboard', () => {
   });
 
   it('reports a closed keyboard and covers nothing when the IME is hidden', () => {
-    const s = summarise(children, ctx({ ime: { visible: false, frame: { left: 0, top: 1500, right: 1080, bottom: 2400 } } }));
+    const s = summarise(
+      children,
+      ctx({ ime: { visible: false, frame: { left: 0, top: 1500, right: 1080, bottom: 2400 } } }),
+    );
     expect(s).not.toHaveProperty('keyboard');
     expect(s.actions.some((a) => a.covered_by_keyboard)).toBe(false);
   });
@@ -386,7 +466,10 @@ describe('summariseScreen: screen and foreground package', () => {
   );
 
   it('takes the display size from dumpsys first, then the declared size, then the windows', () => {
-    expect(summariseScreen(tree, ctx({ displaySize: { width: 1080, height: 2400 } })).screen).toEqual({ width: 1080, height: 2400 });
+    expect(summariseScreen(tree, ctx({ displaySize: { width: 1080, height: 2400 } })).screen).toEqual({
+      width: 1080,
+      height: 2400,
+    });
     expect(summariseScreen(tree, ctx()).screen).toEqual({ width: 1080, height: 2340 });
     const appium = parseDump(appiumSource([screen([])], { width: 1344, height: 2992 }));
     expect(summariseScreen(appium, ctx()).screen).toEqual({ width: 1344, height: 2992 });
@@ -420,12 +503,16 @@ describe('summariseScreen: empty fields report their hint as their text', () => 
 
   it('offers the same selector once something is typed, and the field is no longer empty', () => {
     const typed = summarise([email('ada@example.com')]);
-    expect(typed.actions).toEqual([{ input_hint: 'Email', label: 'ada@example.com', role: 'input', bounds: [0, 300, 1080, 150] }]);
+    expect(typed.actions).toEqual([
+      { input_hint: 'Email', label: 'ada@example.com', role: 'input', bounds: [0, 300, 1080, 150] },
+    ]);
   });
 
   it('keeps a resource-id first, and labels the empty field with its hint', () => {
     const s = summarise([email('Email', { id: 'com.example.app:id/email' })]);
-    expect(s.actions).toEqual([{ id: 'email', label: 'Email', role: 'input', bounds: [0, 300, 1080, 150], empty: true }]);
+    expect(s.actions).toEqual([
+      { id: 'email', label: 'Email', role: 'input', bounds: [0, 300, 1080, 150], empty: true },
+    ]);
   });
 
   it('an empty text is empty too, and a field without a hint keeps its text as before', () => {
@@ -453,7 +540,15 @@ describe('summariseScreen: empty fields report their hint as their text', () => 
       cls: 'android.widget.LinearLayout',
       desc,
       bounds: `[0,${top}][1080,${top + 300}]`,
-      children: [{ cls: 'android.widget.EditText', text: 'Name', hint: 'Name', clickable: true, bounds: `[0,${top + 100}][1080,${top + 250}]` }],
+      children: [
+        {
+          cls: 'android.widget.EditText',
+          text: 'Name',
+          hint: 'Name',
+          clickable: true,
+          bounds: `[0,${top + 100}][1080,${top + 250}]`,
+        },
+      ],
     });
     const children = [section('Sender', 300), section('Recipient', 700)];
     const s = summarise(children);
@@ -484,14 +579,21 @@ describe('summariseScreen: a password field’s text is never repeated', () => {
   it('offers it by hint, content-desc or id, never by its text, plain or bullets, and never shows the text', () => {
     for (const text of [SECRET, '••••••••••••••']) {
       for (const shape of ['uiautomator', 'appium'] as const) {
-        const roots = [screen([{ cls: 'android.widget.TextView', text: 'Sign in', bounds: '[0,0][1080,150]' }, password(text, { hint: 'Password' })])];
+        const roots = [
+          screen([
+            { cls: 'android.widget.TextView', text: 'Sign in', bounds: '[0,0][1080,150]' },
+            password(text, { hint: 'Password' }),
+          ]),
+        ];
         const s = summariseScreen(parseDump(shape === 'appium' ? appiumSource(roots) : uiautomatorDump(roots)), ctx());
         expect(s.actions).toEqual([{ input_hint: 'Password', role: 'input', bounds: [0, 500, 1080, 150] }]);
         expect(JSON.stringify(s)).not.toContain(text);
         expect(s.texts).toEqual(['Sign in']);
       }
     }
-    expect(selectorOfEntry(summarise([password(SECRET, { desc: 'Your password' })]).actions[0]!)).toEqual({ content_desc: 'Your password' });
+    expect(selectorOfEntry(summarise([password(SECRET, { desc: 'Your password' })]).actions[0]!)).toEqual({
+      content_desc: 'Your password',
+    });
     expect(summarise([password(SECRET, { id: 'com.example.app:id/pw' })]).actions[0]).toEqual({
       id: 'pw',
       role: 'input',
@@ -512,13 +614,21 @@ describe('summariseScreen: a password field’s text is never repeated', () => {
     expect(selectorOfEntry(s.actions[0]!)).toBeNull();
     expect(JSON.stringify(s)).not.toContain(SECRET);
     const parent = summarise([
-      { cls: 'android.widget.LinearLayout', clickable: true, bounds: '[0,400][1080,800]', children: [{ ...password(SECRET), clickable: false, cls: 'android.view.View' }] },
+      {
+        cls: 'android.widget.LinearLayout',
+        clickable: true,
+        bounds: '[0,400][1080,800]',
+        children: [{ ...password(SECRET), clickable: false, cls: 'android.view.View' }],
+      },
     ]);
     expect(JSON.stringify(parent)).not.toContain(SECRET);
   });
 
   it('a not-found message built from these offers does not carry it either', () => {
-    const s = summarise([password(SECRET, { hint: 'Password' }), { cls: 'android.widget.Button', text: 'Sign in', clickable: true, bounds: '[0,700][1080,850]' }]);
+    const s = summarise([
+      password(SECRET, { hint: 'Password' }),
+      { cls: 'android.widget.Button', text: 'Sign in', clickable: true, bounds: '[0,700][1080,850]' },
+    ]);
     const message = notFoundMessage(parseSelector({ text: 'Log in' }), s.actions);
     expect(message).toContain("'Password' (input)");
     expect(message).not.toContain(SECRET);
@@ -527,13 +637,35 @@ describe('summariseScreen: a password field’s text is never repeated', () => {
 
 describe('summariseScreen: scrollables', () => {
   const rv = 'androidx.recyclerview.widget.RecyclerView';
-  const chip = (t: string, left: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[${left},273][${left + 228},441]` });
-  const row = (t: string, top: number): NodeSpec => ({ cls: 'android.widget.TextView', text: t, clickable: true, bounds: `[0,${top}][1080,${top + 200}]` });
+  const chip = (t: string, left: number): NodeSpec => ({
+    cls: 'android.widget.TextView',
+    text: t,
+    clickable: true,
+    bounds: `[${left},273][${left + 228},441]`,
+  });
+  const row = (t: string, top: number): NodeSpec => ({
+    cls: 'android.widget.TextView',
+    text: t,
+    clickable: true,
+    bounds: `[0,${top}][1080,${top + 200}]`,
+  });
 
   it('lists each visible scrollable with a selector of its own, its bounds and, when horizontal, its orientation, in screen order', () => {
     const summary = summarise([
-      { cls: rv, id: 'com.x:id/day_strip', scrollable: true, bounds: '[0,252][1080,462]', children: [chip('Dec 1', 24), chip('Dec 2', 276), chip('Dec 3', 528)] },
-      { cls: rv, id: 'com.x:id/schedule', scrollable: true, bounds: '[0,580][1080,1500]', children: [row('Standup', 580), row('Review', 780)] },
+      {
+        cls: rv,
+        id: 'com.x:id/day_strip',
+        scrollable: true,
+        bounds: '[0,252][1080,462]',
+        children: [chip('Dec 1', 24), chip('Dec 2', 276), chip('Dec 3', 528)],
+      },
+      {
+        cls: rv,
+        id: 'com.x:id/schedule',
+        scrollable: true,
+        bounds: '[0,580][1080,1500]',
+        children: [row('Standup', 580), row('Review', 780)],
+      },
       { cls: 'android.widget.HorizontalScrollView', desc: 'Filters', scrollable: true, bounds: '[0,1500][1080,1600]' },
       { cls: 'android.widget.ScrollView', scrollable: true, bounds: '[0,0][0,0]' },
     ]);
@@ -550,9 +682,26 @@ describe('summariseScreen: scrollables', () => {
     const tree = parseDump(
       uiautomatorDump([
         screen([
-          { cls: 'android.widget.FrameLayout', desc: 'Inbox', bounds: '[0,0][1080,1200]', children: [{ cls: rv, id: 'com.x:id/list', scrollable: true, bounds: '[0,100][1080,1200]' }] },
-          { cls: 'android.widget.FrameLayout', desc: 'Sent', bounds: '[0,1200][1080,2274]', children: [{ cls: rv, id: 'com.x:id/list', scrollable: true, bounds: '[0,1300][1080,2274]' }] },
-          { cls: 'android.widget.FrameLayout', bounds: '[0,2274][1080,2400]', children: [{ cls: rv, id: 'com.x:id/twin', scrollable: true, bounds: '[0,2274][540,2400]' }, { cls: rv, id: 'com.x:id/twin', scrollable: true, bounds: '[540,2274][1080,2400]' }] },
+          {
+            cls: 'android.widget.FrameLayout',
+            desc: 'Inbox',
+            bounds: '[0,0][1080,1200]',
+            children: [{ cls: rv, id: 'com.x:id/list', scrollable: true, bounds: '[0,100][1080,1200]' }],
+          },
+          {
+            cls: 'android.widget.FrameLayout',
+            desc: 'Sent',
+            bounds: '[0,1200][1080,2274]',
+            children: [{ cls: rv, id: 'com.x:id/list', scrollable: true, bounds: '[0,1300][1080,2274]' }],
+          },
+          {
+            cls: 'android.widget.FrameLayout',
+            bounds: '[0,2274][1080,2400]',
+            children: [
+              { cls: rv, id: 'com.x:id/twin', scrollable: true, bounds: '[0,2274][540,2400]' },
+              { cls: rv, id: 'com.x:id/twin', scrollable: true, bounds: '[540,2274][1080,2400]' },
+            ],
+          },
           { cls: 'androidx.compose.ui.platform.ComposeView', scrollable: true, bounds: '[0,0][1080,100]' },
         ]),
       ]),

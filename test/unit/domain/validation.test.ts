@@ -33,7 +33,15 @@ function messageOf(fn: () => unknown): string {
 const CONTROL_EXCEPT_WHITESPACE = [
   ...Array.from({ length: 0x20 }, (_, i) => i).filter((c) => c !== 0x09 && c !== 0x0a && c !== 0x0d),
   0x7f,
-  0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+  0x202a,
+  0x202b,
+  0x202c,
+  0x202d,
+  0x202e,
+  0x2066,
+  0x2067,
+  0x2068,
+  0x2069,
 ];
 
 describe('parseSelector (CONTRACT §4)', () => {
@@ -142,7 +150,9 @@ describe('parseSelector (CONTRACT §4)', () => {
   it('says which argument is missing and what to send, never "got a undefined" (issue 11)', () => {
     for (const input of [undefined, null]) {
       const message = messageOf(() => parseSelector(input));
-      expect(message).toMatch(/^Invalid selector: the "selector" argument is (missing|null) \(it names the element to act on\)\. /);
+      expect(message).toMatch(
+        /^Invalid selector: the "selector" argument is (missing|null) \(it names the element to act on\)\. /,
+      );
       expect(message).toContain('e.g. {"text": "Save"}');
       expect(message).not.toMatch(/undefined|got a /);
     }
@@ -156,7 +166,7 @@ describe('parseSelector (CONTRACT §4)', () => {
 });
 
 describe('parseText (CONTRACT §4)', () => {
-  it.each(['hello', 'a', ' ', '😀'.repeat(512), 'x'.repeat(512), 'Ünïcödé 日本 עברית', "it's \"quoted\" $(rm -rf /)"])(
+  it.each(['hello', 'a', ' ', '😀'.repeat(512), 'x'.repeat(512), 'Ünïcödé 日本 עברית', 'it\'s "quoted" $(rm -rf /)'])(
     'accepts %j',
     (text) => {
       expect(parseText(text)).toBe(text);
@@ -232,7 +242,9 @@ describe('parsePackageName (CONTRACT §4)', () => {
 
   it('names a missing package_name instead of "got a undefined"', () => {
     const message = messageOf(() => parsePackageName(undefined));
-    expect(message).toMatch(/^Invalid package name: the "package_name" argument is missing \(the app to open\)\. A package name is/);
+    expect(message).toMatch(
+      /^Invalid package name: the "package_name" argument is missing \(the app to open\)\. A package name is/,
+    );
     expect(message).not.toContain('undefined');
   });
 
@@ -245,11 +257,18 @@ describe('parsePackageName (CONTRACT §4)', () => {
 
 describe('missing arguments (issue 11)', () => {
   it('text and direction name the missing argument and what to send', () => {
-    expect(messageOf(() => parseText(undefined))).toMatch(/^Invalid text: the "text" argument is missing \(the text to type\)\. Text must be/);
-    expect(messageOf(() => parseDirection(undefined))).toBe('Invalid scroll direction: the "direction" argument is missing. Send "direction": "up", "down", "left" or "right" (exactly, lowercase; "down" shows what is further down, "right" what is further right).');
+    expect(messageOf(() => parseText(undefined))).toMatch(
+      /^Invalid text: the "text" argument is missing \(the text to type\)\. Text must be/,
+    );
+    expect(messageOf(() => parseDirection(undefined))).toBe(
+      'Invalid scroll direction: the "direction" argument is missing. Send "direction": "up", "down", "left" or "right" (exactly, lowercase; "down" shows what is further down, "right" what is further right).',
+    );
     expect(messageOf(() => parseDirection(null))).toContain('the "direction" argument is null');
-    expect(messageOf(() => parseDirection('sideways'))).toBe(`Invalid scroll direction: got 'sideways'. Send "direction": "up", "down", "left" or "right" (exactly, lowercase; "down" shows what is further down, "right" what is further right).`);
-    for (const fn of [() => parseText(undefined), () => parseDirection(undefined), () => parseText(7)]) expect(messageOf(fn)).not.toMatch(/undefined|got a undefined/);
+    expect(messageOf(() => parseDirection('sideways'))).toBe(
+      `Invalid scroll direction: got 'sideways'. Send "direction": "up", "down", "left" or "right" (exactly, lowercase; "down" shows what is further down, "right" what is further right).`,
+    );
+    for (const fn of [() => parseText(undefined), () => parseDirection(undefined), () => parseText(7)])
+      expect(messageOf(fn)).not.toMatch(/undefined|got a undefined/);
   });
 });
 
@@ -257,30 +276,63 @@ describe('parseDirection (CONTRACT §4)', () => {
   it('accepts exactly up, down, left and right (issue 13)', () => {
     for (const d of ['up', 'down', 'left', 'right']) expect(parseDirection(d)).toBe(d);
   });
-  it.each(['UP', 'Down', ' up', 'LEFT', 'Right', ' left', 'right ', 'left\n', 'ríght', 'sideways', 'horizontal', 'left,right', 'right;reboot', 'l\u202eeft', 'right\u0000', '', 'up\n', null, 1, true, ['left'], { direction: 'left' }, 'left'.repeat(3000)])(
-    'refuses %j with INVALID_SCROLL_DIRECTION',
-    (value) => {
-      expect(codeOf(() => parseDirection(value))).toBe('INVALID_SCROLL_DIRECTION');
-    },
-  );
+  it.each([
+    'UP',
+    'Down',
+    ' up',
+    'LEFT',
+    'Right',
+    ' left',
+    'right ',
+    'left\n',
+    'ríght',
+    'sideways',
+    'horizontal',
+    'left,right',
+    'right;reboot',
+    'l\u202eeft',
+    'right\u0000',
+    '',
+    'up\n',
+    null,
+    1,
+    true,
+    ['left'],
+    { direction: 'left' },
+    'left'.repeat(3000),
+  ])('refuses %j with INVALID_SCROLL_DIRECTION', (value) => {
+    expect(codeOf(() => parseDirection(value))).toBe('INVALID_SCROLL_DIRECTION');
+  });
 });
 
-describe('optionalSelector: ui_scroll\'s container (issue 13)', () => {
-  it('absent and null are no container; a selector is parsed as ui_tap\'s, within included', () => {
+describe("optionalSelector: ui_scroll's container (issue 13)", () => {
+  it("absent and null are no container; a selector is parsed as ui_tap's, within included", () => {
     expect(optionalSelector({ direction: 'down' })).toBeUndefined();
     expect(optionalSelector({ direction: 'down', selector: null })).toBeUndefined();
-    expect(optionalSelector({ selector: { resource_id: 'com.x:id/list' } })).toEqual({ target: { key: 'resource_id', value: 'com.x:id/list' } });
+    expect(optionalSelector({ selector: { resource_id: 'com.x:id/list' } })).toEqual({
+      target: { key: 'resource_id', value: 'com.x:id/list' },
+    });
     expect(optionalSelector({ selector: { text: 'Dec 1', within: { resource_id: 'com.x:id/strip' } } })).toEqual({
       target: { key: 'text', value: 'Dec 1' },
       within: { key: 'resource_id', value: 'com.x:id/strip' },
     });
   });
-  it.each([{}, 'com.x:id/list', ['a'], 5, true, { x: 10, y: 20 }, { bounds: '[0,0][10,10]' }, { text: 'a', resource_id: 'b' }, { text: '' }, { text: 'a\u202eb' }, { text: 'x'.repeat(257) }, { within: { text: 'a' } }])(
-    'refuses %j with INVALID_SELECTOR, never as no container',
-    (value) => {
-      expect(codeOf(() => optionalSelector({ direction: 'down', selector: value }))).toBe('INVALID_SELECTOR');
-    },
-  );
+  it.each([
+    {},
+    'com.x:id/list',
+    ['a'],
+    5,
+    true,
+    { x: 10, y: 20 },
+    { bounds: '[0,0][10,10]' },
+    { text: 'a', resource_id: 'b' },
+    { text: '' },
+    { text: 'a\u202eb' },
+    { text: 'x'.repeat(257) },
+    { within: { text: 'a' } },
+  ])('refuses %j with INVALID_SELECTOR, never as no container', (value) => {
+    expect(codeOf(() => optionalSelector({ direction: 'down', selector: value }))).toBe('INVALID_SELECTOR');
+  });
 });
 
 describe('parseSessionId (CONTRACT §4)', () => {

@@ -26,7 +26,10 @@ export function allNodes(doc: XmlDoc): XmlElement[] {
  * The page source the UiAutomator2 server would serve for this dump: the same elements, with the
  * bounds it reports (trimmed into the nearest scrollable ancestor, as `parseDump` reads them).
  */
-export function asServerSource(doc: XmlDoc, bounds: readonly ({ left: number; top: number; right: number; bottom: number } | null)[]): XmlDoc {
+export function asServerSource(
+  doc: XmlDoc,
+  bounds: readonly ({ left: number; top: number; right: number; bottom: number } | null)[],
+): XmlDoc {
   allNodes(doc).forEach((el, i) => {
     const b = bounds[i];
     if (b) el.setAttribute('bounds', `[${b.left},${b.top}][${b.right},${b.bottom}]`);

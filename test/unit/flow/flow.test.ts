@@ -23,14 +23,20 @@ function failure(tool: string, code: string, message: string): FlowEnvelope {
 /** Answers like the server would, records every call, fails where told. */
 class ScriptedClient implements FlowClient {
   readonly calls: Array<{ name: string; args: Record<string, unknown> }> = [];
-  constructor(private readonly failOn: (name: string, callIndex: number) => FlowEnvelope | 'throw' | null = () => null) {}
+  constructor(
+    private readonly failOn: (name: string, callIndex: number) => FlowEnvelope | 'throw' | null = () => null,
+  ) {}
   callTool(name: string, args: Record<string, unknown>): Promise<{ envelope: FlowEnvelope; isError: boolean }> {
     this.calls.push({ name, args });
     const forced = this.failOn(name, this.calls.length - 1);
     if (forced === 'throw') return Promise.reject(new Error('server went away'));
     if (forced) return Promise.resolve({ envelope: forced, isError: true });
     const answers: Record<string, FlowEnvelope> = {
-      app_open: envelope('app_open', { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' }, 'a-app-open.png'),
+      app_open: envelope(
+        'app_open',
+        { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' },
+        'a-app-open.png',
+      ),
       ui_get_tree: envelope('ui_get_tree', { foreground_package: 'com.example.notes', actions: [{}, {}] }),
       ui_session_open: envelope('ui_session_open', { session_id: SESSION, idle_timeout_seconds: 60 }),
       ui_session_close: envelope('ui_session_close', { closed: true }),
@@ -38,7 +44,10 @@ class ScriptedClient implements FlowClient {
       ui_type_text: envelope('ui_type_text', { characters_sent: 4 }, `t${this.calls.length}-ui-type.png`),
       device_back: envelope('device_back', { back_to_package: 'com.example.notes' }, 'b-device-back.png'),
     };
-    return Promise.resolve({ envelope: answers[name] ?? failure(name, 'INTERNAL_ERROR', 'unscripted'), isError: false });
+    return Promise.resolve({
+      envelope: answers[name] ?? failure(name, 'INTERNAL_ERROR', 'unscripted'),
+      isError: false,
+    });
   }
 }
 
@@ -74,21 +83,35 @@ describe('runFlow', () => {
     expect(report.passed).toBe(true);
     expect(report.first_error).toBeNull();
     expect(report.steps_run).toBe(3);
-    expect(report.evidence).toEqual(['artifacts/a-app-open.png', 'artifacts/t4-ui-tap.png', 'artifacts/t5-ui-type.png', 'artifacts/b-device-back.png']);
-    // Recorded arguments show where the id went, not the id (the envelopes keep it as the server sent it).
-    expect(report.calls.filter((c) => c.phase !== 'setup' && c.tool !== 'ui_get_tree').map((c) => c.arguments.session_id)).toEqual([
-      '<session_id>',
-      '<session_id>',
-      '<session_id>',
-      '<session_id>',
+    expect(report.evidence).toEqual([
+      'artifacts/a-app-open.png',
+      'artifacts/t4-ui-tap.png',
+      'artifacts/t5-ui-type.png',
+      'artifacts/b-device-back.png',
     ]);
+    // Recorded arguments show where the id went, not the id (the envelopes keep it as the server sent it).
+    expect(
+      report.calls.filter((c) => c.phase !== 'setup' && c.tool !== 'ui_get_tree').map((c) => c.arguments.session_id),
+    ).toEqual(['<session_id>', '<session_id>', '<session_id>', '<session_id>']);
     expect(report.calls.filter((c) => c.phase === 'step').map((c) => c.step_index)).toEqual([0, 1, 2]);
   });
 
   it('stops at the first failing step, still closes the session and reads the tree, and names the error', async () => {
-    const client = new ScriptedClient((name) => (name === 'ui_type_text' ? failure(name, 'UI_ELEMENT_NOT_FOUND', "No element matches. The screen offers: 'Save' (button).") : null));
+    const client = new ScriptedClient((name) =>
+      name === 'ui_type_text'
+        ? failure(name, 'UI_ELEMENT_NOT_FOUND', "No element matches. The screen offers: 'Save' (button).")
+        : null,
+    );
     const report = await runFlow(flow, client, { source: 'notes.json', ...clock });
-    expect(client.calls.map((c) => c.name)).toEqual(['app_open', 'ui_get_tree', 'ui_session_open', 'ui_tap', 'ui_type_text', 'ui_session_close', 'ui_get_tree']);
+    expect(client.calls.map((c) => c.name)).toEqual([
+      'app_open',
+      'ui_get_tree',
+      'ui_session_open',
+      'ui_tap',
+      'ui_type_text',
+      'ui_session_close',
+      'ui_get_tree',
+    ]);
     expect(report.passed).toBe(false);
     expect(report.steps_run).toBe(2);
     expect(report.first_error).toEqual({
@@ -101,7 +124,9 @@ describe('runFlow', () => {
   });
 
   it('when the app does not open: no session is opened or closed, the tree is still read', async () => {
-    const client = new ScriptedClient((name) => (name === 'app_open' ? failure(name, 'APP_NOT_FOUND', 'not installed') : null));
+    const client = new ScriptedClient((name) =>
+      name === 'app_open' ? failure(name, 'APP_NOT_FOUND', 'not installed') : null,
+    );
     const report = await runFlow(flow, client, { source: 'notes.json', ...clock });
     expect(client.calls.map((c) => c.name)).toEqual(['app_open', 'ui_get_tree']);
     expect(report.passed).toBe(false);
@@ -110,14 +135,18 @@ describe('runFlow', () => {
   });
 
   it('when the session cannot open, nothing is closed', async () => {
-    const client = new ScriptedClient((name) => (name === 'ui_session_open' ? failure(name, 'APPIUM_UNAVAILABLE', 'no Appium') : null));
+    const client = new ScriptedClient((name) =>
+      name === 'ui_session_open' ? failure(name, 'APPIUM_UNAVAILABLE', 'no Appium') : null,
+    );
     const report = await runFlow(flow, client, { source: 'f', ...clock });
     expect(client.calls.map((c) => c.name)).toEqual(['app_open', 'ui_get_tree', 'ui_session_open', 'ui_get_tree']);
     expect(report.first_error?.phase).toBe('setup');
   });
 
   it('a failing close makes the run fail even when every step passed', async () => {
-    const client = new ScriptedClient((name) => (name === 'ui_session_close' ? failure(name, 'INVALID_UI_SESSION', 'expired') : null));
+    const client = new ScriptedClient((name) =>
+      name === 'ui_session_close' ? failure(name, 'INVALID_UI_SESSION', 'expired') : null,
+    );
     const report = await runFlow(flow, client, { source: 'f', ...clock });
     expect(report.steps_run).toBe(3);
     expect(report.passed).toBe(false);
@@ -132,10 +161,14 @@ describe('runFlow', () => {
   });
 
   it('summarises each call on one line with its evidence, and the first error', async () => {
-    const client = new ScriptedClient((name) => (name === 'device_back' ? failure(name, 'OPERATION_TIMEOUT', 'too slow') : null));
+    const client = new ScriptedClient((name) =>
+      name === 'device_back' ? failure(name, 'OPERATION_TIMEOUT', 'too slow') : null,
+    );
     const lines = summarizeReport(await runFlow(flow, client, { source: 'notes.json', ...clock }));
     expect(lines[0]).toMatch(/^flow notes\.json \(com\.example\.notes\): FAILED, 3\/3 steps, 8 calls, /);
-    expect(lines).toContain("  ok   step 1 ui_tap {\"text\":\"New note\"} — tapped 'New note'  [artifacts/t4-ui-tap.png]");
+    expect(lines).toContain(
+      '  ok   step 1 ui_tap {"text":"New note"} — tapped \'New note\'  [artifacts/t4-ui-tap.png]',
+    );
     expect(lines).toContain('  FAIL step 3 device_back — OPERATION_TIMEOUT: too slow');
     expect(lines.at(-1)).toBe('first error: device_back → OPERATION_TIMEOUT: too slow');
     expect(lines.some((l) => l.startsWith('evidence (3 PNG): artifacts/a-app-open.png'))).toBe(true);
@@ -146,10 +179,20 @@ describe('envelopeOf', () => {
   const env = envelope('ui_tap', { element_label: 'A' });
   it('prefers structuredContent, falls back to the JSON text block', () => {
     expect(envelopeOf({ structuredContent: env, content: [] })).toEqual(env);
-    expect(envelopeOf({ content: [{ type: 'image', data: '' }, { type: 'text', text: JSON.stringify(env) }] })).toEqual(env);
+    expect(
+      envelopeOf({
+        content: [
+          { type: 'image', data: '' },
+          { type: 'text', text: JSON.stringify(env) },
+        ],
+      }),
+    ).toEqual(env);
   });
   it('reports a result without an envelope as a protocol error', () => {
-    expect(envelopeOf({ content: [{ type: 'text', text: 'hello' }] })).toMatchObject({ ok: false, error: { code: 'PROTOCOL_ERROR' } });
+    expect(envelopeOf({ content: [{ type: 'text', text: 'hello' }] })).toMatchObject({
+      ok: false,
+      error: { code: 'PROTOCOL_ERROR' },
+    });
   });
 });
 
@@ -161,7 +204,11 @@ describe('serverLogSection', () => {
 
   it('prints the last 15 lines under the heading (all of them when verbose), blank ones left out', () => {
     const tail = Array.from({ length: 20 }, (_, i) => `{"msg":"line ${i}"}`);
-    expect(serverLogSection(['', ...tail.slice(0, 2)], false)).toEqual(['server log (last lines):', '  {"msg":"line 0"}', '  {"msg":"line 1"}']);
+    expect(serverLogSection(['', ...tail.slice(0, 2)], false)).toEqual([
+      'server log (last lines):',
+      '  {"msg":"line 0"}',
+      '  {"msg":"line 1"}',
+    ]);
     const shown = serverLogSection(tail, false);
     expect(shown).toHaveLength(16);
     expect(shown[1]).toBe('  {"msg":"line 5"}');

@@ -54,7 +54,9 @@ describe('parseFlowFile', () => {
   });
 
   it('says "f.json is not a valid flow:" then one problem a line', async () => {
-    await expect(parseFlowFile(JSON.stringify(flowOf({ tool: 'ui_scroll', arguments: { direction: 'Down' } })), 'f.json')).rejects.toThrow(
+    await expect(
+      parseFlowFile(JSON.stringify(flowOf({ tool: 'ui_scroll', arguments: { direction: 'Down' } })), 'f.json'),
+    ).rejects.toThrow(
       "f.json is not a valid flow:\n  - step 1 (ui_scroll): direction 'Down' is not one of up, down, left, right",
     );
   });
@@ -101,7 +103,14 @@ describe('validateFlow: each step, by its number', () => {
   });
 
   it('coordinates and misspelt argument names, each named, as runTool names them', async () => {
-    expect(await problems(flowOf({ tool: 'ui_tap', arguments: { x: 10, y: 20 } }, { tool: 'ui_tap', arguments: { selector: { text: 'A' }, long_pres: true } }))).toEqual([
+    expect(
+      await problems(
+        flowOf(
+          { tool: 'ui_tap', arguments: { x: 10, y: 20 } },
+          { tool: 'ui_tap', arguments: { selector: { text: 'A' }, long_pres: true } },
+        ),
+      ),
+    ).toEqual([
       "step 1 (ui_tap): Invalid argument 'x', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press, observe.",
       "step 1 (ui_tap): Invalid argument 'y', a position: the harness never takes coordinates (no x, y, bounds, point or offset under any name), so name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press, observe.",
       'step 1 (ui_tap): selector is missing',
@@ -111,7 +120,12 @@ describe('validateFlow: each step, by its number', () => {
 
   it('a selector and a text the tool’s own validation refuses', async () => {
     expect(
-      await problems(flowOf({ tool: 'ui_tap', arguments: { selector: { txt: 'A' } } }, { tool: 'ui_type_text', arguments: { selector: { input_hint: 'A' }, text: 'a\nb' } })),
+      await problems(
+        flowOf(
+          { tool: 'ui_tap', arguments: { selector: { txt: 'A' } } },
+          { tool: 'ui_type_text', arguments: { selector: { input_hint: 'A' }, text: 'a\nb' } },
+        ),
+      ),
     ).toEqual([
       'step 1 (ui_tap): Invalid selector: selector has the unknown key \'txt\'. A selector is an object with exactly one of id, resource_id, text, content_desc, text_contains, input_hint, text_starts_with, content_desc_contains, class_name, resource_id_matches, plus an optional "within" that is itself exactly one of those keys (no nested within), e.g. {"text": "Save"} or {"text": "Save", "within": {"content_desc": "Work profile"}}; by hand it may add checked, selected, enabled, focused (true or false) and "instance" (0-based). Send back a selector that ui_get_tree offered.',
       'step 2 (ui_type_text): Invalid text: control character U+000A at position 2. Text must be a string of 1 to 512 characters without control characters (no newline, tab, NUL or bidi override; to submit, tap the button instead of sending a newline).',
@@ -119,14 +133,18 @@ describe('validateFlow: each step, by its number', () => {
   });
 
   it('session_id and refs belong to one run: both refused', async () => {
-    expect(await problems(flowOf({ tool: 'ui_tap', arguments: { selector: { ref: 'e5' }, session_id: 'abc' } }))).toEqual([
+    expect(
+      await problems(flowOf({ tool: 'ui_tap', arguments: { selector: { ref: 'e5' }, session_id: 'abc' } })),
+    ).toEqual([
       'step 1 (ui_tap): session_id must not be given: the runner opens the flow and puts its id in every step',
       'step 1 (ui_tap): selector.ref must not be given: a ref names one element of one screen of one server run; copy the selector keys ui_get_tree offers beside it',
     ]);
   });
 
   it('the step’s own shape: unknown keys, not an object, arguments not an object', async () => {
-    expect(await problems(flowOf({ tool: 'ui_tap', args: {} }, 'abc', { tool: 'device_back', arguments: [] }, {}))).toEqual([
+    expect(
+      await problems(flowOf({ tool: 'ui_tap', args: {} }, 'abc', { tool: 'device_back', arguments: [] }, {})),
+    ).toEqual([
       "step 1 (ui_tap): the step has the unknown key 'args' (a step takes only tool, arguments, note)",
       'step 1 (ui_tap): selector is missing',
       "step 2: the step must be an object, not 'abc'",
@@ -144,20 +162,38 @@ describe('validateFlow: which tools are steps', () => {
   });
 
   it('a tool of a toolset that is off names the toolset and how to turn it on', async () => {
-    const steps = flowOf({ tool: 'ui_wait', arguments: { selector: { text: 'A' }, until: 'visible' } }, { tool: 'device_key', arguments: { key: 'home' } });
+    const steps = flowOf(
+      { tool: 'ui_wait', arguments: { selector: { text: 'A' }, until: 'visible' } },
+      { tool: 'device_key', arguments: { key: 'home' } },
+    );
     expect(await problems(steps)).toEqual([
       "step 1 (ui_wait): ui_wait belongs to the toolset 'wait', which is off: run the flow with --toolsets wait (or ANDROID_MCP_TOOLSETS=wait)",
       "step 2 (device_key): device_key belongs to the toolset 'device', which is off: run the flow with --toolsets device (or ANDROID_MCP_TOOLSETS=device)",
     ]);
-    const server: FlowCheckOptions = { toolsets: ['core', 'wait'], enable: (toolset) => `start the server with --toolsets ${toolset}` };
+    const server: FlowCheckOptions = {
+      toolsets: ['core', 'wait'],
+      enable: (toolset) => `start the server with --toolsets ${toolset}`,
+    };
     expect(await problems(steps, server)).toEqual([
       "step 2 (device_key): device_key belongs to the toolset 'device', which is off: start the server with --toolsets device",
     ]);
-    await expect(validateFlow(steps, 'f', ALL_ON)).resolves.toMatchObject({ steps: [{ tool: 'ui_wait' }, { tool: 'device_key' }] });
+    await expect(validateFlow(steps, 'f', ALL_ON)).resolves.toMatchObject({
+      steps: [{ tool: 'ui_wait' }, { tool: 'device_key' }],
+    });
   });
 
   it('session tools and observers are refused with why', async () => {
-    expect(await problems(flowOf({ tool: 'ui_session_open' }, { tool: 'ui_get_tree' }, { tool: 'screen_capture' }, { tool: 'device_list' }), ALL_ON)).toEqual([
+    expect(
+      await problems(
+        flowOf(
+          { tool: 'ui_session_open' },
+          { tool: 'ui_get_tree' },
+          { tool: 'screen_capture' },
+          { tool: 'device_list' },
+        ),
+        ALL_ON,
+      ),
+    ).toEqual([
       'step 1 (ui_session_open): ui_session_open is not a step: the runner opens the flow before the steps and closes it after them',
       'step 2 (ui_get_tree): ui_get_tree is not a step: it only reads, and the runner already reads the screen before and after the steps (every action leaves its screenshot); to wait for an element, or check that it is there, use ui_wait',
       'step 3 (screen_capture): screen_capture is not a step: it only reads, and the runner already reads the screen before and after the steps (every action leaves its screenshot); to wait for an element, or check that it is there, use ui_wait',
@@ -169,12 +205,31 @@ describe('validateFlow: which tools are steps', () => {
     const tapTool = toolsForChecking().get('device_back')!;
     const outside = { ...tapTool, name: 'outside_flow', inputSchema: z.object({}) };
     expect(isStepTool(outside)).toBe(false);
-    expect(stepToolProblem('outside_flow', outside, ALL_ON)).toBe('outside_flow is not a step: it takes no session_id, so it cannot run inside the flow that holds the device');
+    expect(stepToolProblem('outside_flow', outside, ALL_ON)).toBe(
+      'outside_flow is not a step: it takes no session_id, so it cannot run inside the flow that holds the device',
+    );
   });
 
   it('the step tools: every acting tool that runs in a flow, and ui_wait', () => {
-    expect(stepToolNames(['core'])).toEqual(['app_open', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back', 'settings_open_apps']);
-    expect(stepToolNames(TOOLSET_NAMES)).toEqual([...stepToolNames(['core']), 'app_install', 'app_stop', 'app_clear_data', 'app_open_link', 'device_key', 'notifications_open', 'device_rotate', 'ui_wait']);
+    expect(stepToolNames(['core'])).toEqual([
+      'app_open',
+      'ui_tap',
+      'ui_type_text',
+      'ui_scroll',
+      'device_back',
+      'settings_open_apps',
+    ]);
+    expect(stepToolNames(TOOLSET_NAMES)).toEqual([
+      ...stepToolNames(['core']),
+      'app_install',
+      'app_stop',
+      'app_clear_data',
+      'app_open_link',
+      'device_key',
+      'notifications_open',
+      'device_rotate',
+      'ui_wait',
+    ]);
   });
 
   it('every step tool accepts valid arguments through its own validation (the check reaches no service)', async () => {
@@ -201,7 +256,10 @@ describe('validateFlow: which tools are steps', () => {
       // Past its own validation, execute reached the stand-in services: nothing else ran.
       const reached = await Promise.resolve()
         .then(() => tool.execute(valid[tool.name]!, { operationId: 'check', tool: tool.name }))
-        .then(() => 'returned', (error: unknown) => (error instanceof Error ? error.name : String(error)));
+        .then(
+          () => 'returned',
+          (error: unknown) => (error instanceof Error ? error.name : String(error)),
+        );
       expect(reached, tool.name).toBe('ArgumentsAccepted');
     }
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { PackageName } from '../../../src/domain/ports.js';
-import { ADB_COMMANDS, AdbDeviceGateway, extractPng, trimDump } from '../../../src/infrastructure/adb/AdbDeviceGateway.js';
+import {
+  ADB_COMMANDS,
+  AdbDeviceGateway,
+  extractPng,
+  trimDump,
+} from '../../../src/infrastructure/adb/AdbDeviceGateway.js';
 import type { AdbResult, AdbRunner } from '../../../src/infrastructure/adb/AdbRunner.js';
 import { FakeClock } from '../../support/FakeClock.js';
 import { harnessError } from '../../support/harnessError.js';
@@ -68,22 +73,76 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       allProperties: 'shell getprop',
     });
     for (const [, v] of fixed) expect(v).toBeTypeOf('string');
-    for (const value of Object.values(ADB_COMMANDS)) if (Array.isArray(value)) expect(Object.isFrozen(value)).toBe(true);
+    for (const value of Object.values(ADB_COMMANDS))
+      if (Array.isArray(value)) expect(Object.isFrozen(value)).toBe(true);
     expect(ADB_COMMANDS.resolveLauncherActivity(pkg('com.android.settings'))).toEqual([
-      'shell', 'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', 'com.android.settings',
+      'shell',
+      'cmd',
+      'package',
+      'resolve-activity',
+      '--brief',
+      '-a',
+      'android.intent.action.MAIN',
+      '-c',
+      'android.intent.category.LAUNCHER',
+      'com.android.settings',
     ]);
-    expect(ADB_COMMANDS.forceStop(pkg('com.example.notes'))).toEqual(['shell', 'am', 'force-stop', 'com.example.notes']);
+    expect(ADB_COMMANDS.forceStop(pkg('com.example.notes'))).toEqual([
+      'shell',
+      'am',
+      'force-stop',
+      'com.example.notes',
+    ]);
     expect(ADB_COMMANDS.clearData(pkg('com.example.notes'))).toEqual(['shell', 'pm', 'clear', 'com.example.notes']);
     expect(() => ADB_COMMANDS.clearData(pkg('a;reboot'))).toThrow(/not valid/);
     // app_install (issue 16): a host command on the private copy's absolute path, never an option or model text.
-    expect(ADB_COMMANDS.install('/tmp/android-mcp-apk-Ab_1/base.apk')).toEqual(['install', '-r', '/tmp/android-mcp-apk-Ab_1/base.apk']);
-    for (const bad of ['base.apk', '-r.apk', '/tmp/x/../../etc/x.apk', '/tmp/x y.apk', '/tmp/x;reboot.apk', '/tmp/x.zip', '/tmp/x\u0000.apk', '/tmp/$(id).apk']) {
+    expect(ADB_COMMANDS.install('/tmp/android-mcp-apk-Ab_1/base.apk')).toEqual([
+      'install',
+      '-r',
+      '/tmp/android-mcp-apk-Ab_1/base.apk',
+    ]);
+    for (const bad of [
+      'base.apk',
+      '-r.apk',
+      '/tmp/x/../../etc/x.apk',
+      '/tmp/x y.apk',
+      '/tmp/x;reboot.apk',
+      '/tmp/x.zip',
+      '/tmp/x\u0000.apk',
+      '/tmp/$(id).apk',
+    ]) {
       expect(() => ADB_COMMANDS.install(bad), bad).toThrow(HarnessError);
     }
     expect(Object.keys(ADB_COMMANDS)).toContain('install');
-    expect(ADB_COMMANDS.startActivity('com.android.settings/.Settings')).toEqual(['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']);
-    expect(ADB_COMMANDS.screencapDisplay('4619827551948147201')).toEqual(['exec-out', 'screencap', '-p', '-d', '4619827551948147201']);
-    expect(ADB_COMMANDS.appLog(4321, 100)).toEqual(['shell', 'logcat', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC', '-t', '100', '--pid=4321']);
+    expect(ADB_COMMANDS.startActivity('com.android.settings/.Settings')).toEqual([
+      'shell',
+      'am',
+      'start',
+      '-W',
+      '-n',
+      'com.android.settings/.Settings',
+    ]);
+    expect(ADB_COMMANDS.screencapDisplay('4619827551948147201')).toEqual([
+      'exec-out',
+      'screencap',
+      '-p',
+      '-d',
+      '4619827551948147201',
+    ]);
+    expect(ADB_COMMANDS.appLog(4321, 100)).toEqual([
+      'shell',
+      'logcat',
+      '-d',
+      '-v',
+      'threadtime',
+      '-v',
+      'year',
+      '-v',
+      'UTC',
+      '-t',
+      '100',
+      '--pid=4321',
+    ]);
   });
 
   it.each([
@@ -99,20 +158,33 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
     expect(() => ADB_COMMANDS.appLog(pid, lines)).toThrow(HarnessError);
   });
 
-  it.each(['', '0x1', '1;reboot', '1 2', '-1', '$(id)', '1\n2', '123456789012345678901'])('refuses the display id %j', (value) => {
-    expect(() => ADB_COMMANDS.screencapDisplay(value)).toThrow(HarnessError);
-  });
-
-  it.each(['com.x; rm -rf /', 'com.x/../../etc', '-e', '--user 0', 'com.x && whoami', 'com.x\ncom.y', 'com.android.settings/.Settings', '', '$(id)'])(
-    'refuses the package %j before building any argv',
+  it.each(['', '0x1', '1;reboot', '1 2', '-1', '$(id)', '1\n2', '123456789012345678901'])(
+    'refuses the display id %j',
     (value) => {
-      expect(() => ADB_COMMANDS.resolveLauncherActivity(pkg(value))).toThrow(HarnessError);
+      expect(() => ADB_COMMANDS.screencapDisplay(value)).toThrow(HarnessError);
     },
   );
 
-  it.each(['com.x/.Main; reboot', 'com.x/.A$B', 'com.x', "com.x/.M'", 'com.x/.M\nreboot', '-n com.x/.M'])('refuses the component %j', (value) => {
-    expect(() => ADB_COMMANDS.startActivity(value)).toThrow(HarnessError);
+  it.each([
+    'com.x; rm -rf /',
+    'com.x/../../etc',
+    '-e',
+    '--user 0',
+    'com.x && whoami',
+    'com.x\ncom.y',
+    'com.android.settings/.Settings',
+    '',
+    '$(id)',
+  ])('refuses the package %j before building any argv', (value) => {
+    expect(() => ADB_COMMANDS.resolveLauncherActivity(pkg(value))).toThrow(HarnessError);
   });
+
+  it.each(['com.x/.Main; reboot', 'com.x/.A$B', 'com.x', "com.x/.M'", 'com.x/.M\nreboot', '-n com.x/.M'])(
+    'refuses the component %j',
+    (value) => {
+      expect(() => ADB_COMMANDS.startActivity(value)).toThrow(HarnessError);
+    },
+  );
 
   it('each gateway method issues exactly its closed-list argv', async () => {
     const runner = new FakeRunner()
@@ -125,7 +197,10 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       .on(ADB_COMMANDS.dumpsysWindow, out('  mCurrentFocus=Window{1 u0 com.android.settings/.Settings}\n'))
       .on(ADB_COMMANDS.dumpUi, out(XML))
       .on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([PNG_SIG, Buffer.from([1, 2, 3])]) })
-      .on(ADB_COMMANDS.resolveLauncherActivity(pkg('com.android.settings')), out('priority=0\ncom.android.settings/.Settings\n'))
+      .on(
+        ADB_COMMANDS.resolveLauncherActivity(pkg('com.android.settings')),
+        out('priority=0\ncom.android.settings/.Settings\n'),
+      )
       .on(ADB_COMMANDS.startActivity('com.android.settings/.Settings'), out('Status: ok\nComplete\n'))
       .on(ADB_COMMANDS.startApplicationSettings, out('Status: ok\nComplete\n'));
     const g = gateway(runner);
@@ -140,10 +215,29 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
       [() => g.screencap(), [['exec-out', 'screencap', '-p']]],
       [
         () => g.resolveLauncherActivity(pkg('com.android.settings')),
-        [['shell', 'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', 'com.android.settings']],
+        [
+          [
+            'shell',
+            'cmd',
+            'package',
+            'resolve-activity',
+            '--brief',
+            '-a',
+            'android.intent.action.MAIN',
+            '-c',
+            'android.intent.category.LAUNCHER',
+            'com.android.settings',
+          ],
+        ],
       ],
-      [() => g.startActivity('com.android.settings/.Settings'), [['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']]],
-      [() => g.startApplicationSettings(), [['shell', 'am', 'start', '-W', '-S', '-a', 'android.settings.APPLICATION_SETTINGS']]],
+      [
+        () => g.startActivity('com.android.settings/.Settings'),
+        [['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']],
+      ],
+      [
+        () => g.startApplicationSettings(),
+        [['shell', 'am', 'start', '-W', '-S', '-a', 'android.settings.APPLICATION_SETTINGS']],
+      ],
     ];
     for (const [call, expected] of table) {
       runner.calls.length = 0;
@@ -168,7 +262,12 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
 
   it('diagnostics: ps is parsed host-side; logcat reads run their closed-list argv; a failed read is EMULATOR_UNAVAILABLE', async () => {
     const runner = new FakeRunner()
-      .on(ADB_COMMANDS.processes, out('  PID NAME\r\n    1 init\r\n 4321 com.example.app\r\n 4400 com.example.app:remote\r\n  812 [kthreadd] x\r\n'))
+      .on(
+        ADB_COMMANDS.processes,
+        out(
+          '  PID NAME\r\n    1 init\r\n 4321 com.example.app\r\n 4400 com.example.app:remote\r\n  812 [kthreadd] x\r\n',
+        ),
+      )
       .on(ADB_COMMANDS.appLog(4321, 50), out('2026-12-01 22:46:40.123 +0000  4321  4321 I Main    : hi\n'))
       .on(ADB_COMMANDS.crashLog, out('--------- beginning of crash\n'))
       .on(ADB_COMMANDS.anrEvents, { stdout: Buffer.alloc(0), stderr: 'logcat: error', exitCode: 1 });
@@ -205,7 +304,9 @@ describe('getState', () => {
   });
 
   it('a device still booting is not ready', async () => {
-    const runner = new FakeRunner().on(ADB_COMMANDS.getState, out('device\n')).on(ADB_COMMANDS.bootCompleted, out('\n'));
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.getState, out('device\n'))
+      .on(ADB_COMMANDS.bootCompleted, out('\n'));
     const error = await harnessError(gateway(runner).getState());
     expect(error.code).toBe('EMULATOR_UNAVAILABLE');
     expect(error.message).toMatch(/still booting/);
@@ -219,7 +320,9 @@ describe('dumpUi', () => {
   });
 
   it('keeps from <hierarchy when there is no XML declaration, and drops leading noise', () => {
-    expect(trimDump('WARNING: linker\n<hierarchy rotation="0"><node/></hierarchy>\nUI hierchary dumped to: /dev/tty')).toBe('<hierarchy rotation="0"><node/></hierarchy>');
+    expect(
+      trimDump('WARNING: linker\n<hierarchy rotation="0"><node/></hierarchy>\nUI hierchary dumped to: /dev/tty'),
+    ).toBe('<hierarchy rotation="0"><node/></hierarchy>');
     expect(trimDump('no xml here')).toBeNull();
     expect(trimDump('</hierarchy><?xml')).toBeNull();
   });
@@ -247,7 +350,10 @@ describe('dumpUi', () => {
 
   it('gives up after the bounded retries with UI_TREE_UNAVAILABLE', async () => {
     const clock = new FakeClock();
-    const runner = new FakeRunner().on(ADB_COMMANDS.dumpUi, out('ERROR: null root node returned by UiTestAutomationBridge.\n'));
+    const runner = new FakeRunner().on(
+      ADB_COMMANDS.dumpUi,
+      out('ERROR: null root node returned by UiTestAutomationBridge.\n'),
+    );
     const pending = harnessError(gateway(runner, clock, { dumpRetries: 2, dumpRetryDelayMs: 100 }).dumpUi());
     await clock.advance(1_000);
     const error = await pending;
@@ -274,15 +380,24 @@ describe('dumpUi', () => {
       'The UI dump ended without output (killed, exit 137) while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid 4711): it holds UiAutomation, and Android lets one client register. That is most likely a running UiAutomator2/Appium session or another testing tool. Pass the session_id of your open flow to ui_get_tree, or close the other session, then retry.',
     );
     expect(error.message).not.toMatch(/still starting/);
-    expect(runner.calls.map((c) => c.join(' '))).toEqual(['exec-out uiautomator dump /dev/tty', 'shell pidof io.appium.uiautomator2.server']);
+    expect(runner.calls.map((c) => c.join(' '))).toEqual([
+      'exec-out uiautomator dump /dev/tty',
+      'shell pidof io.appium.uiautomator2.server',
+    ]);
     // Through exec-out the exit code is lost (adb reports 0): the same answer, without the code.
-    const quiet = new FakeRunner().on(ADB_COMMANDS.dumpUi, out('')).on(ADB_COMMANDS.uia2ServerPid, out('4711 4712\r\n'));
-    expect((await harnessError(gateway(quiet).dumpUi())).message).toMatch(/^The UI dump ended without output while the UiAutomator2 server runs on the device \(io\.appium\.uiautomator2\.server, pid 4711\)/);
+    const quiet = new FakeRunner()
+      .on(ADB_COMMANDS.dumpUi, out(''))
+      .on(ADB_COMMANDS.uia2ServerPid, out('4711 4712\r\n'));
+    expect((await harnessError(gateway(quiet).dumpUi())).message).toMatch(
+      /^The UI dump ended without output while the UiAutomator2 server runs on the device \(io\.appium\.uiautomator2\.server, pid 4711\)/,
+    );
   });
 
   it('an empty dump without a UiAutomator2 server stays transient: asked once, then retried as before', async () => {
     const clock = new FakeClock();
-    const runner = new FakeRunner().on(ADB_COMMANDS.dumpUi, out('')).on(ADB_COMMANDS.uia2ServerPid, { stdout: Buffer.alloc(0), exitCode: 1 });
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.dumpUi, out(''))
+      .on(ADB_COMMANDS.uia2ServerPid, { stdout: Buffer.alloc(0), exitCode: 1 });
     const pending = harnessError(gateway(runner, clock, { dumpRetries: 2, dumpRetryDelayMs: 100 }).dumpUi());
     await clock.advance(1_000);
     const error = await pending;
@@ -292,7 +407,9 @@ describe('dumpUi', () => {
 
   it('names another UiAutomation client when the registration is taken', async () => {
     const runner = new FakeRunner().on(ADB_COMMANDS.dumpUi, {
-      stdout: Buffer.from('java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@3e1d0a2 already registered!\n'),
+      stdout: Buffer.from(
+        'java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@3e1d0a2 already registered!\n',
+      ),
       exitCode: 1,
     });
     const error = await harnessError(gateway(runner).dumpUi());
@@ -305,13 +422,16 @@ describe('dumpUi', () => {
 describe('screencap', () => {
   it('cuts a warning printed before the PNG (multi-display devices)', async () => {
     const png = Buffer.concat([PNG_SIG, Buffer.from('IHDR....')]);
-    const warning = Buffer.from('[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\nA display id can be specified with the [-d display-id] option.\nSee "dumpsys SurfaceFlinger --display-id" for valid display IDs.\n');
+    const warning = Buffer.from(
+      '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\nA display id can be specified with the [-d display-id] option.\nSee "dumpsys SurfaceFlinger --display-id" for valid display IDs.\n',
+    );
     const runner = new FakeRunner().on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([warning, png]) });
     expect((await gateway(runner).screencap()).equals(png)).toBe(true);
     expect(extractPng(png)).toBe(png);
   });
 
-  const MULTI = '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\n';
+  const MULTI =
+    '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\n';
   const DISPLAYS =
     'Display Devices: size=2\n' +
     '  DisplayDeviceInfo{"Outer Display": uniqueId="local:4619827259835644672", 1080 x 2092, modeId 1, state OFF, committedState OFF, FLAG_SECURE}\n' +
@@ -355,7 +475,10 @@ describe('screencap', () => {
   });
 
   it('refuses output that is not a PNG with EVIDENCE_WRITE_FAILED', async () => {
-    const runner = new FakeRunner().on(ADB_COMMANDS.screencap, { stdout: Buffer.from('screencap: not found\n'), exitCode: 127 });
+    const runner = new FakeRunner().on(ADB_COMMANDS.screencap, {
+      stdout: Buffer.from('screencap: not found\n'),
+      exitCode: 127,
+    });
     const error = await harnessError(gateway(runner).screencap());
     expect(error.code).toBe('EVIDENCE_WRITE_FAILED');
   });
@@ -364,7 +487,12 @@ describe('screencap', () => {
 describe('launches', () => {
   it('resolveLauncherActivity returns the component, or null when none', async () => {
     const runner = new FakeRunner()
-      .on(ADB_COMMANDS.resolveLauncherActivity(pkg('com.example.app')), out('priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\r\ncom.example.app/.MainActivity\r\n'))
+      .on(
+        ADB_COMMANDS.resolveLauncherActivity(pkg('com.example.app')),
+        out(
+          'priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\r\ncom.example.app/.MainActivity\r\n',
+        ),
+      )
       .on(ADB_COMMANDS.resolveLauncherActivity(pkg('com.missing')), out('No activity found\n'));
     const g = gateway(runner);
     expect(await g.resolveLauncherActivity(pkg('com.example.app'))).toBe('com.example.app/.MainActivity');
@@ -374,7 +502,9 @@ describe('launches', () => {
   it('startActivity maps Error lines and non-zero exits to APP_NOT_FOUND', async () => {
     const runner = new FakeRunner().on(
       ADB_COMMANDS.startActivity('com.x/.Main'),
-      out('Starting: Intent { cmp=com.x/.Main }\nError type 3\nError: Activity class {com.x/com.x.Main} does not exist.\n'),
+      out(
+        'Starting: Intent { cmp=com.x/.Main }\nError type 3\nError: Activity class {com.x/com.x.Main} does not exist.\n',
+      ),
       { stdout: Buffer.from('Starting: Intent { cmp=com.x/.Main }\n'), exitCode: 1 },
     );
     const g = gateway(runner);
@@ -390,7 +520,10 @@ describe('launches', () => {
   });
 
   it('startApplicationSettings maps failures to SETTINGS_FOREGROUND_FAILED', async () => {
-    const runner = new FakeRunner().on(ADB_COMMANDS.startApplicationSettings, out('Error: Activity not started, unable to resolve Intent { act=android.settings.APPLICATION_SETTINGS }\n'));
+    const runner = new FakeRunner().on(
+      ADB_COMMANDS.startApplicationSettings,
+      out('Error: Activity not started, unable to resolve Intent { act=android.settings.APPLICATION_SETTINGS }\n'),
+    );
     expect((await harnessError(gateway(runner).startApplicationSettings())).code).toBe('SETTINGS_FOREGROUND_FAILED');
   });
 
@@ -404,7 +537,11 @@ describe('launches', () => {
     const ok = new FakeRunner().on(ADB_COMMANDS.install(path), out('Performing Streamed Install\nSuccess\n'));
     expect(await gateway(ok).installApk(path)).toEqual({ ok: true });
     const stderr = `adb: failed to install ${path}: Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]\n`;
-    const refused = new FakeRunner().on(ADB_COMMANDS.install(path), { stdout: Buffer.from('Performing Streamed Install\n'), stderr, exitCode: 1 });
+    const refused = new FakeRunner().on(ADB_COMMANDS.install(path), {
+      stdout: Buffer.from('Performing Streamed Install\n'),
+      stderr,
+      exitCode: 1,
+    });
     const answer = await gateway(refused).installApk(path);
     expect(answer.ok).toBe(false);
     expect(answer.ok ? '' : answer.output).toContain('Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]');

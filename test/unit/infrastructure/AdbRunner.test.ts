@@ -6,7 +6,6 @@ import { AdbRunner, classifyAdbFailure } from '../../../src/infrastructure/adb/A
 import { harnessError } from '../../support/harnessError.js';
 import { silentLogger } from '../../support/fakes/silentLogger.js';
 
-
 /**
  * A fake adb: records its argv (one JSON line per call) and answers according to FAKE_ADB_MODE.
  * It is a real executable started by execFile, so argv handling and timeouts are the real ones.
@@ -60,7 +59,12 @@ function setup(env: Record<string, string>, defaultTimeoutMs = 10_000) {
     logger: silentLogger,
   });
   const calls = (): { argv: string[]; port: string | null }[] =>
-    existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { argv: string[]; port: string | null }) : [];
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { argv: string[]; port: string | null })
+      : [];
   return { runner, calls };
 }
 
@@ -87,7 +91,11 @@ describe('AdbRunner against a fake adb executable', () => {
   });
 
   it('returns a non-zero exit of the device command to the caller', async () => {
-    const { runner } = setup({ FAKE_ADB_STDOUT: Buffer.from('nope\n').toString('base64'), FAKE_ADB_EXIT: '2', FAKE_ADB_STDERR: 'sh: x: not found\n' });
+    const { runner } = setup({
+      FAKE_ADB_STDOUT: Buffer.from('nope\n').toString('base64'),
+      FAKE_ADB_EXIT: '2',
+      FAKE_ADB_STDERR: 'sh: x: not found\n',
+    });
     const result = await runner.run(['shell', 'getprop', 'x']);
     expect(result.exitCode).toBe(2);
     expect(result.stdout.toString()).toBe('nope\n');
@@ -125,11 +133,17 @@ describe('AdbRunner against a fake adb executable', () => {
 
   it.each([
     ['error: device offline\n', /offline.*adb kill-server && adb start-server/],
-    ["error: device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device.\n", /USB debugging/],
+    [
+      "error: device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device.\n",
+      /USB debugging/,
+    ],
     ['error: insufficient permissions for device: user in plugdev group; are your udev rules wrong?\n', /udev/],
     ["error: device 'emulator-5554' not found\n", /No device emulator-5554.*adb devices/],
     ['error: no devices/emulators found\n', /No device emulator-5554/],
-    ['* daemon not running; starting now at tcp:5037\nADB server didn\'t ACK\n* failed to start daemon\nerror: cannot connect to daemon\n', /adb server could not be reached/],
+    [
+      "* daemon not running; starting now at tcp:5037\nADB server didn't ACK\n* failed to start daemon\nerror: cannot connect to daemon\n",
+      /adb server could not be reached/,
+    ],
   ])('maps adb failure %j to EMULATOR_UNAVAILABLE with its remedy', async (stderr, remedy) => {
     const { runner } = setup({ FAKE_ADB_STDERR: stderr, FAKE_ADB_EXIT: '1' });
     const error = await harnessError(runner.run(['shell', 'getprop', 'ro.product.model']));
@@ -138,11 +152,21 @@ describe('AdbRunner against a fake adb executable', () => {
   });
 
   it('reports a missing adb with the install remedy, both when not located and when the path is gone', async () => {
-    const notLocated = new AdbRunner({ adbPath: null, serial: 'emulator-5554', defaultTimeoutMs: 1000, logger: silentLogger });
+    const notLocated = new AdbRunner({
+      adbPath: null,
+      serial: 'emulator-5554',
+      defaultTimeoutMs: 1000,
+      logger: silentLogger,
+    });
     const e1 = await harnessError(notLocated.run(['get-state']));
     expect(e1.code).toBe('EMULATOR_UNAVAILABLE');
     expect(e1.message).toMatch(/Install Android platform-tools or set ANDROID_HOME/);
-    const gone = new AdbRunner({ adbPath: path.join(dir, 'no-such-adb'), serial: 'emulator-5554', defaultTimeoutMs: 1000, logger: silentLogger });
+    const gone = new AdbRunner({
+      adbPath: path.join(dir, 'no-such-adb'),
+      serial: 'emulator-5554',
+      defaultTimeoutMs: 1000,
+      logger: silentLogger,
+    });
     const e2 = await harnessError(gone.run(['get-state']));
     expect(e2.message).toMatch(/Install Android platform-tools/);
     expect(e2.message).not.toContain(dir);

@@ -191,13 +191,18 @@ describe('FileDeviceLock', () => {
 
   it('lives under ANDROID_MCP_LOCK_DIR, else XDG_RUNTIME_DIR, else a per-user tmp directory', () => {
     expect(defaultLockDirectory({ ANDROID_MCP_LOCK_DIR: '/x/locks' })).toBe('/x/locks');
-    expect(defaultLockDirectory({ XDG_RUNTIME_DIR: '/run/user/1000' })).toBe('/run/user/1000/android-mcp-harness/locks');
+    expect(defaultLockDirectory({ XDG_RUNTIME_DIR: '/run/user/1000' })).toBe(
+      '/run/user/1000/android-mcp-harness/locks',
+    );
     expect(defaultLockDirectory({})).toMatch(/android-mcp-harness-[^/]+\/locks$/);
   });
 
   it('at exit the last process removes the lock directories it made up, never one the user named or one still in use', () => {
     expect(lockDirectoriesToTidy({ ANDROID_MCP_LOCK_DIR: '/x/locks' })).toEqual([]);
-    expect(lockDirectoriesToTidy({ XDG_RUNTIME_DIR: '/run/user/1000' })).toEqual(['/run/user/1000/android-mcp-harness/locks', '/run/user/1000/android-mcp-harness']);
+    expect(lockDirectoriesToTidy({ XDG_RUNTIME_DIR: '/run/user/1000' })).toEqual([
+      '/run/user/1000/android-mcp-harness/locks',
+      '/run/user/1000/android-mcp-harness',
+    ]);
     const locks = lockDir();
     const parent = dirname(locks);
     const tidy = [locks, parent];
@@ -242,7 +247,9 @@ describe('FileDeviceLock', () => {
     let inside = false;
     await gate.run('ui_tap', 'op-1', async () => {
       inside = true;
-      expect(busyError(() => theirs.hold({ tool: 'x', operationId: 'y', kind: 'operation' })).message).toContain('ui_tap');
+      expect(busyError(() => theirs.hold({ tool: 'x', operationId: 'y', kind: 'operation' })).message).toContain(
+        'ui_tap',
+      );
     });
     expect(inside).toBe(true);
     expect(mine.peek()).toBeNull();
@@ -266,23 +273,37 @@ describe('FileDeviceLock', () => {
     const occupancy = join(dirname(dir), 'occupied');
     const contender = join(REPO, 'test', 'support', 'lockContender.ts');
     const startAt = Date.now() + 2_500;
-    const runs = Array.from({ length: 6 }, (_, index) =>
-      new Promise<{ code: number | null; signal: string | null; out: string; err: string }>((done) => {
-        const child = spawn(
-          process.execPath,
-          ['--import', 'tsx', contender, dir, '127.0.0.1:5555', '150', occupancy, index < 2 ? String(20 + index * 15) : '-1', String(startAt)],
-          { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
-        );
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.on('close', (code, signal) => done({ code, signal, out, err }));
-      }),
+    const runs = Array.from(
+      { length: 6 },
+      (_, index) =>
+        new Promise<{ code: number | null; signal: string | null; out: string; err: string }>((done) => {
+          const child = spawn(
+            process.execPath,
+            [
+              '--import',
+              'tsx',
+              contender,
+              dir,
+              '127.0.0.1:5555',
+              '150',
+              occupancy,
+              index < 2 ? String(20 + index * 15) : '-1',
+              String(startAt),
+            ],
+            { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
+          );
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+          child.on('close', (code, signal) => done({ code, signal, out, err }));
+        }),
     );
     const results = await Promise.all(runs);
     const killed = results.filter((r) => r.signal === 'SIGKILL');
-    const finished = results.filter((r) => r.code === 0).map((r) => JSON.parse(r.out) as { held: number; busy: number; violations: number; takeovers: number });
+    const finished = results
+      .filter((r) => r.code === 0)
+      .map((r) => JSON.parse(r.out) as { held: number; busy: number; violations: number; takeovers: number });
     expect(killed.length, results.map((r) => r.err).join('\n')).toBe(2);
     expect(finished).toHaveLength(4);
     expect(finished.reduce((n, r) => n + r.violations, 0)).toBe(0);

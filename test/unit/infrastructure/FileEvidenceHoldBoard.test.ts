@@ -78,7 +78,10 @@ describe('FileEvidenceHoldBoard', () => {
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'notes.txt'), 'hello');
     writeFileSync(path.join(folder, '505-abcdefghij.json'), '{not json');
-    writeFileSync(path.join(folder, '606-abcdefghij.json'), JSON.stringify({ pid: 606, start: null, held: ['../../etc/passwd', A] }));
+    writeFileSync(
+      path.join(folder, '606-abcdefghij.json'),
+      JSON.stringify({ pid: 606, start: null, held: ['../../etc/passwd', A] }),
+    );
     writeFileSync(path.join(folder, '707-abcdefghij.json.tmp'), JSON.stringify({ pid: 707, start: null, held: [B] }));
     expect(await reader.heldByOthers()).toEqual(new Set([A]));
   });

@@ -34,7 +34,9 @@ describe('FileEvidenceStore', () => {
 
   it('of many concurrent creates of one name exactly one wins', async () => {
     const store = new FileEvidenceStore(dir);
-    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => store.createExclusive(NAME, Buffer.from(`w${i}`))));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => store.createExclusive(NAME, Buffer.from(`w${i}`))),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   });
 

@@ -6,11 +6,21 @@ import { handPng, SAMPLES, type ColorType } from './support/handPng.js';
 const tools = new PngImageTools();
 
 const COMBINATIONS: [ColorType, 1 | 2 | 4 | 8 | 16][] = [
-  [0, 1], [0, 2], [0, 4], [0, 8], [0, 16],
-  [2, 8], [2, 16],
-  [3, 1], [3, 2], [3, 4], [3, 8],
-  [4, 8], [4, 16],
-  [6, 8], [6, 16],
+  [0, 1],
+  [0, 2],
+  [0, 4],
+  [0, 8],
+  [0, 16],
+  [2, 8],
+  [2, 16],
+  [3, 1],
+  [3, 2],
+  [3, 4],
+  [3, 8],
+  [4, 8],
+  [4, 16],
+  [6, 8],
+  [6, 16],
 ];
 
 const PALETTE = [
@@ -33,7 +43,14 @@ describe('PngImageTools.inspect: blank detection for every colour type, bit dept
   for (const [colorType, bitDepth] of COMBINATIONS) {
     for (const interlace of [false, true]) {
       const label = `type ${colorType}, ${bitDepth}-bit, ${interlace ? 'Adam7' : 'not interlaced'}`;
-      const spec = { width: 11, height: 9, colorType, bitDepth, interlace, palette: colorType === 3 ? PALETTE : undefined };
+      const spec = {
+        width: 11,
+        height: 9,
+        colorType,
+        bitDepth,
+        interlace,
+        palette: colorType === 3 ? PALETTE : undefined,
+      };
 
       it(`${label}: all pixels equal → uniform`, () => {
         const png = handPng({ ...spec, pixel: () => samplesFor(colorType, bitDepth, 'base') });
@@ -42,22 +59,35 @@ describe('PngImageTools.inspect: blank detection for every colour type, bit dept
 
       it(`${label}: one different pixel → not uniform`, () => {
         // (5,7) lies in the last Adam7 pass, (10,8) is the final pixel: both catch decoders that stop early.
-        for (const [dx, dy] of [[5, 7], [10, 8], [0, 0]] as const) {
-          const png = handPng({ ...spec, pixel: (x, y) => samplesFor(colorType, bitDepth, x === dx && y === dy ? 'colour' : 'base') });
+        for (const [dx, dy] of [
+          [5, 7],
+          [10, 8],
+          [0, 0],
+        ] as const) {
+          const png = handPng({
+            ...spec,
+            pixel: (x, y) => samplesFor(colorType, bitDepth, x === dx && y === dy ? 'colour' : 'base'),
+          });
           expect(tools.inspect(png).uniform).toBe(false);
         }
       });
 
       it(`${label}: preview() answers the blank check from its one decode, like inspect()`, () => {
         const uniform = handPng({ ...spec, pixel: () => samplesFor(colorType, bitDepth, 'base') });
-        const lastDiffers = handPng({ ...spec, pixel: (x, y) => samplesFor(colorType, bitDepth, x === 10 && y === 8 ? 'colour' : 'base') });
+        const lastDiffers = handPng({
+          ...spec,
+          pixel: (x, y) => samplesFor(colorType, bitDepth, x === 10 && y === 8 ? 'colour' : 'base'),
+        });
         expect(tools.preview(uniform, 4, 1_000_000).info).toEqual({ width: 11, height: 9, uniform: true });
         expect(tools.preview(lastDiffers, 4, 1_000_000).info).toEqual({ width: 11, height: 9, uniform: false });
       });
 
       if (colorType === 4 || colorType === 6) {
         it(`${label}: a difference only in alpha → not uniform`, () => {
-          const png = handPng({ ...spec, pixel: (x, y) => samplesFor(colorType, bitDepth, x === 3 && y === 3 ? 'alpha' : 'base') });
+          const png = handPng({
+            ...spec,
+            pixel: (x, y) => samplesFor(colorType, bitDepth, x === 3 && y === 3 ? 'alpha' : 'base'),
+          });
           expect(tools.inspect(png).uniform).toBe(false);
         });
       }
@@ -65,7 +95,15 @@ describe('PngImageTools.inspect: blank detection for every colour type, bit dept
   }
 
   it('the hand encoder puts pixels where they belong (Adam7, 2-bit palette)', () => {
-    const png = handPng({ width: 11, height: 9, colorType: 3, bitDepth: 2, interlace: true, palette: PALETTE, pixel: (x, y) => [x === 5 && y === 7 ? 1 : 0] });
+    const png = handPng({
+      width: 11,
+      height: 9,
+      colorType: 3,
+      bitDepth: 2,
+      interlace: true,
+      palette: PALETTE,
+      pixel: (x, y) => [x === 5 && y === 7 ? 1 : 0],
+    });
     const decoded = PNG.sync.read(png);
     for (let y = 0; y < 9; y++) {
       for (let x = 0; x < 11; x++) {
@@ -77,7 +115,11 @@ describe('PngImageTools.inspect: blank detection for every colour type, bit dept
   });
 
   it('a 1x1 image is uniform', () => {
-    expect(tools.inspect(handPng({ width: 1, height: 1, colorType: 2, bitDepth: 8, interlace: false, pixel: () => [1, 2, 3] })).uniform).toBe(true);
+    expect(
+      tools.inspect(
+        handPng({ width: 1, height: 1, colorType: 2, bitDepth: 8, interlace: false, pixel: () => [1, 2, 3] }),
+      ).uniform,
+    ).toBe(true);
   });
 
   it('throws on bytes that are not a PNG', () => {
@@ -180,7 +222,13 @@ describe('PngImageTools.downscale', () => {
 
 describe('PngImageTools.inspect: the fast path (8-bit grey, grey+alpha, RGB, RGBA) agrees with a full decode', () => {
   /** An RGBA image of `w`×`h`, filled by `rgba`, encoded by pngjs as `colorType` with one filter for every row. */
-  function encoded(w: number, h: number, colorType: 0 | 2 | 4 | 6, filterType: number, rgba: (x: number, y: number) => number[]): Buffer {
+  function encoded(
+    w: number,
+    h: number,
+    colorType: 0 | 2 | 4 | 6,
+    filterType: number,
+    rgba: (x: number, y: number) => number[],
+  ): Buffer {
     const image = new PNG({ width: w, height: h });
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) image.data.set(rgba(x, y), (y * w + x) * 4);
     return PNG.sync.write(image, { colorType, filterType, inputColorType: 6, inputHasAlpha: true });
@@ -197,7 +245,12 @@ describe('PngImageTools.inspect: the fast path (8-bit grey, grey+alpha, RGB, RGB
         const cases = [
           encoded(13, 7, colorType, filterType, () => grey(90)),
           encoded(13, 7, colorType, filterType, (x, y) => grey(x === 12 && y === 6 ? 91 : 90)),
-          encoded(13, 7, colorType, filterType, (x, y) => [(x * 37 + y * 11) % 256, (x * 5 + y * 71) % 256, (x * y * 13) % 256, colorType >= 4 ? (x + y * 29) % 256 : 255]),
+          encoded(13, 7, colorType, filterType, (x, y) => [
+            (x * 37 + y * 11) % 256,
+            (x * 5 + y * 71) % 256,
+            (x * y * 13) % 256,
+            colorType >= 4 ? (x + y * 29) % 256 : 255,
+          ]),
         ];
         expect(cases.map((png) => tools.inspect(png).uniform)).toEqual(cases.map(fullDecode));
         expect(cases.map((png) => tools.inspect(png).uniform)).toEqual([true, false, false]);

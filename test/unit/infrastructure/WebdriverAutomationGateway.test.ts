@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/domain/ports.js';
 import { buildCapabilities } from '../../../src/infrastructure/appium/capabilities.js';
-import { WebdriverAutomationGateway, type DriverLike } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
+import {
+  WebdriverAutomationGateway,
+  type DriverLike,
+} from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
 import { FakeClock } from '../../support/FakeClock.js';
 import { harnessError } from '../../support/harnessError.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
@@ -29,12 +32,20 @@ async function stub(routes: Record<string, { status?: number; body: string }>): 
 }
 
 function gatewayAt(url: string, extra: Partial<ConstructorParameters<typeof WebdriverAutomationGateway>[0]> = {}) {
-  return new WebdriverAutomationGateway({ url, udid: 'emulator-5554', connectTimeoutMs: 2_000, logger: silentLogger, ...extra });
+  return new WebdriverAutomationGateway({
+    url,
+    udid: 'emulator-5554',
+    connectTimeoutMs: 2_000,
+    logger: silentLogger,
+    ...extra,
+  });
 }
 
 describe('status and session list over HTTP', () => {
   it('reads the version from value.build.version', async () => {
-    const url = await stub({ '/status': { body: JSON.stringify({ value: { ready: true, build: { version: '3.8.0' } } }) } });
+    const url = await stub({
+      '/status': { body: JSON.stringify({ value: { ready: true, build: { version: '3.8.0' } } }) },
+    });
     expect(await gatewayAt(url).status()).toEqual({ kind: 'appium', version: '3.8.0', ready: true });
   });
 
@@ -43,7 +54,14 @@ describe('status and session list over HTTP', () => {
       value: {
         ready: true,
         message: 'Selenium Grid ready.',
-        nodes: [{ availability: 'UP', maxSessions: 1, version: '4.48.0 (revision 27f5213)', slots: [{ session: null, stereotype: { platformName: 'ANDROID' } }] }],
+        nodes: [
+          {
+            availability: 'UP',
+            maxSessions: 1,
+            version: '4.48.0 (revision 27f5213)',
+            slots: [{ session: null, stereotype: { platformName: 'ANDROID' } }],
+          },
+        ],
       },
     };
     const url = await stub({ '/status': { body: JSON.stringify(grid) } });
@@ -85,7 +103,9 @@ describe('status and session list over HTTP', () => {
   });
 
   it('lists session ids from /appium/sessions, falling back to /sessions', async () => {
-    let url = await stub({ '/appium/sessions': { body: JSON.stringify({ value: [{ id: 'a', capabilities: {} }, { id: 'b' }] }) } });
+    let url = await stub({
+      '/appium/sessions': { body: JSON.stringify({ value: [{ id: 'a', capabilities: {} }, { id: 'b' }] }) },
+    });
     expect(await gatewayAt(url).listSessionIds()).toEqual(['a', 'b']);
     await new Promise((resolve) => server?.close(resolve));
     url = await stub({ '/sessions': { body: JSON.stringify({ value: [{ id: 'c' }] }) } });
@@ -103,11 +123,14 @@ describe('capabilities', () => {
       'appium:noReset': true,
       'appium:newCommandTimeout': 120,
     });
-    expect(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 120_000, adbPort: 15037 })['appium:adbPort']).toBe(15037);
+    expect(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 120_000, adbPort: 15037 })['appium:adbPort']).toBe(
+      15037,
+    );
   });
 
   it('newCommandTimeout is the idle timeout asked for, in whole seconds rounded up, never 0 (which Appium reads as never)', () => {
-    const timeout = (idleTimeoutMs: number) => buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs })['appium:newCommandTimeout'];
+    const timeout = (idleTimeoutMs: number) =>
+      buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs })['appium:newCommandTimeout'];
     expect(timeout(210_000)).toBe(210);
     expect(timeout(32_500)).toBe(33);
     expect(timeout(0)).toBe(1);
@@ -117,7 +140,15 @@ describe('capabilities', () => {
     const caps = buildCapabilities({
       udid: 'emulator-5554',
       idleTimeoutMs: 120_000,
-      extra: { platformName: 'iOS', 'appium:udid': 'x', 'appium:noReset': false, 'appium:newCommandTimeout': 0, 'appium:automationName': 'Espresso', 'appium:adbPort': 1, 'appium:systemPort': 8210 },
+      extra: {
+        platformName: 'iOS',
+        'appium:udid': 'x',
+        'appium:noReset': false,
+        'appium:newCommandTimeout': 0,
+        'appium:automationName': 'Espresso',
+        'appium:adbPort': 1,
+        'appium:systemPort': 8210,
+      },
       adbPort: 15037,
     });
     expect(caps).toEqual({
@@ -134,12 +165,16 @@ describe('capabilities', () => {
 
   it('never unlocks the device unless the user asks Appium to (issue 12, DEVICE_LOCKED)', () => {
     expect(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 1_000 })['appium:skipUnlock']).toBe(true);
-    const theirs = buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 1_000, extra: { 'appium:skipUnlock': false, 'appium:unlockType': 'pin' } });
+    const theirs = buildCapabilities({
+      udid: 'emulator-5554',
+      idleTimeoutMs: 1_000,
+      extra: { 'appium:skipUnlock': false, 'appium:unlockType': 'pin' },
+    });
     expect(theirs['appium:skipUnlock']).toBe(false);
   });
 });
 
-describe('capabilities: the server\'s wait for idle (issue 12 item 6)', () => {
+describe("capabilities: the server's wait for idle (issue 12 item 6)", () => {
   const idleWait = (extra?: Record<string, unknown>, waitForIdleTimeoutMs = 10_000) =>
     buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 120_000, extra, waitForIdleTimeoutMs });
 
@@ -151,13 +186,24 @@ describe('capabilities: the server\'s wait for idle (issue 12 item 6)', () => {
   });
 
   it("a lower value of the user's is kept, a higher one is capped, other settings stay; the single form wins as in Appium", () => {
-    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: 300, ignoreUnimportantViews: true } })['appium:settings']).toEqual({ waitForIdleTimeout: 300, ignoreUnimportantViews: true });
-    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: 60_000 } })['appium:settings']).toEqual({ waitForIdleTimeout: 10_000 });
-    const single = idleWait({ 'appium:settings': { waitForIdleTimeout: 5_000 }, 'appium:settings[waitForIdleTimeout]': 0 });
+    expect(
+      idleWait({ 'appium:settings': { waitForIdleTimeout: 300, ignoreUnimportantViews: true } })['appium:settings'],
+    ).toEqual({ waitForIdleTimeout: 300, ignoreUnimportantViews: true });
+    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: 60_000 } })['appium:settings']).toEqual({
+      waitForIdleTimeout: 10_000,
+    });
+    const single = idleWait({
+      'appium:settings': { waitForIdleTimeout: 5_000 },
+      'appium:settings[waitForIdleTimeout]': 0,
+    });
     expect(single['appium:settings']).toEqual({ waitForIdleTimeout: 0 });
     expect(single).not.toHaveProperty(['appium:settings[waitForIdleTimeout]']);
-    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: 'soon' } })['appium:settings']).toEqual({ waitForIdleTimeout: 10_000 });
-    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: -1 } })['appium:settings']).toEqual({ waitForIdleTimeout: 10_000 });
+    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: 'soon' } })['appium:settings']).toEqual({
+      waitForIdleTimeout: 10_000,
+    });
+    expect(idleWait({ 'appium:settings': { waitForIdleTimeout: -1 } })['appium:settings']).toEqual({
+      waitForIdleTimeout: 10_000,
+    });
   });
 
   it('openSession sends the budget it is given', async () => {
@@ -169,7 +215,9 @@ describe('capabilities: the server\'s wait for idle (issue 12 item 6)', () => {
       },
     });
     await gateway.openSession({ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 4_000 });
-    expect(((seen as unknown as { capabilities: Record<string, unknown> }).capabilities)['appium:settings']).toEqual({ waitForIdleTimeout: 4_000 });
+    expect((seen as unknown as { capabilities: Record<string, unknown> }).capabilities['appium:settings']).toEqual({
+      waitForIdleTimeout: 4_000,
+    });
   });
 });
 
@@ -191,20 +239,54 @@ class FakeDriver implements DriverLike {
     const next = this.findAnswers.length > 1 ? this.findAnswers.shift() : this.findAnswers[0];
     return next ? next() : null;
   }
-  async getElementText(id: string) { this.record('getElementText', id); return this.text; }
-  async getElementAttribute(id: string, name: string) { this.record('getElementAttribute', id, name); return this.attributes[name] ?? null; }
-  async elementClick(id: string) { this.record('elementClick', id); }
-  async executeScript(script: string, args: unknown[]) { this.record('executeScript', script, args); return null; }
-  async elementClear(id: string) { this.record('elementClear', id); }
-  async elementSendKeys(id: string, text: string) { this.record('elementSendKeys', id, text); }
-  async performActions(actions: object[]) { this.record('performActions', actions); }
-  async releaseActions() { this.record('releaseActions'); }
-  async getWindowRect() { this.record('getWindowRect'); return { x: 0, y: 0, width: 1080, height: 2400 }; }
-  async back() { this.record('back'); }
-  async setOrientation(orientation: string) { this.record(`setOrientation ${orientation}`); }
-  async getPageSource() { this.record('getPageSource'); return '<hierarchy/>'; }
-  async takeScreenshot() { this.record('takeScreenshot'); return Buffer.from('png!').toString('base64'); }
-  async deleteSession() { this.record('deleteSession'); }
+  async getElementText(id: string) {
+    this.record('getElementText', id);
+    return this.text;
+  }
+  async getElementAttribute(id: string, name: string) {
+    this.record('getElementAttribute', id, name);
+    return this.attributes[name] ?? null;
+  }
+  async elementClick(id: string) {
+    this.record('elementClick', id);
+  }
+  async executeScript(script: string, args: unknown[]) {
+    this.record('executeScript', script, args);
+    return null;
+  }
+  async elementClear(id: string) {
+    this.record('elementClear', id);
+  }
+  async elementSendKeys(id: string, text: string) {
+    this.record('elementSendKeys', id, text);
+  }
+  async performActions(actions: object[]) {
+    this.record('performActions', actions);
+  }
+  async releaseActions() {
+    this.record('releaseActions');
+  }
+  async getWindowRect() {
+    this.record('getWindowRect');
+    return { x: 0, y: 0, width: 1080, height: 2400 };
+  }
+  async back() {
+    this.record('back');
+  }
+  async setOrientation(orientation: string) {
+    this.record(`setOrientation ${orientation}`);
+  }
+  async getPageSource() {
+    this.record('getPageSource');
+    return '<hierarchy/>';
+  }
+  async takeScreenshot() {
+    this.record('takeScreenshot');
+    return Buffer.from('png!').toString('base64');
+  }
+  async deleteSession() {
+    this.record('deleteSession');
+  }
 }
 
 function wdError(name: string, message = name): Error {
@@ -229,7 +311,7 @@ async function openWith(driver: FakeDriver, clock = new FakeClock(), logger: Log
 }
 
 describe('openSession', () => {
-  it('issue 15: each session gets the systemPort allocated for it; the user\'s appium:systemPort wins', async () => {
+  it("issue 15: each session gets the systemPort allocated for it; the user's appium:systemPort wins", async () => {
     const ports = [41001, 41002];
     const seen: Record<string, unknown>[] = [];
     const make = (extraCapabilities: Record<string, unknown>) =>
@@ -252,8 +334,17 @@ describe('openSession', () => {
   it('passes host, port, path, silent logging, no retries and the capabilities', async () => {
     const { session, options } = await openWith(new FakeDriver());
     expect(session.id).toBe('sess-1');
-    expect(options).toMatchObject({ protocol: 'http', hostname: '127.0.0.1', port: 4723, path: '/', logLevel: 'silent', connectionRetryCount: 0 });
-    expect(options.capabilities).toEqual(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 210_000, adbPort: 15037 }));
+    expect(options).toMatchObject({
+      protocol: 'http',
+      hostname: '127.0.0.1',
+      port: 4723,
+      path: '/',
+      logLevel: 'silent',
+      connectionRetryCount: 0,
+    });
+    expect(options.capabilities).toEqual(
+      buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 210_000, adbPort: 15037 }),
+    );
     expect((options.capabilities as Record<string, unknown>)['appium:newCommandTimeout']).toBe(210);
   });
 
@@ -262,7 +353,10 @@ describe('openSession', () => {
     const g1 = gatewayAt('http://127.0.0.1:4723', { remote: async () => Promise.reject(refused) });
     expect((await harnessError(g1.openSession({ idleTimeoutMs: 120_000 }))).message).toMatch(/Start Appium/);
     const g2 = gatewayAt('http://127.0.0.1:4723', {
-      remote: async () => Promise.reject(new Error("Could not find 'adb' in [\"/home/me/Android/Sdk/platform-tools/adb\"]\n    at Foo (/x/y.js:1:1)")),
+      remote: async () =>
+        Promise.reject(
+          new Error('Could not find \'adb\' in ["/home/me/Android/Sdk/platform-tools/adb"]\n    at Foo (/x/y.js:1:1)'),
+        ),
     });
     const error = await harnessError(g2.openSession({ idleTimeoutMs: 120_000 }));
     expect(error.code).toBe('APPIUM_UNAVAILABLE');
@@ -276,13 +370,21 @@ describe('AutomationSession', () => {
     const driver = new FakeDriver();
     driver.findAnswers = [() => ({ [W3C]: 'el-7' })];
     const { session } = await openWith(driver);
-    expect(await session.findElement({ using: 'accessibility id', value: 'Navigate up' }, 10_000)).toEqual({ id: 'el-7' });
+    expect(await session.findElement({ using: 'accessibility id', value: 'Navigate up' }, 10_000)).toEqual({
+      id: 'el-7',
+    });
     expect(driver.calls).toEqual([['findElement', 'accessibility id', 'Navigate up']]);
   });
 
   it('findElement polls every 250 ms until found, using the clock', async () => {
     const driver = new FakeDriver();
-    driver.findAnswers = [() => ({ error: 'no such element' }), () => { throw wdError('no such element'); }, () => ({ ELEMENT: 'el-9' })];
+    driver.findAnswers = [
+      () => ({ error: 'no such element' }),
+      () => {
+        throw wdError('no such element');
+      },
+      () => ({ ELEMENT: 'el-9' }),
+    ];
     const { session, clock } = await openWith(driver);
     const pending = session.findElement({ using: 'xpath', value: "//*[@text='Apps']" }, 10_000);
     await clock.advance(250);
@@ -331,14 +433,20 @@ describe('AutomationSession', () => {
     const driver = new FakeDriver();
     const { session } = await openWith(driver);
     expect(await session.typeText({ id: 'e' }, 'Café 東京 🚀')).toBe('typed');
-    expect(driver.calls).toEqual([['elementClear', 'e'], ['elementSendKeys', 'e', 'Café 東京 🚀']]);
+    expect(driver.calls).toEqual([
+      ['elementClear', 'e'],
+      ['elementSendKeys', 'e', 'Café 東京 🚀'],
+    ]);
   });
 
   it("typeText: UiAutomator2's 400 invalid element state is a refusal, not a missing element, and the text is cut from the log", async () => {
     const driver = new FakeDriver();
     const logger = new RecordingLogger();
     const { session } = await openWith(driver, new FakeClock(), logger);
-    driver.failWith.elementSendKeys = wdError('invalid element state', "Cannot set the element to 'hunter2'. Did you interact with the correct element?");
+    driver.failWith.elementSendKeys = wdError(
+      'invalid element state',
+      "Cannot set the element to 'hunter2'. Did you interact with the correct element?",
+    );
     expect(await session.typeText({ id: 'e' }, 'hunter2')).toBe('refused');
     const refusal = logger.entries.find((e) => e.message === 'the element refused the text');
     expect(refusal?.level).toBe('warn');
@@ -405,7 +513,9 @@ describe('AutomationSession', () => {
     driver.failWith.getPageSource = rootless();
     const source = await harnessError(session.pageSource());
     expect(source.code).toBe('UI_TREE_UNAVAILABLE');
-    expect(source.message).toMatch(/^The screen could not be read during the page source: the UiAutomator2 server waited for it to idle, then 10 s for the root of the active window, and got none/);
+    expect(source.message).toMatch(
+      /^The screen could not be read during the page source: the UiAutomator2 server waited for it to idle, then 10 s for the root of the active window, and got none/,
+    );
     expect(source.message).toMatch(/Wait a few seconds and retry; if it keeps failing, pause the animation or video/);
     driver.failWith.findElement = rootless();
     const find = harnessError(session.findElement({ using: 'id', value: 'android:id/title' }, 10_000));
@@ -414,7 +524,10 @@ describe('AutomationSession', () => {
     expect(found.code).toBe('UI_TREE_UNAVAILABLE');
     // Not retried as "not found yet": one find.
     expect(driver.calls.filter((c) => c[0] === 'findElement')).toHaveLength(1);
-    driver.failWith.getPageSource = wdError('unknown error', 'An unknown server-side error occurred while processing the command. Original error: boom');
+    driver.failWith.getPageSource = wdError(
+      'unknown error',
+      'An unknown server-side error occurred while processing the command. Original error: boom',
+    );
     expect((await harnessError(session.pageSource())).code).toBe('INTERNAL_ERROR');
   });
 
@@ -431,11 +544,15 @@ describe('AutomationSession', () => {
     const driver = new FakeDriver();
     const logger = new RecordingLogger();
     const { session } = await openWith(driver, new FakeClock(), logger);
-    driver.failWith.deleteSession = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4723'), { code: 'ECONNREFUSED' });
+    driver.failWith.deleteSession = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4723'), {
+      code: 'ECONNREFUSED',
+    });
     await expect(session.close()).resolves.toBeUndefined();
     await session.close();
     expect(driver.calls.filter((c) => c[0] === 'deleteSession')).toHaveLength(1);
-    expect(logger.entries.filter((e) => e.level === 'warn').map((e) => e.message)).toEqual(['Appium session close failed']);
+    expect(logger.entries.filter((e) => e.level === 'warn').map((e) => e.message)).toEqual([
+      'Appium session close failed',
+    ]);
   });
 
   // What webdriverio threw for a DELETE of a session the real Appium 3 had already ended (measured).
@@ -454,10 +571,25 @@ describe('AutomationSession', () => {
 
   it.each([
     [wdError('invalid session id'), 'APPIUM_UNAVAILABLE'],
-    [Object.assign(new Error('Request failed with error code ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'APPIUM_UNAVAILABLE'],
+    [
+      Object.assign(new Error('Request failed with error code ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      'APPIUM_UNAVAILABLE',
+    ],
     // The UiAutomator2 server died under the session (force-stopped by an overlapping session delete).
-    [wdError('unknown error', 'An unknown server-side error occurred while processing the command. Original error: Could not proxy command to the remote server. Original error: socket hang up'), 'APPIUM_UNAVAILABLE'],
-    [wdError('no such context', "'POST /actions' cannot be proxied to UiAutomator2 server because the instrumentation process is not running (probably crashed). Check the server log"), 'APPIUM_UNAVAILABLE'],
+    [
+      wdError(
+        'unknown error',
+        'An unknown server-side error occurred while processing the command. Original error: Could not proxy command to the remote server. Original error: socket hang up',
+      ),
+      'APPIUM_UNAVAILABLE',
+    ],
+    [
+      wdError(
+        'no such context',
+        "'POST /actions' cannot be proxied to UiAutomator2 server because the instrumentation process is not running (probably crashed). Check the server log",
+      ),
+      'APPIUM_UNAVAILABLE',
+    ],
     [wdError('stale element reference'), 'UI_ELEMENT_NOT_FOUND'],
     [wdError('element not interactable'), 'UI_ELEMENT_NOT_FOUND'],
     [wdError('unknown error', 'An unknown server-side error occurred: /home/me/secret'), 'INTERNAL_ERROR'],
@@ -475,7 +607,9 @@ describe('AutomationSession', () => {
     const driver = new FakeDriver();
     const { session } = await openWith(driver);
     await session.longClick({ id: 'el-7' }, 1500);
-    expect(driver.calls.filter((c) => c[0] === 'executeScript')).toEqual([['executeScript', 'mobile: longClickGesture', [{ elementId: 'el-7', duration: 1500 }]]]);
+    expect(driver.calls.filter((c) => c[0] === 'executeScript')).toEqual([
+      ['executeScript', 'mobile: longClickGesture', [{ elementId: 'el-7', duration: 1500 }]],
+    ]);
     expect(driver.calls.some((c) => c[0] === 'elementClick')).toBe(false);
     driver.failWith.executeScript = wdError('stale element reference');
     expect((await harnessError(session.longClick({ id: 'el-7' }, 1500))).code).toBe('UI_ELEMENT_NOT_FOUND');

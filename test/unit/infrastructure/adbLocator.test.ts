@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { locateAdb } from '../../../src/infrastructure/adb/adbLocator.js';
 
-const only = (...present: string[]) => (p: string) => present.includes(p);
+const only =
+  (...present: string[]) =>
+  (p: string) =>
+    present.includes(p);
 
 describe('locateAdb', () => {
   it('prefers ANDROID_HOME over ANDROID_SDK_ROOT over PATH', () => {
@@ -17,7 +20,10 @@ describe('locateAdb', () => {
 
   it('walks PATH in order and skips empty or relative entries', () => {
     const env = { PATH: ':.:bin:/opt/a:/opt/b' };
-    expect(locateAdb(env, only('/opt/a/adb', '/opt/b/adb', 'bin/adb', 'adb'), 'linux')).toEqual({ path: '/opt/a/adb', source: 'PATH' });
+    expect(locateAdb(env, only('/opt/a/adb', '/opt/b/adb', 'bin/adb', 'adb'), 'linux')).toEqual({
+      path: '/opt/a/adb',
+      source: 'PATH',
+    });
     expect(locateAdb(env, only('bin/adb', 'adb'), 'linux')).toBeNull();
   });
 

@@ -32,7 +32,11 @@ function node(availability: string, slots: unknown[], maxSessions = 1) {
   };
 }
 
-const STEREOTYPE = { 'appium:automationName': 'UiAutomator2', 'appium:udid': '127.0.0.1:41235', platformName: 'ANDROID' };
+const STEREOTYPE = {
+  'appium:automationName': 'UiAutomator2',
+  'appium:udid': '127.0.0.1:41235',
+  platformName: 'ANDROID',
+};
 
 const BUSY_SESSION = {
   capabilities: { platformName: 'ANDROID', 'appium:automationName': 'UiAutomator2' },
@@ -44,7 +48,9 @@ const BUSY_SESSION = {
 
 describe('parseEndpointStatus: Appium', () => {
   it('reads Appium 3 exactly as before: kind appium with its build version', () => {
-    const body = { value: { ready: true, message: 'The server is ready to accept new connections', build: { version: '3.8.0' } } };
+    const body = {
+      value: { ready: true, message: 'The server is ready to accept new connections', build: { version: '3.8.0' } },
+    };
     expect(parseEndpointStatus(body)).toEqual({ kind: 'appium', version: '3.8.0', ready: true });
   });
 
@@ -75,7 +81,9 @@ describe('parseEndpointStatus: a Selenium Grid 4 hub', () => {
   });
 
   it('a hub that is not ready: its only node DOWN (its Appium stopped answering /status)', () => {
-    const body = { value: { ready: false, nodes: [node('DOWN', [slot(STEREOTYPE)])], message: 'Selenium Grid not ready.' } };
+    const body = {
+      value: { ready: false, nodes: [node('DOWN', [slot(STEREOTYPE)])], message: 'Selenium Grid not ready.' },
+    };
     expect(parseEndpointStatus(body)).toMatchObject({
       kind: 'selenium-grid',
       ready: false,
@@ -86,8 +94,18 @@ describe('parseEndpointStatus: a Selenium Grid 4 hub', () => {
   });
 
   it('a hub that is not ready: its only node UP but its one slot holds a session', () => {
-    const body = { value: { ready: false, message: 'Selenium Grid not ready.', nodes: [node('UP', [slot(STEREOTYPE, BUSY_SESSION)])] } };
-    expect(parseEndpointStatus(body)).toMatchObject({ ready: false, nodes: { total: 1, up: 1, available: 0 }, sessions: 1 });
+    const body = {
+      value: {
+        ready: false,
+        message: 'Selenium Grid not ready.',
+        nodes: [node('UP', [slot(STEREOTYPE, BUSY_SESSION)])],
+      },
+    };
+    expect(parseEndpointStatus(body)).toMatchObject({
+      ready: false,
+      nodes: { total: 1, up: 1, available: 0 },
+      sessions: 1,
+    });
   });
 
   it('a hub with zero nodes', () => {
@@ -136,7 +154,9 @@ describe('parseEndpointStatus: a Selenium Grid 4 hub', () => {
 
   it('reports the Appium version only when every slot’s stereotype declares the same appium:appiumVersion', () => {
     const versioned = (version: string) => slot({ ...STEREOTYPE, 'appium:appiumVersion': version });
-    const grid = (slots: unknown[]) => ({ value: { ready: true, message: 'Selenium Grid ready.', nodes: [node('UP', slots, slots.length)] } });
+    const grid = (slots: unknown[]) => ({
+      value: { ready: true, message: 'Selenium Grid ready.', nodes: [node('UP', slots, slots.length)] },
+    });
     expect(parseEndpointStatus(grid([versioned('3.8.0'), versioned('3.8.0')]))?.version).toBe('3.8.0');
     expect(parseEndpointStatus(grid([versioned('3.8.0'), versioned('3.7.1')]))?.version).toBeNull();
     expect(parseEndpointStatus(grid([versioned('3.8.0'), slot(STEREOTYPE)]))?.version).toBeNull();
@@ -144,7 +164,9 @@ describe('parseEndpointStatus: a Selenium Grid 4 hub', () => {
 
   it('keeps the Selenium release without its revision, and null when nodes differ', () => {
     const other = { ...node('UP', [slot(STEREOTYPE)]), version: '4.47.0 (revision abc)' };
-    const body = { value: { ready: true, message: 'Selenium Grid ready.', nodes: [node('UP', [slot(STEREOTYPE)]), other] } };
+    const body = {
+      value: { ready: true, message: 'Selenium Grid ready.', nodes: [node('UP', [slot(STEREOTYPE)]), other] },
+    };
     expect(parseEndpointStatus(body)).toMatchObject({ gridVersion: null, nodes: { total: 2 } });
   });
 });

@@ -37,7 +37,9 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
   });
 
   it('pm list packages: sorted, unique, noise ignored', () => {
-    const out = eol('package:com.android.settings\npackage:com.android.chrome\npackage:com.android.settings\n\nWARNING: linker: something\npackage:bad name\n');
+    const out = eol(
+      'package:com.android.settings\npackage:com.android.chrome\npackage:com.android.settings\n\nWARNING: linker: something\npackage:bad name\n',
+    );
     expect(parsePackageList(out)).toEqual(['com.android.chrome', 'com.android.settings']);
     expect(parsePackageList(eol(''))).toEqual([]);
   });
@@ -62,7 +64,9 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
   });
 
   it('API 34+: only the InsetsSourceProvider mSource line is enough', () => {
-    const text = eol('  InsetsSourceProvider\n    mSource=InsetsSource id=3 type=ime frame=[0,1600][1080,2400] visible=true flags= sideHint=BOTTOM\n');
+    const text = eol(
+      '  InsetsSourceProvider\n    mSource=InsetsSource id=3 type=ime frame=[0,1600][1080,2400] visible=true flags= sideHint=BOTTOM\n',
+    );
     expect(parseIme(text)).toEqual({ visible: true, frame: { left: 0, top: 1600, right: 1080, bottom: 2400 } });
   });
 
@@ -75,12 +79,18 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
   it('API 30: InsetsSource type=ITYPE_IME frame=… visible=true', () => {
     const text = eol(fixture('dumpsys-window-api30-ime.txt'));
     expect(parseIme(text)).toEqual({ visible: true, frame: { left: 0, top: 1341, right: 1080, bottom: 2154 } });
-    const hidden = text.replace(/type=ITYPE_IME frame=\[0,1341\]\[1080,2154\] visible=true/g, 'type=ITYPE_IME frame=[0,0][0,0] visible=false');
+    const hidden = text.replace(
+      /type=ITYPE_IME frame=\[0,1341\]\[1080,2154\] visible=true/g,
+      'type=ITYPE_IME frame=[0,0][0,0] visible=false',
+    );
     expect(parseIme(hidden)).toEqual({ visible: false, frame: null });
   });
 
   it('a visible IME source with an empty frame is not a keyboard', () => {
-    expect(parseIme(eol('      InsetsSource type=ITYPE_IME frame=[0,0][0,0] visible=true\n'))).toEqual({ visible: false, frame: null });
+    expect(parseIme(eol('      InsetsSource type=ITYPE_IME frame=[0,0][0,0] visible=true\n'))).toEqual({
+      visible: false,
+      frame: null,
+    });
   });
 
   it('API 28: the InputMethod window block, minus the given visible insets above the keys', () => {
@@ -105,29 +115,50 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
 
   it('foreground falls back to mFocusedApp when the focused window has no component', () => {
     expect(
-      parseForegroundPackage(eol('  mCurrentFocus=Window{1a2b3c u0 PopupWindow:4d5e6f}\n  mFocusedApp=ActivityRecord{8a1f u0 com.whatsapp/.HomeActivity t3}\n')),
+      parseForegroundPackage(
+        eol(
+          '  mCurrentFocus=Window{1a2b3c u0 PopupWindow:4d5e6f}\n  mFocusedApp=ActivityRecord{8a1f u0 com.whatsapp/.HomeActivity t3}\n',
+        ),
+      ),
     ).toBe('com.whatsapp');
-    expect(parseForegroundPackage(eol('  mCurrentFocus=null\n  mFocusedApp=AppWindowToken{41c8 token=Token{d0f3 ActivityRecord{7b2e u0 com.android.vending/.AssetBrowserActivity t5}}}\n'))).toBe(
-      'com.android.vending',
-    );
+    expect(
+      parseForegroundPackage(
+        eol(
+          '  mCurrentFocus=null\n  mFocusedApp=AppWindowToken{41c8 token=Token{d0f3 ActivityRecord{7b2e u0 com.android.vending/.AssetBrowserActivity t5}}}\n',
+        ),
+      ),
+    ).toBe('com.android.vending');
     expect(parseForegroundPackage(eol('  mCurrentFocus=null\n  mFocusedApp=null\n'))).toBeNull();
   });
 
   it('display size: DisplayFrames, then cur=, then real, then init=', () => {
     expect(parseDisplaySize(eol(fixture('dumpsys-window-api34-ime.txt')))).toEqual({ width: 1080, height: 2400 });
     expect(parseDisplaySize(eol(fixture('dumpsys-window-api28-ime.txt')))).toEqual({ width: 1080, height: 1920 });
-    expect(parseDisplaySize(eol('    init=1080x2400 420dpi cur=2400x1080 app=2337x1080\n'))).toEqual({ width: 2400, height: 1080 });
-    expect(parseDisplaySize(eol('mDisplayInfo=DisplayInfo{"Built-in Screen", real 1440 x 3120, rotation 0}\n'))).toEqual({ width: 1440, height: 3120 });
+    expect(parseDisplaySize(eol('    init=1080x2400 420dpi cur=2400x1080 app=2337x1080\n'))).toEqual({
+      width: 2400,
+      height: 1080,
+    });
+    expect(
+      parseDisplaySize(eol('mDisplayInfo=DisplayInfo{"Built-in Screen", real 1440 x 3120, rotation 0}\n')),
+    ).toEqual({ width: 1440, height: 3120 });
     expect(parseDisplaySize(eol('    init=720x1280 320dpi\n'))).toEqual({ width: 720, height: 1280 });
     expect(parseDisplaySize(eol('nothing\n'))).toBeNull();
   });
 
   it('the focused activity is fully qualified whichever line names it (mCurrentFocus, else mFocusedApp)', () => {
-    expect(parseForegroundComponent(eol('  mCurrentFocus=Window{5b2c9e1 u0 com.android.settings/com.android.settings.SubSettings}\n'))).toEqual({
+    expect(
+      parseForegroundComponent(
+        eol('  mCurrentFocus=Window{5b2c9e1 u0 com.android.settings/com.android.settings.SubSettings}\n'),
+      ),
+    ).toEqual({
       package: 'com.android.settings',
       activity: 'com.android.settings.SubSettings',
     });
-    expect(parseForegroundComponent(eol('  mCurrentFocus=null\n  mFocusedApp=ActivityRecord{8a1f3e2 u0 com.android.settings/.SubSettings t17}\n'))).toEqual({
+    expect(
+      parseForegroundComponent(
+        eol('  mCurrentFocus=null\n  mFocusedApp=ActivityRecord{8a1f3e2 u0 com.android.settings/.SubSettings t17}\n'),
+      ),
+    ).toEqual({
       package: 'com.android.settings',
       activity: 'com.android.settings.SubSettings',
     });
@@ -141,7 +172,10 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
       lock: { locked: false, awake: null },
-      systemBars: { status: { left: 0, top: 0, right: 1080, bottom: 136 }, navigation: { left: 0, top: 2337, right: 1080, bottom: 2400 } },
+      systemBars: {
+        status: { left: 0, top: 0, right: 1080, bottom: 136 },
+        navigation: { left: 0, top: 2337, right: 1080, bottom: 2400 },
+      },
     });
   });
 
@@ -162,14 +196,24 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
       lock: { locked: false, awake: null },
-      systemBars: { status: { left: 0, top: 0, right: 1080, bottom: 136 }, navigation: { left: 0, top: 2337, right: 1080, bottom: 2400 } },
+      systemBars: {
+        status: { left: 0, top: 0, right: 1080, bottom: 136 },
+        navigation: { left: 0, top: 2337, right: 1080, bottom: 2400 },
+      },
     });
   });
 
   it('a past ANR (API 34) with the keyboard open now: the live IME frame, not the frozen landscape one', () => {
     const text = eol(fixture('dumpsys-window-api34-lastanr.txt'));
     const cut = text.indexOf('WINDOW MANAGER POLICY STATE');
-    const open = text.slice(0, cut) + text.slice(cut).replace(/(type=ime frame=\[0,1517\]\[1080,2400\] visibleFrame=\[0,1517\]\[1080,2400\]) visible=false/g, '$1 visible=true');
+    const open =
+      text.slice(0, cut) +
+      text
+        .slice(cut)
+        .replace(
+          /(type=ime frame=\[0,1517\]\[1080,2400\] visibleFrame=\[0,1517\]\[1080,2400\]) visible=false/g,
+          '$1 visible=true',
+        );
     expect(parseIme(open)).toEqual({ visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } });
   });
 
@@ -237,7 +281,10 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
 
   it('system bars: API 28–29 NavigationBar / StatusBar window blocks (mFrame), NavigationBar0 from Android 10', () => {
     const text = eol(fixture('dumpsys-window-api28-bars.txt'));
-    const bars = { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 1794, right: 1080, bottom: 1920 } };
+    const bars = {
+      status: { left: 0, top: 0, right: 1080, bottom: 63 },
+      navigation: { left: 0, top: 1794, right: 1080, bottom: 1920 },
+    };
     expect(parseSystemBars(text)).toEqual(bars);
     expect(parseWindowState(text).systemBars).toEqual(bars);
     expect(parseSystemBars(text.replace('u0 NavigationBar}', 'u0 NavigationBar0}'))).toEqual(bars);
@@ -250,39 +297,78 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
   });
 
   it('system bars: a bar reported hidden (visible=false) or empty is no bar, and no later line brings it back', () => {
-    const text = eol(fixture('dumpsys-window-api34-noime.txt')).replace(/(type=navigationBars frame=\S+) visible=true/, '$1 visible=false');
+    const text = eol(fixture('dumpsys-window-api34-noime.txt')).replace(
+      /(type=navigationBars frame=\S+) visible=true/,
+      '$1 visible=false',
+    );
     expect(parseSystemBars(text).navigation).toBeNull();
-    expect(parseSystemBars(eol('        InsetsSource id=27 type=statusBars frame=[0,0][0,0] visible=true flags=\n')).status).toBeNull();
+    expect(
+      parseSystemBars(eol('        InsetsSource id=27 type=statusBars frame=[0,0][0,0] visible=true flags=\n')).status,
+    ).toBeNull();
   });
 
   it('resolve-activity --brief: the component line, as printed', () => {
-    const out = eol('priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\ncom.android.settings/.Settings\n');
+    const out = eol(
+      'priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\ncom.android.settings/.Settings\n',
+    );
     expect(parseResolveActivity(out, 'com.android.settings')).toBe('com.android.settings/.Settings');
-    const full = eol('priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.example.app/com.example.app.MainActivity\n');
+    const full = eol(
+      'priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.example.app/com.example.app.MainActivity\n',
+    );
     expect(parseResolveActivity(full, 'com.example.app')).toBe('com.example.app/com.example.app.MainActivity');
   });
 
   it('resolve-activity: none, several (ResolverActivity), foreign package or unsafe name → null', () => {
     expect(parseResolveActivity(eol('No activity found\n'), 'com.x')).toBeNull();
-    expect(parseResolveActivity(eol('priority=0 preferredOrder=0\nandroid/com.android.internal.app.ResolverActivity\n'), 'com.x')).toBeNull();
+    expect(
+      parseResolveActivity(
+        eol('priority=0 preferredOrder=0\nandroid/com.android.internal.app.ResolverActivity\n'),
+        'com.x',
+      ),
+    ).toBeNull();
     expect(parseResolveActivity(eol('priority=0\ncom.other/.Main\n'), 'com.x')).toBeNull();
     expect(parseResolveActivity(eol('priority=0\ncom.x/.Main$Inner\n'), 'com.x')).toBeNull();
     expect(parseResolveActivity(eol('priority=0\ncom.x/.Main;reboot\n'), 'com.x')).toBeNull();
   });
 
   it('am start errors are found; warnings and success are not errors', () => {
-    expect(findAmStartError(eol('Starting: Intent { cmp=com.x/.Main }\nError type 3\nError: Activity class {com.x/com.x.Main} does not exist.\n'))).toBe('Error type 3');
-    expect(findAmStartError(eol('Starting: Intent { act=android.settings.APPLICATION_SETTINGS }\nStatus: ok\nLaunchState: COLD\nActivity: com.android.settings/.Settings$ManageApplicationsActivity\nTotalTime: 811\nWaitTime: 815\nComplete\n'))).toBeNull();
-    expect(findAmStartError(eol('Warning: Activity not started, its current task has been brought to the front\nStatus: ok\nComplete\n'))).toBeNull();
+    expect(
+      findAmStartError(
+        eol(
+          'Starting: Intent { cmp=com.x/.Main }\nError type 3\nError: Activity class {com.x/com.x.Main} does not exist.\n',
+        ),
+      ),
+    ).toBe('Error type 3');
+    expect(
+      findAmStartError(
+        eol(
+          'Starting: Intent { act=android.settings.APPLICATION_SETTINGS }\nStatus: ok\nLaunchState: COLD\nActivity: com.android.settings/.Settings$ManageApplicationsActivity\nTotalTime: 811\nWaitTime: 815\nComplete\n',
+        ),
+      ),
+    ).toBeNull();
+    expect(
+      findAmStartError(
+        eol('Warning: Activity not started, its current task has been brought to the front\nStatus: ok\nComplete\n'),
+      ),
+    ).toBeNull();
   });
 });
 
 describe('component validation', () => {
-  it.each(['com.x/.Main', 'com.x/com.x.ui.Main', 'a.b_c/.A1'])('accepts %s', (c) => expect(isValidComponent(c)).toBe(true));
-  it.each(['com.x', 'com.x/', '/.Main', 'com.x/.Main; reboot', 'com.x/.Main$Inner', 'com.x/.Main a', '-n/.x', 'com.x/../y', "com.x/'a'"])(
-    'refuses %s',
-    (c) => expect(isValidComponent(c)).toBe(false),
+  it.each(['com.x/.Main', 'com.x/com.x.ui.Main', 'a.b_c/.A1'])('accepts %s', (c) =>
+    expect(isValidComponent(c)).toBe(true),
   );
+  it.each([
+    'com.x',
+    'com.x/',
+    '/.Main',
+    'com.x/.Main; reboot',
+    'com.x/.Main$Inner',
+    'com.x/.Main a',
+    '-n/.x',
+    'com.x/../y',
+    "com.x/'a'",
+  ])('refuses %s', (c) => expect(isValidComponent(c)).toBe(false));
 });
 
 describe('parseActiveDisplayId (dumpsys display, issue 8: several displays)', () => {
@@ -293,7 +379,10 @@ describe('parseActiveDisplayId (dumpsys display, issue 8: several displays)', ()
   });
 
   it('ignores virtual displays and answers null when no local display is on', () => {
-    const text = fixture('dumpsys-display-foldable.txt').replace('state ON, committedState ON, frameRateOverride', 'state OFF, committedState OFF, frameRateOverride');
+    const text = fixture('dumpsys-display-foldable.txt').replace(
+      'state ON, committedState ON, frameRateOverride',
+      'state OFF, committedState OFF, frameRateOverride',
+    );
     expect(parseActiveDisplayId(text)).toBeNull();
     expect(parseActiveDisplayId('')).toBeNull();
   });
@@ -301,6 +390,7 @@ describe('parseActiveDisplayId (dumpsys display, issue 8: several displays)', ()
   it('accepts digits only as a display id', () => {
     expect(isValidDisplayId('0')).toBe(true);
     expect(isValidDisplayId('4619827551948147201')).toBe(true);
-    for (const bad of ['', '-1', '1a', '1 2', '1;id', '$(id)', '123456789012345678901']) expect(isValidDisplayId(bad)).toBe(false);
+    for (const bad of ['', '-1', '1a', '1 2', '1;id', '$(id)', '123456789012345678901'])
+      expect(isValidDisplayId(bad)).toBe(false);
   });
 });

@@ -50,7 +50,8 @@ interface Entry {
 const ENTRIES = JSON.parse(readFileSync(join(ROOT, 'SOURCES.json'), 'utf8')) as Entry[];
 
 type Rect4 = [number, number, number, number];
-const rect = (r: Rect4 | null): Rect | null => (r === null ? null : { left: r[0], top: r[1], right: r[2], bottom: r[3] });
+const rect = (r: Rect4 | null): Rect | null =>
+  r === null ? null : { left: r[0], top: r[1], right: r[2], bottom: r[3] };
 
 /** Answers the gateway's adb calls: the capture for the command under test, a fixed reply for the rest. */
 class CaptureRunner {
@@ -83,7 +84,14 @@ async function outcome<T>(promise: Promise<T>): Promise<{ value: T } | { error: 
 }
 
 /** A small real PNG (2×2 RGBA), for captures whose text precedes the image on the same stream. */
-const PNG = handPng({ width: 2, height: 2, colorType: 6, bitDepth: 8, interlace: false, pixel: (x, y) => [x * 255, y * 255, 0, 255] });
+const PNG = handPng({
+  width: 2,
+  height: 2,
+  colorType: 6,
+  bitDepth: 8,
+  interlace: false,
+  pixel: (x, y) => [x * 255, y * 255, 0, 255],
+});
 
 type Check = (value: unknown, data: Buffer, entry: Entry) => void | Promise<void>;
 
@@ -126,7 +134,8 @@ const CHECKS: Record<string, Record<string, Check>> = {
     },
     props: (v, data) => {
       const props = parsePropertyListing(data.toString('utf8'));
-      for (const [name, value] of Object.entries(v as Record<string, string>)) expect(props.get(name), name).toBe(value);
+      for (const [name, value] of Object.entries(v as Record<string, string>))
+        expect(props.get(name), name).toBe(value);
     },
   },
   'wm-density': {
@@ -144,7 +153,12 @@ const CHECKS: Record<string, Record<string, Check>> = {
   },
   'uiautomator-dump': {
     hierarchy: async (v, data) => {
-      const result = await outcome(gatewayAnswering([[ADB_COMMANDS.dumpUi, { stdout: data }], [ADB_COMMANDS.uia2ServerPid, { exitCode: 1 }]]).dumpUi());
+      const result = await outcome(
+        gatewayAnswering([
+          [ADB_COMMANDS.dumpUi, { stdout: data }],
+          [ADB_COMMANDS.uia2ServerPid, { exitCode: 1 }],
+        ]).dumpUi(),
+      );
       if (v === true) {
         expect(result).toHaveProperty('value');
         const xml = (result as { value: string }).value;
@@ -155,11 +169,21 @@ const CHECKS: Record<string, Record<string, Check>> = {
       }
     },
     error: async (v, data) => {
-      const result = await outcome(gatewayAnswering([[ADB_COMMANDS.dumpUi, { stdout: data }], [ADB_COMMANDS.uia2ServerPid, { exitCode: 1 }]]).dumpUi());
+      const result = await outcome(
+        gatewayAnswering([
+          [ADB_COMMANDS.dumpUi, { stdout: data }],
+          [ADB_COMMANDS.uia2ServerPid, { exitCode: 1 }],
+        ]).dumpUi(),
+      );
       expect('error' in result ? result.error.code : 'no error').toBe(v);
     },
     message: async (v, data) => {
-      const result = await outcome(gatewayAnswering([[ADB_COMMANDS.dumpUi, { stdout: data }], [ADB_COMMANDS.uia2ServerPid, { exitCode: 1 }]]).dumpUi());
+      const result = await outcome(
+        gatewayAnswering([
+          [ADB_COMMANDS.dumpUi, { stdout: data }],
+          [ADB_COMMANDS.uia2ServerPid, { exitCode: 1 }],
+        ]).dumpUi(),
+      );
       expect('error' in result ? result.error.message : 'no error').toContain(v);
     },
   },
@@ -234,8 +258,13 @@ describe('real adb outputs (test/fixtures/adb-outputs)', () => {
       expect(entry.command, entry.file).toBeTruthy();
       expect(entry.source.repository, entry.file).toMatch(/^[\w.-]+\/[\w.-]+$/);
       // A file of a repository at a commit, or an issue / pull request thread quoting the output.
-      const atCommit = typeof entry.source.path === 'string' && entry.source.path.length > 0 && /^[0-9a-f]{40}$/.test(entry.source.commit ?? '');
-      const thread = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/(issues|pull|discussions)\/\d+(#[\w-]+)?$/.test(entry.source.thread ?? '');
+      const atCommit =
+        typeof entry.source.path === 'string' &&
+        entry.source.path.length > 0 &&
+        /^[0-9a-f]{40}$/.test(entry.source.commit ?? '');
+      const thread = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/(issues|pull|discussions)\/\d+(#[\w-]+)?$/.test(
+        entry.source.thread ?? '',
+      );
       expect(atCommit || thread, `${entry.file}: source needs path + commit or a thread URL`).toBe(true);
       expect(entry.expect, entry.file).toBeTruthy();
     }
@@ -260,7 +289,14 @@ describe('real adb outputs (test/fixtures/adb-outputs)', () => {
     for (const entry of ENTRIES) {
       const data = readFileSync(join(ROOT, entry.file));
       const [key, value] = Object.entries(entry.expect ?? {})[0] as [string, unknown];
-      const wrong = typeof value === 'number' ? value + 1 : typeof value === 'boolean' ? !value : typeof value === 'string' ? `${value}x` : null;
+      const wrong =
+        typeof value === 'number'
+          ? value + 1
+          : typeof value === 'boolean'
+            ? !value
+            : typeof value === 'string'
+              ? `${value}x`
+              : null;
       if (wrong === null) continue;
       await expect(checkEntry({ ...entry, expect: { [key]: wrong } }, data), entry.file).rejects.toThrow();
     }

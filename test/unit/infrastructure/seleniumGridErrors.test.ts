@@ -28,9 +28,15 @@ import { silentLogger } from '../../support/fakes/silentLogger.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'selenium-grid');
 type GridReply = { status: number; body: { value: { error: string; message: string } } };
-const reply = (name: string): GridReply => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as GridReply;
+const reply = (name: string): GridReply =>
+  JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as GridReply;
 
-const SESSION = { value: { sessionId: 'abc123', capabilities: { platformName: 'ANDROID', 'appium:automationName': 'UiAutomator2', 'appium:udid': 'emulator-5556' } } };
+const SESSION = {
+  value: {
+    sessionId: 'abc123',
+    capabilities: { platformName: 'ANDROID', 'appium:automationName': 'UiAutomator2', 'appium:udid': 'emulator-5556' },
+  },
+};
 
 let server: Server | null = null;
 afterEach(async () => {
@@ -43,7 +49,8 @@ async function hub(session: GridReply | { status: number; body: unknown }, comma
   server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const answer = req.method === 'POST' && req.url === '/session' ? session : (command ?? { status: 200, body: { value: null } });
+      const answer =
+        req.method === 'POST' && req.url === '/session' ? session : (command ?? { status: 200, body: { value: null } });
       res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(answer.body));
     });
@@ -89,7 +96,12 @@ describe('Selenium Grid errors through the gateway (real webdriverio, replayed G
   });
 
   it('a plain Appium session-creation failure is not taken for the Grid', async () => {
-    const url = await hub({ status: 500, body: { value: { error: 'session not created', message: "Could not find a connected Android device in 20000ms" } } });
+    const url = await hub({
+      status: 500,
+      body: {
+        value: { error: 'session not created', message: 'Could not find a connected Android device in 20000ms' },
+      },
+    });
     const error = await harnessError(gatewayAt(url).openSession({ idleTimeoutMs: 60_000 }));
     expect(error.code).toBe('APPIUM_UNAVAILABLE');
     expect(error.message).toMatch(/could not create a UiAutomator2 session on emulator-5556/);

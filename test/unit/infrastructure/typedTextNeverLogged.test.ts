@@ -35,7 +35,9 @@ class ScriptedDriver implements DriverLike {
     return null;
   }
   async elementClick() {}
-  async executeScript() { return null; }
+  async executeScript() {
+    return null;
+  }
   async elementClear() {}
   elementSendKeys(_id: string, text: string) {
     return this.sendKeys(text);
@@ -64,11 +66,39 @@ async function typeWith(sendKeys: SendKeys): Promise<{ envelope: Envelope; logge
 
 const SCENARIOS: [string, SendKeys, string | null][] = [
   ['typing succeeds', async () => undefined, null],
-  ['UiAutomator2 quotes the value', (text) => Promise.reject(wdError('invalid element state', `Cannot set the element to '${text}'. Did you interact with the correct element?`)), 'UI_ELEMENT_NOT_FOUND'],
-  ['an unknown server-side error quotes it JSON-escaped', (text) => Promise.reject(wdError('unknown error', `An unknown server-side error occurred while processing the command. Original error: {"text":${JSON.stringify(text)}}`)), 'INTERNAL_ERROR'],
-  ['the session died while typing', (text) => Promise.reject(wdError('invalid session id', `invalid session id: could not type ${text}`)), 'APPIUM_UNAVAILABLE'],
+  [
+    'UiAutomator2 quotes the value',
+    (text) =>
+      Promise.reject(
+        wdError(
+          'invalid element state',
+          `Cannot set the element to '${text}'. Did you interact with the correct element?`,
+        ),
+      ),
+    'UI_ELEMENT_NOT_FOUND',
+  ],
+  [
+    'an unknown server-side error quotes it JSON-escaped',
+    (text) =>
+      Promise.reject(
+        wdError(
+          'unknown error',
+          `An unknown server-side error occurred while processing the command. Original error: {"text":${JSON.stringify(text)}}`,
+        ),
+      ),
+    'INTERNAL_ERROR',
+  ],
+  [
+    'the session died while typing',
+    (text) => Promise.reject(wdError('invalid session id', `invalid session id: could not type ${text}`)),
+    'APPIUM_UNAVAILABLE',
+  ],
   ['the driver rejects with a bare string', (text) => Promise.reject(`failed to type ${text}`), 'INTERNAL_ERROR'],
-  ['a programming error quotes it', (text) => Promise.reject(new TypeError(`Cannot read properties of undefined (reading '${text}')`)), 'INTERNAL_ERROR'],
+  [
+    'a programming error quotes it',
+    (text) => Promise.reject(new TypeError(`Cannot read properties of undefined (reading '${text}')`)),
+    'INTERNAL_ERROR',
+  ],
   ['typing hangs past the ceiling', () => new Promise(() => undefined), 'OPERATION_TIMEOUT'],
 ];
 
@@ -79,7 +109,9 @@ describe('the typed text never reaches the log at info or above', () => {
       expect(envelope.error?.code ?? null).toBe(code);
       if (code === null) expect(envelope.data).toMatchObject({ characters_sent: [...SECRET].length });
       const loud = logger.entries.filter((entry) => entry.level !== 'debug');
-      const leaks = loud.filter((entry) => MARKERS.some((marker) => `${entry.message} ${JSON.stringify(entry.fields ?? {})}`.includes(marker)));
+      const leaks = loud.filter((entry) =>
+        MARKERS.some((marker) => `${entry.message} ${JSON.stringify(entry.fields ?? {})}`.includes(marker)),
+      );
       expect(leaks).toEqual([]);
       // Nor in what the model is told.
       expect(MARKERS.some((marker) => JSON.stringify(envelope).includes(marker))).toBe(false);

@@ -50,8 +50,31 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function hostileIds(valid: string): string[] {
-  const targets = ['canary.txt', 'README.md', 'LICENSE', 'etc/passwd', valid, `artifacts/${valid}`, `${valid}/../../canary.txt`];
-  const prefixes = ['', '../', '../../', '/', './', '%2e%2e/', '%2e%2e%2f', '..%2f', '..\\', '....//', '..;/', '%252e%252e%252f', 'artifacts/../', '\u2025/'];
+  const targets = [
+    'canary.txt',
+    'README.md',
+    'LICENSE',
+    'etc/passwd',
+    valid,
+    `artifacts/${valid}`,
+    `${valid}/../../canary.txt`,
+  ];
+  const prefixes = [
+    '',
+    '../',
+    '../../',
+    '/',
+    './',
+    '%2e%2e/',
+    '%2e%2e%2f',
+    '..%2f',
+    '..\\',
+    '....//',
+    '..;/',
+    '%252e%252e%252f',
+    'artifacts/../',
+    '\u2025/',
+  ];
   const ids = new Set<string>();
   for (const prefix of prefixes) for (const target of targets) ids.add(`${prefix}${target}`);
   for (const extra of [
@@ -147,7 +170,11 @@ describe('artifact:// resource', () => {
   });
 
   it('names the retention bound and how to raise it when one is in force', async () => {
-    const bounded = { read: () => Promise.resolve(null), recentIds: () => [], retentionBound: () => ({ maxFiles: 3, maxBytes: Math.round(0.3 * 1024 * 1024) }) };
+    const bounded = {
+      read: () => Promise.resolve(null),
+      recentIds: () => [],
+      retentionBound: () => ({ maxFiles: 3, maxBytes: Math.round(0.3 * 1024 * 1024) }),
+    };
     const error = await readArtifact(bounded, 'artifact://20261130-171203-999999-screen.png').then(
       () => null,
       (failure: unknown) => failure as McpError,

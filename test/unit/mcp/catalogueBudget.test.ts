@@ -24,7 +24,8 @@ describe('catalogue budget', () => {
       expect(chars).toBeLessThan(CATALOGUE_MAX_CHARS);
       for (const name of ['ui_tap', 'ui_type_text']) {
         const tool = result.tools.find((t) => t.name === name);
-        const selector = (tool?.inputSchema.properties as Record<string, { properties?: Record<string, unknown> }>).selector;
+        const selector = (tool?.inputSchema.properties as Record<string, { properties?: Record<string, unknown> }>)
+          .selector;
         expect(Object.keys(selector?.properties ?? {}), name).toContain('ref');
       }
     } finally {

@@ -38,7 +38,10 @@ function envelope(result: CallToolResult): Record<string, unknown> {
 describe('MCP server', () => {
   it('introduces itself with its name, version and instructions that teach the loop', async () => {
     const { client } = await connected();
-    expect(client.getServerVersion()).toMatchObject({ name: SERVER_NAME, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(client.getServerVersion()).toMatchObject({
+      name: SERVER_NAME,
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     const instructions = client.getInstructions() ?? '';
     expect(instructions).toContain('ui_get_tree');
     expect(instructions).toContain('selector');
@@ -68,8 +71,18 @@ describe('MCP server', () => {
     // Issue 13 item 3: four directions and an optional container, named like ui_tap's target.
     const scroll = tools.find((t) => t.name === 'ui_scroll');
     expect(scroll?.inputSchema.required).toEqual(['direction']);
-    expect(Object.keys(scroll?.inputSchema.properties ?? {})).toEqual(['direction', 'selector', 'observe', 'session_id']);
-    expect((scroll?.inputSchema.properties as Record<string, { enum?: unknown }>).direction?.enum).toEqual(['up', 'down', 'left', 'right']);
+    expect(Object.keys(scroll?.inputSchema.properties ?? {})).toEqual([
+      'direction',
+      'selector',
+      'observe',
+      'session_id',
+    ]);
+    expect((scroll?.inputSchema.properties as Record<string, { enum?: unknown }>).direction?.enum).toEqual([
+      'up',
+      'down',
+      'left',
+      'right',
+    ]);
     // Published as a bare object (schemas.ts says why); the domain validates it as ui_tap's selector.
     expect((scroll?.inputSchema.properties as Record<string, unknown>).selector).toEqual({ type: 'object' });
   });
@@ -78,7 +91,9 @@ describe('MCP server', () => {
     const { client } = await connected();
     const result = await client.listTools();
     const size = JSON.stringify(result).length;
-    process.stderr.write(`[server.test] tools/list: ${size} characters; ${result.tools.map((t) => `${t.name} ${JSON.stringify(t).length}`).join(", ")}\n`);
+    process.stderr.write(
+      `[server.test] tools/list: ${size} characters; ${result.tools.map((t) => `${t.name} ${JSON.stringify(t).length}`).join(', ')}\n`,
+    );
     expect(size).toBeLessThan(6500);
   });
 
@@ -122,7 +137,10 @@ describe('MCP server', () => {
       seen.add(name);
       if (name === 'ui_session_open') sessionId = String((env.data as { session_id: string }).session_id);
     }
-    const close = (await client.callTool({ name: 'ui_session_close', arguments: { session_id: sessionId } })) as CallToolResult;
+    const close = (await client.callTool({
+      name: 'ui_session_close',
+      arguments: { session_id: sessionId },
+    })) as CallToolResult;
     expect(envelope(close)).toMatchObject({ ok: true, data: { closed: true } });
     seen.add('ui_session_close');
     ids.add(String(envelope(close).operation_id));
@@ -132,9 +150,18 @@ describe('MCP server', () => {
 
   it('a failure is isError with data {} and a typed error, never the SDK validation error', async () => {
     const { client } = await connected();
-    const result = (await client.callTool({ name: 'ui_tap', arguments: { selector: { text: 'a', content_desc: 'b' } } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'ui_tap',
+      arguments: { selector: { text: 'a', content_desc: 'b' } },
+    })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(envelope(result)).toMatchObject({ ok: false, tool: 'ui_tap', data: {}, evidence: null, error: { code: 'INVALID_SELECTOR' } });
+    expect(envelope(result)).toMatchObject({
+      ok: false,
+      tool: 'ui_tap',
+      data: {},
+      evidence: null,
+      error: { code: 'INVALID_SELECTOR' },
+    });
     const wrongType = (await client.callTool({ name: 'ui_scroll', arguments: { direction: 3 } })) as CallToolResult;
     expect(envelope(wrongType)).toMatchObject({ error: { code: 'INVALID_SCROLL_DIRECTION' } });
   });
@@ -147,14 +174,20 @@ describe('MCP server', () => {
   it('its own JSON-RPC errors reach the client with the "MCP error <code>:" prefix once, not twice (issue 11)', async () => {
     const { client } = await connected();
     type Caught = Error & { code?: number };
-    const caught = (promise: Promise<unknown>): Promise<Caught> => promise.then(() => new Error('no error') as Caught, (error: unknown) => error as Caught);
+    const caught = (promise: Promise<unknown>): Promise<Caught> =>
+      promise.then(
+        () => new Error('no error') as Caught,
+        (error: unknown) => error as Caught,
+      );
     const unknownTool = await caught(client.callTool({ name: 'ui.tap', arguments: {} }));
     expect(unknownTool.code).toBe(-32602);
     expect(unknownTool.message).toMatch(/^MCP error -32602: Unknown tool "ui\.tap"\. The tools are: /);
     const refused = await caught(client.readResource({ uri: 'artifact://../../etc/passwd' }));
     expect(refused.message).toMatch(/^MCP error -32602: INVALID_ARGUMENT: refused to read that uri, it is not/);
     const unknown = await caught(client.readResource({ uri: 'artifact://20261130-171203-000000-screen.png' }));
-    expect(unknown.message).toMatch(/^MCP error -32002: ARTIFACT_NOT_FOUND: There is no evidence file artifact:\/\/20261130-171203-000000-screen\.png /);
+    expect(unknown.message).toMatch(
+      /^MCP error -32002: ARTIFACT_NOT_FOUND: There is no evidence file artifact:\/\/20261130-171203-000000-screen\.png /,
+    );
   });
 
   it('screen_capture adds an image block', async () => {
@@ -167,7 +200,9 @@ describe('MCP server', () => {
   it('publishes the artifact template and lists the artifacts it wrote', async () => {
     const { client } = await connected();
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'artifact://{artifact_id}', mimeType: 'image/png' })]);
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: 'artifact://{artifact_id}', mimeType: 'image/png' }),
+    ]);
     const captured = envelope((await client.callTool({ name: 'screen_capture', arguments: {} })) as CallToolResult);
     const uri = (captured.evidence as { uri: string }).uri;
     const { resources } = await client.listResources();

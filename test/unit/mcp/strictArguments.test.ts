@@ -37,7 +37,10 @@ describe('strict argument names over tools/call', () => {
           'name the element with a selector or a ref from ui_get_tree; ui_tap takes only selector, long_press, observe, session_id.',
       });
     }
-    expect(h.automation.sessions.flatMap((session) => session.calls).filter((call) => call === 'click'), 'nothing was tapped').toEqual([]);
+    expect(
+      h.automation.sessions.flatMap((session) => session.calls).filter((call) => call === 'click'),
+      'nothing was tapped',
+    ).toEqual([]);
   });
 
   it('include_bounds is taken where declared (ui_get_tree) and refused as a position on an acting tool', async () => {

@@ -50,13 +50,18 @@ describe('the catalogue per toolset', () => {
     expect(createTools(services).map((t) => t.name)).toEqual([...TOOL_NAMES]);
     for (const name of TOOLSET_NAMES) {
       const on = createTools(services, parseToolsets(name, 'X'));
-      expect(on.map((t) => t.name)).toEqual(allTools(services).filter((t) => t.toolset === 'core' || t.toolset === name).map((t) => t.name));
+      expect(on.map((t) => t.name)).toEqual(
+        allTools(services)
+          .filter((t) => t.toolset === 'core' || t.toolset === name)
+          .map((t) => t.name),
+      );
     }
     expect(createTools(services, parseToolsets('all', 'X'))).toHaveLength(allTools(services).length);
   });
 
   it('keeps the budget: the default under 6,500 characters, all under 13,500', () => {
-    const size = (toolsets: string) => JSON.stringify({ tools: createTools(services, parseToolsets(toolsets, 'X')).map(publishTool) }).length;
+    const size = (toolsets: string) =>
+      JSON.stringify({ tools: createTools(services, parseToolsets(toolsets, 'X')).map(publishTool) }).length;
     expect(size('')).toBeLessThan(6_500);
     expect(size('all')).toBeLessThan(13_500);
   });
@@ -68,7 +73,8 @@ describe('the catalogue per toolset', () => {
       const toolsets = parseToolsets(name, 'X');
       const on = new Set(createTools(services, toolsets).map((t) => t.name));
       const text = serverInstructions(toolsets);
-      for (const tool of everything) if (!on.has(tool)) expect(text, `${name} mentions ${tool}`).not.toMatch(new RegExp(`\\b${tool}\\b`));
+      for (const tool of everything)
+        if (!on.has(tool)) expect(text, `${name} mentions ${tool}`).not.toMatch(new RegExp(`\\b${tool}\\b`));
     }
   });
 });
@@ -82,8 +88,10 @@ describe('the server with toolsets', () => {
   it('a tool of a toolset that is off: the answer names the toolset and how to turn it on', async () => {
     const h = buildHarness({ toolsets: ['core'] });
     await expect(h.call('app_install')).rejects.toThrow(
-      "Unknown tool \"app_install\": it belongs to the toolset 'apps', which is off. Start the server with --toolsets apps (or ANDROID_MCP_TOOLSETS=apps), then reconnect to see it. The tools now are: emulator_get_status,",
+      'Unknown tool "app_install": it belongs to the toolset \'apps\', which is off. Start the server with --toolsets apps (or ANDROID_MCP_TOOLSETS=apps), then reconnect to see it. The tools now are: emulator_get_status,',
     );
-    await expect(h.call('no_such_tool')).rejects.toThrow(/^(MCP error -32602: )?Unknown tool "no_such_tool"\. The tools are: /);
+    await expect(h.call('no_such_tool')).rejects.toThrow(
+      /^(MCP error -32602: )?Unknown tool "no_such_tool"\. The tools are: /,
+    );
   });
 });

@@ -24,7 +24,12 @@ interface ServerJson {
   readonly $schema: string;
   readonly name: string;
   readonly version: string;
-  readonly packages: readonly { readonly registryType: string; readonly identifier: string; readonly version: string; readonly environmentVariables: readonly { readonly name: string }[] }[];
+  readonly packages: readonly {
+    readonly registryType: string;
+    readonly identifier: string;
+    readonly version: string;
+    readonly environmentVariables: readonly { readonly name: string }[];
+  }[];
 }
 
 const pkg = json<{ name: string; version: string; mcpName: string }>('package.json');
@@ -60,27 +65,49 @@ describe('server.json (MCP Registry)', () => {
     expect(server.name).toBe(pkg.mcpName);
     const npm = server.packages.find((p) => p.registryType === 'npm');
     expect(npm).toMatchObject({ identifier: pkg.name, version: pkg.version });
-    expect(npm?.environmentVariables.map((v) => v.name)).toEqual(['ANDROID_HOME', 'ANDROID_UDID', 'APPIUM_URL', 'ANDROID_MCP_TOOLSETS']);
+    expect(npm?.environmentVariables.map((v) => v.name)).toEqual([
+      'ANDROID_HOME',
+      'ANDROID_UDID',
+      'APPIUM_URL',
+      'ANDROID_MCP_TOOLSETS',
+    ]);
   });
 });
 
 describe('manifest.json (MCP Bundle)', () => {
-  const manifest = json<Record<string, unknown> & { version: string; server: { entry_point: string; mcp_config: { env: Record<string, string> } }; user_config: Record<string, { required?: boolean; default?: unknown }> }>('manifest.json');
+  const manifest = json<
+    Record<string, unknown> & {
+      version: string;
+      server: { entry_point: string; mcp_config: { env: Record<string, string> } };
+      user_config: Record<string, { required?: boolean; default?: unknown }>;
+    }
+  >('manifest.json');
 
   it('passes mcpb’s own manifest schema, declares the node server at dist/index.js, with package.json’s version', () => {
     expect(manifest.manifest_version).toBe('0.3');
     const parsed = MANIFEST_SCHEMAS['0.3'].safeParse(manifest);
     expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     expect(manifest.version).toBe(pkg.version);
-    expect(manifest.server).toMatchObject({ type: 'node', entry_point: 'dist/index.js', mcp_config: { command: 'node', args: ['${__dirname}/dist/index.js'] } });
+    expect(manifest.server).toMatchObject({
+      type: 'node',
+      entry_point: 'dist/index.js',
+      mcp_config: { command: 'node', args: ['${__dirname}/dist/index.js'] },
+    });
   });
 
   it('every setting is optional with an empty default, so a field left alone reaches the server as "" (unset), never as the literal ${user_config.…}', () => {
-    expect(Object.values(manifest.server.mcp_config.env)).toEqual(Object.keys(manifest.user_config).map((key) => `\${user_config.${key}}`));
+    expect(Object.values(manifest.server.mcp_config.env)).toEqual(
+      Object.keys(manifest.user_config).map((key) => `\${user_config.${key}}`),
+    );
     for (const [key, field] of Object.entries(manifest.user_config)) {
       expect(field.required, key).toBe(false);
       expect(field.default, key).toBe('');
     }
-    expect(Object.keys(manifest.server.mcp_config.env)).toEqual(['ANDROID_HOME', 'ANDROID_UDID', 'APPIUM_URL', 'ANDROID_MCP_TOOLSETS']);
+    expect(Object.keys(manifest.server.mcp_config.env)).toEqual([
+      'ANDROID_HOME',
+      'ANDROID_UDID',
+      'APPIUM_URL',
+      'ANDROID_MCP_TOOLSETS',
+    ]);
   });
 });

@@ -17,7 +17,10 @@ import { createLogger } from '../../../src/infrastructure/logging/logger.js';
 import { redactingLogger } from '../../../src/infrastructure/logging/redactingLogger.js';
 import { remoteIdentity } from '../../../src/infrastructure/remote/remoteIdentity.js';
 import { buildCapabilities } from '../../../src/infrastructure/appium/capabilities.js';
-import { WebdriverAutomationGateway, type DriverLike } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
+import {
+  WebdriverAutomationGateway,
+  type DriverLike,
+} from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
 import { FakeClock } from '../../support/FakeClock.js';
 import { FakeAutomation } from '../../support/fakes/FakeAutomation.js';
@@ -44,8 +47,12 @@ describe('remote mode: configuration', () => {
     expect(load({}).config.remote).toBeNull();
     expect(load({ ANDROID_MCP_REMOTE: '0' }).config.remote).toBeNull();
     expect(load({ ANDROID_MCP_REMOTE: 'false' }).config.remote).toBeNull();
-    expect(load({ ANDROID_MCP_REMOTE: '1', APPIUM_URL: 'https://hub.example.com/wd/hub' }).config.remote).not.toBeNull();
-    expect(load({ ANDROID_MCP_REMOTE: 'true', APPIUM_URL: 'https://hub.example.com/wd/hub' }).config.remote).not.toBeNull();
+    expect(
+      load({ ANDROID_MCP_REMOTE: '1', APPIUM_URL: 'https://hub.example.com/wd/hub' }).config.remote,
+    ).not.toBeNull();
+    expect(
+      load({ ANDROID_MCP_REMOTE: 'true', APPIUM_URL: 'https://hub.example.com/wd/hub' }).config.remote,
+    ).not.toBeNull();
     for (const value of ['yes', 'on', '2', 'TRUE ish']) {
       expect(() => load({ ANDROID_MCP_REMOTE: value, APPIUM_URL: 'https://hub.example.com' })).toThrow(ConfigError);
     }
@@ -57,7 +64,11 @@ describe('remote mode: configuration', () => {
     const { config } = load({ ANDROID_MCP_REMOTE: '1', APPIUM_URL: 'https://hub.example.com' });
     expect(config.udid).toBe(REMOTE_DEFAULT_DEVICE);
     expect(config.remote?.udid).toBeNull();
-    const named = load({ ANDROID_MCP_REMOTE: '1', APPIUM_URL: 'https://hub.example.com', ANDROID_UDID: 'R58M123ABC' }).config;
+    const named = load({
+      ANDROID_MCP_REMOTE: '1',
+      APPIUM_URL: 'https://hub.example.com',
+      ANDROID_UDID: 'R58M123ABC',
+    }).config;
     expect(named.remote?.udid).toBe('R58M123ABC');
     // appium:udid only when named: the endpoint picks otherwise.
     expect(buildCapabilities({ udid: null, idleTimeoutMs: 60_000 })).not.toHaveProperty('appium:udid');
@@ -67,7 +78,9 @@ describe('remote mode: configuration', () => {
   it('turns URL userinfo into Basic auth and takes it out of the URL; outside remote mode drops it with a warning', () => {
     const remote = load({ ANDROID_MCP_REMOTE: '1', APPIUM_URL: `https://${USER}:${KEY}@hub.example.com/wd/hub` });
     expect(remote.config.appiumUrl).toBe('https://hub.example.com/wd/hub');
-    expect(remote.config.remote?.authorization?.reveal()).toBe(`Basic ${Buffer.from(`${USER}:${KEY}`).toString('base64')}`);
+    expect(remote.config.remote?.authorization?.reveal()).toBe(
+      `Basic ${Buffer.from(`${USER}:${KEY}`).toString('base64')}`,
+    );
     expect(remote.config.remote?.authorizationSource).toBe('APPIUM_URL userinfo');
     expect(JSON.stringify(remote.config)).not.toContain(KEY);
     expect(remote.warnings.join('\n')).not.toContain(KEY);
@@ -83,7 +96,11 @@ describe('remote mode: configuration', () => {
   });
 
   it('ANDROID_MCP_REMOTE_AUTHORIZATION is the header as given (and wins over userinfo); ignored outside remote mode', () => {
-    const both = load({ ANDROID_MCP_REMOTE: '1', APPIUM_URL: `https://${USER}:other@hub.example.com`, ANDROID_MCP_REMOTE_AUTHORIZATION: `Bearer ${KEY}` });
+    const both = load({
+      ANDROID_MCP_REMOTE: '1',
+      APPIUM_URL: `https://${USER}:other@hub.example.com`,
+      ANDROID_MCP_REMOTE_AUTHORIZATION: `Bearer ${KEY}`,
+    });
     expect(both.config.remote?.authorization?.reveal()).toBe(`Bearer ${KEY}`);
     expect(both.warnings.some((w) => /header is sent/.test(w))).toBe(true);
     const local = load({ ANDROID_MCP_REMOTE_AUTHORIZATION: `Bearer ${KEY}` });
@@ -92,8 +109,15 @@ describe('remote mode: configuration', () => {
   });
 
   it("accepts a farm's vendor capabilities only in remote mode, and counts their keys' values as secrets", () => {
-    const caps = JSON.stringify({ 'bstack:options': { userName: USER, accessKey: KEY, deviceName: 'Google Pixel 8' }, 'appium:platformVersion': '14' });
-    const remote = load({ ANDROID_MCP_REMOTE: '1', APPIUM_URL: 'https://hub.example.com', ANDROID_MCP_APPIUM_CAPS: caps });
+    const caps = JSON.stringify({
+      'bstack:options': { userName: USER, accessKey: KEY, deviceName: 'Google Pixel 8' },
+      'appium:platformVersion': '14',
+    });
+    const remote = load({
+      ANDROID_MCP_REMOTE: '1',
+      APPIUM_URL: 'https://hub.example.com',
+      ANDROID_MCP_APPIUM_CAPS: caps,
+    });
     expect(remote.config.appiumExtraCapabilities).toHaveProperty('bstack:options');
     expect(remote.config.remote?.secrets.map((s) => s.reveal())).toContain(KEY);
     const local = load({ ANDROID_MCP_APPIUM_CAPS: caps });
@@ -134,7 +158,11 @@ describe('remote mode: redaction', () => {
     const lines: string[] = [];
     const sink = { write: (chunk: string) => void lines.push(String(chunk)) } as unknown as NodeJS.WritableStream;
     const basic = Buffer.from(`${USER}:${KEY}`).toString('base64');
-    const logger = redactingLogger(createLogger({ level: 'debug', destination: sink }), [new Secret(KEY), new Secret(`${USER}:${KEY}`), new Secret(basic)]);
+    const logger = redactingLogger(createLogger({ level: 'debug', destination: sink }), [
+      new Secret(KEY),
+      new Secret(`${USER}:${KEY}`),
+      new Secret(basic),
+    ]);
     logger.warn(`request to https://${USER}:${KEY}@hub.example.com/wd/hub failed`, {
       cause: new Error(`401 for Basic ${basic}`),
       nested: { url: `https://hub.example.com/status?access_key=${encodeURIComponent(KEY)}x&user=${USER}` },
@@ -157,8 +185,16 @@ describe('remote mode: the lock key', () => {
     expect(a.key).not.toContain(KEY);
     expect(a.source).toBe('remote');
     // Same request in another key order: same lock; another device or endpoint: another lock.
-    expect(remoteIdentity('https://hub.example.com/other', null, { 'bstack:options': { deviceName: 'Pixel 8', accessKey: KEY } }).key).toBe(a.key);
-    expect(remoteIdentity('https://hub.example.com/wd/hub', null, { 'bstack:options': { accessKey: KEY, deviceName: 'Pixel 9' } }).key).not.toBe(a.key);
+    expect(
+      remoteIdentity('https://hub.example.com/other', null, {
+        'bstack:options': { deviceName: 'Pixel 8', accessKey: KEY },
+      }).key,
+    ).toBe(a.key);
+    expect(
+      remoteIdentity('https://hub.example.com/wd/hub', null, {
+        'bstack:options': { accessKey: KEY, deviceName: 'Pixel 9' },
+      }).key,
+    ).not.toBe(a.key);
     expect(remoteIdentity('https://hub.example.com:8443/wd/hub', null, caps).key).not.toBe(a.key);
     expect(remoteIdentity('https://hub.example.com/wd/hub', 'R58M', caps).key).toContain('/R58M/');
   });
@@ -175,7 +211,10 @@ function remoteHarness(overrides: Partial<HarnessConfig> = {}) {
     'mobile: isLocked': false,
     'mobile: getDisplayDensity': 420,
     'mobile: deviceInfo': { platformVersion: '14', model: 'Pixel 8' },
-    'mobile: listApps': { 'com.android.settings': { packageName: 'com.android.settings' }, 'com.example.notes': { packageName: 'com.example.notes' } },
+    'mobile: listApps': {
+      'com.android.settings': { packageName: 'com.android.settings' },
+      'com.example.notes': { packageName: 'com.example.notes' },
+    },
     'mobile: queryAppState': 1,
   };
   const logger = new RecordingLogger();
@@ -186,20 +225,47 @@ function remoteHarness(overrides: Partial<HarnessConfig> = {}) {
     udidExplicit: false,
     appiumUrl: 'https://hub.example.com/wd/hub',
     warmSessionTimeoutMs: 30_000,
-    remote: { authorization: new Secret(`Basic ${basic}`), authorizationSource: 'APPIUM_URL userinfo', udid: null, secrets: [new Secret(KEY), new Secret(basic)] },
+    remote: {
+      authorization: new Secret(`Basic ${basic}`),
+      authorizationSource: 'APPIUM_URL userinfo',
+      udid: null,
+      secrets: [new Secret(KEY), new Secret(basic)],
+    },
     toolsets: ['core', 'apps', 'device', 'diagnostics'],
     ...overrides,
   });
-  const container = createContainer(config, { clock, random: new SeededRandom(3), logger, automation, evidenceStore: store, imageTools: new PngImageTools(), deviceLock: null, env: {} });
-  const envelope = async (tool: string, args: Record<string, unknown> = {}) => envelopeOf(await drive(clock, container.server.callTool(tool, args)));
+  const container = createContainer(config, {
+    clock,
+    random: new SeededRandom(3),
+    logger,
+    automation,
+    evidenceStore: store,
+    imageTools: new PngImageTools(),
+    deviceLock: null,
+    env: {},
+  });
+  const envelope = async (tool: string, args: Record<string, unknown> = {}) =>
+    envelopeOf(await drive(clock, container.server.callTool(tool, args)));
   return { clock, automation, logger, store, container, envelope };
 }
 
 describe('remote mode: the driver-backed gateway through the container (fake session, no adb)', () => {
   it('an http endpoint beyond this machine is refused for observers too: nothing is opened, no credential is sent', async () => {
     const h = remoteHarness({ appiumUrl: 'http://hub.example.com/wd/hub' });
-    for (const tool of ['ui_get_tree', 'screen_capture', 'app_open', 'app_list_installed', 'emulator_get_status', 'ui_tap']) {
-      const args: Record<string, unknown> = tool === 'app_open' ? { package_name: 'com.android.settings' } : tool === 'ui_tap' ? { selector: { text: 'Settings' } } : {};
+    for (const tool of [
+      'ui_get_tree',
+      'screen_capture',
+      'app_open',
+      'app_list_installed',
+      'emulator_get_status',
+      'ui_tap',
+    ]) {
+      const args: Record<string, unknown> =
+        tool === 'app_open'
+          ? { package_name: 'com.android.settings' }
+          : tool === 'ui_tap'
+            ? { selector: { text: 'Settings' } }
+            : {};
       const answer = await h.envelope(tool, args);
       expect(answer.ok, tool).toBe(false);
       expect(answer.error?.code, tool).toBe('APPIUM_UNAVAILABLE');
@@ -220,7 +286,9 @@ describe('remote mode: the driver-backed gateway through the container (fake ses
         throw new Error('must not be called');
       },
     } as unknown as ConstructorParameters<typeof WebdriverAutomationGateway>[0]);
-    await expect(gateway.openSession({ idleTimeoutMs: 1000 } as Parameters<typeof gateway.openSession>[0])).rejects.toThrow(/must be https/);
+    await expect(
+      gateway.openSession({ idleTimeoutMs: 1000 } as Parameters<typeof gateway.openSession>[0]),
+    ).rejects.toThrow(/must be https/);
     await expect(gateway.status()).rejects.toThrow(/must be https/);
     expect(created).toBe(0);
   });
@@ -232,7 +300,9 @@ describe('remote mode: the driver-backed gateway through the container (fake ses
     expect(h.automation.sessions).toHaveLength(1);
     const session = h.automation.sessions[0]!;
     expect(session.calls).toContain('pageSource');
-    expect(session.executed.map((e) => e.command)).toEqual(expect.arrayContaining(['mobile: getCurrentPackage', 'mobile: getDisplayDensity', 'mobile: isLocked']));
+    expect(session.executed.map((e) => e.command)).toEqual(
+      expect.arrayContaining(['mobile: getCurrentPackage', 'mobile: getDisplayDensity', 'mobile: isLocked']),
+    );
     // A second observer reuses it: never a second session.
     expect((await h.envelope('screen_capture')).ok).toBe(true);
     expect(h.automation.sessions).toHaveLength(1);
@@ -242,7 +312,7 @@ describe('remote mode: the driver-backed gateway through the container (fake ses
     expect(h.automation.open.size).toBe(0);
   });
 
-  it('each read renews the kept session\'s lease; during a flow, observers read through the flow\'s session (never a second one)', async () => {
+  it("each read renews the kept session's lease; during a flow, observers read through the flow's session (never a second one)", async () => {
     const h = remoteHarness();
     expect((await h.envelope('ui_get_tree')).ok).toBe(true);
     const kept = h.automation.sessions[0]!;
@@ -313,16 +383,24 @@ describe('remote mode: the driver-backed gateway through the container (fake ses
 
   it('the key appears in no log line and no envelope, even when a driver error quotes it', async () => {
     const h = remoteHarness();
-    h.automation.failWith.pageSource = new HarnessError('INTERNAL_ERROR', 'The automation driver failed during the page source; the server log has the details.', {
-      cause: new Error(`POST https://${USER}:${KEY}@hub.example.com/wd/hub failed`),
+    h.automation.failWith.pageSource = new HarnessError(
+      'INTERNAL_ERROR',
+      'The automation driver failed during the page source; the server log has the details.',
+      {
+        cause: new Error(`POST https://${USER}:${KEY}@hub.example.com/wd/hub failed`),
+      },
+    );
+    h.container.deps.logger.warn(`driver said https://${USER}:${KEY}@hub.example.com`, {
+      cause: `Basic ${Buffer.from(`${USER}:${KEY}`).toString('base64')}`,
     });
-    h.container.deps.logger.warn(`driver said https://${USER}:${KEY}@hub.example.com`, { cause: `Basic ${Buffer.from(`${USER}:${KEY}`).toString('base64')}` });
     const tree = await h.envelope('ui_get_tree');
     expect(tree.ok).toBe(false);
     expect(JSON.stringify(tree)).not.toContain(KEY);
     await h.container.shutdown();
     expect(JSON.stringify(h.logger.entries)).not.toContain(KEY);
-    expect([...h.store.files.keys(), ...[...h.store.files.values()].map((b) => b.toString("latin1"))].join('\n')).not.toContain(KEY);
+    expect(
+      [...h.store.files.keys(), ...[...h.store.files.values()].map((b) => b.toString('latin1'))].join('\n'),
+    ).not.toContain(KEY);
   });
 });
 
@@ -331,7 +409,10 @@ describe('virtual device: resolve-activity with a bare package (AOSP Intent.pars
     const d = VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
     const bare = await sh(d, 'cmd package resolve-activity --brief com.android.settings');
     expect(bare.stdout.trim().split('\n').pop()).toBe('com.android.settings/.Settings');
-    const explicit = await sh(d, 'cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER com.android.settings');
+    const explicit = await sh(
+      d,
+      'cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER com.android.settings',
+    );
     expect(explicit.stdout).toBe(bare.stdout);
     expect((await sh(d, 'cmd package resolve-activity --brief com.example.absent')).stdout).toBe('No activity found\n');
   });
@@ -381,7 +462,13 @@ describe('remote mode: the WebDriver gateway over https with credentials', () =>
       },
     });
     const session = await gateway.openSession({ idleTimeoutMs: 30_000 });
-    expect(seen).toMatchObject({ protocol: 'https', hostname: 'hub.example.com', port: 443, path: '/wd/hub', headers: { Authorization: basic } });
+    expect(seen).toMatchObject({
+      protocol: 'https',
+      hostname: 'hub.example.com',
+      port: 443,
+      path: '/wd/hub',
+      headers: { Authorization: basic },
+    });
     expect(seen.capabilities).not.toHaveProperty('appium:udid');
     expect(await session.execute('mobile: getCurrentPackage', {})).toBe('com.android.settings');
     expect(fake.scripts).toEqual([{ script: 'mobile: getCurrentPackage', args: [{}] }]);
@@ -401,9 +488,18 @@ describe('remote mode: the WebDriver gateway over https with credentials', () =>
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const at = (authorization: Secret) => new WebdriverAutomationGateway({ url, udid: null, authorization, connectTimeoutMs: 2_000, logger: new RecordingLogger() });
+      const at = (authorization: Secret) =>
+        new WebdriverAutomationGateway({
+          url,
+          udid: null,
+          authorization,
+          connectTimeoutMs: 2_000,
+          logger: new RecordingLogger(),
+        });
       expect(await at(new Secret(basic)).status()).toEqual({ kind: 'appium', version: '3.8.0', ready: true });
-      const refused = await at(new Secret('Basic d3Jvbmc6d3Jvbmc=')).status().catch((error: unknown) => error as HarnessError);
+      const refused = await at(new Secret('Basic d3Jvbmc6d3Jvbmc='))
+        .status()
+        .catch((error: unknown) => error as HarnessError);
       expect(refused).toBeInstanceOf(HarnessError);
       expect((refused as HarnessError).code).toBe('APPIUM_UNAVAILABLE');
       expect((refused as HarnessError).message).toMatch(/refused the credentials \(HTTP 401\)/);

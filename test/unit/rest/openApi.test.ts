@@ -19,7 +19,10 @@ const TOKEN = 'unit-rest-token-0123456789';
 
 /** The value at a path of keys in a JSON document (undefined when a step is missing). */
 function at(node: unknown, ...keys: string[]): unknown {
-  return keys.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), node);
+  return keys.reduce<unknown>(
+    (value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+    node,
+  );
 }
 
 describe('the REST mirror on the HTTP server', () => {
@@ -37,7 +40,8 @@ describe('the REST mirror on the HTTP server', () => {
   });
   afterAll(() => server.close());
 
-  const get = (path: string, token = TOKEN) => fetch(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const get = (path: string, token = TOKEN) =>
+    fetch(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
   it('publishes an OpenAPI 3.1 document the validator accepts, one operation per route, bodies from the tools’ zod schemas', async () => {
     const response = await get('/openapi.json');
@@ -53,26 +57,96 @@ describe('the REST mirror on the HTTP server', () => {
     (at(broken, 'paths', '/devices', 'get') as Record<string, unknown>).responses = 'none';
     expect((await new Validator().validate(broken)).valid).toBe(false);
     for (const operation of REST_OPERATIONS) {
-      expect(at(document, 'paths', operation.path, operation.method.toLowerCase(), 'operationId'), operation.path).toBe(operation.operationId);
+      expect(at(document, 'paths', operation.path, operation.method.toLowerCase(), 'operationId'), operation.path).toBe(
+        operation.operationId,
+      );
     }
     expect(at(document, 'paths', '/artifacts/{id}', 'get', 'responses', '200', 'content', 'image/png')).toBeDefined();
     // Tasks (issue 17 §4): their routes, and a body whose `flow` is the flow runner's own schema.
     expect(at(document, 'paths', '/agent/task', 'post', 'operationId')).toBe('startTask');
     expect(at(document, 'paths', '/task/{id}', 'get', 'operationId')).toBe('getTask');
     expect(at(document, 'paths', '/task/{id}', 'delete', 'operationId')).toBe('cancelTask');
-    const flowBody = at(document, 'components', 'schemas', 'TaskRequest', 'anyOf', '0', 'properties', 'flow', 'properties', 'steps', 'items', 'properties', 'tool', 'enum');
-    expect(flowBody).toEqual(['app_open', 'ui_tap', 'ui_type_text', 'ui_scroll', 'device_back', 'settings_open_apps', 'app_install', 'app_stop', 'app_clear_data', 'app_open_link', 'device_key', 'notifications_open', 'device_rotate', 'ui_wait']);
-    expect(at(document, 'components', 'schemas', 'TaskAnswer', 'properties', 'task', 'properties', 'state', 'enum')).toEqual(['queued', 'running', 'passed', 'failed', 'cancelled']);
+    const flowBody = at(
+      document,
+      'components',
+      'schemas',
+      'TaskRequest',
+      'anyOf',
+      '0',
+      'properties',
+      'flow',
+      'properties',
+      'steps',
+      'items',
+      'properties',
+      'tool',
+      'enum',
+    );
+    expect(flowBody).toEqual([
+      'app_open',
+      'ui_tap',
+      'ui_type_text',
+      'ui_scroll',
+      'device_back',
+      'settings_open_apps',
+      'app_install',
+      'app_stop',
+      'app_clear_data',
+      'app_open_link',
+      'device_key',
+      'notifications_open',
+      'device_rotate',
+      'ui_wait',
+    ]);
+    expect(
+      at(document, 'components', 'schemas', 'TaskAnswer', 'properties', 'task', 'properties', 'state', 'enum'),
+    ).toEqual(['queued', 'running', 'passed', 'failed', 'cancelled']);
     // Generated, not hand-written: the tap body is ui_tap's published input schema (no unknown keys).
     const tools = new Map(allTools(harness.container.services).map((tool) => [tool.name, publishTool(tool)]));
-    const tapBody = at(document, 'paths', '/devices/{id}/tap', 'post', 'requestBody', 'content', 'application/json', 'schema');
+    const tapBody = at(
+      document,
+      'paths',
+      '/devices/{id}/tap',
+      'post',
+      'requestBody',
+      'content',
+      'application/json',
+      'schema',
+    );
     expect(tapBody).toEqual({ ...tools.get('ui_tap')!.inputSchema, additionalProperties: false });
     const launchBody = at(document, 'paths', '/devices/{id}/launch', 'post', 'requestBody');
     expect(at(launchBody, 'required')).toBe(true);
-    expect(at(launchBody, 'content', 'application/json', 'schema', 'properties')).toEqual(tools.get('app_open')!.inputSchema.properties);
-    const treeQuery = (at(document, 'paths', '/devices/{id}/tree', 'get', 'parameters') as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);
-    expect(treeQuery).toEqual(['path:id', 'query:include_raw', 'query:raw_offset', 'query:include_bounds', 'query:since', 'query:within', 'query:mode', 'query:session_id']);
-    expect(at(document, 'components', 'schemas', 'Envelope', 'properties', 'error', 'anyOf', '0', 'properties', 'code', 'enum')).toEqual([...ERROR_CODES]);
+    expect(at(launchBody, 'content', 'application/json', 'schema', 'properties')).toEqual(
+      tools.get('app_open')!.inputSchema.properties,
+    );
+    const treeQuery = (
+      at(document, 'paths', '/devices/{id}/tree', 'get', 'parameters') as { name: string; in: string }[]
+    ).map((p) => `${p.in}:${p.name}`);
+    expect(treeQuery).toEqual([
+      'path:id',
+      'query:include_raw',
+      'query:raw_offset',
+      'query:include_bounds',
+      'query:since',
+      'query:within',
+      'query:mode',
+      'query:session_id',
+    ]);
+    expect(
+      at(
+        document,
+        'components',
+        'schemas',
+        'Envelope',
+        'properties',
+        'error',
+        'anyOf',
+        '0',
+        'properties',
+        'code',
+        'enum',
+      ),
+    ).toEqual([...ERROR_CODES]);
     expect(at(document, 'components', 'securitySchemes', 'bearer')).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 

@@ -20,10 +20,7 @@ import { launcherDump } from '../../support/fakes/screens.js';
 const TOKEN = 'unit-task-token-0123456789';
 const FLOW = {
   package_name: 'com.example.app',
-  steps: [
-    { tool: 'ui_tap', arguments: { selector: { text: 'Hello' } } },
-    { tool: 'device_back' },
-  ],
+  steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'Hello' } } }, { tool: 'device_back' }],
 };
 
 interface Answer {
@@ -84,10 +81,22 @@ describe('POST /agent/task, GET /task/{id}', () => {
     const done = await settled(h, call, id);
     expect(done.error, JSON.stringify(done.report)).toBeNull();
     expect(done).toMatchObject({ state: 'passed', progress: { step: 2, of: 2 } });
-    const report = done.report as { calls: { tool: string; arguments: Record<string, unknown>; phase: string }[]; passed: boolean; steps_run: number };
+    const report = done.report as {
+      calls: { tool: string; arguments: Record<string, unknown>; phase: string }[];
+      passed: boolean;
+      steps_run: number;
+    };
     expect(report).toMatchObject({ passed: true, steps_run: 2, steps_total: 2, package_name: 'com.example.app' });
     // Opened on the device first, every later call inside it, closed last.
-    expect(report.calls.map((c) => c.tool)).toEqual(['ui_session_open', 'app_open', 'ui_get_tree', 'ui_tap', 'device_back', 'ui_get_tree', 'ui_session_close']);
+    expect(report.calls.map((c) => c.tool)).toEqual([
+      'ui_session_open',
+      'app_open',
+      'ui_get_tree',
+      'ui_tap',
+      'device_back',
+      'ui_get_tree',
+      'ui_session_close',
+    ]);
     expect(report.calls[0]!.arguments).toEqual({ device: 'emulator-5554' });
     for (const c of report.calls.slice(1)) expect(c.arguments.session_id, c.tool).toBe('<session_id>');
     // One driver session, the flow's, and it is closed.
@@ -102,11 +111,22 @@ describe('POST /agent/task, GET /task/{id}', () => {
   it('a failing step fails the task with that step’s error; the flow is closed all the same', async () => {
     const h = appOnFakes();
     const call = await serve(h);
-    const flow = { ...FLOW, steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'Absent' } } }, { tool: 'device_back' }] };
+    const flow = {
+      ...FLOW,
+      steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'Absent' } } }, { tool: 'device_back' }],
+    };
     const id = (await call('POST', '/agent/task', { device: 'emulator-5554', flow })).body.task!.task_id;
     const done = await settled(h, call, id);
-    expect(done).toMatchObject({ state: 'failed', progress: { step: 1, of: 2 }, error: { code: 'UI_ELEMENT_NOT_FOUND' } });
-    expect(done.report).toMatchObject({ passed: false, steps_run: 1, first_error: { tool: 'ui_tap', phase: 'step', step_index: 0 } });
+    expect(done).toMatchObject({
+      state: 'failed',
+      progress: { step: 1, of: 2 },
+      error: { code: 'UI_ELEMENT_NOT_FOUND' },
+    });
+    expect(done.report).toMatchObject({
+      passed: false,
+      steps_run: 1,
+      first_error: { tool: 'ui_tap', phase: 'step', step_index: 0 },
+    });
     expect(h.automation.open.size).toBe(0);
   });
 
@@ -129,9 +149,15 @@ describe('POST /agent/task, GET /task/{id}', () => {
     );
     const refused = await call('POST', '/agent/task', { device: 'emulator-5554', flow: bad });
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: `Invalid task: ${expected}` } });
+    expect(refused.body).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', message: `Invalid task: ${expected}` },
+    });
     // A tool of a toolset this server does not serve: refused at submission, saying how to turn it on.
-    const waits = await call('POST', '/agent/task', { device: 'emulator-5554', flow: { ...FLOW, steps: [{ tool: 'ui_wait', arguments: { selector: { text: 'Hello' }, until: 'visible' } }] } });
+    const waits = await call('POST', '/agent/task', {
+      device: 'emulator-5554',
+      flow: { ...FLOW, steps: [{ tool: 'ui_wait', arguments: { selector: { text: 'Hello' }, until: 'visible' } }] },
+    });
     expect(waits.status).toBe(400);
     expect(waits.body.error?.message).toBe(
       "Invalid task: flow is not a valid flow:\n  - step 1 (ui_wait): ui_wait belongs to the toolset 'wait', which is off: start the server with --toolsets wait (or ANDROID_MCP_TOOLSETS=wait)",
@@ -172,20 +198,29 @@ describe('POST /agent/task, GET /task/{id}', () => {
   });
 
   it('a goal with an agent loop: in-flow tools without session_id; calls carry the task’s flow; session tools refused; flow closed', async () => {
-    const seen: { request?: GoalRunRequest; answers: { ok: boolean; code: string | null; tool: string }[] } = { answers: [] };
+    const seen: { request?: GoalRunRequest; answers: { ok: boolean; code: string | null; tool: string }[] } = {
+      answers: [],
+    };
     const runner: GoalRunner = {
       run: async (request) => {
         seen.request = request;
         const steps = [];
         // The model tries to name another session and to close the flow: neither works.
-        for (const [n, [tool, args]] of ([
-          ['ui_tap', { selector: { text: 'Hello' }, session_id: 'somebody-elses-session-id' }],
-          ['ui_session_close', {}],
-          ['ui_get_tree', {}],
-        ] as const).entries()) {
+        for (const [n, [tool, args]] of (
+          [
+            ['ui_tap', { selector: { text: 'Hello' }, session_id: 'somebody-elses-session-id' }],
+            ['ui_session_close', {}],
+            ['ui_get_tree', {}],
+          ] as const
+        ).entries()) {
           const envelope = await request.callTool(tool, args);
           seen.answers.push({ ok: envelope.ok, code: envelope.error?.code ?? null, tool: envelope.tool });
-          const step = { n: n + 1, tool, ok: envelope.ok, ...(envelope.evidence ? { artifact_id: envelope.evidence.artifact_id } : {}) };
+          const step = {
+            n: n + 1,
+            tool,
+            ok: envelope.ok,
+            ...(envelope.evidence ? { artifact_id: envelope.evidence.artifact_id } : {}),
+          };
           steps.push(step);
           request.onStep(step);
         }
@@ -197,14 +232,20 @@ describe('POST /agent/task, GET /task/{id}', () => {
     const started = await call('POST', '/agent/task', { device: 'emulator-5554', goal: 'Tap Hello' });
     expect(started.status).toBe(202);
     const done = await settled(h, call, started.body.task!.task_id);
-    expect(done).toMatchObject({ kind: 'goal', state: 'passed', progress: { step: 3, of: 30 }, report: { goal: 'Tap Hello', outcome: 'passed', summary: 'Hello was tapped.' } });
+    expect(done).toMatchObject({
+      kind: 'goal',
+      state: 'passed',
+      progress: { step: 3, of: 30 },
+      report: { goal: 'Tap Hello', outcome: 'passed', summary: 'Hello was tapped.' },
+    });
     const names = seen.request!.tools.map((tool) => tool.name);
     expect(names).toContain('ui_tap');
     expect(names).toContain('ui_get_tree');
     expect(names).not.toContain('ui_session_open');
     expect(names).not.toContain('ui_session_close');
     expect(names).not.toContain('emulator_get_status');
-    for (const tool of seen.request!.tools) expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain('session_id');
+    for (const tool of seen.request!.tools)
+      expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain('session_id');
     expect(seen.request!.limits).toEqual({ maxSteps: 30, maxDurationMs: 600_000 });
     expect(seen.answers).toEqual([
       { ok: true, code: null, tool: 'ui_tap' },
@@ -214,7 +255,9 @@ describe('POST /agent/task, GET /task/{id}', () => {
     // The tap ran in the task's own flow (the one driver session), which is closed now.
     expect(h.automation.sessions.length).toBe(1);
     expect(h.automation.open.size).toBe(0);
-    expect(done.evidence.map((link) => link.url)).toEqual(done.evidence.map((link) => `/artifacts/${link.artifact_id}`));
+    expect(done.evidence.map((link) => link.url)).toEqual(
+      done.evidence.map((link) => `/artifacts/${link.artifact_id}`),
+    );
   });
 
   it('unknown and malformed task ids are 404; DELETE cancels; wrong methods are 405', async () => {
@@ -237,7 +280,8 @@ describe('POST /agent/task, GET /task/{id}', () => {
     expect(cancelledQueued.body.task).toMatchObject({ state: 'cancelled' });
     const cancelling = call('DELETE', `/task/${id}`);
     // The flow's session start is held: the task stops once it has it, and closes it.
-    while (!(await call('GET', `/task/${id}`)).body.task?.cancel_requested) await new Promise((resolve) => setImmediate(resolve));
+    while (!(await call('GET', `/task/${id}`)).body.task?.cancel_requested)
+      await new Promise((resolve) => setImmediate(resolve));
     expect(h.automation.log).toContain('openSession');
     h.automation.holdOpen = false;
     h.automation.release();

@@ -13,7 +13,12 @@ afterEach(() => {
 });
 
 let line = 1;
-function call(tool: string, args: Record<string, unknown>, data: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function call(
+  tool: string,
+  args: Record<string, unknown>,
+  data: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   line += 1;
   const ok = extra.ok !== false;
   return {
@@ -29,7 +34,14 @@ function call(tool: string, args: Record<string, unknown>, data: Record<string, 
     error_code: ok ? null : 'UI_ELEMENT_NOT_FOUND',
     evidence: [],
     read_line: null,
-    envelope: { ok, operation_id: 'op', tool, data, evidence: null, error: ok ? null : { code: 'UI_ELEMENT_NOT_FOUND', message: 'not found' } },
+    envelope: {
+      ok,
+      operation_id: 'op',
+      tool,
+      data,
+      evidence: null,
+      error: ok ? null : { code: 'UI_ELEMENT_NOT_FOUND', message: 'not found' },
+    },
     ...extra,
   };
 }
@@ -40,7 +52,10 @@ function traceOf(lines: Record<string, unknown>[], tail = ''): string {
   const dir = path.join(root, 'traces', '20261207-000000-000-stdio-1-1');
   mkdirSync(dir, { recursive: true });
   const start = { line: 1, type: 'start', at: '2026-12-07T00:00:00.000Z', kind: 'stdio' };
-  writeFileSync(path.join(dir, 'trace.jsonl'), `${[start, ...lines].map((l) => JSON.stringify(l)).join('\n')}\n${tail}`);
+  writeFileSync(
+    path.join(dir, 'trace.jsonl'),
+    `${[start, ...lines].map((l) => JSON.stringify(l)).join('\n')}\n${tail}`,
+  );
   return dir;
 }
 
@@ -60,11 +75,23 @@ describe('trace export', () => {
     line = 1;
     const lines = [
       call('app_open', { package_name: 'com.example.app' }, { foreground_package: 'com.example.app' }),
-      call('ui_get_tree', {}, SUMMARY, { bounds: { e1: [0, 100, 1080, 200], e2: [0, 300, 1080, 200], e3: [0, 500, 40, 40] } }),
+      call('ui_get_tree', {}, SUMMARY, {
+        bounds: { e1: [0, 100, 1080, 200], e2: [0, 300, 1080, 200], e3: [0, 500, 40, 40] },
+      }),
       call('ui_tap', { selector: { text: 'Nope' }, session_id: 'session-1' }, {}, { ok: false, read_line: 3 }),
       call('ui_wait', { selector: { ref: 'e1' }, session_id: 'session-1' }, {}, { read_line: 3 }),
-      call('ui_tap', { selector: { ref: 'e1' }, session_id: 'session-1' }, { foreground_package: 'com.example.app' }, { read_line: 3 }),
-      call('ui_type_text', { selector: { ref: 'e2' }, text: '[typed text]', typed_characters: 7, session_id: 'session-1' }, {}, { read_line: 3 }),
+      call(
+        'ui_tap',
+        { selector: { ref: 'e1' }, session_id: 'session-1' },
+        { foreground_package: 'com.example.app' },
+        { read_line: 3 },
+      ),
+      call(
+        'ui_type_text',
+        { selector: { ref: 'e2' }, text: '[typed text]', typed_characters: 7, session_id: 'session-1' },
+        {},
+        { read_line: 3 },
+      ),
       call('screen_capture', {}),
     ];
     // A line cut by a crash is skipped.
@@ -79,7 +106,9 @@ describe('trace export', () => {
       ['ui_tap', { selector: { text: 'Sign in' } }],
       ['ui_type_text', { selector: { id: 'email' }, text: '[typed text 1]' }],
     ]);
-    expect(replayOf(trace).warnings).toEqual([expect.stringMatching(/step 3 \(line 7\) types a placeholder.*7 characters/)]);
+    expect(replayOf(trace).warnings).toEqual([
+      expect.stringMatching(/step 3 \(line 7\) types a placeholder.*7 characters/),
+    ]);
     // For a replay with core tools only, the wait becomes a note on the step it preceded.
     const coreOnly = replayOf(trace, new Set(stepToolNames(['core'])));
     expect(coreOnly.steps.map((step) => step.tool)).toEqual(['ui_tap', 'ui_type_text']);
@@ -89,7 +118,10 @@ describe('trace export', () => {
     // The harness's own locators, the id expanded with the app in front then.
     expect(wdio).toContain('"id","com.example.app:id/email"');
     expect(wdio).toContain('process.env.TYPED_TEXT_1 ?? "[typed text 1]"');
-    expect([...wdio.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1])).toEqual(['node:assert/strict', 'webdriverio']);
+    expect([...wdio.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1])).toEqual([
+      'node:assert/strict',
+      'webdriverio',
+    ]);
 
     const html = viewerHtml(trace);
     expect(html).not.toMatch(/<\/script>[^]*<\/script>[^]*<\/script>/);
@@ -105,7 +137,9 @@ describe('trace export', () => {
       call('ui_tap', { selector: { ref: 'e3' } }, {}, { read_line: 3 }),
     ]);
     expect(() => replayOf(readTrace(dir))).toThrow(TraceExportError);
-    expect(() => replayOf(readTrace(dir))).toThrow(/line 4: ui_tap acted on ref e3 \('Clock'\), an entry the summary offered with no selector of its own/);
+    expect(() => replayOf(readTrace(dir))).toThrow(
+      /line 4: ui_tap acted on ref e3 \('Clock'\), an entry the summary offered with no selector of its own/,
+    );
   });
 
   it('a trace that opened no app, or a folder that is no trace, is refused with what to do', () => {

@@ -26,7 +26,13 @@ function envelope(tool: string, data: Record<string, unknown>, extra: Partial<En
 }
 
 function tracesIn(dir: string, clock: FakeClock, bounds: { keep?: number; maxBytes?: number } = {}): Traces {
-  const store = new FileTraceStore({ artifactsDir: dir, keep: bounds.keep ?? 10, maxBytes: bounds.maxBytes ?? 10_000_000, clock, logger: quiet });
+  const store = new FileTraceStore({
+    artifactsDir: dir,
+    keep: bounds.keep ?? 10,
+    maxBytes: bounds.maxBytes ?? 10_000_000,
+    clock,
+    logger: quiet,
+  });
   return new Traces({ store, clock, defaultDevice: 'emulator-5554', sessionName: null, serverVersion: '0.0.0' });
 }
 
@@ -45,10 +51,17 @@ describe('the trace of a session', () => {
     const traces = tracesIn(dir, clock);
     const tree = traces.session.begin('ui_get_tree', {});
     await clock.advance(40);
-    tree.end({ ...envelope('ui_get_tree', { actions: [{ ref: 'e1', input_hint: 'Password' }] }), trace: { bounds: { e1: [0, 10, 100, 50] } } });
+    tree.end({
+      ...envelope('ui_get_tree', { actions: [{ ref: 'e1', input_hint: 'Password' }] }),
+      trace: { bounds: { e1: [0, 10, 100, 50] } },
+    });
     const open = traces.session.begin('ui_session_open', {});
     open.end(envelope('ui_session_open', { session_id: 'SeCrEtSeSsIoN' }));
-    const typed = traces.session.begin('ui_type_text', { selector: { ref: 'e1' }, text: 'hunter2 secret', session_id: 'SeCrEtSeSsIoN' });
+    const typed = traces.session.begin('ui_type_text', {
+      selector: { ref: 'e1' },
+      text: 'hunter2 secret',
+      session_id: 'SeCrEtSeSsIoN',
+    });
     await clock.advance(250);
     typed.end({
       envelope: {
@@ -60,13 +73,22 @@ describe('the trace of a session', () => {
         error: { code: 'UI_ELEMENT_NOT_FOUND', message: 'could not type hunter2 secret into it' },
       },
     });
-    const text = readFileSync(path.join(dir, 'traces', readdirSync(path.join(dir, 'traces'))[0] ?? '', TRACE_FILE), 'utf8');
+    const text = readFileSync(
+      path.join(dir, 'traces', readdirSync(path.join(dir, 'traces'))[0] ?? '', TRACE_FILE),
+      'utf8',
+    );
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('SeCrEtSeSsIoN');
     const lines = linesOf(dir);
     expect(lines.map((line) => line.type)).toEqual(['start', 'call', 'call', 'call']);
     const [, treeLine, openLine, typeLine] = lines;
-    expect(treeLine).toMatchObject({ tool: 'ui_get_tree', duration_ms: 40, read_line: null, device: 'emulator-5554', bounds: { e1: [0, 10, 100, 50] } });
+    expect(treeLine).toMatchObject({
+      tool: 'ui_get_tree',
+      duration_ms: 40,
+      read_line: null,
+      device: 'emulator-5554',
+      bounds: { e1: [0, 10, 100, 50] },
+    });
     expect(openLine).toMatchObject({ read_line: 2, envelope: { data: { session_id: 'session-1' } } });
     expect(typeLine).toMatchObject({
       tool: 'ui_type_text',
@@ -109,7 +131,15 @@ describe('the trace of a session', () => {
     const dir = artifacts();
     writeFileSync(path.join(dir, 'a-ui-tap.png'), 'png bytes');
     const traces = tracesIn(dir, new FakeClock());
-    traces.session.begin('ui_tap', {}).end(envelope('ui_tap', {}, { evidence: { artifact_id: 'a-ui-tap.png', path: 'artifacts/a-ui-tap.png', uri: 'artifact://a-ui-tap.png' } }));
+    traces.session
+      .begin('ui_tap', {})
+      .end(
+        envelope(
+          'ui_tap',
+          {},
+          { evidence: { artifact_id: 'a-ui-tap.png', path: 'artifacts/a-ui-tap.png', uri: 'artifact://a-ui-tap.png' } },
+        ),
+      );
     const folder = readdirSync(path.join(dir, 'traces'))[0] ?? '';
     const linked = path.join(dir, 'traces', folder, 'evidence', 'a-ui-tap.png');
     expect(statSync(linked).ino).toBe(statSync(path.join(dir, 'a-ui-tap.png')).ino);
@@ -120,7 +150,11 @@ describe('the trace of a session', () => {
   it('keeps at most `keep` traces, oldest out first, and stops one that reaches the byte bound', () => {
     const dir = artifacts();
     const clock = new FakeClock();
-    for (const name of ['20200101-000000-000-stdio-1-1', '20200101-000001-000-stdio-1-1', '20200101-000002-000-stdio-1-1']) {
+    for (const name of [
+      '20200101-000000-000-stdio-1-1',
+      '20200101-000001-000-stdio-1-1',
+      '20200101-000002-000-stdio-1-1',
+    ]) {
       mkdirSync(path.join(dir, 'traces', name), { recursive: true });
       writeFileSync(path.join(dir, 'traces', name, TRACE_FILE), '{}\n');
     }
@@ -129,7 +163,8 @@ describe('the trace of a session', () => {
     expect(task).not.toBeNull();
     const left = readdirSync(path.join(dir, 'traces')).sort();
     expect(left).toEqual(['20200101-000002-000-stdio-1-1', task?.name]);
-    for (let i = 0; i < 20; i += 1) task?.begin('ui_get_tree', {}).end(envelope('ui_get_tree', { texts: ['x'.repeat(200)] }));
+    for (let i = 0; i < 20; i += 1)
+      task?.begin('ui_get_tree', {}).end(envelope('ui_get_tree', { texts: ['x'.repeat(200)] }));
     const text = readFileSync(path.join(dir, 'traces', task?.name ?? '', TRACE_FILE), 'utf8');
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2_000 + 200);
     const last = JSON.parse(text.trim().split('\n').at(-1) ?? '{}') as { type?: string };

@@ -29,7 +29,10 @@ async function harness(maxLineBytes?: number) {
 describe('StdioJsonRpcTransport', () => {
   it('delivers valid messages, also when a line arrives in pieces and ends in CRLF', async () => {
     const h = await harness();
-    await h.feed('{"jsonrpc":"2.0","id":1,', '"method":"ping"}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    await h.feed(
+      '{"jsonrpc":"2.0","id":1,',
+      '"method":"ping"}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n',
+    );
     expect(h.messages).toEqual([
       { jsonrpc: '2.0', id: 1, method: 'ping' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -40,7 +43,9 @@ describe('StdioJsonRpcTransport', () => {
   it('answers a line that is not JSON with -32700 and no id, and keeps reading', async () => {
     const h = await harness();
     await h.feed('{"jsonrpc":"2.0","id":1,"method"\n', '\n   \n', '{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
-    expect(h.replies()).toEqual([{ jsonrpc: '2.0', error: { code: -32700, message: expect.stringMatching(/not valid JSON/) } }]);
+    expect(h.replies()).toEqual([
+      { jsonrpc: '2.0', error: { code: -32700, message: expect.stringMatching(/not valid JSON/) } },
+    ]);
     expect(h.messages).toHaveLength(1);
   });
 
@@ -73,7 +78,12 @@ describe('StdioJsonRpcTransport', () => {
 
   it('skips a line over the limit whatever its chunking, answers -32700, and serves the next line', async () => {
     const h = await harness(64);
-    await h.feed('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"', 'a'.repeat(50), 'a'.repeat(50), '"}}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    await h.feed(
+      '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"',
+      'a'.repeat(50),
+      'a'.repeat(50),
+      '"}}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+    );
     await h.feed(`${'b'.repeat(100)}\n`);
     expect(h.replies().map((r) => [r.id, r.error?.code])).toEqual([
       [undefined, -32700],
@@ -98,7 +108,11 @@ describe('StdioJsonRpcTransport', () => {
 describe('StdioJsonRpcTransport outgoing errors', () => {
   it('sends an SDK McpError without the "MCP error <code>:" prefix the client adds again (issue 11)', async () => {
     const h = await harness();
-    await h.transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'MCP error -32602: Invalid tools/call request: name missing' } });
+    await h.transport.send({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32602, message: 'MCP error -32602: Invalid tools/call request: name missing' },
+    });
     // Only the prefix of the error's own code is the SDK's; any other text is the message itself.
     await h.transport.send({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'MCP error -32602: quoted' } });
     expect(h.replies()).toEqual([
@@ -109,11 +123,26 @@ describe('StdioJsonRpcTransport outgoing errors', () => {
 
   it("turns the SDK's params validation failure (-32603 with a zod dump) into -32602 with one line", async () => {
     const h = await harness();
-    const zodDump = JSON.stringify([{ expected: 'string', code: 'invalid_type', path: ['params', 'uri'], message: 'Invalid input: expected string, received number' }], null, 2);
+    const zodDump = JSON.stringify(
+      [
+        {
+          expected: 'string',
+          code: 'invalid_type',
+          path: ['params', 'uri'],
+          message: 'Invalid input: expected string, received number',
+        },
+      ],
+      null,
+      2,
+    );
     await h.transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: zodDump } });
     await h.transport.send({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'something else broke' } });
     expect(h.replies()).toEqual([
-      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: params.uri: Invalid input: expected string, received number' } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32602, message: 'Invalid params: params.uri: Invalid input: expected string, received number' },
+      },
       { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'something else broke' } },
     ]);
   });

@@ -13,13 +13,26 @@ import { isLoopbackHost } from '../../../src/transports/http/listenAddress.js';
 import { checkBearer, checkHost, checkOrigin, type GuardPolicy } from '../../../src/transports/http/requestGuards.js';
 import { silentLogger } from '../../support/fakes/silentLogger.js';
 
-const policy: GuardPolicy = { token: 'a-token-of-24-characters', allowedHostnames: ['harness.lan'], allowedOrigins: ['https://dash.example'] };
+const policy: GuardPolicy = {
+  token: 'a-token-of-24-characters',
+  allowedHostnames: ['harness.lan'],
+  allowedOrigins: ['https://dash.example'],
+};
 
 describe('request guards', () => {
   it('accepts exactly `Bearer <token>` and nothing near it', () => {
     expect(checkBearer({ authorization: 'Bearer a-token-of-24-characters' }, policy)).toBeNull();
     expect(checkBearer({ authorization: 'bearer a-token-of-24-characters' }, policy)).toBeNull();
-    for (const header of [undefined, '', 'Bearer', 'Bearer a-token-of-24-characterz', 'Bearer a-token-of-24-characters2', 'Basic a-token-of-24-characters', 'a-token-of-24-characters', 'Bearer a-token-of-24 characters']) {
+    for (const header of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer a-token-of-24-characterz',
+      'Bearer a-token-of-24-characters2',
+      'Basic a-token-of-24-characters',
+      'a-token-of-24-characters',
+      'Bearer a-token-of-24 characters',
+    ]) {
       const refusal = checkBearer(header === undefined ? {} : { authorization: header }, policy);
       expect(refusal?.status, String(header)).toBe(401);
       expect(refusal?.headers?.['www-authenticate']).toMatch(/^Bearer/);
@@ -27,8 +40,16 @@ describe('request guards', () => {
   });
 
   it('Host must name loopback or an allowed name (DNS rebinding sends the attacker’s)', () => {
-    for (const host of ['127.0.0.1:8765', 'localhost:8765', 'LOCALHOST', '[::1]:8765', 'harness.lan:8765']) expect(checkHost({ host }, policy), host).toBeNull();
-    for (const host of [undefined, '', 'evil.example', 'evil.example:8765', '127.0.0.1.evil.example', 'localhost.evil.example']) {
+    for (const host of ['127.0.0.1:8765', 'localhost:8765', 'LOCALHOST', '[::1]:8765', 'harness.lan:8765'])
+      expect(checkHost({ host }, policy), host).toBeNull();
+    for (const host of [
+      undefined,
+      '',
+      'evil.example',
+      'evil.example:8765',
+      '127.0.0.1.evil.example',
+      'localhost.evil.example',
+    ]) {
       expect(checkHost(host === undefined ? {} : { host }, policy)?.status, String(host)).toBe(403);
     }
   });
@@ -37,14 +58,23 @@ describe('request guards', () => {
     for (const origin of [undefined, 'http://localhost:6274', 'http://127.0.0.1:3000', 'https://dash.example']) {
       expect(checkOrigin(origin === undefined ? {} : { origin }, policy), String(origin)).toBeNull();
     }
-    for (const origin of ['https://evil.example', 'null', 'http://localhost.evil.example', 'file://', 'https://dash.example:444', 'chrome-extension://localhost']) {
+    for (const origin of [
+      'https://evil.example',
+      'null',
+      'http://localhost.evil.example',
+      'file://',
+      'https://dash.example:444',
+      'chrome-extension://localhost',
+    ]) {
       expect(checkOrigin({ origin }, policy)?.status, origin).toBe(403);
     }
   });
 
   it('loopback addresses are 127.0.0.0/8, ::1 and localhost only', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['0.0.0.0', '::', '192.168.1.2', 'example.com', '128.0.0.1', '::ffff:127.0.0.1x']) expect(isLoopbackHost(host), host).toBe(false);
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '192.168.1.2', 'example.com', '128.0.0.1', '::ffff:127.0.0.1x'])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 });
 
@@ -56,7 +86,11 @@ describe('token file', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'amh-token-'));
     const env = { XDG_CONFIG_HOME: dir };
     const first = resolveHttpToken(env);
-    expect(first.source).toEqual({ kind: 'file', path: path.join(dir, 'android-mcp-harness', 'http-token'), created: true });
+    expect(first.source).toEqual({
+      kind: 'file',
+      path: path.join(dir, 'android-mcp-harness', 'http-token'),
+      created: true,
+    });
     expect(first.token.length).toBeGreaterThanOrEqual(40);
     const file = path.join(dir, 'android-mcp-harness', 'http-token');
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -72,8 +106,13 @@ describe('token file', () => {
     resolveHttpToken({ XDG_CONFIG_HOME: dir });
     chmodSync(file, 0o644);
     expect(() => resolveHttpToken({ XDG_CONFIG_HOME: dir })).toThrow(/readable by others: run `chmod 600/);
-    expect(() => resolveHttpToken({ XDG_CONFIG_HOME: dir, ANDROID_MCP_HTTP_TOKEN: 'short' })).toThrow(/at least 16 characters/);
-    expect(resolveHttpToken({ XDG_CONFIG_HOME: dir, ANDROID_MCP_HTTP_TOKEN: 'sixteen-or-more-chars' })).toEqual({ token: 'sixteen-or-more-chars', source: { kind: 'env' } });
+    expect(() => resolveHttpToken({ XDG_CONFIG_HOME: dir, ANDROID_MCP_HTTP_TOKEN: 'short' })).toThrow(
+      /at least 16 characters/,
+    );
+    expect(resolveHttpToken({ XDG_CONFIG_HOME: dir, ANDROID_MCP_HTTP_TOKEN: 'sixteen-or-more-chars' })).toEqual({
+      token: 'sixteen-or-more-chars',
+      source: { kind: 'env' },
+    });
     writeFileSync(file, 'short\n', { mode: 0o600 });
     chmodSync(file, 0o600);
     expect(() => resolveHttpToken({ XDG_CONFIG_HOME: dir })).toThrow(/at least 16 characters/);
@@ -111,7 +150,11 @@ describe('HarnessHttpServer bounds', () => {
     });
     const port = await server.listen();
     const post = (body: string): Promise<number> =>
-      fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${policy.token}` }, body }).then((r) => r.status);
+      fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${policy.token}` },
+        body,
+      }).then((r) => r.status);
     const held = [post('{}'), post('{}')];
     while (calls < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await post('{}')).toBe(503);

@@ -1,6 +1,12 @@
 /** Wire formats of the virtual device's ADB transport that the real adb is strict about. */
 import { describe, expect, it } from 'vitest';
-import { A_CNXN, A_WRTE, MalformedPacketError, PacketReader, encodePacket } from '../../../src/virtual-device/adb/packet.js';
+import {
+  A_CNXN,
+  A_WRTE,
+  MalformedPacketError,
+  PacketReader,
+  encodePacket,
+} from '../../../src/virtual-device/adb/packet.js';
 import {
   PtyLineDiscipline,
   ShellFrameReader,

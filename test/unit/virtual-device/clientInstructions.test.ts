@@ -21,7 +21,10 @@ function claudeLine(lines: readonly string[]): string {
 
 describe('harnessEnvFor', () => {
   it('a custom port: the 127.0.0.1:N serial, allowed explicitly (the guard refuses it otherwise)', () => {
-    expect(harnessEnvFor(40555, undefined)).toEqual({ ANDROID_UDID: '127.0.0.1:40555', ANDROID_MCP_ALLOW_SERIALS: '127.0.0.1:40555' });
+    expect(harnessEnvFor(40555, undefined)).toEqual({
+      ANDROID_UDID: '127.0.0.1:40555',
+      ANDROID_MCP_ALLOW_SERIALS: '127.0.0.1:40555',
+    });
   });
 
   it('port 5555: emulator-5554, which the guard accepts without an allow-list', () => {
@@ -62,7 +65,13 @@ describe('clientInstructions', () => {
   });
 
   it('quotes a server path the shell would split', () => {
-    const lines = clientInstructions({ port: 5555, adbServerPort: undefined, serverCommand: ['node', "/Users/o'neil/My Harness/dist/index.js"] });
-    expect(claudeLine(lines)).toBe(`claude mcp add android --env ANDROID_UDID=emulator-5554 -- node '/Users/o'\\''neil/My Harness/dist/index.js'`);
+    const lines = clientInstructions({
+      port: 5555,
+      adbServerPort: undefined,
+      serverCommand: ['node', "/Users/o'neil/My Harness/dist/index.js"],
+    });
+    expect(claudeLine(lines)).toBe(
+      `claude mcp add android --env ANDROID_UDID=emulator-5554 -- node '/Users/o'\\''neil/My Harness/dist/index.js'`,
+    );
   });
 });

@@ -7,7 +7,12 @@ import { detectHelperVersions } from '../../../src/virtual-device/device/helperV
 import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
 import { defaultScenario } from '../../../src/virtual-device/scenario/defaultScenario.js';
 import { LONG_SEARCH_SCREEN, withLongSearch } from '../../support/gestureScenario.js';
-import { flingDistance, listTravel, releaseVelocityY, straightStroke } from '../../../src/virtual-device/device/touch.js';
+import {
+  flingDistance,
+  listTravel,
+  releaseVelocityY,
+  straightStroke,
+} from '../../../src/virtual-device/device/touch.js';
 import { W3C, call, serving, stopServing } from './uia2Client.js';
 
 afterEach(stopServing);
@@ -16,7 +21,9 @@ const offset = (d: VirtualDevice): number => d.ui.current().scroll.get('list') ?
 const visibleApps = (d: VirtualDevice): string[] =>
   d
     .nodes()
-    .filter((n) => n.className === 'android.widget.TextView' && n.text !== '' && !/MB$/.test(n.text) && n.bounds.top >= 400)
+    .filter(
+      (n) => n.className === 'android.widget.TextView' && n.text !== '' && !/MB$/.test(n.text) && n.bounds.top >= 400,
+    )
     .map((n) => n.text);
 
 /** A W3C touch swipe: down, pause 50, the moves, an optional hold, up. */
@@ -80,15 +87,28 @@ describe('a fast swipe flings the All apps list past the finger (item 5)', () =>
   it('through UIA2: a 300 ms W3C swipe flings, the same drag with a slow creep and a hold does not', async () => {
     const { device, sid } = await serving();
     device.setScreen('all_apps');
-    expect((await call(device, 'POST', `/session/${sid}/actions`, touch([{ y: 600, ms: 300 }], 1800))).status).toBe(200);
+    expect((await call(device, 'POST', `/session/${sid}/actions`, touch([{ y: 600, ms: 300 }], 1800))).status).toBe(
+      200,
+    );
     const flung = offset(device);
     // The tokenizer's first MOVE repeats the start point: 1200 px arrive in 280 ms, -21 px slop, plus the fling.
     expect(flung).toBeGreaterThan(1200 + 1000 - 21);
     device.setScreen('all_apps');
-    const creep = touch([{ y: 611, ms: 400 }, { y: 600, ms: 200 }], 1800, 100);
+    const creep = touch(
+      [
+        { y: 611, ms: 400 },
+        { y: 600, ms: 200 },
+      ],
+      1800,
+      100,
+    );
     expect((await call(device, 'POST', `/session/${sid}/actions`, creep)).status).toBe(200);
     expect(offset(device)).toBe(1200 - 21);
-    const line = device.log().filter((e) => e.kind === 'input' && / swipe /.test(e.detail)).at(-1)?.detail ?? '';
+    const line =
+      device
+        .log()
+        .filter((e) => e.kind === 'input' && / swipe /.test(e.detail))
+        .at(-1)?.detail ?? '';
     expect(line).toMatch(/drag 1179 px, release -55 px\/s, no fling/);
   });
 
@@ -135,7 +155,16 @@ describe('set-text can be refused (item 3)', () => {
     device.setScreen('all_apps');
     const id = await elementBy(device, sid, "//*[@text='Calendar']");
     const reply = await call(device, 'POST', `/session/${sid}/element/${id}/value`, { text: 'abc', replace: false });
-    expect(reply).toEqual({ status: 400, body: { value: { error: 'invalid element state', message: "Cannot set the element to 'abc'. Did you interact with the correct element?", stacktrace: '' } } });
+    expect(reply).toEqual({
+      status: 400,
+      body: {
+        value: {
+          error: 'invalid element state',
+          message: "Cannot set the element to 'abc'. Did you interact with the correct element?",
+          stacktrace: '',
+        },
+      },
+    });
     expect(device.nodes().some((n) => n.text === 'Calendarabc' || n.text === 'abc')).toBe(false);
   });
 
@@ -148,18 +177,28 @@ describe('set-text can be refused (item 3)', () => {
     const refused = await call(device, 'POST', `/session/${sid}/element/${id}/value`, { text: 'Milk', replace: false });
     expect(refused.status).toBe(400);
     expect(refused.body.value).toMatchObject({ error: 'invalid element state' });
-    expect(device.log().some((e) => /ACTION_SET_TEXT refused by android.widget.EditText "Title" \(a Flutter field without focus\)/.test(e.detail))).toBe(true);
+    expect(
+      device
+        .log()
+        .some((e) =>
+          /ACTION_SET_TEXT refused by android.widget.EditText "Title" \(a Flutter field without focus\)/.test(e.detail),
+        ),
+    ).toBe(true);
     expect((await call(device, 'POST', `/session/${sid}/element/${id}/click`, {})).status).toBe(200);
     expect((await call(device, 'GET', `/session/${sid}/element/${id}/attribute/focused`)).body.value).toBe('true');
-    expect((await call(device, 'POST', `/session/${sid}/element/${id}/value`, { text: 'Milk', replace: false })).status).toBe(200);
+    expect(
+      (await call(device, 'POST', `/session/${sid}/element/${id}/value`, { text: 'Milk', replace: false })).status,
+    ).toBe(200);
     expect(device.nodes().find((n) => n.hint === 'Title')?.text).toBe('Milk');
   });
 
   it('a native EditText takes set-text without focus, as TextView does', async () => {
     const { device, sid } = await serving();
     device.setScreen('settings_accounts');
-    const id = await elementBy(device, sid, "(//android.widget.EditText)[1]");
-    expect((await call(device, 'POST', `/session/${sid}/element/${id}/value`, { text: 'Ada', replace: false })).status).toBe(200);
+    const id = await elementBy(device, sid, '(//android.widget.EditText)[1]');
+    expect(
+      (await call(device, 'POST', `/session/${sid}/element/${id}/value`, { text: 'Ada', replace: false })).status,
+    ).toBe(200);
     expect(device.nodes().find((n) => n.key === 'personal_name')?.text).toBe('Ada');
   });
 });
@@ -167,7 +206,8 @@ describe('set-text can be refused (item 3)', () => {
 describe('horizontal lists (issue 13): the Calendar day strip', () => {
   const strip = (d: VirtualDevice): number => d.ui.current().scroll.get('day_strip') ?? 0;
   const schedule = (d: VirtualDevice): number => d.ui.current().scroll.get('schedule') ?? 0;
-  const dayLeft = (d: VirtualDevice, day: number): number | undefined => d.nodes().find((n) => n.text === `Dec ${day}`)?.bounds.left;
+  const dayLeft = (d: VirtualDevice, day: number): number | undefined =>
+    d.nodes().find((n) => n.text === `Dec ${day}`)?.bounds.left;
   const calendar = (): VirtualDevice => {
     const d = VirtualDevice.withDefaultScenario();
     d.setScreen('calendar_main');
@@ -182,7 +222,7 @@ describe('horizontal lists (issue 13): the Calendar day strip', () => {
     expect(d.ui.drag(stroke, 'test')).toBe(true);
     const travel = listTravel(stroke, 420, 'x');
     expect(strip(d)).toBe(travel.drag + travel.fling);
-    expect(travel.drag).toBe(900 - (stroke.samples.at(-1)!.x) - 21);
+    expect(travel.drag).toBe(900 - stroke.samples.at(-1)!.x - 21);
     expect(dayLeft(d, 1)).toBeUndefined();
     expect(dayLeft(d, 3)).toBe(Math.max(0, 24 + 2 * 252 - strip(d)));
     expect(schedule(d)).toBe(0);

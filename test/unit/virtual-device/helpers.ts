@@ -8,7 +8,11 @@ export interface ShellResult {
 }
 
 /** Runs one command line on the device as the transport would, collecting its streams. */
-export async function sh(device: VirtualDevice, commandLine: string, signal = new AbortController().signal): Promise<ShellResult> {
+export async function sh(
+  device: VirtualDevice,
+  commandLine: string,
+  signal = new AbortController().signal,
+): Promise<ShellResult> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const io: ShellIo = {
@@ -24,7 +28,12 @@ export async function sh(device: VirtualDevice, commandLine: string, signal = ne
 /** Runs a command and keeps its raw stdout bytes (screencap). */
 export async function shBytes(device: VirtualDevice, commandLine: string): Promise<Buffer> {
   const out: Buffer[] = [];
-  const io: ShellIo = { stdout: (c) => void out.push(Buffer.from(c)), stderr: () => undefined, aborted: new AbortController().signal, onStdin: () => undefined };
+  const io: ShellIo = {
+    stdout: (c) => void out.push(Buffer.from(c)),
+    stderr: () => undefined,
+    aborted: new AbortController().signal,
+    onStdin: () => undefined,
+  };
   await device.runShell(commandLine, io, 'exec');
   return Buffer.concat(out);
 }

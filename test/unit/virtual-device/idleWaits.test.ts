@@ -34,7 +34,8 @@ async function timed<T>(clock: SteppingClock, work: () => Promise<T>): Promise<{
   return { value, ms: clock.ms - start };
 }
 
-const ROOT_MESSAGE = /^Timed out after \d+ms waiting for the root AccessibilityNodeInfo in the active window\. Make sure the active window is not constantly hogging the main UI thread/;
+const ROOT_MESSAGE =
+  /^Timed out after \d+ms waiting for the root AccessibilityNodeInfo in the active window\. Make sure the active window is not constantly hogging the main UI thread/;
 
 describe('issue 12: uiautomator dump waits for idle', () => {
   it('on a screen that never idles the dump waits its whole 10 s budget, then prints "could not get idle state" (exit 0)', async () => {
@@ -72,14 +73,18 @@ describe('issue 12: the UiAutomator2 server waits for idle (waitForIdleTimeout)'
     const clock = new SteppingClock();
     const { device, sid } = await serving({ clock });
     device.setScreen('settings_home');
-    expect((await call(device, 'GET', `/session/${sid}/appium/settings`)).body.value).toMatchObject({ waitForIdleTimeout: 10000 });
+    expect((await call(device, 'GET', `/session/${sid}/appium/settings`)).body.value).toMatchObject({
+      waitForIdleTimeout: 10000,
+    });
     expect((await timed(clock, () => call(device, 'GET', `/session/${sid}/source`))).ms).toBe(0);
     device.injectFault({ kind: 'idle-state' });
     const source = await timed(clock, () => call(device, 'GET', `/session/${sid}/source`));
     expect(source.value.status).toBe(200);
     expect(String(source.value.body.value)).toContain('text="Apps"');
     expect(source.ms).toBe(10_000);
-    const find = await timed(clock, () => call(device, 'POST', `/session/${sid}/element`, { strategy: 'xpath', selector: '//*[@text="Apps"]' }));
+    const find = await timed(clock, () =>
+      call(device, 'POST', `/session/${sid}/element`, { strategy: 'xpath', selector: '//*[@text="Apps"]' }),
+    );
     expect(find.value.status).toBe(200);
     expect(find.ms).toBe(10_000);
     const id = (find.value.body.value as Record<string, string>)[W3C] as string;
@@ -89,23 +94,39 @@ describe('issue 12: the UiAutomator2 server waits for idle (waitForIdleTimeout)'
     expect(click.value.status).toBe(200);
     expect(click.ms).toBe(10_000);
     expect(device.currentScreen().screenId).toBe('settings_apps');
-    expect(device.log().filter((e) => e.kind === 'uia2' && /waiting up to 10000 ms for the device to idle/.test(e.detail)).map((e) => e.detail.split(':')[0])).toEqual(['source', 'find', 'click']);
+    expect(
+      device
+        .log()
+        .filter((e) => e.kind === 'uia2' && /waiting up to 10000 ms for the device to idle/.test(e.detail))
+        .map((e) => e.detail.split(':')[0]),
+    ).toEqual(['source', 'find', 'click']);
   });
 
   it('the setting shortens the wait, 0 skips it, a non-number is refused, and a new session starts from 10 s again', async () => {
     const clock = new SteppingClock();
     const { device, sid } = await serving({ clock });
     device.injectFault({ kind: 'idle-state' });
-    expect((await call(device, 'POST', `/session/${sid}/appium/settings`, { settings: { waitForIdleTimeout: 1500 } })).status).toBe(200);
+    expect(
+      (await call(device, 'POST', `/session/${sid}/appium/settings`, { settings: { waitForIdleTimeout: 1500 } }))
+        .status,
+    ).toBe(200);
     expect((await timed(clock, () => call(device, 'GET', `/session/${sid}/source`))).ms).toBe(1_500);
-    expect((await call(device, 'POST', `/session/${sid}/appium/settings`, { settings: { waitForIdleTimeout: 0 } })).status).toBe(200);
+    expect(
+      (await call(device, 'POST', `/session/${sid}/appium/settings`, { settings: { waitForIdleTimeout: 0 } })).status,
+    ).toBe(200);
     expect((await timed(clock, () => call(device, 'GET', `/session/${sid}/source`))).ms).toBe(0);
-    const refused = await call(device, 'POST', `/session/${sid}/appium/settings`, { settings: { waitForIdleTimeout: 'soon' } });
+    const refused = await call(device, 'POST', `/session/${sid}/appium/settings`, {
+      settings: { waitForIdleTimeout: 'soon' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.value).toMatchObject({ error: 'invalid argument' });
-    const again = await call(device, 'POST', '/session', { capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} } });
+    const again = await call(device, 'POST', '/session', {
+      capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} },
+    });
     const sid2 = again.body.sessionId as string;
-    expect((await call(device, 'GET', `/session/${sid2}/appium/settings`)).body.value).toMatchObject({ waitForIdleTimeout: 10000 });
+    expect((await call(device, 'GET', `/session/${sid2}/appium/settings`)).body.value).toMatchObject({
+      waitForIdleTimeout: 10000,
+    });
     expect((await timed(clock, () => call(device, 'GET', `/session/${sid2}/source`))).ms).toBe(10_000);
   });
 
@@ -115,9 +136,24 @@ describe('issue 12: the UiAutomator2 server waits for idle (waitForIdleTimeout)'
     device.setScreen('settings_apps');
     await call(device, 'POST', `/session/${sid}/appium/settings`, { settings: { waitForIdleTimeout: 2000 } });
     device.injectFault({ kind: 'idle-state' });
-    expect((await timed(clock, () => call(device, 'POST', `/session/${sid}/appium/device/press_keycode`, { keycode: 25 }))).ms).toBe(2_000);
-    expect((await timed(clock, () => call(device, 'POST', `/session/${sid}/appium/device/press_keycode`, { keycode: 25, flags: 0 }))).ms).toBe(0);
-    expect((await timed(clock, () => call(device, 'POST', `/session/${sid}/appium/device/long_press_keycode`, { keycode: 25 }))).ms).toBe(0);
+    expect(
+      (await timed(clock, () => call(device, 'POST', `/session/${sid}/appium/device/press_keycode`, { keycode: 25 })))
+        .ms,
+    ).toBe(2_000);
+    expect(
+      (
+        await timed(clock, () =>
+          call(device, 'POST', `/session/${sid}/appium/device/press_keycode`, { keycode: 25, flags: 0 }),
+        )
+      ).ms,
+    ).toBe(0);
+    expect(
+      (
+        await timed(clock, () =>
+          call(device, 'POST', `/session/${sid}/appium/device/long_press_keycode`, { keycode: 25 }),
+        )
+      ).ms,
+    ).toBe(0);
     const back = await timed(clock, () => call(device, 'POST', `/session/${sid}/back`));
     expect(back.value.status).toBe(200);
     expect(back.ms).toBe(2_000);
@@ -133,11 +169,19 @@ describe('issue 12: the UiAutomator2 server waits for idle (waitForIdleTimeout)'
     device.injectFault({ kind: 'ui-busy' });
     const source = await timed(clock, () => call(device, 'GET', `/session/${sid}/source`));
     expect(source.value.status).toBe(500);
-    expect(source.value.body.value).toMatchObject({ error: 'unknown error', message: expect.stringMatching(ROOT_MESSAGE) });
+    expect(source.value.body.value).toMatchObject({
+      error: 'unknown error',
+      message: expect.stringMatching(ROOT_MESSAGE),
+    });
     expect(source.ms).toBe(11_000);
-    const find = await timed(clock, () => call(device, 'POST', `/session/${sid}/element`, { strategy: 'id', selector: 'android:id/title' }));
+    const find = await timed(clock, () =>
+      call(device, 'POST', `/session/${sid}/element`, { strategy: 'id', selector: 'android:id/title' }),
+    );
     expect(find.value.status).toBe(500);
-    expect(find.value.body.value).toMatchObject({ error: 'unknown error', message: expect.stringMatching(ROOT_MESSAGE) });
+    expect(find.value.body.value).toMatchObject({
+      error: 'unknown error',
+      message: expect.stringMatching(ROOT_MESSAGE),
+    });
     expect(find.ms).toBe(11_000);
     // Once the app lets go of its main thread, the same calls answer at once.
     device.clearFaults();

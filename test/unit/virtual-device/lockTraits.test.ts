@@ -11,7 +11,8 @@ import { VirtualDevice } from '../../../src/virtual-device/device/index.js';
 import { sh, shBytes } from './helpers.js';
 
 const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
-const focusLine = (text: string): string => /mCurrentFocus=(\S+)/.exec(text.slice(text.indexOf('WINDOW MANAGER DISPLAY CONTENTS')))?.[1] ?? '';
+const focusLine = (text: string): string =>
+  /mCurrentFocus=(\S+)/.exec(text.slice(text.indexOf('WINDOW MANAGER DISPLAY CONTENTS')))?.[1] ?? '';
 
 describe('locked trait: dumpsys window per API level', () => {
   it.each([
@@ -19,22 +20,31 @@ describe('locked trait: dumpsys window per API level', () => {
     [30, 'StatusBar', /DisplayPolicy\n[\s\S]*isKeyguardShowing=true/],
     [33, 'NotificationShade', /mExpandedPanel=Window\{\S+ u0 NotificationShade\}\n\s+isKeyguardShowing=true/],
     [34, 'NotificationShade', /mExpandedPanel=Window\{\S+ u0 NotificationShade\}\n\s+isKeyguardShowing=true/],
-  ])('API %i: focus on %s, mFocusedApp still the app, the policy says showing; the harness reads System UI, locked', async (sdk, window, form) => {
-    const d = newDevice();
-    d.setSdk(sdk);
-    d.setScreen('settings_home');
-    d.setLocked(true);
-    const out = (await sh(d, 'dumpsys window')).stdout;
-    expect(focusLine(out)).toBe(`Window{5e0c2a1`);
-    expect(out).toMatch(new RegExp(`mCurrentFocus=Window\\{\\S+ u0 ${window}\\}`));
-    expect(out).toMatch(/mFocusedApp=.*ActivityRecord\{\S+ u0 com\.android\.settings\//);
-    expect(out).toMatch(/KeyguardServiceDelegate\n\s+showing=true\n\s+inputRestricted=true/);
-    expect(out).toMatch(form);
-    expect(parseWindowState(out)).toMatchObject({ foregroundPackage: 'com.android.systemui', lock: { locked: true, awake: true } });
-    d.setLocked(false);
-    const unlocked = (await sh(d, 'dumpsys window')).stdout;
-    expect(parseWindowState(unlocked)).toMatchObject({ foregroundPackage: 'com.android.settings', lock: { locked: false } });
-  });
+  ])(
+    'API %i: focus on %s, mFocusedApp still the app, the policy says showing; the harness reads System UI, locked',
+    async (sdk, window, form) => {
+      const d = newDevice();
+      d.setSdk(sdk);
+      d.setScreen('settings_home');
+      d.setLocked(true);
+      const out = (await sh(d, 'dumpsys window')).stdout;
+      expect(focusLine(out)).toBe(`Window{5e0c2a1`);
+      expect(out).toMatch(new RegExp(`mCurrentFocus=Window\\{\\S+ u0 ${window}\\}`));
+      expect(out).toMatch(/mFocusedApp=.*ActivityRecord\{\S+ u0 com\.android\.settings\//);
+      expect(out).toMatch(/KeyguardServiceDelegate\n\s+showing=true\n\s+inputRestricted=true/);
+      expect(out).toMatch(form);
+      expect(parseWindowState(out)).toMatchObject({
+        foregroundPackage: 'com.android.systemui',
+        lock: { locked: true, awake: true },
+      });
+      d.setLocked(false);
+      const unlocked = (await sh(d, 'dumpsys window')).stdout;
+      expect(parseWindowState(unlocked)).toMatchObject({
+        foregroundPackage: 'com.android.settings',
+        lock: { locked: false },
+      });
+    },
+  );
 
   it('asleep: mWakefulness=Asleep (Dozing on an ambient display), mAwake=false, the keyguard delegate says SCREEN_STATE_OFF', async () => {
     const d = newDevice();
@@ -105,16 +115,29 @@ describe('locked trait: the screen behaves so', () => {
 describe('settings helper trait: the first start of io.appium.settings takes the focus for a moment', () => {
   it('holds mCurrentFocus for the trait duration, closes an open keyboard; a second start (service running) does not', async () => {
     let now = 1_000_000;
-    const d = VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5, clock: { nowMs: () => now, sleep: async () => undefined } });
+    const d = VirtualDevice.withDefaultScenario({
+      instrumentationStartupMs: 5,
+      clock: { nowMs: () => now, sleep: async () => undefined },
+    });
     d.setSettingsHelperFocus(600);
     d.setScreen('settings_search');
     expect(d.imeVisible()).toBe(true);
-    await sh(d, 'am start -n io.appium.settings/.Settings -a android.intent.action.MAIN -c android.intent.category.LAUNCHER');
+    await sh(
+      d,
+      'am start -n io.appium.settings/.Settings -a android.intent.action.MAIN -c android.intent.category.LAUNCHER',
+    );
     expect(d.imeVisible()).toBe(false);
     expect(parseWindowState((await sh(d, 'dumpsys window')).stdout).foregroundPackage).toBe('io.appium.settings');
     now += 600;
-    expect(parseWindowState((await sh(d, 'dumpsys window')).stdout).foregroundPackage).toBe('com.google.android.settings.intelligence');
-    await sh(d, 'am start -n io.appium.settings/.Settings -a android.intent.action.MAIN -c android.intent.category.LAUNCHER');
-    expect(parseWindowState((await sh(d, 'dumpsys window')).stdout).foregroundPackage).toBe('com.google.android.settings.intelligence');
+    expect(parseWindowState((await sh(d, 'dumpsys window')).stdout).foregroundPackage).toBe(
+      'com.google.android.settings.intelligence',
+    );
+    await sh(
+      d,
+      'am start -n io.appium.settings/.Settings -a android.intent.action.MAIN -c android.intent.category.LAUNCHER',
+    );
+    expect(parseWindowState((await sh(d, 'dumpsys window')).stdout).foregroundPackage).toBe(
+      'com.google.android.settings.intelligence',
+    );
   });
 });

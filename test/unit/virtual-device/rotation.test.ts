@@ -18,7 +18,7 @@ describe('rotation', () => {
     const window = (await sh(d, 'dumpsys window')).stdout;
     expect(window).toMatch(/cur=2400x1080 app=2400x954/);
     expect(window).toMatch(/rotation 3/);
-    const png = PNG.sync.read(await shBytes(d, "screencap -p"));
+    const png = PNG.sync.read(await shBytes(d, 'screencap -p'));
     expect([png.width, png.height]).toEqual([2400, 1080]);
     for (const e of flatten(d.ui.tree())) {
       expect(e.bounds.right, e.key).toBeLessThanOrEqual(2400);

@@ -35,7 +35,12 @@ function countColour(img: PNG, box: Box, colour: string, tolerance = 6): number 
   for (let y = Math.max(0, box.top); y < Math.min(img.height, box.bottom); y++) {
     for (let x = Math.max(0, box.left); x < Math.min(img.width, box.right); x++) {
       const i = (y * img.width + x) * 4;
-      if (Math.abs((img.data[i] ?? 0) - r) <= tolerance && Math.abs((img.data[i + 1] ?? 0) - g) <= tolerance && Math.abs((img.data[i + 2] ?? 0) - b) <= tolerance) n++;
+      if (
+        Math.abs((img.data[i] ?? 0) - r) <= tolerance &&
+        Math.abs((img.data[i + 1] ?? 0) - g) <= tolerance &&
+        Math.abs((img.data[i + 2] ?? 0) - b) <= tolerance
+      )
+        n++;
     }
   }
   return n;
@@ -44,7 +49,8 @@ function countColour(img: PNG, box: Box, colour: string, tolerance = 6): number 
 /** Columns of `box` that hold at least one pixel of `colour`: how far a line of text reaches. */
 function inkColumns(img: PNG, box: Box, colour: string): number {
   let columns = 0;
-  for (let x = box.left; x < box.right; x++) if (countColour(img, { ...box, left: x, right: x + 1 }, colour) > 0) columns++;
+  for (let x = box.left; x < box.right; x++)
+    if (countColour(img, { ...box, left: x, right: x + 1 }, colour) > 0) columns++;
   return columns;
 }
 
@@ -102,13 +108,23 @@ describe('virtual device screenshots', () => {
     const long = render(oneNode('android.widget.TextView', { text: 'Network & internet' }));
     expect(countColour(empty, TEXT_BOX, COLOURS.onSurface)).toBe(0);
     expect(countColour(short, TEXT_BOX, COLOURS.onSurface)).toBeGreaterThan(200);
-    expect(countColour(long, TEXT_BOX, COLOURS.onSurface)).toBeGreaterThan(2 * countColour(short, TEXT_BOX, COLOURS.onSurface));
+    expect(countColour(long, TEXT_BOX, COLOURS.onSurface)).toBeGreaterThan(
+      2 * countColour(short, TEXT_BOX, COLOURS.onSurface),
+    );
     // Left-aligned text: the longer string reaches further right, and neither leaves the node.
-    expect(inkColumns(long, TEXT_BOX, COLOURS.onSurface)).toBeGreaterThan(2 * inkColumns(short, TEXT_BOX, COLOURS.onSurface));
+    expect(inkColumns(long, TEXT_BOX, COLOURS.onSurface)).toBeGreaterThan(
+      2 * inkColumns(short, TEXT_BOX, COLOURS.onSurface),
+    );
     const outside: Box = { left: 0, top: TEXT_BOX.bottom, right: 1080, bottom: TEXT_BOX.bottom + 200 };
     expect(countColour(long, outside, COLOURS.onSurface)).toBe(0);
     // Different words, different pixels.
-    expect(samePixels(render(oneNode('android.widget.TextView', { text: 'Apps' })), render(oneNode('android.widget.TextView', { text: 'Apes' })), TEXT_BOX)).toBe(false);
+    expect(
+      samePixels(
+        render(oneNode('android.widget.TextView', { text: 'Apps' })),
+        render(oneNode('android.widget.TextView', { text: 'Apes' })),
+        TEXT_BOX,
+      ),
+    ).toBe(false);
   });
 
   it('change when "wifi" is typed into the search field: the hint goes, the typed text appears inside the field', async () => {
@@ -147,7 +163,9 @@ describe('virtual device screenshots', () => {
           `<node index="1" text="${secret}" resource-id="" class="android.widget.EditText" package="com.example.shot" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="true" selected="false" bounds="[200,320][1040,440]" />` +
           `</node></hierarchy>`,
       );
-    expect(samePixels(render(screen('hunter2')), render(screen('xunter2')), { left: 0, top: 300, right: 1080, bottom: 460 })).toBe(true);
+    expect(
+      samePixels(render(screen('hunter2')), render(screen('xunter2')), { left: 0, top: 300, right: 1080, bottom: 460 }),
+    ).toBe(true);
   });
 
   it('draw characters the font lacks as the same visible box on every machine (no installed font is used)', () => {
@@ -160,7 +178,13 @@ describe('virtual device screenshots', () => {
     expect(samePixels(hanA, hanB, TEXT_BOX)).toBe(true);
     expect(samePixels(arabicA, arabicB, TEXT_BOX)).toBe(true);
     expect(samePixels(arabicA, hanA, TEXT_BOX)).toBe(true);
-    expect(samePixels(render(oneNode('android.widget.TextView', { text: 'A' })), render(oneNode('android.widget.TextView', { text: 'B' })), TEXT_BOX)).toBe(false);
+    expect(
+      samePixels(
+        render(oneNode('android.widget.TextView', { text: 'A' })),
+        render(oneNode('android.widget.TextView', { text: 'B' })),
+        TEXT_BOX,
+      ),
+    ).toBe(false);
   });
 
   it('give the same bytes for the same screen, on a fresh device and after going away and back', async () => {

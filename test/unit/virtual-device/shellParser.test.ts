@@ -6,7 +6,9 @@ const argv = (line: string, env = new Map<string, string>()): string[][] =>
 
 describe('shell parser', () => {
   it('splits on blanks and keeps quoted text whole', () => {
-    expect(argv(`am start -n 'com.x/.A b' "two words" back\\ slash`)).toEqual([['am', 'start', '-n', 'com.x/.A b', 'two words', 'back slash']]);
+    expect(argv(`am start -n 'com.x/.A b' "two words" back\\ slash`)).toEqual([
+      ['am', 'start', '-n', 'com.x/.A b', 'two words', 'back slash'],
+    ]);
   });
 
   it('joins lists with ; && || and pipelines with |', () => {

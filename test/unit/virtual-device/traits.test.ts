@@ -15,17 +15,33 @@ import { sh } from './helpers.js';
 import type { ShellIo } from '../../../src/virtual-device/contracts.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = (name: string): string => readFileSync(path.join(here, '..', 'infrastructure', 'fixtures', name), 'utf8');
+const fixture = (name: string): string =>
+  readFileSync(path.join(here, '..', 'infrastructure', 'fixtures', name), 'utf8');
 const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
 
 /** A line's shape: numbers and hex ids become N, so only the layout is compared. */
-const shape = (line: string): string => line.trim().replace(/\b[0-9a-f]{6,}\b/g, 'H').replace(/-?\d+/g, 'N');
-const imeLines = (text: string): string[] => text.split('\n').filter((l) => /InsetsSource\b.*type=(ime|ITYPE_IME)|mGivenVisibleInsets=|^\s*mFrame=|Window\{\S+ u0 InputMethod\}:/.test(l)).map(shape);
+const shape = (line: string): string =>
+  line
+    .trim()
+    .replace(/\b[0-9a-f]{6,}\b/g, 'H')
+    .replace(/-?\d+/g, 'N');
+const imeLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .filter((l) =>
+      /InsetsSource\b.*type=(ime|ITYPE_IME)|mGivenVisibleInsets=|^\s*mFrame=|Window\{\S+ u0 InputMethod\}:/.test(l),
+    )
+    .map(shape);
 
 async function execBytes(d: VirtualDevice, line: string): Promise<Buffer> {
   // exec: has no shell_v2 framing, so stderr arrives on the same stream, before the PNG.
   const out: Buffer[] = [];
-  const io: ShellIo = { stdout: (c) => void out.push(Buffer.from(c)), stderr: (c) => void out.push(Buffer.from(c)), aborted: new AbortController().signal, onStdin: () => undefined };
+  const io: ShellIo = {
+    stdout: (c) => void out.push(Buffer.from(c)),
+    stderr: (c) => void out.push(Buffer.from(c)),
+    aborted: new AbortController().signal,
+    onStdin: () => undefined,
+  };
   await d.runShell(line, io, 'exec');
   return Buffer.concat(out);
 }
@@ -33,7 +49,11 @@ async function execBytes(d: VirtualDevice, line: string): Promise<Buffer> {
 const barLines = (text: string): string[] =>
   text
     .split('\n')
-    .filter((l) => /InsetsSource\b.*type=(statusBars|navigationBars|ITYPE_STATUS_BAR|ITYPE_NAVIGATION_BAR) |Window\{\S+ u0 (NavigationBar\d*|StatusBar)\}:/.test(l))
+    .filter((l) =>
+      /InsetsSource\b.*type=(statusBars|navigationBars|ITYPE_STATUS_BAR|ITYPE_NAVIGATION_BAR) |Window\{\S+ u0 (NavigationBar\d*|StatusBar)\}:/.test(
+        l,
+      ),
+    )
     .map((l) => shape(l).replace(/NavigationBarN/, 'NavigationBar'));
 
 // Issue 12: edge-to-edge apps draw under the bars; the harness reads their frames from here.
@@ -50,11 +70,16 @@ describe('dumpsys window per API level: the system bars', () => {
     d.setSdk(sdk);
     const out = (await sh(d, 'dumpsys window')).stdout;
     // The fixture is Android 15's layout; Android 14 prints the same line without the side hint.
-    const expected = barLines(sdk === 34 ? fixture(name).replace(/ sideHint=\w+ boundingRects=null/g, '') : fixture(name));
+    const expected = barLines(
+      sdk === 34 ? fixture(name).replace(/ sideHint=\w+ boundingRects=null/g, '') : fixture(name),
+    );
     expect(expected.length).toBe(2);
     const fromDevice = new Set(barLines(out));
     for (const line of expected) expect(fromDevice, `missing a line shaped like: ${line}`).toContain(line);
-    expect(parseWindowState(out).systemBars).toEqual({ status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } });
+    expect(parseWindowState(out).systemBars).toEqual({
+      status: { left: 0, top: 0, right: 1080, bottom: 63 },
+      navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 },
+    });
     if (sdk === 29) expect(out).toContain(' u0 NavigationBar0}:');
   });
 });
@@ -73,14 +98,19 @@ describe('dumpsys window per API level (keyboard open on the search screen)', ()
     const expected = imeLines(fixture(name));
     expect(expected.length).toBeGreaterThanOrEqual(2);
     for (const line of expected) expect(fromDevice, `missing a line shaped like: ${line}`).toContain(line);
-    expect(parseWindowState(out).ime).toEqual({ visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } });
+    expect(parseWindowState(out).ime).toEqual({
+      visible: true,
+      frame: { left: 0, top: 1517, right: 1080, bottom: 2400 },
+    });
     expect(parseWindowState(out).foregroundPackage).toBe('com.google.android.settings.intelligence');
   });
 
   it('API 34 keeps its InsetsSource id=… type=ime line; a closed IME reads as no keyboard on every level', async () => {
     const d = newDevice();
     d.setScreen('settings_search');
-    expect((await sh(d, 'dumpsys window')).stdout).toMatch(/InsetsSource id=3 type=ime frame=\[0,1517\]\[1080,2400\] visible=true flags=/);
+    expect((await sh(d, 'dumpsys window')).stdout).toMatch(
+      /InsetsSource id=3 type=ime frame=\[0,1517\]\[1080,2400\] visible=true flags=/,
+    );
     for (const sdk of [28, 30, 33, 34]) {
       d.setSdk(sdk);
       d.setScreen('settings_home');
@@ -96,7 +126,9 @@ describe('two displays', () => {
     const d = newDevice();
     d.setDisplays(FOLDABLE_DISPLAYS);
     const warned = await execBytes(d, 'screencap -p');
-    expect(warned.toString('latin1')).toMatch(/^\[Warning\] Multiple displays were found, but no display id was specified! Defaulting to the first display found/);
+    expect(warned.toString('latin1')).toMatch(
+      /^\[Warning\] Multiple displays were found, but no display id was specified! Defaulting to the first display found/,
+    );
     const outer = PNG.sync.read(extractPng(warned) as Buffer);
     expect([outer.width, outer.height]).toEqual([1080, 2092]);
     const id = parseActiveDisplayId((await sh(d, 'dumpsys display')).stdout);
@@ -156,7 +188,9 @@ class ManualClock implements DeviceClock {
 const anrStructure = (text: string): string[] =>
   text
     .split(/\r?\n/)
-    .filter((l) => /^WINDOW MANAGER |^Last ANR continued$|^ {2}(ANR time|Application at fault|Window at fault|Reason): /.test(l))
+    .filter((l) =>
+      /^WINDOW MANAGER |^Last ANR continued$|^ {2}(ANR time|Application at fault|Window at fault|Reason): /.test(l),
+    )
     .map((l) => l.replace(/: .*$/, ':'));
 
 describe('issue 12: a past ANR is printed first', () => {
@@ -170,7 +204,9 @@ describe('issue 12: a past ANR is printed first', () => {
     // The same sections in the same order as the fixture written from WindowManagerService.saveANRStateLocked.
     expect(anrStructure(out)).toEqual(anrStructure(fixture('dumpsys-window-api34-lastanr.txt')));
     const frozen = out.slice(0, out.indexOf('WINDOW MANAGER POLICY STATE'));
-    expect(frozen).toMatch(/Application at fault: ActivityRecord\{\S+ u0 com\.google\.android\.settings\.intelligence\//);
+    expect(frozen).toMatch(
+      /Application at fault: ActivityRecord\{\S+ u0 com\.google\.android\.settings\.intelligence\//,
+    );
     expect(frozen).toMatch(/mCurrentFocus=Window\{\S+ u0 com\.google\.android\.settings\.intelligence\//);
     expect(frozen).toMatch(/InsetsSource id=3 type=ime frame=\[0,456\]\[2400,1080\] visible=true/);
     expect(frozen).toContain('cur=2400x1080');
@@ -183,13 +219,18 @@ describe('issue 12: a past ANR is printed first', () => {
       ime: { visible: false, frame: null },
       displaySize: { width: 1080, height: 2400 },
       lock: { locked: false, awake: true },
-      systemBars: { status: { left: 0, top: 0, right: 1080, bottom: 63 }, navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 } },
+      systemBars: {
+        status: { left: 0, top: 0, right: 1080, bottom: 63 },
+        navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 },
+      },
     });
     // `dumpsys window lastanr` prints the section alone.
     const section = (await sh(d, 'dumpsys window lastanr')).stdout;
     expect(section).toBe(frozen.slice(1, -1));
     d.resetTraits();
-    expect((await sh(d, 'dumpsys window lastanr')).stdout).toBe('WINDOW MANAGER LAST ANR (dumpsys window lastanr)\n  <no ANR has occurred since boot>\n');
+    expect((await sh(d, 'dumpsys window lastanr')).stdout).toBe(
+      'WINDOW MANAGER LAST ANR (dumpsys window lastanr)\n  <no ANR has occurred since boot>\n',
+    );
   });
 
   it('API 28: the frozen copy holds the shown InputMethod window block; the harness reads the live, hidden one', async () => {
@@ -201,7 +242,10 @@ describe('issue 12: a past ANR is printed first', () => {
     const out = (await sh(d, 'dumpsys window')).stdout;
     expect(out.indexOf('isVisible=true')).toBeLessThan(out.indexOf('Last ANR continued'));
     expect(out).toMatch(/Application at fault: ActivityRecord\{/);
-    expect(parseWindowState(out)).toMatchObject({ foregroundPackage: 'com.android.settings', ime: { visible: false, frame: null } });
+    expect(parseWindowState(out)).toMatchObject({
+      foregroundPackage: 'com.android.settings',
+      ime: { visible: false, frame: null },
+    });
   });
 
   it('the window manager forgets the ANR after two hours (LAST_ANR_LIFETIME_DURATION_MSECS)', async () => {
@@ -231,7 +275,10 @@ describe('issue 12: Back is not synchronous', () => {
     // The screen is the launcher's at once (the tree); only the window manager's focus lags.
     expect(d.currentScreen().package).toBe('com.google.android.apps.nexuslauncher');
     const launcher = 'com.google.android.apps.nexuslauncher';
-    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout)).toEqual({ current: 'com.android.settings', app: 'com.android.settings' });
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout)).toEqual({
+      current: 'com.android.settings',
+      app: 'com.android.settings',
+    });
     clock.ms += 100;
     const gap = (await sh(d, 'dumpsys window')).stdout;
     expect(gap).toContain('mCurrentFocus=null');
@@ -249,9 +296,13 @@ describe('issue 12: Back is not synchronous', () => {
     expect(d.imeVisible()).toBe(true);
     await sh(d, 'input keyevent 4');
     expect(d.imeVisible()).toBe(false);
-    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.google.android.settings.intelligence');
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe(
+      'com.google.android.settings.intelligence',
+    );
     await sh(d, 'input keyevent 4');
-    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.google.android.settings.intelligence');
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe(
+      'com.google.android.settings.intelligence',
+    );
     clock.ms += 50;
     expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('null');
     await sh(d, 'am start -W -n com.example.notes/.MainActivity');
@@ -259,7 +310,9 @@ describe('issue 12: Back is not synchronous', () => {
     d.setScreen('settings_apps');
     await sh(d, 'input keyevent 4');
     clock.ms += 300;
-    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.google.android.apps.nexuslauncher');
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe(
+      'com.google.android.apps.nexuslauncher',
+    );
   });
 
   it('setBackFocusLag({0, 0}) makes Back synchronous; resetTraits restores the default', async () => {
@@ -268,7 +321,9 @@ describe('issue 12: Back is not synchronous', () => {
     d.setBackFocusLag({ staleMs: 0, noFocusMs: 0 });
     d.setScreen('settings_apps');
     await sh(d, 'input keyevent 4');
-    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe('com.google.android.apps.nexuslauncher');
+    expect(focusOf((await sh(d, 'dumpsys window displays')).stdout).current).toBe(
+      'com.google.android.apps.nexuslauncher',
+    );
     d.resetTraits();
     d.setScreen('settings_apps');
     await sh(d, 'input keyevent 4');

@@ -5,7 +5,8 @@ import { VirtualDevice, type VirtualDeviceOptions } from '../../../src/virtual-d
 import { sh } from './helpers.js';
 
 export const W3C = 'element-6066-11e4-a52e-4f735466cecf';
-export const INSTRUMENT = 'am instrument -w -e disableAnalytics true io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
+export const INSTRUMENT =
+  'am instrument -w -e disableAnalytics true io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
 
 export interface Reply {
   status: number;
@@ -18,11 +19,21 @@ export function call(device: VirtualDevice, method: string, path: string, body?:
     if (!socket) return reject(new Error('port 6790 refused'));
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
-      { method, path, createConnection: () => socket as never, headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {} },
+      {
+        method,
+        path,
+        createConnection: () => socket as never,
+        headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Reply['body'] }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Reply['body'],
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -38,7 +49,9 @@ export function stopServing(): void {
 }
 
 /** A default-scenario device with its UIA2 server up and one session open. */
-export async function serving(options: VirtualDeviceOptions = {}): Promise<{ device: VirtualDevice; instrument: Promise<{ stdout: string }>; sid: string }> {
+export async function serving(
+  options: VirtualDeviceOptions = {},
+): Promise<{ device: VirtualDevice; instrument: Promise<{ stdout: string }>; sid: string }> {
   const device = VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5, ...options });
   expect(device.openTcp(6790)).toBeNull();
   const abort = new AbortController();
@@ -46,7 +59,9 @@ export async function serving(options: VirtualDeviceOptions = {}): Promise<{ dev
   const instrument = sh(device, INSTRUMENT, abort.signal);
   for (let i = 0; i < 100 && !device.instrumentation.isServing(); i++) await new Promise((r) => setTimeout(r, 5));
   expect((await call(device, 'GET', '/status')).body.value).toMatchObject({ ready: true });
-  const created = await call(device, 'POST', '/session', { capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} } });
+  const created = await call(device, 'POST', '/session', {
+    capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} },
+  });
   const sid = created.body.sessionId as string;
   expect((created.body.value as { sessionId: string }).sessionId).toBe(sid);
   return { device, instrument, sid };

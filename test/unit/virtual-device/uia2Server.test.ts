@@ -10,19 +10,28 @@ afterEach(stopServing);
 
 describe('UIA2 server emulation: long click (issue 13 §2)', () => {
   const find = async (device: VirtualDevice, sid: string, desc: string): Promise<string> => {
-    const found = await call(device, 'POST', `/session/${sid}/element`, { strategy: 'accessibility id', selector: desc });
+    const found = await call(device, 'POST', `/session/${sid}/element`, {
+      strategy: 'accessibility id',
+      selector: desc,
+    });
     return (found.body.value as Record<string, string>)[W3C] as string;
   };
-  const status = (device: VirtualDevice) => device.nodes().find((n) => n.text.startsWith('Selected') || n.text.startsWith('Restored'))?.text ?? '';
+  const status = (device: VirtualDevice) =>
+    device.nodes().find((n) => n.text.startsWith('Selected') || n.text.startsWith('Restored'))?.text ?? '';
 
   it('POST /appium/gestures/long_click held past the timeout is a long click; the row shows its context action', async () => {
     const { device, sid } = await serving();
     device.setScreen('notes_history');
     const id = await find(device, sid, 'Ideas\nA virtual device for tests');
     device.clearLog();
-    const answer = await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, { origin: { ELEMENT: id, [W3C]: id }, duration: 1500 });
+    const answer = await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, {
+      origin: { ELEMENT: id, [W3C]: id },
+      duration: 1500,
+    });
     expect(answer.status).toBe(200);
-    expect(device.clicks().map((c) => [c.source, c.gesture, c.heldMs])).toEqual([['uia2-long-click', 'long-click', 1500]]);
+    expect(device.clicks().map((c) => [c.source, c.gesture, c.heldMs])).toEqual([
+      ['uia2-long-click', 'long-click', 1500],
+    ]);
     expect(device.log().filter((e) => e.kind === 'long-click')).toHaveLength(1);
     expect(status(device)).toBe('Selected: Ideas (Delete, Share)');
   });
@@ -32,7 +41,11 @@ describe('UIA2 server emulation: long click (issue 13 §2)', () => {
     device.setScreen('notes_history');
     const id = await find(device, sid, 'Ideas\nA virtual device for tests');
     device.clearLog();
-    for (const body of [{ origin: { ELEMENT: id }, duration: 300 }, { origin: { ELEMENT: id } }, { origin: { ELEMENT: id }, duration: 400 }]) {
+    for (const body of [
+      { origin: { ELEMENT: id }, duration: 300 },
+      { origin: { ELEMENT: id } },
+      { origin: { ELEMENT: id }, duration: 400 },
+    ]) {
       expect((await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, body)).status).toBe(200);
     }
     expect(device.clicks().map((c) => c.gesture)).toEqual(['click', 'click', 'click']);
@@ -40,9 +53,23 @@ describe('UIA2 server emulation: long click (issue 13 §2)', () => {
     expect(status(device)).toBe('');
     // A longer touch & hold delay (accessibility setting) makes 1 s a plain click too.
     device.system.settings.secure.set('long_press_timeout', '1500');
-    expect((await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, { origin: { ELEMENT: id }, duration: 1000 })).status).toBe(200);
+    expect(
+      (
+        await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, {
+          origin: { ELEMENT: id },
+          duration: 1000,
+        })
+      ).status,
+    ).toBe(200);
     expect(device.clicks().at(-1)?.gesture).toBe('click');
-    expect((await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, { origin: { ELEMENT: id }, duration: -1 })).status).toBe(400);
+    expect(
+      (
+        await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, {
+          origin: { ELEMENT: id },
+          duration: -1,
+        })
+      ).status,
+    ).toBe(400);
     expect((await call(device, 'POST', `/session/${sid}/appium/gestures/long_click`, {})).status).toBe(400);
   });
 
@@ -50,7 +77,19 @@ describe('UIA2 server emulation: long click (issue 13 §2)', () => {
     const { device, sid } = await serving();
     device.setScreen('notes_history');
     const hold = (x: number, y: number, ms: number) => ({
-      actions: [{ type: 'pointer', id: 'f', parameters: { pointerType: 'touch' }, actions: [{ type: 'pointerMove', duration: 0, x, y }, { type: 'pointerDown', button: 0 }, { type: 'pause', duration: ms }, { type: 'pointerUp', button: 0 }] }],
+      actions: [
+        {
+          type: 'pointer',
+          id: 'f',
+          parameters: { pointerType: 'touch' },
+          actions: [
+            { type: 'pointerMove', duration: 0, x, y },
+            { type: 'pointerDown', button: 0 },
+            { type: 'pause', duration: ms },
+            { type: 'pointerUp', button: 0 },
+          ],
+        },
+      ],
     });
     device.clearLog();
     await call(device, 'POST', `/session/${sid}/actions`, hold(540, 630, 100));
@@ -69,13 +108,19 @@ describe('UIA2 server emulation: UiSelector strings as the real parser reads the
   it('only \\" is an escape; other backslashes reach the regex as written; no id never matches', async () => {
     const { device, sid } = await serving();
     device.setScreen('settings_network');
-    const count = async (selector: string) => ((await call(device, 'POST', `/session/${sid}/elements`, { strategy: '-android uiautomator', selector })).body.value as unknown[]).length;
+    const count = async (selector: string) =>
+      (
+        (await call(device, 'POST', `/session/${sid}/elements`, { strategy: '-android uiautomator', selector })).body
+          .value as unknown[]
+      ).length;
     // Java reads a backslash before a non-letter as that character: \_ is _.
     expect(await count('new UiSelector().resourceIdMatches("android:id/switch\\_widget")')).toBe(1);
     expect(await count('new UiSelector().resourceIdMatches("android:id/switch_widget")')).toBe(1);
     expect(await count('new UiSelector().resourceIdMatches("android:id/switch.widget")')).toBe(1);
     expect(await count('new UiSelector().resourceIdMatches("android:id/switch\\.widget")')).toBe(0);
-    expect(await count('new UiSelector().resourceIdMatches(".*")')).toBe(device.nodes().filter((n) => n.resourceId !== '').length);
+    expect(await count('new UiSelector().resourceIdMatches(".*")')).toBe(
+      device.nodes().filter((n) => n.resourceId !== '').length,
+    );
     expect(await count('new UiSelector().resourceIdMatches("switch_widget")')).toBe(0);
     expect(await count('new UiSelector().textStartsWith("Wi").checked(true)')).toBe(0);
     expect(await count('new UiSelector().className("android.widget.Switch").checked(true).instance(0)')).toBe(1);
@@ -86,18 +131,33 @@ describe('UIA2 server emulation', () => {
   it('answers the calls Appium makes at session start', async () => {
     const { device, sid } = await serving();
     expect((await call(device, 'GET', `/session/${sid}/appium/device/pixel_ratio`)).body.value).toBe(2.625);
-    expect((await call(device, 'GET', `/session/${sid}/window/current/size`)).body.value).toEqual({ width: 1080, height: 2400 });
-    expect((await call(device, 'GET', `/session/${sid}/appium/device/info`)).body.value).toMatchObject({ apiVersion: '34', realDisplaySize: '1080x2400', displayDensity: 420 });
-    expect((await call(device, 'GET', '/sessions')).body.value).toEqual([{ id: sid, capabilities: { platformName: 'Android' } }]);
+    expect((await call(device, 'GET', `/session/${sid}/window/current/size`)).body.value).toEqual({
+      width: 1080,
+      height: 2400,
+    });
+    expect((await call(device, 'GET', `/session/${sid}/appium/device/info`)).body.value).toMatchObject({
+      apiVersion: '34',
+      realDisplaySize: '1080x2400',
+      displayDensity: 420,
+    });
+    expect((await call(device, 'GET', '/sessions')).body.value).toEqual([
+      { id: sid, capabilities: { platformName: 'Android' } },
+    ]);
   });
 
   it('finds, reads, clicks, and marks elements stale after navigation', async () => {
     const { device, sid } = await serving();
     device.setScreen('settings_home');
-    const found = await call(device, 'POST', `/session/${sid}/element`, { strategy: '-android uiautomator', selector: 'new UiSelector().textContains("Network")' });
+    const found = await call(device, 'POST', `/session/${sid}/element`, {
+      strategy: '-android uiautomator',
+      selector: 'new UiSelector().textContains("Network")',
+    });
     const id = (found.body.value as Record<string, string>)[W3C] as string;
     expect((await call(device, 'GET', `/session/${sid}/element/${id}/text`)).body.value).toBe('Network & internet');
-    const again = await call(device, 'POST', `/session/${sid}/element`, { strategy: 'xpath', selector: "//*[@text='Network & internet']" });
+    const again = await call(device, 'POST', `/session/${sid}/element`, {
+      strategy: 'xpath',
+      selector: "//*[@text='Network & internet']",
+    });
     expect((again.body.value as Record<string, string>)[W3C]).toBe(id);
     device.clearLog();
     expect((await call(device, 'POST', `/session/${sid}/element/${id}/click`, {})).status).toBe(200);
@@ -105,10 +165,24 @@ describe('UIA2 server emulation', () => {
     expect(device.currentScreen().screenId).toBe('settings_network');
     const stale = await call(device, 'GET', `/session/${sid}/element/${id}/text`);
     expect(stale).toMatchObject({ status: 404, body: { value: { error: 'stale element reference' } } });
-    const missing = await call(device, 'POST', `/session/${sid}/element`, { strategy: 'accessibility id', selector: 'Nope' });
-    expect(missing).toEqual({ status: 404, body: { value: { error: 'no such element', message: 'An element could not be located on the page using the given search parameters.', stacktrace: '' } } });
+    const missing = await call(device, 'POST', `/session/${sid}/element`, {
+      strategy: 'accessibility id',
+      selector: 'Nope',
+    });
+    expect(missing).toEqual({
+      status: 404,
+      body: {
+        value: {
+          error: 'no such element',
+          message: 'An element could not be located on the page using the given search parameters.',
+          stacktrace: '',
+        },
+      },
+    });
     expect((await call(device, 'GET', `/session/${sid}/nope`)).body.value).toMatchObject({ error: 'unknown command' });
-    expect((await call(device, 'GET', '/session/other/source')).body.value).toMatchObject({ error: 'invalid session id' });
+    expect((await call(device, 'GET', '/session/other/source')).body.value).toMatchObject({
+      error: 'invalid session id',
+    });
   });
 
   it('UiScrollable scrolls a row into view', async () => {
@@ -116,7 +190,8 @@ describe('UIA2 server emulation', () => {
     device.setScreen('all_apps');
     const r = await call(device, 'POST', `/session/${sid}/element`, {
       strategy: '-android uiautomator',
-      selector: 'new UiScrollable(new UiSelector().scrollable(true)).scrollIntoView(new UiSelector().text("YouTube Music"))',
+      selector:
+        'new UiScrollable(new UiSelector().scrollable(true)).scrollIntoView(new UiSelector().text("YouTube Music"))',
     });
     expect(r.status).toBe(200);
     expect(device.nodes().some((n) => n.text === 'YouTube Music')).toBe(true);
@@ -126,9 +201,15 @@ describe('UIA2 server emulation', () => {
     const { device, sid } = await serving();
     device.injectFault({ kind: 'hung', target: 'uia2', match: '/click' });
     device.setScreen('settings_home');
-    const found = await call(device, 'POST', `/session/${sid}/element`, { strategy: 'xpath', selector: "//*[@text='Apps']" });
+    const found = await call(device, 'POST', `/session/${sid}/element`, {
+      strategy: 'xpath',
+      selector: "//*[@text='Apps']",
+    });
     const id = (found.body.value as Record<string, string>)[W3C] as string;
-    const outcome = await Promise.race([call(device, 'POST', `/session/${sid}/element/${id}/click`, {}).then(() => 'answered'), new Promise((r) => setTimeout(() => r('hung'), 80))]);
+    const outcome = await Promise.race([
+      call(device, 'POST', `/session/${sid}/element/${id}/click`, {}).then(() => 'answered'),
+      new Promise((r) => setTimeout(() => r('hung'), 80)),
+    ]);
     expect(outcome).toBe('hung');
     expect(device.currentScreen().screenId).toBe('settings_home');
   });
@@ -155,7 +236,8 @@ describe('UIA2 server emulation', () => {
     expect(found.status, JSON.stringify(found.body)).toBe(200);
     return (found.body.value as Record<string, string>)[W3C] as string;
   };
-  const textOf = async (device: VirtualDevice, sid: string, id: string): Promise<unknown> => (await call(device, 'GET', `/session/${sid}/element/${id}/text`)).body.value;
+  const textOf = async (device: VirtualDevice, sid: string, id: string): Promise<unknown> =>
+    (await call(device, 'GET', `/session/${sid}/element/${id}/text`)).body.value;
 
   it('an empty field reports its hint as its text, in the dump, the page source, finds and GET /text (§2)', async () => {
     const { device, sid } = await serving();
@@ -163,7 +245,9 @@ describe('UIA2 server emulation', () => {
     // What `uiautomator dump` prints (a real dump would be refused while the session runs).
     const dump = device.dumpXml();
     expect(dump.match(/<node [^>]*text="Name"[^>]*class="android\.widget\.EditText"[^>]*hint="Name"/g)).toHaveLength(2);
-    expect(dump).toMatch(/text="Email" resource-id="com\.android\.settings:id\/account_email" class="android\.widget\.EditText"/);
+    expect(dump).toMatch(
+      /text="Email" resource-id="com\.android\.settings:id\/account_email" class="android\.widget\.EditText"/,
+    );
     expect(dump).toMatch(/text="Password" [^>]*password="true"[^>]*hint="Password"/);
     // uiautomator dump has no showing-hint; the UiAutomator2 page source has it on every node.
     expect(dump).not.toContain('showing-hint');
@@ -171,7 +255,9 @@ describe('UIA2 server emulation', () => {
     expect(source).toMatch(/<android\.widget\.EditText [^>]*text="Email"[^>]*hint="Email"[^>]*showing-hint="true"/);
     const email = await find(device, sid, 'xpath', "//*[@text='Email']");
     expect(await textOf(device, sid, email)).toBe('Email');
-    expect((await call(device, 'GET', `/session/${sid}/element/${email}/attribute/showing-hint`)).body.value).toBe('true');
+    expect((await call(device, 'GET', `/session/${sid}/element/${email}/attribute/showing-hint`)).body.value).toBe(
+      'true',
+    );
     expect(await find(device, sid, '-android uiautomator', 'new UiSelector().text("Email")')).toBe(email);
   });
 
@@ -180,10 +266,15 @@ describe('UIA2 server emulation', () => {
     device.setScreen('settings_add_account');
     const email = await find(device, sid, 'id', 'com.android.settings:id/account_email');
     // No `replace`: what webdriverio's elementSendKeys sends.
-    expect((await call(device, 'POST', `/session/${sid}/element/${email}/value`, { text: 'ada@example.com' })).status).toBe(200);
+    expect(
+      (await call(device, 'POST', `/session/${sid}/element/${email}/value`, { text: 'ada@example.com' })).status,
+    ).toBe(200);
     expect(await textOf(device, sid, email)).toBe('ada@example.com');
     expect(await find(device, sid, 'xpath', "//*[contains(@hint, 'Email')]")).toBe(email);
-    expect((await call(device, 'POST', `/session/${sid}/element`, { strategy: 'xpath', selector: "//*[@text='Email']" })).status).toBe(404);
+    expect(
+      (await call(device, 'POST', `/session/${sid}/element`, { strategy: 'xpath', selector: "//*[@text='Email']" }))
+        .status,
+    ).toBe(404);
     const source = (await call(device, 'GET', `/session/${sid}/source`)).body.value as string;
     expect(source).toMatch(/text="ada@example\.com"[^>]*hint="Email"[^>]*showing-hint="false"/);
     // Appending to a field that has a hint replaces its text: after clear() it still reports a
@@ -207,7 +298,9 @@ describe('UIA2 server emulation', () => {
     expect(device.nodes().find((n) => n.password)?.editableText).toBe('hunter2-secret');
     device.setPasswordText('plain');
     expect(await textOf(device, sid, field)).toBe('hunter2-secret');
-    expect((await call(device, 'GET', `/session/${sid}/source`)).body.value as string).toContain('text="hunter2-secret"');
+    expect((await call(device, 'GET', `/session/${sid}/source`)).body.value as string).toContain(
+      'text="hunter2-secret"',
+    );
     device.resetTraits();
     expect(await textOf(device, sid, field)).toBe(bullets);
   });
@@ -217,13 +310,29 @@ describe('UIA2 server emulation', () => {
       {
         name: 'pin',
         home: 'pin',
-        packages: [...platformPackages(detectHelperVersions()), { name: 'com.example.pin', launcher: { activity: '.Main', screen: 'pin' } }],
+        packages: [
+          ...platformPackages(detectHelperVersions()),
+          { name: 'com.example.pin', launcher: { activity: '.Main', screen: 'pin' } },
+        ],
         screens: [
           {
             id: 'pin',
             package: 'com.example.pin',
             activity: '.Main',
-            root: { class: 'android.widget.FrameLayout', bounds: [0, 0, 1080, 2400], children: [{ class: 'android.widget.EditText', key: 'pin', text: '1234', password: true, clickable: true, bounds: [0, 300, 1080, 450] }] },
+            root: {
+              class: 'android.widget.FrameLayout',
+              bounds: [0, 0, 1080, 2400],
+              children: [
+                {
+                  class: 'android.widget.EditText',
+                  key: 'pin',
+                  text: '1234',
+                  password: true,
+                  clickable: true,
+                  bounds: [0, 300, 1080, 450],
+                },
+              ],
+            },
           },
         ],
       },
@@ -233,7 +342,9 @@ describe('UIA2 server emulation', () => {
     aborts.push(abort);
     void sh(device, INSTRUMENT, abort.signal);
     for (let i = 0; i < 100 && !device.instrumentation.isServing(); i++) await new Promise((r) => setTimeout(r, 5));
-    const created = await call(device, 'POST', '/session', { capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} } });
+    const created = await call(device, 'POST', '/session', {
+      capabilities: { firstMatch: [{ platformName: 'Android' }], alwaysMatch: {} },
+    });
     const sid = created.body.sessionId as string;
     const field = await find(device, sid, 'class name', 'android.widget.EditText');
     await call(device, 'POST', `/session/${sid}/element/${field}/value`, { text: '5' });

@@ -22,7 +22,8 @@ export function appOpenLinkTool(services: HarnessServices): ToolDefinition {
     annotations: actor(false),
     execute: (args, context) => {
       const uri = parseLinkUri(args.url);
-      const pkg = args.package_name === undefined || args.package_name === null ? null : parsePackageName(args.package_name);
+      const pkg =
+        args.package_name === undefined || args.package_name === null ? null : parsePackageName(args.package_name);
       return services.links.open(context, uri, pkg, optionalSessionId(args), observeFlag(args));
     },
   };

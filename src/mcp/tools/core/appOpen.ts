@@ -10,8 +10,7 @@ export function appOpenTool(services: HarnessServices): ToolDefinition {
     name: 'app_open',
     toolset: 'core',
     title: 'Open app',
-    description:
-      'Launches an app, waits until it shows: {opened_package, after}.',
+    description: 'Launches an app, waits until it shows: {opened_package, after}.',
     inputSchema: z.object({
       package_name: z.string().describe('e.g. com.android.settings'),
       observe: observeSchema,

@@ -9,8 +9,7 @@ export function deviceBackTool(services: HarnessServices): ToolDefinition {
     name: 'device_back',
     toolset: 'core',
     title: 'Back',
-    description:
-      'Presses Back (also closes the keyboard): {back_to_package, after}.',
+    description: 'Presses Back (also closes the keyboard): {back_to_package, after}.',
     inputSchema: z.object({ observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(false),
     execute: (args, context) => services.actions.back(context, optionalSessionId(args), observeFlag(args)),

@@ -7,8 +7,7 @@ export function emulatorGetStatusTool(services: HarnessServices): ToolDefinition
     name: 'emulator_get_status',
     toolset: 'core',
     title: 'Emulator status',
-    description:
-      'Devices and Appium: {udid, android_version, model, appium_version, devices}.',
+    description: 'Devices and Appium: {udid, android_version, model, appium_version, devices}.',
     inputSchema: z.object({}),
     annotations: OBSERVER,
     execute: (_args, context) => services.status.status(context),

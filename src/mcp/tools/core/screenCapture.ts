@@ -9,8 +9,7 @@ export function screenCaptureTool(services: HarnessServices): ToolDefinition {
     name: 'screen_capture',
     toolset: 'core',
     title: 'Screenshot',
-    description:
-      'Screenshot (evidence), scaled: {captured, width, height}.',
+    description: 'Screenshot (evidence), scaled: {captured, width, height}.',
     inputSchema: z.object({ session_id: sessionIdSchema }),
     annotations: OBSERVER,
     execute: (args, context) => services.capture.capture(context, optionalSessionId(args)),

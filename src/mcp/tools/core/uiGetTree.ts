@@ -45,24 +45,48 @@ export function uiGetTreeTool(services: HarnessServices): ToolDefinition {
 
 function rawWith(args: Readonly<Record<string, unknown>>): true {
   if (args.include_raw === false) {
-    throw new HarnessError('INVALID_ARGUMENT', 'Invalid raw_offset with include_raw: false: raw_offset pages the raw XML. Send include_raw: true, or leave raw_offset out.');
+    throw new HarnessError(
+      'INVALID_ARGUMENT',
+      'Invalid raw_offset with include_raw: false: raw_offset pages the raw XML. Send include_raw: true, or leave raw_offset out.',
+    );
   }
   optionalFlag(args, 'include_raw');
   return true;
 }
 
 /** `since`, `within` and `mode`, checked together: a part of the screen is never a diff's base nor sent with the raw XML. */
-function partOf(args: Readonly<Record<string, unknown>>, includeRaw: boolean): { sinceLast?: true; within?: ActionTarget; textOnly?: true } {
+function partOf(
+  args: Readonly<Record<string, unknown>>,
+  includeRaw: boolean,
+): { sinceLast?: true; within?: ActionTarget; textOnly?: true } {
   const given = (name: string): boolean => args[name] !== undefined && args[name] !== null;
-  if (given('since') && args.since !== 'last') throw new HarnessError('INVALID_ARGUMENT', 'Invalid since: the only value is "last" (a diff against the last screen read). Leave it out for the whole screen.');
-  if (given('mode') && args.mode !== 'text') throw new HarnessError('INVALID_ARGUMENT', 'Invalid mode: the only value is "text" (the screen\'s texts only). Leave it out for the whole summary.');
+  if (given('since') && args.since !== 'last')
+    throw new HarnessError(
+      'INVALID_ARGUMENT',
+      'Invalid since: the only value is "last" (a diff against the last screen read). Leave it out for the whole screen.',
+    );
+  if (given('mode') && args.mode !== 'text')
+    throw new HarnessError(
+      'INVALID_ARGUMENT',
+      'Invalid mode: the only value is "text" (the screen\'s texts only). Leave it out for the whole summary.',
+    );
   const within = given('within') ? parseActionTarget(args.within) : undefined;
   const textOnly = given('mode');
   if (given('since') && (within !== undefined || textOnly)) {
-    throw new HarnessError('INVALID_ARGUMENT', 'Invalid since with within or mode: a diff is of the whole screen. Send since alone, or within/mode without it.');
+    throw new HarnessError(
+      'INVALID_ARGUMENT',
+      'Invalid since with within or mode: a diff is of the whole screen. Send since alone, or within/mode without it.',
+    );
   }
   if (includeRaw && (within !== undefined || textOnly)) {
-    throw new HarnessError('INVALID_ARGUMENT', 'Invalid include_raw with within or mode: the raw XML is the whole screen\'s. Send one or the other.');
+    throw new HarnessError(
+      'INVALID_ARGUMENT',
+      "Invalid include_raw with within or mode: the raw XML is the whole screen's. Send one or the other.",
+    );
   }
-  return { ...(given('since') ? { sinceLast: true as const } : {}), ...(within ? { within } : {}), ...(textOnly ? { textOnly: true as const } : {}) };
+  return {
+    ...(given('since') ? { sinceLast: true as const } : {}),
+    ...(within ? { within } : {}),
+    ...(textOnly ? { textOnly: true as const } : {}),
+  };
 }

@@ -11,8 +11,13 @@ export function uiScrollTool(services: HarnessServices): ToolDefinition {
     toolset: 'core',
     title: 'Scroll',
     description:
-      'Scrolls one page (down: further down) of the selector\'s container (from scrollables), else of the largest that scrolls that way: {direction, moved, after}; moved false: an end.',
-    inputSchema: z.object({ direction: z.enum(SCROLL_DIRECTIONS), selector: containerSelectorSchema, observe: observeSchema, session_id: sessionIdSchema }),
+      "Scrolls one page (down: further down) of the selector's container (from scrollables), else of the largest that scrolls that way: {direction, moved, after}; moved false: an end.",
+    inputSchema: z.object({
+      direction: z.enum(SCROLL_DIRECTIONS),
+      selector: containerSelectorSchema,
+      observe: observeSchema,
+      session_id: sessionIdSchema,
+    }),
     annotations: actor(false),
     execute: (args, context) => {
       const direction = parseDirection(args.direction);

@@ -12,6 +12,10 @@ export function uiSessionOpenTool(services: HarnessServices): ToolDefinition {
       'Starts a flow (fast for many steps) on device (if several): {session_id, idle_timeout_seconds, device}. Pass session_id to each call, then ui_session_close.',
     inputSchema: z.object({ device: z.string().optional() }),
     annotations: actor(false),
-    execute: (args, context) => services.sessions.open(context, args.device === undefined || args.device === null ? undefined : parseDeviceName(args.device)),
+    execute: (args, context) =>
+      services.sessions.open(
+        context,
+        args.device === undefined || args.device === null ? undefined : parseDeviceName(args.device),
+      ),
   };
 }

@@ -10,9 +10,13 @@ export function uiTapTool(services: HarnessServices): ToolDefinition {
     name: 'ui_tap',
     toolset: 'core',
     title: 'Tap',
-    description:
-      'Taps what the selector names: {target, element_label, after}; a miss lists what is offered.',
-    inputSchema: z.object({ selector: selectorSchema, long_press: z.boolean().optional(), observe: observeSchema, session_id: sessionIdSchema }),
+    description: 'Taps what the selector names: {target, element_label, after}; a miss lists what is offered.',
+    inputSchema: z.object({
+      selector: selectorSchema,
+      long_press: z.boolean().optional(),
+      observe: observeSchema,
+      session_id: sessionIdSchema,
+    }),
     annotations: actor(false),
     execute: (args, context) => {
       const target = parseActionTarget(args.selector);

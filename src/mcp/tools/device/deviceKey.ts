@@ -12,7 +12,11 @@ export function deviceKeyTool(services: HarnessServices): ToolDefinition {
     title: 'Press a system key',
     description:
       'Presses home, recents (the app switcher), enter or back (as device_back): {key, foreground_package, after} + evidence.',
-    inputSchema: z.object({ key: z.enum(['home', 'recents', 'enter', 'back']), observe: observeSchema, session_id: sessionIdSchema }),
+    inputSchema: z.object({
+      key: z.enum(['home', 'recents', 'enter', 'back']),
+      observe: observeSchema,
+      session_id: sessionIdSchema,
+    }),
     annotations: actor(false),
     execute: (args, context) => {
       const key = parseDeviceKey(args.key);

@@ -11,8 +11,13 @@ export function deviceRotateTool(services: HarnessServices): ToolDefinition {
     toolset: 'device',
     title: 'Rotate the screen',
     description: 'Turns the screen to portrait or landscape: {orientation, foreground_package, after} + evidence.',
-    inputSchema: z.object({ orientation: z.enum(['portrait', 'landscape']), observe: observeSchema, session_id: sessionIdSchema }),
+    inputSchema: z.object({
+      orientation: z.enum(['portrait', 'landscape']),
+      observe: observeSchema,
+      session_id: sessionIdSchema,
+    }),
     annotations: actor(true),
-    execute: (args, context) => services.actions.rotate(context, parseOrientation(args.orientation), optionalSessionId(args), observeFlag(args)),
+    execute: (args, context) =>
+      services.actions.rotate(context, parseOrientation(args.orientation), optionalSessionId(args), observeFlag(args)),
   };
 }

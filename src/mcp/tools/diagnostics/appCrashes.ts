@@ -17,7 +17,8 @@ export function appCrashesTool(services: HarnessServices): ToolDefinition {
     }),
     annotations: OBSERVER,
     execute: (args, context) => {
-      const pkg = args.package_name === undefined || args.package_name === null ? null : parsePackageName(args.package_name);
+      const pkg =
+        args.package_name === undefined || args.package_name === null ? null : parsePackageName(args.package_name);
       const sinceMs = parseSince(args.since);
       return services.diagnostics.crashes(context, { pkg, sinceMs });
     },

@@ -27,7 +27,13 @@ export function uiWaitTool(services: HarnessServices): ToolDefinition {
       const timeoutS = parseBoundedNumber(args.timeout_s, 'timeout_s', WAIT_MIN_S, WAIT_MAX_S, WAIT_DEFAULT_S);
       const sessionId = optionalSessionId(args);
       const includeBounds = optionalFlag(args, POSITION_OUTPUT_FLAG);
-      return services.waits.wait(context, { selector, until, timeoutMs: Math.round(timeoutS * 1000), includeBounds, ...(sessionId === undefined ? {} : { sessionId }) });
+      return services.waits.wait(context, {
+        selector,
+        until,
+        timeoutMs: Math.round(timeoutS * 1000),
+        includeBounds,
+        ...(sessionId === undefined ? {} : { sessionId }),
+      });
     },
   };
 }

@@ -19,7 +19,10 @@ export type Context = NapiCanvas.SKRSContext2D;
 /** The family name the device registers Roboto under, so an installed Roboto is never picked instead. */
 export const FAMILY = 'VirtualDeviceRoboto';
 
-const FACES = ['@expo-google-fonts/roboto/400Regular/Roboto_400Regular.ttf', '@expo-google-fonts/roboto/500Medium/Roboto_500Medium.ttf'] as const;
+const FACES = [
+  '@expo-google-fonts/roboto/400Regular/Roboto_400Regular.ttf',
+  '@expo-google-fonts/roboto/500Medium/Roboto_500Medium.ttf',
+] as const;
 
 /** Roboto's cap height (1456 units of 2048): centres a line of text on a point. */
 export const CAP_HEIGHT = 1456 / 2048;
@@ -45,10 +48,12 @@ export function renderer(): Loaded {
   let covered: ReadonlySet<number> | undefined;
   for (const face of FACES) {
     const file = require.resolve(face);
-    if (!canvas.GlobalFonts.registerFromPath(file, FAMILY)) throw new Error(`The virtual device could not load its font ${file}: reinstall the dependencies (npm ci).`);
+    if (!canvas.GlobalFonts.registerFromPath(file, FAMILY))
+      throw new Error(`The virtual device could not load its font ${file}: reinstall the dependencies (npm ci).`);
     if (!covered) {
       const font = create(readFileSync(file));
-      if (font.isCollection) throw new Error(`${file} is a font collection, not the single Roboto face the screenshots need.`);
+      if (font.isCollection)
+        throw new Error(`${file} is a font collection, not the single Roboto face the screenshots need.`);
       covered = new Set(font.characterSet);
     }
   }

@@ -35,7 +35,9 @@ function toolbarIcons(ctx: Context, strip: Rect): void {
   ctx.save();
   ctx.fillStyle = COLOURS.onSurfaceVariant;
   const gx = strip.left + 80;
-  for (const dx of [-1, 1]) for (const dy of [-1, 1]) ctx.fillRect(gx + dx * size * 0.22 - size * 0.16, cy + dy * size * 0.22 - size * 0.16, size * 0.32, size * 0.32);
+  for (const dx of [-1, 1])
+    for (const dy of [-1, 1])
+      ctx.fillRect(gx + dx * size * 0.22 - size * 0.16, cy + dy * size * 0.22 - size * 0.16, size * 0.32, size * 0.32);
   ctx.restore();
   smiley(ctx, strip.left + 230, cy, size, COLOURS.onSurfaceVariant);
   ctx.save();
@@ -86,7 +88,13 @@ export function drawKeyboard(ctx: Context, frame: Rect, navigationBarHeight: num
       const cy = (box.top + box.bottom) / 2;
       const size = keyHeight * 0.42;
       if (!('symbol' in key)) {
-        drawText(ctx, key.label, box, box, { size: key.kind === 'modifier' ? TEXT.label : TEXT.key, weight: key.kind === 'modifier' ? 500 : 400, colour: COLOURS.keyLabel, align: 'center', maxLines: 1 });
+        drawText(ctx, key.label, box, box, {
+          size: key.kind === 'modifier' ? TEXT.label : TEXT.key,
+          weight: key.kind === 'modifier' ? 500 : 400,
+          colour: COLOURS.keyLabel,
+          align: 'center',
+          maxLines: 1,
+        });
       } else if (key.symbol === 'shift') shift(ctx, cx, cy, size, COLOURS.keyLabel);
       else if (key.symbol === 'backspace') backspace(ctx, cx, cy, size, COLOURS.keyLabel);
       else if (key.symbol === 'enter') enter(ctx, cx, cy, size, COLOURS.onPrimaryContainer);

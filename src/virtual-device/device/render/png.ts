@@ -21,7 +21,8 @@ function chunk(type: string, data: Buffer): Buffer {
 /** 8-bit RGBA, not interlaced (colour type 6), as `screencap -p` writes. */
 export function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): Buffer {
   const stride = width * 4;
-  if (rgba.length < stride * height) throw new RangeError(`expected ${stride * height} bytes of RGBA, got ${rgba.length}`);
+  if (rgba.length < stride * height)
+    throw new RangeError(`expected ${stride * height} bytes of RGBA, got ${rgba.length}`);
   const source = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.length);
   const rows = Buffer.allocUnsafe((stride + 1) * height);
   for (let y = 0; y < height; y++) {
@@ -34,5 +35,10 @@ export function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): 
   header.writeUInt32BE(height, 4);
   header[8] = 8;
   header[9] = 6;
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 1 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

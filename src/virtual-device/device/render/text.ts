@@ -112,7 +112,13 @@ function layout(ctx: Context, text: string, width: number, height: number, style
  * Draws `text` in `box` (the node's laid-out bounds), cut at `clip` (its visible bounds).
  * Returns the right edge of the last line (for a cursor), or null when nothing was drawn.
  */
-export function drawText(ctx: Context, raw: string, box: Rect, clip: Rect, style: TextStyle): { x: number; y: number; size: number } | null {
+export function drawText(
+  ctx: Context,
+  raw: string,
+  box: Rect,
+  clip: Rect,
+  style: TextStyle,
+): { x: number; y: number; size: number } | null {
   const text = printable(raw);
   if (text.trim() === '') return null;
   const padX = style.padX ?? 0;
@@ -121,7 +127,8 @@ export function drawText(ctx: Context, raw: string, box: Rect, clip: Rect, style
   if (width <= 4 || height <= 4) return null;
   const { size, lineHeight, lines } = layout(ctx, text, width, height, style);
   const blockHeight = lines.length * lineHeight;
-  const top = style.valign === 'top' ? box.top + (style.padTop ?? 0) : box.top + (box.bottom - box.top - blockHeight) / 2;
+  const top =
+    style.valign === 'top' ? box.top + (style.padTop ?? 0) : box.top + (box.bottom - box.top - blockHeight) / 2;
   const align = style.align ?? 'left';
   const x = align === 'left' ? box.left + padX : align === 'right' ? box.right - padX : (box.left + box.right) / 2;
   ctx.save();

@@ -41,7 +41,16 @@ export const TEXT = {
 } as const;
 
 /** Tints for letter icons (app icons, list icons), picked by a stable hash of the label. */
-export const ICON_TINTS = ['#3A5BA9', '#2E7D5B', '#B3261E', '#8B5000', '#6750A4', '#006A6A', '#7D5260', '#005AC1'] as const;
+export const ICON_TINTS = [
+  '#3A5BA9',
+  '#2E7D5B',
+  '#B3261E',
+  '#8B5000',
+  '#6750A4',
+  '#006A6A',
+  '#7D5260',
+  '#005AC1',
+] as const;
 
 export function tintFor(label: string): string {
   // FNV-1a: small and stable across runs, so a label always gets the same colour.

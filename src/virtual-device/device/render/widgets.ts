@@ -12,7 +12,20 @@ import { check, search, symbolFor } from './icons.js';
 import { drawText, type TextStyle } from './text.js';
 import { COLOURS, DP, TEXT, tintFor } from './theme.js';
 
-export type Role = 'field' | 'switch' | 'checkbox' | 'radio' | 'button' | 'card' | 'iconButton' | 'image' | 'text' | 'appIcon' | 'tab' | 'semantics' | 'container';
+export type Role =
+  | 'field'
+  | 'switch'
+  | 'checkbox'
+  | 'radio'
+  | 'button'
+  | 'card'
+  | 'iconButton'
+  | 'image'
+  | 'text'
+  | 'appIcon'
+  | 'tab'
+  | 'semantics'
+  | 'container';
 
 export interface PaintContext {
   readonly ctx: Context;
@@ -98,7 +111,13 @@ function strokeRound(ctx: Context, r: Rect, radius: number, colour: string, line
   ctx.lineWidth = lineWidth;
   ctx.beginPath();
   const h = lineWidth / 2;
-  ctx.roundRect(r.left + h, r.top + h, width(r) - lineWidth, height(r) - lineWidth, Math.max(0, Math.min(radius, width(r) / 2, height(r) / 2)));
+  ctx.roundRect(
+    r.left + h,
+    r.top + h,
+    width(r) - lineWidth,
+    height(r) - lineWidth,
+    Math.max(0, Math.min(radius, width(r) / 2, height(r) / 2)),
+  );
   ctx.stroke();
 }
 
@@ -134,7 +153,14 @@ function letterIcon(p: PaintContext, box: Rect, clip: Rect, label: string): void
   p.ctx.arc(cx, cy, d / 2, 0, Math.PI * 2);
   p.ctx.fill();
   const letter = initial(label);
-  if (letter !== '') drawText(p.ctx, letter, { left: cx - d / 2, top: cy - d / 2, right: cx + d / 2, bottom: cy + d / 2 }, clip, { size: d * 0.5, weight: 500, colour: '#FFFFFF', align: 'center', maxLines: 1 });
+  if (letter !== '')
+    drawText(p.ctx, letter, { left: cx - d / 2, top: cy - d / 2, right: cx + d / 2, bottom: cy + d / 2 }, clip, {
+      size: d * 0.5,
+      weight: 500,
+      colour: '#FFFFFF',
+      align: 'center',
+      maxLines: 1,
+    });
 }
 
 /** Is this text a title (a toolbar's, a page header's, a big clock)? */
@@ -142,7 +168,8 @@ function isHeadline(e: UiElement, box: Rect): boolean {
   if (/title/i.test(e.resourceId) && height(box) >= 90) return true;
   if (height(box) >= 100 && [...e.text].length <= 24) return true;
   let a = e.parent;
-  for (let depth = 0; a && depth < 3; depth++, a = a.parent) if (/(action_bar|toolbar|app_bar)$/i.test(a.resourceId)) return height(box) >= 80;
+  for (let depth = 0; a && depth < 3; depth++, a = a.parent)
+    if (/(action_bar|toolbar|app_bar)$/i.test(a.resourceId)) return height(box) >= 80;
   return false;
 }
 
@@ -167,7 +194,13 @@ function paintText(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
 function paintField(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
   const { ctx } = p;
   const focused = e.focused;
-  strokeRound(ctx, box, 4 * DP, !e.enabled ? COLOURS.disabled : focused ? COLOURS.primary : COLOURS.outline, focused ? 2 * DP : 1 * DP);
+  strokeRound(
+    ctx,
+    box,
+    4 * DP,
+    !e.enabled ? COLOURS.disabled : focused ? COLOURS.primary : COLOURS.outline,
+    focused ? 2 * DP : 1 * DP,
+  );
   const value = shownText(e);
   const multiLine = height(box) > 3.2 * TEXT.body;
   const base: Omit<TextStyle, 'colour'> = multiLine
@@ -217,13 +250,19 @@ function paintSwitchTrack(p: PaintContext, e: UiElement, area: Rect): void {
 
 /** A checkable widget wider than it is tall carries its label; the control sits at its end (or start, for a check box). */
 function splitControl(box: Rect, controlWidth: number, atEnd: boolean): { control: Rect; label: Rect } {
-  if (atEnd) return { control: { ...box, left: box.right - controlWidth }, label: { ...box, right: box.right - controlWidth } };
+  if (atEnd)
+    return { control: { ...box, left: box.right - controlWidth }, label: { ...box, right: box.right - controlWidth } };
   return { control: { ...box, right: box.left + controlWidth }, label: { ...box, left: box.left + controlWidth } };
 }
 
 function controlLabel(p: PaintContext, e: UiElement, label: Rect, clip: Rect, padX: number): void {
   const text = shownLabel(e);
-  if (text !== '') drawText(p.ctx, text, label, clip, { size: Math.min(TEXT.body, height(label) * 0.7), colour: textColour(p, e), padX });
+  if (text !== '')
+    drawText(p.ctx, text, label, clip, {
+      size: Math.min(TEXT.body, height(label) * 0.7),
+      colour: textColour(p, e),
+      padX,
+    });
 }
 
 function paintSwitch(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
@@ -271,7 +310,15 @@ function paintButton(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void
   const label = shownLabel(e);
   const pill = inset(box, 0, Math.min(6 * DP, height(box) * 0.1));
   fillRound(p.ctx, pill, height(pill) / 2, e.enabled ? COLOURS.primary : COLOURS.surfaceContainerHighest);
-  if (label !== '') drawText(p.ctx, label, pill, clip, { size: Math.min(TEXT.label, height(pill) * 0.6), weight: 500, colour: e.enabled ? COLOURS.onPrimary : COLOURS.disabled, align: 'center', padX: 12 * DP, maxLines: 2 });
+  if (label !== '')
+    drawText(p.ctx, label, pill, clip, {
+      size: Math.min(TEXT.label, height(pill) * 0.6),
+      weight: 500,
+      colour: e.enabled ? COLOURS.onPrimary : COLOURS.disabled,
+      align: 'center',
+      padX: 12 * DP,
+      maxLines: 2,
+    });
 }
 
 function paintIconButton(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
@@ -280,18 +327,31 @@ function paintIconButton(p: PaintContext, e: UiElement, box: Rect, clip: Rect): 
   const cx = (box.left + box.right) / 2;
   const cy = (box.top + box.bottom) / 2;
   // A floating action button (an "add"/"create" action, or the class says so); a toolbar's 56 dp up button is not one.
-  const fab = /FloatingActionButton$/.test(e.className) || (side >= 48 * DP && /^(add|create|new|compose|write)\b/i.test(e.contentDesc));
+  const fab =
+    /FloatingActionButton$/.test(e.className) ||
+    (side >= 48 * DP && /^(add|create|new|compose|write)\b/i.test(e.contentDesc));
   let colour: string = p.onWallpaper ? COLOURS.onWallpaper : e.enabled ? COLOURS.onSurfaceVariant : COLOURS.disabled;
   if (fab) {
     // A floating action button: a tonal rounded square.
     const s = Math.min(side, 64 * DP);
-    fillRound(ctx, { left: cx - s / 2, top: cy - s / 2, right: cx + s / 2, bottom: cy + s / 2 }, 16 * DP, COLOURS.primaryContainer);
+    fillRound(
+      ctx,
+      { left: cx - s / 2, top: cy - s / 2, right: cx + s / 2, bottom: cy + s / 2 },
+      16 * DP,
+      COLOURS.primaryContainer,
+    );
     colour = COLOURS.onPrimaryContainer;
   }
   const glyph = Math.min(24 * DP, side * 0.6);
   if (!symbolFor(ctx, e.contentDesc, cx, cy, glyph, colour)) {
     const label = labelNear(e);
-    if (label !== '') letterIcon(p, { left: cx - glyph / 2, top: cy - glyph / 2, right: cx + glyph / 2, bottom: cy + glyph / 2 }, clip, label);
+    if (label !== '')
+      letterIcon(
+        p,
+        { left: cx - glyph / 2, top: cy - glyph / 2, right: cx + glyph / 2, bottom: cy + glyph / 2 },
+        clip,
+        label,
+      );
   }
 }
 
@@ -299,7 +359,13 @@ function paintImage(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void 
   const side = Math.min(width(box), height(box));
   if (side < 12) return;
   if (/search/i.test(e.parent?.resourceId ?? '') || /search/i.test(e.resourceId)) {
-    search(p.ctx, (box.left + box.right) / 2, (box.top + box.bottom) / 2, Math.min(side, 24 * DP), p.onWallpaper ? COLOURS.onWallpaper : COLOURS.onSurfaceVariant);
+    search(
+      p.ctx,
+      (box.left + box.right) / 2,
+      (box.top + box.bottom) / 2,
+      Math.min(side, 24 * DP),
+      p.onWallpaper ? COLOURS.onWallpaper : COLOURS.onSurfaceVariant,
+    );
     return;
   }
   if (side > 120 * DP) {
@@ -342,7 +408,14 @@ function paintTab(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
   ctx.beginPath();
   ctx.roundRect(cx - pillH * 0.33, pillTop + pillH * 0.17, pillH * 0.66, pillH * 0.66, pillH * 0.12);
   ctx.fill();
-  drawText(ctx, label, { ...box, top: pill.bottom + 4 * DP }, clip, { size: Math.min(TEXT.small, height(box) * 0.2), weight: e.selected ? 500 : 400, colour: textColour(p, e, !e.selected), align: 'center', valign: 'top', maxLines: 1 });
+  drawText(ctx, label, { ...box, top: pill.bottom + 4 * DP }, clip, {
+    size: Math.min(TEXT.small, height(box) * 0.2),
+    weight: e.selected ? 500 : 400,
+    colour: textColour(p, e, !e.selected),
+    align: 'center',
+    valign: 'top',
+    maxLines: 1,
+  });
 }
 
 /** A Flutter/Compose node: its label is what it shows. Clickable ones are cards, first line bold. */
@@ -357,12 +430,26 @@ function paintSemantics(p: PaintContext, e: UiElement, box: Rect, clip: Rect): v
       return;
     }
     const mid = box.top + height(box) * 0.5;
-    drawText(p.ctx, first, { ...box, top: box.top + 8 * DP, bottom: mid }, clip, { size: TEXT.body, weight: 500, colour: textColour(p, e), padX, maxLines: 1 });
-    drawText(p.ctx, rest.join('\n'), { ...box, top: mid, bottom: box.bottom - 8 * DP }, clip, { size: TEXT.secondary, colour: textColour(p, e, true), padX });
+    drawText(p.ctx, first, { ...box, top: box.top + 8 * DP, bottom: mid }, clip, {
+      size: TEXT.body,
+      weight: 500,
+      colour: textColour(p, e),
+      padX,
+      maxLines: 1,
+    });
+    drawText(p.ctx, rest.join('\n'), { ...box, top: mid, bottom: box.bottom - 8 * DP }, clip, {
+      size: TEXT.secondary,
+      colour: textColour(p, e, true),
+      padX,
+    });
     return;
   }
   const headline = height(box) >= 120 && !text.includes('\n') && [...text].length <= 32;
-  drawText(p.ctx, text, box, clip, { size: headline ? Math.min(22 * DP, height(box) * 0.5) : Math.min(TEXT.body, height(box) * 0.8), colour: textColour(p, e), padX });
+  drawText(p.ctx, text, box, clip, {
+    size: headline ? Math.min(22 * DP, height(box) * 0.5) : Math.min(TEXT.body, height(box) * 0.8),
+    colour: textColour(p, e),
+    padX,
+  });
 }
 
 function paintContainer(p: PaintContext, e: UiElement, box: Rect): void {
@@ -410,18 +497,50 @@ export function paintNode(p: PaintContext, e: UiElement): void {
 
 function paintRole(p: PaintContext, e: UiElement, box: Rect, clip: Rect): void {
   switch (roleOf(e)) {
-    case 'field': paintField(p, e, box, clip); break;
-    case 'switch': paintSwitch(p, e, box, clip); break;
-    case 'checkbox': paintCheck(p, e, box, clip, false); break;
-    case 'radio': paintCheck(p, e, box, clip, true); break;
-    case 'button': paintButton(p, e, box, clip); break;
-    case 'card': if (!p.onWallpaper) fillRound(p.ctx, box, Math.min(12 * DP, height(box) / 2), e.enabled ? COLOURS.surfaceContainer : COLOURS.surfaceContainerHighest); break;
-    case 'iconButton': paintIconButton(p, e, box, clip); break;
-    case 'image': paintImage(p, e, box, clip); break;
-    case 'text': paintText(p, e, box, clip); break;
-    case 'appIcon': paintAppIcon(p, e, box, clip); break;
-    case 'tab': paintTab(p, e, box, clip); break;
-    case 'semantics': paintSemantics(p, e, box, clip); break;
-    case 'container': paintContainer(p, e, box); break;
+    case 'field':
+      paintField(p, e, box, clip);
+      break;
+    case 'switch':
+      paintSwitch(p, e, box, clip);
+      break;
+    case 'checkbox':
+      paintCheck(p, e, box, clip, false);
+      break;
+    case 'radio':
+      paintCheck(p, e, box, clip, true);
+      break;
+    case 'button':
+      paintButton(p, e, box, clip);
+      break;
+    case 'card':
+      if (!p.onWallpaper)
+        fillRound(
+          p.ctx,
+          box,
+          Math.min(12 * DP, height(box) / 2),
+          e.enabled ? COLOURS.surfaceContainer : COLOURS.surfaceContainerHighest,
+        );
+      break;
+    case 'iconButton':
+      paintIconButton(p, e, box, clip);
+      break;
+    case 'image':
+      paintImage(p, e, box, clip);
+      break;
+    case 'text':
+      paintText(p, e, box, clip);
+      break;
+    case 'appIcon':
+      paintAppIcon(p, e, box, clip);
+      break;
+    case 'tab':
+      paintTab(p, e, box, clip);
+      break;
+    case 'semantics':
+      paintSemantics(p, e, box, clip);
+      break;
+    case 'container':
+      paintContainer(p, e, box);
+      break;
   }
 }

@@ -20,28 +20,48 @@ function evaluateTest(args: readonly string[], device: ShellDevice): boolean {
     const [op, operand = ''] = args;
     const stat = device.system.stat(operand);
     switch (op) {
-      case '-e': return stat !== null;
-      case '-f': return stat !== null && (stat.mode & 0o170000) === 0o100000;
-      case '-d': return stat !== null && (stat.mode & 0o170000) === 0o040000;
-      case '-s': return stat !== null && stat.size > 0;
-      case '-r': case '-w': return stat !== null;
-      case '-x': return stat !== null && (stat.mode & 0o111) !== 0;
-      case '-z': return operand === '';
-      case '-n': return operand !== '';
-      default: return false;
+      case '-e':
+        return stat !== null;
+      case '-f':
+        return stat !== null && (stat.mode & 0o170000) === 0o100000;
+      case '-d':
+        return stat !== null && (stat.mode & 0o170000) === 0o040000;
+      case '-s':
+        return stat !== null && stat.size > 0;
+      case '-r':
+      case '-w':
+        return stat !== null;
+      case '-x':
+        return stat !== null && (stat.mode & 0o111) !== 0;
+      case '-z':
+        return operand === '';
+      case '-n':
+        return operand !== '';
+      default:
+        return false;
     }
   }
   const [a = '', op, b = ''] = args;
   switch (op) {
-    case '=': case '==': return a === b;
-    case '!=': return a !== b;
-    case '-eq': return Number(a) === Number(b);
-    case '-ne': return Number(a) !== Number(b);
-    case '-lt': return Number(a) < Number(b);
-    case '-le': return Number(a) <= Number(b);
-    case '-gt': return Number(a) > Number(b);
-    case '-ge': return Number(a) >= Number(b);
-    default: return false;
+    case '=':
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '-eq':
+      return Number(a) === Number(b);
+    case '-ne':
+      return Number(a) !== Number(b);
+    case '-lt':
+      return Number(a) < Number(b);
+    case '-le':
+      return Number(a) <= Number(b);
+    case '-gt':
+      return Number(a) > Number(b);
+    case '-ge':
+      return Number(a) >= Number(b);
+    default:
+      return false;
   }
 }
 
@@ -184,7 +204,12 @@ export function registerBasicCommands(table: CommandTable, device: ShellDevice):
     await device.clock.sleep(Number.isFinite(seconds) ? seconds * 1000 : 0, io.signal);
     return 0;
   });
-  add(['id'], (io) => ok(io, 'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats) context=u:r:shell:s0\n'));
+  add(['id'], (io) =>
+    ok(
+      io,
+      'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats) context=u:r:shell:s0\n',
+    ),
+  );
   add(['whoami'], (io) => ok(io, 'shell\n'));
   add(['grep'], grep);
   add(['date'], (io) => {
@@ -222,7 +247,9 @@ export function registerBasicCommands(table: CommandTable, device: ShellDevice):
     const [verb, namespace = '', key, ...valueParts] = args;
     const table = fs.settingsNamespace(namespace);
     if (!verb || !table) {
-      io.err('usage:  settings [--user <USER_ID> | current] get namespace key\n        settings [--user <USER_ID> | current] put namespace key value\n');
+      io.err(
+        'usage:  settings [--user <USER_ID> | current] get namespace key\n        settings [--user <USER_ID> | current] put namespace key value\n',
+      );
       return 255;
     }
     switch (verb) {
@@ -257,13 +284,21 @@ export function registerBasicCommands(table: CommandTable, device: ShellDevice):
         }
         fs.densityOverride = n;
         device.ui.version++;
-      } else return ok(io, `Physical density: 420\n${fs.densityOverride !== null ? `Override density: ${fs.densityOverride}\n` : ''}`);
+      } else
+        return ok(
+          io,
+          `Physical density: 420\n${fs.densityOverride !== null ? `Override density: ${fs.densityOverride}\n` : ''}`,
+        );
       return 0;
     }
     if (sub === 'size') {
       if (value === 'reset') fs.sizeOverride = null;
       else if (value !== undefined) fs.sizeOverride = value;
-      else return ok(io, `Physical size: ${device.traits.activeDisplay().width}x${device.traits.activeDisplay().height}\n${fs.sizeOverride !== null ? `Override size: ${fs.sizeOverride}\n` : ''}`);
+      else
+        return ok(
+          io,
+          `Physical size: ${device.traits.activeDisplay().width}x${device.traits.activeDisplay().height}\n${fs.sizeOverride !== null ? `Override size: ${fs.sizeOverride}\n` : ''}`,
+        );
       return 0;
     }
     if (sub === 'dismiss-keyguard') return 0;

@@ -42,7 +42,8 @@ export function liveWindowFacts(device: ShellDevice): WindowFacts {
   return { ...base, focus: noFocus ? null : fg, focusedApp: fg };
 }
 
-const activityRecord = (app: ForegroundInfo): string => `ActivityRecord{4c1b7a5 u0 ${app.package}/${shortActivity(app.package, app.activity)} t42}`;
+const activityRecord = (app: ForegroundInfo): string =>
+  `ActivityRecord{4c1b7a5 u0 ${app.package}/${shortActivity(app.package, app.activity)} t42}`;
 const appWindow = (app: ForegroundInfo): string => `Window{8d0a2f1 u0 ${app.package}/${app.activity}}`;
 const systemUiWindow = (title: string): string => `Window{5e0c2a1 u0 ${title}}`;
 
@@ -210,8 +211,13 @@ function barWindowBlocks(facts: WindowFacts): string {
     '    isOnScreen=true\n' +
     '    isVisible=true\n';
   return (
-    block(3, facts.sdk >= 29 ? 'NavigationBar0' : 'NavigationBar', 'NAVIGATION_BAR', frameText([0, height - NAVIGATION_BAR_HEIGHT, width, height]), NAVIGATION_BAR_HEIGHT) +
-    block(2, 'StatusBar', 'STATUS_BAR', frameText([0, 0, width, STATUS_BAR_HEIGHT]), STATUS_BAR_HEIGHT)
+    block(
+      3,
+      facts.sdk >= 29 ? 'NavigationBar0' : 'NavigationBar',
+      'NAVIGATION_BAR',
+      frameText([0, height - NAVIGATION_BAR_HEIGHT, width, height]),
+      NAVIGATION_BAR_HEIGHT,
+    ) + block(2, 'StatusBar', 'STATUS_BAR', frameText([0, 0, width, STATUS_BAR_HEIGHT]), STATUS_BAR_HEIGHT)
   );
 }
 
@@ -325,7 +331,10 @@ function dumpsysWindow(io: CommandIo, device: ShellDevice, args: readonly string
   else if (section === 'policy' || section === 'p') io.out(policySection(facts()));
   else if (section === 'lastanr' || section === 'l') io.out(lastAnrSection(device));
   // doDump: a blank line, the last ANR (frozen, when there was one) first, then the live sections.
-  else if (section === undefined || section === '-a') io.out(`\n${lastAnrSection(device)}\n${policySection(facts())}${displaysSection(facts())}${windowsSection(facts())}`);
+  else if (section === undefined || section === '-a')
+    io.out(
+      `\n${lastAnrSection(device)}\n${policySection(facts())}${displaysSection(facts())}${windowsSection(facts())}`,
+    );
   else io.out(`Unknown window dump command: ${section}\n`);
   return 0;
 }
@@ -337,18 +346,29 @@ function dumpsysActivity(io: CommandIo, device: ShellDevice, args: readonly stri
     const service = filter?.includes('/') ? filter : 'io.appium.settings/.ForegroundService';
     io.out('ACTIVITY MANAGER SERVICES (dumpsys activity services)\n');
     if (device.system.settingsHelperForeground && wantsHelper && !service.includes('recorder')) {
-      io.out(`  User 0 active services:\n  * ServiceRecord{d0e2b8c u0 ${service}}\n    intent={cmp=${service}}\n    packageName=io.appium.settings\n    processName=io.appium.settings\n    baseDir=/data/app/~~V1rtua1Dev1ce==/io.appium.settings-1/base.apk\n    dataDir=/data/user/0/io.appium.settings\n    app=ProcessRecord{1a2b3c4 3100:io.appium.settings/u0a190}\n    isForeground=true foregroundId=1 foregroundNoti=Notification(channel=main_channel shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x62 color=0x00000000 vis=PRIVATE)\n    createTime=-5m12s345ms startingBgTimeout=--\n    lastActivity=-5m12s345ms restartTime=-5m12s345ms createdFromFg=true\n    startRequested=true delayedStop=false stopIfKilled=false callStart=true lastStartId=1\n\n`);
+      io.out(
+        `  User 0 active services:\n  * ServiceRecord{d0e2b8c u0 ${service}}\n    intent={cmp=${service}}\n    packageName=io.appium.settings\n    processName=io.appium.settings\n    baseDir=/data/app/~~V1rtua1Dev1ce==/io.appium.settings-1/base.apk\n    dataDir=/data/user/0/io.appium.settings\n    app=ProcessRecord{1a2b3c4 3100:io.appium.settings/u0a190}\n    isForeground=true foregroundId=1 foregroundNoti=Notification(channel=main_channel shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x62 color=0x00000000 vis=PRIVATE)\n    createTime=-5m12s345ms startingBgTimeout=--\n    lastActivity=-5m12s345ms restartTime=-5m12s345ms createdFromFg=true\n    startRequested=true delayedStop=false stopIfKilled=false callStart=true lastStartId=1\n\n`,
+      );
     } else io.out('  (nothing)\n');
     return 0;
   }
   const fg = device.ui.foreground();
   const record = `ActivityRecord{4c1b7a5 u0 ${fg.package}/${shortActivity(fg.package, fg.activity)} t42}`;
-  if (section === 'activities' || section === 'a' || section === undefined || section === 'top' || section === 'recents') {
-    io.out(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\nDisplay #0 (activities from top to bottom):\n  * Task{a1b2c3d #42 type=standard A=10160:${fg.package} U=0 visible=true visibleRequested=true mode=fullscreen translucent=false sz=1}\n    topResumedActivity=${record}\n    * Hist  #0: ${record}\n\n  ResumedActivity: ${record}\n  mFocusedApp=${record}\n  mResumedActivity: ${record}\n`);
+  if (
+    section === 'activities' ||
+    section === 'a' ||
+    section === undefined ||
+    section === 'top' ||
+    section === 'recents'
+  ) {
+    io.out(
+      `ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\nDisplay #0 (activities from top to bottom):\n  * Task{a1b2c3d #42 type=standard A=10160:${fg.package} U=0 visible=true visibleRequested=true mode=fullscreen translucent=false sz=1}\n    topResumedActivity=${record}\n    * Hist  #0: ${record}\n\n  ResumedActivity: ${record}\n  mFocusedApp=${record}\n  mResumedActivity: ${record}\n`,
+    );
     return 0;
   }
   if (section === 'processes' || section === 'p') {
-    for (const p of device.system.processes(device.ui.packagesInStack())) io.out(`    *APP* UID 10160 ProcessRecord{1234567 ${p.pid}:${p.name}/u0a160}\n`);
+    for (const p of device.system.processes(device.ui.packagesInStack()))
+      io.out(`    *APP* UID 10160 ProcessRecord{1234567 ${p.pid}:${p.name}/u0a160}\n`);
     return 0;
   }
   io.out(`ACTIVITY MANAGER ${section.toUpperCase()} (dumpsys activity ${section})\n`);
@@ -365,7 +385,10 @@ function displayDump(device: ShellDevice): string {
   const density = device.system.density();
   const viewports = displays
     .filter((d) => d.state === 'ON')
-    .map((d, i) => `DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=${i}, uniqueId='local:${d.physicalId}', physicalPort=${i}, orientation=0, logicalFrame=Rect(0, 0 - ${d.width}, ${d.height}), physicalFrame=Rect(0, 0 - ${d.width}, ${d.height}), deviceWidth=${d.width}, deviceHeight=${d.height}}`)
+    .map(
+      (d, i) =>
+        `DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=${i}, uniqueId='local:${d.physicalId}', physicalPort=${i}, orientation=0, logicalFrame=Rect(0, 0 - ${d.width}, ${d.height}), physicalFrame=Rect(0, 0 - ${d.width}, ${d.height}), deviceWidth=${d.width}, deviceHeight=${d.height}}`,
+    )
     .join(', ');
   let text = `DISPLAY MANAGER (dumpsys display)\n  mOnlyCore=false\n  mSafeMode=false\n  mPendingTraversal=false\n  mViewports=[${viewports}]\n\nDisplay Devices: size=${displays.length}\n`;
   displays.forEach((d, port) => {
@@ -420,22 +443,30 @@ export function registerDumpsys(table: CommandTable, device: ShellDevice): void 
           if (args.length === 1) io.out('system-excidle,com.android.providers.downloads,10036\n');
           return 0;
         }
-        io.out('  mLightEnabled=true  mDeepEnabled=true\n  mForceIdle=false\n  mScreenOn=true\n  mScreenLocked=false\n  mState=ACTIVE mLightState=ACTIVE\n');
+        io.out(
+          '  mLightEnabled=true  mDeepEnabled=true\n  mForceIdle=false\n  mScreenOn=true\n  mScreenLocked=false\n  mState=ACTIVE mLightState=ACTIVE\n',
+        );
         return 0;
       }
       case 'input_method': {
         const ime = device.ui.imeVisible();
-        io.out(`Current Input Method Manager state:\n  mCurMethodId=com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n  mCurFocusedWindowSoftInputMode=STATE_UNSPECIFIED|ADJUST_RESIZE\n  mInputShown=${ime}\n  mIsInputViewShown=${ime}\n  mSystemReady=true mInteractive=true\n`);
+        io.out(
+          `Current Input Method Manager state:\n  mCurMethodId=com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n  mCurFocusedWindowSoftInputMode=STATE_UNSPECIFIED|ADJUST_RESIZE\n  mInputShown=${ime}\n  mIsInputViewShown=${ime}\n  mSystemReady=true mInteractive=true\n`,
+        );
         return 0;
       }
       case 'display':
         io.out(displayDump(device));
         return 0;
       case 'battery':
-        io.out('Current Battery Service state:\n  AC powered: true\n  USB powered: false\n  Wireless powered: false\n  status: 2\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n  voltage: 5000\n  temperature: 250\n  technology: Li-ion\n');
+        io.out(
+          'Current Battery Service state:\n  AC powered: true\n  USB powered: false\n  Wireless powered: false\n  status: 2\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n  voltage: 5000\n  temperature: 250\n  technology: Li-ion\n',
+        );
         return 0;
       case undefined:
-        io.out('Currently running services:\n  activity\n  battery\n  deviceidle\n  display\n  input_method\n  package\n  power\n  window\n');
+        io.out(
+          'Currently running services:\n  activity\n  battery\n  deviceidle\n  display\n  input_method\n  package\n  power\n  window\n',
+        );
         return 0;
       default:
         io.out(`Can't find service: ${service}\n`);

@@ -1,6 +1,13 @@
 /** `logcat`: logd's buffers read as logcat.cpp reads them, printed as liblog formats them. */
 import type { CommandIo } from '../interpreter.js';
-import { LOG_BUFFERS, LogcatBuffer, type LogBuffer, type LogEntry, type ShellDevice, type TimeFormat } from '../context.js';
+import {
+  LOG_BUFFERS,
+  LogcatBuffer,
+  type LogBuffer,
+  type LogEntry,
+  type ShellDevice,
+  type TimeFormat,
+} from '../context.js';
 
 interface LogcatOptions {
   readonly buffers: readonly LogBuffer[];
@@ -81,7 +88,15 @@ function parseLogcatArgs(args: readonly string[]): LogcatOptions | string {
     rules.push({ tag, min });
   }
   if (silent) rules.push({ tag: '*', min: PRIORITIES.indexOf('S') });
-  return { buffers: buffers.length > 0 ? [...new Set(buffers)] : ['main', 'system', 'crash'], dump, clear, tail, pid, time: { year, zone }, rules };
+  return {
+    buffers: buffers.length > 0 ? [...new Set(buffers)] : ['main', 'system', 'crash'],
+    dump,
+    clear,
+    tail,
+    pid,
+    time: { year, zone },
+    rules,
+  };
 }
 
 /** android_log_shouldPrintLine: the first rule naming the tag, else the `*` rule, else everything. */
@@ -109,7 +124,8 @@ export async function logcat(io: CommandIo, device: ShellDevice): Promise<number
     }
     io.out(LogcatBuffer.format(entry, options.time));
   };
-  const selected = (entry: LogEntry): boolean => options.buffers.includes(entry.buffer) && (options.pid === null || entry.pid === options.pid);
+  const selected = (entry: LogEntry): boolean =>
+    options.buffers.includes(entry.buffer) && (options.pid === null || entry.pid === options.pid);
   // logd applies the pid and the tail; the filterspecs are logcat's own, after the tail.
   const existing = device.logcat.all().filter(selected);
   for (const entry of options.tail === null ? existing : existing.slice(-options.tail)) print(entry);

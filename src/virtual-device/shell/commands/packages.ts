@@ -28,16 +28,53 @@ function parseIntent(args: readonly string[]): IntentArgs {
     const a = args[i] ?? '';
     const next = (): string => args[++i] ?? '';
     switch (a) {
-      case '-W': intent.wait = true; break;
-      case '-S': intent.stop = true; break;
-      case '-n': intent.component = next(); break;
-      case '-a': intent.action = next(); break;
-      case '-c': intent.categories.push(next()); break;
-      case '-f': intent.flags = next(); break;
-      case '-d': intent.data = next(); break;
-      case '--user': case '-R': case '--display': case '--windowingMode': case '--activityType': next(); break;
-      case '-e': case '--es': case '--ei': case '--ez': case '--el': case '--ef': case '--eu': intent.extras.push(next(), next()); break;
-      case '-D': case '-N': case '-P': case '--activity-clear-task': case '--activity-new-task': case '--activity-single-top': case '--activity-clear-top': case '--activity-reset-task-if-needed': case '--activity-no-animation': break;
+      case '-W':
+        intent.wait = true;
+        break;
+      case '-S':
+        intent.stop = true;
+        break;
+      case '-n':
+        intent.component = next();
+        break;
+      case '-a':
+        intent.action = next();
+        break;
+      case '-c':
+        intent.categories.push(next());
+        break;
+      case '-f':
+        intent.flags = next();
+        break;
+      case '-d':
+        intent.data = next();
+        break;
+      case '--user':
+      case '-R':
+      case '--display':
+      case '--windowingMode':
+      case '--activityType':
+        next();
+        break;
+      case '-e':
+      case '--es':
+      case '--ei':
+      case '--ez':
+      case '--el':
+      case '--ef':
+      case '--eu':
+        intent.extras.push(next(), next());
+        break;
+      case '-D':
+      case '-N':
+      case '-P':
+      case '--activity-clear-task':
+      case '--activity-new-task':
+      case '--activity-single-top':
+      case '--activity-clear-top':
+      case '--activity-reset-task-if-needed':
+      case '--activity-no-animation':
+        break;
       default:
         // Intent.parseCommandArgs: a bare argument with ':' is a URI, with '/' a component, else a package.
         if (a.startsWith('-')) break;
@@ -77,7 +114,8 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
     const pkg = system.installed.get(pkgName);
     if (!pkg) return null;
     const activity = qualifyActivity(pkgName, component.slice(slash + 1));
-    if (pkg.launcher && qualifyActivity(pkgName, pkg.launcher.activity) === activity) return { pkg, activity, screen: pkg.launcher.screen };
+    if (pkg.launcher && qualifyActivity(pkgName, pkg.launcher.activity) === activity)
+      return { pkg, activity, screen: pkg.launcher.screen };
     for (const [act, screen] of Object.entries(pkg.activities ?? {})) {
       if (qualifyActivity(pkgName, act) === activity) return { pkg, activity, screen };
     }
@@ -89,7 +127,10 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
    * only the named package's when one is given. Scenarios declare one handler per link, so no
    * chooser is modelled: with several, the first package wins.
    */
-  const linkTarget = (uri: string, onlyPkg: string | undefined): { pkg: PackageSpec; activity: string; screen: string } | null => {
+  const linkTarget = (
+    uri: string,
+    onlyPkg: string | undefined,
+  ): { pkg: PackageSpec; activity: string; screen: string } | null => {
     const colon = uri.indexOf(':');
     const scheme = uri.slice(0, colon);
     const host = /^\/\/([^/?#:@]*)/.exec(uri.slice(colon + 1))?.[1] ?? '';
@@ -106,7 +147,14 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
     if (pkgName === 'io.appium.settings') system.settingsHelperForeground = false;
     system.killProcessesNamed(pkgName);
     if (system.appPid(pkgName) !== null && !system.isBaseProcess(pkgName)) {
-      device.logcat.add('ActivityManager', `Force stopping ${pkgName} appid=10160 user=0: from pid 7001`, 'I', 541, 'system', 602);
+      device.logcat.add(
+        'ActivityManager',
+        `Force stopping ${pkgName} appid=10160 user=0: from pid 7001`,
+        'I',
+        541,
+        'system',
+        602,
+      );
       system.endApp(pkgName);
     }
     ui.removePackage(pkgName);
@@ -122,14 +170,21 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       if (!target) {
         const slash = component.indexOf('/');
         const pkg = component.slice(0, slash);
-        io.out(`Error type 3\nError: Activity class {${pkg}/${shortActivity(pkg, component.slice(slash + 1))}} does not exist.\n`);
+        io.out(
+          `Error type 3\nError: Activity class {${pkg}/${shortActivity(pkg, component.slice(slash + 1))}} does not exist.\n`,
+        );
         return 0;
       }
     } else if (intent.action && intentScreen(intent.action) !== undefined) {
       const screenId = intentScreen(intent.action) ?? '';
-      const pkg = installed().find((p) => Object.values(p.activities ?? {}).includes(screenId) || p.launcher?.screen === screenId);
+      const pkg = installed().find(
+        (p) => Object.values(p.activities ?? {}).includes(screenId) || p.launcher?.screen === screenId,
+      );
       if (pkg) {
-        const act = pkg.launcher?.screen === screenId ? pkg.launcher.activity : (Object.entries(pkg.activities ?? {}).find(([, s]) => s === screenId)?.[0] ?? '');
+        const act =
+          pkg.launcher?.screen === screenId
+            ? pkg.launcher.activity
+            : (Object.entries(pkg.activities ?? {}).find(([, s]) => s === screenId)?.[0] ?? '');
         target = { pkg, activity: qualifyActivity(pkg.name, act), screen: screenId };
       }
       io.out(`Starting: ${describeIntent(intent)}\n`);
@@ -138,13 +193,19 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       io.out(`Starting: ${describeIntent(intent)}\n`);
     } else if (intent.action === MAIN_ACTION && intent.pkg && system.installed.get(intent.pkg)?.launcher) {
       const pkg = system.installed.get(intent.pkg) as PackageSpec;
-      target = { pkg, activity: qualifyActivity(pkg.name, pkg.launcher?.activity ?? ''), screen: pkg.launcher?.screen ?? '' };
+      target = {
+        pkg,
+        activity: qualifyActivity(pkg.name, pkg.launcher?.activity ?? ''),
+        screen: pkg.launcher?.screen ?? '',
+      };
       io.out(`Starting: ${describeIntent(intent)}\n`);
     } else {
       io.out(`Starting: ${describeIntent(intent)}\n`);
     }
     if (!target) {
-      io.err(`Error: Activity not started, unable to resolve ${describeIntent({ ...intent, flags: intent.flags ?? '0x10000000' })}\n`);
+      io.err(
+        `Error: Activity not started, unable to resolve ${describeIntent({ ...intent, flags: intent.flags ?? '0x10000000' })}\n`,
+      );
       return 0;
     }
     const wasRunning = ui.packagesInStack().includes(target.pkg.name);
@@ -163,13 +224,20 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       const result = ui.startScreen(target.screen, { clearTask: intent.stop, reason: `am start ${component}` });
       if (result === 'brought-to-front') outcome = 'brought-to-front';
     }
-    device.logcat.add('ActivityTaskManager', `START u0 {${describeIntent(intent, component).slice(8, -2)}} from uid 2000`);
-    if (outcome === 'brought-to-front' && !intent.wait) io.out('Warning: Activity not started, its current task has been brought to the front\n');
+    device.logcat.add(
+      'ActivityTaskManager',
+      `START u0 {${describeIntent(intent, component).slice(8, -2)}} from uid 2000`,
+    );
+    if (outcome === 'brought-to-front' && !intent.wait)
+      io.out('Warning: Activity not started, its current task has been brought to the front\n');
     if (intent.wait) {
       const launchState = outcome === 'brought-to-front' ? 'HOT' : wasRunning && !intent.stop ? 'WARM' : 'COLD';
       const total = launchState === 'COLD' ? 412 : launchState === 'WARM' ? 187 : 58;
-      if (outcome === 'brought-to-front') io.out('Warning: Activity not started, its current task has been brought to the front\n');
-      io.out(`Status: ok\nLaunchState: ${launchState}\nActivity: ${component}\nTotalTime: ${total}\nWaitTime: ${total + 3}\nComplete\n`);
+      if (outcome === 'brought-to-front')
+        io.out('Warning: Activity not started, its current task has been brought to the front\n');
+      io.out(
+        `Status: ok\nLaunchState: ${launchState}\nActivity: ${component}\nTotalTime: ${total}\nWaitTime: ${total + 3}\nComplete\n`,
+      );
     }
     return 0;
   };
@@ -177,12 +245,27 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
   const intentScreen = (action: string): string | undefined => device.ui.intentScreen(action);
 
   const amInstrument = async (io: CommandIo, args: readonly string[]): Promise<number> => {
-    const component = args.filter((a, i) => !a.startsWith('-') && !['-e', '--user', '-p'].includes(args[i - 1] ?? '') && !['-e'].includes(args[i - 2] ?? '')).pop();
+    const component = args
+      .filter(
+        (a, i) =>
+          !a.startsWith('-') &&
+          !['-e', '--user', '-p'].includes(args[i - 1] ?? '') &&
+          !['-e'].includes(args[i - 2] ?? ''),
+      )
+      .pop();
     const wait = args.includes('-w');
     const testPkg = component?.split('/')[0] ?? '';
-    if (component !== UIA2_INSTRUMENTATION || !system.installed.has(testPkg) || !system.installed.has(UIA2_SERVER_PACKAGE)) {
-      io.out(`INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{${component ?? ''}}\nINSTRUMENTATION_STATUS_CODE: -1\n`);
-      io.err(`android.util.AndroidException: INSTRUMENTATION_FAILED: ${component ?? ''}\n\tat com.android.commands.am.Instrument.run(Instrument.java:549)\n\tat com.android.server.am.ActivityManagerShellCommand.runInstrument(ActivityManagerShellCommand.java:1261)\n`);
+    if (
+      component !== UIA2_INSTRUMENTATION ||
+      !system.installed.has(testPkg) ||
+      !system.installed.has(UIA2_SERVER_PACKAGE)
+    ) {
+      io.out(
+        `INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{${component ?? ''}}\nINSTRUMENTATION_STATUS_CODE: -1\n`,
+      );
+      io.err(
+        `android.util.AndroidException: INSTRUMENTATION_FAILED: ${component ?? ''}\n\tat com.android.commands.am.Instrument.run(Instrument.java:549)\n\tat com.android.server.am.ActivityManagerShellCommand.runInstrument(ActivityManagerShellCommand.java:1261)\n`,
+      );
       return 1;
     }
     return device.instrumentation.run({ out: (c) => io.out(c), signal: io.signal, wait });
@@ -204,7 +287,9 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
         return amInstrument(io, args);
       case 'broadcast': {
         const intent = parseIntent(args);
-        io.out(`Broadcasting: ${describeIntent(intent)}\nBroadcast completed: result=${system.settingsHelperForeground && intent.component?.startsWith('io.appium.settings') ? -1 : 0}\n`);
+        io.out(
+          `Broadcasting: ${describeIntent(intent)}\nBroadcast completed: result=${system.settingsHelperForeground && intent.component?.startsWith('io.appium.settings') ? -1 : 0}\n`,
+        );
         return 0;
       }
       case 'start-service':
@@ -230,7 +315,12 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
     const showVersions = withVersions || args.includes('--show-versioncode');
     const filter = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--user').pop();
     const rows = installed()
-      .filter((p) => (!thirdParty || p.thirdParty === true) && (!system_ || p.thirdParty !== true) && (filter === undefined || p.name.includes(filter)))
+      .filter(
+        (p) =>
+          (!thirdParty || p.thirdParty === true) &&
+          (!system_ || p.thirdParty !== true) &&
+          (filter === undefined || p.name.includes(filter)),
+      )
       .map((p) => `package:${p.name}${showVersions ? ` versionCode:${p.versionCode ?? 1}` : ''}\n`);
     io.out(rows.join(''));
     return 0;
@@ -238,9 +328,11 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
 
   const pm = (io: CommandIo, args: readonly string[]): number => {
     const [sub, ...rest] = args;
-    if (sub === 'list' && (rest[0] === 'packages' || rest[0] === 'package')) return listPackages(io, rest.slice(1), false);
+    if (sub === 'list' && (rest[0] === 'packages' || rest[0] === 'package'))
+      return listPackages(io, rest.slice(1), false);
     if (sub === 'list' && rest[0] === 'instrumentation') {
-      if (system.installed.has(UIA2_TEST_PACKAGE)) io.out(`instrumentation:${UIA2_INSTRUMENTATION} (target=${UIA2_SERVER_PACKAGE})\n`);
+      if (system.installed.has(UIA2_TEST_PACKAGE))
+        io.out(`instrumentation:${UIA2_INSTRUMENTATION} (target=${UIA2_SERVER_PACKAGE})\n`);
       return 0;
     }
     if (sub === 'path') {
@@ -250,7 +342,14 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       return 0;
     }
     if (sub === 'dump') return dumpPackage(io, rest[0] ?? '');
-    if (sub === 'grant' || sub === 'revoke' || sub === 'enable' || sub === 'disable-user' || sub === 'set-permission-flags') return 0;
+    if (
+      sub === 'grant' ||
+      sub === 'revoke' ||
+      sub === 'enable' ||
+      sub === 'disable-user' ||
+      sub === 'set-permission-flags'
+    )
+      return 0;
     if (sub === 'clear') {
       // PackageManagerShellCommand.runClear: "Success", or "Failed" with exit 1 (unknown package); clearing kills the app.
       const name = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--user').pop() ?? '';
@@ -285,7 +384,9 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       io.out(`Unable to find package: ${name}\n`);
       return 0;
     }
-    const launcher = pkg.launcher ? `  Activity Resolver Table:\n    Non-Data Actions:\n        android.intent.action.MAIN:\n          d1e2f3a ${pkg.name}/${shortActivity(pkg.name, pkg.launcher.activity)} filter 4b5c6d7\n            Action: "android.intent.action.MAIN"\n            Category: "android.intent.category.LAUNCHER"\n\n` : '';
+    const launcher = pkg.launcher
+      ? `  Activity Resolver Table:\n    Non-Data Actions:\n        android.intent.action.MAIN:\n          d1e2f3a ${pkg.name}/${shortActivity(pkg.name, pkg.launcher.activity)} filter 4b5c6d7\n            Action: "android.intent.action.MAIN"\n            Category: "android.intent.category.LAUNCHER"\n\n`
+      : '';
     io.out(
       `${launcher}Packages:\n  Package [${pkg.name}] (7f3a9c1):\n    userId=${pkg.thirdParty ? 10190 : 1000}\n    pkg=Package{2b8e4d0 ${pkg.name}}\n    codePath=/data/app/~~V1rtua1Dev1ce==/${pkg.name}-1\n    resourcePath=/data/app/~~V1rtua1Dev1ce==/${pkg.name}-1\n    versionCode=${pkg.versionCode ?? 1} minSdk=26 targetSdk=34\n    minExtensionVersions=[]\n    versionName=${pkg.versionName ?? '1.0'}\n    flags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ]\n    timeStamp=2024-11-30 17:00:00\n    firstInstallTime=2024-11-30 17:00:00\n    lastUpdateTime=2024-11-30 17:00:00\n    installerPackageName=null\n    User 0: ceDataInode=0 installed=true hidden=false suspended=false distractionFlags=0 stopped=false notLaunched=false enabled=0 instant=false virtual=false\n      gids=[3003]\n      runtime permissions:\n`,
     );
@@ -310,8 +411,10 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
         // the launcher activity (docs/device-quirks.md, "Remote mode").
         const barePackage = intent.pkg !== undefined;
         const action = intent.action ?? (barePackage ? MAIN_ACTION : undefined);
-        const categories = barePackage && intent.action === undefined ? [...intent.categories, LAUNCHER_CATEGORY] : intent.categories;
-        const wantsLauncher = categories.includes(LAUNCHER_CATEGORY) && (action === undefined || action === MAIN_ACTION);
+        const categories =
+          barePackage && intent.action === undefined ? [...intent.categories, LAUNCHER_CATEGORY] : intent.categories;
+        const wantsLauncher =
+          categories.includes(LAUNCHER_CATEGORY) && (action === undefined || action === MAIN_ACTION);
         const component = pkg && wantsLauncher ? launcherComponent(pkg) : null;
         if (!component) {
           io.out('No activity found\n');
@@ -322,7 +425,17 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       }
       return pm(io, args);
     }
-    if (service === 'notification' || service === 'appops' || service === 'wifi' || service === 'overlay' || service === 'statusbar' || service === 'input_method' || service === 'activity' || service === 'settings') return 0;
+    if (
+      service === 'notification' ||
+      service === 'appops' ||
+      service === 'wifi' ||
+      service === 'overlay' ||
+      service === 'statusbar' ||
+      service === 'input_method' ||
+      service === 'activity' ||
+      service === 'settings'
+    )
+      return 0;
     io.err(`cmd: Can't find service: ${service ?? ''}\n`);
     return 20;
   });
@@ -337,7 +450,9 @@ export function registerPackageCommands(table: CommandTable, device: ShellDevice
       return 251;
     }
     ui.startScreen(pkg.launcher.screen, { reason: `monkey -p ${pkg.name}` });
-    io.out(`  bash arg: -p\n  bash arg: ${pkg.name}\n  bash arg: -c\n  bash arg: ${LAUNCHER_CATEGORY}\n  bash arg: 1\nargs: [-p, ${pkg.name}, -c, ${LAUNCHER_CATEGORY}, 1]\n arg: "-p"\n arg: "${pkg.name}"\n arg: "-c"\n arg: "${LAUNCHER_CATEGORY}"\n arg: "1"\ndata="${pkg.name}"\ndata="${LAUNCHER_CATEGORY}"\nEvents injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n`);
+    io.out(
+      `  bash arg: -p\n  bash arg: ${pkg.name}\n  bash arg: -c\n  bash arg: ${LAUNCHER_CATEGORY}\n  bash arg: 1\nargs: [-p, ${pkg.name}, -c, ${LAUNCHER_CATEGORY}, 1]\n arg: "-p"\n arg: "${pkg.name}"\n arg: "-c"\n arg: "${LAUNCHER_CATEGORY}"\n arg: "1"\ndata="${pkg.name}"\ndata="${LAUNCHER_CATEGORY}"\nEvents injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n`,
+    );
     return 0;
   });
 

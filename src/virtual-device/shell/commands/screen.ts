@@ -23,7 +23,19 @@ const KEYCODES: Readonly<Record<string, number>> = {
   KEYCODE_NUMPAD_ENTER: 160,
 };
 
-const INPUT_SOURCES = new Set(['keyboard', 'mouse', 'joystick', 'touchnavigation', 'touchpad', 'trackball', 'dpad', 'stylus', 'gamepad', 'touchscreen', 'rotaryencoder']);
+const INPUT_SOURCES = new Set([
+  'keyboard',
+  'mouse',
+  'joystick',
+  'touchnavigation',
+  'touchpad',
+  'trackball',
+  'dpad',
+  'stylus',
+  'gamepad',
+  'touchscreen',
+  'rotaryencoder',
+]);
 
 function input(io: CommandIo, device: ShellDevice): number {
   let args = io.argv.slice(1);
@@ -49,7 +61,12 @@ function input(io: CommandIo, device: ShellDevice): number {
     }
     case 'keyevent':
     case 'press': {
-      const codes = sub === 'press' ? [23] : rest.filter((a) => a !== '--longpress' && a !== '--doubletap').map((a) => KEYCODES[a] ?? KEYCODES[`KEYCODE_${a}`] ?? Number(a));
+      const codes =
+        sub === 'press'
+          ? [23]
+          : rest
+              .filter((a) => a !== '--longpress' && a !== '--doubletap')
+              .map((a) => KEYCODES[a] ?? KEYCODES[`KEYCODE_${a}`] ?? Number(a));
       for (const code of codes) if (!Number.isNaN(code)) device.ui.pressKey(code, 'input keyevent');
       return 0;
     }
@@ -62,14 +79,18 @@ function input(io: CommandIo, device: ShellDevice): number {
     default:
       break;
   }
-  io.err('Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n\nThe commands and default sources are:\n      text <string> (Default: keyboard)\n      keyevent [--longpress|--doubletap] <key code number or name> ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n');
+  io.err(
+    'Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n\nThe commands and default sources are:\n      text <string> (Default: keyboard)\n      keyevent [--longpress|--doubletap] <key code number or name> ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n',
+  );
   return 1;
 }
 
 async function uiautomator(io: CommandIo, device: ShellDevice): Promise<number> {
   const [sub, ...rest] = io.argv.slice(1);
   if (sub !== 'dump') {
-    io.out('Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\nhelp: displays help message\n\nruntest: executes UI automation tests\n\ndump: creates an XML dump of current UI hierarchy\n\nevents: prints out accessibility events until terminated\n');
+    io.out(
+      'Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\nhelp: displays help message\n\nruntest: executes UI automation tests\n\ndump: creates an XML dump of current UI hierarchy\n\nevents: prints out accessibility events until terminated\n',
+    );
     return sub === undefined || sub === 'help' ? 0 : 1;
   }
   const file = rest.filter((a) => !a.startsWith('-')).pop() ?? '/sdcard/window_dump.xml';
@@ -138,7 +159,10 @@ function screencap(io: CommandIo, device: ShellDevice): number {
   } else if (displays.length > 1) {
     io.err(MULTIPLE_DISPLAYS_WARNING);
   }
-  const pngBytes = display === undefined || display === device.traits.activeDisplay() ? device.screenshotPng() : blackPng(display.width, display.height);
+  const pngBytes =
+    display === undefined || display === device.traits.activeDisplay()
+      ? device.screenshotPng()
+      : blackPng(display.width, display.height);
   let bytes: Buffer;
   if (png) bytes = pngBytes;
   else {
@@ -203,7 +227,9 @@ function ps(io: CommandIo, device: ShellDevice): number {
   if (fields !== null) return psFields(io, rows, fields);
   io.out('USER            PID   PPID        VSZ    RSS WCHAN            ADDR S NAME                       \n');
   for (const r of rows) {
-    io.out(`${r.user.padEnd(12)} ${String(r.pid).padStart(6)} ${String(r.ppid).padStart(6)} ${String(12_000_000 + r.pid * 7).padStart(10)} ${String(80_000 + r.pid).padStart(6)} do_epoll_wait       0 S ${r.name}\n`);
+    io.out(
+      `${r.user.padEnd(12)} ${String(r.pid).padStart(6)} ${String(r.ppid).padStart(6)} ${String(12_000_000 + r.pid * 7).padStart(10)} ${String(80_000 + r.pid).padStart(6)} do_epoll_wait       0 S ${r.name}\n`,
+    );
   }
   return 0;
 }
@@ -224,11 +250,13 @@ function psFields(io: CommandIo, rows: readonly ProcessRow[], fields: readonly s
     return 1;
   }
   const line = (cells: readonly string[]): string =>
-    `${cells.map((cell, i) => {
-      const width = columns[i]?.spec?.width ?? 0;
-      if (i === cells.length - 1 && width < 0) return cell;
-      return width > 0 ? cell.padStart(width) : cell.padEnd(-width);
-    }).join(' ')}\n`;
+    `${cells
+      .map((cell, i) => {
+        const width = columns[i]?.spec?.width ?? 0;
+        if (i === cells.length - 1 && width < 0) return cell;
+        return width > 0 ? cell.padStart(width) : cell.padEnd(-width);
+      })
+      .join(' ')}\n`;
   io.out(line(columns.map((c) => c.f.toUpperCase())));
   for (const r of rows) io.out(line(columns.map((c) => c.spec?.value(r) ?? '')));
   return 0;
@@ -242,13 +270,19 @@ export function registerScreenCommands(table: CommandTable, device: ShellDevice)
   table.set('ps', (io) => ps(io, device));
   table.set('pidof', (io) => {
     const names = io.argv.slice(1).filter((a) => !a.startsWith('-'));
-    const pids = device.system.processes(device.ui.packagesInStack()).filter((r) => names.includes(r.name)).map((r) => r.pid);
+    const pids = device.system
+      .processes(device.ui.packagesInStack())
+      .filter((r) => names.includes(r.name))
+      .map((r) => r.pid);
     if (pids.length === 0) return 1;
     io.out(`${pids.join(' ')}\n`);
     return 0;
   });
   table.set('kill', (io) => {
-    const pids = io.argv.slice(1).filter((a) => /^\d+$/.test(a)).map(Number);
+    const pids = io.argv
+      .slice(1)
+      .filter((a) => /^\d+$/.test(a))
+      .map(Number);
     let status = 0;
     for (const pid of pids) {
       const row = device.system.processes(device.ui.packagesInStack()).find((r) => r.pid === pid);

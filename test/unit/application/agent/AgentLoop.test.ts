@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AgentLoop } from '../../../../src/application/agent/AgentLoop.js';
-import { ModelAborted, ModelError, type ModelPort, type ModelRequest, type ModelToolCall, type ModelTurn } from '../../../../src/application/agent/ModelPort.js';
+import {
+  ModelAborted,
+  ModelError,
+  type ModelPort,
+  type ModelRequest,
+  type ModelToolCall,
+  type ModelTurn,
+} from '../../../../src/application/agent/ModelPort.js';
 import type { GoalRunRequest, GoalStep, GoalTool } from '../../../../src/application/tasks/GoalRunner.js';
 import type { Envelope } from '../../../../src/domain/envelope.js';
 import { FakeClock } from '../../../support/FakeClock.js';
@@ -8,8 +15,16 @@ import { RecordingLogger } from '../../../support/fakes/RecordingLogger.js';
 
 const TOOLS: readonly GoalTool[] = [
   { name: 'ui_get_tree', description: 'Reads the screen', inputSchema: { type: 'object', properties: {} } },
-  { name: 'ui_tap', description: 'Taps', inputSchema: { type: 'object', properties: { selector: { type: 'object' } }, required: ['selector'] } },
-  { name: 'ui_type_text', description: 'Types', inputSchema: { type: 'object', properties: { selector: { type: 'object' }, text: { type: 'string' } } } },
+  {
+    name: 'ui_tap',
+    description: 'Taps',
+    inputSchema: { type: 'object', properties: { selector: { type: 'object' } }, required: ['selector'] },
+  },
+  {
+    name: 'ui_type_text',
+    description: 'Types',
+    inputSchema: { type: 'object', properties: { selector: { type: 'object' }, text: { type: 'string' } } },
+  },
 ];
 
 let callCounter = 0;
@@ -25,10 +40,20 @@ type Reply = ModelTurn | Error | ((request: ModelRequest) => Promise<ModelTurn>)
 /** A model that answers from a script and keeps every request it saw (the messages copied then). */
 class ScriptedModel implements ModelPort {
   readonly label = 'scripted:test';
-  readonly requests: { messages: ModelRequest['messages']; tools: readonly string[]; signal: AbortSignal; system: string }[] = [];
+  readonly requests: {
+    messages: ModelRequest['messages'];
+    tools: readonly string[];
+    signal: AbortSignal;
+    system: string;
+  }[] = [];
   constructor(private readonly script: Reply[]) {}
   async next(request: ModelRequest): Promise<ModelTurn> {
-    this.requests.push({ messages: structuredClone(request.messages), tools: request.tools.map((t) => t.name), signal: request.signal, system: request.system });
+    this.requests.push({
+      messages: structuredClone(request.messages),
+      tools: request.tools.map((t) => t.name),
+      signal: request.signal,
+      system: request.system,
+    });
     const reply = this.script.shift();
     if (reply === undefined) throw new Error('the scripted model was asked once too often');
     if (reply instanceof Error) throw reply;
@@ -129,13 +154,21 @@ describe('AgentLoop (issue 17 §4)', () => {
     expect(results.results).toHaveLength(1);
     expect(results.results[0]?.isError).toBe(false);
     // The compact envelope: JSON, without operation_id.
-    expect(JSON.parse(results.results[0]?.content ?? '')).toEqual({ ok: true, tool: 'ui_get_tree', error: null, evidence: null, data: { foreground_package: 'com.example' } });
+    expect(JSON.parse(results.results[0]?.content ?? '')).toEqual({
+      ok: true,
+      tool: 'ui_get_tree',
+      error: null,
+      evidence: null,
+      data: { foreground_package: 'com.example' },
+    });
     expect(f.clock.pendingTimers()).toBe(0);
   });
 
-  it('fails with the model\'s summary when finish says not met', async () => {
+  it("fails with the model's summary when finish says not met", async () => {
     const f = fixture();
-    const outcome = await f.loop(new ScriptedModel([finish(false, 'There is no settings app on this device.')])).run(f.request());
+    const outcome = await f
+      .loop(new ScriptedModel([finish(false, 'There is no settings app on this device.')]))
+      .run(f.request());
     expect(outcome).toEqual({ outcome: 'failed', summary: 'There is no settings app on this device.', steps: [] });
   });
 
@@ -196,7 +229,9 @@ describe('AgentLoop (issue 17 §4)', () => {
   it('on cancel mid-call, waits for the call in flight, then stops without another model request or call', async () => {
     let release!: () => void;
     const f = fixture((name) => new Promise((resolve) => (release = () => resolve(envelope(name)))));
-    const model = new ScriptedModel([tools(call('ui_tap', { selector: { text: 'A' } }), call('ui_tap', { selector: { text: 'B' } }))]);
+    const model = new ScriptedModel([
+      tools(call('ui_tap', { selector: { text: 'A' } }), call('ui_tap', { selector: { text: 'B' } })),
+    ]);
     let settled = false;
     const running = f
       .loop(model)
@@ -241,19 +276,28 @@ describe('AgentLoop (issue 17 §4)', () => {
   });
 
   it.each([
-    [new ModelError('rate_limited', 429, 'The model endpoint is rate limiting this key; try again later.'), /rate_limited, HTTP 429/],
+    [
+      new ModelError('rate_limited', 429, 'The model endpoint is rate limiting this key; try again later.'),
+      /rate_limited, HTTP 429/,
+    ],
     [new ModelError('server', 500, 'The model endpoint failed on its side; try again later.'), /server, HTTP 500/],
-    [new ModelError('connection', null, 'The model endpoint could not be reached.'), /\(connection\): The model endpoint could not be reached/],
+    [
+      new ModelError('connection', null, 'The model endpoint could not be reached.'),
+      /\(connection\): The model endpoint could not be reached/,
+    ],
   ])('ends on a model error with its kind and status: %s', async (error, pattern) => {
     const f = fixture();
     const outcome = await f.loop(new ScriptedModel([tools(call('ui_get_tree', {})), error])).run(f.request());
     expect(outcome.outcome).toBe('failed');
     expect(outcome.summary).toMatch(pattern);
     expect(outcome.steps).toHaveLength(1);
-    expect(f.logger.entries.find((e) => e.message === 'goal loop ended')?.fields).toMatchObject({ halt: 'model_error', model_error: error.kind });
+    expect(f.logger.entries.find((e) => e.message === 'goal loop ended')?.fields).toMatchObject({
+      halt: 'model_error',
+      model_error: error.kind,
+    });
   });
 
-  it('answers an unknown tool with the harness\'s error envelope and goes on', async () => {
+  it("answers an unknown tool with the harness's error envelope and goes on", async () => {
     const f = fixture();
     const model = new ScriptedModel([tools(call('ui_tap_xy', { x: 10, y: 20 })), finish(true, 'ok')]);
     const outcome = await f.loop(model).run(f.request());
@@ -266,15 +310,24 @@ describe('AgentLoop (issue 17 §4)', () => {
     expect(JSON.parse(results.results[0]?.content ?? '')).toMatchObject({
       ok: false,
       tool: 'ui_tap_xy',
-      error: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/no tool named 'ui_tap_xy'.*ui_get_tree, ui_tap, ui_type_text, finish/) },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/no tool named 'ui_tap_xy'.*ui_get_tree, ui_tap, ui_type_text, finish/),
+      },
     });
   });
 
   it('answers arguments that are not a JSON object itself, and passes the others to the tool, which judges them', async () => {
     const f = fixture(async (name, args) =>
-      'selector' in args ? envelope(name) : { ...envelope(name, false), error: { code: 'INVALID_SELECTOR', message: 'A selector is required.' } },
+      'selector' in args
+        ? envelope(name)
+        : { ...envelope(name, false), error: { code: 'INVALID_SELECTOR', message: 'A selector is required.' } },
     );
-    const model = new ScriptedModel([tools(call('ui_tap', null, '{"selector": {"text": "A"')), tools(call('ui_tap', { target: 'A' })), finish(true, 'ok')]);
+    const model = new ScriptedModel([
+      tools(call('ui_tap', null, '{"selector": {"text": "A"')),
+      tools(call('ui_tap', { target: 'A' })),
+      finish(true, 'ok'),
+    ]);
     const outcome = await f.loop(model).run(f.request());
     expect(outcome.steps).toEqual([
       { n: 1, tool: 'ui_tap', ok: false, error_code: 'INVALID_ARGUMENT' },
@@ -288,7 +341,10 @@ describe('AgentLoop (issue 17 §4)', () => {
     const f = fixture();
     const model = new ScriptedModel([
       tools(call('finish', { met: 'yes' })),
-      tools(call('ui_tap', { selector: { text: 'A' } }), call('finish', { met: true, summary: 'Tapped, surely fine.' })),
+      tools(
+        call('ui_tap', { selector: { text: 'A' } }),
+        call('finish', { met: true, summary: 'Tapped, surely fine.' }),
+      ),
       finish(true, 'Seen: done.'),
     ]);
     const outcome = await f.loop(model).run(f.request());
@@ -313,14 +369,21 @@ describe('AgentLoop (issue 17 §4)', () => {
     const outcome = await f.loop(model).run(f.request());
     expect(outcome.outcome).toBe('failed');
     expect(outcome.summary).toMatch(/ended its turn twice without calling finish.*Really done/);
-    expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: 'user', text: expect.stringMatching(/without calling finish/) });
+    expect(model.requests[1]?.messages.at(-1)).toMatchObject({
+      role: 'user',
+      text: expect.stringMatching(/without calling finish/),
+    });
   });
 
   it('keeps typed text out of the record: notes and summary have it cut out, the step has no arguments', async () => {
     const f = fixture();
     const secret = 'hunter2-Secret';
     const model = new ScriptedModel([
-      { text: `Typing ${secret} into the password field.`, calls: [call('ui_type_text', { selector: { input_hint: 'Password' }, text: secret })], stop: 'tool_use' },
+      {
+        text: `Typing ${secret} into the password field.`,
+        calls: [call('ui_type_text', { selector: { input_hint: 'Password' }, text: secret })],
+        stop: 'tool_use',
+      },
       finish(true, `Signed in with ${secret}.`),
     ]);
     const outcome = await f.loop(model).run(f.request({ goal: `Sign in with password ${secret}` }));

@@ -22,25 +22,43 @@ describe('device identity (issue 15 §3)', () => {
   const props = (entries: Record<string, string>) => new Map(Object.entries(entries));
 
   it('an emulator is its AVD name, never its ro.serialno (every emulator of a build shares it)', () => {
-    const a = identityFromProps('emulator-5554', props({ 'ro.boot.qemu': '1', 'ro.boot.qemu.avd_name': 'Pixel_7_API_34', 'ro.serialno': 'EMULATOR35X6X3X0' }));
-    const b = identityFromProps('emulator-5556', props({ 'ro.kernel.qemu': '1', 'ro.kernel.qemu.avd_name': 'Pixel_5_API_30', 'ro.serialno': 'EMULATOR35X6X3X0' }));
+    const a = identityFromProps(
+      'emulator-5554',
+      props({ 'ro.boot.qemu': '1', 'ro.boot.qemu.avd_name': 'Pixel_7_API_34', 'ro.serialno': 'EMULATOR35X6X3X0' }),
+    );
+    const b = identityFromProps(
+      'emulator-5556',
+      props({ 'ro.kernel.qemu': '1', 'ro.kernel.qemu.avd_name': 'Pixel_5_API_30', 'ro.serialno': 'EMULATOR35X6X3X0' }),
+    );
     expect(a).toEqual({ key: 'avd:Pixel_7_API_34', avdName: 'Pixel_7_API_34', source: 'avd' });
     expect(b.key).toBe('avd:Pixel_5_API_30');
     // The same emulator under its other serial: the same key.
-    expect(identityFromProps('127.0.0.1:5555', props({ 'ro.boot.qemu': '1', 'ro.boot.qemu.avd_name': 'Pixel_7_API_34' })).key).toBe(a.key);
+    expect(
+      identityFromProps('127.0.0.1:5555', props({ 'ro.boot.qemu': '1', 'ro.boot.qemu.avd_name': 'Pixel_7_API_34' }))
+        .key,
+    ).toBe(a.key);
   });
 
   it('another device is its ro.serialno; a device that names nothing usable falls back to its adb serial', () => {
-    expect(identityFromProps('192.168.1.5:5555', props({ 'ro.serialno': 'R58M123ABC' })).key).toBe('serialno:R58M123ABC');
+    expect(identityFromProps('192.168.1.5:5555', props({ 'ro.serialno': 'R58M123ABC' })).key).toBe(
+      'serialno:R58M123ABC',
+    );
     expect(identityFromProps('x', props({ 'ro.boot.serialno': 'R58M123ABC' })).key).toBe('serialno:R58M123ABC');
     expect(identityFromProps('x', props({ 'ro.serialno': 'unknown' }))).toEqual(serialIdentity('x'));
     expect(identityFromProps('x', props({ 'ro.serialno': 'a b/../c' }))).toEqual(serialIdentity('x'));
-    expect(identityFromProps('emulator-5554', props({ 'ro.kernel.qemu': '1', 'ro.serialno': 'EMULATOR35X6X3X0' }))).toEqual(serialIdentity('emulator-5554'));
+    expect(
+      identityFromProps('emulator-5554', props({ 'ro.kernel.qemu': '1', 'ro.serialno': 'EMULATOR35X6X3X0' })),
+    ).toEqual(serialIdentity('emulator-5554'));
   });
 
   it('reads `getprop` as Android prints it, CRLF included', () => {
-    const listing = '[ro.boot.qemu]: [1]\r\n[ro.boot.qemu.avd_name]: [Pixel_7]\r\n[ro.build.version.release]: [14]\r\nnot a property\r\n';
-    expect(Object.fromEntries(parsePropertyListing(listing))).toEqual({ 'ro.boot.qemu': '1', 'ro.boot.qemu.avd_name': 'Pixel_7', 'ro.build.version.release': '14' });
+    const listing =
+      '[ro.boot.qemu]: [1]\r\n[ro.boot.qemu.avd_name]: [Pixel_7]\r\n[ro.build.version.release]: [14]\r\nnot a property\r\n';
+    expect(Object.fromEntries(parsePropertyListing(listing))).toEqual({
+      'ro.boot.qemu': '1',
+      'ro.boot.qemu.avd_name': 'Pixel_7',
+      'ro.build.version.release': '14',
+    });
   });
 });
 
@@ -57,7 +75,11 @@ class FakeDirectory implements DeviceDirectory {
   facts(serial: string): Promise<DeviceFacts> {
     this.asked.push(serial);
     const avdName = this.avd[serial];
-    return Promise.resolve({ identity: avdName ? { key: `avd:${avdName}`, avdName, source: 'avd' } : serialIdentity(serial), androidVersion: '14', model: 'm' });
+    return Promise.resolve({
+      identity: avdName ? { key: `avd:${avdName}`, avdName, source: 'avd' } : serialIdentity(serial),
+      androidVersion: '14',
+      model: 'm',
+    });
   }
   holderOf(): null {
     return null;
@@ -96,15 +118,25 @@ function world(config: Partial<HarnessConfig>, listed: ListedDevice[], avd: Reco
     deviceLock: null,
     forDevice: ports,
   });
-  const call = async (tool: string, args: Record<string, unknown> = {}) => envelopeOf(await drive(clock, container.server.callTool(tool, args)));
-  return { call, callOn: (device, tool, args) => container.router.onDevice(device, () => call(tool, args)), devices, directory };
+  const call = async (tool: string, args: Record<string, unknown> = {}) =>
+    envelopeOf(await drive(clock, container.server.callTool(tool, args)));
+  return {
+    call,
+    callOn: (device, tool, args) => container.router.onDevice(device, () => call(tool, args)),
+    devices,
+    directory,
+  };
 }
 
 const online = (serial: string): ListedDevice => ({ serial, state: 'device', model: null });
 
 describe('discovery with ANDROID_UDID unset (issue 15 §1)', () => {
   it('one allowed device online: every call goes to it, whatever its serial', async () => {
-    const w = world({}, [online('emulator-5556'), online('R58M123ABC'), { serial: 'emulator-5558', state: 'offline', model: null }], {});
+    const w = world(
+      {},
+      [online('emulator-5556'), online('R58M123ABC'), { serial: 'emulator-5558', state: 'offline', model: null }],
+      {},
+    );
     const tree = await w.call('ui_get_tree');
     expect(tree.ok, JSON.stringify(tree.error)).toBe(true);
     expect([...w.devices.keys()]).toEqual(['emulator-5556']);
@@ -113,7 +145,10 @@ describe('discovery with ANDROID_UDID unset (issue 15 §1)', () => {
   });
 
   it('several: a call that names none is refused with DEVICE_AMBIGUOUS listing them, and nothing reaches a device', async () => {
-    const w = world({}, [online('emulator-5554'), online('emulator-5556')], { 'emulator-5554': 'Pixel_7', 'emulator-5556': 'Pixel_5' });
+    const w = world({}, [online('emulator-5554'), online('emulator-5556')], {
+      'emulator-5554': 'Pixel_7',
+      'emulator-5556': 'Pixel_5',
+    });
     for (const tool of ['ui_get_tree', 'ui_session_open', 'screen_capture', 'app_list_installed']) {
       const answer = await w.call(tool);
       expect(answer.error?.code, tool).toBe('DEVICE_AMBIGUOUS');
@@ -127,20 +162,41 @@ describe('discovery with ANDROID_UDID unset (issue 15 §1)', () => {
     expect(status.data).toMatchObject({
       udid: null,
       devices: [
-        { serial: 'emulator-5554', state: 'device', avd_name: 'Pixel_7', android_version: '14', model: 'm', held_by: null },
-        { serial: 'emulator-5556', state: 'device', avd_name: 'Pixel_5', android_version: '14', model: 'm', held_by: null },
+        {
+          serial: 'emulator-5554',
+          state: 'device',
+          avd_name: 'Pixel_7',
+          android_version: '14',
+          model: 'm',
+          held_by: null,
+        },
+        {
+          serial: 'emulator-5556',
+          state: 'device',
+          avd_name: 'Pixel_5',
+          android_version: '14',
+          model: 'm',
+          held_by: null,
+        },
       ],
     });
   });
 
   it('two serials of one device are no choice: that device, one binding', async () => {
-    const w = world({ allowSerials: ['127.0.0.1:5555'] }, [online('emulator-5554'), online('127.0.0.1:5555')], { 'emulator-5554': 'Pixel_7', '127.0.0.1:5555': 'Pixel_7' });
+    const w = world({ allowSerials: ['127.0.0.1:5555'] }, [online('emulator-5554'), online('127.0.0.1:5555')], {
+      'emulator-5554': 'Pixel_7',
+      '127.0.0.1:5555': 'Pixel_7',
+    });
     expect((await w.call('ui_get_tree')).ok).toBe(true);
     expect([...w.devices.keys()]).toEqual(['emulator-5554']);
   });
 
   it('a non-loopback Appium refuses acting calls before any device is asked, even for its identity (INV-SAFE-1)', async () => {
-    const w = world({ udid: 'emulator-5554', udidExplicit: true, appiumUrl: 'http://192.0.2.10:4723' }, [online('emulator-5554')], { 'emulator-5554': 'Pixel_7' });
+    const w = world(
+      { udid: 'emulator-5554', udidExplicit: true, appiumUrl: 'http://192.0.2.10:4723' },
+      [online('emulator-5554')],
+      { 'emulator-5554': 'Pixel_7' },
+    );
     for (const tool of ['ui_tap', 'ui_session_open', 'emulator_get_status']) {
       const args = tool === 'ui_tap' ? { selector: { text: 'Apps' } } : {};
       expect((await w.call(tool, args)).error?.code, tool).toBe('APPIUM_UNAVAILABLE');
@@ -161,7 +217,11 @@ describe('discovery with ANDROID_UDID unset (issue 15 §1)', () => {
 });
 
 describe('one flow per device, several at once (issue 15 §2)', () => {
-  const twoEmulators = () => world({}, [online('emulator-5554'), online('emulator-5556')], { 'emulator-5554': 'Pixel_7', 'emulator-5556': 'Pixel_5' });
+  const twoEmulators = () =>
+    world({}, [online('emulator-5554'), online('emulator-5556')], {
+      'emulator-5554': 'Pixel_7',
+      'emulator-5556': 'Pixel_5',
+    });
 
   it('a device by serial or AVD name; each session_id acts on its own device only', async () => {
     const w = twoEmulators();
@@ -197,7 +257,7 @@ describe('one flow per device, several at once (issue 15 §2)', () => {
     expect((await w.call('ui_get_tree', { session_id: idA })).error?.code).toBe('INVALID_UI_SESSION');
   });
 
-  it('app_open with a session_id launches on the flow\'s device and polls its page source, never a dump under the flow', async () => {
+  it("app_open with a session_id launches on the flow's device and polls its page source, never a dump under the flow", async () => {
     const w = twoEmulators();
     const open = await w.call('ui_session_open', { device: 'emulator-5556' });
     const id = (open.data as { session_id: string }).session_id;
@@ -212,7 +272,10 @@ describe('one flow per device, several at once (issue 15 §2)', () => {
 
   it('a device name that is neither a listed serial nor an AVD name is refused, and so is one the guard refuses', async () => {
     const w = world({}, [online('emulator-5554'), online('R58M123ABC')], { 'emulator-5554': 'Pixel_7' });
-    expect((await w.call('ui_session_open', { device: 'Pixel_9' })).error).toMatchObject({ code: 'EMULATOR_UNAVAILABLE', message: expect.stringContaining("named 'Pixel_9'") });
+    expect((await w.call('ui_session_open', { device: 'Pixel_9' })).error).toMatchObject({
+      code: 'EMULATOR_UNAVAILABLE',
+      message: expect.stringContaining("named 'Pixel_9'"),
+    });
     expect((await w.call('ui_session_open', { device: 'R58M123ABC' })).error?.code).toBe('EMULATOR_UNAVAILABLE');
     expect((await w.call('ui_session_open', { device: '$(reboot)' })).error?.code).toBe('INVALID_ARGUMENT');
     expect(w.directory.asked).not.toContain('R58M123ABC');
@@ -222,7 +285,10 @@ describe('one flow per device, several at once (issue 15 §2)', () => {
 
 describe('one binding per device, not per serial (issue 15 §3)', () => {
   it('a flow opened through one serial owns the device for the other serial too', async () => {
-    const w = world({ allowSerials: ['127.0.0.1:5555'] }, [online('emulator-5554'), online('127.0.0.1:5555')], { 'emulator-5554': 'Pixel_7', '127.0.0.1:5555': 'Pixel_7' });
+    const w = world({ allowSerials: ['127.0.0.1:5555'] }, [online('emulator-5554'), online('127.0.0.1:5555')], {
+      'emulator-5554': 'Pixel_7',
+      '127.0.0.1:5555': 'Pixel_7',
+    });
     expect((await w.call('ui_session_open', { device: 'emulator-5554' })).ok).toBe(true);
     const other = await w.call('ui_session_open', { device: '127.0.0.1:5555' });
     expect(other.error?.code).toBe('EMULATOR_BUSY');
@@ -231,7 +297,7 @@ describe('one binding per device, not per serial (issue 15 §3)', () => {
   });
 });
 
-describe('a call scoped to a named device (the REST mirror\'s {id}, DeviceRouter.onDevice)', () => {
+describe("a call scoped to a named device (the REST mirror's {id}, DeviceRouter.onDevice)", () => {
   const listed = [online('emulator-5554'), online('emulator-5556')];
   const avd = { 'emulator-5554': 'Pixel_7', 'emulator-5556': 'Pixel_5' };
 
@@ -247,20 +313,29 @@ describe('a call scoped to a named device (the REST mirror\'s {id}, DeviceRouter
     expect(w.devices.get('emulator-5556')!.device.calls.length).toBe(before);
   });
 
-  it('with a flow\'s session_id: its own device acts in it; another device\'s scope refuses it with INVALID_UI_SESSION, nothing done', async () => {
+  it("with a flow's session_id: its own device acts in it; another device's scope refuses it with INVALID_UI_SESSION, nothing done", async () => {
     const w = world({}, listed, avd);
     w.devices.set('emulator-5556', { device: new FakeDevice(), automation: new FakeAutomation() });
     const b = w.devices.get('emulator-5556')!;
     b.automation.elements.set(locatorOf({ text: 'Calendar' }), 'Calendar');
     const opened = await w.call('ui_session_open', { device: 'Pixel_5' });
     const sessionId = String(opened.data.session_id);
-    expect((await w.callOn('emulator-5556', 'ui_tap', { selector: { text: 'Calendar' }, session_id: sessionId })).ok).toBe(true);
+    expect(
+      (await w.callOn('emulator-5556', 'ui_tap', { selector: { text: 'Calendar' }, session_id: sessionId })).ok,
+    ).toBe(true);
     const wrong = await w.callOn('emulator-5554', 'ui_tap', { selector: { text: 'Calendar' }, session_id: sessionId });
     expect(wrong.error?.code).toBe('INVALID_UI_SESSION');
     expect(wrong.error?.message).toContain('a flow on emulator-5556, not on emulator-5554');
     expect(w.devices.get('emulator-5554')?.automation.sessions.length ?? 0).toBe(0);
     expect(b.automation.log.filter((line) => line.endsWith(':click')).length).toBe(1);
     // An id no flow knows, scoped: the scoped device answers it (as the default device would unscoped).
-    expect((await w.callOn('emulator-5554', 'ui_tap', { selector: { text: 'Calendar' }, session_id: 'a-session-id-nobody-has-0001' })).error?.code).toBe('INVALID_UI_SESSION');
+    expect(
+      (
+        await w.callOn('emulator-5554', 'ui_tap', {
+          selector: { text: 'Calendar' },
+          session_id: 'a-session-id-nobody-has-0001',
+        })
+      ).error?.code,
+    ).toBe('INVALID_UI_SESSION');
   });
 });

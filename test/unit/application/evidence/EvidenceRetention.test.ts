@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { EvidenceHolds } from '../../../../src/application/evidence/EvidenceHolds.js';
-import { EvidenceRetention, MAX_REMOVALS_PER_WRITE, RESYNC_INTERVAL_MS } from '../../../../src/application/evidence/EvidenceRetention.js';
+import {
+  EvidenceRetention,
+  MAX_REMOVALS_PER_WRITE,
+  RESYNC_INTERVAL_MS,
+} from '../../../../src/application/evidence/EvidenceRetention.js';
 import { EvidenceWriter } from '../../../../src/application/evidence/EvidenceWriter.js';
 import { planPrune, type RetentionBound } from '../../../../src/domain/evidence/retention.js';
 import type { EvidenceHoldBoard } from '../../../../src/domain/ports.js';
@@ -169,7 +173,9 @@ describe('the retention bound applied after each write', () => {
     const board = new OtherProcessBoard();
     const { store, holds, writer, png } = setup({ maxFiles: 2, maxBytes: null }, { board });
     store.failWith = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
-    await expect(holds.during(undefined, () => writer.write('screen', png(4)))).rejects.toMatchObject({ code: 'EVIDENCE_WRITE_FAILED' });
+    await expect(holds.during(undefined, () => writer.write('screen', png(4)))).rejects.toMatchObject({
+      code: 'EVIDENCE_WRITE_FAILED',
+    });
     expect(board.history.at(-1)).toEqual([]);
     expect(board.history).toHaveLength(2);
   });
@@ -201,7 +207,9 @@ describe('the retention bound applied after each write', () => {
     const second = await capture();
     expect(store.files.has(second)).toBe(true);
     expect(store.files.size).toBe(2);
-    expect(logger.entries.filter((e) => e.level === 'warn').map((e) => e.message)).toEqual(['an evidence file past the retention bound could not be removed']);
+    expect(logger.entries.filter((e) => e.level === 'warn').map((e) => e.message)).toEqual([
+      'an evidence file past the retention bound could not be removed',
+    ]);
     store.removeFailure = null;
     const third = await capture();
     expect([...store.files.keys()]).toEqual([third]);
@@ -212,13 +220,16 @@ describe('the retention bound applied after each write', () => {
     store.list = () => Promise.reject(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
     const id = await capture();
     expect(store.files.has(id)).toBe(true);
-    expect(logger.entries.find((e) => e.level === 'warn')?.message).toBe('the evidence retention bound could not be applied; the action went on');
+    expect(logger.entries.find((e) => e.level === 'warn')?.message).toBe(
+      'the evidence retention bound could not be applied; the action went on',
+    );
   });
 
   it('a directory far over the bound shrinks by at most MAX_REMOVALS_PER_WRITE files a write', async () => {
     const { store, capture } = setup({ maxFiles: 5, maxBytes: null });
     const old = MAX_REMOVALS_PER_WRITE + 200;
-    for (let i = 0; i < old; i += 1) store.files.set(`20200101-000000-${String(i).padStart(6, '0')}-screen.png`, Buffer.alloc(1));
+    for (let i = 0; i < old; i += 1)
+      store.files.set(`20200101-000000-${String(i).padStart(6, '0')}-screen.png`, Buffer.alloc(1));
     await capture();
     expect(store.files.size).toBe(old + 1 - MAX_REMOVALS_PER_WRITE);
     await capture();

@@ -59,7 +59,12 @@ class SteppedWork implements TaskWork {
         this.stepsDone = step;
         progress(step, this.stepsTotal);
         if (this.fail) {
-          return { passed: false, report: { failed_step: step }, artifactIds: [`a-${this.label}-${step}.png`], error: { code: 'UI_ELEMENT_NOT_FOUND', message: 'not there' } };
+          return {
+            passed: false,
+            report: { failed_step: step },
+            artifactIds: [`a-${this.label}-${step}.png`],
+            error: { code: 'UI_ELEMENT_NOT_FOUND', message: 'not there' },
+          };
         }
       }
     } finally {
@@ -71,10 +76,14 @@ class SteppedWork implements TaskWork {
   }
 }
 
-function manager(clock = new FakeClock(), keys: Record<string, string> = { 'emulator-5554': 'avd:Pixel', Pixel: 'avd:Pixel', 'emulator-5556': 'serial:B' }) {
+function manager(
+  clock = new FakeClock(),
+  keys: Record<string, string> = { 'emulator-5554': 'avd:Pixel', Pixel: 'avd:Pixel', 'emulator-5556': 'serial:B' },
+) {
   const deviceKeyOf = (name: string): Promise<string> => {
     const key = keys[name];
-    if (key === undefined) return Promise.reject(new HarnessError('EMULATOR_UNAVAILABLE', `No allowed online device is named '${name}'.`));
+    if (key === undefined)
+      return Promise.reject(new HarnessError('EMULATOR_UNAVAILABLE', `No allowed online device is named '${name}'.`));
     return Promise.resolve(key);
   };
   return new TaskManager(clock, new SeededRandom(3), new RecordingLogger(), deviceKeyOf, POLICY);
@@ -88,7 +97,12 @@ describe('TaskManager', () => {
     const queued = await tasks.submit(work);
     // The lane was free: it starts at once, in the background.
     expect(queued.task_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(tasks.view(queued.task_id)).toMatchObject({ state: 'running', progress: { step: 0, of: 2 }, report: null, finished_at: null });
+    expect(tasks.view(queued.task_id)).toMatchObject({
+      state: 'running',
+      progress: { step: 0, of: 2 },
+      report: null,
+      finished_at: null,
+    });
     await flush();
     work.release();
     await flush();
@@ -96,7 +110,13 @@ describe('TaskManager', () => {
     work.release();
     await flush();
     const done = tasks.view(queued.task_id);
-    expect(done).toMatchObject({ state: 'passed', progress: { step: 2, of: 2 }, report: { steps_run: 2 }, error: null, queue_position: null });
+    expect(done).toMatchObject({
+      state: 'passed',
+      progress: { step: 2, of: 2 },
+      report: { steps_run: 2 },
+      error: null,
+      queue_position: null,
+    });
     expect(done?.evidence).toEqual([{ artifact_id: 'a-a.png', url: '/artifacts/a-a.png' }]);
     expect(done?.finished_at).not.toBeNull();
   });
@@ -108,7 +128,12 @@ describe('TaskManager', () => {
     await flush();
     work.release();
     await flush();
-    expect(tasks.view(task_id)).toMatchObject({ state: 'failed', progress: { step: 1, of: 3 }, report: { failed_step: 1 }, error: { code: 'UI_ELEMENT_NOT_FOUND' } });
+    expect(tasks.view(task_id)).toMatchObject({
+      state: 'failed',
+      progress: { step: 1, of: 3 },
+      report: { failed_step: 1 },
+      error: { code: 'UI_ELEMENT_NOT_FOUND' },
+    });
   });
 
   it('one task per device at a time, the others in FIFO order; another device runs meanwhile', async () => {
@@ -134,7 +159,12 @@ describe('TaskManager', () => {
     third.release();
     other.release();
     await flush();
-    expect(log.filter((line) => line.endsWith(':start'))).toEqual(['first:start', 'other:start', 'second:start', 'third:start']);
+    expect(log.filter((line) => line.endsWith(':start'))).toEqual([
+      'first:start',
+      'other:start',
+      'second:start',
+      'third:start',
+    ]);
     // Four finished and keepFinished is 3: the one that finished first is dropped.
     expect(ids.map((id) => tasks.view(id)?.state ?? 'dropped')).toEqual(['dropped', 'passed', 'passed', 'passed']);
   });
@@ -144,10 +174,17 @@ describe('TaskManager', () => {
     await tasks.submit(new SteppedWork('emulator-5554', 1, [], 'running'));
     await tasks.submit(new SteppedWork('emulator-5554', 1, [], 'q1'));
     await tasks.submit(new SteppedWork('emulator-5554', 1, [], 'q2'));
-    await expect(tasks.submit(new SteppedWork('Pixel', 1, [], 'q3'))).rejects.toMatchObject({ code: 'EMULATOR_BUSY', message: expect.stringContaining('2 tasks already wait for Pixel') });
+    await expect(tasks.submit(new SteppedWork('Pixel', 1, [], 'q3'))).rejects.toMatchObject({
+      code: 'EMULATOR_BUSY',
+      message: expect.stringContaining('2 tasks already wait for Pixel'),
+    });
     // Another device is not affected.
-    await expect(tasks.submit(new SteppedWork('emulator-5556', 1, [], 'b'))).resolves.toMatchObject({ state: 'running' });
-    await expect(tasks.submit(new SteppedWork('emulator-9999', 1, [], 'x'))).rejects.toMatchObject({ code: 'EMULATOR_UNAVAILABLE' });
+    await expect(tasks.submit(new SteppedWork('emulator-5556', 1, [], 'b'))).resolves.toMatchObject({
+      state: 'running',
+    });
+    await expect(tasks.submit(new SteppedWork('emulator-9999', 1, [], 'x'))).rejects.toMatchObject({
+      code: 'EMULATOR_UNAVAILABLE',
+    });
   });
 
   it('cancel of a queued task: it leaves the queue at once and never starts', async () => {
@@ -223,12 +260,21 @@ describe('TaskManager', () => {
 
   it('a work that throws is failed, never a crash; its message is kept only when it is a harness error', async () => {
     const tasks = manager();
-    const thrower = (error: unknown): TaskWork => ({ kind: 'goal', device: 'emulator-5554', stepsTotal: 5, run: () => Promise.reject(error) });
-    const typed = (await tasks.submit(thrower(new HarnessError('APPIUM_UNAVAILABLE', 'Appium does not answer.')))).task_id;
+    const thrower = (error: unknown): TaskWork => ({
+      kind: 'goal',
+      device: 'emulator-5554',
+      stepsTotal: 5,
+      run: () => Promise.reject(error),
+    });
+    const typed = (await tasks.submit(thrower(new HarnessError('APPIUM_UNAVAILABLE', 'Appium does not answer.'))))
+      .task_id;
     await flush();
     const raw = (await tasks.submit(thrower(new Error('/home/me/secret path')))).task_id;
     await flush();
-    expect(tasks.view(typed)).toMatchObject({ state: 'failed', error: { code: 'APPIUM_UNAVAILABLE', message: 'Appium does not answer.' } });
+    expect(tasks.view(typed)).toMatchObject({
+      state: 'failed',
+      error: { code: 'APPIUM_UNAVAILABLE', message: 'Appium does not answer.' },
+    });
     expect(tasks.view(raw)?.error?.code).toBe('INTERNAL_ERROR');
     expect(tasks.view(raw)?.error?.message).not.toContain('/home');
   });

@@ -30,15 +30,25 @@ function refusal(input: unknown): string {
 
 /** Each command line through `sh`: the words it splits into, per line. */
 function wordsThroughShell(shell: string, lines: readonly string[]): string[][] {
-  const script = lines.map((line) => `set -- ${line}; for w in "$@"; do printf '%s\\037' "$w"; done; printf '\\036'`).join('\n');
+  const script = lines
+    .map((line) => `set -- ${line}; for w in "$@"; do printf '%s\\037' "$w"; done; printf '\\036'`)
+    .join('\n');
   const out = execFileSync(shell, ['-c', script], { encoding: 'utf8', cwd: '/' });
-  return out.split('\x1e').slice(0, -1).map((chunk) => chunk.split('\x1f').slice(0, -1));
+  return out
+    .split('\x1e')
+    .slice(0, -1)
+    .map((chunk) => chunk.split('\x1f').slice(0, -1));
 }
 
 const acceptedLink = fc
   .tuple(
-    fc.stringMatching(/^[a-z][a-z0-9+.-]{0,10}$/).filter((s) => !['file', 'content', 'javascript', 'vbscript', 'data', 'intent'].includes(s)),
-    fc.array(fc.oneof(fc.constantFrom(...ALLOWED.split('')), fc.constantFrom('%20', '%27', '%3B', '%24', '%0A', '%00')), { minLength: 1, maxLength: 80 }),
+    fc
+      .stringMatching(/^[a-z][a-z0-9+.-]{0,10}$/)
+      .filter((s) => !['file', 'content', 'javascript', 'vbscript', 'data', 'intent'].includes(s)),
+    fc.array(
+      fc.oneof(fc.constantFrom(...ALLOWED.split('')), fc.constantFrom('%20', '%27', '%3B', '%24', '%0A', '%00')),
+      { minLength: 1, maxLength: 80 },
+    ),
   )
   .map(([scheme, rest]) => `${scheme}:${rest.join('')}`);
 
@@ -68,11 +78,17 @@ describe('app_open_link: the link grammar', () => {
     expect(refusal('https://x.com/`id`')).toMatch(/contains '`' at position 15/);
     expect(refusal('https://x.com/a\nreboot')).toMatch(/contains U\+000A at position 16/);
     expect(refusal('https://x.com/\u00e9')).toMatch(/contains U\+00E9 at position 15/);
-    expect(refusal('HTTPS://x.com')).toMatch(/^Invalid url: write the scheme in lower case \('https:'\), as Android matches it exactly\. /);
+    expect(refusal('HTTPS://x.com')).toMatch(
+      /^Invalid url: write the scheme in lower case \('https:'\), as Android matches it exactly\. /,
+    );
     expect(refusal('example.com/x')).toMatch(/^Invalid url: it does not start with a scheme/);
     expect(refusal('-n com.evil/.Main')).toMatch(/^Invalid url: it does not start with a scheme/);
-    expect(refusal('file:///sdcard/secret.txt')).toMatch(/^Invalid url: a file: URI reads the device's files, not an app's link; app_open_link opens links into apps\. /);
-    expect(refusal('intent:#Intent;component=com.evil/.X;end')).toMatch(/^Invalid url: an intent: URI describes another intent/);
+    expect(refusal('file:///sdcard/secret.txt')).toMatch(
+      /^Invalid url: a file: URI reads the device's files, not an app's link; app_open_link opens links into apps\. /,
+    );
+    expect(refusal('intent:#Intent;component=com.evil/.X;end')).toMatch(
+      /^Invalid url: an intent: URI describes another intent/,
+    );
     expect(refusal('content://contacts/people')).toMatch(/content: URI/);
     expect(refusal('javascript:alert(1)')).toMatch(/javascript: URI/);
     expect(refusal('https://x.com/100%')).toMatch(/a % must start a two-digit hexadecimal escape/);
@@ -98,56 +114,91 @@ describe('app_open_link: the link grammar', () => {
 
   it('accepts only characters that are inert inside single quotes, and never a quote', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 }), acceptedLink, acceptedLink.map((l) => `${l}'`)), (s) => {
-        let accepted: string | null = null;
-        try {
-          accepted = parseLinkUri(s);
-        } catch (error) {
-          expect((error as HarnessError).code).toBe('INVALID_ARGUMENT');
-        }
-        if (accepted !== null) expect(accepted).toMatch(/^[a-z][a-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#@&=+,]|%[0-9A-Fa-f]{2})+$/);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 60 }),
+          fc.string({ unit: 'binary', maxLength: 60 }),
+          acceptedLink,
+          acceptedLink.map((l) => `${l}'`),
+        ),
+        (s) => {
+          let accepted: string | null = null;
+          try {
+            accepted = parseLinkUri(s);
+          } catch (error) {
+            expect((error as HarnessError).code).toBe('INVALID_ARGUMENT');
+          }
+          if (accepted !== null)
+            expect(accepted).toMatch(/^[a-z][a-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#@&=+,]|%[0-9A-Fa-f]{2})+$/);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
 
-  it.skipIf(SHELLS.length === 0)('the command adb hands the device splits back into exactly the argv built, the link one word (real sh)', () => {
-    const samples = fc.sample(fc.tuple(acceptedLink, fc.option(fc.constantFrom('com.example.notes', 'com.android.chrome'), { nil: null })), { numRuns: 400, seed: 27 });
-    const hostile = [
-      'https://x.com/?a=1&reboot',
-      'https://x.com/#;reboot',
-      'myapp://x?q=~root&x=$HOME',
-      'https://x.com/*',
-      'https://x.com/?',
-      'https://x.com/[a]',
-    ].filter((l) => {
-      try {
-        parseLinkUri(l);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    const cases = [...samples, ...hostile.map((l) => [l, null] as const)].map(([link, pkg]) => ({
-      argv: ADB_COMMANDS.openLink(parseLinkUri(link), pkg as PackageName | null),
-      link,
-      pkg,
-    }));
-    for (const shell of SHELLS) {
-      // adb's client: `shell` + the rest joined with single spaces, no escaping (commandline.cpp, "just like ssh").
-      const parsed = wordsThroughShell(shell, cases.map((c) => c.argv.slice(1).join(' ')));
-      expect(parsed).toHaveLength(cases.length);
-      cases.forEach((c, i) => {
-        expect(parsed[i], `${shell}: ${c.link}`).toEqual(['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', c.link, ...(c.pkg ? [c.pkg] : [])]);
+  it.skipIf(SHELLS.length === 0)(
+    'the command adb hands the device splits back into exactly the argv built, the link one word (real sh)',
+    () => {
+      const samples = fc.sample(
+        fc.tuple(acceptedLink, fc.option(fc.constantFrom('com.example.notes', 'com.android.chrome'), { nil: null })),
+        { numRuns: 400, seed: 27 },
+      );
+      const hostile = [
+        'https://x.com/?a=1&reboot',
+        'https://x.com/#;reboot',
+        'myapp://x?q=~root&x=$HOME',
+        'https://x.com/*',
+        'https://x.com/?',
+        'https://x.com/[a]',
+      ].filter((l) => {
+        try {
+          parseLinkUri(l);
+          return true;
+        } catch {
+          return false;
+        }
       });
-    }
-  });
+      const cases = [...samples, ...hostile.map((l) => [l, null] as const)].map(([link, pkg]) => ({
+        argv: ADB_COMMANDS.openLink(parseLinkUri(link), pkg as PackageName | null),
+        link,
+        pkg,
+      }));
+      for (const shell of SHELLS) {
+        // adb's client: `shell` + the rest joined with single spaces, no escaping (commandline.cpp, "just like ssh").
+        const parsed = wordsThroughShell(
+          shell,
+          cases.map((c) => c.argv.slice(1).join(' ')),
+        );
+        expect(parsed).toHaveLength(cases.length);
+        cases.forEach((c, i) => {
+          expect(parsed[i], `${shell}: ${c.link}`).toEqual([
+            'am',
+            'start',
+            '-W',
+            '-a',
+            'android.intent.action.VIEW',
+            '-d',
+            c.link,
+            ...(c.pkg ? [c.pkg] : []),
+          ]);
+        });
+      }
+    },
+  );
 
   it('the adapter re-checks a link before the argv exists, whatever its type says', () => {
     expect(() => shellWordOfLink("https://x.com/'; reboot" as LinkUri)).toThrow(/not given to adb/);
     expect(() => ADB_COMMANDS.openLink('https://x.com/ok' as LinkUri, '-n x' as PackageName)).toThrow(/not valid/);
     expect(ADB_COMMANDS.openLink(parseLinkUri('notes://note/7'), 'com.example.notes' as PackageName)).toEqual([
-      'shell', 'am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', "'notes://note/7'", 'com.example.notes',
+      'shell',
+      'am',
+      'start',
+      '-W',
+      '-a',
+      'android.intent.action.VIEW',
+      '-d',
+      "'notes://note/7'",
+      'com.example.notes',
     ]);
   });
 });

@@ -16,7 +16,12 @@ describe('LocalApkFolder: the allowed folder, checked and read once (issue 16)',
 
   it('reads package and version from a real APK and hands over a private copy of exactly its bytes', async () => {
     const prepared = await new LocalApkFolder(fixture.dir).prepare(rel('settings.apk'));
-    expect(prepared).toMatchObject({ packageName: 'io.appium.settings', versionName: '8.0.9', versionCode: 191, sizeBytes: statSync(SETTINGS_APK).size });
+    expect(prepared).toMatchObject({
+      packageName: 'io.appium.settings',
+      versionName: '8.0.9',
+      versionCode: 191,
+      sizeBytes: statSync(SETTINGS_APK).size,
+    });
     expect(isPlainHostApkPath(prepared.hostPath)).toBe(true);
     expect(prepared.hostPath.startsWith(fixture.dir)).toBe(false);
     expect(readFileSync(prepared.hostPath).equals(readFileSync(SETTINGS_APK))).toBe(true);
@@ -40,7 +45,11 @@ describe('LocalApkFolder: the allowed folder, checked and read once (issue 16)',
   it('a manifest without versionCode answers null, not NaN', async () => {
     const folder = new LocalApkFolder(UIA2_TEST_APK.slice(0, UIA2_TEST_APK.lastIndexOf('/')));
     const prepared = await folder.prepare(rel('appium-uiautomator2-server-debug-androidTest.apk'));
-    expect(prepared).toMatchObject({ packageName: 'io.appium.uiautomator2.server.test', versionCode: null, versionName: null });
+    expect(prepared).toMatchObject({
+      packageName: 'io.appium.uiautomator2.server.test',
+      versionCode: null,
+      versionName: null,
+    });
     await prepared.release();
   });
 
@@ -61,8 +70,17 @@ describe('LocalApkFolder: the allowed folder, checked and read once (issue 16)',
   });
 
   it('refuses a file over the size bound, an unset folder (saying how to set it) and a folder that is gone', async () => {
-    await expect(new LocalApkFolder(fixture.dir, 1024).prepare(rel('settings.apk'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: /larger than/ });
-    await expect(new LocalApkFolder(null).prepare(rel('settings.apk'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: /Set ANDROID_MCP_APK_DIR/ });
-    await expect(new LocalApkFolder(`${fixture.dir}-gone`).prepare(rel('settings.apk'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: /does not exist or is not a folder/ });
+    await expect(new LocalApkFolder(fixture.dir, 1024).prepare(rel('settings.apk'))).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: /larger than/,
+    });
+    await expect(new LocalApkFolder(null).prepare(rel('settings.apk'))).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: /Set ANDROID_MCP_APK_DIR/,
+    });
+    await expect(new LocalApkFolder(`${fixture.dir}-gone`).prepare(rel('settings.apk'))).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: /does not exist or is not a folder/,
+    });
   });
 });

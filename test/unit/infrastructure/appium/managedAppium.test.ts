@@ -1,4 +1,13 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +65,11 @@ describe('locating the harness and its Appium', () => {
     writePackage(harness, 'android-mcp-harness', '0.1.0');
     writePackage(path.join(prefix, 'node_modules', 'appium'), 'appium', '3.8.0');
     writeFileSync(path.join(prefix, 'node_modules', 'appium', 'index.js'), '');
-    writePackage(path.join(prefix, 'node_modules', 'appium-uiautomator2-driver'), 'appium-uiautomator2-driver', '8.7.0');
+    writePackage(
+      path.join(prefix, 'node_modules', 'appium-uiautomator2-driver'),
+      'appium-uiautomator2-driver',
+      '8.7.0',
+    );
     const install = locateAppiumInstall(harness);
     expect(install).toEqual({
       appiumVersion: '3.8.0',
@@ -216,6 +229,9 @@ describe('EndpointAutomationGateway', () => {
     const gateway = new EndpointAutomationGateway(failing, () => {
       throw new Error('must not build a delegate');
     });
-    await expect(gateway.openSession({ idleTimeoutMs: 120_000 })).rejects.toMatchObject({ code: 'APPIUM_UNAVAILABLE', message: 'cannot start' });
+    await expect(gateway.openSession({ idleTimeoutMs: 120_000 })).rejects.toMatchObject({
+      code: 'APPIUM_UNAVAILABLE',
+      message: 'cannot start',
+    });
   });
 });

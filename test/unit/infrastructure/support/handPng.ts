@@ -64,7 +64,8 @@ function scanlines(spec: HandPngSpec, xs: number[], ys: number[]): Buffer {
       const perByte = 8 / spec.bitDepth;
       for (let i = 0; i < bits.length; i += perByte) {
         let byte = 0;
-        for (let j = 0; j < perByte; j++) byte |= ((bits[i + j] ?? 0) & ((1 << spec.bitDepth) - 1)) << (8 - spec.bitDepth * (j + 1));
+        for (let j = 0; j < perByte; j++)
+          byte |= ((bits[i + j] ?? 0) & ((1 << spec.bitDepth) - 1)) << (8 - spec.bitDepth * (j + 1));
         bytes.push(byte);
       }
     }

@@ -6,7 +6,10 @@ describe('app_stop and app_clear_data (toolset apps)', () => {
     const h = buildHarness({ toolsets: ['core', 'apps'] });
     h.device.foreground = 'com.example.app';
     const stop = await h.envelope('app_stop', { package_name: 'com.example.app' });
-    expect(stop).toMatchObject({ ok: true, data: { stopped_package: 'com.example.app', foreground_package: 'com.google.android.apps.nexuslauncher' } });
+    expect(stop).toMatchObject({
+      ok: true,
+      data: { stopped_package: 'com.example.app', foreground_package: 'com.google.android.apps.nexuslauncher' },
+    });
     expect(stop.evidence?.path).toMatch(/app-stop\.png$/);
     const clear = await h.envelope('app_clear_data', { package_name: 'com.example.app' });
     expect(clear).toMatchObject({ ok: true, data: { cleared_package: 'com.example.app' } });
@@ -24,9 +27,13 @@ describe('app_stop and app_clear_data (toolset apps)', () => {
     expect(h.device.stopped).toEqual([]);
     const refused = buildHarness({ toolsets: ['core', 'apps'], udid: 'bad-serial' });
     for (const value of ['a;reboot', '$(id)', '../x', '', 3, null]) {
-      expect((await refused.envelope('app_clear_data', { package_name: value })).error?.code, String(value)).toBe('INVALID_PACKAGE');
+      expect((await refused.envelope('app_clear_data', { package_name: value })).error?.code, String(value)).toBe(
+        'INVALID_PACKAGE',
+      );
     }
-    expect((await refused.envelope('app_clear_data', { package_name: 'com.example.app' })).error?.code).toBe('EMULATOR_UNAVAILABLE');
+    expect((await refused.envelope('app_clear_data', { package_name: 'com.example.app' })).error?.code).toBe(
+      'EMULATOR_UNAVAILABLE',
+    );
     expect(refused.device.calls).toEqual([]);
   });
 });
@@ -38,11 +45,18 @@ describe('app_stop and app_clear_data around a flow', () => {
     const sessionId = (opened.data as { session_id: string }).session_id;
     expect((await h.envelope('app_stop', { package_name: 'com.example.app' })).error?.code).toBe('EMULATOR_BUSY');
     expect(h.device.stopped).toEqual([]);
-    expect(await h.envelope('app_stop', { package_name: 'com.example.app', session_id: sessionId })).toMatchObject({ ok: true, data: { stopped_package: 'com.example.app' } });
-    expect(await h.envelope('app_clear_data', { package_name: 'com.example.app', session_id: sessionId })).toMatchObject({ ok: true, data: { cleared_package: 'com.example.app' } });
+    expect(await h.envelope('app_stop', { package_name: 'com.example.app', session_id: sessionId })).toMatchObject({
+      ok: true,
+      data: { stopped_package: 'com.example.app' },
+    });
+    expect(
+      await h.envelope('app_clear_data', { package_name: 'com.example.app', session_id: sessionId }),
+    ).toMatchObject({ ok: true, data: { cleared_package: 'com.example.app' } });
     expect([h.device.stopped, h.device.cleared]).toEqual([['com.example.app'], ['com.example.app']]);
     // Another id is the flow's rule: EMULATOR_BUSY, nothing done.
-    expect((await h.envelope('app_stop', { package_name: 'com.example.app', session_id: 'x'.repeat(32) })).error?.code).toBe('EMULATOR_BUSY');
+    expect(
+      (await h.envelope('app_stop', { package_name: 'com.example.app', session_id: 'x'.repeat(32) })).error?.code,
+    ).toBe('EMULATOR_BUSY');
     expect(h.device.stopped).toHaveLength(1);
     expect((await h.envelope('ui_session_close', { session_id: sessionId })).ok).toBe(true);
   });

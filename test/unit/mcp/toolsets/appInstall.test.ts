@@ -15,7 +15,13 @@ describe('app_install (toolset apps, issue 16)', () => {
     const fresh = await h.envelope('app_install', { apk: 'settings.apk', observe: false });
     expect(fresh).toMatchObject({
       ok: true,
-      data: { installed_package: 'io.appium.settings', version_name: '8.0.9', version_code: 191, replaced: false, foreground_package: 'com.android.settings' },
+      data: {
+        installed_package: 'io.appium.settings',
+        version_name: '8.0.9',
+        version_code: 191,
+        replaced: false,
+        foreground_package: 'com.android.settings',
+      },
     });
     expect(fresh.evidence?.path).toMatch(/app-install\.png$/);
     expect(h.device.calls).toEqual(['listPackages', 'installApk', 'getWindowState', 'screencap']);
@@ -33,19 +39,23 @@ describe('app_install (toolset apps, issue 16)', () => {
     expect(h.device.calls.slice(-3)).toEqual(['getWindowState', 'getDensity', 'dumpUi']);
   });
 
-  it('a flow blocks it without session_id (EMULATOR_BUSY, nothing sent); with the flow\'s id it installs inside the flow', async () => {
+  it("a flow blocks it without session_id (EMULATOR_BUSY, nothing sent); with the flow's id it installs inside the flow", async () => {
     const h = buildHarness({ toolsets: ['core', 'apps'], apkDir: fixture.dir });
     const sessionId = ((await h.envelope('ui_session_open', {})).data as { session_id: string }).session_id;
     expect((await h.envelope('app_install', { apk: 'settings.apk' })).error?.code).toBe('EMULATOR_BUSY');
     expect(h.device.installs).toEqual([]);
-    expect(await h.envelope('app_install', { apk: 'settings.apk', session_id: sessionId })).toMatchObject({ ok: true, data: { installed_package: 'io.appium.settings' } });
+    expect(await h.envelope('app_install', { apk: 'settings.apk', session_id: sessionId })).toMatchObject({
+      ok: true,
+      data: { installed_package: 'io.appium.settings' },
+    });
     expect(h.device.installs).toHaveLength(1);
     expect((await h.envelope('ui_session_close', { session_id: sessionId })).ok).toBe(true);
   });
 
-  it('maps the device\'s refusal to APP_INSTALL_FAILED with failure evidence', async () => {
+  it("maps the device's refusal to APP_INSTALL_FAILED with failure evidence", async () => {
     const h = buildHarness({ toolsets: ['core', 'apps'], apkDir: fixture.dir });
-    h.device.installOutput = 'Performing Streamed Install\nadb: failed to install /tmp/x/base.apk: Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: Existing package io.appium.settings signatures do not match newer version; ignoring!]';
+    h.device.installOutput =
+      'Performing Streamed Install\nadb: failed to install /tmp/x/base.apk: Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: Existing package io.appium.settings signatures do not match newer version; ignoring!]';
     const refused = await h.envelope('app_install', { apk: 'settings.apk' });
     expect(refused.error?.code).toBe('APP_INSTALL_FAILED');
     expect(refused.error?.message).toMatch(/signed with another key/);
@@ -68,7 +78,10 @@ describe('app_install (toolset apps, issue 16)', () => {
   it('without ANDROID_MCP_APK_DIR it is refused, saying how to set it', async () => {
     const h = buildHarness({ toolsets: ['core', 'apps'] });
     const refused = await h.envelope('app_install', { apk: 'settings.apk' });
-    expect(refused.error).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/Set ANDROID_MCP_APK_DIR/) });
+    expect(refused.error).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/Set ANDROID_MCP_APK_DIR/),
+    });
     expect(h.device.calls).toEqual([]);
   });
 });

@@ -47,7 +47,12 @@ class FakeDirectory implements DeviceDirectory {
   }
   facts(serial: string): Promise<DeviceFacts> {
     this.asked.push(serial);
-    return Promise.resolve({ identity: serial === 'emulator-5556' ? { key: 'avd:Pixel_8', avdName: 'Pixel_8', source: 'avd' } : serialIdentity(serial), androidVersion: '14', model: null });
+    return Promise.resolve({
+      identity:
+        serial === 'emulator-5556' ? { key: 'avd:Pixel_8', avdName: 'Pixel_8', source: 'avd' } : serialIdentity(serial),
+      androidVersion: '14',
+      model: null,
+    });
   }
   holderOf(identityKey: string): { pid: number; tool: string; since: string } | null {
     // Keyed by the device's identity, not its serial (issue 15).
@@ -80,10 +85,46 @@ describe('device_list (toolset device)', () => {
     expect(env.data).toEqual({
       count: 4,
       devices: [
-        { serial: 'emulator-5554', state: 'device', allowed: true, configured: true, avd_name: null, android_version: '14', model: 'sdk_gphone64', held_by: null },
-        { serial: 'emulator-5556', state: 'device', allowed: true, configured: false, avd_name: 'Pixel_8', android_version: '14', model: null, held_by: { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' } },
-        { serial: '127.0.0.1:5555', state: 'device', allowed: false, configured: false, avd_name: null, android_version: null, model: 'Pixel_7', held_by: null },
-        { serial: 'emulator-5558', state: 'offline', allowed: true, configured: false, avd_name: null, android_version: null, model: null, held_by: null },
+        {
+          serial: 'emulator-5554',
+          state: 'device',
+          allowed: true,
+          configured: true,
+          avd_name: null,
+          android_version: '14',
+          model: 'sdk_gphone64',
+          held_by: null,
+        },
+        {
+          serial: 'emulator-5556',
+          state: 'device',
+          allowed: true,
+          configured: false,
+          avd_name: 'Pixel_8',
+          android_version: '14',
+          model: null,
+          held_by: { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' },
+        },
+        {
+          serial: '127.0.0.1:5555',
+          state: 'device',
+          allowed: false,
+          configured: false,
+          avd_name: null,
+          android_version: null,
+          model: 'Pixel_7',
+          held_by: null,
+        },
+        {
+          serial: 'emulator-5558',
+          state: 'offline',
+          allowed: true,
+          configured: false,
+          avd_name: null,
+          android_version: null,
+          model: null,
+          held_by: null,
+        },
       ],
     });
     // A device the guard refuses, or one not online, is never contacted.

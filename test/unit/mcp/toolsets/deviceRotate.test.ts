@@ -22,9 +22,14 @@ describe('device_rotate (toolset device)', () => {
     }
     expect(refused.automation.sessions).toHaveLength(0);
     const h = buildHarness({ toolsets: ['core', 'device'] });
-    h.automation.failWith.setOrientation = new HarnessError('UI_ELEMENT_NOT_FOUND', 'The element refused the set orientation (invalid element state).');
+    h.automation.failWith.setOrientation = new HarnessError(
+      'UI_ELEMENT_NOT_FOUND',
+      'The element refused the set orientation (invalid element state).',
+    );
     const stuck = await drive(h.clock, h.envelope('device_rotate', { orientation: 'landscape' }));
     expect(stuck.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
-    expect(stuck.error?.message).toBe('The screen did not turn to landscape within 2 s: the app in front fixes its orientation, or the device does not rotate. Nothing else changed; call ui_get_tree to see the screen.');
+    expect(stuck.error?.message).toBe(
+      'The screen did not turn to landscape within 2 s: the app in front fixes its orientation, or the device does not rotate. Nothing else changed; call ui_get_tree to see the screen.',
+    );
   });
 });

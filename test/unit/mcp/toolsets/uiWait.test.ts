@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildHarness, drive } from '../../../support/fakes/harness.js';
 import { settingsAppsDump } from '../../../support/fakes/screens.js';
 
-const SAVED = '<node index="9" text="Saved" resource-id="" class="android.widget.TextView" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,800][1080,900]" />';
+const SAVED =
+  '<node index="9" text="Saved" resource-id="" class="android.widget.TextView" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,800][1080,900]" />';
 
 function harness() {
   return buildHarness({ toolsets: ['core', 'wait'] });
@@ -35,18 +36,27 @@ describe('ui_wait (toolset wait)', () => {
     h.clock.setTimeout(() => {
       h.device.dump = settingsAppsDump().replace('text="Clock"', 'text="Clocks"');
     }, 1_000);
-    const gone = await drive(h.clock, h.envelope('ui_wait', { selector: { text: 'Clock' }, until: 'gone', timeout_s: 5 }));
+    const gone = await drive(
+      h.clock,
+      h.envelope('ui_wait', { selector: { text: 'Clock' }, until: 'gone', timeout_s: 5 }),
+    );
     expect(gone).toMatchObject({ ok: true, data: { until: 'gone' } });
   });
 
   it('times out within its bound with OPERATION_TIMEOUT naming what was still (not) there, and frees the gate', async () => {
     const h = harness();
     const started = h.clock.monotonicMs();
-    const env = await drive(h.clock, h.envelope('ui_wait', { selector: { text: 'Saved' }, until: 'visible', timeout_s: 3 }));
+    const env = await drive(
+      h.clock,
+      h.envelope('ui_wait', { selector: { text: 'Saved' }, until: 'visible', timeout_s: 3 }),
+    );
     expect(h.clock.monotonicMs() - started).toBeLessThanOrEqual(3_100);
     expect(env.error?.code).toBe('OPERATION_TIMEOUT');
     expect(env.error?.message).toMatch(/\{"text":"Saved"\} was still not on screen after 3 s/);
-    const stays = await drive(h.clock, h.envelope('ui_wait', { selector: { text: 'Calendar' }, until: 'gone', timeout_s: 1 }));
+    const stays = await drive(
+      h.clock,
+      h.envelope('ui_wait', { selector: { text: 'Calendar' }, until: 'gone', timeout_s: 1 }),
+    );
     expect(stays.error?.message).toMatch(/\{"text":"Calendar"\} was still on screen after 1 s/);
     // The gate is free again: the next call runs.
     expect((await drive(h.clock, h.envelope('ui_get_tree'))).ok).toBe(true);
@@ -56,7 +66,10 @@ describe('ui_wait (toolset wait)', () => {
     const h = harness();
     h.device.hang.add('dumpUi');
     const started = h.clock.monotonicMs();
-    const env = await drive(h.clock, h.envelope('ui_wait', { selector: { text: 'Saved' }, until: 'visible', timeout_s: 2 }));
+    const env = await drive(
+      h.clock,
+      h.envelope('ui_wait', { selector: { text: 'Saved' }, until: 'visible', timeout_s: 2 }),
+    );
     expect(env.error?.code).toBe('OPERATION_TIMEOUT');
     expect(env.error?.message).toMatch(/could not be read within 2 s/);
     expect(h.clock.monotonicMs() - started).toBeLessThanOrEqual(2_100);
@@ -74,7 +87,8 @@ describe('ui_wait (toolset wait)', () => {
       [{ selector: { text: 'a' }, until: 'gone', timeout_s: Number.NaN }, 'INVALID_ARGUMENT'],
       [{ selector: { text: 'a' }, until: 'gone' }, 'EMULATOR_UNAVAILABLE'],
     ];
-    for (const [args, code] of cases) expect((await h.envelope('ui_wait', args)).error?.code, JSON.stringify(args)).toBe(code);
+    for (const [args, code] of cases)
+      expect((await h.envelope('ui_wait', args)).error?.code, JSON.stringify(args)).toBe(code);
     expect(h.device.calls).toEqual([]);
   });
 });
