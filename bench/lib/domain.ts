@@ -1,7 +1,7 @@
 /**
  * The bench's only door into the harness's domain: the two pinned entry points (parseDump,
- * summariseScreen, the latter with refs as ui_get_tree attaches them) and the envelope as a client receives it. Loaded dynamically so the bench can
- * say "not measured" instead of crashing when the domain does not load.
+ * summariseScreen, the latter with refs as ui_get_tree attaches them) and the envelope as a client receives it.
+ * Loaded dynamically so the bench can say "not measured" instead of crashing when the domain does not load.
  */
 import { randomUUID } from 'node:crypto';
 import type { UiNode, UiTree } from '../../src/domain/tree/uiNode.js';
@@ -11,7 +11,7 @@ import type { WireSummary } from '../../src/application/screen/wireSummary.js';
 
 export interface DomainApi {
   parseDump(xml: string): UiTree;
-  /** What ui_get_tree answers by default: refs, no bounds (issue 14). */
+  /** What ui_get_tree answers by default: refs, no bounds. */
   summariseScreen(tree: UiTree, context: ScreenContext): WireSummary;
   /** The same with `include_bounds: true` (what the target comparisons need). */
   summariseWithBounds(tree: UiTree, context: ScreenContext): ScreenSummary;
@@ -83,7 +83,7 @@ export function screenOf(tree: UiTree): { width: number; height: number } {
   return { width: right, height: bottom };
 }
 
-/** CONTRACT §2: the envelope whose JSON is the text block and which is also the structuredContent. */
+/** The envelope (docs/contract.md, "The envelope") whose JSON is the text block and which is also the structuredContent. */
 export function envelopeFor<S extends WireSummary>(summary: S): Envelope<S> {
   return { ok: true, operation_id: randomUUID(), tool: 'ui_get_tree', data: summary, evidence: null, error: null };
 }
@@ -93,7 +93,7 @@ export function isVisibleNode(n: UiNode): boolean {
   return b !== null && b.right > b.left && b.bottom > b.top;
 }
 
-/** CONTRACT §6 roles, restated here so the bench can classify without importing domain internals. */
+/** The summary's roles, restated here so the bench can classify without importing domain internals. */
 export function hasRole(n: UiNode): boolean {
   if (n.scrollable) return false;
   return n.className.endsWith('EditText') || n.checkable || n.clickable || n.longClickable;

@@ -60,7 +60,12 @@ async function oneSpawn(s: ServerUnderTest): Promise<Sample> {
     if (raw === null) throw new Error('tools/list answered without a tools array');
     return { total_ms: total, init_ms: spawned.initialized_ms, rawResult: raw as Sample['rawResult'] };
   } catch (err) {
-    throw new Error(`${err instanceof Error ? err.message : String(err)}; stderr: ${spawned.stderrTail().slice(-300)}`);
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}; stderr: ${spawned.stderrTail().slice(-300)}`,
+      {
+        cause: err,
+      },
+    );
   } finally {
     await spawned.client.close().catch(() => undefined);
   }

@@ -1,5 +1,5 @@
 /**
- * Part 6: what one `screencap -p` costs the virtual device (issue 11, item 3): the tree drawn with
+ * Part 6: what one `screencap -p` costs the virtual device: the tree drawn with
  * real text (skia through @napi-rs/canvas, the bundled Roboto) and encoded as a 1080x2400 PNG.
  * In process, on the renderer itself, so the device's per-screen cache does not hide the work: per
  * screen, the first (cold) render, then warm-up renders and N timed renders; wall and CPU time

@@ -54,7 +54,7 @@ export type EndToEndResult =
       readonly tools: ToolLatency[];
       readonly flowSaving?: { without_ms: number; with_ms: number };
       /**
-       * Issue 14: consecutive per-action ui_tap calls (no session_id, one device_back between two) against
+       * Consecutive per-action ui_tap calls (no session_id, one device_back between two) against
        * ui_tap inside a flow. `first_ms` is the first call of the series (it opens the session);
        * `later_ms` the median of the later ones; `ratio` = later / in-flow median.
        */
@@ -197,7 +197,7 @@ const PER_ACTION_LATER = 'ui_tap (no flow, later in the series)';
 type Call = (label: string, name: string, args?: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
 
 /**
- * Issue 14: what a model that never opens a flow pays per tap. `settings_open_apps` first (it
+ * What a model that never opens a flow pays per tap. `settings_open_apps` first (it
  * navigates through adb and dumps, so no session of the harness is left from before), then
  * `ui_tap` on an app row and `device_back`, repeated, without session_id and without pause:
  * the first tap opens a session, the later ones find what the harness kept (or open their own).
@@ -257,7 +257,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
     cleanups.push(async () => rmSync(dirname(appium.logFile), { recursive: true, force: true }));
     cleanups.push(() => appium.stop());
     cleanups.push(async () => {
-      // No Appium session may outlive the run (CONTRACT INV-SESSION-1); say so if one did.
+      // No Appium session may outlive the run (the contract's no-orphan rule); say so if one did.
       const left = await appium.sessionIds().catch(() => []);
       if (left.length > 0) notes.push(`${left.length} Appium session(s) left after the run`);
     });
@@ -403,6 +403,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
           serial,
           dumpXml: () => vd.device.dumpXml(),
           reset: () => vd.device.setScreen('settings_home'),
+          intervals: () => [...timedAdb.intervals(), ...proxy.intervals()],
         },
         log,
       );

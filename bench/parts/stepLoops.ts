@@ -11,7 +11,7 @@
  * the Settings home in process (not timed), then `app_open` as the flow runner does.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -20,6 +20,8 @@ import { REPO_ROOT } from '../lib/paths.js';
 import { median, round } from '../lib/stats.js';
 import { measure } from '../lib/tokens.js';
 import { formatMobileMcpText, mobileMcpElements } from '../peers/mobileMcp.js';
+import type { Interval } from '../lib/timedAdb.js';
+import { coveredMs } from '../lib/timedProxy.js';
 
 export const STEP_FLOWS = ['example.json', 'login-form.json', 'search-list.json'] as const;
 export type LoopName = 'one call (after)' | 'act then ui_get_tree' | 'mobile-mcp (act, list elements)';
@@ -41,7 +43,21 @@ export interface StepLoopsResult {
   readonly ratios: { flow: string; tokens_a_over_b: number; tokens_a_over_c: number }[];
   /** Median wall time of `ui_tap` inside a flow, in loop (a) and (b) (target ≤ 100 ms). */
   readonly ui_tap_in_flow_ms: { after: number; observe_false: number; calls: number };
+  /**
+   * Where an in-flow `ui_tap` spends its time, per loop: the median count and wall time of each kind
+   * of adb process and Appium request inside the call, and the time covered by neither (the harness).
+   */
+  readonly ui_tap_profile?: { after: TapProfile; observe_false: TapProfile };
   readonly notes: string[];
+}
+
+export interface TapProfile {
+  readonly taps: number;
+  readonly total_ms: number;
+  /** Time covered by no adb process and no Appium request. */
+  readonly harness_ms: number;
+  /** Per kind ("adb shell dumpsys window", "appium POST /element"): median count per tap and median ms per tap (summed). */
+  readonly kinds: { readonly kind: string; readonly count: number; readonly ms: number }[];
 }
 
 interface FlowStep {
@@ -58,6 +74,39 @@ export interface StepLoopsEnv {
   readonly dumpXml: () => string;
   /** Puts the device back on the flows' first screen (the previous loop may have left it anywhere). */
   readonly reset: () => void;
+  /** Every adb process and Appium request so far, with wall-clock (epoch ms) start and end, to profile a tap. */
+  readonly intervals?: () => Interval[];
+}
+
+/** What an adb argv or an Appium request is, without serials, ports, session and element ids. */
+function kindOf(what: string): string {
+  if (/^(GET|POST|DELETE) /.test(what)) {
+    const [method, path = ''] = what.split(' ');
+    return `appium ${method} ${path.replace(/^\/session\/[^/]+/, '').replace(/\/element\/[^/]+/, '/element/:id') || '/'}`;
+  }
+  const argv = what
+    .split(' ')
+    .filter((a, i, all) => !(a === '-P' || a === '-s' || all[i - 1] === '-P' || all[i - 1] === '-s'));
+  return `adb ${argv.slice(0, argv[0] === 'shell' || argv[0] === 'exec-out' ? 3 : 1).join(' ')}`;
+}
+
+function profileOf(taps: readonly { from: number; to: number; inside: Interval[] }[]): TapProfile {
+  const kinds = new Set(taps.flatMap((t) => t.inside.map((i) => kindOf(i.what))));
+  return {
+    taps: taps.length,
+    total_ms: round(median(taps.map((t) => t.to - t.from)), 1),
+    harness_ms: round(median(taps.map((t) => t.to - t.from - coveredMs(t.inside, t.from, t.to))), 1),
+    kinds: [...kinds]
+      .map((kind) => {
+        const of = taps.map((t) => t.inside.filter((i) => kindOf(i.what) === kind));
+        return {
+          kind,
+          count: median(of.map((list) => list.length)),
+          ms: round(median(of.map((list) => coveredMs(list, 0, Number.POSITIVE_INFINITY))), 1),
+        };
+      })
+      .sort((a, b) => b.ms - a.ms),
+  };
 }
 
 const textOf = (r: CallToolResult): string => {
@@ -74,16 +123,30 @@ const okOf = (r: CallToolResult): { ok: boolean; error?: string } => {
   return e.ok ? { ok: true } : { ok: false, error: `${e.error?.code}: ${e.error?.message}`.slice(0, 200) };
 };
 const run = promisify(execFile);
+/** A file to append every answer the model reads to, one JSON line each (to see where the tokens go). */
+const ANSWERS_FILE = process.env.BENCH_STEP_ANSWERS;
+const keep = (flow: string, loop: string, tool: string, text: string): void => {
+  if (ANSWERS_FILE)
+    appendFileSync(ANSWERS_FILE, `${JSON.stringify({ flow, loop, tool, tokens: measure(text).tokens_o200k, text })}\n`);
+};
 
 export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => void): Promise<StepLoopsResult> {
   const notes: string[] = [];
   const rows: LoopFigures[] = [];
   const taps: { after: number[]; off: number[] } = { after: [], off: [] };
+  const profiled: {
+    after: { from: number; to: number; inside: Interval[] }[];
+    off: { from: number; to: number; inside: Interval[] }[];
+  } = { after: [], off: [] };
   let dumpFallbacks = 0;
-  const call = async (name: string, args: Record<string, unknown>): Promise<{ result: CallToolResult; ms: number }> => {
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ result: CallToolResult; ms: number; from: number; to: number }> => {
     const from = performance.now();
     const result = (await env.client.callTool({ name, arguments: args })) as CallToolResult;
-    return { result, ms: performance.now() - from };
+    const to = performance.now();
+    return { result, ms: to - from, from: performance.timeOrigin + from, to: performance.timeOrigin + to };
   };
   const adbDump = async (): Promise<string> => {
     const { stdout } = await run(
@@ -125,18 +188,23 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
         const act = await call(step.tool, args);
         calls++;
         tokens += measure(textOf(act.result)).tokens_o200k;
+        keep(file, loop, step.tool, textOf(act.result));
         ms += act.ms;
         const verdict = okOf(act.result);
         if (!verdict.ok) {
           failed++;
           firstError ??= `${step.tool}: ${verdict.error}`;
         }
-        if (step.tool === 'ui_tap' && sessionId && verdict.ok)
+        if (step.tool === 'ui_tap' && sessionId && verdict.ok) {
           (loop === 'one call (after)' ? taps.after : taps.off).push(act.ms);
+          const inside = (env.intervals?.() ?? []).filter((i) => i.end > act.from && i.start < act.to);
+          (loop === 'one call (after)' ? profiled.after : profiled.off).push({ from: act.from, to: act.to, inside });
+        }
         if (loop === 'act then ui_get_tree') {
           const read = await call('ui_get_tree', inFlow);
           calls++;
           tokens += measure(textOf(read.result)).tokens_o200k;
+          keep(file, loop, 'ui_get_tree', textOf(read.result));
           ms += read.ms;
         } else if (loop === 'mobile-mcp (act, list elements)') {
           const from = performance.now();
@@ -144,6 +212,7 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
           ms += performance.now() - from;
           calls++;
           tokens += measure(list).tokens_o200k;
+          keep(file, loop, 'mobile-mcp list', list);
         }
       }
       if (sessionId) await call('ui_session_close', { session_id: sessionId });
@@ -184,6 +253,9 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
       observe_false: round(median(taps.off), 1),
       calls: taps.after.length,
     },
+    ...(env.intervals
+      ? { ui_tap_profile: { after: profileOf(profiled.after), observe_false: profileOf(profiled.off) } }
+      : {}),
     notes,
   };
 }

@@ -107,9 +107,11 @@ function labelOf(n: UiNode): string {
   return '';
 }
 
-/** CONTRACT §4: a selector value is at most 256 code points, without control or bidi characters (\n \r \t allowed). */
+/** The contract's selector rule: a selector value is at most 256 code points, without control or bidi characters (\n \r \t allowed). */
 function usableAsSelector(v: string): boolean {
   if (v.trim() === '' || [...v].length > 256) return false;
+  // Control characters are what the rule refuses: the pattern must name them.
+  // eslint-disable-next-line no-control-regex
   return !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(v);
 }
 

@@ -336,6 +336,41 @@ function stepSection(r: BenchResults): string {
     ),
     '',
     `ui_tap inside a flow: ${s.ui_tap_in_flow_ms.after} ms median answering after, ${s.ui_tap_in_flow_ms.observe_false} ms with observe: false (${s.ui_tap_in_flow_ms.calls} taps each; target ≤ 100 ms).`,
+    ...(s.ui_tap_profile
+      ? [
+          '',
+          'Where an in-flow ui_tap spends its time (median per tap: how many of each adb process or Appium request, and the time they cover; they overlap, so the rows add up to more than the call):',
+          '',
+          table(
+            ['kind', 'after: count', 'after: ms', 'observe: false: count', 'observe: false: ms'],
+            [
+              [
+                'the call',
+                s.ui_tap_profile.after.taps,
+                s.ui_tap_profile.after.total_ms,
+                s.ui_tap_profile.observe_false.taps,
+                s.ui_tap_profile.observe_false.total_ms,
+              ],
+              [
+                'covered by neither adb nor Appium (the harness)',
+                '',
+                s.ui_tap_profile.after.harness_ms,
+                '',
+                s.ui_tap_profile.observe_false.harness_ms,
+              ],
+              ...[
+                ...new Set(
+                  [...s.ui_tap_profile.after.kinds, ...s.ui_tap_profile.observe_false.kinds].map((k) => k.kind),
+                ),
+              ].map((kind) => {
+                const a = s.ui_tap_profile?.after.kinds.find((k) => k.kind === kind);
+                const o = s.ui_tap_profile?.observe_false.kinds.find((k) => k.kind === kind);
+                return [kind, a?.count ?? 0, a?.ms ?? 0, o?.count ?? 0, o?.ms ?? 0];
+              }),
+            ],
+          ),
+        ]
+      : []),
     ...s.notes.map((n) => `- ${n}`),
     '',
   ].join('\n');

@@ -1,8 +1,10 @@
 /**
- * `node --import tsx bench/tools/summarySize.ts [--by-field] [--files] [--dir=PATH]`: the summary's size against the raw XML
- * over ../shared/fixtures (or every .xml/.uix file of PATH: a held-out set of real dumps kept outside the repository), as part 1 measures it (text block = the envelope's minified JSON, refs attached by one
- * registry for the whole run; a fixed operation id), in bytes and o200k tokens; median and p90 (nearest rank). With --by-field, what each
- * part of the summary costs (bytes of its JSON, summed over the fixtures), to see where the bytes go.
+ * `node --import tsx bench/tools/summarySize.ts [--by-field] [--files] [--dir=PATH]`: the summary's size against
+ * the raw XML over ../shared/fixtures (or every .xml/.uix file of PATH: a held-out set of real dumps kept outside
+ * the repository), as part 1 measures it (text block = the envelope's minified JSON, refs attached by one registry
+ * for the whole run; a fixed operation id), in bytes and o200k tokens; median and p90 (nearest rank). With
+ * --by-field, what each part of the summary costs (bytes of its JSON, summed over the fixtures), to see where the
+ * bytes go.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * `node --import tsx bench/tools/whatIf.ts`: what each step of issue 14's shape saved (the `undo` rows put one back)
+ * `node --import tsx bench/tools/whatIf.ts`: what each step of the flat shape saved (the `undo` rows put one back)
  * and what each change not adopted would save, measured as part 1 measures the summary (text block, refs from one
- * registry, ../shared/fixtures), each applied alone to the default answer, then the ones not adopted together. docs/performance.md quotes the table; nothing here ships.
+ * registry, ../shared/fixtures), each applied alone to the default answer, then the ones not adopted together.
+ * docs/performance.md quotes the table; nothing here ships.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,8 +37,8 @@ const idToResourceId = (s: Obj | null, prefix: string): void => {
 };
 
 /**
- * Each applied alone to the default answer (issue 14's shape: flat entries, `id`, no bounds). The
- * first three put back what issue 14 took out, to show what each step saved; the rest are not adopted.
+ * Each applied alone to the default answer (the flat shape: flat entries, `id`, no bounds). The
+ * first three put back what the flat shape took out, to show what each step saved; the rest are not adopted.
  */
 const CHANGES: Record<string, (s: Wire) => void> = {
   'undo: nested `selector` object': (s) => {

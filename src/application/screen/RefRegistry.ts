@@ -1,5 +1,5 @@
 /**
- * The refs of ui_get_tree answers (issue 13): which element each ref names, for how long.
+ * The refs of ui_get_tree answers: which element each ref names, for how long.
  *
  * - A ref is `e` + a base-36 serial that only grows while the server runs, so a ref string is
  *   given to one element only: an old ref can never name something new (docs/summary.md, "Refs").

@@ -1,7 +1,7 @@
 /**
- * The reads a client was answered (docs/contract.md §2, "Only what changed"): every summary that
+ * The reads a client was answered (docs/contract.md, "Only what changed"): every summary that
  * goes out (ui_get_tree, an action's `after`, ui_wait) gets a read id and becomes the last read of
- * its device, and the next one may be sent as a diff against it. "The client" is this server
+ * its device, and the next one may be sent as a diff against it or one of the reads just before. "The client" is this server
  * process: one per stdio client, shared by the callers of one stateless HTTP server, which is why
  * every diff names the read it is relative to.
  *
@@ -12,7 +12,7 @@ import type { DeviceGateway } from '../../domain/ports.js';
 import { SUMMARY_BUDGET_BYTES, wireBytesOfJson } from '../../domain/summary/answerBudget.js';
 import { diffSummaries, isSameScreen } from '../../domain/summary/screenDiff.js';
 import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
-import type { RefLookup, RefRegistry } from './RefRegistry.js';
+import { REF_GENERATIONS, type RefLookup, type RefRegistry } from './RefRegistry.js';
 import type { ScreenSummary } from '../../domain/tree/screen.js';
 import type { ScreenReading } from './ScreenReader.js';
 import { summaryForAnswer, type WireSummary } from './wireSummary.js';
@@ -35,17 +35,26 @@ export interface ReadOptions {
   readonly includeBounds?: boolean;
 }
 
+/**
+ * How many of a device's reads a diff may be relative to: the last one and those just before it.
+ * Back returns to a screen read a few steps ago, whose entries keep their refs: a diff against that
+ * read says "nothing changed" where the last read would make it the whole screen again. Past the
+ * refs' own life no entry of an older read would still carry its ref, so that is the bound.
+ */
+export const DIFF_BASES = REF_GENERATIONS;
+
 export class ScreenReads {
   private serial = 0;
-  private readonly byDevice = new WeakMap<DeviceGateway, LastRead>();
+  /** Per device, its recent reads, the newest first (at most DIFF_BASES). */
+  private readonly byDevice = new WeakMap<DeviceGateway, readonly LastRead[]>();
   private newest: LastRead | undefined;
 
   constructor(private readonly refs: RefRegistry) {}
 
   /**
    * The reading as it is answered: refs attached, within the summary's share of the answer
-   * budget, with its read id; a diff against the device's last read when asked for and the screen
-   * is the same one and the diff is the smaller. Recorded as the device's last read either way.
+   * budget, with its read id; a diff when asked for, the screen is the same one as one of the
+   * device's recent reads and the diff is the smaller. Recorded as the device's last read either way.
    */
   answer(device: DeviceGateway, reading: ScreenReading, options: ReadOptions): Record<string, unknown> {
     return this.answerAndBounds(device, reading, options).answer;
@@ -72,7 +81,7 @@ export class ScreenReads {
     options: ReadOptions,
   ): Record<string, unknown> {
     const whole = fitSummaryToBudget(summaryForAnswer(withRefs, false), SUMMARY_BUDGET_BYTES);
-    const previous = this.byDevice.get(device);
+    const recent = this.byDevice.get(device) ?? [];
     this.serial += 1;
     const read = `r${this.serial.toString(36)}`;
     const record: LastRead = {
@@ -81,20 +90,21 @@ export class ScreenReads {
       foregroundActivity: reading.window.foregroundActivity ?? null,
       summary: whole,
     };
-    this.byDevice.set(device, record);
+    this.byDevice.set(device, [record, ...recent].slice(0, DIFF_BASES));
     this.newest = record;
     if (options.includeBounds === true)
       return { read, ...fitSummaryToBudget(summaryForAnswer(withRefs, true), SUMMARY_BUDGET_BYTES) };
-    const wholeAnswer = { read, ...whole };
-    if (
-      !options.diff ||
-      previous === undefined ||
-      !sameWindow(previous, record) ||
-      !isSameScreen(previous.summary, whole)
-    )
-      return wholeAnswer;
-    const diff = { read, diff_of: previous.read, ...diffSummaries(previous.summary, whole) };
-    return wireBytesOfJson(JSON.stringify(diff)) < wireBytesOfJson(JSON.stringify(wholeAnswer)) ? diff : wholeAnswer;
+    let smallest: Record<string, unknown> = { read, ...whole };
+    if (!options.diff) return smallest;
+    let smallestBytes = wireBytesOfJson(JSON.stringify(smallest));
+    // The newest base first: on a tie the last read wins.
+    for (const base of recent) {
+      if (!sameWindow(base, record) || !isSameScreen(base.summary, whole)) continue;
+      const diff = { read, diff_of: base.read, ...diffSummaries(base.summary, whole) };
+      const bytes = wireBytesOfJson(JSON.stringify(diff));
+      if (bytes < smallestBytes) [smallest, smallestBytes] = [diff, bytes];
+    }
+    return smallest;
   }
 
   /**
@@ -115,7 +125,7 @@ export class ScreenReads {
 
   /** The device's last read, as the client was answered it (undefined before any). */
   last(device: DeviceGateway): LastRead | undefined {
-    return this.byDevice.get(device);
+    return this.byDevice.get(device)?.[0];
   }
 
   /** The last read of any device. */

@@ -1,5 +1,5 @@
 /**
- * Issue 12: a locked or sleeping screen. Behind the keyguard `am start` still "succeeds" (the
+ * A locked or sleeping screen. Behind the keyguard `am start` still "succeeds" (the
  * activity starts, behind the lock screen) and taps reach the lock screen, not the app; with the
  * display off input is dropped. So launches and actions first ask the device whether its screen
  * can be used, and answer DEVICE_LOCKED instead of a success nobody can see. The harness never

@@ -2,7 +2,7 @@ import type { Clock, DeviceGateway } from '../../domain/ports.js';
 import type { WindowState } from '../../domain/tree/screen.js';
 
 /**
- * Issue 12: the window focus lags behind navigation. UiAutomator2's PressBack returns without
+ * The window focus lags behind navigation. UiAutomator2's PressBack returns without
  * waiting for idle (`UiDevice.pressBack` waits at most for the first accessibility event), so
  * `dumpsys window` can still name the old window, or none (`mCurrentFocus=null`), for a few hundred
  * ms. Reads are this far apart, and the wait ends at the bound with what was read last.
@@ -32,7 +32,7 @@ export interface SettledForeground {
 }
 
 /**
- * Issue 12: the driver starts io.appium.settings's activity when its service is not running (the
+ * The driver starts io.appium.settings's activity when its service is not running (the
  * first session after boot); it holds the focus for a moment, then finishes. It is never the app in front.
  */
 export const SETTINGS_HELPER_PACKAGE = 'io.appium.settings';

@@ -1,5 +1,5 @@
 /**
- * The summary as an answer carries it (issue 14), and the small readers everything that reads
+ * The summary as an answer carries it, and the small readers everything that reads
  * entries goes through (flows, bench, tests), so that the wire shape is spelled out once:
  *
  * - entries are flat: the selector's keys (`id`, `text`, … and `within`) sit beside `ref` and the

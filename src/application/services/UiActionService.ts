@@ -1,11 +1,9 @@
 import { parseBounds, parseDump } from '../../domain/tree/dump.js';
 import { codePointLength, isTextFieldClass, toBox } from '../../domain/tree/nodeFacts.js';
 import { HarnessError } from '../../domain/errors.js';
-import { buildLocator } from '../../domain/selectors/locator.js';
-import { notFoundMessage } from '../../domain/summary/notFound.js';
-import type { AutomationSession, Clock, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
+import type { AutomationSession, Clock, DeviceGateway, Logger } from '../../domain/ports.js';
 import { notEditableMessage, refusedTextMessage } from '../../domain/refusedText.js';
-import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
+import type { WindowState } from '../../domain/tree/screen.js';
 import {
   coveredMessage,
   noAreaMessage,
@@ -23,23 +21,22 @@ import {
   noContainerMessage,
 } from '../../domain/gestures/scrollRefusal.js';
 import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
-import { expandIds, hasIdTerm, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
-import { packageOfRoots } from '../../domain/summary/summary.js';
-import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
-import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
-import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
+import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
+import type { ActionTarget } from '../../domain/refs/refTarget.js';
+import type { RefRegistry } from '../screen/RefRegistry.js';
 import { DEVICE_KEYS, type DeviceKey, type Orientation } from '../../domain/toolsetArguments.js';
 import type { ScrollDirection } from '../../domain/validation.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
-import { readScreenViaDriver, readScreenWith } from '../screen/ScreenReader.js';
+import { readScreenViaDriver } from '../screen/ScreenReader.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
 import { together } from '../time/together.js';
 import { notePowerAfterAction, requireUsableScreen } from '../screen/screenLock.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
-import { afterOf, observed, readSettledScreen } from '../screen/settledScreen.js';
+import { ActionTargets, echo, type ElementPlace, type FoundTarget } from './ActionTargets.js';
+import { afterOf, observed, readSettledScreen, type SettledScreen } from '../screen/settledScreen.js';
 
 /** What each action is called in a DEVICE_LOCKED message. */
 const ACTION_NAMES: Readonly<Record<string, string>> = {
@@ -53,62 +50,21 @@ const ACTION_NAMES: Readonly<Record<string, string>> = {
   'device-rotate': 'turning the screen',
 };
 
-const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
-
-function stale(why: string): HarnessError {
-  return new HarnessError(
-    'STALE_REF',
-    `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`,
-  );
-}
-
-/**
- * A ref the registry does not hold. Forgotten: the screen was read again since. Never issued: it
- * comes from another server process (refs, like session ids, live as long as the process that gave
- * them; a client that starts the server for every call cannot carry one over).
- */
-function unknownRefError(ref: string, missing: 'forgotten' | 'never-issued'): HarnessError {
-  if (missing === 'forgotten')
-    return stale(`ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`);
-  return new HarnessError(
-    'STALE_REF',
-    `Ref ${ref} was never given by this server process: refs, like session ids, live only as long as the server that gave them (a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.`,
-  );
-}
-
-/** The target as the model sent it: `{ref}` or the normalised selector. */
-function echo(target: ActionTarget): Record<string, unknown> {
-  return isRefTarget(target) ? { ref: target.ref } : selectorToWire(target.selector);
-}
-
-/**
- * A found element, and for a ref its name as the summary gives it and what the screen just read
- * says about its place (its bounds, the keyboard and the bars), so a tap need not read them again.
- */
-interface FoundTarget {
-  readonly element: ElementRef;
-  readonly name: string | null;
-  readonly bounds?: Rect;
-  readonly window?: WindowState;
-  readonly packageName?: string;
-  /** For a ref, the node's class as the screen just read gives it. */
-  readonly className?: string;
-}
-
-/** An element's bounds (null: the driver gave none) and the package of its window, as a press plans with them. */
-interface ElementPlace {
-  readonly bounds: Rect | null;
-  readonly packageName?: string;
-}
-
 /** The package of the status and navigation bars' windows. */
 const SYSTEM_UI = 'com.android.systemui';
 
-/** CONTRACT §7: each find waits up to 10 s. */
-export const FIND_TIMEOUT_MS = 10_000;
+/** Reads `after` once the foreground has settled (null with `observe: false`). */
+type ObserveScreen = (foreground: SettledForeground) => Promise<SettledScreen | HarnessError | null>;
+
+/** What the end of an action read: the settled foreground, the evidence, and `after`'s screen. */
+interface ActionTail {
+  readonly foreground: SettledForeground;
+  readonly written: WrittenEvidence;
+  readonly seen: SettledScreen | HarnessError | null;
+}
 
 /**
- * How the foreground is read after an action (issue 12). `back`: PressBack returns before the
+ * How the foreground is read after an action. `back`: PressBack returns before the
  * window focus has moved, so the package in front before Back is read first and the foreground
  * afterwards until it settles. `focused`: the server waited for idle after the action, so one
  * read suffices unless no window has focus yet.
@@ -116,7 +72,7 @@ export const FIND_TIMEOUT_MS = 10_000;
 type AfterAction = 'back' | 'focused';
 
 /**
- * How long a long press holds (issue 13 §2). Android turns a press into a long press once it is
+ * How long a long press holds. Android turns a press into a long press once it is
  * held for ViewConfiguration.getLongPressTimeout(): 500 ms by default on older releases, 400 ms
  * on newer ones, 1 s or 1.5 s when the user picked a longer "Touch & hold delay". The server's
  * own default holds exactly the timeout, which races the press's UP; Espresso holds 1.5× the
@@ -132,14 +88,18 @@ export const LONG_PRESS_HOLD_MS = 1_500;
  * reaching the device).
  */
 export class UiActionService {
+  private readonly targets: ActionTargets;
+
   constructor(
     private readonly router: DeviceRouter,
     private readonly evidence: EvidenceCapture,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly clock: Clock,
-    private readonly refs: RefRegistry,
+    refs: RefRegistry,
     private readonly reads: ScreenReads,
-  ) {}
+  ) {
+    this.targets = new ActionTargets(refs, logger);
+  }
 
   tap(
     context: OperationContext,
@@ -148,7 +108,7 @@ export class UiActionService {
     longPress = false,
     observe = true,
   ): Promise<Outcome> {
-    const unknown = this.unknownRef(target);
+    const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
     // Where the pressed element was, for the run's trace (a person's view), never the answer.
     let pressed: Rect | null = null;
@@ -157,13 +117,13 @@ export class UiActionService {
       longPress ? 'ui-long-press' : 'ui-tap',
       { sessionId, observe },
       async (device, session, window, inSession) => {
-        const found = await this.findTarget(device, session, target, window, inSession);
+        const found = await this.targets.findTarget(device, session, target, window, inSession);
         const { element, name } = found;
         // Read before the click: the click may navigate away from the element. The label and the
         // element's place are independent reads: asked at once, their round trips overlap.
         const [label, place] = await together(
           name !== null ? Promise.resolve(name) : session.elementLabel(element),
-          this.placeOf(session, found),
+          this.targets.placeOf(session, found),
         );
         pressed = place.bounds;
         const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
@@ -178,16 +138,8 @@ export class UiActionService {
     return outcome.then((done) => (pressed ? { ...done, trace: { acted: toBox(pressed) } } : done));
   }
 
-  /** Where the element is: for a ref, from the screen just read; else its bounds and package from the driver. */
-  private placeOf(session: AutomationSession, found: FoundTarget): Promise<ElementPlace> {
-    if (found.bounds) return Promise.resolve({ bounds: found.bounds, packageName: found.packageName });
-    return session
-      .elementPlace(found.element)
-      .then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
-  }
-
   /**
-   * Issue 12: the driver presses the centre of the element's bounds, and a touch there goes to the
+   * The driver presses the centre of the element's bounds, and a touch there goes to the
    * window on top: the open keyboard, or a system bar an edge-to-edge app draws under. Read
    * where the element is and what covers it (for a ref, from the screen just read; else its
    * bounds from the driver and the windows from `dumpsys window`), and plan the press.
@@ -201,7 +153,7 @@ export class UiActionService {
     known?: ElementPlace,
   ): Promise<TapPlan | { readonly kind: 'no_area' }> {
     const { longPress } = how;
-    const place = known ?? (await this.placeOf(session, found));
+    const place = known ?? (await this.targets.placeOf(session, found));
     const bounds = place.bounds;
     if (bounds && (bounds.right <= bounds.left || bounds.bottom <= bounds.top)) {
       // No visible area (a row clipped out of its list): the driver's centre would lie outside it,
@@ -231,10 +183,10 @@ export class UiActionService {
     sessionId?: string,
     observe = true,
   ): Promise<Outcome> {
-    const unknown = this.unknownRef(target);
+    const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
     return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inSession) => {
-      const found = await this.findTarget(device, session, target, window, inSession);
+      const found = await this.targets.findTarget(device, session, target, window, inSession);
       const { element } = found;
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
@@ -242,7 +194,7 @@ export class UiActionService {
       if (className !== '' && !isTextFieldClass(className))
         throw new HarnessError(
           'UI_ELEMENT_NOT_FOUND',
-          notEditableMessage(target, className, await this.offers(device, session)),
+          notEditableMessage(target, className, await this.targets.offers(device, session)),
         );
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
       // only then); a person taps a field before typing too. A focused field is left alone. The
@@ -255,7 +207,7 @@ export class UiActionService {
       if ((await session.typeText(element, text)) === 'refused') {
         throw new HarnessError(
           'UI_ELEMENT_NOT_FOUND',
-          refusedTextMessage(target, tapped, await this.offers(device, session)),
+          refusedTextMessage(target, tapped, await this.targets.offers(device, session)),
         );
       }
       return { target: echo(target), characters_sent: codePointLength(text) };
@@ -278,7 +230,7 @@ export class UiActionService {
     observe = true,
   ): Promise<Outcome> {
     return this.act(context, 'ui-scroll', { sessionId, observe }, async (device, session, window) => {
-      const element = selector ? await this.find(device, session, selector, window) : null;
+      const element = selector ? await this.targets.find(device, session, selector, window) : null;
       const place = element ? await session.elementPlace(element) : null;
       const before = await readScreenViaDriver(device, session);
       let screen = before.summary.screen;
@@ -330,7 +282,7 @@ export class UiActionService {
   }
 
   /**
-   * device_key (issue 16): one key event through the driver (`mobile: pressKey`); `back` is
+   * device_key: one key event through the driver (`mobile: pressKey`); `back` is
    * device_back's own PressBack. Home, Recents and Back move the focus after the call returns,
    * so the foreground is read until it settles, as after Back; Enter is read once.
    */
@@ -406,7 +358,7 @@ export class UiActionService {
     const { access, broker } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {
       let reachedDevice = false;
-      // Issue 12: behind the lock screen (or with the display off) the action would reach nothing; no session is opened for it.
+      // Behind the lock screen (or with the display off) the action would reach nothing; no session is opened for it.
       const screenBefore = await requireUsableScreen(device, ACTION_NAMES[label] ?? 'the action');
       try {
         let before: string | null = null;
@@ -414,9 +366,11 @@ export class UiActionService {
         const done = await broker.withSession(sessionId, async (session) => {
           reachedDevice = true;
           // Read inside the session, right before the action: opening a session can move the focus itself
-          // (issue 12: the first session after boot starts io.appium.settings, which closes an open keyboard).
+          // (the first session after boot starts io.appium.settings, which closes an open keyboard).
+          // In a UI session the session was already there: nothing has acted since the check's read, which stands.
           let latest = screenBefore;
-          if (after === 'back' || screenBefore.ime.visible) {
+          before = screenBefore.foregroundPackage;
+          if (sessionId === undefined && (after === 'back' || screenBefore.ime.visible)) {
             const now = await device.getWindowState();
             before = now.foregroundPackage;
             keyboardClosed = screenBefore.ime.visible && !now.ime.visible;
@@ -428,18 +382,16 @@ export class UiActionService {
             ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}),
           };
           const ended = this.clock.monotonicMs();
+          // Inside the session: the screen is read through it, never dumped under its UiAutomation.
+          const observeScreen = (foreground: SettledForeground): Promise<SettledScreen | HarnessError | null> =>
+            observe
+              ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), foreground, ended))
+              : Promise.resolve(null);
           const read =
             after === 'back'
-              ? await this.settleThenCapture(device, label, before)
-              : await this.captureWhileReading(device, label);
-          // Inside the session: the screen is read through it, never dumped under its UiAutomation.
-          const [seen] = await together(
-            observe
-              ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), read.foreground, ended))
-              : Promise.resolve(null),
-            notePowerAfterAction(device, read.foreground.window),
-          );
-          return { data, ...read, seen };
+              ? await this.settleThenCapture(device, label, before, observeScreen)
+              : await this.captureWhileReading(device, label, observeScreen);
+          return { data, ...read };
         });
         const { data, foreground, written, seen } = done;
         const foreground_package = foreground.window.foregroundPackage;
@@ -459,131 +411,41 @@ export class UiActionService {
     });
   }
 
-  /** After Back: the evidence shows the screen once the focus has settled. */
+  /**
+   * After Back: the evidence shows the screen once the focus has settled. The screenshot, the read of
+   * `after` and the power read all start then and overlap: each reads the same settled screen.
+   */
   private async settleThenCapture(
     device: DeviceGateway,
     label: string,
     before: string | null,
-  ): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
+    observeScreen: ObserveScreen,
+  ): Promise<ActionTail> {
     const foreground = await readSettledForeground(device, this.clock, { kind: 'changed-or-repeated', before });
-    return { foreground, written: await this.evidence.capture(device, label) };
+    const [written, seen] = await together(
+      this.evidence.capture(device, label),
+      observeScreen(foreground),
+      notePowerAfterAction(device, foreground.window),
+    );
+    return { foreground, written, seen };
   }
 
-  /** After an action the server waited for idle on: the foreground and the evidence at once, more reads only while no window has focus. */
+  /**
+   * After an action the server waited for idle on: the evidence is taken at once, and while it is
+   * taken (the longest read of the tail) the foreground is read, then `after` and the power state,
+   * more foreground reads only while no window has focus. All settle before the call returns.
+   */
   private async captureWhileReading(
     device: DeviceGateway,
     label: string,
-  ): Promise<{ foreground: SettledForeground; written: WrittenEvidence }> {
-    const [window, written] = await together(device.getWindowState(), this.evidence.capture(device, label));
-    return { foreground: await readSettledForeground(device, this.clock, { kind: 'focused' }, window), written };
-  }
-
-  /**
-   * The element, and for a ref its name as the summary gives it (label, else selector value) on the
-   * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
-   * label sits in a child), so reading the element's text would say less than the entry did.
-   */
-  private async findTarget(
-    device: DeviceGateway,
-    session: AutomationSession,
-    target: ActionTarget,
-    window: WindowState,
-    inSession: boolean,
-  ): Promise<FoundTarget> {
-    // In a flow the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
-    if (isRefTarget(target)) return this.findRef(device, session, target.ref, inSession ? window : undefined);
-    return { element: await this.find(device, session, target.selector, window), name: null };
-  }
-
-  /**
-   * A ref acts only on the element it was given to (issue 13): the screen is read again through
-   * the session that will act (its page source, the tree the driver's XPath runs over, and the
-   * foreground through adb), the node at the ref's place must still be that element, and the
-   * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
-   * is touched.
-   */
-  private async findRef(
-    device: DeviceGateway,
-    session: AutomationSession,
-    ref: string,
-    window?: WindowState,
-  ): Promise<FoundTarget & { name: string }> {
-    const known = this.refs.lookup(ref);
-    if ('missing' in known) throw unknownRefError(ref, known.missing);
-    const reading = window
-      ? await readScreenWith(session.pageSource(), device.getDensity(), window)
-      : await readScreenViaDriver(device, session);
-    const node = locateIdentity(reading.tree, reading.window, known.identity);
-    if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
-    const b = node.bounds;
-    if (b === null || b.right <= b.left || b.bottom <= b.top) {
-      // The driver taps an element at the centre of its visible bounds; with no visible area (a row
-      // clipped out of its list reports an empty or inverted rectangle) that point lies outside it,
-      // on something else. Refused before anything is sent.
-      throw new HarnessError(
-        'UI_ELEMENT_NOT_FOUND',
-        `The element of ref ${ref} has no visible area (it is clipped out of view), so a tap would land on something else. ` +
-          `Scroll it into view (ui_scroll), call ui_get_tree again and use the new entry's ref. Nothing was tapped or typed.`,
-      );
-    }
-    // The node is on the screen the driver just read: one look is enough, no 10 s wait.
-    const element = await session.findElement(refLocator(reading.tree, node), 0);
-    if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
-    const plan = reading.plans.find((p) => p.node === node);
-    return {
-      element,
-      name: plan ? nameOfEntry(plan.entry) : '',
-      bounds: b,
-      window: reading.window,
-      packageName: node.packageName,
-      className: node.className,
+    observeScreen: ObserveScreen,
+  ): Promise<ActionTail> {
+    const settleAndObserve = async (): Promise<Omit<ActionTail, 'written'>> => {
+      const foreground = await readSettledForeground(device, this.clock, { kind: 'focused' });
+      const [seen] = await together(observeScreen(foreground), notePowerAfterAction(device, foreground.window));
+      return { foreground, seen };
     };
-  }
-
-  /**
-   * A ref the registry does not hold is refused before the lock, the lock-screen read, Appium or
-   * any evidence: nothing on the device can make it valid, so a one-shot client gets its answer at once.
-   */
-  private unknownRef(target: ActionTarget): HarnessError | null {
-    if (!isRefTarget(target)) return null;
-    const known = this.refs.lookup(target.ref);
-    return 'missing' in known ? unknownRefError(target.ref, known.missing) : null;
-  }
-
-  /** Finds the element or fails with what the screen offers instead. */
-  private async find(
-    device: DeviceGateway,
-    session: AutomationSession,
-    selector: Selector,
-    window: WindowState,
-  ): Promise<ElementRef> {
-    const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
-    const element = await session.findElement(buildLocator(resolved), FIND_TIMEOUT_MS);
-    if (element) return element;
-    throw new HarnessError('UI_ELEMENT_NOT_FOUND', notFoundMessage(selector, await this.offers(device, session)));
-  }
-
-  /**
-   * What an `id` stands for (issue 14): the foreground package of the dumpsys read taken before
-   * the action, as the summary names it; when dumpsys told none, the page source's first app
-   * window (the summary's own fallback).
-   */
-  private async packageForIds(session: AutomationSession, window: WindowState): Promise<string> {
-    const name = window.foregroundPackage || packageOfRoots(parseDump(await session.pageSource()));
-    if (name !== '') return name;
-    throw new HarnessError(
-      'UI_ELEMENT_NOT_FOUND',
-      'An "id" names a resource id of the app in front, and no app could be read in front. Call ui_get_tree, then send the entry\'s ref (or its full resource_id). Nothing was tapped or typed.',
-    );
-  }
-
-  private async offers(device: DeviceGateway, session: AutomationSession): Promise<readonly ActionEntry[]> {
-    try {
-      return (await readScreenViaDriver(device, session)).summary.actions;
-    } catch (error) {
-      // The message is still useful without the offers; the failure itself is what matters.
-      this.logger.warn('could not read the screen for the not-found message', { cause: String(error) });
-      return [];
-    }
+    const [written, rest] = await together(this.evidence.capture(device, label), settleAndObserve());
+    return { ...rest, written };
   }
 }

@@ -1,14 +1,12 @@
 import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway, InstallOutcome, LinkStart, Logger, PackageName } from '../../domain/ports.js';
-import { shellWordOfLink, type LinkUri } from '../../domain/links/linkUri.js';
+import type { LinkUri } from '../../domain/links/linkUri.js';
 import type { Wakefulness, WindowState } from '../../domain/tree/screen.js';
 import type { AdbResult, AdbRunner } from './AdbRunner.js';
+import { ADB_COMMANDS, type Argv } from './adbCommands.js';
+import { extractPng, trimDump } from './adbOutput.js';
 import {
   findAmStartError,
-  isValidComponent,
-  isValidDisplayId,
-  isValidPackageName,
-  isValidPid,
   parseActiveDisplayId,
   parseDensity,
   parseGetprop,
@@ -20,174 +18,10 @@ import {
   parseWindowState,
 } from './parsers.js';
 
-type Argv = readonly string[];
+// The closed list and the output helpers live beside this adapter; their importers reach them here too.
+export { ADB_COMMANDS, APP_LOG_READ_MAX, isPlainHostApkPath } from './adbCommands.js';
+export { extractPng, trimDump } from './adbOutput.js';
 
-/** The most lines one `appLog` read may ask for (app_logs reads up to this many when it filters by level). */
-export const APP_LOG_READ_MAX = 2_000;
-
-function frozen(...argv: string[]): Argv {
-  return Object.freeze(argv);
-}
-
-/**
- * THE closed list of CONTRACT §8: every argument vector this adapter can give adb, in one place.
- * Only two entries take a value, and both validate it before building the vector: a package
- * name (CONTRACT §4 pattern) and a `pkg/activity` component read back from the device.
- * `bootCompleted` is a documented, read-only addition (issue 8: a booting device is not ready).
- * `displays` and `screencapDisplay` are documented, read-only additions (issue 8: several
- * displays): only run when `screencap -p` warned that it picked a display by itself; the id
- * is the digits-only physical id the device printed, checked again before the argv exists.
- * `uia2ServerPid` is a documented, read-only addition (issue 12): run only after a dump printed
- * nothing, to tell a dump killed beside a running UiAutomator2 server from an app still starting.
- */
-export const ADB_COMMANDS = Object.freeze({
-  getState: frozen('get-state'),
-  bootCompleted: frozen('shell', 'getprop', 'sys.boot_completed'),
-  androidVersion: frozen('shell', 'getprop', 'ro.build.version.release'),
-  model: frozen('shell', 'getprop', 'ro.product.model'),
-  listPackages: frozen('shell', 'pm', 'list', 'packages'),
-  density: frozen('shell', 'wm', 'density'),
-  dumpsysWindow: frozen('shell', 'dumpsys', 'window'),
-  /** Issue 12: read-only, whether the screen is on (`mWakefulness`) before acting and for emulator_get_status. */
-  dumpsysPower: frozen('shell', 'dumpsys', 'power'),
-  dumpUi: frozen('exec-out', 'uiautomator', 'dump', '/dev/tty'),
-  uia2ServerPid: frozen('shell', 'pidof', 'io.appium.uiautomator2.server'),
-  screencap: frozen('exec-out', 'screencap', '-p'),
-  displays: frozen('shell', 'dumpsys', 'display'),
-  screencapDisplay: (displayId: string): Argv => {
-    if (!isValidDisplayId(displayId))
-      throw new HarnessError(
-        'EVIDENCE_WRITE_FAILED',
-        'The display id the device reported is not a plain number; it is not used.',
-      );
-    return frozen('exec-out', 'screencap', '-p', '-d', displayId);
-  },
-  resolveLauncherActivity: (pkg: PackageName): Argv => {
-    if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
-    return frozen(
-      'shell',
-      'cmd',
-      'package',
-      'resolve-activity',
-      '--brief',
-      '-a',
-      'android.intent.action.MAIN',
-      '-c',
-      'android.intent.category.LAUNCHER',
-      pkg,
-    );
-  },
-  startActivity: (component: string): Argv => {
-    if (!isValidComponent(component)) {
-      throw new HarnessError(
-        'APP_NOT_FOUND',
-        'The launcher activity the device reported is not a plain pkg/activity name; it is not started.',
-      );
-    }
-    return frozen('shell', 'am', 'start', '-W', '-n', component);
-  },
-  startApplicationSettings: frozen('shell', 'am', 'start', '-W', '-S', '-a', 'android.settings.APPLICATION_SETTINGS'),
-  /**
-   * app_open_link: the one entry whose value is model text. `adb shell` joins its arguments and
-   * the device's shell parses the line again, so the link goes as one single-quoted word
-   * (shellWordOfLink re-checks the grammar, which has no `'`, NUL or line break); the package is
-   * re-validated. A bare trailing argument without `:` or `/` is the intent's package to `am`
-   * (Intent.parseCommandArgs).
-   */
-  openLink: (uri: LinkUri, pkg: PackageName | null): Argv => {
-    if (pkg !== null && !isValidPackageName(pkg))
-      throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
-    const word = shellWordOfLink(uri);
-    return frozen(
-      'shell',
-      'am',
-      'start',
-      '-W',
-      '-a',
-      'android.intent.action.VIEW',
-      '-d',
-      word,
-      ...(pkg === null ? [] : [pkg]),
-    );
-  },
-  /** Issue 16 (device_list): a host command, read-only; `-s` before it changes nothing. */
-  listDevices: frozen('devices', '-l'),
-  /** Issue 15: every property at once (the device's identity, version and model), read-only. */
-  allProperties: frozen('shell', 'getprop'),
-  /** Issue 16 (app_stop, app_clear_data): the package re-validated before the argv exists. */
-  forceStop: (pkg: PackageName): Argv => {
-    if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
-    return frozen('shell', 'am', 'force-stop', pkg);
-  },
-  clearData: (pkg: PackageName): Argv => {
-    if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
-    return frozen('shell', 'pm', 'clear', pkg);
-  },
-  /**
-   * Issue 16 (app_install): a host command. adb streams the file to the package manager
-   * (abb_exec `package install -r -S <size>` on Android 10+), so the path never reaches the
-   * device's shell. It is the private copy LocalApkFolder wrote, checked again here: absolute,
-   * plain characters, ending in .apk (adb refuses other names), never an option.
-   */
-  install: (hostApkPath: string): Argv => {
-    if (!isPlainHostApkPath(hostApkPath))
-      throw new HarnessError('INTERNAL_ERROR', 'The APK copy has an unexpected path; it is not given to adb.');
-    return frozen('install', '-r', hostApkPath);
-  },
-  /** Issue 16 (app_logs): every process and its name, matched to the package host-side (no model text on the device). */
-  processes: frozen('shell', 'ps', '-A', '-o', 'PID,NAME'),
-  /**
-   * Issue 16 (app_logs): the last `lines` entries of one process (logcat takes one --pid), times
-   * in UTC with the year. `pid` comes from `processes`, `lines` is a bounded integer; both re-checked.
-   */
-  appLog: (pid: number, lines: number): Argv => {
-    if (!isValidPid(pid) || !Number.isSafeInteger(lines) || lines < 1 || lines > APP_LOG_READ_MAX) {
-      throw new HarnessError(
-        'INVALID_ARGUMENT',
-        'The pid or line count is not a plain number in range; logcat is not run.',
-      );
-    }
-    return frozen(
-      'shell',
-      'logcat',
-      '-d',
-      '-v',
-      'threadtime',
-      '-v',
-      'year',
-      '-v',
-      'UTC',
-      '-t',
-      String(lines),
-      `--pid=${pid}`,
-    );
-  },
-  /** Issue 16 (app_crashes): the crash buffer (Java and native crashes), read-only. */
-  crashLog: frozen('shell', 'logcat', '-b', 'crash', '-d', '-v', 'threadtime', '-v', 'year', '-v', 'UTC'),
-  /** Issue 16 (app_crashes): the `am_anr` entries of the events buffer, read-only. */
-  anrEvents: frozen(
-    'shell',
-    'logcat',
-    '-b',
-    'events',
-    '-d',
-    '-v',
-    'threadtime',
-    '-v',
-    'year',
-    '-v',
-    'UTC',
-    '-s',
-    'am_anr',
-  ),
-});
-
-/** An absolute host path of plain characters, no `..` segment, ending in `.apk`. */
-export function isPlainHostApkPath(p: string): boolean {
-  return /^\/[A-Za-z0-9._/-]{1,4000}\.apk$/.test(p) && !p.split('/').includes('..');
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const NULL_ROOT = /null root node returned by UiTestAutomationBridge/i;
 const IDLE_STATE = /could not get idle state/i;
 const ALREADY_REGISTERED = /UiAutomationService[\s\S]*already registered/i;
@@ -203,23 +37,6 @@ export interface AdbDeviceGatewayOptions {
   /** Extra attempts after a transient `null root node` or empty dump (default 2). */
   readonly dumpRetries?: number;
   readonly dumpRetryDelayMs?: number;
-}
-
-/** Keeps `<?xml …` (or `<hierarchy`) through the last `</hierarchy>`; null when there is no hierarchy. */
-export function trimDump(output: string): string | null {
-  const end = output.lastIndexOf('</hierarchy>');
-  if (end < 0) return null;
-  let start = output.indexOf('<?xml');
-  if (start < 0 || start > end) start = output.indexOf('<hierarchy');
-  if (start < 0 || start > end) return null;
-  return output.slice(start, end + '</hierarchy>'.length);
-}
-
-/** Cuts any text a device prints before the PNG (multi-display warnings); null when there is no PNG. */
-export function extractPng(output: Buffer): Buffer | null {
-  const start = output.indexOf(PNG_SIGNATURE);
-  if (start < 0) return null;
-  return start === 0 ? output : output.subarray(start);
 }
 
 /** Read-only ADB through the closed list; the two launches are the only commands that change anything. */

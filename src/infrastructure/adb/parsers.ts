@@ -169,7 +169,7 @@ function imeFromWindowBlock(lines: readonly string[]): ImeState | null {
 }
 
 /**
- * One system bar (issue 12), as each version reports it: API 34+ `InsetsSource id=… type=navigationBars
+ * One system bar, as each version reports it: API 34+ `InsetsSource id=… type=navigationBars
  * frame=[…][…] visible=true` (`statusBars`), API 30–33 `InsetsSource type=ITYPE_NAVIGATION_BAR …`
  * (`ITYPE_STATUS_BAR`), API 28–29 the bar's own window block (`NavigationBar`, `NavigationBar0` from
  * Android 10, `StatusBar`) and its `mFrame`. null when the bar is hidden or not reported.
@@ -208,7 +208,7 @@ const LAST_ANR_SECTION = /^WINDOW MANAGER LAST ANR\b/;
 const LAST_ANR_CONTINUED = /^Last ANR continued\s*$/;
 
 /**
- * The lines of `dumpsys window` without the `WINDOW MANAGER LAST ANR` section (issue 12).
+ * The lines of `dumpsys window` without the `WINDOW MANAGER LAST ANR` section.
  * WindowManagerService prints that section first; after an ANR (for two hours) it holds a copy of
  * the window manager's state at that moment: the window list with its own `mCurrentFocus` and
  * InputMethod window, then `Last ANR continued` and the display contents with their own header,
@@ -303,7 +303,7 @@ function flag(lines: readonly string[], name: RegExp): boolean | null {
 }
 
 /**
- * Issue 12: whether the keyguard is up and the display on, from every form Android versions print
+ * Whether the keyguard is up and the display on, from every form Android versions print
  * (docs/device-quirks.md): `isKeyguardShowing=` (DisplayPolicy, API 30+), the policy's
  * `KeyguardServiceDelegate` `showing=`/`occluded=` and `KeyguardStateMonitor mIsShowing=` (API 24+),
  * `mShowingLockscreen=`/`mDreamingLockscreen=` (older releases), a focused `Keyguard` window (older
@@ -327,7 +327,7 @@ function lockOf(lines: readonly string[]): ScreenLock {
   return { locked: showing && !occluded, awake };
 }
 
-/** Issue 12: the lock screen and the display from one `dumpsys window` (its live sections). */
+/** The lock screen and the display from one `dumpsys window` (its live sections). */
 export function parseScreenLock(text: string): ScreenLock {
   return lockOf(liveWindowLines(text));
 }
@@ -336,7 +336,7 @@ export function parseScreenLock(text: string): ScreenLock {
  * Foreground, keyboard, display size and lock from one `dumpsys window`, all from its live
  * sections. While the keyguard is up the app named by `mFocusedApp` is behind the lock screen, not
  * in front: the foreground is System UI then (its window has the focus), with no activity. The
- * system bars too (issue 12, edge-to-edge apps).
+ * system bars too (edge-to-edge apps).
  */
 export function parseWindowState(text: string): WindowState {
   const lines = liveWindowLines(text);
@@ -406,7 +406,7 @@ export function parseActiveDisplayId(text: string): string | null {
   return null;
 }
 
-/** A process as `ps -A -o PID,NAME` lists it (issue 16, app_logs). */
+/** A process as `ps -A -o PID,NAME` lists it (app_logs). */
 export interface ProcessEntry {
   readonly pid: number;
   readonly name: string;

@@ -111,6 +111,27 @@ describe('the screen after an action, and only what changed', () => {
     expect(clicks()).toBe(before);
   });
 
+  it('Back to a screen read a few steps ago: after is a diff relative to that read, not the last one', async () => {
+    const h = buildHarness();
+    showing(h, withSwitch(false));
+    const first = (await dataOf(h, 'ui_get_tree', {})) as After;
+    showing(h, launcherDump('com.example.calendar'));
+    h.device.foreground = 'com.example.calendar';
+    const away = (await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' } })).after as After;
+    expect(away.diff_of).toBeUndefined();
+    showing(h, withSwitch(false));
+    h.device.foreground = 'com.android.settings';
+    const back = (await dataOf(h, 'device_back', {})).after as After;
+    expect(back).toEqual({
+      read: expect.stringMatching(/^r/) as unknown,
+      diff_of: first.read,
+      foreground_package: 'com.android.settings',
+    });
+    // The refs of that read still act.
+    const calendar = first.actions!.find((e) => nameOfEntry(e) === 'Calendar')!;
+    expect((await h.envelope('ui_tap', { selector: { ref: calendar.ref }, observe: false })).ok).toBe(true);
+  });
+
   it('observe: false leaves after out; any other value than a boolean is INVALID_ARGUMENT', async () => {
     const h = buildHarness();
     const quiet = await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, observe: false });
@@ -182,5 +203,24 @@ describe('the lock check in a flow: one dumpsys window before the action, dumpsy
     powers = count('getWakefulness');
     await h.envelope('ui_tap', { selector: { text: 'Calendar' }, session_id, observe: false });
     expect(count('getWakefulness') - powers).toBe(0);
+  });
+
+  it('a selector found at the first look and Back each read dumpsys window once before the action, as a ref does', async () => {
+    const h = buildHarness();
+    h.device.lock = { locked: false, awake: true };
+    showing(h, withSwitch(false));
+    const session_id = (await dataOf(h, 'ui_session_open', {})).session_id as string;
+    const count = (): number => h.device.calls.filter((c) => c === 'getWindowState').length;
+    await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, session_id, observe: false });
+    // The check (whose window the press plans with) and one settle read after: nothing read in between.
+    let windows = count();
+    await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, session_id, observe: false });
+    expect(count() - windows).toBe(2);
+    // Back in a flow: the check's read is the package in front before the key (no second read), then the settle's.
+    windows = count();
+    h.device.foregroundReads.push('com.android.settings', 'com.example.next');
+    const back = await dataOf(h, 'device_back', { session_id, observe: false });
+    expect(back.back_to_package).toBe('com.example.next');
+    expect(count() - windows).toBe(2);
   });
 });

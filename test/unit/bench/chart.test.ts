@@ -49,7 +49,7 @@ describe('bench chart', () => {
     }
   });
 
-  it('adds the per-step rows when the flow steps were measured: tokens of one call ÷ act then read per flow, and the in-flow tap', () => {
+  it('adds the per-step rows when the flow steps were measured: tokens of one call ÷ act then read per flow, and the in-flow tap with and without after', () => {
     const r = sampleResults() as unknown as { endToEnd: Record<string, unknown> };
     r.endToEnd.stepLoops = {
       rows: [],
@@ -64,7 +64,10 @@ describe('bench chart', () => {
     expect(rows.find((x) => x.figure.startsWith('ui_tap in a flow, answering after'))).toEqual(
       expect.objectContaining({ ratio: 2.23, target: 1, shown: '223 ms' }),
     );
-    expect(rows).toHaveLength(9);
+    expect(rows.find((x) => x.figure.startsWith('ui_tap in a flow, observe: false'))).toEqual(
+      expect.objectContaining({ ratio: 1.5, target: 1, shown: '150 ms' }),
+    );
+    expect(rows).toHaveLength(10);
   });
 
   it('draws nothing for a run that measured none of the figures', async () => {

@@ -1,0 +1,204 @@
+import { parseBounds, parseDump } from '../../domain/tree/dump.js';
+import { HarnessError } from '../../domain/errors.js';
+import { buildLocator } from '../../domain/selectors/locator.js';
+import { notFoundMessage } from '../../domain/summary/notFound.js';
+import type { AutomationSession, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
+import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
+import type { Rect } from '../../domain/tree/uiNode.js';
+import { expandIds, hasIdTerm, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
+import { packageOfRoots } from '../../domain/summary/summary.js';
+import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
+import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
+import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
+import { readScreenViaDriver, readScreenWith } from '../screen/ScreenReader.js';
+
+const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
+
+function stale(why: string): HarnessError {
+  return new HarnessError(
+    'STALE_REF',
+    `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`,
+  );
+}
+
+/**
+ * A ref the registry does not hold. Forgotten: the screen was read again since. Never issued: it
+ * comes from another server process (refs, like session ids, live as long as the process that gave
+ * them; a client that starts the server for every call cannot carry one over).
+ */
+function unknownRefError(ref: string, missing: 'forgotten' | 'never-issued'): HarnessError {
+  if (missing === 'forgotten')
+    return stale(`ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`);
+  return new HarnessError(
+    'STALE_REF',
+    `Ref ${ref} was never given by this server process: refs, like session ids, live only as long as the server that gave them (a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.`,
+  );
+}
+
+/** The target as the model sent it: `{ref}` or the normalised selector. */
+export function echo(target: ActionTarget): Record<string, unknown> {
+  return isRefTarget(target) ? { ref: target.ref } : selectorToWire(target.selector);
+}
+
+/**
+ * A found element, and for a ref its name as the summary gives it and what the screen just read
+ * says about its place (its bounds, the keyboard and the bars), so a tap need not read them again.
+ */
+export interface FoundTarget {
+  readonly element: ElementRef;
+  readonly name: string | null;
+  readonly bounds?: Rect;
+  readonly window?: WindowState;
+  readonly packageName?: string;
+  /** For a ref, the node's class as the screen just read gives it. */
+  readonly className?: string;
+}
+
+/** An element's bounds (null: the driver gave none) and the package of its window, as a press plans with them. */
+export interface ElementPlace {
+  readonly bounds: Rect | null;
+  readonly packageName?: string;
+}
+
+/** docs/contract.md, "Sessions, ceilings, no orphans": each find waits up to 10 s. */
+export const FIND_TIMEOUT_MS = 10_000;
+
+/** Finding what an action acts on: a ref checked against the screen, or a selector found by the driver. */
+export class ActionTargets {
+  constructor(
+    private readonly refs: RefRegistry,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Where the element is: for a ref, from the screen just read; else its bounds and package from the driver. */
+  placeOf(session: AutomationSession, found: FoundTarget): Promise<ElementPlace> {
+    if (found.bounds) return Promise.resolve({ bounds: found.bounds, packageName: found.packageName });
+    return session
+      .elementPlace(found.element)
+      .then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
+  }
+
+  /**
+   * The element, and for a ref its name as the summary gives it (label, else selector value) on the
+   * screen just read: the ref names the actionable node, whose own text is often empty (a row whose
+   * label sits in a child), so reading the element's text would say less than the entry did.
+   */
+  async findTarget(
+    device: DeviceGateway,
+    session: AutomationSession,
+    target: ActionTarget,
+    window: WindowState,
+    inSession: boolean,
+  ): Promise<FoundTarget> {
+    // In a UI session the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
+    if (isRefTarget(target)) return this.findRef(device, session, target.ref, inSession ? window : undefined);
+    if (!inSession) return { element: await this.find(device, session, target.selector, window), name: null };
+    // Found at the first look, the screen has not moved since the check: its window (the keyboard,
+    // the bars) is what the press plans with. A find that had to wait reads the window again.
+    const atOnce = await this.findAtOnce(session, target.selector, window);
+    if (atOnce) return { element: atOnce, name: null, window };
+    return { element: await this.find(device, session, target.selector, window), name: null };
+  }
+
+  /**
+   * A ref acts only on the element it was given to: the screen is read again through
+   * the session that will act (its page source, the tree the driver's XPath runs over, and the
+   * foreground through adb), the node at the ref's place must still be that element, and the
+   * find names exactly that node (position and bounds). Anything else is STALE_REF, and nothing
+   * is touched.
+   */
+  private async findRef(
+    device: DeviceGateway,
+    session: AutomationSession,
+    ref: string,
+    window?: WindowState,
+  ): Promise<FoundTarget & { name: string }> {
+    const known = this.refs.lookup(ref);
+    if ('missing' in known) throw unknownRefError(ref, known.missing);
+    const reading = window
+      ? await readScreenWith(session.pageSource(), device.getDensity(), window)
+      : await readScreenViaDriver(device, session);
+    const node = locateIdentity(reading.tree, reading.window, known.identity);
+    if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
+    const b = node.bounds;
+    if (b === null || b.right <= b.left || b.bottom <= b.top) {
+      // The driver taps an element at the centre of its visible bounds; with no visible area (a row
+      // clipped out of its list reports an empty or inverted rectangle) that point lies outside it,
+      // on something else. Refused before anything is sent.
+      throw new HarnessError(
+        'UI_ELEMENT_NOT_FOUND',
+        `The element of ref ${ref} has no visible area (it is clipped out of view), so a tap would land on something else. ` +
+          `Scroll it into view (ui_scroll), call ui_get_tree again and use the new entry's ref. Nothing was tapped or typed.`,
+      );
+    }
+    // The node is on the screen the driver just read: one look is enough, no 10 s wait.
+    const element = await session.findElement(refLocator(reading.tree, node), 0);
+    if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
+    const plan = reading.plans.find((p) => p.node === node);
+    return {
+      element,
+      name: plan ? nameOfEntry(plan.entry) : '',
+      bounds: b,
+      window: reading.window,
+      packageName: node.packageName,
+      className: node.className,
+    };
+  }
+
+  /**
+   * A ref the registry does not hold is refused before the lock, the lock-screen read, Appium or
+   * any evidence: nothing on the device can make it valid, so a one-shot client gets its answer at once.
+   */
+  unknownRef(target: ActionTarget): HarnessError | null {
+    if (!isRefTarget(target)) return null;
+    const known = this.refs.lookup(target.ref);
+    return 'missing' in known ? unknownRefError(target.ref, known.missing) : null;
+  }
+
+  /** Finds the element or fails with what the screen offers instead. */
+  /** One look, no wait: the element, or null when it is not there now. */
+  private async findAtOnce(
+    session: AutomationSession,
+    selector: Selector,
+    window: WindowState,
+  ): Promise<ElementRef | null> {
+    const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
+    return session.findElement(buildLocator(resolved), 0);
+  }
+
+  async find(
+    device: DeviceGateway,
+    session: AutomationSession,
+    selector: Selector,
+    window: WindowState,
+  ): Promise<ElementRef> {
+    const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
+    const element = await session.findElement(buildLocator(resolved), FIND_TIMEOUT_MS);
+    if (element) return element;
+    throw new HarnessError('UI_ELEMENT_NOT_FOUND', notFoundMessage(selector, await this.offers(device, session)));
+  }
+
+  /**
+   * What an `id` stands for: the foreground package of the dumpsys read taken before
+   * the action, as the summary names it; when dumpsys told none, the page source's first app
+   * window (the summary's own fallback).
+   */
+  private async packageForIds(session: AutomationSession, window: WindowState): Promise<string> {
+    const name = window.foregroundPackage || packageOfRoots(parseDump(await session.pageSource()));
+    if (name !== '') return name;
+    throw new HarnessError(
+      'UI_ELEMENT_NOT_FOUND',
+      'An "id" names a resource id of the app in front, and no app could be read in front. Call ui_get_tree, then send the entry\'s ref (or its full resource_id). Nothing was tapped or typed.',
+    );
+  }
+
+  async offers(device: DeviceGateway, session: AutomationSession): Promise<readonly ActionEntry[]> {
+    try {
+      return (await readScreenViaDriver(device, session)).summary.actions;
+    } catch (error) {
+      // The message is still useful without the offers; the failure itself is what matters.
+      this.logger.warn('could not read the screen for the not-found message', { cause: String(error) });
+      return [];
+    }
+  }
+}
