@@ -23,7 +23,7 @@ import type { ScenarioSpec } from '../scenario/model.js';
 import { normalizeScenario } from '../scenario/normalize.js';
 import { withNotificationShade } from '../scenario/notificationShade.js';
 import { LogcatBuffer } from '../shell/context.js';
-import { liveWindowFacts } from '../shell/commands/dumpsys.js';
+import { liveWindowFacts } from '../shell/commands/dumpsysWindow.js';
 import { serverBounds } from '../uia2/bounds.js';
 import { Uia2Server } from '../uia2/server.js';
 import { AppProcesses } from './appProcesses.js';

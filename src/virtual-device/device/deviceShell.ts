@@ -5,8 +5,9 @@
  */
 import type { DeviceLogKind, ShellIo, ShellOrigin } from '../contracts.js';
 import { registerBasicCommands } from '../shell/commands/basic.js';
+import { registerActivityManager } from '../shell/commands/activityManager.js';
 import { registerDumpsys } from '../shell/commands/dumpsys.js';
-import { registerPackageCommands } from '../shell/commands/packages.js';
+import { registerPackageManager } from '../shell/commands/packageManager.js';
 import { registerScreenCommands } from '../shell/commands/screen.js';
 import type { CommandTable, ShellDevice } from '../shell/context.js';
 import { ShellInterpreter } from '../shell/interpreter.js';
@@ -42,7 +43,8 @@ export class DeviceShell {
       runNested: (line, out, err, signal) => this.interpreter.run(line, out, err, signal, new Map(this.env)),
     };
     registerBasicCommands(this.commands, this.device);
-    registerPackageCommands(this.commands, this.device);
+    registerActivityManager(this.commands, this.device);
+    registerPackageManager(this.commands, this.device);
     registerDumpsys(this.commands, this.device);
     registerScreenCommands(this.commands, this.device);
     const system = device.system;

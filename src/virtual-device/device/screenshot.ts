@@ -14,7 +14,8 @@ import { drawKeyboard } from './render/keyboard.js';
 import { encodeRgbaPng } from './render/png.js';
 import { drawNavigationBar, drawStatusBar } from './render/systemBars.js';
 import { COLOURS } from './render/theme.js';
-import { paintNode, type PaintContext } from './render/widgets.js';
+import type { PaintContext } from './render/widgetPaint.js';
+import { paintNode } from './render/widgets.js';
 import type { DeviceUi } from './ui.js';
 import { flatten, type UiElement } from './uiTree.js';
 
