@@ -49,11 +49,12 @@ module.exports = {
     {
       name: 'config-imports-only-domain',
       comment:
-        'src/config.ts reads the environment into plain values: within src/ it imports only the domain (packages and ' +
-        'Node builtins are fine), so that every layer can read the configuration without importing another layer.',
+        'src/config.ts and its parts in src/config/ read the environment into plain values: within src/ they import ' +
+        'only the domain and each other (packages and Node builtins are fine), so that every layer can read the ' +
+        'configuration without importing another layer.',
       severity: 'error',
-      from: { path: '^src/config\\.ts$' },
-      to: { path: '^src/', pathNot: '^src/domain/' },
+      from: { path: '^src/config(\\.ts$|/)' },
+      to: { path: '^src/', pathNot: ['^src/domain/', '^src/config/'] },
     },
     {
       name: 'not-to-unresolvable',
