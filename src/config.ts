@@ -4,15 +4,15 @@
  * tools/list, so configuration never throws, with these exceptions: an unknown name in
  * ANDROID_MCP_TOOLSETS throws ToolsetsError, since serving another catalogue than the one asked
  * for would hide the mistake; and a value whose every reading would be a guess with consequences
- * (ANDROID_MCP_REMOTE, a retention bound) throws ConfigError. The safety guards (serial, Appium
- * URL) are applied later, per call, by src/domain/guards.ts.
+ * (ANDROID_MCP_REMOTE, a retention bound, the idle lease's two names set apart) throws ConfigError.
+ * The safety guards (serial, Appium URL) are applied later, per call, by src/domain/guards.ts.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { parseToolsets, type ToolsetName } from './domain/toolsets.js';
 import type { RetentionBound } from './domain/evidence/retention.js';
 import { readModel, type ModelConfig } from './domain/modelEndpoint.js';
-import { CONFIG_DEFAULTS, type ConfigLogLevel } from './config/defaults.js';
+import { CONFIG_DEFAULTS, ConfigError, type ConfigLogLevel } from './config/defaults.js';
 import { logLevel, nonEmpty, port, read, seconds, secondsOrOff, steps, type Warn } from './config/read.js';
 import { readRetention, readTrace, type TraceConfig } from './config/retention.js';
 import {
@@ -99,8 +99,27 @@ export function evidencePathPrefix(dir: string, cwd: string, home: string | unde
 }
 
 /**
- * Throws ConfigError for what must not be guessed (ANDROID_MCP_REMOTE), ToolsetsError for an unknown
- * toolset; every other nonsense value falls back to its default with a warning.
+ * Which variable holds the UI session's idle lease: ANDROID_MCP_SESSION_IDLE_TIMEOUT, or its
+ * older name ANDROID_MCP_FLOW_IDLE_TIMEOUT when only that one is set. Both set to different
+ * values refuses the start: either reading would silently drop a lease the user asked for.
+ */
+function sessionIdleVariable(env: NodeJS.ProcessEnv): string {
+  const current = env.ANDROID_MCP_SESSION_IDLE_TIMEOUT?.trim() ?? '';
+  const older = env.ANDROID_MCP_FLOW_IDLE_TIMEOUT?.trim() ?? '';
+  if (current !== '' && older !== '' && current !== older) {
+    throw new ConfigError(
+      `ANDROID_MCP_SESSION_IDLE_TIMEOUT=${JSON.stringify(current.slice(0, 100))} and its older name ` +
+        `ANDROID_MCP_FLOW_IDLE_TIMEOUT=${JSON.stringify(older.slice(0, 100))} disagree: ` +
+        'set only ANDROID_MCP_SESSION_IDLE_TIMEOUT.',
+    );
+  }
+  return current === '' && older !== '' ? 'ANDROID_MCP_FLOW_IDLE_TIMEOUT' : 'ANDROID_MCP_SESSION_IDLE_TIMEOUT';
+}
+
+/**
+ * Throws ConfigError for what must not be guessed (ANDROID_MCP_REMOTE, the idle lease's two names set
+ * apart), ToolsetsError for an unknown toolset; every other nonsense value falls back to its default
+ * with a warning.
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv,
@@ -118,13 +137,7 @@ export function loadConfig(
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   const appium = readAppiumUrl(env, remote, warn);
-  const sessionIdle = read(
-    env,
-    'ANDROID_MCP_FLOW_IDLE_TIMEOUT',
-    seconds,
-    CONFIG_DEFAULTS.sessionIdleTimeoutSeconds,
-    warn,
-  );
+  const sessionIdle = read(env, sessionIdleVariable(env), seconds, CONFIG_DEFAULTS.sessionIdleTimeoutSeconds, warn);
   const warm = read(
     env,
     'ANDROID_MCP_WARM_SESSION_TIMEOUT',

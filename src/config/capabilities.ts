@@ -8,7 +8,7 @@ import type { Warn } from './read.js';
  * `appium:newCommandTimeout` is derived per session from the lease it serves (driverIdleTimeout.ts):
  * a lower value would let Appium drop a session the harness still holds (a UI session voided with
  * APPIUM_UNAVAILABLE), a higher one or 0 (never) would let an orphaned session keep the device
- * long after the harness let go. Change ANDROID_MCP_FLOW_IDLE_TIMEOUT or ANDROID_MCP_ACTION_TIMEOUT
+ * long after the harness let go. Change ANDROID_MCP_SESSION_IDLE_TIMEOUT or ANDROID_MCP_ACTION_TIMEOUT
  * instead; the driver's timeout follows them.
  */
 export const PROTECTED_CAPABILITIES: readonly string[] = Object.freeze([
@@ -58,7 +58,7 @@ export function readCapabilities(
       );
     } else if (key === 'appium:newCommandTimeout') {
       warn(
-        `ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; the harness derives it from ANDROID_MCP_FLOW_IDLE_TIMEOUT and ANDROID_MCP_ACTION_TIMEOUT (the longer plus ${DRIVER_IDLE_MARGIN_MS / 1000} s): set those instead.`,
+        `ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; the harness derives it from ANDROID_MCP_SESSION_IDLE_TIMEOUT and ANDROID_MCP_ACTION_TIMEOUT (the longer plus ${DRIVER_IDLE_MARGIN_MS / 1000} s): set those instead.`,
       );
     } else if (protectedKeys.includes(key)) {
       warn(`ANDROID_MCP_APPIUM_CAPS: '${key}' is ignored; the harness fixes it.`);

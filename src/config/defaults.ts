@@ -16,7 +16,7 @@ export const CONFIG_DEFAULTS = Object.freeze({
   udid: 'emulator-5554',
   appiumUrl: 'http://127.0.0.1:4723',
   // A model thinks for tens of seconds between calls, minutes when it uses tools of its own;
-  // a UI session holds the device meanwhile (docs/configuration.md, "Why a 300 s flow lease").
+  // a UI session holds the device meanwhile (docs/configuration.md, "Why a 300 s session lease").
   sessionIdleTimeoutSeconds: 300,
   // The next action without session_id reuses the session instead of paying a session
   // start (~1.6 s, seconds on an emulator); another process waits at most this long for the device

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evidencePathPrefix, loadConfig } from '../../src/config.js';
+import { ConfigError, evidencePathPrefix, loadConfig } from '../../src/config.js';
 import { checkAppiumUrl, checkSerial } from '../../src/domain/guards.js';
 import { HarnessError } from '../../src/domain/errors.js';
 import { locateAdb } from '../../src/infrastructure/adb/adbLocator.js';
@@ -62,7 +62,7 @@ describe('loadConfig', () => {
       ANDROID_UDID: '127.0.0.1:40555',
       ANDROID_MCP_ALLOW_SERIALS: ' 127.0.0.1:40555 , ,emulator-x ',
       APPIUM_URL: 'http://localhost:4999/',
-      ANDROID_MCP_FLOW_IDLE_TIMEOUT: '5',
+      ANDROID_MCP_SESSION_IDLE_TIMEOUT: '5',
       ANDROID_MCP_ACTION_TIMEOUT: '2.5',
       ANDROID_MCP_CONNECT_TIMEOUT: '30',
       ANDROID_MCP_ARTIFACTS_DIR: 'out/evidence',
@@ -132,9 +132,31 @@ describe('evidencePathPrefix', () => {
     expect(load({ ANDROID_MCP_WARM_SESSION_TIMEOUT: '0' }).warnings).toEqual([]);
   });
 
+  it('ANDROID_MCP_FLOW_IDLE_TIMEOUT is the older name of ANDROID_MCP_SESSION_IDLE_TIMEOUT', () => {
+    expect(load({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: '45' }).config.sessionIdleTimeoutMs).toBe(45_000);
+    const same = load({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: '45', ANDROID_MCP_SESSION_IDLE_TIMEOUT: ' 45 ' });
+    expect(same.config.sessionIdleTimeoutMs).toBe(45_000);
+    expect(same.warnings).toEqual([]);
+    expect(
+      load({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: '', ANDROID_MCP_SESSION_IDLE_TIMEOUT: '20' }).config.sessionIdleTimeoutMs,
+    ).toBe(20_000);
+    const nonsense = load({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: 'soon' });
+    expect(nonsense.config.sessionIdleTimeoutMs).toBe(300_000);
+    expect(nonsense.warnings).toEqual(['ANDROID_MCP_FLOW_IDLE_TIMEOUT="soon" is not usable; using the default 300.']);
+  });
+
+  it('both names of the idle lease set to different values refuse the start', () => {
+    expect(() => load({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: '45', ANDROID_MCP_SESSION_IDLE_TIMEOUT: '60' })).toThrow(
+      ConfigError,
+    );
+    expect(() => load({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: '45', ANDROID_MCP_SESSION_IDLE_TIMEOUT: '60' })).toThrow(
+      'ANDROID_MCP_SESSION_IDLE_TIMEOUT="60" and its older name ANDROID_MCP_FLOW_IDLE_TIMEOUT="45" disagree: set only ANDROID_MCP_SESSION_IDLE_TIMEOUT.',
+    );
+  });
+
   it.each([
-    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', 'abc', 'sessionIdleTimeoutMs', 300_000],
-    ['ANDROID_MCP_FLOW_IDLE_TIMEOUT', '-5', 'sessionIdleTimeoutMs', 300_000],
+    ['ANDROID_MCP_SESSION_IDLE_TIMEOUT', 'abc', 'sessionIdleTimeoutMs', 300_000],
+    ['ANDROID_MCP_SESSION_IDLE_TIMEOUT', '-5', 'sessionIdleTimeoutMs', 300_000],
     ['ANDROID_MCP_WARM_SESSION_TIMEOUT', '-1', 'warmSessionTimeoutMs', 30_000],
     ['ANDROID_MCP_WARM_SESSION_TIMEOUT', 'soon', 'warmSessionTimeoutMs', 30_000],
     ['ANDROID_MCP_ACTION_TIMEOUT', '0', 'actionTimeoutMs', 90_000],
@@ -208,7 +230,7 @@ describe('evidencePathPrefix', () => {
     const { config, warnings } = load({ ANDROID_MCP_APPIUM_CAPS: '{"appium:newCommandTimeout":600}' });
     expect(config.appiumExtraCapabilities).toEqual({});
     expect(warnings).toEqual([
-      "ANDROID_MCP_APPIUM_CAPS: 'appium:newCommandTimeout' is ignored; the harness derives it from ANDROID_MCP_FLOW_IDLE_TIMEOUT and ANDROID_MCP_ACTION_TIMEOUT (the longer plus 30 s): set those instead.",
+      "ANDROID_MCP_APPIUM_CAPS: 'appium:newCommandTimeout' is ignored; the harness derives it from ANDROID_MCP_SESSION_IDLE_TIMEOUT and ANDROID_MCP_ACTION_TIMEOUT (the longer plus 30 s): set those instead.",
     ]);
   });
 
