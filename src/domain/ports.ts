@@ -228,7 +228,7 @@ export const DRIVER_DEVICE_COMMANDS: readonly DriverDeviceCommand[] = Object.fre
 ]);
 
 /**
- * Where remote mode's device gateway finds a session to observe through: the flow's
+ * Where remote mode's device gateway finds a session to observe through: the UI session's
  * or the kept one when either lives, else a kept one opened for it (src/application/sessions/ObserverSessions.ts).
  */
 export interface DriverSessionSource {
@@ -350,7 +350,7 @@ export interface DeviceLockActivity {
   readonly tool: string;
   /** The operation id, or the Appium session id for a session hold. */
   readonly operationId: string;
-  /** 'operation' while a tool call runs; 'session' while an Appium session opened by this process lives (a flow). */
+  /** 'operation' while a tool call runs; 'session' while an Appium session opened by this process lives (a UI session). */
   readonly kind: 'operation' | 'session';
 }
 

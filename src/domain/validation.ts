@@ -332,6 +332,6 @@ export function parseSessionId(input: unknown): string {
   throw new HarnessError(
     'INVALID_UI_SESSION',
     `Invalid session_id: it must be the exact id ui_session_open returned (24 to 128 characters of ` +
-      `A-Z, a-z, 0-9, _ and -). Omit session_id to act without a flow, or call ui_session_open for a new one.`,
+      `A-Z, a-z, 0-9, _ and -). Omit session_id to act without a UI session, or call ui_session_open for a new one.`,
   );
 }

@@ -159,7 +159,7 @@ async function stepProblems(index: number, step: unknown, options: FlowCheckOpti
   if (!isRecord(args)) return []; // its shape problem is reported already
   const problems: string[] = [];
   if (Object.hasOwn(args, 'session_id'))
-    problems.push('session_id must not be given: the runner opens the flow and puts its id in every step');
+    problems.push('session_id must not be given: the runner opens the UI session and puts its id in every step');
   if (isRecord(args.selector) && args.selector.ref !== undefined) {
     problems.push(
       'selector.ref must not be given: a ref names one element of one screen of one server run; copy the selector keys ui_get_tree offers beside it',

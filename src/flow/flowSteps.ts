@@ -1,6 +1,6 @@
 /**
  * Which tools a flow's step may name (docs/usage.md, "Reference flows"): every tool that acts
- * inside a flow (it takes session_id, the runner injects it) and does not manage the flow itself,
+ * inside a UI session (it takes session_id, the runner injects it) and does not manage that session,
  * plus the waiting tools, of a toolset the server that runs the flow serves.
  *
  * Observers are not steps *(decision)*: a flow asserts by acting, a step that only reads changes
@@ -47,7 +47,7 @@ export function stepToolProblem(
     return `there is no tool '${name.slice(0, 64)}'; a step is one of ${on.join(', ')}${off.length > 0 ? ` (with more toolsets on, also ${off.join(', ')})` : ''}`;
   }
   if (tool.name === 'ui_session_open' || tool.name === 'ui_session_close') {
-    return `${tool.name} is not a step: the runner opens the flow before the steps and closes it after them`;
+    return `${tool.name} is not a step: the runner opens the UI session before the steps and closes it after them`;
   }
   if (tool.annotations.readOnlyHint && !WAITING_TOOLS.has(tool.name)) {
     return (
@@ -56,7 +56,7 @@ export function stepToolProblem(
     );
   }
   if (!isStepTool(tool)) {
-    return `${tool.name} is not a step: it takes no session_id, so it cannot run inside the flow that holds the device`;
+    return `${tool.name} is not a step: it takes no session_id, so it cannot run inside the UI session that holds the device`;
   }
   if (!options.toolsets.includes(tool.toolset)) {
     return `${tool.name} belongs to the toolset '${tool.toolset}', which is off: ${options.enable(tool.toolset)}`;

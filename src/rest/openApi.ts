@@ -53,7 +53,7 @@ function envelopeResponses(): Record<string, unknown> {
   }
   // An {id} no allowed online device has is also 404 (EMULATOR_UNAVAILABLE in the envelope).
   responses[404] = {
-    description: `${statusDescription(404)}; or {id} names no allowed online device (EMULATOR_UNAVAILABLE); a session_id of a flow on another device (INVALID_UI_SESSION)`,
+    description: `${statusDescription(404)}; or {id} names no allowed online device (EMULATOR_UNAVAILABLE); a session_id of a UI session on another device (INVALID_UI_SESSION)`,
     content: { 'application/json': { schema: ENVELOPE_REF } },
   };
   responses[401] = { description: 'No or wrong bearer token' };

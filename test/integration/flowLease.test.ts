@@ -157,7 +157,7 @@ describeWithAdb('the driver idle timeout follows the lease (real Appium)', () =>
 
       const lines = logLines(short);
       expect(
-        lines.some((l) => l.msg === 'flow expired'),
+        lines.some((l) => l.msg === 'UI session expired'),
         short.stderr().slice(-3000),
       ).toBe(true);
       expect(lines.some((l) => l.msg === 'Appium session closed' && l.sessionId === appiumSession)).toBe(true);

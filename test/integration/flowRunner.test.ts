@@ -180,7 +180,7 @@ describeWithAdb('flow runner on the virtual device', () => {
         "  - step 3 (ui_scroll): direction 'Down' is not one of up, down, left, right\n" +
         "  - step 4 (ui_wait): ui_wait belongs to the toolset 'wait', which is off: run the flow with --toolsets wait (or ANDROID_MCP_TOOLSETS=wait)\n" +
         '  - step 5 (app_open): package_name is missing\n' +
-        '  - step 6 (ui_tap): session_id must not be given: the runner opens the flow and puts its id in every step\n',
+        '  - step 6 (ui_tap): session_id must not be given: the runner opens the UI session and puts its id in every step\n',
     );
     // Nothing was set up: no server (stderr is the refusal alone, none of a server's log), no
     // Appium session ever asked for, no evidence.

@@ -188,7 +188,7 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
     report('QUIRK-DUMP-3 idle state', tree);
     expect(tree.envelope.error?.code).toBe('UI_TREE_UNAVAILABLE');
     expect(tree.envelope.error?.message).toMatch(
-      /never became idle[\s\S]*Pause the animation or video, or read the tree through a flow/,
+      /never became idle[\s\S]*Pause the animation or video, or read the tree through a UI session/,
     );
     expect(tree.elapsedMs).toBeGreaterThanOrEqual(10_000);
     expect(tree.elapsedMs).toBeLessThan(ACTION_TIMEOUT_S * 1000);
@@ -241,7 +241,7 @@ describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virt
         `while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid ${pid})`,
       );
       expect(tree.envelope.error?.message).toMatch(
-        /UiAutomator2\/Appium session or another testing tool\. Pass the session_id of your open flow/,
+        /UiAutomator2\/Appium session or another testing tool\. Pass the session_id of your open UI session/,
       );
       expect(tree.envelope.error?.message).not.toMatch(/still starting/);
       const commands = logSince(since, 'shell').filter((c) => /^exec: uiautomator dump|pidof/.test(c));

@@ -108,7 +108,7 @@ describeWithAdb('REST {id} with two devices: the path names the device that acts
       const wrong = await rest('POST', `/devices/${a}/tap`, { selector: { text: 'Apps' }, session_id: sessionId });
       expect(wrong.status).toBe(404);
       expect(wrong.envelope.error?.code).toBe('INVALID_UI_SESSION');
-      expect(wrong.envelope.error?.message).toContain(`a flow on ${b}`);
+      expect(wrong.envelope.error?.message).toContain(`a UI session on ${b}`);
       expect(clicks(deviceA)).toBe(clicksA);
       expect(clicks(deviceB)).toBe(clicksB + 1);
       // B's own path without the session_id: B's flow owns it, as over MCP.

@@ -171,7 +171,7 @@ class GoalRun {
       try {
         envelope = await this.answer(call, turn.calls.length);
       } catch (error) {
-        // callTool answers envelopes, failures included; a throw means the task's flow is broken: stop acting on it.
+        // callTool answers envelopes, failures included; a throw means the task's UI session is broken: stop acting on it.
         this.record({ tool: call.name, ok: false, error_code: 'INTERNAL_ERROR' }, note);
         return {
           kind: 'unexpected',

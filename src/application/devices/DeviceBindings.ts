@@ -6,7 +6,7 @@ import type { BindingFactory, DeviceBinding } from './DeviceBinding.js';
 /**
  * The devices this process has driven, one binding per device identity: a serial is
  * identified once (one `getprop`), and a second serial of the same device gets the same binding,
- * so one gate, one lock, one flow. Bindings live as long as the process (a few objects each).
+ * so one gate, one lock, one UI session. Bindings live as long as the process (a few objects each).
  */
 export class DeviceBindings {
   private readonly byKey = new Map<string, DeviceBinding>();
@@ -64,7 +64,7 @@ export class DeviceBindings {
     return this.adopt(serial, this.knownIdentity(serial));
   }
 
-  /** The device whose flow (open, or ended recently) has this session_id. */
+  /** The device whose UI session (open, or ended recently) has this session_id. */
   withUiSession(sessionId: string): DeviceBinding | undefined {
     return [...this.byKey.values()].find((binding) => binding.sessions.knows(sessionId));
   }
@@ -92,7 +92,7 @@ export class DeviceBindings {
   private adopt(serial: string, identity: DeviceIdentity): DeviceBinding {
     let binding = this.byKey.get(identity.key);
     if (binding) {
-      this.logger.info('another serial of a device already in use: same lock and flow', {
+      this.logger.info('another serial of a device already in use: same lock and UI session', {
         serial,
         drives_through: binding.serial,
       });

@@ -5,7 +5,7 @@ import type { DeviceBinding } from './DeviceBinding.js';
 import type { DeviceBindings } from './DeviceBindings.js';
 import type { DeviceResolver } from './DeviceResolver.js';
 
-/** What a call says about its device: a flow's session_id, or a device name (ui_session_open). */
+/** What a call says about its device: a UI session's session_id, or a device name (ui_session_open). */
 export interface DeviceTarget {
   readonly sessionId?: string;
   readonly device?: string;
@@ -19,7 +19,7 @@ export interface DeviceTarget {
 
 /**
  * The first step of every device tool: which device's binding the call runs on. A
- * session_id names the device its flow was opened on, and nothing else; no session_id, the device
+ * session_id names the device its UI session was opened on, and nothing else; no session_id, the device
  * named, else the default one (DeviceResolver).
  */
 export class DeviceRouter {
@@ -38,7 +38,7 @@ export class DeviceRouter {
   /**
    * Runs `body` with `device` (a serial or AVD name) as the device of every call in it that names
    * none: the REST mirror's `{id}` (docs/contract.md, "The REST mirror"). A session_id inside must
-   * be a flow on that device, else INVALID_UI_SESSION: a path never drives another device than the
+   * be a UI session on that device, else INVALID_UI_SESSION: a path never drives another device than the
    * one it names.
    */
   onDevice<T>(device: string, body: () => Promise<T>): Promise<T> {
@@ -54,23 +54,23 @@ export class DeviceRouter {
         if (named !== owner) {
           throw new HarnessError(
             'INVALID_UI_SESSION',
-            `This session_id is a flow on ${owner.serial}, not on ${scoped}: send it under /devices/${owner.serial}/…, or open a flow on ${scoped}.`,
+            `This session_id is a UI session on ${owner.serial}, not on ${scoped}: send it under /devices/${owner.serial}/…, or open one on ${scoped}.`,
           );
         }
         return owner;
       }
       if (owner) return owner;
-      // A path's device answers an id none of its flows knows (INVALID_UI_SESSION, or EMULATOR_BUSY naming its own flow).
+      // A path's device answers an id none of its UI sessions knows (INVALID_UI_SESSION, or EMULATOR_BUSY naming its own UI session).
       if (scoped !== undefined) return this.guarded(await this.resolver.resolve(scoped), target);
       // An id no device knows: the default device answers it (INVALID_UI_SESSION, or EMULATOR_BUSY
-      // naming its own flow), exactly as with one device; with several there is no default.
+      // naming its own UI session), exactly as with one device; with several there is no default.
       try {
         return await this.guarded(await this.resolver.resolve(undefined), target);
       } catch (error) {
         if (error instanceof HarnessError && error.code === 'DEVICE_AMBIGUOUS') {
           throw new HarnessError(
             'INVALID_UI_SESSION',
-            'No open flow has this session_id; open one with ui_session_open (device: serial or AVD name from emulator_get_status).',
+            'No open UI session has this session_id; open one with ui_session_open (device: serial or AVD name from emulator_get_status).',
           );
         }
         throw error;

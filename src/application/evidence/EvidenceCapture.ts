@@ -19,7 +19,7 @@ const NO_FAILURE_SCREENSHOT: ReadonlySet<string> = new Set([
 /**
  * Screenshots as evidence. Captures go through `adb exec-out screencap`, never the
  * driver: screencap does not touch UiAutomation, works the same with or without an
- * Appium session, and leaves a flow undisturbed.
+ * Appium session, and leaves a UI session undisturbed.
  */
 export class EvidenceCapture {
   constructor(

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EvidenceHoldBoard, Logger } from '../../domain/ports.js';
 
-/** Whether a session id names a UI session (flow) that is open now. */
+/** Whether a session id names a UI session that is open now. */
 export type SessionLiveness = (sessionId: string) => boolean;
 
 /**

@@ -26,7 +26,7 @@ export class LinkService {
     private readonly reads: ScreenReads,
   ) {}
 
-  /** Without session_id no flow may be open (a navigation under it); with one, the link opens inside that flow. */
+  /** Without session_id no UI session may be open (a navigation under it); with one, the link opens inside that session. */
   async open(
     context: OperationContext,
     uri: LinkUri,
@@ -35,7 +35,7 @@ export class LinkService {
     observe = true,
   ): Promise<Outcome> {
     const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
-    // `after` is read as the other adb-launched actions read it: through the flow's session when one is open.
+    // `after` is read as the other adb-launched actions read it: through the UI session's Appium session when one is open.
     const source = (device: DeviceGateway) => (observe ? observerSource(sessions, device) : null);
     return access.exclusive(context, 'act', async (device) => {
       if (sessionId === undefined) {

@@ -3,7 +3,7 @@ import type { AutomationGateway, AutomationSession, Clock, Logger, TimerHandle }
 import type { Ceilings } from '../time/Ceilings.js';
 
 /** Why the kept session ended (logged). */
-export type WarmEndReason = 'idle' | 'error' | 'timeout' | 'dump' | 'flow' | 'shutdown' | 'disabled';
+export type WarmEndReason = 'idle' | 'error' | 'timeout' | 'dump' | 'ui_session' | 'shutdown' | 'disabled';
 
 interface Kept {
   readonly session: AutomationSession;
@@ -33,7 +33,7 @@ function driverAnswered(error: unknown): boolean {
  *   driver answered; the session is sound), and at once in the background after OPERATION_TIMEOUT;
  * - before anything that needs `uiautomator dump` or navigates through adb (Android lets one
  *   UiAutomation client register: a dump would break the kept server, and the kept server would
- *   break the dump), before a flow opens, and at shutdown.
+ *   break the dump), before a UI session opens, and at shutdown.
  * While it lives it holds the device lock (SessionHoldingAutomation), so another harness process
  * gets EMULATOR_BUSY naming this one; the lock is given back when its close settles.
  * `leaseMs` 0 keeps nothing: each action opens a session and closes it in `finally`.
@@ -131,7 +131,7 @@ export class WarmSession {
 
   /**
    * Ends the kept session and waits until every close of ours has settled: before a dump, an adb
-   * navigation or a flow. Bounded: each close races the action ceiling (Ceilings.session).
+   * navigation or a UI session. Bounded: each close races the action ceiling (Ceilings.session).
    */
   async release(reason: WarmEndReason): Promise<void> {
     const kept = this.kept;

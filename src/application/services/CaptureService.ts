@@ -13,7 +13,7 @@ export class CaptureService {
     private readonly evidence: EvidenceCapture,
   ) {}
 
-  /** `sessionId`: the flow's device; the screenshot goes through adb either way (no UiAutomation). */
+  /** `sessionId`: the UI session's device; the screenshot goes through adb either way (no UiAutomation). */
   async capture(context: OperationContext, sessionId?: string): Promise<Outcome> {
     const { access } = await this.router.bindingFor({ sessionId });
     return access.exclusive(context, 'adb', async (device) => {

@@ -25,7 +25,7 @@ export class SettingsService {
     private readonly reads: ScreenReads,
   ) {}
 
-  /** As app_open: with session_id the flow's device, polled through the flow's page source (no dump under it). */
+  /** As app_open: with session_id the UI session's device, polled through its page source (no dump under it). */
   async openApps(context: OperationContext, sessionId?: string, observe = true): Promise<Outcome> {
     const { access, sessions } = await this.router.bindingFor({ sessionId, reach: 'act' });
     return access.exclusive(context, 'act', async (device) => {

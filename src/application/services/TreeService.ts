@@ -40,8 +40,8 @@ export interface TreeRequest {
 }
 
 /**
- * ui_get_tree: the screen summary. With a session_id, or whenever a flow is open, it
- * reads the flow's page source (a `uiautomator dump` would unregister the flow's
+ * ui_get_tree: the screen summary. With a session_id, or whenever a UI session is open, it
+ * reads that session's page source (a `uiautomator dump` would unregister the session's
  * UiAutomation); otherwise `uiautomator dump` through adb. Read-only either way. Every offered
  * entry gets its ref from the registry (the same element keeps its ref across reads), and every answer its read id (ScreenReads).
  */

@@ -82,7 +82,7 @@ export const LONG_PRESS_HOLD_MS = 1_500;
 
 /**
  * The four driver actions: ui_tap, ui_type_text, ui_scroll, device_back. Each runs on
- * the flow's session or a temporary one, reports the foreground package read through
+ * the UI session's Appium session or a temporary one, reports the foreground package read through
  * adb afterwards (`foreground_settled: false` when it had not settled within the bound),
  * and leaves a screenshot as evidence (a `failure-<label>` one when it fails after
  * reaching the device).

@@ -26,8 +26,8 @@ export interface WaitRequest {
 }
 
 /**
- * ui_wait (toolset `wait`): reads the screen the way ui_get_tree does (the flow's page source
- * when a flow is open, else `uiautomator dump`), read-only, until the selector names a visible
+ * ui_wait (toolset `wait`): reads the screen the way ui_get_tree does (the UI session's page source
+ * when one is open, else `uiautomator dump`), read-only, until the selector names a visible
  * node (`visible`) or none (`gone`). The whole wait, reads included, is bounded by its timeout,
  * so the device gate is never held longer than that.
  */

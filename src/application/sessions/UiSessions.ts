@@ -80,18 +80,18 @@ export class UiSessions {
     if (this.live) {
       throw new HarnessError(
         'EMULATOR_BUSY',
-        `A flow is already open and owns the device: use its session_id or close it with ui_session_close; it expires in ${this.secondsLeft()} s.`,
+        `A UI session is already open and owns the device: use its session_id or close it with ui_session_close; it expires in ${this.secondsLeft()} s.`,
       );
     }
     // One session at a time: the one kept after a single action goes first (its driver idle
     // timeout follows the short lease, not the UI session's, so it is not taken over).
-    await this.warm.release('flow');
+    await this.warm.release('ui_session');
     const session = await this.ceilings.openSession(this.automation, this.idleTimeoutMs);
     const id = this.random.token(SESSION_ID_LENGTH);
     const live: LiveSession = { id, session, lastUseMs: this.clock.monotonicMs(), inUse: 0, timer: null };
     this.live = live;
     this.arm(live);
-    this.logger.info('flow opened', { session: session.id });
+    this.logger.info('UI session opened', { session: session.id });
     return { session_id: id, idle_timeout_seconds: Math.round(this.idleTimeoutMs / 1000) };
   }
 
@@ -103,7 +103,7 @@ export class UiSessions {
       await live.session.close();
     } catch (error) {
       // The harness no longer holds the session either way; Appium's newCommandTimeout is the last net.
-      this.logger.warn('closing the flow session failed', { session: live.session.id, cause: String(error) });
+      this.logger.warn('closing the UI session failed', { session: live.session.id, cause: String(error) });
     }
   }
 
@@ -150,7 +150,7 @@ export class UiSessions {
     try {
       await live.session.close();
     } catch (error) {
-      this.logger.warn('closing the flow session at shutdown failed', { cause: String(error) });
+      this.logger.warn('closing the UI session at shutdown failed', { cause: String(error) });
     }
   }
 
@@ -168,7 +168,7 @@ export class UiSessions {
         this.void(live, 'timeout');
         throw new HarnessError(
           'OPERATION_TIMEOUT',
-          `${error.message} The flow was closed; open a new one with ui_session_open.`,
+          `${error.message} The UI session was closed; open a new one with ui_session_open.`,
           { cause: error },
         );
       }
@@ -195,23 +195,23 @@ export class UiSessions {
   private ownedError(): HarnessError {
     return new HarnessError(
       'EMULATOR_BUSY',
-      `A flow owns the device: pass its session_id or close it with ui_session_close; it expires in ${this.secondsLeft()} s.`,
+      `A UI session owns the device: pass its session_id or close it with ui_session_close; it expires in ${this.secondsLeft()} s.`,
     );
   }
 
   private invalidMessage(reason: EndReason | undefined): string {
     switch (reason) {
       case 'expired':
-        return `This flow expired after ${Math.round(this.idleTimeoutMs / 1000)} s without use; open a new one with ui_session_open.`;
+        return `This UI session expired after ${Math.round(this.idleTimeoutMs / 1000)} s without use; open a new one with ui_session_open.`;
       case 'timeout':
-        return 'This flow was closed because a call ran past the action ceiling; open a new one with ui_session_open.';
+        return 'This UI session was closed because a call ran past the action ceiling; open a new one with ui_session_open.';
       case 'lost':
-        return 'This flow was closed because its Appium session ended (Appium or the driver stopped); open a new one with ui_session_open.';
+        return 'This UI session was closed because its Appium session ended (Appium or the driver stopped); open a new one with ui_session_open.';
       case 'closed':
       case 'shutdown':
-        return 'This flow is closed; open a new one with ui_session_open, or call without session_id for a single action.';
+        return 'This UI session is closed; open a new one with ui_session_open, or call without session_id for a single action.';
       default:
-        return 'No open flow has this session_id; open one with ui_session_open, or call without session_id for a single action.';
+        return 'No open UI session has this session_id; open one with ui_session_open, or call without session_id for a single action.';
     }
   }
 
@@ -232,13 +232,13 @@ export class UiSessions {
       return;
     }
     this.end(live, 'expired');
-    this.logger.info('flow expired', { session: live.session.id });
+    this.logger.info('UI session expired', { session: live.session.id });
     this.closeInBackground(live);
   }
 
   private void(live: LiveSession, reason: 'timeout' | 'lost'): void {
     this.end(live, reason);
-    this.logger.warn('flow voided', { session: live.session.id, reason });
+    this.logger.warn('UI session voided', { session: live.session.id, reason });
     this.closeInBackground(live);
   }
 
@@ -256,7 +256,7 @@ export class UiSessions {
 
   private closeInBackground(live: LiveSession): void {
     live.session.close().catch((error: unknown) => {
-      this.logger.warn('closing an ended flow session failed', { session: live.session.id, cause: String(error) });
+      this.logger.warn('closing an ended UI session failed', { session: live.session.id, cause: String(error) });
     });
   }
 }

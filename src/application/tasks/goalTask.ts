@@ -83,7 +83,7 @@ function failedBefore(goal: string, opened: Envelope): TaskResult {
   const error = opened.error ?? { code: 'INTERNAL_ERROR', message: 'ui_session_open answered no session_id.' };
   return {
     passed: false,
-    report: { goal, outcome: 'failed', summary: `The flow could not be opened: ${error.message}`, steps: [] },
+    report: { goal, outcome: 'failed', summary: `The UI session could not be opened: ${error.message}`, steps: [] },
     artifactIds: [],
     error: { code: error.code, message: error.message },
   };

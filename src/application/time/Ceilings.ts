@@ -46,7 +46,7 @@ export class Ceilings {
   /**
    * Opens an Appium session within the connect budget. A session that Appium creates
    * after the budget ran out is closed as soon as it arrives: no orphans. `heldIdleMs` is the
-   * longest the caller leaves the session unused between its calls (a flow's idle lease, 0 for
+   * longest the caller leaves the session unused between its calls (a UI session's idle lease, 0 for
    * a per-action session); the driver is told to wait longer than that (driverIdleTimeoutMs).
    * The server's wait for idle is kept inside one action ceiling (serverIdleWaitMs).
    */

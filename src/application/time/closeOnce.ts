@@ -2,7 +2,7 @@ import type { AutomationSession } from '../../domain/ports.js';
 
 /**
  * `inner` unchanged except for its close, which runs `close` once: a session is closed by
- * whoever gets there first (the flow, a timeout's cleanup, shutdown), and every later caller
+ * whoever gets there first (the UI session, a timeout's cleanup, shutdown), and every later caller
  * waits on that same close instead of asking Appium again.
  */
 export function withCloseOnce(inner: AutomationSession, close: () => Promise<void>): AutomationSession {

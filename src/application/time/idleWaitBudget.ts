@@ -6,7 +6,7 @@
  * busy that the window's root never comes, it then polls for that root for another fixed 10 s
  * before answering HTTP 500 (appium-uiautomator2-server, `Device.waitForIdle` and
  * `AXWindowHelpers.getActiveWindowRoot`). The harness bounds every driver call by its action
- * ceiling, and a call past the ceiling is OPERATION_TIMEOUT, which voids a flow. So the idle wait
+ * ceiling, and a call past the ceiling is OPERATION_TIMEOUT, which voids a UI session. So the idle wait
  * is what remains of the ceiling after the root wait and a margin, and never more than the
  * server's own default: with the default ceiling (90 s) the server keeps its 10 s, which the
  * harness relies on after taps (the tree it reads next has settled).

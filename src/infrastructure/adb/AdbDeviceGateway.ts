@@ -29,7 +29,7 @@ const ALREADY_REGISTERED = /UiAutomationService[\s\S]*already registered/i;
 const PIDS = /^\s*(\d+)(?:\s+\d+)*\s*$/;
 /** The same remedy for both ways a dump meets another UiAutomation client (refused, or killed). */
 const OTHER_CLIENT_REMEDY =
-  'most likely a running UiAutomator2/Appium session or another testing tool. Pass the session_id of your open flow to ui_get_tree, or close the other session, then retry.';
+  'most likely a running UiAutomator2/Appium session or another testing tool. Pass the session_id of your open UI session to ui_get_tree, or close the other session, then retry.';
 /** AOSP screencap.cpp, on stderr (merged into exec-out's stdout) when it chose a display itself. */
 const MULTIPLE_DISPLAYS = /Multiple displays were found, but no display id was specified/;
 
@@ -150,7 +150,7 @@ export class AdbDeviceGateway implements DeviceGateway {
       if (IDLE_STATE.test(all)) {
         throw new HarnessError(
           'UI_TREE_UNAVAILABLE',
-          'The screen never became idle, so uiautomator could not dump it (a playing video, an animation or a live wallpaper keeps it busy). Pause the animation or video, or read the tree through a flow: open one with ui_session_open and pass its session_id to ui_get_tree.',
+          'The screen never became idle, so uiautomator could not dump it (a playing video, an animation or a live wallpaper keeps it busy). Pause the animation or video, or read the tree through a UI session: open one with ui_session_open and pass its session_id to ui_get_tree.',
         );
       }
       const transient = NULL_ROOT.test(all) || output.trim() === '';

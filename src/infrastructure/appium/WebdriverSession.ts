@@ -270,7 +270,7 @@ export class WebdriverSession implements AutomationSession {
       await this.driver.deleteSession();
       this.logger.info('Appium session closed', { sessionId: this.id });
     } catch (error) {
-      // Appium already ended it (its newCommandTimeout fired, or the driver died and the flow was
+      // Appium already ended it (its newCommandTimeout fired, or the driver died and the UI session was
       // voided): the delete answers 404 invalid session id. Nothing is left to close.
       // Behind a Selenium Grid whose node is gone the session went with it.
       if (isSessionAlreadyGone(error) || isGridNodeLost(error)) {

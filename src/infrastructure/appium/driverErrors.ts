@@ -59,7 +59,7 @@ export function mapDriverError(error: unknown, what: string, context: DriverErro
   if (name === 'invalid session id' || SESSION_GONE.test(message)) {
     return new HarnessError(
       'APPIUM_UNAVAILABLE',
-      'The Appium session ended unexpectedly (the driver or the device restarted). Open a new flow with ui_session_open, or retry the action.',
+      'The Appium session ended unexpectedly (the driver or the device restarted). Open a new UI session with ui_session_open, or retry the action.',
       { cause: error },
     );
   }

@@ -9,7 +9,7 @@ const MAX_DRIFT_MS = 5;
 
 /**
  * The real clock. Timers stay referenced: a pending `sleep` must keep a CLI run alive,
- * so whoever schedules a long timer (the flow lease) is responsible for clearing it.
+ * so whoever schedules a long timer (the UI session's lease) is responsible for clearing it.
  */
 export class SystemClock implements Clock {
   /** The Unix time of `performance.now() === 0`, in ms (fractional). */

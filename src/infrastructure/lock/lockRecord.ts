@@ -54,11 +54,11 @@ export function busy(record: LockRecord | null, nowMs: number): HarnessError {
   const who = `another android-mcp-harness process (pid ${record.pid} on ${cut(record.hostname, 64)})`;
   const what =
     record.activity.kind === 'session'
-      ? `keeps an Appium session open on it (an open flow, the session kept after an action without a flow, or a session still closing) since ${seconds} s`
+      ? `keeps an Appium session open on it (an open UI session, the session kept after an action without one, or a session still closing) since ${seconds} s`
       : `is running ${cut(record.activity.tool, 40)} (operation ${cut(record.activity.operation_id, 64)}) for ${seconds} s`;
   const next =
     record.activity.kind === 'session'
-      ? 'There is no queue: retry when that client has closed its flow (ui_session_close) or let it expire; a session kept after a single action is closed after ANDROID_MCP_WARM_SESSION_TIMEOUT seconds without use (30 by default).'
+      ? 'There is no queue: retry when that client has closed its UI session (ui_session_close) or let it expire; a session kept after a single action is closed after ANDROID_MCP_WARM_SESSION_TIMEOUT seconds without use (30 by default).'
       : 'There is no queue: retry when that call has answered.';
   return new HarnessError('EMULATOR_BUSY', `The device is busy: ${who} ${what}. ${next}`);
 }

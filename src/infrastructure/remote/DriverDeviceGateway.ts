@@ -4,7 +4,7 @@
  * read and launch goes through a UiAutomator2 session instead. The services do not know: they ask
  * the same port as with adb.
  *
- * Where the session comes from is the application's business (DriverSessionSource: the flow's, the
+ * Where the session comes from is the application's business (DriverSessionSource: the UI session's, the
  * kept one, or a kept one opened for the read). Only the closed list of `mobile:` commands is sent
  * (DRIVER_DEVICE_COMMANDS); their names and arguments are appium-android-driver's
  * execute-method-map (docs/device-quirks.md, "Remote mode: the driver's commands").

@@ -17,7 +17,7 @@
  *   hub has dropped the node it answers 404 `invalid session id` "Unable to find session with ID:
  *   <id>" (LocalSessionMap.get). A relay node whose Appium is gone
  *   answers 500 "Connection error (GET http://<appium>/session/<id>/…)". In each case the session
- *   is lost: APPIUM_UNAVAILABLE, which voids the flow (UiSessions) as any lost driver does.
+ *   is lost: APPIUM_UNAVAILABLE, which voids the UI session (UiSessions) as any lost driver does.
  *
  * Nothing of the Grid's text is repeated to the client: it carries host names, node URLs, the
  * Java version and, in remote mode, possibly a farm's account details.
@@ -74,7 +74,7 @@ export function gridSessionError(error: unknown, udid: string): HarnessError | n
 
 /**
  * The typed error for a failed command that is the Grid losing the session's node, or null.
- * APPIUM_UNAVAILABLE: the flow holding the session is voided by its owner.
+ * APPIUM_UNAVAILABLE: the UI session holding the Appium session is voided by its owner.
  */
 export function gridCommandError(error: unknown, udid: string): HarnessError | null {
   return isGridNodeLost(error) ? nodeLost(error, udid) : null;
@@ -83,7 +83,7 @@ export function gridCommandError(error: unknown, udid: string): HarnessError | n
 function nodeLost(error: unknown, udid: string): HarnessError {
   return new HarnessError(
     'APPIUM_UNAVAILABLE',
-    `The Selenium Grid could not reach the node that held the session on ${udid} (the node or its Appium server is gone); the session is lost. Open a new flow with ui_session_open once the Grid lists a node for ${udid} as UP again.`,
+    `The Selenium Grid could not reach the node that held the session on ${udid} (the node or its Appium server is gone); the session is lost. Open a new UI session with ui_session_open once the Grid lists a node for ${udid} as UP again.`,
     { cause: error },
   );
 }

@@ -64,7 +64,8 @@ export function taskPaths(): Record<string, Record<string, unknown>> {
       },
       delete: {
         operationId: 'cancelTask',
-        summary: 'Cancel a task; answers once it has stopped (its flow closed), or with cancel_requested after 20 s',
+        summary:
+          'Cancel a task; answers once it has stopped (its UI session closed), or with cancel_requested after 20 s',
         tags: ['tasks'],
         parameters: [TASK_ID],
         responses: {

@@ -12,7 +12,7 @@ function withCalendar(h: ReturnType<typeof buildHarness>): void {
   h.automation.elements.set(locatorOf(SELECTOR), 'Calendar');
 }
 
-describe('flow sessions', () => {
+describe('UI sessions', () => {
   it('opens one Appium session under an opaque URL-safe id', async () => {
     const h = buildHarness();
     const opened = await h.envelope('ui_session_open');
@@ -55,7 +55,7 @@ describe('flow sessions', () => {
       const envelope = await h.envelope(tool, args);
       expect(envelope.error?.code, tool).toBe('EMULATOR_BUSY');
       expect(envelope.error?.message).toContain(
-        'A flow owns the device: pass its session_id or close it with ui_session_close; it expires in 45 s',
+        'A UI session owns the device: pass its session_id or close it with ui_session_close; it expires in 45 s',
       );
     }
     expect(h.device.calls).not.toContain('startActivity');
@@ -156,7 +156,7 @@ describe('flow sessions', () => {
     const id = ((await h.envelope('ui_session_open')).data as { session_id: string }).session_id;
     h.automation.failWith.click = new HarnessError(
       'APPIUM_UNAVAILABLE',
-      'The Appium session ended unexpectedly (the driver or the device restarted). Open a new flow with ui_session_open, or retry the action.',
+      'The Appium session ended unexpectedly (the driver or the device restarted). Open a new UI session with ui_session_open, or retry the action.',
     );
     const lost = await h.envelope('ui_tap', { selector: SELECTOR, session_id: id });
     expect(lost.error?.code).toBe('APPIUM_UNAVAILABLE');

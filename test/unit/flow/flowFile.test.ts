@@ -136,7 +136,7 @@ describe('validateFlow: each step, by its number', () => {
     expect(
       await problems(flowOf({ tool: 'ui_tap', arguments: { selector: { ref: 'e5' }, session_id: 'abc' } })),
     ).toEqual([
-      'step 1 (ui_tap): session_id must not be given: the runner opens the flow and puts its id in every step',
+      'step 1 (ui_tap): session_id must not be given: the runner opens the UI session and puts its id in every step',
       'step 1 (ui_tap): selector.ref must not be given: a ref names one element of one screen of one server run; copy the selector keys ui_get_tree offers beside it',
     ]);
   });
@@ -194,7 +194,7 @@ describe('validateFlow: which tools are steps', () => {
         ALL_ON,
       ),
     ).toEqual([
-      'step 1 (ui_session_open): ui_session_open is not a step: the runner opens the flow before the steps and closes it after them',
+      'step 1 (ui_session_open): ui_session_open is not a step: the runner opens the UI session before the steps and closes it after them',
       'step 2 (ui_get_tree): ui_get_tree is not a step: it only reads, and the runner already reads the screen before and after the steps (every action leaves its screenshot); to wait for an element, or check that it is there, use ui_wait',
       'step 3 (screen_capture): screen_capture is not a step: it only reads, and the runner already reads the screen before and after the steps (every action leaves its screenshot); to wait for an element, or check that it is there, use ui_wait',
       'step 4 (device_list): device_list is not a step: it only reads, and the runner already reads the screen before and after the steps (every action leaves its screenshot); to wait for an element, or check that it is there, use ui_wait',
@@ -206,7 +206,7 @@ describe('validateFlow: which tools are steps', () => {
     const outside = { ...tapTool, name: 'outside_flow', inputSchema: z.object({}) };
     expect(isStepTool(outside)).toBe(false);
     expect(stepToolProblem('outside_flow', outside, ALL_ON)).toBe(
-      'outside_flow is not a step: it takes no session_id, so it cannot run inside the flow that holds the device',
+      'outside_flow is not a step: it takes no session_id, so it cannot run inside the UI session that holds the device',
     );
   });
 

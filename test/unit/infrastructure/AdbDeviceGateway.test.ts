@@ -377,7 +377,7 @@ describe('dumpUi', () => {
     const error = await harnessError(gateway(runner).dumpUi());
     expect(error.code).toBe('UI_TREE_UNAVAILABLE');
     expect(error.message).toBe(
-      'The UI dump ended without output (killed, exit 137) while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid 4711): it holds UiAutomation, and Android lets one client register. That is most likely a running UiAutomator2/Appium session or another testing tool. Pass the session_id of your open flow to ui_get_tree, or close the other session, then retry.',
+      'The UI dump ended without output (killed, exit 137) while the UiAutomator2 server runs on the device (io.appium.uiautomator2.server, pid 4711): it holds UiAutomation, and Android lets one client register. That is most likely a running UiAutomator2/Appium session or another testing tool. Pass the session_id of your open UI session to ui_get_tree, or close the other session, then retry.',
     );
     expect(error.message).not.toMatch(/still starting/);
     expect(runner.calls.map((c) => c.join(' '))).toEqual([

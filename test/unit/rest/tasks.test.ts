@@ -143,7 +143,7 @@ describe('POST /agent/task, GET /task/{id}', () => {
     expect(expected).toBe(
       'flow is not a valid flow:\n' +
         "  - package_name: Invalid package name ''. A package name is dot-separated segments of letters, digits and underscores, each starting with a letter, at most 255 characters (e.g. com.android.settings; no activity, path, space or flag). app_list_installed lists the installed packages.\n" +
-        '  - step 1 (ui_tap): session_id must not be given: the runner opens the flow and puts its id in every step\n' +
+        '  - step 1 (ui_tap): session_id must not be given: the runner opens the UI session and puts its id in every step\n' +
         '  - step 1 (ui_tap): selector is missing\n' +
         '  - step 2 (app_open): package_name is missing',
     );

@@ -9,7 +9,7 @@ export function settingsOpenAppsTool(services: HarnessServices): ToolDefinition 
     name: 'settings_open_apps',
     toolset: 'core',
     title: 'Settings → Apps',
-    description: 'Opens Settings → Apps, waits for it: {screen_marker, after}.',
+    description: 'Opens Settings → Apps, waits: {screen_marker, after}.',
     inputSchema: z.object({ observe: observeSchema, session_id: sessionIdSchema }),
     annotations: actor(true),
     execute: (args, context) => services.settings.openApps(context, optionalSessionId(args), observeFlag(args)),

@@ -7,8 +7,8 @@ export function uiSessionCloseTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_session_close',
     toolset: 'core',
-    title: 'End a flow',
-    description: 'Ends the flow, frees the device: {closed: true}.',
+    title: 'End UI session',
+    description: 'Ends the session, frees the device: {closed: true}.',
     inputSchema: z.object({ session_id: z.string() }),
     annotations: actor(false),
     execute: (args, context) => {

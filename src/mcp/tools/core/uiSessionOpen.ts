@@ -7,9 +7,9 @@ export function uiSessionOpenTool(services: HarnessServices): ToolDefinition {
   return {
     name: 'ui_session_open',
     toolset: 'core',
-    title: 'Start a flow',
+    title: 'Start UI session',
     description:
-      'Starts a flow (fast for many steps) on device (if several): {session_id, idle_timeout_seconds, device}. Pass session_id to each call, then ui_session_close.',
+      'Starts a session (fast for many steps) on device (if several): {session_id, idle_timeout_seconds, device}. Pass session_id to each call, then ui_session_close.',
     inputSchema: z.object({ device: z.string().optional() }),
     annotations: actor(false),
     execute: (args, context) =>

@@ -12,7 +12,7 @@ export function uiTypeTextTool(services: HarnessServices): ToolDefinition {
     toolset: 'core',
     title: 'Type text',
     description:
-      'Replaces the text of the field a selector names (an input action or {input_hint: "Search"}), tapping it first when it has no focus: ' +
+      'Replaces the text of the field a selector names (an input action or {input_hint: "Search"}), tapping it first if unfocused: ' +
       '{target, characters_sent, after}. Submit with ui_tap.',
     inputSchema: z.object({
       selector: selectorSchema,

@@ -325,7 +325,7 @@ describe("a call scoped to a named device (the REST mirror's {id}, DeviceRouter.
     ).toBe(true);
     const wrong = await w.callOn('emulator-5554', 'ui_tap', { selector: { text: 'Calendar' }, session_id: sessionId });
     expect(wrong.error?.code).toBe('INVALID_UI_SESSION');
-    expect(wrong.error?.message).toContain('a flow on emulator-5556, not on emulator-5554');
+    expect(wrong.error?.message).toContain('a UI session on emulator-5556, not on emulator-5554');
     expect(w.devices.get('emulator-5554')?.automation.sessions.length ?? 0).toBe(0);
     expect(b.automation.log.filter((line) => line.endsWith(':click')).length).toBe(1);
     // An id no flow knows, scoped: the scoped device answers it (as the default device would unscoped).
