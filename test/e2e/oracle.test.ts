@@ -1245,7 +1245,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
 
   describe('the action ceiling for real', () => {
     it.skipIf(ON_EMULATOR)(
-      `a hung click with ANDROID_MCP_ACTION_TIMEOUT=2 returns OPERATION_TIMEOUT within the ceiling + 2 s, the next call is accepted, the flow is voided and Appium keeps no session${vdOnly(NEEDS_FAULTS)}`,
+      `a hung click with ANDROID_MCP_ACTION_TIMEOUT=2 returns OPERATION_TIMEOUT within the ceiling + 2 s, the next call is accepted, the UI session is voided and Appium keeps no session${vdOnly(NEEDS_FAULTS)}`,
       async () => {
         const vd = device();
         const short = await shortCeilingHarness();

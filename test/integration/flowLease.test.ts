@@ -76,13 +76,13 @@ async function sessionsSettle(stack: E2eStack, withinMs: number): Promise<string
 
 describeWithAdb('the driver idle timeout follows the lease (real Appium)', () => {
   let stack: E2eStack;
-  /** ANDROID_MCP_FLOW_IDLE_TIMEOUT=180, longer than the fixed 60 s the issue met. */
+  /** ANDROID_MCP_SESSION_IDLE_TIMEOUT=180, longer than the fixed 60 s Appium used to be given. */
   let long: HarnessProcess;
 
   beforeAll(async () => {
     stack = await startStack({ label: 'flow-lease' });
     long = await startHarness(
-      stack.harnessEnv({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: '180', ANDROID_MCP_LOG_LEVEL: 'debug' }),
+      stack.harnessEnv({ ANDROID_MCP_SESSION_IDLE_TIMEOUT: '180', ANDROID_MCP_LOG_LEVEL: 'debug' }),
     );
   }, 120_000);
 
@@ -134,6 +134,7 @@ describeWithAdb('the driver idle timeout follows the lease (real Appium)', () =>
   it('a 2 s lease is ended by the harness itself: Appium never times the session out, and the id is then INVALID_UI_SESSION (expired)', async () => {
     const short = await startHarness(
       stack.harnessEnv({
+        // The lease's older name, still read: this run proves it still sets the lease.
         ANDROID_MCP_FLOW_IDLE_TIMEOUT: '2',
         ANDROID_MCP_ACTION_TIMEOUT: '5',
         ANDROID_MCP_LOG_LEVEL: 'debug',
