@@ -18,7 +18,7 @@ import type { DeviceIds } from './deviceIds.js';
 import { statusForEnvelope } from './httpStatus.js';
 import { openApiDocument, type OpenApiExtra } from './openApi.js';
 import { ARTIFACTS_PREFIX, OPENAPI_PATH, REST_OPERATIONS, matchPath, type RestOperation } from './operations.js';
-import { BodyTooLarge, readBody } from './readBody.js';
+import { BodyTooLarge, readBody } from '../transports/http/readBody.js';
 import { methodNotAllowed, sendJson } from './sendJson.js';
 
 export interface RestMirrorOptions {
@@ -81,14 +81,8 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
       // again for every transport: no coordinates, no unknown names.
       checkArgumentNames(args, declaredArguments(tool), tool.name);
     } catch (error) {
-      // The rest of the body is never read: the connection closes after the answer.
-      if (error instanceof BodyTooLarge)
-        return sendJson(
-          res,
-          413,
-          { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Payload too large: ${error.message}.` } },
-          { connection: 'close' },
-        );
+      // HttpServer answers 413 and discards the rest of the body.
+      if (error instanceof BodyTooLarge) throw error;
       return answer(res, await failWith(options.runner, tool, error));
     }
     if (params.id === undefined) return answer(res, await runTool(options.runner, tool, args, options.trace));

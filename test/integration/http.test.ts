@@ -7,7 +7,7 @@
  * client that disconnects mid-call: each refused or survived, no Appium session, no lock file left.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -70,7 +70,8 @@ describeWithAdb('MCP over Streamable HTTP at /mcp', () => {
     await server?.stop();
     if (http) {
       const sessions = stack.appium ? await stack.appium.sessionIds() : [];
-      const locks = readdirSync(stack.lockDir, { withFileTypes: true }).map((entry) => entry.name);
+      // The lock directory is tidied away when empty (no device call ran, e.g. one test alone).
+      const locks = existsSync(stack.lockDir) ? readdirSync(stack.lockDir) : [];
       const refused = Object.values(figures.refused).reduce((sum, n) => sum + n, 0);
       process.stderr.write(
         `[reliability] http: ${refused} refused ${JSON.stringify(figures)}; sessions left ${sessions.length}; lock files left ${locks.length}\n`,

@@ -20,7 +20,7 @@ import { readTrace, TraceReadError } from '../../trace/readTrace.js';
 import { viewerHtml } from '../../trace/viewer.js';
 import type { HttpRoute } from '../../transports/http/HttpServer.js';
 import { STATUS_BY_ERROR_CODE } from '../httpStatus.js';
-import { BodyTooLarge, readBody } from '../readBody.js';
+import { BodyTooLarge, readBody } from '../../transports/http/readBody.js';
 import { methodNotAllowed, sendJson } from '../sendJson.js';
 import { TASK_ID_PATTERN, TASK_PATH, TASK_PREFIX, TASK_REQUEST_KEYS } from './taskSchemas.js';
 
@@ -67,8 +67,8 @@ export function taskRoute(options: TaskRouteOptions): HttpRoute {
       if (!view) return unknownTask(res);
       return sendJson(res, 200, { ok: true, task: view satisfies TaskView });
     } catch (error) {
-      if (error instanceof BodyTooLarge)
-        return refuse(res, 413, 'INVALID_ARGUMENT', `Payload too large: ${error.message}.`, { connection: 'close' });
+      // HttpServer answers 413 and discards the rest of the body.
+      if (error instanceof BodyTooLarge) throw error;
       if (error instanceof HarnessError)
         return refuse(res, STATUS_BY_ERROR_CODE[error.code], error.code, error.message);
       throw error;

@@ -11,6 +11,7 @@
  * The device itself is never held by HTTP: a tool call takes the DeviceGate only once its body
  * is read and parsed, and gives it back when the call ends, whether or not the client still listens.
  */
+import { BodyTooLarge } from './readBody.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../domain/ports.js';
@@ -166,11 +167,19 @@ export class HarnessHttpServer {
     this.counters.accepted += 1;
     try {
       await route.handle(req, res);
+    } catch (error) {
+      // A chunked body that passed the bound while a route read it: refused here like a declared one,
+      // with the rest of the body discarded so the client reads the 413.
+      if (!(error instanceof BodyTooLarge) || res.headersSent) throw error;
+      this.refuse(
+        res,
+        { status: 413, code: 'INVALID_ARGUMENT', message: `Payload too large: ${error.message}.` },
+        jsonRpc,
+        req,
+      );
     } finally {
       this.inFlight -= 1;
     }
-    // The SDK answers 413 itself for a chunked body over the bound; count it as refused too.
-    if (res.statusCode === 413) this.count(413);
   }
 
   private routeOf(req: IncomingMessage): HttpRoute | undefined {
@@ -188,10 +197,12 @@ export class HarnessHttpServer {
    * The request's body is never parsed, and the connection closes after it.
    * What the client is still sending is discarded, within a bound, before the socket closes: a
    * client that sends its whole body before reading the answer (Node's fetch) would otherwise see
-   * EPIPE instead of the 413 or 401 when the socket closes under its write.
+   * EPIPE instead of the 413 or 401 when the socket closes under its write. So while a body is still
+   * arriving, the answer waits for its end (Node ends the socket as soon as a `Connection: close`
+   * answer is written). A client that asked `Expect: 100-continue` sends nothing more: it is answered at once.
    */
   private refuse(res: ServerResponse, refusal: Refusal, jsonRpc: boolean, req?: IncomingMessage): void {
-    if (req && !req.complete) discardBody(req);
+    const draining = req !== undefined && !req.complete && req.headers.expect?.toLowerCase() !== '100-continue';
     this.count(refusal.status);
     this.options.logger.info('HTTP request refused', {
       status: refusal.status,
@@ -201,13 +212,17 @@ export class HarnessHttpServer {
     const body = jsonRpc
       ? JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: refusal.message } })
       : JSON.stringify({ ok: false, error: { code: refusal.code, message: refusal.message } });
-    res.writeHead(refusal.status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      connection: 'close',
-      ...refusal.headers,
-    });
-    res.end(body);
+    const answer = (): void => {
+      res.writeHead(refusal.status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+        ...refusal.headers,
+      });
+      res.end(body);
+    };
+    if (draining) discardBody(req, answer);
+    else answer();
   }
 }
 
@@ -215,12 +230,20 @@ export class HarnessHttpServer {
 const DISCARD_MAX_BYTES = 8 * 1024 * 1024;
 const DISCARD_MAX_MS = 5_000;
 
-/** Reads and drops a refused request's body, then lets the socket close; cuts it past the bounds. */
-function discardBody(req: IncomingMessage): void {
+/** Reads and drops a refused request's body, then answers; cuts the socket past the bounds. */
+function discardBody(req: IncomingMessage, answer: () => void): void {
   let bytes = 0;
+  let answered = false;
+  const answerOnce = (): void => {
+    if (answered) return;
+    answered = true;
+    answer();
+  };
+  // Past the bounds the answer goes out at once; its `Connection: close` ends the socket under
+  // a client still sending, which may then see the socket closed rather than the answer.
   const cut = (): void => {
     clearTimeout(timer);
-    req.socket.destroy();
+    answerOnce();
   };
   const timer = setTimeout(cut, DISCARD_MAX_MS);
   timer.unref();
@@ -228,7 +251,10 @@ function discardBody(req: IncomingMessage): void {
     bytes += chunk.length;
     if (bytes > DISCARD_MAX_BYTES) cut();
   });
-  req.once('end', () => clearTimeout(timer));
+  req.once('end', () => {
+    clearTimeout(timer);
+    answerOnce();
+  });
   req.once('close', () => clearTimeout(timer));
   req.resume();
 }

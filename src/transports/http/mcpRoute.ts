@@ -5,12 +5,14 @@
  * traffic, answered by a fresh instance per request (initialize, then tools/list … on their own
  * POSTs, no Mcp-Session-Id). Every instance is sdkServerFor(harness) (docs/protocol.md).
  */
+import type { ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Logger } from '../../domain/ports.js';
 import type { HarnessMcpServer } from '../../mcp/HarnessMcpServer.js';
 import { sdkServerFor } from '../sdkServer.js';
 import type { HttpRoute } from './HttpServer.js';
+import { readBody } from './readBody.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -33,7 +35,32 @@ export function mcpRoute(harness: HarnessMcpServer, logger: Logger, maxBodyBytes
   return {
     matches: (pathname) => pathname === MCP_PATH,
     speaksJsonRpc: true,
-    handle: (req, res) => node(req, res),
+    handle: async (req, res) => {
+      if (req.method !== 'POST') return node(req, res);
+      // Read here, within the bound, rather than by the SDK: the SDK stops an oversized chunked body
+      // by leaving its read early, which destroys the socket under a client still sending (EPIPE
+      // instead of the 413). BodyTooLarge goes up to HttpServer, which answers and drains.
+      const text = (await readBody(req, maxBodyBytes)).toString('utf8');
+      if (text.trim() === '') return node(req, res);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return notJson(res);
+      }
+      return node(req, res, parsed);
+    },
     close: () => handler.close(),
   };
+}
+
+/** The SDK's own answer to a body that is not JSON (the body is parsed here, so it is said here). */
+function notJson(res: ServerResponse): void {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32700, message: 'Parse error: the request body is not valid JSON' },
+  });
+  res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
