@@ -74,8 +74,9 @@ import type { GoalRunner } from './application/tasks/GoalRunner.js';
 import type { GoalTaskDeps } from './application/tasks/goalTask.js';
 import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
-import { Traces } from './application/trace/Traces.js';
-import { FileTraceStore, TRACES_FOLDER } from './infrastructure/trace/FileTraceStore.js';
+import { TRACES_FOLDER } from './infrastructure/trace/FileTraceStore.js';
+import { createTraces } from './wiring/traces.js';
+import type { Traces } from './application/trace/Traces.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 import type { FlowCheckOptions } from './flow/flowSteps.js';
 import type { RestMirrorParts } from './rest/restMirror.js';
@@ -339,24 +340,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   };
   const tools = createTools(services, config.toolsets);
   const runner = new OperationRunner(random, logger, holds);
-  const traceConfig = config.trace;
-  const traces = new Traces({
-    store:
-      traceConfig?.enabled === true
-        ? new FileTraceStore({
-            artifactsDir: config.artifactsDir,
-            keep: traceConfig.keep,
-            maxBytes: traceConfig.maxBytes,
-            clock,
-            logger,
-            ...(adapters.traceScrub ? { scrub: adapters.traceScrub } : {}),
-          })
-        : null,
-    clock,
-    defaultDevice: config.udidExplicit ? config.udid : null,
-    sessionName: traceConfig?.name ?? null,
-    serverVersion: packageVersion(),
-  });
+  const traces = createTraces(config, clock, logger, adapters.traceScrub, packageVersion());
   const goalRunner =
     overrides.goalRunner !== undefined ? overrides.goalRunner : createGoalRunner(config, { clock, logger });
   const server = new HarnessMcpServer({
