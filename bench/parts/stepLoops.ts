@@ -180,6 +180,20 @@ const keep = (flow: string, loop: string, tool: string, text: string): void => {
     appendFileSync(ANSWERS_FILE, `${JSON.stringify({ flow, loop, tool, tokens: measure(text).tokens_o200k, text })}\n`);
 };
 
+/**
+ * A file to append every in-flow tap's timeline to, one JSON line each: the call's length and each adb
+ * process and Appium request inside it, in start order, with its start and end relative to the call.
+ */
+const TIMELINE_FILE = process.env.BENCH_TAP_TIMELINE;
+const keepTimeline = (flow: string, loop: string, tap: { from: number; to: number; inside: Interval[] }): void => {
+  if (!TIMELINE_FILE) return;
+  const at = (t: number): number => round(t - tap.from, 1);
+  const spans = [...tap.inside]
+    .sort((a, b) => a.start - b.start)
+    .map((i) => ({ kind: kindOf(i.what), from: at(i.start), to: at(i.end) }));
+  appendFileSync(TIMELINE_FILE, `${JSON.stringify({ flow, loop, ms: at(tap.to), spans })}\n`);
+};
+
 export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => void): Promise<StepLoopsResult> {
   const notes: string[] = [];
   const rows: LoopFigures[] = [];
@@ -251,7 +265,9 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
         }
         if (step.tool === 'ui_tap' && sessionId && verdict.ok) {
           const inside = (env.intervals?.() ?? []).filter((i) => i.end > act.from && i.start < act.to);
-          taps.set(loop.name, [...(taps.get(loop.name) ?? []), { from: act.from, to: act.to, inside }]);
+          const tap = { from: act.from, to: act.to, inside };
+          taps.set(loop.name, [...(taps.get(loop.name) ?? []), tap]);
+          keepTimeline(file, loop.name, tap);
         }
         if (loop.read === 'ui_get_tree') {
           const read = await call(loop.client, 'ui_get_tree', inFlow);
