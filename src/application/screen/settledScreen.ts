@@ -31,7 +31,8 @@ function showsForeground(reading: ScreenReading, window: WindowState): boolean {
 /**
  * `source` reads the tree the way the caller may (a session's page source inside a session, never
  * a dump there); `foreground` is the settled foreground read after the action; `actionEndedMs` the
- * clock's monotonic time when the action returned.
+ * clock's monotonic time when the action returned. `densityRead`: a `wm density` read the caller
+ * started already (it does not depend on where the focus settles), else one is read now.
  */
 export async function readSettledScreen(
   device: DeviceGateway,
@@ -39,9 +40,10 @@ export async function readSettledScreen(
   source: () => Promise<string>,
   foreground: SettledForeground,
   actionEndedMs: number,
+  densityRead?: Promise<number>,
 ): Promise<SettledScreen> {
   const deadline = actionEndedMs + FOREGROUND_SETTLE_TIMEOUT_MS;
-  const density = device.getDensity();
+  const density = densityRead ?? device.getDensity();
   let window = foreground.window;
   for (;;) {
     const reading = await readScreenWith(source(), density, window);
