@@ -31,8 +31,7 @@ function showsForeground(reading: ScreenReading, window: WindowState): boolean {
 /**
  * `source` reads the tree the way the caller may (a session's page source inside a session, never
  * a dump there); `foreground` is the settled foreground read after the action; `actionEndedMs` the
- * clock's monotonic time when the action returned. `densityRead`: a `wm density` read the caller
- * started already (it does not depend on where the focus settles), else one is read now.
+ * clock's monotonic time when the action returned.
  */
 export async function readSettledScreen(
   device: DeviceGateway,
@@ -40,10 +39,9 @@ export async function readSettledScreen(
   source: () => Promise<string>,
   foreground: SettledForeground,
   actionEndedMs: number,
-  densityRead?: Promise<number>,
 ): Promise<SettledScreen> {
   const deadline = actionEndedMs + FOREGROUND_SETTLE_TIMEOUT_MS;
-  const density = densityRead ?? device.getDensity();
+  const density = device.getDensity();
   let window = foreground.window;
   for (;;) {
     const reading = await readScreenWith(source(), density, window);

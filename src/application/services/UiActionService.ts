@@ -382,21 +382,15 @@ export class UiActionService {
             ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}),
           };
           const ended = this.clock.monotonicMs();
-          // `after`'s density does not depend on where the focus settles: asked as the action returns,
-          // beside the screenshot and the settle, rather than after them.
-          const density = observe ? device.getDensity() : null;
           // Inside the session: the screen is read through it, never dumped under its UiAutomation.
           const observeScreen = (foreground: SettledForeground): Promise<SettledScreen | HarnessError | null> =>
-            density
-              ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), foreground, ended, density))
+            observe
+              ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), foreground, ended))
               : Promise.resolve(null);
-          // The density read settles before the call returns even when the tail fails before using it.
-          const [read] = await together(
+          const read =
             after === 'back'
-              ? this.settleThenCapture(device, label, before, observeScreen)
-              : this.captureWhileReading(device, label, observeScreen),
-            density ?? Promise.resolve(0),
-          );
+              ? await this.settleThenCapture(device, label, before, observeScreen)
+              : await this.captureWhileReading(device, label, observeScreen);
           return { data, ...read };
         });
         const { data, foreground, written, seen } = done;

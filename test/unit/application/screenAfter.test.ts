@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../../../src/domain/errors.js';
 import type { Locator } from '../../../src/domain/ports.js';
 import { nameOfEntry } from '../../../src/application/screen/wireSummary.js';
 import { buildLocator } from '../../../src/domain/selectors/locator.js';
@@ -223,35 +222,5 @@ describe('the lock check in a flow: one dumpsys window before the action, dumpsy
     const back = await dataOf(h, 'device_back', { session_id, observe: false });
     expect(back.back_to_package).toBe('com.example.next');
     expect(count() - windows).toBe(2);
-  });
-});
-
-describe('the tail of an action: what waits on what', () => {
-  it('after’s density is asked as the action returns, beside the screenshot and the settle, not after the settle; observe: false asks none', async () => {
-    const h = buildHarness();
-    h.device.lock = { locked: false, awake: true };
-    const session_id = (await dataOf(h, 'ui_session_open', {})).session_id as string;
-    await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, session_id, observe: false });
-    const start = h.device.calls.length;
-    const tap = await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, session_id });
-    expect(tap.after).toEqual(expect.objectContaining({ read: expect.any(String) }));
-    const tail = h.device.calls.slice(start);
-    // The check's dumpsys window, then (after the click) the density, the screenshot and the settle's dumpsys window.
-    expect(tail.slice(0, 4)).toEqual(['getWindowState', 'getDensity', 'screencap', 'getWindowState']);
-    expect(tail.filter((c) => c === 'getDensity')).toHaveLength(1);
-
-    const quiet = h.device.calls.length;
-    await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' }, session_id, observe: false });
-    expect(h.device.calls.slice(quiet)).not.toContain('getDensity');
-  });
-
-  it('a density read that fails fails the call, as when it was read after the settle (no success without after, no stray rejection)', async () => {
-    const h = buildHarness();
-    h.device.lock = { locked: false, awake: true };
-    const session_id = (await dataOf(h, 'ui_session_open', {})).session_id as string;
-    h.device.failWith.getDensity = new HarnessError('EMULATOR_UNAVAILABLE', 'wm density failed');
-    const failed = await h.envelope('ui_tap', { selector: { text: 'Calendar' }, session_id });
-    expect(failed.error?.code).toBe('EMULATOR_UNAVAILABLE');
-    expect(failed.error?.message).toContain('wm density');
   });
 });
