@@ -4,10 +4,11 @@
  *
  * Flags: --parts=1,2,3,4,5,6,7 (default all) · --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
  *        --no-build (use dist/ as it is) · --quick (fewer repetitions, for a smoke run)
+ *        --baseline=<folder> (part 7: another checkout, built, whose act-then-read loop runs beside this build's)
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { loadDomain, type DomainApi } from './lib/domain.js';
 import { describeMachine } from './lib/machine.js';
@@ -137,6 +138,7 @@ async function main(): Promise<void> {
       memoryCalls: quick ? 200 : 1000,
       parts,
       log,
+      ...(flag('baseline') ? { baseline: resolve(String(flag('baseline'))) } : {}),
     });
   }
 

@@ -6,10 +6,12 @@
  * summary, evidence PNG checks and writes). Then memory over 1,000 mixed calls.
  */
 import { nameOfEntry, selectorOfEntry, type WireActionEntry } from '../../src/application/screen/wireSummary.js';
+import { execFile } from 'node:child_process';
 import { readFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cleanEnv, spawnServer, type Spawned } from '../lib/mcpClient.js';
 import { REPO_ROOT } from '../lib/paths.js';
@@ -72,7 +74,14 @@ export interface EndToEndOptions {
   readonly memoryCalls: number;
   readonly parts: Set<string>;
   readonly log: (line: string) => void;
+  /**
+   * `--baseline=<folder>`: another checkout of the repository, built (its dist/index.js), whose
+   * act-then-read loop part 7 runs beside this build's, in the same environment and on the same screens.
+   */
+  readonly baseline?: string;
 }
+
+const run = promisify(execFile);
 
 type TestSupport = typeof import('../../test/support/index.js');
 
@@ -189,6 +198,33 @@ async function memoryWithoutDevice(options: EndToEndOptions): Promise<MemoryResu
     await closeServer(server);
     rmSync(cwd, { recursive: true, force: true });
   }
+}
+
+/**
+ * The server of another build (`--baseline`), spawned over stdio in the same environment as this one
+ * (the timed adb and Appium proxy, the device) with a working folder of its own; stopped with the rest.
+ * Named by its commit when the folder is a git checkout.
+ */
+async function startBaseline(
+  folder: string,
+  env: Record<string, string>,
+  cleanups: (() => Promise<unknown>)[],
+  notes: string[],
+): Promise<{ client: Spawned['client']; label: string } | undefined> {
+  const bin = join(folder, 'dist', 'index.js');
+  if (!existsSync(bin)) {
+    notes.push(`--baseline: ${bin} is missing (build that checkout first), so no baseline loop ran`);
+    return undefined;
+  }
+  const label = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: folder }).then(
+    (r) => r.stdout.trim(),
+    () => folder,
+  );
+  const cwd = mkdtempSync(join(tmpdir(), 'amh-bench-baseline-'));
+  cleanups.push(async () => rmSync(cwd, { recursive: true, force: true }));
+  const server = await spawnServer(process.execPath, [bin], env, cwd);
+  cleanups.push(() => closeServer(server));
+  return { client: server.client, label };
 }
 
 const PER_ACTION_FIRST = 'ui_tap (no flow, first of a series)';
@@ -394,7 +430,8 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
 
     let stepLoops: StepLoopsResult | undefined;
     if (options.parts.has('7')) {
-      log('  part 7: calls, tokens and time per flow step…');
+      const baseline = options.baseline ? await startBaseline(options.baseline, env, cleanups, notes) : undefined;
+      log(`  part 7: calls, tokens and time per flow step${baseline ? ` (and the build at ${baseline.label})` : ''}…`);
       stepLoops = await runStepLoops(
         {
           client: server.client,
@@ -404,6 +441,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
           dumpXml: () => vd.device.dumpXml(),
           reset: () => vd.device.setScreen('settings_home'),
           intervals: () => [...timedAdb.intervals(), ...proxy.intervals()],
+          ...(baseline ? { baseline } : {}),
         },
         log,
       );

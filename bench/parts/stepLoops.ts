@@ -4,11 +4,13 @@
  * (a) one call: the action answers the screen it left (`after`);
  * (b) act, then read: the action with `observe: false`, then `ui_get_tree`;
  * (c) mobile-mcp's loop: the action with `observe: false`, then its element list rebuilt
- *     (peers/mobileMcp.ts) from a real `adb exec-out uiautomator dump /dev/tty`.
- * Per step: calls, o200k tokens of every answer the model reads, wall time. (a) and (b) run inside a
- * flow session as the flow runner does; (c) runs without one, since a dump while the UiAutomator2
- * server holds UiAutomation is what real Android refuses. Before each loop the device is put back on
- * the Settings home in process (not timed), then `app_open` as the flow runner does.
+ *     (peers/mobileMcp.ts) from a real `adb exec-out uiautomator dump /dev/tty`;
+ * and, when another build of the server is given (`--baseline`), (b₀) that build's act-then-read
+ * loop: its action as it answered then (no `observe`), then its `ui_get_tree`, same screens.
+ * Per step: calls, o200k tokens of every answer the model reads, wall time. (a), (b) and (b₀) run
+ * inside a UI session as the flow runner does; (c) runs without one, since a dump while the
+ * UiAutomator2 server holds UiAutomation is what real Android refuses. Before each loop the device is
+ * put back on the Settings home in process (not timed), then `app_open` as the flow runner does.
  */
 import { execFile } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -24,7 +26,15 @@ import type { Interval } from '../lib/timedAdb.js';
 import { coveredMs } from '../lib/timedProxy.js';
 
 export const STEP_FLOWS = ['example.json', 'login-form.json', 'search-list.json'] as const;
-export type LoopName = 'one call (after)' | 'act then ui_get_tree' | 'mobile-mcp (act, list elements)';
+export type LoopName =
+  | 'one call (after)'
+  | 'act then ui_get_tree'
+  | 'mobile-mcp (act, list elements)'
+  | 'baseline build: act then ui_get_tree';
+const ONE_CALL: LoopName = 'one call (after)';
+const ACT_THEN_READ: LoopName = 'act then ui_get_tree';
+const MOBILE_MCP: LoopName = 'mobile-mcp (act, list elements)';
+const BASELINE: LoopName = 'baseline build: act then ui_get_tree';
 
 export interface LoopFigures {
   readonly flow: string;
@@ -39,15 +49,28 @@ export interface LoopFigures {
 
 export interface StepLoopsResult {
   readonly rows: LoopFigures[];
-  /** Per flow: tokens per step of (a) over (b); the target is ≤ 0.6. */
-  readonly ratios: { flow: string; tokens_a_over_b: number; tokens_a_over_c: number }[];
-  /** Median wall time of `ui_tap` inside a flow, in loop (a) and (b) (target ≤ 100 ms). */
-  readonly ui_tap_in_flow_ms: { after: number; observe_false: number; calls: number };
+  /**
+   * Per flow: tokens per step of (a) over (b), and over (b₀) when a baseline build ran; the target
+   * (at least 40 % fewer than the act-then-read loop) is ≤ 0.6.
+   */
+  readonly ratios: {
+    flow: string;
+    tokens_a_over_b: number;
+    tokens_a_over_c: number;
+    tokens_a_over_baseline?: number;
+  }[];
+  /** The other build whose act-then-read loop ran as (b₀): its commit, or the folder when it has none. */
+  readonly baseline?: { readonly label: string };
+  /**
+   * Median wall time of `ui_tap` inside a UI session, in loop (a), (b), and (b₀) when a baseline build ran
+   * (target ≤ 100 ms).
+   */
+  readonly ui_tap_in_flow_ms: { after: number; observe_false: number; calls: number; baseline?: number };
   /**
    * Where an in-flow `ui_tap` spends its time, per loop: the median count and wall time of each kind
    * of adb process and Appium request inside the call, and the time covered by neither (the harness).
    */
-  readonly ui_tap_profile?: { after: TapProfile; observe_false: TapProfile };
+  readonly ui_tap_profile?: { after: TapProfile; observe_false: TapProfile; baseline?: TapProfile };
   readonly notes: string[];
 }
 
@@ -76,6 +99,33 @@ export interface StepLoopsEnv {
   readonly reset: () => void;
   /** Every adb process and Appium request so far, with wall-clock (epoch ms) start and end, to profile a tap. */
   readonly intervals?: () => Interval[];
+  /**
+   * Another build of the server in the same environment (same device, adb and Appium): its
+   * act-then-read loop runs as (b₀) after the other three, on the same screens.
+   */
+  readonly baseline?: { readonly client: Client; readonly label: string };
+}
+
+/** One loop: which server, whether the action is told `observe: false`, what the model reads after it. */
+interface Loop {
+  readonly name: LoopName;
+  readonly client: Client;
+  readonly observeFalse: boolean;
+  readonly read: 'ui_get_tree' | 'mobile-mcp list' | null;
+  readonly inSession: boolean;
+}
+
+/** The loops of one flow, in the order they run. */
+export function loopsOf(current: Client, baseline?: Client): Loop[] {
+  return [
+    { name: ONE_CALL, client: current, observeFalse: false, read: null, inSession: true },
+    { name: ACT_THEN_READ, client: current, observeFalse: true, read: 'ui_get_tree', inSession: true },
+    { name: MOBILE_MCP, client: current, observeFalse: true, read: 'mobile-mcp list', inSession: false },
+    // The baseline build answers its actions as it did then: it knows no `observe`.
+    ...(baseline
+      ? [{ name: BASELINE, client: baseline, observeFalse: false, read: 'ui_get_tree' as const, inSession: true }]
+      : []),
+  ];
 }
 
 /** What an adb argv or an Appium request is, without serials, ports, session and element ids. */
@@ -130,21 +180,33 @@ const keep = (flow: string, loop: string, tool: string, text: string): void => {
     appendFileSync(ANSWERS_FILE, `${JSON.stringify({ flow, loop, tool, tokens: measure(text).tokens_o200k, text })}\n`);
 };
 
+/**
+ * A file to append every in-flow tap's timeline to, one JSON line each: the call's length and each adb
+ * process and Appium request inside it, in start order, with its start and end relative to the call.
+ */
+const TIMELINE_FILE = process.env.BENCH_TAP_TIMELINE;
+const keepTimeline = (flow: string, loop: string, tap: { from: number; to: number; inside: Interval[] }): void => {
+  if (!TIMELINE_FILE) return;
+  const at = (t: number): number => round(t - tap.from, 1);
+  const spans = [...tap.inside]
+    .sort((a, b) => a.start - b.start)
+    .map((i) => ({ kind: kindOf(i.what), from: at(i.start), to: at(i.end) }));
+  appendFileSync(TIMELINE_FILE, `${JSON.stringify({ flow, loop, ms: at(tap.to), spans })}\n`);
+};
+
 export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => void): Promise<StepLoopsResult> {
   const notes: string[] = [];
   const rows: LoopFigures[] = [];
-  const taps: { after: number[]; off: number[] } = { after: [], off: [] };
-  const profiled: {
-    after: { from: number; to: number; inside: Interval[] }[];
-    off: { from: number; to: number; inside: Interval[] }[];
-  } = { after: [], off: [] };
+  type Tap = { from: number; to: number; inside: Interval[] };
+  const taps = new Map<LoopName, Tap[]>();
   let dumpFallbacks = 0;
   const call = async (
+    client: Client,
     name: string,
     args: Record<string, unknown>,
   ): Promise<{ result: CallToolResult; ms: number; from: number; to: number }> => {
     const from = performance.now();
-    const result = (await env.client.callTool({ name, arguments: args })) as CallToolResult;
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     const to = performance.now();
     return { result, ms: to - from, from: performance.timeOrigin + from, to: performance.timeOrigin + to };
   };
@@ -159,36 +221,42 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
     dumpFallbacks++;
     return env.dumpXml();
   };
+  const sessionOf = async (client: Client): Promise<string | undefined> => {
+    const open = JSON.parse(textOf((await call(client, 'ui_session_open', {})).result)) as {
+      data?: { session_id?: string };
+    };
+    return open.data?.session_id;
+  };
 
   for (const file of STEP_FLOWS) {
     const flow = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'flows', file), 'utf8')) as {
       package_name: string;
       steps: FlowStep[];
     };
-    for (const loop of ['one call (after)', 'act then ui_get_tree', 'mobile-mcp (act, list elements)'] as const) {
-      let sessionId: string | undefined;
-      if (loop !== 'mobile-mcp (act, list elements)') {
-        const open = JSON.parse(textOf((await call('ui_session_open', {})).result)) as {
-          data?: { session_id?: string };
-        };
-        sessionId = open.data?.session_id;
-        if (!sessionId)
-          notes.push(`${file} · ${loop}: ui_session_open failed, so this loop ran without a flow session`);
+    for (const loop of loopsOf(env.client, env.baseline?.client)) {
+      if (loop.client !== env.client) {
+        // Loop (c) left the current server's kept session holding the device (and its lock, across
+        // processes): a UI session opened and closed there closes it first (not timed, not counted).
+        const release = await sessionOf(env.client);
+        if (release) await call(env.client, 'ui_session_close', { session_id: release });
       }
+      const sessionId = loop.inSession ? await sessionOf(loop.client) : undefined;
+      if (loop.inSession && !sessionId)
+        notes.push(`${file} · ${loop.name}: ui_session_open failed, so this loop ran without a UI session`);
       const inFlow = sessionId ? { session_id: sessionId } : {};
       env.reset();
-      await call('app_open', { package_name: flow.package_name, ...inFlow });
+      await call(loop.client, 'app_open', { package_name: flow.package_name, ...inFlow });
       let calls = 0;
       let tokens = 0;
       let ms = 0;
       let failed = 0;
       let firstError: string | undefined;
       for (const step of flow.steps) {
-        const args = { ...step.arguments, ...inFlow, ...(loop === 'one call (after)' ? {} : { observe: false }) };
-        const act = await call(step.tool, args);
+        const args = { ...step.arguments, ...inFlow, ...(loop.observeFalse ? { observe: false } : {}) };
+        const act = await call(loop.client, step.tool, args);
         calls++;
         tokens += measure(textOf(act.result)).tokens_o200k;
-        keep(file, loop, step.tool, textOf(act.result));
+        keep(file, loop.name, step.tool, textOf(act.result));
         ms += act.ms;
         const verdict = okOf(act.result);
         if (!verdict.ok) {
@@ -196,30 +264,31 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
           firstError ??= `${step.tool}: ${verdict.error}`;
         }
         if (step.tool === 'ui_tap' && sessionId && verdict.ok) {
-          (loop === 'one call (after)' ? taps.after : taps.off).push(act.ms);
           const inside = (env.intervals?.() ?? []).filter((i) => i.end > act.from && i.start < act.to);
-          (loop === 'one call (after)' ? profiled.after : profiled.off).push({ from: act.from, to: act.to, inside });
+          const tap = { from: act.from, to: act.to, inside };
+          taps.set(loop.name, [...(taps.get(loop.name) ?? []), tap]);
+          keepTimeline(file, loop.name, tap);
         }
-        if (loop === 'act then ui_get_tree') {
-          const read = await call('ui_get_tree', inFlow);
+        if (loop.read === 'ui_get_tree') {
+          const read = await call(loop.client, 'ui_get_tree', inFlow);
           calls++;
           tokens += measure(textOf(read.result)).tokens_o200k;
-          keep(file, loop, 'ui_get_tree', textOf(read.result));
+          keep(file, loop.name, 'ui_get_tree', textOf(read.result));
           ms += read.ms;
-        } else if (loop === 'mobile-mcp (act, list elements)') {
+        } else if (loop.read === 'mobile-mcp list') {
           const from = performance.now();
           const list = formatMobileMcpText(mobileMcpElements(await adbDump()));
           ms += performance.now() - from;
           calls++;
           tokens += measure(list).tokens_o200k;
-          keep(file, loop, 'mobile-mcp list', list);
+          keep(file, loop.name, 'mobile-mcp list', list);
         }
       }
-      if (sessionId) await call('ui_session_close', { session_id: sessionId });
+      if (sessionId) await call(loop.client, 'ui_session_close', { session_id: sessionId });
       const n = flow.steps.length;
       rows.push({
         flow: file,
-        loop,
+        loop: loop.name,
         steps: n,
         failed_steps: failed,
         calls_per_step: round(calls / n, 2),
@@ -228,7 +297,7 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
         ...(firstError ? { firstError } : {}),
       });
       log(
-        `  ${file} · ${loop}: ${round(calls / n, 2)} calls, ${Math.round(tokens / n)} tokens, ${Math.round(ms / n)} ms per step${failed ? ` (${failed} failed)` : ''}`,
+        `  ${file} · ${loop.name}: ${round(calls / n, 2)} calls, ${Math.round(tokens / n)} tokens, ${Math.round(ms / n)} ms per step${failed ? ` (${failed} failed)` : ''}`,
       );
     }
   }
@@ -236,25 +305,37 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
     notes.push(
       `${dumpFallbacks} adb dump(s) printed no hierarchy; the device's own dump was listed instead (its time is then not a real dump's)`,
     );
+  const baseline = env.baseline;
   const ratios = STEP_FLOWS.map((flow) => {
     const t = (loop: LoopName): number =>
       rows.find((r) => r.flow === flow && r.loop === loop)?.tokens_per_step ?? Number.NaN;
     return {
       flow,
-      tokens_a_over_b: round(t('one call (after)') / t('act then ui_get_tree'), 2),
-      tokens_a_over_c: round(t('one call (after)') / t('mobile-mcp (act, list elements)'), 2),
+      tokens_a_over_b: round(t(ONE_CALL) / t(ACT_THEN_READ), 2),
+      tokens_a_over_c: round(t(ONE_CALL) / t(MOBILE_MCP), 2),
+      ...(baseline ? { tokens_a_over_baseline: round(t(ONE_CALL) / t(BASELINE), 2) } : {}),
     };
   });
+  const tapsOf = (loop: LoopName): Tap[] => taps.get(loop) ?? [];
+  const medianMs = (loop: LoopName): number => round(median(tapsOf(loop).map((t) => t.to - t.from)), 1);
   return {
     rows,
     ratios,
+    ...(baseline ? { baseline: { label: baseline.label } } : {}),
     ui_tap_in_flow_ms: {
-      after: round(median(taps.after), 1),
-      observe_false: round(median(taps.off), 1),
-      calls: taps.after.length,
+      after: medianMs(ONE_CALL),
+      observe_false: medianMs(ACT_THEN_READ),
+      calls: tapsOf(ONE_CALL).length,
+      ...(baseline ? { baseline: medianMs(BASELINE) } : {}),
     },
     ...(env.intervals
-      ? { ui_tap_profile: { after: profileOf(profiled.after), observe_false: profileOf(profiled.off) } }
+      ? {
+          ui_tap_profile: {
+            after: profileOf(tapsOf(ONE_CALL)),
+            observe_false: profileOf(tapsOf(ACT_THEN_READ)),
+            ...(baseline ? { baseline: profileOf(tapsOf(BASELINE)) } : {}),
+          },
+        }
       : {}),
     notes,
   };

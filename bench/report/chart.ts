@@ -99,7 +99,9 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
         });
       }
     }
-    // Per flow step: the one-call loop's tokens against act-then-read's (target 40 % fewer), and the in-flow tap.
+    // Per flow step: the one-call loop's tokens against act-then-read's (target 40 % fewer): this
+    // build's own, and the baseline build's when one ran (--baseline); then the in-flow tap.
+    const base = e2e.stepLoops?.baseline?.label;
     for (const f of e2e.stepLoops?.ratios ?? []) {
       if (positive(f.tokens_a_over_b))
         rows.push({
@@ -107,6 +109,13 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
           ratio: f.tokens_a_over_b,
           target: 0.6,
           shown: times(f.tokens_a_over_b),
+        });
+      if (base && positive(f.tokens_a_over_baseline))
+        rows.push({
+          figure: `tokens per step, one call ÷ act then read of build ${base}, ${f.flow} (target ≤ 0.6)`,
+          ratio: f.tokens_a_over_baseline,
+          target: 0.6,
+          shown: times(f.tokens_a_over_baseline),
         });
     }
     const tap = e2e.stepLoops?.ui_tap_in_flow_ms.after;
@@ -124,6 +133,14 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
         ratio: quiet / 100,
         target: 1,
         shown: `${quiet} ms`,
+      });
+    const then = e2e.stepLoops?.ui_tap_in_flow_ms.baseline;
+    if (base && positive(then))
+      rows.push({
+        figure: `ui_tap in a flow, build ${base} ÷ 100 ms (median)`,
+        ratio: then / 100,
+        target: 1,
+        shown: `${then} ms`,
       });
   }
   return rows;

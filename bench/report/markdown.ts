@@ -310,11 +310,24 @@ function e2eSection(r: BenchResults): string {
   ].join('\n');
 }
 
-function stepSection(r: BenchResults): string {
+/** Part 7's section of latest.md (exported for its test). */
+export function stepSection(r: BenchResults): string {
   const s = r.endToEnd.status === 'measured' ? r.endToEnd.stepLoops : undefined;
   if (!s) return 'Part 7 not run (it needs the virtual device and --parts with 7).\n';
+  const base = s.baseline?.label;
+  const profile = s.ui_tap_profile;
+  const profiles = profile
+    ? [
+        { name: 'after', of: profile.after },
+        { name: 'observe: false', of: profile.observe_false },
+        ...(profile.baseline && base ? [{ name: `build ${base}`, of: profile.baseline }] : []),
+      ]
+    : [];
   return [
-    'Each reference flow (docs/flows) once per loop, o200k tokens of every answer the model reads; (c) lists elements as mobile-mcp 1.0.4 does from a real adb dump (the action itself is ours, with observe: false).',
+    'Each reference flow (docs/flows) once per loop, o200k tokens of every answer the model reads; (c) lists elements as mobile-mcp 1.0.4 does from a real adb dump (the action itself is ours, with observe: false).' +
+      (base
+        ? ` (b₀) is the act-then-read loop of the server built at ${base} (--baseline), as it answered then, on the same device and screens.`
+        : ''),
     '',
     table(
       ['flow', 'loop', 'steps', 'failed', 'calls/step', 'tokens/step', 'ms/step', 'first error'],
@@ -331,42 +344,42 @@ function stepSection(r: BenchResults): string {
     ),
     '',
     table(
-      ['flow', 'tokens (a)/(b) (target ≤ 0.6)', 'tokens (a)/(c)'],
-      s.ratios.map((x) => [x.flow, x.tokens_a_over_b, x.tokens_a_over_c]),
+      [
+        'flow',
+        'tokens (a)/(b) (target ≤ 0.6)',
+        ...(base ? [`tokens (a)/(b₀), build ${base} (target ≤ 0.6)`] : []),
+        'tokens (a)/(c)',
+      ],
+      s.ratios.map((x) => [
+        x.flow,
+        x.tokens_a_over_b,
+        ...(base ? [x.tokens_a_over_baseline ?? ''] : []),
+        x.tokens_a_over_c,
+      ]),
     ),
     '',
-    `ui_tap inside a flow: ${s.ui_tap_in_flow_ms.after} ms median answering after, ${s.ui_tap_in_flow_ms.observe_false} ms with observe: false (${s.ui_tap_in_flow_ms.calls} taps each; target ≤ 100 ms).`,
-    ...(s.ui_tap_profile
+    `ui_tap inside a flow: ${s.ui_tap_in_flow_ms.after} ms median answering after, ${s.ui_tap_in_flow_ms.observe_false} ms with observe: false` +
+      (base && s.ui_tap_in_flow_ms.baseline !== undefined
+        ? `, ${s.ui_tap_in_flow_ms.baseline} ms in the build at ${base}`
+        : '') +
+      ` (${s.ui_tap_in_flow_ms.calls} taps each; target ≤ 100 ms).`,
+    ...(profiles.length > 0
       ? [
           '',
           'Where an in-flow ui_tap spends its time (median per tap: how many of each adb process or Appium request, and the time they cover; they overlap, so the rows add up to more than the call):',
           '',
           table(
-            ['kind', 'after: count', 'after: ms', 'observe: false: count', 'observe: false: ms'],
+            ['kind', ...profiles.flatMap((p) => [`${p.name}: count`, `${p.name}: ms`])],
             [
-              [
-                'the call',
-                s.ui_tap_profile.after.taps,
-                s.ui_tap_profile.after.total_ms,
-                s.ui_tap_profile.observe_false.taps,
-                s.ui_tap_profile.observe_false.total_ms,
-              ],
-              [
-                'covered by neither adb nor Appium (the harness)',
-                '',
-                s.ui_tap_profile.after.harness_ms,
-                '',
-                s.ui_tap_profile.observe_false.harness_ms,
-              ],
-              ...[
-                ...new Set(
-                  [...s.ui_tap_profile.after.kinds, ...s.ui_tap_profile.observe_false.kinds].map((k) => k.kind),
-                ),
-              ].map((kind) => {
-                const a = s.ui_tap_profile?.after.kinds.find((k) => k.kind === kind);
-                const o = s.ui_tap_profile?.observe_false.kinds.find((k) => k.kind === kind);
-                return [kind, a?.count ?? 0, a?.ms ?? 0, o?.count ?? 0, o?.ms ?? 0];
-              }),
+              ['the call', ...profiles.flatMap((p) => [p.of.taps, p.of.total_ms])],
+              ['covered by neither adb nor Appium (the harness)', ...profiles.flatMap((p) => ['', p.of.harness_ms])],
+              ...[...new Set(profiles.flatMap((p) => p.of.kinds.map((k) => k.kind)))].map((kind) => [
+                kind,
+                ...profiles.flatMap((p) => {
+                  const k = p.of.kinds.find((x) => x.kind === kind);
+                  return [k?.count ?? 0, k?.ms ?? 0];
+                }),
+              ]),
             ],
           ),
         ]

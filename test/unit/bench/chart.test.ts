@@ -70,6 +70,25 @@ describe('bench chart', () => {
     expect(rows).toHaveLength(10);
   });
 
+  it('adds the baseline build’s rows when part 7 ran one (--baseline): tokens against its act-then-read loop per flow, and its in-flow tap', () => {
+    const r = sampleResults() as unknown as { endToEnd: Record<string, unknown> };
+    r.endToEnd.stepLoops = {
+      rows: [],
+      ratios: [{ flow: 'example.json', tokens_a_over_b: 0.7, tokens_a_over_c: 0.45, tokens_a_over_baseline: 0.52 }],
+      baseline: { label: '67bdd25' },
+      ui_tap_in_flow_ms: { after: 223, observe_false: 150, calls: 9, baseline: 190 },
+      notes: [],
+    };
+    const rows = headlineRatios(r as unknown as BenchResults);
+    expect(rows.find((x) => x.figure.includes('one call ÷ act then read of build 67bdd25, example.json'))).toEqual(
+      expect.objectContaining({ ratio: 0.52, target: 0.6, shown: '0.52×' }),
+    );
+    expect(rows.find((x) => x.figure.startsWith('ui_tap in a flow, build 67bdd25'))).toEqual(
+      expect.objectContaining({ ratio: 1.9, target: 1, shown: '190 ms' }),
+    );
+    expect(rows).toHaveLength(12);
+  });
+
   it('draws nothing for a run that measured none of the figures', async () => {
     const none = {
       tokenEconomy: { status: 'skipped', reason: 'x' },
