@@ -11,10 +11,10 @@
  * The device itself is never held by HTTP: a tool call takes the DeviceGate only once its body
  * is read and parsed, and gives it back when the call ends, whether or not the client still listens.
  */
-import { BodyTooLarge } from './readBody.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../domain/ports.js';
+import { BodyTooLarge } from './readBody.js';
 import { checkBearer, checkHost, checkOrigin, type GuardPolicy, type Refusal } from './requestGuards.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
