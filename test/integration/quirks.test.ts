@@ -389,6 +389,8 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
 
     device.setDensityOverride(480);
     expect(await rawText(['shell', 'wm', 'density'])).toBe('Physical density: 420\nOverride density: 480\n');
+    // The window dump says the same (DisplayContent.dump's `base=`): the harness reads the density there.
+    expect(await rawText(['shell', 'dumpsys', 'window'])).toMatch(/ init=1080x2400 420dpi base=1080x2400 480dpi cur=/);
     const overridden = await call('ui_get_tree');
     report('QUIRK-DENSITY-1 ui_get_tree at 480 dpi', overridden);
     const findings = small(overridden.envelope.data);

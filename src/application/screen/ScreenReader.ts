@@ -33,9 +33,22 @@ export function readScreenViaDriver(device: DeviceGateway, session: AutomationSe
   return readAlongside(device, session.pageSource());
 }
 
-/** The tree, the density and the window state are independent reads: taken at once, all fresh. */
+/**
+ * The tree and the window state are independent reads: taken at once, both fresh. The density
+ * comes with the window dump; `wm density` is asked only when that dump did not print it.
+ */
 function readAlongside(device: DeviceGateway, source: Promise<string>): Promise<ScreenReading> {
-  return readScreenWith(source, device.getDensity(), device.getWindowState());
+  const window = device.getWindowState();
+  return readScreenWith(
+    source,
+    window.then((w) => densityOf(device, w)),
+    window,
+  );
+}
+
+/** The density the window dump printed, else `wm density`'s answer. */
+export function densityOf(device: DeviceGateway, window: WindowState): Promise<number> {
+  return typeof window.density === 'number' ? Promise.resolve(window.density) : device.getDensity();
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Clock, DeviceGateway } from '../../domain/ports.js';
 import { isVisible } from '../../domain/tree/nodeFacts.js';
 import type { WindowState } from '../../domain/tree/screen.js';
 import type { UiSessions } from '../sessions/UiSessions.js';
-import { readScreenWith, type ScreenReading } from './ScreenReader.js';
+import { densityOf, readScreenWith, type ScreenReading } from './ScreenReader.js';
 import type { ScreenReads } from './ScreenReads.js';
 import {
   FOREGROUND_SETTLE_INTERVAL_MS,
@@ -41,8 +41,8 @@ export async function readSettledScreen(
   actionEndedMs: number,
 ): Promise<SettledScreen> {
   const deadline = actionEndedMs + FOREGROUND_SETTLE_TIMEOUT_MS;
-  const density = device.getDensity();
   let window = foreground.window;
+  const density = densityOf(device, window);
   for (;;) {
     const reading = await readScreenWith(source(), density, window);
     // The foreground's own bound passed already: what was read is all there is.

@@ -10,7 +10,7 @@ import { packageOfRoots } from '../../domain/summary/summary.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
 import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
-import { readScreenViaDriver, readScreenWith } from '../screen/ScreenReader.js';
+import { densityOf, readScreenViaDriver, readScreenWith } from '../screen/ScreenReader.js';
 
 const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
 
@@ -116,7 +116,7 @@ export class ActionTargets {
     const known = this.refs.lookup(ref);
     if ('missing' in known) throw unknownRefError(ref, known.missing);
     const reading = window
-      ? await readScreenWith(session.pageSource(), device.getDensity(), window)
+      ? await readScreenWith(session.pageSource(), densityOf(device, window), window)
       : await readScreenViaDriver(device, session);
     const node = locateIdentity(reading.tree, reading.window, known.identity);
     if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);

@@ -48,6 +48,11 @@ export interface WindowState {
   readonly lock?: ScreenLock;
   /** The status and navigation bars; absent when the reader does not know them (no bar is assumed). */
   readonly systemBars?: SystemBars;
+  /**
+   * The default display's density as apps are laid out with it (`wm density`'s override, else the
+   * panel's own), when the window dump printed it; absent or null: ask `wm density`.
+   */
+  readonly density?: number | null;
 }
 
 /** Everything the summary needs besides the tree itself. */

@@ -349,7 +349,32 @@ export function parseWindowState(text: string): WindowState {
     displaySize: displaySizeOf(lines),
     lock,
     systemBars: systemBarsOf(lines),
+    density: densityOf(lines),
   };
+}
+
+/**
+ * The default display's density from the window dump, so that a screen read needs no `wm density`
+ * of its own. DisplayContent.dump prints `init=WxH Ndpi`, then ` base=WxH Mdpi` when `wm size` or
+ * `wm density` overrides the panel (M is what `wm density` calls the override, the density apps
+ * are laid out with); the global configuration (`mGlobalConfiguration={… Ndpi …}`) carries the
+ * same density where the display section is absent. Null when neither is printed.
+ */
+function densityOf(lines: readonly string[]): number | null {
+  for (const line of lines) {
+    const display = /\binit=\d+x\d+ (\d+)dpi(?: base=\d+x\d+ (\d+)dpi)?/.exec(line);
+    if (display) return positive(display[2] ?? display[1]);
+  }
+  for (const line of lines) {
+    const global = /\bmGlobalConfiguration=\{[^}]*?\s(\d+)dpi\s/.exec(line);
+    if (global) return positive(global[1]);
+  }
+  return null;
+}
+
+function positive(digits: string | undefined): number | null {
+  const value = Number(digits);
+  return Number.isInteger(value) && value > 0 ? value : null;
 }
 
 /** `dumpsys power`: `mWakefulness=Awake|Asleep|Dreaming|Dozing` (some builds print `getWakefulnessLocked()=`); null when absent. */

@@ -5,6 +5,9 @@
 import type { PackageSpec } from '../scenario/model.js';
 import type { VirtualFileStat } from '../contracts.js';
 
+/** The panel's own density (`wm density` prints it as `Physical density`). */
+export const PHYSICAL_DENSITY = 420;
+
 export interface VirtualFile {
   data: Buffer;
   mode: number;
@@ -231,7 +234,7 @@ export class SystemState {
   }
 
   density(): number {
-    return this.densityOverride ?? 420;
+    return this.densityOverride ?? PHYSICAL_DENSITY;
   }
 
   /**

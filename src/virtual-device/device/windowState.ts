@@ -49,7 +49,10 @@ export function appHeight(display: DisplayFacts): number {
 export interface WindowFacts {
   /** ro.build.version.sdk: decides the layout (28, 30, 31–33, 34+). */
   readonly sdk: number;
+  /** The density apps are laid out with: `wm density`'s override when set, else the panel's own. */
   readonly density: number;
+  /** The panel's own density (`init=… Ndpi`; `base=` follows when the two differ). */
+  readonly physicalDensity: number;
   readonly display: DisplayFacts;
   /** The window with input focus (`mCurrentFocus`); null while no window has it. */
   readonly focus: ForegroundInfo | null;

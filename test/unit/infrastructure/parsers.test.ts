@@ -176,6 +176,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
         status: { left: 0, top: 0, right: 1080, bottom: 136 },
         navigation: { left: 0, top: 2337, right: 1080, bottom: 2400 },
       },
+      density: 420,
     });
   });
 
@@ -200,6 +201,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
         status: { left: 0, top: 0, right: 1080, bottom: 136 },
         navigation: { left: 0, top: 2337, right: 1080, bottom: 2400 },
       },
+      density: 420,
     });
   });
 
@@ -227,6 +229,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       displaySize: { width: 1080, height: 1920 },
       lock: { locked: false, awake: null },
       systemBars: { status: null, navigation: null },
+      density: 420,
     });
   });
 
@@ -241,7 +244,18 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
       lock: { locked: false, awake: null },
       // The frozen copy's landscape navigation bar ([0,1017][2400,1080]) is not now's.
       systemBars: { status: null, navigation: null },
+      density: null,
     });
+  });
+
+  it("the density apps are laid out with: `base=` (a `wm density` override) over the panel's own `init=`", () => {
+    const text = eol(fixture('dumpsys-window-api34-noime.txt'));
+    expect(parseWindowState(text).density).toBe(420);
+    // DisplayContent.dump prints ` base=WxH Mdpi` after `init=` when `wm size` or `wm density` overrides the panel.
+    const overridden = text.replace('init=1080x2400 420dpi', 'init=1080x2400 420dpi base=1080x2400 560dpi');
+    expect(parseWindowState(overridden).density).toBe(560);
+    // No display section and no global configuration: unknown, so the reader asks `wm density`.
+    expect(parseWindowState(text.replace(/init=\S+ \d+dpi/, 'init=?')).density).toBeNull();
   });
 
   it('no ANR since boot: the `<no ANR …>` section is cut and nothing else', () => {

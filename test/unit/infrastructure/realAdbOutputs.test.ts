@@ -116,6 +116,9 @@ const CHECKS: Record<string, Record<string, Check>> = {
     awake: (v, data) => {
       expect(parseScreenLock(data.toString('utf8')).awake).toBe(v);
     },
+    density: (v, data) => {
+      expect(parseWindowState(data.toString('utf8')).density).toBe(v);
+    },
   },
   'dumpsys-power': {
     wakefulness: (v, data) => {

@@ -170,6 +170,12 @@ describe('slow cold launch and boot', () => {
   it('density override option', async () => {
     const d = VirtualDevice.withDefaultScenario({ densityOverride: 480 });
     expect((await sh(d, 'wm density')).stdout).toBe('Physical density: 420\nOverride density: 480\n');
+    // DisplayContent.dump: the panel's own density on `init=`, the override on `base=`.
+    const window = (await sh(d, 'dumpsys window')).stdout;
+    expect(window).toMatch(/^ {4}init=1080x2400 420dpi base=1080x2400 480dpi cur=1080x2400 /m);
+    expect(parseWindowState(window).density).toBe(480);
+    const plain = (await sh(VirtualDevice.withDefaultScenario(), 'dumpsys window')).stdout;
+    expect(plain).toMatch(/^ {4}init=1080x2400 420dpi cur=1080x2400 /m);
   });
 });
 
@@ -223,6 +229,7 @@ describe('issue 12: a past ANR is printed first', () => {
         status: { left: 0, top: 0, right: 1080, bottom: 63 },
         navigation: { left: 0, top: 2274, right: 1080, bottom: 2400 },
       },
+      density: 420,
     });
     // `dumpsys window lastanr` prints the section alone.
     const section = (await sh(d, 'dumpsys window lastanr')).stdout;

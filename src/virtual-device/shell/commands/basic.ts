@@ -1,6 +1,7 @@
 /** Toybox-style file, text and property commands. */
 import type { CommandHandler, CommandIo } from '../interpreter.js';
 import type { CommandTable, ShellDevice } from '../context.js';
+import { PHYSICAL_DENSITY } from '../../device/system.js';
 
 const ok = (io: CommandIo, text = ''): number => {
   if (text) io.out(text);
@@ -287,7 +288,7 @@ export function registerBasicCommands(table: CommandTable, device: ShellDevice):
       } else
         return ok(
           io,
-          `Physical density: 420\n${fs.densityOverride !== null ? `Override density: ${fs.densityOverride}\n` : ''}`,
+          `Physical density: ${PHYSICAL_DENSITY}\n${fs.densityOverride !== null ? `Override density: ${fs.densityOverride}\n` : ''}`,
         );
       return 0;
     }

@@ -6,6 +6,7 @@ import { NAVIGATION_BAR_HEIGHT, STATUS_BAR_HEIGHT, shortActivity } from '../../s
 import type { ForegroundInfo } from '../../device/ui.js';
 import { NOTIFICATION_SHADE_SCREEN_ID } from '../../scenario/notificationShade.js';
 import { appHeight, displayFacts, keyguardWindowTitle, type WindowFacts } from '../../device/windowState.js';
+import { PHYSICAL_DENSITY } from '../../device/system.js';
 import type { CommandIo } from '../interpreter.js';
 import type { ShellDevice } from '../context.js';
 
@@ -23,6 +24,7 @@ export function liveWindowFacts(device: ShellDevice): WindowFacts {
   const base = {
     sdk: sdkOf(device),
     density: device.system.density(),
+    physicalDensity: PHYSICAL_DENSITY,
     display: displayFacts(width, height, device.ui.displayRotation()),
     imeVisible: device.ui.imeVisible(),
     keyguard: device.traits.locked,
@@ -133,13 +135,16 @@ function insetsLines(facts: WindowFacts): string {
 
 /** `RootWindowContainer.dumpDisplayContents`, header included (a frozen ANR copy repeats it). */
 function displaysSection(facts: WindowFacts): string {
-  const { sdk, density } = facts;
+  const { sdk, density, physicalDensity } = facts;
   const { width, height, rotation } = facts.display;
   const app = appHeight(facts.display);
+  const size = rotation % 2 === 1 ? `${height}x${width}` : `${width}x${height}`;
+  // DisplayContent.dump: `base=` only when `wm size` or `wm density` overrides the panel's own values.
+  const base = density !== physicalDensity ? ` base=${size} ${density}dpi` : '';
   const head =
     'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n' +
     `  Display: mDisplayId=0${sdk >= 31 ? ' rootTasks=3' : sdk >= 29 ? ' stacks=2' : ''}\n` +
-    `    init=${rotation % 2 === 1 ? `${height}x${width}` : `${width}x${height}`} ${density}dpi cur=${width}x${height} app=${width}x${app} rng=1080x1017-2274x2211\n` +
+    `    init=${size} ${physicalDensity}dpi${base} cur=${width}x${height} app=${width}x${app} rng=1080x1017-2274x2211\n` +
     `    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,${width},${height}))\n`;
   if (sdk < 34) {
     return (
