@@ -41,8 +41,9 @@ export function echo(target: ActionTarget): Record<string, unknown> {
 }
 
 /**
- * A found element, and for a ref its name as the summary gives it and what the screen just read
- * says about its place (its bounds, the keyboard and the bars), so a tap need not read them again.
+ * A found element, and its name when the target already says it (a ref: as the summary gives it; a
+ * `text` selector: that text), and for a ref what the screen just read says about its place (its
+ * bounds, the keyboard and the bars), so a tap need not read them again.
  */
 export interface FoundTarget {
   readonly element: ElementRef;
@@ -92,12 +93,16 @@ export class ActionTargets {
   ): Promise<FoundTarget> {
     // In a UI session the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
     if (isRefTarget(target)) return this.findRef(device, session, target.ref, inSession ? window : undefined);
-    if (!inSession) return { element: await this.find(device, session, target.selector, window), name: null };
+    // A `text` selector matches the text exactly and never a password field (locator.ts): the element's
+    // label is that text, with no round trip to read it.
+    const { key, value } = target.selector.target;
+    const name = key === 'text' ? value : null;
+    if (!inSession) return { element: await this.find(device, session, target.selector, window), name };
     // Found at the first look, the screen has not moved since the check: its window (the keyboard,
     // the bars) is what the press plans with. A find that had to wait reads the window again.
     const atOnce = await this.findAtOnce(session, target.selector, window);
-    if (atOnce) return { element: atOnce, name: null, window };
-    return { element: await this.find(device, session, target.selector, window), name: null };
+    if (atOnce) return { element: atOnce, name, window };
+    return { element: await this.find(device, session, target.selector, window), name };
   }
 
   /**

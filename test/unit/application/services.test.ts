@@ -273,10 +273,25 @@ describe('actions', () => {
     });
     expect(envelope.evidence?.artifact_id).toMatch(/-ui-tap\.png$/);
     const calls = h.automation.sessions[0]?.calls ?? [];
-    expect(calls.indexOf('elementLabel')).toBeLessThan(calls.indexOf('click'));
+    // A `text` selector matched exactly that text on a node that is no password field: no read for the label.
+    expect(calls).not.toContain('elementLabel');
+    expect(calls).toContain('click');
     expect(calls.at(-1)).toBe('close');
     expect(h.automation.open.size).toBe(0);
     expect(h.device.calls).not.toContain('dumpUi');
+  });
+
+  it("ui_tap by another selector reads the element's label before the click (the click may navigate away)", async () => {
+    const h = buildHarness();
+    offer(h, { content_desc: 'Search' }, 'Search settings');
+    const envelope = await h.envelope('ui_tap', { selector: { content_desc: 'Search' } });
+    expect(envelope).toMatchObject({
+      ok: true,
+      data: { target: { content_desc: 'Search' }, element_label: 'Search settings' },
+    });
+    const calls = h.automation.sessions[0]?.calls ?? [];
+    expect(calls.indexOf('elementLabel')).toBeGreaterThanOrEqual(0);
+    expect(calls.indexOf('elementLabel')).toBeLessThan(calls.indexOf('click'));
   });
 
   // Issue 12: an edge-to-edge app's element can have its centre under a system bar or the keyboard.
