@@ -1,6 +1,11 @@
-import { execFile, type ExecFileException } from 'node:child_process';
 import { HarnessError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports.js';
+import {
+  LauncherStoppedError,
+  sharedLauncher,
+  type LaunchFailure,
+  type ProcessLauncher,
+} from '../process/ProcessLauncher.js';
 
 export interface AdbResult {
   readonly stdout: Buffer;
@@ -16,6 +21,8 @@ export interface AdbRunnerOptions {
   /** Passed to adb as is (ANDROID_ADB_SERVER_PORT selects the adb server). Defaults to process.env. */
   readonly env?: NodeJS.ProcessEnv;
   readonly logger: Logger;
+  /** Who starts the adb processes; by default the server's shared launcher process (ProcessLauncher.ts says why). */
+  readonly launcher?: ProcessLauncher;
 }
 
 /** A 2400x1080 screenshot is 1–6 MB; leave room for tall tablets and 16-bit PNGs. */
@@ -70,7 +77,7 @@ export function classifyAdbFailure(text: string, serial: string): string | null 
 }
 
 interface RawOutcome {
-  readonly error: ExecFileException | null;
+  readonly error: LaunchFailure | null;
   readonly stdout: Buffer;
   readonly stderr: string;
 }
@@ -85,6 +92,7 @@ export class AdbRunner {
   readonly #defaultTimeoutMs: number;
   readonly #env: NodeJS.ProcessEnv;
   readonly #logger: Logger;
+  readonly #launcher: ProcessLauncher;
 
   constructor(options: AdbRunnerOptions) {
     if (!options.serial || options.serial.startsWith('-')) throw new Error('AdbRunner needs a device serial');
@@ -93,6 +101,7 @@ export class AdbRunner {
     this.#defaultTimeoutMs = options.defaultTimeoutMs;
     this.#env = { ...(options.env ?? process.env) };
     this.#logger = options.logger;
+    this.#launcher = options.launcher ?? sharedLauncher;
     Object.freeze(this);
   }
 
@@ -117,32 +126,28 @@ export class AdbRunner {
     return this.#interpret(args, outcome, timeoutMs);
   }
 
-  #exec(argv: string[], timeoutMs: number): Promise<RawOutcome> {
+  async #exec(argv: string[], timeoutMs: number): Promise<RawOutcome> {
     const adbPath = this.#adbPath as string;
     const started = performance.now();
-    return new Promise((resolve) => {
-      execFile(
-        adbPath,
-        argv,
-        {
-          encoding: 'buffer',
-          timeout: timeoutMs,
-          killSignal: 'SIGKILL',
-          maxBuffer: ADB_MAX_BUFFER,
-          env: this.#env,
-          windowsHide: true,
-          shell: false,
-        },
-        (error, stdout, stderr) => {
-          this.#logger.debug('adb', {
-            args: argv.slice(2),
-            ms: Math.round(performance.now() - started),
-            exit: error ? (error.code ?? error.signal ?? 'error') : 0,
-          });
-          resolve({ error, stdout: Buffer.from(stdout ?? []), stderr: Buffer.from(stderr ?? []).toString('utf8') });
-        },
+    let launched;
+    try {
+      launched = await this.#launcher.launch(adbPath, argv, { timeoutMs, maxBuffer: ADB_MAX_BUFFER, env: this.#env });
+    } catch (error) {
+      if (!(error instanceof LauncherStoppedError)) throw error;
+      // Whether adb ran is unknown: nothing is retried behind the caller's back.
+      throw new HarnessError(
+        'EMULATOR_UNAVAILABLE',
+        `The helper process that starts adb ended before adb answered (${argv.slice(2, 4).join(' ')}); it is started again on the next call. Retry; if it keeps happening, see the server log.`,
+        { cause: error },
       );
+    }
+    const { error, stdout, stderr } = launched;
+    this.#logger.debug('adb', {
+      args: argv.slice(2),
+      ms: Math.round(performance.now() - started),
+      exit: error ? (error.code ?? error.signal ?? 'error') : 0,
     });
+    return { error, stdout, stderr: stderr.toString('utf8') };
   }
 
   #interpret(args: readonly string[], outcome: RawOutcome, timeoutMs: number): AdbResult {
@@ -151,18 +156,18 @@ export class AdbRunner {
 
     const code = error.code;
     if (code === 'ENOENT' || code === 'EACCES') {
-      throw new HarnessError('EMULATOR_UNAVAILABLE', ADB_NOT_FOUND_MESSAGE, { cause: error });
+      throw new HarnessError('EMULATOR_UNAVAILABLE', ADB_NOT_FOUND_MESSAGE, { cause: new Error(error.message) });
     }
     if (error.killed || error.signal === 'SIGKILL') {
       throw new HarnessError(
         'EMULATOR_UNAVAILABLE',
         `adb did not answer within ${Math.round(timeoutMs / 1000)} s (${args.slice(0, 2).join(' ')}). The device may be hung or still booting: check \`adb devices\`, restart the emulator or run \`adb kill-server && adb start-server\`, then retry.`,
-        { cause: error },
+        { cause: new Error(error.message) },
       );
     }
     if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
       throw new HarnessError('EMULATOR_UNAVAILABLE', 'adb returned more output than the harness accepts (64 MB).', {
-        cause: error,
+        cause: new Error(error.message),
       });
     }
     const adbFailure = classifyAdbFailure(stderr, this.#serial);
