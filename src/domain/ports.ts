@@ -152,6 +152,11 @@ export interface AutomationSession {
   elementPlace(
     element: ElementRef,
   ): Promise<{ readonly className: string; readonly bounds: string; readonly packageName?: string }>;
+  /**
+   * Where a press lands: the element's bounds ('' when the driver has none) and its window's
+   * package, without the class a press does not need (one request less per tap).
+   */
+  elementBounds(element: ElementRef): Promise<{ readonly bounds: string; readonly packageName?: string }>;
   /** Whether the element has input focus (its `focused` attribute). */
   isFocused(element: ElementRef): Promise<boolean>;
   click(element: ElementRef): Promise<void>;

@@ -75,7 +75,7 @@ export class ActionTargets {
   placeOf(session: AutomationSession, found: FoundTarget): Promise<ElementPlace> {
     if (found.bounds) return Promise.resolve({ bounds: found.bounds, packageName: found.packageName });
     return session
-      .elementPlace(found.element)
+      .elementBounds(found.element)
       .then((p) => ({ bounds: parseBounds(p.bounds), packageName: p.packageName }));
   }
 

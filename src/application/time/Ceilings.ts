@@ -82,6 +82,7 @@ export class Ceilings {
       elementLabel: (element: ElementRef) => bound('reading an element label', () => inner.elementLabel(element)),
       elementText: (element: ElementRef) => bound('reading an element text', () => inner.elementText(element)),
       elementPlace: (element: ElementRef) => bound('reading where an element is', () => inner.elementPlace(element)),
+      elementBounds: (element: ElementRef) => bound('reading where an element is', () => inner.elementBounds(element)),
       isFocused: (element: ElementRef) => bound('reading whether an element has focus', () => inner.isFocused(element)),
       click: (element: ElementRef) => bound('a tap', () => inner.click(element)),
       longClick: (element: ElementRef, holdMs: number) => bound('a long press', () => inner.longClick(element, holdMs)),

@@ -13,6 +13,7 @@ export function withCloseOnce(inner: AutomationSession, close: () => Promise<voi
     elementLabel: (element) => inner.elementLabel(element),
     elementText: (element) => inner.elementText(element),
     elementPlace: (element) => inner.elementPlace(element),
+    elementBounds: (element) => inner.elementBounds(element),
     isFocused: (element) => inner.isFocused(element),
     click: (element) => inner.click(element),
     longClick: (element, holdMs) => inner.longClick(element, holdMs),

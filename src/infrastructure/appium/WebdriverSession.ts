@@ -137,6 +137,14 @@ export class WebdriverSession implements AutomationSession {
     return { className, bounds, packageName };
   }
 
+  async elementBounds(element: ElementRef): Promise<{ bounds: string; packageName: string }> {
+    const [bounds, packageName] = await Promise.all([
+      this.attribute(element, 'bounds'),
+      this.attribute(element, 'package'),
+    ]);
+    return { bounds, packageName };
+  }
+
   async isFocused(element: ElementRef): Promise<boolean> {
     const value = await this.call(() => this.driver.getElementAttribute(element.id, 'focused'), 'read focus');
     return value === 'true';

@@ -56,6 +56,12 @@ export class FakeSession implements AutomationSession {
       () => this.owner.places.get(element.id.slice(3)) ?? { className: '', bounds: '' },
     );
   }
+  elementBounds(element: ElementRef): Promise<{ bounds: string; packageName?: string }> {
+    return this.answer('elementBounds', () => {
+      const place = this.owner.places.get(element.id.slice(3)) ?? { className: '', bounds: '' };
+      return { bounds: place.bounds, ...(place.packageName !== undefined ? { packageName: place.packageName } : {}) };
+    });
+  }
   isFocused(element: ElementRef): Promise<boolean> {
     return this.answer('isFocused', () => this.owner.focused.has(element.id.slice(3)));
   }

@@ -43,6 +43,7 @@ class OneDeviceAppium implements AutomationGateway {
       elementLabel: never,
       elementText: never,
       elementPlace: never,
+      elementBounds: never,
       isFocused: never,
       click: never,
       longClick: never,

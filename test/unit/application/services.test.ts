@@ -462,7 +462,7 @@ describe('actions', () => {
       'findElement',
       'elementPlace',
       'isFocused',
-      'elementPlace',
+      'elementBounds',
       'click',
       'typeText',
     ]);
