@@ -94,7 +94,8 @@ interface FrameHead {
  * writes a line and reads a frame. The programs and their argument vectors are exactly those the
  * server would have run (src/infrastructure/process/launcherChild.ts); nothing passes a shell.
  *
- * When the launcher cannot be started, processes are started directly, as before. When it ends
+ * The first process, and every process when the launcher cannot be started, is started directly,
+ * as before (the launcher needs a Node start-up before it answers). When the launcher ends
  * while a process is running, that call fails with LauncherStoppedError (it is not known whether the
  * process ran) and the next call starts a new launcher.
  */
@@ -108,6 +109,11 @@ export class ChildProcessLauncher implements ProcessLauncher {
   #head: FrameHead | null = null;
 
   launch(file: string, args: readonly string[], options: LaunchOptions): Promise<Launched> {
+    if (this.#child === null && !this.#unavailable) {
+      // The launcher takes a Node start-up to answer: this first process is started directly meanwhile.
+      this.#started();
+      return directLauncher.launch(file, args, options);
+    }
     const child = this.#unavailable ? null : this.#started();
     if (child === null) return directLauncher.launch(file, args, options);
     const id = this.#nextId++;
