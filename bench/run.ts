@@ -139,6 +139,7 @@ async function main(): Promise<void> {
       parts,
       log,
       ...(flag('baseline') ? { baseline: resolve(String(flag('baseline'))) } : {}),
+      tapSeries: quick ? { rounds: 3, taps: 10 } : { rounds: 5, taps: 12 },
     });
   }
 

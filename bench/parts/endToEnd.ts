@@ -7,7 +7,7 @@
  */
 import { nameOfEntry, selectorOfEntry, type WireActionEntry } from '../../src/application/screen/wireSummary.js';
 import { execFile } from 'node:child_process';
-import { readFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { readFileSync, mkdtempSync, existsSync, rmSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -79,6 +79,8 @@ export interface EndToEndOptions {
    * act-then-read loop part 7 runs beside this build's, in the same environment and on the same screens.
    */
   readonly baseline?: string;
+  /** Part 7's tap series: rounds × taps per round per build. */
+  readonly tapSeries?: { readonly rounds: number; readonly taps: number };
 }
 
 const run = promisify(execFile);
@@ -225,6 +227,30 @@ async function startBaseline(
   const server = await spawnServer(process.execPath, [bin], env, cwd);
   cleanups.push(() => closeServer(server));
   return { client: server.client, label };
+}
+
+/**
+ * Part 7's tap series runs on servers of its own without the timing wrappers: an SDK root whose
+ * platform-tools/adb is a symbolic link to the real adb (no bash in between) and Appium directly.
+ */
+async function plainServers(
+  realAdb: string,
+  extra: Record<string, string>,
+  baselineFolder: string | undefined,
+  cleanups: (() => Promise<unknown>)[],
+  notes: string[],
+): Promise<{ client: Spawned['client']; baseline?: Spawned['client'] }> {
+  const root = mkdtempSync(join(tmpdir(), 'amh-bench-plain-sdk-'));
+  cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'platform-tools'));
+  symlinkSync(realAdb, join(root, 'platform-tools', 'adb'));
+  const env = cleanEnv({ ...extra, ANDROID_HOME: root, ANDROID_SDK_ROOT: root });
+  const cwd = mkdtempSync(join(tmpdir(), 'amh-bench-series-'));
+  cleanups.push(async () => rmSync(cwd, { recursive: true, force: true }));
+  const server = await spawnServer(process.execPath, [join(REPO_ROOT, 'dist', 'index.js')], env, cwd);
+  cleanups.push(() => closeServer(server));
+  const baseline = baselineFolder ? await startBaseline(baselineFolder, env, cleanups, notes) : undefined;
+  return { client: server.client, ...(baseline ? { baseline: baseline.client } : {}) };
 }
 
 const PER_ACTION_FIRST = 'ui_tap (no flow, first of a series)';
@@ -432,6 +458,21 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
     if (options.parts.has('7')) {
       const baseline = options.baseline ? await startBaseline(options.baseline, env, cleanups, notes) : undefined;
       log(`  part 7: calls, tokens and time per flow step${baseline ? ` (and the build at ${baseline.label})` : ''}…`);
+      const series = options.tapSeries
+        ? await plainServers(
+            adbServer.adbPath,
+            {
+              ANDROID_ADB_SERVER_PORT: String(adbServer.port),
+              ANDROID_UDID: serial,
+              ANDROID_MCP_ALLOW_SERIALS: serial,
+              APPIUM_URL: appium.url,
+              ANDROID_MCP_LOG_LEVEL: 'warn',
+            },
+            options.baseline && baseline ? options.baseline : undefined,
+            cleanups,
+            notes,
+          )
+        : undefined;
       stepLoops = await runStepLoops(
         {
           client: server.client,
@@ -442,6 +483,7 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
           reset: () => vd.device.setScreen('settings_home'),
           intervals: () => [...timedAdb.intervals(), ...proxy.intervals()],
           ...(baseline ? { baseline } : {}),
+          ...(options.tapSeries && series ? { series: { ...options.tapSeries, ...series } } : {}),
         },
         log,
       );

@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { REPO_ROOT } from '../lib/paths.js';
-import { median, round } from '../lib/stats.js';
+import { median, p90, round } from '../lib/stats.js';
 import { measure } from '../lib/tokens.js';
 import { formatMobileMcpText, mobileMcpElements } from '../peers/mobileMcp.js';
 import type { Interval } from '../lib/timedAdb.js';
@@ -67,6 +67,17 @@ export interface StepLoopsResult {
    */
   readonly ui_tap_in_flow_ms: { after: number; observe_false: number; calls: number; baseline?: number };
   /**
+   * The in-flow `ui_tap` again, as a series with enough taps for a stable median: rounds of taps on
+   * Settings' "Apps" row, each followed by Back, inside a UI session, this build (answering `after`)
+   * and the baseline build interleaved round by round so that both meet the same machine noise.
+   */
+  readonly ui_tap_series_ms?: {
+    readonly rounds: number;
+    readonly taps_per_round: number;
+    readonly after: { readonly median: number; readonly p90: number; readonly taps: number };
+    readonly baseline?: { readonly median: number; readonly p90: number; readonly taps: number };
+  };
+  /**
    * Where an in-flow `ui_tap` spends its time, per loop: the median count and wall time of each kind
    * of adb process and Appium request inside the call, and the time covered by neither (the harness).
    */
@@ -104,6 +115,17 @@ export interface StepLoopsEnv {
    * act-then-read loop runs as (b₀) after the other three, on the same screens.
    */
   readonly baseline?: { readonly client: Client; readonly label: string };
+  /**
+   * The tap series: its size (rounds × taps per round per build; 0 rounds: no series), and the
+   * servers it runs on: the same builds started without the timing wrappers (the bash adb wrapper's
+   * exec and the Appium proxy's hop land in every call), so that the figure is the tap's own.
+   */
+  readonly series?: {
+    readonly rounds: number;
+    readonly taps: number;
+    readonly client: Client;
+    readonly baseline?: Client;
+  };
 }
 
 /** One loop: which server, whether the action is told `observe: false`, what the model reads after it. */
@@ -316,6 +338,7 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
       ...(baseline ? { tokens_a_over_baseline: round(t(ONE_CALL) / t(BASELINE), 2) } : {}),
     };
   });
+  const series = env.series && env.series.rounds > 0 ? await tapSeries(env, env.series, call, sessionOf, notes) : null;
   const tapsOf = (loop: LoopName): Tap[] => taps.get(loop) ?? [];
   const medianMs = (loop: LoopName): number => round(median(tapsOf(loop).map((t) => t.to - t.from)), 1);
   return {
@@ -328,6 +351,7 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
       calls: tapsOf(ONE_CALL).length,
       ...(baseline ? { baseline: medianMs(BASELINE) } : {}),
     },
+    ...(series ? { ui_tap_series_ms: series } : {}),
     ...(env.intervals
       ? {
           ui_tap_profile: {
@@ -338,5 +362,55 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
         }
       : {}),
     notes,
+  };
+}
+
+type SeriesFigures = NonNullable<StepLoopsResult['ui_tap_series_ms']>;
+
+/** See StepLoopsResult.ui_tap_series_ms. A tap or Back that fails ends that round (and is noted). */
+async function tapSeries(
+  env: StepLoopsEnv,
+  size: NonNullable<StepLoopsEnv['series']>,
+  call: (
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+  ) => Promise<{ result: CallToolResult; ms: number }>,
+  sessionOf: (client: Client) => Promise<string | undefined>,
+  notes: string[],
+): Promise<SeriesFigures> {
+  const builds = [
+    { key: 'after' as const, client: size.client },
+    ...(size.baseline ? [{ key: 'baseline' as const, client: size.baseline }] : []),
+  ];
+  const times = { after: [] as number[], baseline: [] as number[] };
+  for (let r = 0; r < size.rounds; r++) {
+    for (const build of builds) {
+      env.reset();
+      const sessionId = await sessionOf(build.client);
+      if (!sessionId) {
+        notes.push(`tap series, round ${r + 1} (${build.key}): ui_session_open failed`);
+        continue;
+      }
+      const inFlow = { session_id: sessionId };
+      await call(build.client, 'app_open', { package_name: 'com.android.settings', ...inFlow });
+      for (let i = 0; i < size.taps; i++) {
+        const tap = await call(build.client, 'ui_tap', { selector: { text: 'Apps' }, ...inFlow });
+        const back = okOf(tap.result).ok ? await call(build.client, 'device_back', inFlow) : null;
+        if (!okOf(tap.result).ok || !back || !okOf(back.result).ok) {
+          notes.push(`tap series, round ${r + 1} (${build.key}): ${okOf((back ?? tap).result).error ?? 'failed'}`);
+          break;
+        }
+        times[build.key].push(tap.ms);
+      }
+      await call(build.client, 'ui_session_close', inFlow);
+    }
+  }
+  const figures = (ms: number[]) => ({ median: round(median(ms), 1), p90: round(p90(ms), 1), taps: ms.length });
+  return {
+    rounds: size.rounds,
+    taps_per_round: size.taps,
+    after: figures(times.after),
+    ...(size.baseline ? { baseline: figures(times.baseline) } : {}),
   };
 }

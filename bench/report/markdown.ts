@@ -363,6 +363,17 @@ export function stepSection(r: BenchResults): string {
         ? `, ${s.ui_tap_in_flow_ms.baseline} ms in the build at ${base}`
         : '') +
       ` (${s.ui_tap_in_flow_ms.calls} taps each; target ≤ 100 ms).`,
+    ...(s.ui_tap_series_ms
+      ? [
+          '',
+          `ui_tap series inside a UI session (Settings → "Apps", then Back; ${s.ui_tap_series_ms.rounds} rounds × ${s.ui_tap_series_ms.taps_per_round} taps, builds interleaved by round): ` +
+            `${s.ui_tap_series_ms.after.median} ms median answering after (p90 ${s.ui_tap_series_ms.after.p90} ms, ${s.ui_tap_series_ms.after.taps} taps)` +
+            (base && s.ui_tap_series_ms.baseline
+              ? `, ${s.ui_tap_series_ms.baseline.median} ms in the build at ${base} (p90 ${s.ui_tap_series_ms.baseline.p90} ms, ${s.ui_tap_series_ms.baseline.taps} taps)`
+              : '') +
+            '; target ≤ 100 ms.',
+        ]
+      : []),
     ...(profiles.length > 0
       ? [
           '',
