@@ -190,12 +190,13 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
       const since = stack.device.log().length;
       const pending = other.call('ui_tap', { selector: { text: 'Apps' } });
       const deadline = Date.now() + 30_000;
-      // The label is read just before the click (logged once answered); the click then sits in its 5 s delay.
+      // Where the press lands (bounds and package) is read just before the click (each logged once
+      // answered); the click then sits in its 5 s delay.
       while (
-        !stack.device
+        stack.device
           .log()
           .slice(since)
-          .some((e) => e.kind === 'uia2' && /\/text -> 200/.test(e.detail)) &&
+          .filter((e) => e.kind === 'uia2' && /\/attribute\/(bounds|package) -> 200/.test(e.detail)).length < 2 &&
         Date.now() < deadline
       ) {
         await sleepMs(20);
