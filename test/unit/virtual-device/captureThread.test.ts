@@ -4,6 +4,7 @@
  * while a capture is drawn. A capture still shows the screen of the moment it ran, an unchanged
  * screen is answered from the cache without drawing, and no capture thread outlives the devices.
  */
+import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureThreadCount, type CaptureThread } from '../../../src/virtual-device/device/captureThread.js';
 import { VirtualDevice } from '../../../src/virtual-device/device/index.js';
@@ -69,6 +70,20 @@ describe('captures drawn off the device thread', () => {
     expect(reply.status).toBe(200);
     expect(finished).toEqual(['source', 'screenshot']);
     expect(Buffer.from(String(reply.body.value), 'base64').equals(drawnInThisThread('launcher'))).toBe(true);
+  });
+
+  it('raw screencap and a file target give what they gave before: the header and pixels, the PNG in the file', async () => {
+    const d = newDevice();
+    d.setScreen('settings_home');
+    const expected = drawnInThisThread('settings_home');
+    const raw = await shBytes(d, 'screencap');
+    const decoded = PNG.sync.read(expected);
+    expect([raw.readUInt32LE(0), raw.readUInt32LE(4), raw.readUInt32LE(8), raw.readUInt32LE(12)]).toEqual([
+      1080, 2400, 1, 1,
+    ]);
+    expect(raw.subarray(16).equals(decoded.data)).toBe(true);
+    expect((await sh(d, 'screencap -p /sdcard/shot.png')).code).toBe(0);
+    expect(d.readFile('/sdcard/shot.png')?.equals(expected)).toBe(true);
   });
 
   it('an unchanged screen is answered from the cache without drawing; a second capture of a screen being drawn waits for that drawing', async () => {
