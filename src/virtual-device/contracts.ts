@@ -61,6 +61,11 @@ export interface DeviceServices {
    * Read once per connection. Absent means 'device'.
    */
   connectionState?(): DeviceConnectionState;
+  /**
+   * Optional: the transport that served the device has closed, and the device is put away. It ends
+   * the device's own threads (the ones that draw captures); the device stays usable.
+   */
+  close?(): Promise<void>;
 }
 
 export type DeviceConnectionState = 'device' | 'unauthorized' | 'recovery';

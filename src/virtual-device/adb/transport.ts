@@ -18,7 +18,7 @@ export interface AdbTransportOptions {
 
 export interface AdbTransport {
   readonly port: number;
-  /** Stops listening and drops every connection. */
+  /** Stops listening, drops every connection and puts the device away (`DeviceServices.close`). */
   close(): Promise<void>;
   /** Drops every current connection (the adb server sees the device go away and reconnects). */
   dropConnections(): void;
@@ -79,6 +79,7 @@ export async function startAdbTransport(options: AdbTransportOptions): Promise<A
       clearInterval(onlineWatch);
       dropConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.close?.();
     },
   };
 }

@@ -38,6 +38,7 @@ import { dumpHierarchy, type HierarchyDumpDeps } from './hierarchyDump.js';
 import { BootSequence, identify, setSdkProps } from './identity.js';
 import { Instrumentation } from './instrumentation.js';
 import { PackageService } from './packageService.js';
+import { CaptureThread } from './captureThread.js';
 import { ScreenCapture } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
 import { staticScreenScenario, withPlatformPackages } from './staticScreen.js';
@@ -70,6 +71,7 @@ export class VirtualDevice implements DeviceServices {
   private readonly shell: DeviceShell;
   private readonly traitControls: TraitControls;
   private readonly capture: ScreenCapture;
+  private readonly captureThread = new CaptureThread();
   readonly ui: DeviceUi;
   readonly system: SystemState;
   readonly instrumentation: Instrumentation;
@@ -109,12 +111,15 @@ export class VirtualDevice implements DeviceServices {
       () => this.traits.activeDisplay(),
     );
     this.processes = new AppProcesses(this.ui, this.system, this.logcat, log);
-    this.capture = new ScreenCapture({
-      ui: this.ui,
-      // A display that is off captures black (the asleep trait).
-      blank: () => this.faultInjector.has('blank-screenshot') || this.traits.asleep !== false,
-      locked: () => this.traits.locked,
-    });
+    this.capture = new ScreenCapture(
+      {
+        ui: this.ui,
+        // A display that is off captures black (the asleep trait).
+        blank: () => this.faultInjector.has('blank-screenshot') || this.traits.asleep !== false,
+        locked: () => this.traits.locked,
+      },
+      this.captureThread,
+    );
     if (options.rotation !== undefined) this.ui.startAt(options.rotation);
     if (options.sdk !== undefined) setSdkProps(this.system.props, options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
@@ -129,7 +134,7 @@ export class VirtualDevice implements DeviceServices {
       instrumentation: this.instrumentation,
       clock: this.clock,
       log,
-      screenshotPng: () => this.screenshotPng(),
+      capturePng: () => this.capture.capture(),
       display: () => this.pageSourceDisplay(),
       requestFault: (subject) => faults.delayFor('uia2', subject),
       screenActivity: () => faults.screenActivity(),
@@ -165,7 +170,7 @@ export class VirtualDevice implements DeviceServices {
         traits: this.traits,
         logcat: this.logcat,
         log,
-        screenshotPng: () => this.screenshotPng(),
+        capturePng: () => this.capture.capture(),
         dumpHierarchy: (signal) => dumpHierarchy(dump, signal),
       },
       windows,
@@ -437,7 +442,19 @@ export class VirtualDevice implements DeviceServices {
     return { rotation: this.ui.displayRotation(), ...this.ui.displaySize() };
   }
 
+  /** What a capture shows now, drawn in this thread (`screencap` and UIA2 draw theirs in the capture thread). */
   screenshotPng(): Buffer {
     return this.capture.png();
+  }
+
+  // --- life ---------------------------------------------------------------------
+
+  /**
+   * The device is put away: the threads that draw captures end once no other open device of this
+   * process has captured, so that no thread outlives the devices. The device stays usable (a later
+   * capture starts a thread again).
+   */
+  close(): Promise<void> {
+    return this.captureThread.close();
   }
 }

@@ -9,6 +9,7 @@
 import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
 import type { Rect } from './geometry.js';
 import type { Canvas } from '@napi-rs/canvas';
+import type { CaptureThread } from './captureThread.js';
 import { renderer, type Context } from './render/fonts.js';
 import { drawKeyboard } from './render/keyboard.js';
 import { encodeRgbaPng } from './render/png.js';
@@ -114,33 +115,73 @@ export interface CaptureSource {
   locked(): boolean;
 }
 
+/** What a capture shows at the moment it runs, and the key of its PNG in the cache. */
+interface Snapshot {
+  readonly key: string;
+  state(): ScreenshotState;
+}
+
 /**
  * `screencap` of the display in its current rotation (docs/device-quirks.md). Drawing costs tens of
  * ms, so the last capture is kept until anything it depends on changes.
  */
 export class ScreenCapture {
   private cache: { key: string; png: Buffer } | null = null;
+  /** Captures being drawn, by key: a second capture of the same screen waits for the same drawing. */
+  private readonly drawing = new Map<string, Promise<Buffer>>();
 
-  constructor(private readonly source: CaptureSource) {}
+  constructor(
+    private readonly source: CaptureSource,
+    private readonly thread: CaptureThread,
+  ) {}
 
+  /** Drawn in this thread (the control API: tests read a capture without the shell). */
   png(): Buffer {
+    const snapshot = this.snapshot();
+    if (this.cache?.key !== snapshot.key) this.cache = { key: snapshot.key, png: renderScreenshot(snapshot.state()) };
+    return this.cache.png;
+  }
+
+  /**
+   * What `screencap` and the UiAutomator2 server's screenshot answer: the screen is read now, and
+   * drawn in the capture thread, so the device serves other requests while it is drawn.
+   */
+  capture(): Promise<Buffer> {
+    const snapshot = this.snapshot();
+    if (this.cache?.key === snapshot.key) return Promise.resolve(this.cache.png);
+    const pending = this.drawing.get(snapshot.key);
+    if (pending) return pending;
+    const drawn = this.thread.render(snapshot.state()).then(
+      (png) => {
+        this.drawing.delete(snapshot.key);
+        this.cache = { key: snapshot.key, png };
+        return png;
+      },
+      (error: unknown) => {
+        this.drawing.delete(snapshot.key);
+        throw error;
+      },
+    );
+    this.drawing.set(snapshot.key, drawn);
+    return drawn;
+  }
+
+  private snapshot(): Snapshot {
     const ui = this.source.ui;
     const blank = this.source.blank();
     const display = ui.displaySize();
     const screenId = ui.foreground().screenId;
-    const key = `${ui.version}:${ui.imeVisible()}:${blank}:${this.source.locked()}:${screenId}:${display.width}x${display.height}`;
-    if (this.cache?.key !== key) {
-      const imeFrame = ui.imeVisible() ? ui.imeFrame() : null;
-      const png = renderScreenshot({
+    const ime = ui.imeVisible();
+    return {
+      key: `${ui.version}:${ime}:${blank}:${this.source.locked()}:${screenId}:${display.width}x${display.height}`,
+      state: () => ({
         root: ui.tree(),
         screenId,
-        imeFrame,
+        imeFrame: ime ? ui.imeFrame() : null,
         blank,
         width: display.width,
         height: display.height,
-      });
-      this.cache = { key, png };
-    }
-    return this.cache.png;
+      }),
+    };
   }
 }

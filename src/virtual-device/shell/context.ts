@@ -32,8 +32,8 @@ export interface ShellDevice {
   /** The window manager's state frozen at the last ANR, while it remembers one. */
   lastAnr(): LastAnr | null;
   log(kind: DeviceLogKind, detail: string): void;
-  /** The current screen as PNG (honours the blank-screenshot fault). */
-  screenshotPng(): Buffer;
+  /** The screen of this moment as PNG, drawn off the device's thread (honours the blank-screenshot fault). */
+  capturePng(): Promise<Buffer>;
   /** Takes the UiAutomation registration and dumps (honours dump faults and the one-UiAutomation rule). */
   dumpHierarchy(signal: AbortSignal): Promise<DumpOutcome>;
   readonly logcat: LogcatBuffer;

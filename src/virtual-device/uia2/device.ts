@@ -12,7 +12,8 @@ export interface Uia2Device {
   readonly instrumentation: Instrumentation;
   readonly clock: DeviceClock;
   log(kind: DeviceLogKind, detail: string): void;
-  screenshotPng(): Buffer;
+  /** The screen of this moment as PNG, drawn off the device's thread. */
+  capturePng(): Promise<Buffer>;
   /** The display in its current rotation (Display.getRotation and getSize, as the server reads them). */
   display(): { rotation: 0 | 1 | 2 | 3; width: number; height: number };
   /** 'hang' never answers; a number delays the answer by that many ms. */

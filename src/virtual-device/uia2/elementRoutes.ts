@@ -75,7 +75,7 @@ export class ElementRoutes {
       case 'GET /selected':
         return e.selected || e.checked;
       case 'GET /screenshot':
-        return this.device.screenshotPng().toString('base64');
+        return this.device.capturePng().then((png) => png.toString('base64'));
       case 'POST /click': {
         // AxNodeInfoHelper.click: the centre of the bounds the server reports (uia2/bounds.ts).
         const c = center(bounds);

@@ -88,7 +88,7 @@ export class SessionRoutes {
           .idleThenRoot('source')
           .then(() => toPageSource(ui.tree(), this.device.display(), serverBounds));
       case 'GET /screenshot':
-        return this.device.screenshotPng().toString('base64');
+        return this.device.capturePng().then((png) => png.toString('base64'));
       case 'POST /actions':
         return this.input.actions(session, body);
       case 'POST /appium/gestures/long_click':

@@ -137,7 +137,12 @@ function blackPng(width: number, height: number): Buffer {
   return png;
 }
 
-function screencap(io: CommandIo, device: ShellDevice): number {
+/**
+ * The screen is read when the command runs and drawn off the device's thread (as `screencap` is its
+ * own process on Android and SurfaceFlinger composes the buffer): `dumpsys`, the UiAutomator2 server
+ * and other shells are served meanwhile.
+ */
+async function screencap(io: CommandIo, device: ShellDevice): Promise<number> {
   const args = io.argv.slice(1);
   let png = args.includes('-p');
   const file = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-d').pop();
@@ -161,7 +166,7 @@ function screencap(io: CommandIo, device: ShellDevice): number {
   }
   const pngBytes =
     display === undefined || display === device.traits.activeDisplay()
-      ? device.screenshotPng()
+      ? await device.capturePng()
       : blackPng(display.width, display.height);
   let bytes: Buffer;
   if (png) bytes = pngBytes;
