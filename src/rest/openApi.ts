@@ -22,7 +22,10 @@ const envelopeSchema = z
       .describe('12 lowercase Crockford base32 characters, fresh for every call: names the call in the server log'),
     tool: z.string(),
     data: z.record(z.string(), z.unknown()),
-    evidence: z.object({ artifact_id: z.string(), path: z.string(), uri: z.string() }).nullable(),
+    evidence: z
+      .object({ artifact_id: z.string() })
+      .nullable()
+      .describe('The evidence PNG: GET /artifacts/{artifact_id}'),
     error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable(),
   })
   .describe('The envelope of the MCP tool of the same name, byte for byte as tools/call answers it');

@@ -20,8 +20,6 @@ export interface EnvelopeError {
 
 export interface EvidenceRef {
   readonly artifact_id: string;
-  readonly path: string;
-  readonly uri: string;
 }
 
 /** The envelope as it arrives over the wire (loosely typed: the test asserts its shape). */
@@ -68,6 +66,9 @@ export function envelopeOf(tool: string, result: CallToolResult): WireEnvelope {
     if (structured.tool !== tool) problems.push(`tool is ${String(structured.tool)}`);
     if (!OPERATION_ID_PATTERN.test(String(structured.operation_id)))
       problems.push('operation_id is not 12 lowercase Crockford base32 characters');
+    // The file's id and nothing else: a path or a uri would repeat it (docs/contract.md, "The envelope").
+    if (structured.evidence !== null && Object.keys(structured.evidence ?? {}).join(',') !== 'artifact_id')
+      problems.push('evidence is not {artifact_id}');
     if (structured.ok) {
       if (structured.error !== null) problems.push('ok with an error');
       if (result.isError) problems.push('ok but isError');
