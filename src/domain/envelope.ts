@@ -5,11 +5,6 @@ import type { ErrorCode } from './errors.js';
  * directory, `artifact://<artifact_id>` over MCP and `GET /artifacts/<artifact_id>` over REST, so
  * a path or a uri beside it would only repeat the name in every answer a model reads.
  */
-/**
- * The evidence an answer names: the file's id alone. The file is that name in the evidence
- * directory, `artifact://<artifact_id>` over MCP and `GET /artifacts/<artifact_id>` over REST, so
- * a path or a uri beside it would only repeat the name in every answer a model reads.
- */
 export interface EvidenceRef {
   readonly artifact_id: string;
 }
