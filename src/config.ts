@@ -46,7 +46,7 @@ export interface HarnessConfig {
   readonly connectTimeoutMs: number;
   /** Absolute path. */
   readonly artifactsDir: string;
-  /** How `evidence.path` names that directory, ending in a separator (see evidencePathPrefix). */
+  /** How a person reaches that directory (the flow's report and summary), ending in a separator (see evidencePathPrefix). */
   readonly artifactsPathPrefix: string;
   /** ANDROID_MCP_ARTIFACTS_MAX_FILES / ANDROID_MCP_ARTIFACTS_MAX_MB: the evidence retention bound (null: that bound is off). */
   readonly artifactsRetention: RetentionBound;
@@ -82,12 +82,12 @@ function isFileSystemRoot(dir: string): boolean {
 }
 
 /**
- * How `evidence.path` names the evidence directory `dir` (absolute), so the user can open the
+ * How the flow command names the evidence directory `dir` (absolute) for a person, so they can open a
  * file: relative to the working directory when below it (`artifacts/`, `out/evidence/`); else
  * `~/…/` when below the home directory (no user name in it); else the absolute directory, which
  * the user configured themselves (ANDROID_MCP_ARTIFACTS_DIR). A working directory or home that is
  * the file-system root (MCP clients often start servers in `/`) says nothing and is skipped.
- * Only evidence.path uses this: error messages never name the directory (no host paths in answers).
+ * No answer uses this (an answer names only the file's id), nor any error message: no host path in answers.
  */
 export function evidencePathPrefix(dir: string, cwd: string, home: string | undefined): string {
   const inCwd = isFileSystemRoot(cwd) ? null : below(cwd, dir);

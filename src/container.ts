@@ -313,7 +313,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const bindings = new DeviceBindings(bind, identify, allowSerials, logger, (serial) => adapters.identity(serial));
   const router = new DeviceRouter(resolver, bindings, config.appiumUrl, adapters.remote);
   const retention = new EvidenceRetention(evidenceStore, holds, holdBoard, config.artifactsRetention, clock, logger);
-  const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, config.artifactsPathPrefix, retention);
+  const evidence = new EvidenceWriter(evidenceStore, imageTools, clock, logger, retention);
   const capture = new EvidenceCapture(evidence, logger);
   // One registry per server: a ref's serial never repeats while it runs.
   const refs = new RefRegistry();

@@ -3,10 +3,10 @@
  * summariseScreen, the latter with refs as ui_get_tree attaches them) and the envelope as a client receives it.
  * Loaded dynamically so the bench can say "not measured" instead of crashing when the domain does not load.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { UiNode, UiTree } from '../../src/domain/tree/uiNode.js';
 import type { ScreenContext, ScreenSummary } from '../../src/domain/tree/screen.js';
-import type { Envelope } from '../../src/domain/envelope.js';
+import { OPERATION_ID_LENGTH, operationIdOf, type Envelope } from '../../src/domain/envelope.js';
 import type { WireSummary } from '../../src/application/screen/wireSummary.js';
 
 export interface DomainApi {
@@ -85,7 +85,14 @@ export function screenOf(tree: UiTree): { width: number; height: number } {
 
 /** The envelope (docs/contract.md, "The envelope") whose JSON is the text block and which is also the structuredContent. */
 export function envelopeFor<S extends WireSummary>(summary: S): Envelope<S> {
-  return { ok: true, operation_id: randomUUID(), tool: 'ui_get_tree', data: summary, evidence: null, error: null };
+  return {
+    ok: true,
+    operation_id: operationIdOf(randomBytes(OPERATION_ID_LENGTH)),
+    tool: 'ui_get_tree',
+    data: summary,
+    evidence: null,
+    error: null,
+  };
 }
 
 export function isVisibleNode(n: UiNode): boolean {

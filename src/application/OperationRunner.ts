@@ -65,7 +65,7 @@ export class OperationRunner {
     body: (context: OperationContext) => Promise<Outcome>,
     sessionId?: string,
   ): Promise<OperationResult> {
-    const operationId = this.random.uuid();
+    const operationId = this.random.operationId();
     try {
       const context = { operationId, tool };
       const outcome = await (this.scope ? this.scope.during(sessionId, () => body(context)) : body(context));

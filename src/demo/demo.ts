@@ -147,7 +147,7 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
     if (report.evidence.length > 0) {
       out('');
       out('Evidence PNGs (open them to see each step):');
-      // evidence.path is relative to the server's working directory (this one), `~/…` or absolute.
+      // The flow names each file relative to the server's working directory (this one), `~/…` or absolute.
       for (const file of report.evidence) out(`  ${file.startsWith('~/') ? file : path.resolve(process.cwd(), file)}`);
     }
     if (report.trace && !report.trace.startsWith('~/')) {

@@ -33,6 +33,12 @@ export interface TimerHandle {
 export interface RandomSource {
   /** A uuid v4 string. */
   uuid(): string;
+  /**
+   * A call's operation id: OPERATION_ID_LENGTH characters of lowercase Crockford base32 (60 random
+   * bits). A model reads it in every answer, so it is short; it only ties a call to the log and the
+   * trace, and 60 bits keep the ids of the processes sharing one log apart.
+   */
+  operationId(): string;
   /** n cryptographically random URL-safe characters ([A-Za-z0-9_-]). */
   token(length: number): string;
 }

@@ -17,7 +17,7 @@ Checks the whole file first (every step's tool and arguments; exit code 2 listin
 nothing started), then runs it through the harness's own MCP server over stdio:
 app_open → ui_get_tree → ui_session_open → the file's steps (session id injected, stopping at the
 first failure) → ui_session_close → ui_get_tree. The JSON report goes to stdout (or --report FILE),
-a readable summary with the evidence paths to stderr. Exit code 0 only when everything passed.
+a readable summary with the evidence files' paths to stderr. Exit code 0 only when everything passed.
 
 FILE.json: {"package_name": "com.example.app",
             "steps": [{"tool": "ui_tap", "arguments": {"selector": {"text": "Login"}}}, ...]}
@@ -56,7 +56,8 @@ export async function runFlowFile(options: FlowCommandOptions): Promise<FlowRepo
   });
   let report: FlowReport;
   try {
-    report = { ...(await runFlow(flow, connection.client, { source: options.file })), trace: trace.path };
+    const evidencePath = (artifactId: string): string => `${trace.evidencePrefix}${artifactId}`;
+    report = { ...(await runFlow(flow, connection.client, { source: options.file, evidencePath })), trace: trace.path };
   } finally {
     await connection.close();
   }

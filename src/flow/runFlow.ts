@@ -13,7 +13,7 @@ export interface FlowEnvelope {
   readonly operation_id?: string;
   readonly tool?: string;
   readonly data?: Record<string, unknown>;
-  readonly evidence?: { readonly artifact_id: string; readonly path: string; readonly uri: string } | null;
+  readonly evidence?: { readonly artifact_id: string } | null;
   readonly error?: { readonly code: string; readonly message: string } | null;
 }
 
@@ -52,7 +52,7 @@ export interface FlowReport {
     readonly code: string;
     readonly message: string;
   } | null;
-  /** Evidence paths in call order (relative to the server's working directory). */
+  /** The evidence files in call order, as `evidencePath` names them (the flow CLI: their paths; a task: their ids). */
   readonly evidence: readonly string[];
   /** The run's trace folder (as evidence paths are named), for `trace view`; null when traces are off. Set by the flow CLI. */
   readonly trace?: string | null;
@@ -74,6 +74,12 @@ export interface RunFlowOptions {
   readonly signal?: AbortSignal;
   /** After each step of the file: how many ran, of how many. */
   readonly onStep?: (stepsRun: number, stepsTotal: number) => void;
+  /**
+   * How the report names an evidence file for a person (an answer names only its id). The flow CLI,
+   * which started the server and knows its evidence directory, gives the file's path; the default
+   * is the id itself.
+   */
+  readonly evidencePath?: (artifactId: string) => string;
 }
 
 /** Replaces the session id in recorded arguments: the id is a capability, not a fact worth keeping. */
@@ -82,6 +88,7 @@ const SESSION_PLACEHOLDER = '<session_id>';
 export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFlowOptions): Promise<FlowReport> {
   const now = options.now ?? (() => new Date());
   const mono = options.monotonicMs ?? (() => performance.now());
+  const evidencePath = options.evidencePath ?? ((artifactId: string) => artifactId);
   const startedAt = now();
   const started = mono();
   const calls: FlowCall[] = [];
@@ -208,7 +215,9 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
             message: failed.envelope.error?.message ?? 'the call failed without an error in its envelope',
           }
         : null,
-      evidence: calls.flatMap((c) => (c.envelope.evidence?.path ? [c.envelope.evidence.path] : [])),
+      evidence: calls.flatMap((c) =>
+        c.envelope.evidence?.artifact_id ? [evidencePath(c.envelope.evidence.artifact_id)] : [],
+      ),
     };
   }
 }
@@ -255,7 +264,8 @@ export function summarizeReport(report: FlowReport): string[] {
     const label = c.phase === 'step' ? `step ${(c.step_index ?? 0) + 1} ${c.tool}` : c.tool;
     const target = c.arguments.selector === undefined ? '' : ` ${JSON.stringify(c.arguments.selector)}`;
     const detail = c.ok ? describe(c) : `${c.envelope.error?.code ?? 'ERROR'}: ${c.envelope.error?.message ?? ''}`;
-    const evidence = c.envelope.evidence?.path ? `  [${c.envelope.evidence.path}]` : '';
+    // The id on each line; the files' paths once, in the evidence line below.
+    const evidence = c.envelope.evidence?.artifact_id ? `  [${c.envelope.evidence.artifact_id}]` : '';
     lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${label}${target} — ${detail}${evidence}`);
   }
   if (report.evidence.length > 0) lines.push(`evidence (${report.evidence.length} PNG): ${report.evidence.join(', ')}`);

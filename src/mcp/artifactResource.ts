@@ -55,7 +55,7 @@ export async function loadArtifact(
     throw new HarnessError(
       'INVALID_ARGUMENT',
       'refused to read that uri, it is not an artifact id the harness issues. ' +
-        'Use the `evidence.uri` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
+        'Name the `evidence.artifact_id` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
     );
   }
   const bytes = await reader.read(id);

@@ -10,7 +10,7 @@ export const SERVER_INSTRUCTIONS = [
   "Entries marked `ambiguous`, and those without selector keys, are reached by their ref only; `covered_by_keyboard` ones sit under the keyboard (device_back closes it). include_bounds: true adds each entry's bounds [left, top, width, height], for auditing only.",
   'ui_scroll moves the largest list that scrolls the given direction (up/down/left/right); to move another one (a carousel, a list in a sheet), pass the `selector` of an entry of `scrollables` (no `orientation` means vertical). moved: false means it is at its end.',
   'For several steps in a row call ui_session_open and pass its session_id to every call, then ui_session_close.',
-  'Every answer is one envelope {ok, operation_id, tool, data, evidence, error}; error.message says what to do next. EMULATOR_BUSY means another call holds the device: retry when it is done.',
+  'Every answer is one envelope {ok, operation_id, tool, data, evidence, error}; error.message says what to do next. evidence {artifact_id} names the screenshot the call left: resources/read artifact://<artifact_id> shows it. EMULATOR_BUSY means another call holds the device: retry when it is done.',
 ].join('\n');
 
 /**

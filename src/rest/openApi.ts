@@ -5,6 +5,7 @@
  * Nothing here is a schema written by hand except the envelope's, which is zod too.
  */
 import { z } from 'zod';
+import { OPERATION_ID_PATTERN } from '../domain/envelope.js';
 import { ERROR_CODES } from '../domain/errors.js';
 import { toInputJsonSchema } from '../mcp/schemas.js';
 import type { ToolDefinition } from '../mcp/ToolDefinition.js';
@@ -15,10 +16,16 @@ import type { RestOperation } from './operations.js';
 const envelopeSchema = z
   .object({
     ok: z.boolean(),
-    operation_id: z.string(),
+    operation_id: z
+      .string()
+      .regex(OPERATION_ID_PATTERN)
+      .describe('12 lowercase Crockford base32 characters, fresh for every call: names the call in the server log'),
     tool: z.string(),
     data: z.record(z.string(), z.unknown()),
-    evidence: z.object({ artifact_id: z.string(), path: z.string(), uri: z.string() }).nullable(),
+    evidence: z
+      .object({ artifact_id: z.string() })
+      .nullable()
+      .describe('The evidence PNG: GET /artifacts/{artifact_id}'),
     error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable(),
   })
   .describe('The envelope of the MCP tool of the same name, byte for byte as tools/call answers it');

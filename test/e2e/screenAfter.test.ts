@@ -21,7 +21,8 @@ interface Entry {
 interface After {
   readonly read: string;
   readonly diff_of?: string;
-  readonly foreground_package: string;
+  /** Only when the action's own `foreground_package` says another package (or none). */
+  readonly foreground_package?: string;
   readonly actions?: Entry[];
   readonly added?: Entry[];
   readonly removed?: string[];
@@ -53,7 +54,10 @@ const nameOf = (e: Entry): string => e.label ?? e.content_desc ?? e.text ?? '';
       const launched = await harness.call('app_open', { package_name: 'com.example.notes', session_id });
       expect(launched.envelope.ok, JSON.stringify(launched.envelope).slice(0, 1500)).toBe(true);
       const main = launched.envelope.data.after as After;
-      expect(main.foreground_package).toBe('com.example.notes');
+      // The package is the action's (data.foreground_package); `after` does not repeat it, nor the display size.
+      expect(launched.envelope.data.foreground_package).toBe('com.example.notes');
+      expect(main).not.toHaveProperty('foreground_package');
+      expect(main).not.toHaveProperty('screen');
       expect(main.settled).toBeUndefined();
       // The model keeps the screen it was told and applies each diff to it.
       let screen: Entry[] = main.actions ?? [];
@@ -85,7 +89,6 @@ const nameOf = (e: Entry): string => e.label ?? e.content_desc ?? e.text ?? '';
       expect(diff, JSON.stringify(diff)).toEqual({
         read: expect.stringMatching(/^r[0-9a-z]+$/) as unknown,
         diff_of: (toSettings.envelope.data.after as After).read,
-        foreground_package: 'com.example.notes',
         changed: [{ ...toggle!, checked: true }],
       });
 
@@ -93,7 +96,8 @@ const nameOf = (e: Entry): string => e.label ?? e.content_desc ?? e.text ?? '';
       expect(back.envelope.ok, JSON.stringify(back.envelope).slice(0, 1500)).toBe(true);
       const elsewhere = back.envelope.data.after as After;
       expect(elsewhere.diff_of, JSON.stringify(elsewhere).slice(0, 1500)).toBeUndefined();
-      expect(elsewhere.foreground_package).not.toBe('com.example.notes');
+      expect(back.envelope.data.foreground_package).not.toBe('com.example.notes');
+      expect(elsewhere).not.toHaveProperty('foreground_package');
       expect(Array.isArray(elsewhere.actions)).toBe(true);
 
       const clicks = vd.clicks().length;

@@ -143,8 +143,11 @@ describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulato
       );
       const { after, ...answered } = opened.data as Record<string, unknown>;
       expect(answered).toEqual({ handled_by: 'com.example.notes', foreground_package: 'com.example.notes' });
-      // The screen it left, read as ui_get_tree reads it (no flow: a dump, never a session).
-      expect(after).toMatchObject({ foreground_package: 'com.example.notes' });
+      // The screen it left, read as ui_get_tree reads it (no flow: a dump, never a session), whole or
+      // a diff; the package is the answer's own foreground_package, not repeated, nor the display size.
+      expect(after).toMatchObject({ read: expect.stringMatching(/^r[0-9a-z]+$/) as unknown });
+      expect(after).not.toHaveProperty('foreground_package');
+      expect(after).not.toHaveProperty('screen');
       expect(opened.evidence?.artifact_id).toMatch(/-app-open-link\.png$/);
       expect(stack.device?.currentScreen().screenId).toBe('notes_history');
       const entries = window!.since();

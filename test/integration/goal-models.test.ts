@@ -56,8 +56,7 @@ function envelopeFor(name: string, args: Readonly<Record<string, unknown>>): Env
       name === 'ui_tap'
         ? { target: args.selector, foreground_package: 'com.android.settings' }
         : { texts: ['Settings', 'Network'] },
-    evidence:
-      name === 'ui_tap' ? { artifact_id: 'shot-1', path: 'artifacts/shot-1.png', uri: 'artifact://shot-1' } : null,
+    evidence: name === 'ui_tap' ? { artifact_id: 'shot-1' } : null,
     error: null,
   };
 }

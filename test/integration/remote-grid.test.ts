@@ -13,7 +13,7 @@
  * - after the flow closes, and after SIGTERM, the Grid holds no session.
  * One Grid for the file.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ import { startHarness, type HarnessProcess, type WireEnvelope } from '../e2e/sup
 import { startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
+import { expectEvidence } from '../support/evidenceShape.js';
 import { describeWithGrid, startGrid, type RunningGrid } from '../support/grid.js';
 import { awaitExitOrKill } from '../support/processes.js';
 import { settledValue } from '../support/settle.js';
@@ -99,7 +100,7 @@ describeWithGrid('remote mode through a Selenium Grid 4 hub, no adb on the harne
     expect(clicks()).toBe(before + 1);
     const capture = (await harness.call('screen_capture')).envelope;
     expect(data(capture)).toMatchObject({ captured: true });
-    expect(capture.evidence?.path).toMatch(/\.png$/);
+    expectEvidence(capture.evidence, 'screen', (id) => existsSync(join(scratch, 'artifacts-a', id)));
     expect(data((await harness.call('app_open', { package_name: 'com.android.settings' })).envelope)).toMatchObject({
       opened_package: 'com.android.settings',
     });

@@ -9,13 +9,14 @@
  * - app_install is NOT_AVAILABLE_REMOTELY;
  * - the kept session ends after its lease, and on SIGTERM: Appium holds none afterwards.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../src/virtual-device/device/index.js';
 import { startHarness, type HarnessProcess, type WireEnvelope } from '../e2e/support/harnessClient.js';
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
+import { expectEvidence } from '../support/evidenceShape.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';
 import { awaitExitOrKill } from '../support/processes.js';
@@ -114,7 +115,7 @@ describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 1
 
     const capture = await call('screen_capture');
     expect(data(capture)).toMatchObject({ captured: true });
-    expect(capture.evidence?.path).toMatch(/\.png$/);
+    expectEvidence(capture.evidence, 'screen', (id) => existsSync(join(scratch, 'artifacts', id)));
 
     const opened = data(await call('app_open', { package_name: 'com.android.settings' }));
     expect(opened).toMatchObject({ opened_package: 'com.android.settings' });

@@ -6,11 +6,12 @@
  * documented status; curl runs the README's example.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithAdb } from '../support/adbServer.js';
+import { expectEvidence } from '../support/evidenceShape.js';
 import type { HttpHarness } from '../support/httpHarness.js';
 import { startHttpStack, type HttpStack } from '../support/httpStack.js';
 import { modernToolCallText } from '../support/modernToolCall.js';
@@ -41,7 +42,7 @@ interface Envelope {
   readonly operation_id: string;
   readonly tool: string;
   readonly data: Record<string, unknown>;
-  readonly evidence: { readonly artifact_id: string; readonly uri: string } | null;
+  readonly evidence: { readonly artifact_id: string } | null;
   readonly error: { readonly code: string; readonly message: string } | null;
 }
 
@@ -149,7 +150,7 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     const clicks = stack.device.clicks().length;
     const tap = expectOk(await rest('POST', `/devices/${stack.serial}/tap`, { selector: { text: 'Apps' } }));
     expect(tap.tool).toBe('ui_tap');
-    expect(tap.evidence?.artifact_id).toMatch(/-ui-tap\.png$/);
+    expectEvidence(tap.evidence, 'ui-tap', (id) => existsSync(join(stack.artifactsDir, id)));
     expect(stack.device.clicks().length).toBe(clicks + 1);
     expect(stack.device.currentScreen().screenId).toBe('settings_apps');
 
@@ -196,7 +197,8 @@ describeWithAdb('the REST mirror beside /mcp', () => {
   it('POST screenshot, then GET /artifacts/{id}: the PNG the harness wrote, byte for byte', async () => {
     const shot = expectOk(await rest('POST', `/devices/${stack.serial}/screenshot`));
     expect(shot.tool).toBe('screen_capture');
-    const id = shot.evidence!.artifact_id;
+    // The id alone names the file: the same name in the evidence directory and under /artifacts/.
+    const id = expectEvidence(shot.evidence, 'screen', (name) => existsSync(join(stack.artifactsDir, name)));
     const response = await fetch(`${base}/artifacts/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');

@@ -107,7 +107,8 @@ describe('stdio server without a device', () => {
       expect(error.code).toBe('EMULATOR_UNAVAILABLE');
       expect(error.message).toMatch(/adb was not found/);
       expect(error.message).toMatch(/ANDROID_HOME/);
-      expect(String(envelope.operation_id)).toMatch(/^[0-9a-f-]{36}$/);
+      // 12 lowercase Crockford base32 characters: no i, l, o or u.
+      expect(String(envelope.operation_id)).toMatch(/^[0-9abcdefghjkmnpqrstvwxyz]{12}$/);
       const text = status.content.find((c) => c.type === 'text');
       expect(JSON.parse(text && 'text' in text ? text.text : '{}')).toEqual(envelope);
 

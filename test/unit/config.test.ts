@@ -100,7 +100,7 @@ describe('loadConfig', () => {
     );
   });
 
-  it('names the artifacts directory in evidence.path as the user can open it', () => {
+  it('names the artifacts directory as the user can open it (the flow command names each evidence file so)', () => {
     const prefix = (dir: string) => load({ ANDROID_MCP_ARTIFACTS_DIR: dir }).config.artifactsPathPrefix;
     // Below the working directory: relative to it, even when configured absolute.
     expect(prefix('/work/project/out/evidence')).toBe('out/evidence/');

@@ -1,8 +1,9 @@
 /**
  * What the model reads back after a tool call: the tool's envelope as JSON, without what only a
- * client needs (`operation_id`, evidence paths and URIs: the artifact id is enough to name it), and
- * bounded. The largest ui_get_tree answer is bounded at 26,000 bytes already (docs/contract.md, "Size of
- * an answer"); the same bound here keeps one step's result from filling the model's context.
+ * client needs (`operation_id`, which only ties a call to the server's log), evidence as its
+ * artifact id alone, and bounded. The largest ui_get_tree answer is bounded at 26,000 bytes
+ * already (docs/contract.md, "Size of an answer"); the same bound here keeps one step's result from
+ * filling the model's context.
  */
 import type { Envelope } from '../../domain/envelope.js';
 

@@ -28,14 +28,6 @@ export const BLANK_CAPTURE_MESSAGE =
   "The screen capture was blank (every pixel the same): the emulator's graphics stack may be broken. " +
   'Start the emulator with -gpu swiftshader_indirect (or -gpu host), make sure the screen is on, then retry.';
 
-/** How the evidence directory is named in `evidence.path` when nothing else is configured. */
-export const DEFAULT_EVIDENCE_PATH_PREFIX = 'artifacts/';
-
-/** `pathPrefix` is how the user reaches the evidence directory (see config.ts, evidencePathPrefix). */
-export function evidenceRef(artifactId: string, pathPrefix: string = DEFAULT_EVIDENCE_PATH_PREFIX): EvidenceRef {
-  return { artifact_id: artifactId, path: `${pathPrefix}${artifactId}`, uri: `artifact://${artifactId}` };
-}
-
 /**
  * Writes evidence PNGs: names stamped with the capture's microsecond, so their
  * order is the order of the captures, unique even for captures in the same microsecond, created
@@ -52,7 +44,6 @@ export class EvidenceWriter {
     private readonly images: ImageTools,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly pathPrefix: string = DEFAULT_EVIDENCE_PATH_PREFIX,
     /** The retention bound and the holds; null: every file is kept (unit tests of naming). */
     private readonly retention: EvidenceRetention | null = null,
   ) {}
@@ -99,7 +90,7 @@ export class EvidenceWriter {
       }
       this.remember(name);
       if (this.retention) this.forget(await this.retention.admitted(name, png.length));
-      return { ref: evidenceRef(name, this.pathPrefix), width, height };
+      return { ref: { artifact_id: name }, width, height };
     }
     throw new HarnessError(
       'EVIDENCE_WRITE_FAILED',

@@ -82,7 +82,7 @@ export class LinkService {
           handled_by: handledBy,
           foreground_package: foreground.window.foregroundPackage,
           ...(foreground.settled ? {} : { foreground_settled: false }),
-          ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+          ...(seen ? { after: afterOf(this.reads, device, seen, foreground.window.foregroundPackage) } : {}),
         },
         evidence: written.ref,
       };

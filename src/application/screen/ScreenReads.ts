@@ -33,6 +33,13 @@ export interface ReadOptions {
   readonly diff: boolean;
   /** Bounds in the entries: such an answer always goes whole (a diff carries no bounds). */
   readonly includeBounds?: boolean;
+  /**
+   * The read is an action's `after` (docs/contract.md, "The screen after an action"), beside the
+   * action's own `data`: `screen` is left out (it changes only when the device turns, and
+   * ui_get_tree answers it), and so is `foreground_package` when it is `namedPackage`, the
+   * package the action's data already names. A model reads every answer: neither is said twice.
+   */
+  readonly after?: { readonly namedPackage: string | null | undefined };
 }
 
 /**
@@ -94,13 +101,16 @@ export class ScreenReads {
     this.newest = record;
     if (options.includeBounds === true)
       return { read, ...fitSummaryToBudget(summaryForAnswer(withRefs, true), SUMMARY_BUDGET_BYTES) };
-    let smallest: Record<string, unknown> = { read, ...whole };
+    // The base stays whole either way: the next diff is computed against the screen, not this answer.
+    const shown = (answer: Record<string, unknown>): Record<string, unknown> =>
+      options.after ? withoutRepeats(answer, options.after.namedPackage) : answer;
+    let smallest = shown({ read, ...whole });
     if (!options.diff) return smallest;
     let smallestBytes = wireBytesOfJson(JSON.stringify(smallest));
     // The newest base first: on a tie the last read wins.
     for (const base of recent) {
       if (!sameWindow(base, record) || !isSameScreen(base.summary, whole)) continue;
-      const diff = { read, diff_of: base.read, ...diffSummaries(base.summary, whole) };
+      const diff = shown({ read, diff_of: base.read, ...diffSummaries(base.summary, whole) });
       const bytes = wireBytesOfJson(JSON.stringify(diff));
       if (bytes < smallestBytes) [smallest, smallestBytes] = [diff, bytes];
     }
@@ -132,6 +142,17 @@ export class ScreenReads {
   latest(): LastRead | undefined {
     return this.newest;
   }
+}
+
+/** An `after` without what its action's answer already says: `screen`, and the package the action names. */
+function withoutRepeats(
+  answer: Record<string, unknown>,
+  namedPackage: string | null | undefined,
+): Record<string, unknown> {
+  const { screen: _screen, ...rest } = answer;
+  if (rest.foreground_package !== namedPackage) return rest;
+  const { foreground_package: _package, ...lean } = rest;
+  return lean;
 }
 
 function sameWindow(a: LastRead, b: LastRead): boolean {

@@ -92,11 +92,16 @@ export async function observed(read: Promise<SettledScreen>): Promise<SettledScr
   }
 }
 
-/** `after` as the answer carries it: the read (whole or a diff) and `settled: false` when the bound passed, or why it could not be read. */
+/**
+ * `after` as the answer carries it: the read (whole or a diff) and `settled: false` when the bound
+ * passed, or why it could not be read. `namedPackage`: the `foreground_package` of the action's own
+ * `data` (undefined when it names none): `after` repeats it only when its screen shows another.
+ */
 export function afterOf(
   reads: ScreenReads,
   device: DeviceGateway,
   seen: SettledScreen | HarnessError,
+  namedPackage: string | null | undefined,
 ): Record<string, unknown> {
   if (seen instanceof HarnessError) {
     return {
@@ -107,5 +112,8 @@ export function afterOf(
       },
     };
   }
-  return { ...reads.answer(device, seen.reading, { diff: true }), ...(seen.settled ? {} : { settled: false }) };
+  return {
+    ...reads.answer(device, seen.reading, { diff: true, after: { namedPackage } }),
+    ...(seen.settled ? {} : { settled: false }),
+  };
 }

@@ -49,7 +49,7 @@ export class AppInstallService {
                 replaced,
                 size_bytes: prepared.sizeBytes,
                 foreground_package: window.foregroundPackage,
-                ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+                ...(seen ? { after: afterOf(this.reads, device, seen, window.foregroundPackage) } : {}),
               },
               evidence: written.ref,
             };

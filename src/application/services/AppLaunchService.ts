@@ -65,7 +65,7 @@ export class AppLaunchService {
         data: {
           opened_package: pkg,
           foreground_package: foreground,
-          ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+          ...(seen ? { after: afterOf(this.reads, device, seen, foreground) } : {}),
         },
         evidence: written.ref,
       };

@@ -68,7 +68,7 @@ export class AppResetService {
             data: {
               ...data,
               foreground_package: window.foregroundPackage,
-              ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+              ...(seen ? { after: afterOf(this.reads, device, seen, window.foregroundPackage) } : {}),
             },
             evidence: written.ref,
           };

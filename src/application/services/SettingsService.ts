@@ -45,7 +45,8 @@ export class SettingsService {
       const written = await this.evidence.capture(device, 'settings-apps');
       const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, source)) : null;
       return {
-        data: { screen_marker: marker, ...(seen ? { after: afterOf(this.reads, device, seen) } : {}) },
+        // The answer names no package (the marker says Settings is in front): `after` keeps its own.
+        data: { screen_marker: marker, ...(seen ? { after: afterOf(this.reads, device, seen, undefined) } : {}) },
         evidence: written.ref,
       };
     } catch (error) {

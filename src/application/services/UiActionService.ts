@@ -401,7 +401,7 @@ export class UiActionService {
             ...fromForeground(foreground_package),
             foreground_package,
             ...(foreground.settled ? {} : { foreground_settled: false }),
-            ...(seen ? { after: afterOf(this.reads, device, seen) } : {}),
+            ...(seen ? { after: afterOf(this.reads, device, seen, foreground_package) } : {}),
           },
           evidence: written.ref,
         };

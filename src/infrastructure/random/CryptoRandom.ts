@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { OPERATION_ID_LENGTH, operationIdOf } from '../../domain/envelope.js';
 import type { RandomSource } from '../../domain/ports.js';
 
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -7,6 +8,10 @@ const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 export class CryptoRandom implements RandomSource {
   uuid(): string {
     return randomUUID();
+  }
+
+  operationId(): string {
+    return operationIdOf(randomBytes(OPERATION_ID_LENGTH));
   }
 
   token(length: number): string {

@@ -9,6 +9,7 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { OPERATION_ID_PATTERN } from '../../../src/domain/envelope.js';
 import { REPO_ROOT } from '../../support/appium.js';
 import { awaitExitOrKill } from '../../support/processes.js';
 
@@ -19,8 +20,6 @@ export interface EnvelopeError {
 
 export interface EvidenceRef {
   readonly artifact_id: string;
-  readonly path: string;
-  readonly uri: string;
 }
 
 /** The envelope as it arrives over the wire (loosely typed: the test asserts its shape). */
@@ -48,8 +47,6 @@ export function assertBuilt(): void {
   }
 }
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
 /**
  * Checks the envelope shape every answer must have and returns it. Throws with the whole
  * result when the shape is off, so a failing row shows what the server really sent.
@@ -67,7 +64,11 @@ export function envelopeOf(tool: string, result: CallToolResult): WireEnvelope {
   }
   if (structured) {
     if (structured.tool !== tool) problems.push(`tool is ${String(structured.tool)}`);
-    if (!UUID_V4.test(String(structured.operation_id))) problems.push('operation_id is not a uuid v4');
+    if (!OPERATION_ID_PATTERN.test(String(structured.operation_id)))
+      problems.push('operation_id is not 12 lowercase Crockford base32 characters');
+    // The file's id and nothing else: a path or a uri would repeat it (docs/contract.md, "The envelope").
+    if (structured.evidence !== null && Object.keys(structured.evidence ?? {}).join(',') !== 'artifact_id')
+      problems.push('evidence is not {artifact_id}');
     if (structured.ok) {
       if (structured.error !== null) problems.push('ok with an error');
       if (result.isError) problems.push('ok but isError');

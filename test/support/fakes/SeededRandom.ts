@@ -1,6 +1,7 @@
+import { OPERATION_ID_LENGTH, operationIdOf } from '../../../src/domain/envelope.js';
 import type { RandomSource } from '../../../src/domain/ports.js';
 
-/** Deterministic randomness (mulberry32) with a real uuid v4 shape and URL-safe tokens. */
+/** Deterministic randomness (mulberry32) with a real uuid v4 shape, operation ids of the real shape and URL-safe tokens. */
 export class SeededRandom implements RandomSource {
   private state: number;
 
@@ -25,6 +26,10 @@ export class SeededRandom implements RandomSource {
     let out = '';
     for (let i = 0; i < length; i += 1) out += alphabet[this.int(64)];
     return out;
+  }
+
+  operationId(): string {
+    return operationIdOf(Uint8Array.from({ length: OPERATION_ID_LENGTH }, () => this.int(256)));
   }
 
   uuid(): string {

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HarnessConfig } from '../../../src/config.js';
 import { createContainer, type Container, type ContainerDeps } from '../../../src/container.js';
-import type { Envelope } from '../../../src/domain/envelope.js';
+import { OPERATION_ID_PATTERN, type Envelope } from '../../../src/domain/envelope.js';
 import {
   WebdriverAutomationGateway,
   type RemoteFactory,
@@ -103,8 +103,17 @@ export function buildHarness(
   };
 }
 
+/**
+ * The envelope of a result, checked for what every answer must be (docs/contract.md, "The
+ * envelope"): an operation id of the published shape, and evidence that is `{artifact_id}` alone.
+ */
 export function envelopeOf(result: CallToolResult): Envelope {
-  return result.structuredContent as unknown as Envelope;
+  const envelope = result.structuredContent as unknown as Envelope;
+  if (!OPERATION_ID_PATTERN.test(envelope.operation_id))
+    throw new Error(`operation_id ${JSON.stringify(envelope.operation_id)} is not of the published shape`);
+  if (envelope.evidence !== null && Object.keys(envelope.evidence).join(',') !== 'artifact_id')
+    throw new Error(`evidence is not {artifact_id}: ${JSON.stringify(envelope.evidence)}`);
+  return envelope;
 }
 
 export interface DriverHarness {

@@ -11,11 +11,11 @@ import { makePng } from '../../support/fakes/images.js';
 import { MemoryEvidenceStore } from '../../support/fakes/MemoryEvidenceStore.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 
-function writer(store = new MemoryEvidenceStore(), clock = new FakeClock(), pathPrefix?: string) {
+function writer(store = new MemoryEvidenceStore(), clock = new FakeClock()) {
   return {
     store,
     clock,
-    writer: new EvidenceWriter(store, new PngImageTools(), clock, new RecordingLogger(), pathPrefix),
+    writer: new EvidenceWriter(store, new PngImageTools(), clock, new RecordingLogger()),
   };
 }
 
@@ -49,30 +49,14 @@ afterEach(() => {
 });
 
 describe('EvidenceWriter', () => {
-  it('issues a relative path and an artifact uri by default', async () => {
+  it('issues the artifact id alone: the file of that name in the evidence directory', async () => {
     const { writer: w, store } = writer();
     const written = await w.write('ui-tap', makePng(8, 8));
-    expect(written.ref.artifact_id).toMatch(ARTIFACT_ID_PATTERN);
     // The fake clock stands at 17:12:03.482 UTC: the six digits are its microseconds.
-    expect(written.ref.artifact_id).toBe('20261130-171203-482000-ui-tap.png');
-    expect(written.ref.path).toBe(`artifacts/${written.ref.artifact_id}`);
-    expect(written.ref.uri).toBe(`artifact://${written.ref.artifact_id}`);
+    expect(written.ref).toEqual({ artifact_id: '20261130-171203-482000-ui-tap.png' });
+    expect(written.ref.artifact_id).toMatch(ARTIFACT_ID_PATTERN);
     expect(written).toMatchObject({ width: 8, height: 8 });
     expect(store.files.has(written.ref.artifact_id)).toBe(true);
-  });
-
-  it('names the evidence directory as configured: ~/… or absolute when it lies outside the working directory', async () => {
-    const home = await writer(new MemoryEvidenceStore(), new FakeClock(), '~/evidence/').writer.write(
-      'screen',
-      makePng(4, 4),
-    );
-    expect(home.ref.path).toBe(`~/evidence/${home.ref.artifact_id}`);
-    const outside = await writer(new MemoryEvidenceStore(), new FakeClock(), '/var/evidence/').writer.write(
-      'screen',
-      makePng(4, 4),
-    );
-    expect(outside.ref.path).toBe(`/var/evidence/${outside.ref.artifact_id}`);
-    expect(outside.ref.uri).toBe(`artifact://${outside.ref.artifact_id}`);
   });
 
   it('within one second, names sort in the order of the captures (the six digits are the microseconds)', async () => {

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { EvidencedError, OperationRunner } from '../../../src/application/OperationRunner.js';
+import { OPERATION_ID_PATTERN } from '../../../src/domain/envelope.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 import { SeededRandom } from '../../support/fakes/SeededRandom.js';
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
 describe('OperationRunner', () => {
-  it('wraps a success in the envelope with a fresh uuid v4 per call', async () => {
+  it('wraps a success in the envelope with a fresh 12-character operation id per call', async () => {
     const runner = new OperationRunner(new SeededRandom(), new RecordingLogger());
     const a = await runner.run('ui_tap', async () => ({ data: { x: 1 } }));
     const b = await runner.run('ui_tap', async () => ({ data: { x: 1 } }));
@@ -19,7 +18,8 @@ describe('OperationRunner', () => {
       evidence: null,
       error: null,
     });
-    expect(a.envelope.operation_id).toMatch(UUID_V4);
+    expect(a.envelope.operation_id).toMatch(OPERATION_ID_PATTERN);
+    expect(a.envelope.operation_id).toMatch(/^[0-9a-z]{12}$/);
     expect(b.envelope.operation_id).not.toBe(a.envelope.operation_id);
   });
 

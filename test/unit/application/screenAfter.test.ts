@@ -62,10 +62,11 @@ describe('the screen after an action, and only what changed', () => {
     showing(h, withSwitch(true));
     const tap = await dataOf(h, 'ui_tap', { selector: { ref: wifi.ref } });
     const after = tap.after as After;
+    // The package is the action's own `foreground_package`: the diff does not say it again.
+    expect(tap.foreground_package).toBe('com.android.settings');
     expect(after).toEqual({
       read: expect.stringMatching(/^r[0-9a-z]+$/) as unknown,
       diff_of: first.read,
-      foreground_package: 'com.android.settings',
       changed: [{ ...wifi, checked: true }],
       texts_added: ['On'],
       texts_removed: ['Off'],
@@ -100,8 +101,18 @@ describe('the screen after an action, and only what changed', () => {
     const tap = await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' } });
     const after = tap.after as After;
     expect(after.diff_of).toBeUndefined();
-    expect(after.foreground_package).toBe('com.example.calendar');
+    // The whole screen is ui_get_tree's data less `screen` and the package the action names already.
+    expect(tap.foreground_package).toBe('com.example.calendar');
+    expect(after).not.toHaveProperty('foreground_package');
+    expect(after).not.toHaveProperty('screen');
     expect(after.actions?.map((e) => nameOfEntry(e))).toEqual(['Hello']);
+    const { read: _treeRead, ...tree } = (await dataOf(h, 'ui_get_tree', {})) as After;
+    const { read: _afterRead, ...shown } = after;
+    expect(tree).toEqual({
+      ...shown,
+      foreground_package: 'com.example.calendar',
+      screen: { width: 1080, height: 2400 },
+    });
     const clicks = (): number => h.automation.sessions.flatMap((s) => s.calls).filter((c) => c === 'click').length;
     const before = clicks();
     for (const ref of [calendar.ref, wifi.ref]) {
@@ -121,15 +132,29 @@ describe('the screen after an action, and only what changed', () => {
     expect(away.diff_of).toBeUndefined();
     showing(h, withSwitch(false));
     h.device.foreground = 'com.android.settings';
-    const back = (await dataOf(h, 'device_back', {})).after as After;
-    expect(back).toEqual({
-      read: expect.stringMatching(/^r/) as unknown,
-      diff_of: first.read,
-      foreground_package: 'com.android.settings',
-    });
+    const backData = await dataOf(h, 'device_back', {});
+    expect(backData.foreground_package).toBe('com.android.settings');
+    // Nothing changed since that read: the diff is its read id and its base, nothing else.
+    expect(backData.after).toEqual({ read: expect.stringMatching(/^r/) as unknown, diff_of: first.read });
     // The refs of that read still act.
     const calendar = first.actions!.find((e) => nameOfEntry(e) === 'Calendar')!;
     expect((await h.envelope('ui_tap', { selector: { ref: calendar.ref }, observe: false })).ok).toBe(true);
+  });
+
+  it('after keeps its foreground_package when the action names none or another one', async () => {
+    const h = buildHarness();
+    // No window has focus during the settle: the action answers null, the screen read shows Settings.
+    h.device.foreground = null;
+    const tap = await dataOf(h, 'ui_tap', { selector: { text: 'Calendar' } });
+    expect(tap).toMatchObject({ foreground_package: null, foreground_settled: false });
+    expect(tap.after).toMatchObject({ foreground_package: 'com.android.settings', settled: false });
+    expect(tap.after).not.toHaveProperty('screen');
+    // settings_open_apps answers a marker, not a package: its after names the package itself.
+    h.device.foreground = 'com.android.settings';
+    const settings = await dataOf(h, 'settings_open_apps', {});
+    expect(settings).not.toHaveProperty('foreground_package');
+    expect(settings.after).toMatchObject({ foreground_package: 'com.android.settings' });
+    expect(settings.after).not.toHaveProperty('screen');
   });
 
   it('observe: false leaves after out; any other value than a boolean is INVALID_ARGUMENT', async () => {

@@ -9,10 +9,10 @@ const SESSION = 'sess_0123456789abcdefghijklmnop';
 function envelope(tool: string, data: Record<string, unknown>, evidence?: string): FlowEnvelope {
   return {
     ok: true,
-    operation_id: '00000000-0000-4000-8000-000000000000',
+    operation_id: 'k3v9x0q7m2ta',
     tool,
     data,
-    evidence: evidence ? { artifact_id: evidence, path: `artifacts/${evidence}`, uri: `artifact://${evidence}` } : null,
+    evidence: evidence ? { artifact_id: evidence } : null,
     error: null,
   };
 }
@@ -66,7 +66,9 @@ const clock = { now: () => new Date('2026-11-30T12:00:00Z'), monotonicMs: () => 
 describe('runFlow', () => {
   it('runs setup, the steps with the session id injected, then closes the session and reads the tree', async () => {
     const client = new ScriptedClient();
-    const report = await runFlow(flow, client, { source: 'notes.json', ...clock });
+    // The flow CLI names each file in the server's evidence directory for a person; answers name only the id.
+    const evidencePath = (id: string) => `out/evidence/${id}`;
+    const report = await runFlow(flow, client, { source: 'notes.json', ...clock, evidencePath });
     expect(client.calls.map((c) => c.name)).toEqual([
       'app_open',
       'ui_get_tree',
@@ -84,11 +86,16 @@ describe('runFlow', () => {
     expect(report.first_error).toBeNull();
     expect(report.steps_run).toBe(3);
     expect(report.evidence).toEqual([
-      'artifacts/a-app-open.png',
-      'artifacts/t4-ui-tap.png',
-      'artifacts/t5-ui-type.png',
-      'artifacts/b-device-back.png',
+      'out/evidence/a-app-open.png',
+      'out/evidence/t4-ui-tap.png',
+      'out/evidence/t5-ui-type.png',
+      'out/evidence/b-device-back.png',
     ]);
+    // The envelopes are kept as the server sent them.
+    expect(report.calls[0]?.envelope.evidence).toEqual({ artifact_id: 'a-app-open.png' });
+    // Without a directory to name (a task), the report lists the ids.
+    const ids = await runFlow(flow, new ScriptedClient(), { source: 'notes.json', ...clock });
+    expect(ids.evidence).toEqual(['a-app-open.png', 't4-ui-tap.png', 't5-ui-type.png', 'b-device-back.png']);
     // Recorded arguments show where the id went, not the id (the envelopes keep it as the server sent it).
     expect(
       report.calls.filter((c) => c.phase !== 'setup' && c.tool !== 'ui_get_tree').map((c) => c.arguments.session_id),
@@ -102,7 +109,9 @@ describe('runFlow', () => {
         ? failure(name, 'UI_ELEMENT_NOT_FOUND', "No element matches. The screen offers: 'Save' (button).")
         : null,
     );
-    const report = await runFlow(flow, client, { source: 'notes.json', ...clock });
+    // The flow CLI names each file in the server's evidence directory for a person; answers name only the id.
+    const evidencePath = (id: string) => `out/evidence/${id}`;
+    const report = await runFlow(flow, client, { source: 'notes.json', ...clock, evidencePath });
     expect(client.calls.map((c) => c.name)).toEqual([
       'app_open',
       'ui_get_tree',
@@ -127,7 +136,9 @@ describe('runFlow', () => {
     const client = new ScriptedClient((name) =>
       name === 'app_open' ? failure(name, 'APP_NOT_FOUND', 'not installed') : null,
     );
-    const report = await runFlow(flow, client, { source: 'notes.json', ...clock });
+    // The flow CLI names each file in the server's evidence directory for a person; answers name only the id.
+    const evidencePath = (id: string) => `out/evidence/${id}`;
+    const report = await runFlow(flow, client, { source: 'notes.json', ...clock, evidencePath });
     expect(client.calls.map((c) => c.name)).toEqual(['app_open', 'ui_get_tree']);
     expect(report.passed).toBe(false);
     expect(report.first_error?.code).toBe('APP_NOT_FOUND');
@@ -164,14 +175,15 @@ describe('runFlow', () => {
     const client = new ScriptedClient((name) =>
       name === 'device_back' ? failure(name, 'OPERATION_TIMEOUT', 'too slow') : null,
     );
-    const lines = summarizeReport(await runFlow(flow, client, { source: 'notes.json', ...clock }));
+    const evidencePath = (id: string) => `artifacts/${id}`;
+    const lines = summarizeReport(await runFlow(flow, client, { source: 'notes.json', ...clock, evidencePath }));
     expect(lines[0]).toMatch(/^flow notes\.json \(com\.example\.notes\): FAILED, 3\/3 steps, 8 calls, /);
-    expect(lines).toContain(
-      '  ok   step 1 ui_tap {"text":"New note"} — tapped \'New note\'  [artifacts/t4-ui-tap.png]',
-    );
+    expect(lines).toContain('  ok   step 1 ui_tap {"text":"New note"} — tapped \'New note\'  [t4-ui-tap.png]');
     expect(lines).toContain('  FAIL step 3 device_back — OPERATION_TIMEOUT: too slow');
     expect(lines.at(-1)).toBe('first error: device_back → OPERATION_TIMEOUT: too slow');
-    expect(lines.some((l) => l.startsWith('evidence (3 PNG): artifacts/a-app-open.png'))).toBe(true);
+    expect(lines).toContain(
+      'evidence (3 PNG): artifacts/a-app-open.png, artifacts/t4-ui-tap.png, artifacts/t5-ui-type.png',
+    );
   });
 });
 

@@ -11,6 +11,13 @@ describe('CryptoRandom', () => {
     expect(random.uuid()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(random.uuid()).not.toBe(random.uuid());
   });
+  it('gives operation ids of 12 lowercase Crockford base32 characters, 10,000 of them distinct', () => {
+    const ids = Array.from({ length: 10_000 }, () => random.operationId());
+    for (const id of ids) expect(id).toMatch(/^[0-9abcdefghjkmnpqrstvwxyz]{12}$/);
+    expect(new Set(ids).size).toBe(10_000);
+    // Every one of the 32 characters turns up, in every position: the bytes' low 5 bits all count.
+    for (let at = 0; at < 12; at += 1) expect(new Set(ids.map((id) => id[at])).size).toBe(32);
+  });
   it('gives URL-safe tokens of the asked length that match the session id shape', () => {
     const token = random.token(32);
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);

@@ -156,7 +156,7 @@ describe('artifact:// resource', () => {
     expect(refused).toBeInstanceOf(McpError);
     expect(refused.code).toBe(-32602);
     expect(refused.message).toBe(
-      'INVALID_ARGUMENT: refused to read that uri, it is not an artifact id the harness issues. Use the `evidence.uri` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
+      'INVALID_ARGUMENT: refused to read that uri, it is not an artifact id the harness issues. Name the `evidence.artifact_id` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
     );
     const unknownId = '20261130-171203-999999-screen.png';
     const unknown = await failure(`artifact://${unknownId}`);

@@ -204,7 +204,9 @@ describe('MCP server', () => {
       expect.objectContaining({ uriTemplate: 'artifact://{artifact_id}', mimeType: 'image/png' }),
     ]);
     const captured = envelope((await client.callTool({ name: 'screen_capture', arguments: {} })) as CallToolResult);
-    const uri = (captured.evidence as { uri: string }).uri;
+    // The answer names the file by its id alone; the resource is artifact://<that id>.
+    expect(captured.evidence).toEqual({ artifact_id: expect.stringMatching(/-screen\.png$/) });
+    const uri = `artifact://${(captured.evidence as { artifact_id: string }).artifact_id}`;
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([uri]);
     const read = await client.readResource({ uri });

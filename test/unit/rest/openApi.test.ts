@@ -147,6 +147,9 @@ describe('the REST mirror on the HTTP server', () => {
         'enum',
       ),
     ).toEqual([...ERROR_CODES]);
+    // The operation id's shape is published, so a client's validator refuses anything else.
+    const operationId = at(document, 'components', 'schemas', 'Envelope', 'properties', 'operation_id');
+    expect(operationId).toMatchObject({ type: 'string', pattern: '^[0-9a-hjkmnp-tv-z]{12}$' });
     expect(at(document, 'components', 'securitySchemes', 'bearer')).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 

@@ -69,7 +69,7 @@ describe('the trace of a session', () => {
         operation_id: 'op',
         tool: 'ui_type_text',
         data: {},
-        evidence: { artifact_id: 'x-ui-type.png', path: 'artifacts/x-ui-type.png', uri: 'artifact://x-ui-type.png' },
+        evidence: { artifact_id: 'x-ui-type.png' },
         error: { code: 'UI_ELEMENT_NOT_FOUND', message: 'could not type hunter2 secret into it' },
       },
     });
@@ -131,15 +131,7 @@ describe('the trace of a session', () => {
     const dir = artifacts();
     writeFileSync(path.join(dir, 'a-ui-tap.png'), 'png bytes');
     const traces = tracesIn(dir, new FakeClock());
-    traces.session
-      .begin('ui_tap', {})
-      .end(
-        envelope(
-          'ui_tap',
-          {},
-          { evidence: { artifact_id: 'a-ui-tap.png', path: 'artifacts/a-ui-tap.png', uri: 'artifact://a-ui-tap.png' } },
-        ),
-      );
+    traces.session.begin('ui_tap', {}).end(envelope('ui_tap', {}, { evidence: { artifact_id: 'a-ui-tap.png' } }));
     const folder = readdirSync(path.join(dir, 'traces'))[0] ?? '';
     const linked = path.join(dir, 'traces', folder, 'evidence', 'a-ui-tap.png');
     expect(statSync(linked).ino).toBe(statSync(path.join(dir, 'a-ui-tap.png')).ino);

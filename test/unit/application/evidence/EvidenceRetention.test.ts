@@ -64,7 +64,7 @@ function setup(bound: RetentionBound, options: { board?: EvidenceHoldBoard | nul
   const board = options.board ?? null;
   const holds = new EvidenceHolds((id) => live.has(id), board, logger);
   const retention = new EvidenceRetention(store, holds, board, bound, clock, logger);
-  const writer = new EvidenceWriter(store, new PngImageTools(), clock, logger, 'artifacts/', retention);
+  const writer = new EvidenceWriter(store, new PngImageTools(), clock, logger, retention);
   const png = (side: number) => makePng(side, side);
   /** One capture, as a call: `sessionId` names the UI session the call ran in. */
   const capture = async (sessionId?: string, side = 4): Promise<string> => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectEvidence } from '../../../support/evidenceShape.js';
 import { buildHarness } from '../../../support/fakes/harness.js';
 
 describe('app_stop and app_clear_data (toolset apps)', () => {
@@ -10,10 +11,10 @@ describe('app_stop and app_clear_data (toolset apps)', () => {
       ok: true,
       data: { stopped_package: 'com.example.app', foreground_package: 'com.google.android.apps.nexuslauncher' },
     });
-    expect(stop.evidence?.path).toMatch(/app-stop\.png$/);
+    expectEvidence(stop.evidence, 'app-stop', (id) => h.store.files.has(id));
     const clear = await h.envelope('app_clear_data', { package_name: 'com.example.app' });
     expect(clear).toMatchObject({ ok: true, data: { cleared_package: 'com.example.app' } });
-    expect(clear.evidence?.path).toMatch(/app-clear-data\.png$/);
+    expectEvidence(clear.evidence, 'app-clear-data', (id) => h.store.files.has(id));
     expect(h.device.stopped).toEqual(['com.example.app']);
     expect(h.device.cleared).toEqual(['com.example.app']);
     const tool = h.container.tools.find((t) => t.name === 'app_clear_data');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEvidence } from '../../../support/evidenceShape.js';
 import { buildHarness } from '../../../support/fakes/harness.js';
 import { makeApkFolder, SETTINGS_APK, type ApkFolderFixture } from '../../../support/apkFixtures.js';
 
@@ -23,7 +24,7 @@ describe('app_install (toolset apps, issue 16)', () => {
         foreground_package: 'com.android.settings',
       },
     });
-    expect(fresh.evidence?.path).toMatch(/app-install\.png$/);
+    expectEvidence(fresh.evidence, 'app-install', (id) => h.store.files.has(id));
     expect(h.device.calls).toEqual(['listPackages', 'installApk', 'getWindowState', 'screencap']);
     // adb was given a private copy holding exactly the file's bytes, removed afterwards.
     const [install] = h.device.installs;
@@ -60,7 +61,7 @@ describe('app_install (toolset apps, issue 16)', () => {
     expect(refused.error?.code).toBe('APP_INSTALL_FAILED');
     expect(refused.error?.message).toMatch(/signed with another key/);
     expect(refused.error?.message).not.toContain('/tmp/');
-    expect(refused.evidence?.path).toMatch(/failure-app-install\.png$/);
+    expectEvidence(refused.evidence, 'failure-app-install', (id) => h.store.files.has(id));
   });
 
   it('validation, then guards, then the folder check: nothing reaches the device for a refused file', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectEvidence } from '../../../support/evidenceShape.js';
 import { buildHarness } from '../../../support/fakes/harness.js';
 
 describe('app_open_link (toolset apps)', () => {
@@ -9,7 +10,7 @@ describe('app_open_link (toolset apps)', () => {
       ok: true,
       data: { handled_by: 'com.android.chrome', foreground_package: 'com.android.chrome' },
     });
-    expect(opened.evidence?.path).toMatch(/app-open-link\.png$/);
+    expectEvidence(opened.evidence, 'app-open-link', (id) => h.store.files.has(id));
     expect(h.device.links).toEqual([{ uri: 'https://example.com/item?id=42&ref=mail', pkg: null }]);
     const tool = h.container.tools.find((t) => t.name === 'app_open_link');
     expect(tool?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });

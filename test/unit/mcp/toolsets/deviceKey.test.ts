@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectEvidence } from '../../../support/evidenceShape.js';
 import { buildHarness, drive } from '../../../support/fakes/harness.js';
 
 describe('device_key (toolset device)', () => {
@@ -7,7 +8,7 @@ describe('device_key (toolset device)', () => {
     for (const key of ['home', 'recents', 'enter', 'back']) {
       const env = await drive(h.clock, h.envelope('device_key', { key }));
       expect(env, key).toMatchObject({ ok: true, tool: 'device_key', data: { key }, error: null });
-      expect(env.evidence?.path, key).toMatch(/device-key\.png$/);
+      expectEvidence(env.evidence, 'device-key', (id) => h.store.files.has(id));
       expect(Object.keys(env.data)).toEqual(expect.arrayContaining(['key', 'foreground_package']));
     }
     expect(h.automation.sessions.flatMap((s) => s.keys)).toEqual([3, 187, 66]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../../src/domain/errors.js';
+import { expectEvidence } from '../../../support/evidenceShape.js';
 import { buildHarness, drive } from '../../../support/fakes/harness.js';
 
 describe('device_rotate (toolset device)', () => {
@@ -8,7 +9,7 @@ describe('device_rotate (toolset device)', () => {
     for (const orientation of ['landscape', 'portrait']) {
       const env = await drive(h.clock, h.envelope('device_rotate', { orientation }));
       expect(env, orientation).toMatchObject({ ok: true, data: { orientation }, error: null });
-      expect(env.evidence?.path).toMatch(/device-rotate\.png$/);
+      expectEvidence(env.evidence, 'device-rotate', (id) => h.store.files.has(id));
     }
     expect(h.automation.sessions.flatMap((s) => s.orientations)).toEqual(['LANDSCAPE', 'PORTRAIT']);
   });

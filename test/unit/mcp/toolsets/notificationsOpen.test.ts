@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectEvidence } from '../../../support/evidenceShape.js';
 import { buildHarness, drive } from '../../../support/fakes/harness.js';
 
 describe('notifications_open (toolset device)', () => {
@@ -6,7 +7,7 @@ describe('notifications_open (toolset device)', () => {
     const h = buildHarness({ toolsets: ['core', 'device'] });
     const env = await drive(h.clock, h.envelope('notifications_open', {}));
     expect(env).toMatchObject({ ok: true, tool: 'notifications_open', error: null });
-    expect(env.evidence?.path).toMatch(/notifications-open\.png$/);
+    expectEvidence(env.evidence, 'notifications-open', (id) => h.store.files.has(id));
     const actions = env.data.actions as { ref: string }[];
     expect(actions.length).toBeGreaterThan(0);
     expect(actions.every((a) => /^e[0-9a-z]+$/.test(a.ref))).toBe(true);
