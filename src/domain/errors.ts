@@ -66,3 +66,13 @@ export class HarnessError extends Error {
 export function isHarnessError(value: unknown): value is HarnessError {
   return value instanceof HarnessError;
 }
+
+/**
+ * The system's code of a failed call (`ENOENT`, `EEXIST`, `ECONNREFUSED`), or of the error it
+ * wraps: fetch and webdriverio put the socket's error in `cause`.
+ */
+export function systemErrorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -1,5 +1,5 @@
 import type { EvidenceRef } from '../../domain/envelope.js';
-import { HarnessError } from '../../domain/errors.js';
+import { HarnessError, systemErrorCode } from '../../domain/errors.js';
 import { formatEvidenceName, isArtifactId } from '../../domain/evidenceName.js';
 import type { Clock, EvidenceStore, ImageTools, Logger, PngInfo } from '../../domain/ports.js';
 import type { RetentionBound } from '../../domain/evidence/retention.js';
@@ -85,7 +85,7 @@ export class EvidenceWriter {
       } catch (error) {
         this.retention?.release(name);
         // Someone else holds that name; the next stamp is already past it.
-        if (errorCode(error) === 'EEXIST') continue;
+        if (systemErrorCode(error) === 'EEXIST') continue;
         throw writeFailure(error);
       }
       this.remember(name);
@@ -159,17 +159,9 @@ export class EvidenceWriter {
   }
 }
 
-function errorCode(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === 'string' ? code : undefined;
-  }
-  return undefined;
-}
-
 function writeFailure(error: unknown): HarnessError {
   if (error instanceof HarnessError) return error;
-  const code = errorCode(error);
+  const code = systemErrorCode(error);
   const remedy =
     code === 'ENOSPC'
       ? 'the disk is full: free some space'

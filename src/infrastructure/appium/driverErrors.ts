@@ -3,15 +3,9 @@
  * words for a gone session, a dead connection, a stale or missing element, mapped to the typed
  * errors a client is answered. The Selenium Grid's own words are mapped first (../remote/seleniumGridErrors.ts).
  */
-import { HarnessError } from '../../domain/errors.js';
+import { HarnessError, systemErrorCode } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports.js';
 import { gridCommandError } from '../remote/seleniumGridErrors.js';
-
-function errorCode(error: unknown): string | undefined {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
-  const code = e?.code ?? e?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /** How Appium words a session whose UiAutomator2 server is gone (see mapDriverError). */
 const SESSION_GONE =
@@ -32,7 +26,7 @@ const CONNECTION_CODES = new Set([
 
 /** A failure to reach the endpoint at all (refused, reset, timed out): the endpoint is unavailable, not the call wrong. */
 export function isConnectionFailure(error: unknown, message: string, words: RegExp): boolean {
-  return CONNECTION_CODES.has(errorCode(error) ?? '') || words.test(message);
+  return CONNECTION_CODES.has(systemErrorCode(error) ?? '') || words.test(message);
 }
 
 export interface DriverErrorContext {

@@ -16,14 +16,9 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { HarnessError } from '../../domain/errors.js';
+import { HarnessError, systemErrorCode } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports.js';
 import { parseRecord, type LockRecord, type Reading } from './lockRecord.js';
-
-export function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 export class LockFile {
   private directoryReady = false;
@@ -45,7 +40,7 @@ export class LockFile {
         closeSync(openSync(path, 'wx', 0o600));
         return true;
       } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw this.unusable(error);
+        if (systemErrorCode(error) !== 'EEXIST') throw this.unusable(error);
       }
       try {
         if (this.now() - statSync(path).mtimeMs <= staleAfterMs) return false;
@@ -64,7 +59,7 @@ export class LockFile {
       linkSync(temporary, this.path);
       return true;
     } catch (error) {
-      if (errorCode(error) === 'EEXIST') return false;
+      if (systemErrorCode(error) === 'EEXIST') return false;
       throw this.unusable(error);
     } finally {
       this.unlinkQuietly(temporary);
@@ -92,7 +87,7 @@ export class LockFile {
         return temporary;
       } catch (error) {
         // The last process to exit removes the empty directory (removeWhenEmpty): make it again, once.
-        if (errorCode(error) !== 'ENOENT' || attempt > 0) throw this.unusable(error);
+        if (systemErrorCode(error) !== 'ENOENT' || attempt > 0) throw this.unusable(error);
         this.directoryReady = false;
         this.ensureDirectory();
       }
@@ -106,7 +101,7 @@ export class LockFile {
       mtimeMs = statSync(this.path).mtimeMs;
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') return { kind: 'absent' };
+      if (systemErrorCode(error) === 'ENOENT') return { kind: 'absent' };
       throw this.unusable(error);
     }
     const record = parseRecord(text);
@@ -131,7 +126,7 @@ export class LockFile {
 
   private unusable(error: unknown): HarnessError {
     if (error instanceof HarnessError) return error;
-    const code = errorCode(error) ?? 'error';
+    const code = systemErrorCode(error) ?? 'error';
     this.logger.error('the device lock directory is unusable', { directory: this.directory, cause: String(error) });
     return new HarnessError(
       'EMULATOR_UNAVAILABLE',

@@ -1,6 +1,6 @@
 /** How the lock sees other processes on this machine: alive or not, and when they started (to notice a reused pid). */
 import { readFileSync } from 'node:fs';
-import { errorCode } from './lockFile.js';
+import { systemErrorCode } from '../../domain/errors.js';
 
 /** How the adapter sees other processes; replaceable in tests. */
 export interface ProcessProbe {
@@ -18,7 +18,7 @@ export const systemProcessProbe: ProcessProbe = {
       process.kill(pid, 0);
     } catch (error) {
       // EPERM: it exists but belongs to someone else; only ESRCH means gone.
-      if (errorCode(error) !== 'EPERM') return false;
+      if (systemErrorCode(error) !== 'EPERM') return false;
     }
     const stat = readProcStat(pid);
     return stat === null || stat.state !== 'Z';
