@@ -42,7 +42,7 @@ function run(request) {
     const head = Buffer.from(JSON.stringify({ id: request.id, error: failure, out: out.length, err: err.length }), 'utf8');
     const length = Buffer.alloc(4);
     length.writeUInt32BE(head.length, 0);
-    process.stdout.write(Buffer.concat([length, head, out, err]));
+    process.stdout.write(Buffer.concat([length, head, out, err])); // stdout-ok: the launcher's frames to the server over its own pipe, not the MCP channel
   });
 }
 `;
