@@ -8,7 +8,15 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  globalIgnores(['node_modules/', 'dist/', 'artifacts/', 'coverage/', 'bench/results/', '.appium-logs/']),
+  globalIgnores([
+    'node_modules/',
+    'dist/',
+    'packages/*/dist/',
+    'artifacts/',
+    'coverage/',
+    'bench/results/',
+    '.appium-logs/',
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {

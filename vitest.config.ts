@@ -14,7 +14,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'packages/*/test/unit/**/*.test.ts'],
           setupFiles: ['test/support/fileTmp.ts'],
           testTimeout: 20_000,
         },

@@ -32,7 +32,8 @@ Commands:
   trace view DIR   Write a trace's viewer page (DIR/index.html) and print its path.
   trace export DIR --format flow|wdio
                    Write a trace's actions as a flow file or a WebdriverIO test; print its path.
-  virtual-device   Run a virtual Android device that the real adb and Appium accept (--help).
+  virtual-device   Run the virtual Android device (its own package, android-mcp-virtual-device) that
+                   the real adb and Appium accept (--help).
   --help           Show this help.
   --version        Show the version.
 
@@ -195,7 +196,7 @@ const commands: Record<string, Command> = {
   doctor: async (args) => (await import('./doctor/cli.js')).doctorMain(args),
   flow: async (args) => (await import('./flow/cli.js')).flowMain(args),
   trace: async (args) => (await import('./trace/cli.js')).traceMain(args),
-  'virtual-device': async (args) => (await import('./virtual-device/cli.js')).runVirtualDeviceCli(args),
+  'virtual-device': async (args) => (await import('./virtualDeviceCommand.js')).runVirtualDevice(args),
 };
 
 async function main(argv: readonly string[]): Promise<number> {

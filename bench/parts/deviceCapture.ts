@@ -5,8 +5,8 @@
  * screen, the first (cold) render, then warm-up renders and N timed renders; wall and CPU time
  * (process.cpuUsage, which is not inflated when other processes share the cores).
  */
-import { renderScreenshot, type ScreenshotState } from '../../src/virtual-device/device/screenshot.js';
-import { VirtualDevice } from '../../src/virtual-device/device/VirtualDevice.js';
+import { renderScreenshot, type ScreenshotState } from '../../packages/virtual-device/src/device/screenshot.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/VirtualDevice.js';
 import { median, p90, round } from '../lib/stats.js';
 
 export interface CaptureRow {

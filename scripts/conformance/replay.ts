@@ -16,8 +16,8 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
-import type { ShellIo } from '../../src/virtual-device/contracts.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
+import type { ShellIo } from '../../packages/virtual-device/src/contracts.js';
 import { corpusAvailable, corpusDir, loadCorpus, type Exchange } from './corpus.js';
 import { screenXml, wishFor, type NodeWish } from './screen.js';
 

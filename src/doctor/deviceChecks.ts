@@ -58,7 +58,7 @@ export async function discoverDevice(
       status: 'miss',
       summary: `ANDROID_UDID is unset and no allowed device is online: ${seen}`,
       remedy:
-        'Start an emulator (its serial is emulator-<port>), or the built-in virtual device (`android-mcp-harness virtual-device`, which adb lists as emulator-5554), ' +
+        'Start an emulator (its serial is emulator-<port>), or the built-in virtual device (`npx -y android-mcp-virtual-device`, which adb lists as emulator-5554), ' +
         'or set ANDROID_UDID, and list a non-emulator serial in ANDROID_MCP_ALLOW_SERIALS.',
     };
   }

@@ -18,7 +18,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startHarness, type HarnessProcess } from './support/harnessClient.js';
 import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';

@@ -12,8 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_DEFAULTS } from '../../src/config.js';
 import { TOOL_NAMES } from '../../src/mcp/tools/index.js';
-import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
-import type { ClickRecord, VirtualDevice } from '../../src/virtual-device/device/index.js';
+import type { DeviceLogEntry } from '../../packages/virtual-device/src/contracts.js';
+import type { ClickRecord, VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { sleep } from '../support/processes.js';
 import { pixelsDiffer, readEvidence } from './support/evidence.js';

@@ -12,7 +12,7 @@
  * selector, if it has one, is refused with nothing clicked. One adb server, one Appium, one harness.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startHarness, type HarnessProcess } from './support/harnessClient.js';
 import { ON_EMULATOR, logWindow, startStack, type E2eStack } from './support/stack.js';

@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { startHarness, type HarnessProcess } from '../e2e/support/harnessClient.js';
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';

@@ -11,7 +11,7 @@ import { startVirtualDeviceProcess, type VirtualDeviceProcess } from '../support
 let doctor: DoctorScratch;
 /** The remedy when no device is online and ANDROID_UDID is unset: it used to leave out the built-in virtual device. */
 const DOCTOR_NO_DEVICE_REMEDY =
-  '  serial: Start an emulator (its serial is emulator-<port>), or the built-in virtual device (`android-mcp-harness virtual-device`, which adb lists as emulator-5554), ' +
+  '  serial: Start an emulator (its serial is emulator-<port>), or the built-in virtual device (`npx -y android-mcp-virtual-device`, which adb lists as emulator-5554), ' +
   'or set ANDROID_UDID, and list a non-emulator serial in ANDROID_MCP_ALLOW_SERIALS.';
 
 beforeAll(() => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ARTIFACT_ID_PATTERN } from '../../src/domain/evidenceName.js';
 import { HOLD_BOARD_FOLDER } from '../../src/infrastructure/fs/FileEvidenceHoldBoard.js';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { startHarness, type HarnessProcess } from '../e2e/support/harnessClient.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startHttpHarness, type HttpHarness } from '../support/httpHarness.js';

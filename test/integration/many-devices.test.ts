@@ -15,7 +15,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { lockFileName } from '../../src/infrastructure/lock/FileDeviceLock.js';
 import { startHarness, type HarnessProcess, type WireEnvelope } from '../e2e/support/harnessClient.js';
 import { describeWithAdb, type PrivateAdbServer } from '../support/adbServer.js';

@@ -9,8 +9,18 @@
  * the MCP server exits when its stdin closes, which also happens when this worker dies; the
  * doctor's managed Appium watches its own parent. Nothing is left on the machine.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -161,15 +171,13 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('ships the built bin with the virtual device and the demo, the linked docs, README and LICENSE, and no tests, benchmarks, sources or maps', () => {
+  it('ships the built bin, the linked docs, README and LICENSE, and no virtual device, demo, tests, benchmarks, sources or maps', () => {
     const paths = packed.files.map((f) => f.path);
     for (const needed of [
       'package.json',
       'README.md',
       'LICENSE',
       'dist/index.js',
-      'dist/virtual-device/cli.js',
-      'dist/demo/demo.js',
       'dist/doctor/cli.js',
       'dist/flow/cli.js',
       'docs/flows/example.json',
@@ -185,9 +193,11 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
     expect(outside, 'files outside what runs and what the README links').toEqual([]);
     expect(paths.filter((p) => /^(test|bench|src|scripts)\/|\.map$|\.ts$/.test(p))).toEqual([]);
     expect(paths).not.toContain('docs/docker.md');
-    // Every compiled module of src/ is there: nothing the bin imports can be missing.
+    // The double is its own package (packages/virtual-device) and the demo a checkout's script.
+    expect(paths.filter((p) => /^dist\/(virtual-device|demo)\//.test(p))).toEqual([]);
+    // Every compiled module of src/ but the demo is there: nothing the bin imports can be missing.
     const builtFromSrc = readdirSync(path.join(REPO_ROOT, 'src'), { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => f.endsWith('.ts') && !f.startsWith(`demo${path.sep}`))
       .map((f) => `dist/${f.split(path.sep).join('/').replace(/\.ts$/, '.js')}`);
     expect(builtFromSrc.length).toBeGreaterThan(50);
     expect(builtFromSrc.filter((f) => !paths.includes(f))).toEqual([]);
@@ -207,6 +217,23 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
     }
     expect(checked).toBeGreaterThan(10);
     expect(broken).toEqual([]);
+  });
+
+  it('installs none of the virtual device: no canvas, fonts or xpath in the install, and `virtual-device` says how to get it', () => {
+    const installedPkg = JSON.parse(
+      readFileSync(path.join(installed, 'node_modules', PACKAGE_NAME, 'package.json'), 'utf8'),
+    ) as { dependencies: Record<string, string> };
+    const deviceOnly = ['@napi-rs/canvas', '@expo-google-fonts/roboto', 'fontkitten', 'xpath', '@xmldom/xmldom'];
+    expect(Object.keys(installedPkg.dependencies).filter((d) => deviceOnly.includes(d))).toEqual([]);
+    // xpath and @xmldom/xmldom still arrive through Appium's own dependencies; these three only through the double.
+    const nativeAndFonts = ['@napi-rs/canvas', '@expo-google-fonts/roboto', 'fontkitten'];
+    expect(nativeAndFonts.filter((d) => existsSync(path.join(installed, 'node_modules', d)))).toEqual([]);
+    const run = spawnSync(process.execPath, [installedBin, 'virtual-device', '--port', '5555'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('npx -y android-mcp-virtual-device');
   });
 
   it('the installed bin runs doctor: every check line printed, Appium and its driver found and started from the install', async () => {

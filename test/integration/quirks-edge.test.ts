@@ -8,9 +8,9 @@
  * file. docs/device-quirks.md, row 12.9.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
-import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
-import { defaultScenario } from '../../src/virtual-device/scenario/defaultScenario.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
+import { detectHelperVersions } from '../../packages/virtual-device/src/device/helperVersions.js';
+import { defaultScenario } from '../../packages/virtual-device/src/scenario/defaultScenario.js';
 import type { ScreenSummary } from '../../src/domain/tree/screen.js';
 import { EDGE_DONE_SCREEN, EDGE_SCREEN, withEdgeToEdge } from '../support/edgeScenario.js';
 import { quirkProbes } from '../support/quirkProbes.js';

@@ -6,10 +6,10 @@
  * One private adb server, one virtual device and one real Appium for the file. docs/device-quirks.md.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
-import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
-import { defaultScenario } from '../../src/virtual-device/scenario/defaultScenario.js';
-import type { NodeSpec } from '../../src/virtual-device/scenario/model.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
+import { detectHelperVersions } from '../../packages/virtual-device/src/device/helperVersions.js';
+import { defaultScenario } from '../../packages/virtual-device/src/scenario/defaultScenario.js';
+import type { NodeSpec } from '../../packages/virtual-device/src/scenario/model.js';
 import { nameOf, type WireSummary } from '../e2e/support/summary.js';
 import { LONG_SEARCH_SCREEN, withLongSearch } from '../support/gestureScenario.js';
 import { quirkProbes } from '../support/quirkProbes.js';

@@ -7,7 +7,7 @@
  * The table: docs/device-quirks.md.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import type { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { describeWithAdb, type PrivateAdbServer } from '../support/adbServer.js';
 import type { RunningAppium } from '../support/appium.js';
 import { quirkProbes } from '../support/quirkProbes.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { extractPng } from '../../src/infrastructure/adb/AdbDeviceGateway.js';
-import { FOLDABLE_DISPLAYS, type VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { FOLDABLE_DISPLAYS, type VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { startHarness, type ToolAnswer } from '../e2e/support/harnessClient.js';
 import { connectDevice, disconnectDevice, waitForDeviceState } from '../support/adbDevices.js';
 import { describeWithAdb, type AdbResult, type PrivateAdbServer } from '../support/adbServer.js';

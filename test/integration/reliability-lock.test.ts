@@ -4,7 +4,7 @@
  * device's log is attributed to processes.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
+import type { DeviceLogEntry } from '../../packages/virtual-device/src/contracts.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { runLockLoad } from '../support/lockLoad.js';
 import { ensureBuilt } from '../support/rawServer.js';

@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { bearerJson } from '../support/bearerJson.js';
 import type { RunningAppium } from '../support/appium.js';

@@ -9,7 +9,7 @@
  * One virtual device and one adb server for the file.
  */
 import { PNG } from 'pngjs';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AdbDeviceGateway } from '../../src/infrastructure/adb/AdbDeviceGateway.js';
 import { AdbRunner } from '../../src/infrastructure/adb/AdbRunner.js';

@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { startHarness, type HarnessProcess, type WireEnvelope } from '../e2e/support/harnessClient.js';
 import { startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';

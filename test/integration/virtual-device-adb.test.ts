@@ -135,7 +135,7 @@ describeWithAdb('VirtualDevice through the real adb', () => {
         'tsx',
         '--input-type=module',
         '-e',
-        "const { runVirtualDeviceCli } = await import('./src/virtual-device/cli.ts'); process.exitCode = await runVirtualDeviceCli(process.argv.slice(1));",
+        "const { runVirtualDeviceCli } = await import('./packages/virtual-device/src/cli.ts'); process.exitCode = await runVirtualDeviceCli(process.argv.slice(1));",
         '--',
         '--port',
         String(port),

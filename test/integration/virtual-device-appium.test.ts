@@ -6,7 +6,7 @@
 import { PNG } from 'pngjs';
 import { remote } from 'webdriverio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { VirtualDevice } from '../../src/virtual-device/device/VirtualDevice.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/VirtualDevice.js';
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from '../support/deviceOnAdb.js';

@@ -7,8 +7,8 @@
  * thread. One adb server for the file.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { captureThreadCount } from '../../src/virtual-device/device/captureThread.js';
-import { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import { captureThreadCount } from '../../packages/virtual-device/src/device/captureThread.js';
+import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { connectDevice, disconnectDevice } from '../support/adbDevices.js';
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';
 import { startVirtualDeviceForTest, type VirtualDeviceForTest } from '../support/virtualDevice.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { AdbTransport } from '../../src/virtual-device/adb/index.js';
+import type { AdbTransport } from '../../packages/virtual-device/src/adb/index.js';
 import type {
   DeviceConnectionState,
   DeviceLogKind,
@@ -18,7 +18,7 @@ import type {
   ShellIo,
   ShellOrigin,
   VirtualFileStat,
-} from '../../src/virtual-device/contracts.js';
+} from '../../packages/virtual-device/src/contracts.js';
 import { connectDevice, disconnectDevice, waitForDeviceState } from '../support/adbDevices.js';
 import { openDeviceService } from '../support/adbHostClient.js';
 import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../support/adbServer.js';

@@ -1,6 +1,6 @@
 /** Issue 7 §4, full size: 10 server processes × 200 mixed calls on one virtual device. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
+import type { DeviceLogEntry } from '../../packages/virtual-device/src/contracts.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { runLockLoad } from '../support/lockLoad.js';
 import { ensureBuilt } from '../support/rawServer.js';

@@ -3,8 +3,8 @@
  * attaches it to a private adb server: transport on a free port, `adb connect`, wait for
  * `device`; stop() disconnects and closes the transport.
  */
-import { startAdbTransport, type AdbTransport } from '../../src/virtual-device/adb/index.js';
-import type { DeviceServices } from '../../src/virtual-device/contracts.js';
+import { startAdbTransport, type AdbTransport } from '../../packages/virtual-device/src/adb/index.js';
+import type { DeviceServices } from '../../packages/virtual-device/src/contracts.js';
 import { connectDevice, disconnectDevice } from './adbDevices.js';
 import type { PrivateAdbServer } from './adbServer.js';
 import { freePort } from './ports.js';

@@ -5,8 +5,15 @@
  * entirely under the bar. Placing the order opens a confirmation screen, so a tap that reached
  * the button is seen in the tree.
  */
-import { C, appWindow, edgeToEdgeWindow, list, node, stackRows } from '../../src/virtual-device/scenario/builders.js';
-import type { ScenarioSpec } from '../../src/virtual-device/scenario/model.js';
+import {
+  C,
+  appWindow,
+  edgeToEdgeWindow,
+  list,
+  node,
+  stackRows,
+} from '../../packages/virtual-device/src/scenario/builders.js';
+import type { ScenarioSpec } from '../../packages/virtual-device/src/scenario/model.js';
 
 export const EDGE_PACKAGE = 'com.example.shop';
 export const EDGE_SCREEN = 'edge_checkout';

@@ -3,8 +3,15 @@
  * list of 30 results that runs on under the keyboard, as an app that does not resize for the IME
  * shows it. A swipe from 75 % of the height starts on the keyboard there.
  */
-import { C, CONTENT_BOTTOM, appWindow, list, node, stackRows } from '../../src/virtual-device/scenario/builders.js';
-import type { ScenarioSpec } from '../../src/virtual-device/scenario/model.js';
+import {
+  C,
+  CONTENT_BOTTOM,
+  appWindow,
+  list,
+  node,
+  stackRows,
+} from '../../packages/virtual-device/src/scenario/builders.js';
+import type { ScenarioSpec } from '../../packages/virtual-device/src/scenario/model.js';
 
 export const LONG_SEARCH_PACKAGE = 'com.example.longsearch';
 export const LONG_SEARCH_SCREEN = 'long_search';

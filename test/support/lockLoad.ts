@@ -24,7 +24,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PNG } from 'pngjs';
-import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
+import type { DeviceLogEntry } from '../../packages/virtual-device/src/contracts.js';
 import { REPO_ROOT } from './appium.js';
 import { awaitExitOrKill } from './processes.js';
 import { BUILT_BIN } from './rawServer.js';

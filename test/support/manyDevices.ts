@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DeviceLogEntry } from '../../src/virtual-device/contracts.js';
+import type { DeviceLogEntry } from '../../packages/virtual-device/src/contracts.js';
 
 export interface ManyDevicesEnvOptions {
   readonly adbPort: number;

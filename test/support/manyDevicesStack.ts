@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VirtualDevice } from '../../src/virtual-device/device/index.js';
+import type { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import { startAdbServer, type PrivateAdbServer } from './adbServer.js';
 import { startAppium, type RunningAppium } from './appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';

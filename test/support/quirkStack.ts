@@ -13,8 +13,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VirtualDevice, type VirtualDeviceOptions } from '../../src/virtual-device/device/index.js';
-import type { ScenarioSpec } from '../../src/virtual-device/scenario/model.js';
+import { VirtualDevice, type VirtualDeviceOptions } from '../../packages/virtual-device/src/device/index.js';
+import type { ScenarioSpec } from '../../packages/virtual-device/src/scenario/model.js';
 import { startHarness, type HarnessProcess } from '../e2e/support/harnessClient.js';
 import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js';
 import {

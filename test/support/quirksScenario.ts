@@ -3,9 +3,9 @@
  * opens with the screen), a `Send` button under the keyboard, and a 130 px `Attach` icon above it,
  * large enough at 420 dpi (minimum 126 px) and too small at 480 dpi (minimum 144 px).
  */
-import { detectHelperVersions } from '../../src/virtual-device/device/helperVersions.js';
-import { defaultScenario } from '../../src/virtual-device/scenario/defaultScenario.js';
-import type { ScenarioSpec } from '../../src/virtual-device/scenario/model.js';
+import { detectHelperVersions } from '../../packages/virtual-device/src/device/helperVersions.js';
+import { defaultScenario } from '../../packages/virtual-device/src/scenario/defaultScenario.js';
+import type { ScenarioSpec } from '../../packages/virtual-device/src/scenario/model.js';
 
 export const QUIRKS_PACKAGE = 'com.example.quirks';
 export const QUIRKS_FORM_SCREEN = 'quirks_form';

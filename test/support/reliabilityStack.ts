@@ -9,7 +9,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VirtualDevice, type VirtualDeviceOptions } from '../../src/virtual-device/device/index.js';
+import { VirtualDevice, type VirtualDeviceOptions } from '../../packages/virtual-device/src/device/index.js';
 import { locateAdb, startAdbServer, type PrivateAdbServer } from './adbServer.js';
 import { startAppium, type RunningAppium } from './appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';

@@ -9,8 +9,8 @@
  *
  * Pass `adb` to share one private adb server between several devices (then you stop it).
  */
-import type { ScenarioSpec } from '../../src/virtual-device/scenario/model.js';
-import { VirtualDevice, type StaticScreenOptions } from '../../src/virtual-device/device/index.js';
+import type { ScenarioSpec } from '../../packages/virtual-device/src/scenario/model.js';
+import { VirtualDevice, type StaticScreenOptions } from '../../packages/virtual-device/src/device/index.js';
 import { startAdbServer, type PrivateAdbServer } from './adbServer.js';
 import { attachDeviceToAdb } from './deviceOnAdb.js';
 

@@ -1,10 +1,9 @@
 /**
- * `android-mcp-harness virtual-device [--port N] [--scenario FILE] [--screen DUMP.xml]`:
- * runs the virtual Android device in the foreground until SIGINT/SIGTERM. Everything it
- * prints goes to stderr (stdout belongs to MCP when the same bin serves it).
+ * `android-mcp-virtual-device [--port N] [--scenario FILE] [--screen DUMP.xml]` (in a checkout of
+ * the harness also `android-mcp-harness virtual-device …`): runs the virtual Android device in the
+ * foreground until SIGINT/SIGTERM. Everything it prints goes to stderr (stdout belongs to MCP when
+ * the harness's bin starts it).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { startAdbTransport } from './adb/index.js';
 import type { DeviceLogEntry } from './contracts.js';
 import { VirtualDevice } from './device/index.js';
@@ -44,7 +43,7 @@ function formatLogEntry(entry: DeviceLogEntry): string {
 
 const DEFAULT_PORT = 5555;
 
-const USAGE = `Usage: android-mcp-harness virtual-device [options]
+const usage = (program: string): string => `Usage: ${program} [options]
 
 Runs a virtual Android device that the real adb and Appium (UiAutomator2) accept.
 
@@ -226,32 +225,42 @@ export function clientInstructions(input: ClientInstructionsInput): string[] {
   ];
 }
 
-/**
- * The command that starts this package's harness: `node <its dist/index.js>` (the file next to
- * this module's folder in the build), or the bin's name when that file is not there (run from
- * the TypeScript sources).
- */
-function harnessServerCommand(): string[] {
-  const entry = fileURLToPath(new URL('../index.js', import.meta.url));
-  return existsSync(entry) ? ['node', entry] : ['android-mcp-harness'];
+/** Who started the device: the name its usage prints, and how an MCP client starts the harness. */
+export interface VirtualDeviceCliHost {
+  /** e.g. `android-mcp-harness virtual-device` when the harness's bin started it. */
+  readonly program: string;
+  /**
+   * How the printed client lines start the harness, e.g. ['node', '/abs/dist/index.js'] from a
+   * checkout. The device knows nothing of the harness (its own package): the caller says.
+   */
+  readonly harnessCommand: readonly string[];
 }
+
+/** Run as its own bin: the harness is the published package, started by its bin's name. */
+const STANDALONE: VirtualDeviceCliHost = {
+  program: 'android-mcp-virtual-device',
+  harnessCommand: ['npx', '-y', 'android-mcp-harness'],
+};
 
 function stderr(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-export async function runVirtualDeviceCli(argv: readonly string[]): Promise<number> {
+export async function runVirtualDeviceCli(
+  argv: readonly string[],
+  host: VirtualDeviceCliHost = STANDALONE,
+): Promise<number> {
   let options: VirtualDeviceCliOptions | null;
   try {
     options = parseVirtualDeviceArgs(argv);
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
     stderr(`virtual-device: ${error.message}`);
-    process.stderr.write(USAGE);
+    process.stderr.write(usage(host.program));
     return 2;
   }
   if (!options) {
-    process.stderr.write(USAGE);
+    process.stderr.write(usage(host.program));
     return 0;
   }
 
@@ -281,7 +290,7 @@ export async function runVirtualDeviceCli(argv: readonly string[]): Promise<numb
   for (const line of clientInstructions({
     port: transport.port,
     adbServerPort: process.env.ANDROID_ADB_SERVER_PORT,
-    serverCommand: harnessServerCommand(),
+    serverCommand: host.harnessCommand,
   })) {
     stderr(line);
   }

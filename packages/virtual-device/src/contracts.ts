@@ -1,6 +1,6 @@
 /**
- * The seam between the ADB transport (src/virtual-device/adb) and the device's
- * behaviour (everything else under src/virtual-device). The transport knows
+ * The seam between the ADB transport (src/adb) and the device's
+ * behaviour (everything else under src/). The transport knows
  * packets, streams and services; the device knows screens, shell commands and
  * the UiAutomator2 server. Neither imports the other's internals.
  */

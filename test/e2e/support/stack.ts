@@ -8,8 +8,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { DeviceLogEntry, DeviceServices } from '../../../src/virtual-device/contracts.js';
-import { VirtualDevice, type VirtualDeviceOptions } from '../../../src/virtual-device/device/index.js';
+import type { DeviceLogEntry, DeviceServices } from '../../../packages/virtual-device/src/contracts.js';
+import { VirtualDevice, type VirtualDeviceOptions } from '../../../packages/virtual-device/src/device/index.js';
 import { waitForDeviceState } from '../../support/adbDevices.js';
 import { locateAdb, runAdb, startAdbServer, type AdbResult, type PrivateAdbServer } from '../../support/adbServer.js';
 import { androidHomeForAppium, startAppium, type RunningAppium } from '../../support/appium.js';

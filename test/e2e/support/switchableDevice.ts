@@ -12,8 +12,8 @@ import type {
   ShellIo,
   ShellOrigin,
   VirtualFileStat,
-} from '../../../src/virtual-device/contracts.js';
-import type { VirtualDevice } from '../../../src/virtual-device/device/index.js';
+} from '../../../packages/virtual-device/src/contracts.js';
+import type { VirtualDevice } from '../../../packages/virtual-device/src/device/index.js';
 
 export class SwitchableDevice implements DeviceServices {
   constructor(private target: VirtualDevice) {}

@@ -504,7 +504,7 @@ describe('runDoctor', () => {
     expect(results.config?.summary).toMatch(/^device: ANDROID_UDID unset \(found through adb, below\)/);
     expect(results.serial?.status).toBe('miss');
     expect(results.serial?.remedy).toContain(
-      'the built-in virtual device (`android-mcp-harness virtual-device`, which adb lists as emulator-5554)',
+      'the built-in virtual device (`npx -y android-mcp-virtual-device`, which adb lists as emulator-5554)',
     );
   });
 

@@ -30,8 +30,8 @@ import { MemoryEvidenceStore } from '../../support/fakes/MemoryEvidenceStore.js'
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 import { SeededRandom } from '../../support/fakes/SeededRandom.js';
 import { launcherDump } from '../../support/fakes/screens.js';
-import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
-import { sh } from '../virtual-device/helpers.js';
+import { VirtualDevice } from '../../../packages/virtual-device/src/device/VirtualDevice.js';
+import { sh } from '../../../packages/virtual-device/test/unit/helpers.js';
 
 const KEY = 'sk-remote-5f3a9c1e7b';
 const USER = 'alice';

@@ -3,17 +3,17 @@
  * window it starts in (item 4), and a fast swipe flings like a RecyclerView (item 5).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { detectHelperVersions } from '../../../src/virtual-device/device/helperVersions.js';
-import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
-import { defaultScenario } from '../../../src/virtual-device/scenario/defaultScenario.js';
+import { detectHelperVersions } from '../../../packages/virtual-device/src/device/helperVersions.js';
+import { VirtualDevice } from '../../../packages/virtual-device/src/device/VirtualDevice.js';
+import { defaultScenario } from '../../../packages/virtual-device/src/scenario/defaultScenario.js';
 import { LONG_SEARCH_SCREEN, withLongSearch } from '../../support/gestureScenario.js';
 import {
   flingDistance,
   listTravel,
   releaseVelocityY,
   straightStroke,
-} from '../../../src/virtual-device/device/touch.js';
-import { W3C, call, serving, stopServing } from './uia2Client.js';
+} from '../../../packages/virtual-device/src/device/touch.js';
+import { W3C, call, serving, stopServing } from '../../../packages/virtual-device/test/unit/uia2Client.js';
 
 afterEach(stopServing);
 

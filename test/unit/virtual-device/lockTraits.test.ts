@@ -7,8 +7,8 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { parseWakefulness, parseWindowState } from '../../../src/infrastructure/adb/parsers.js';
-import { VirtualDevice } from '../../../src/virtual-device/device/index.js';
-import { sh, shBytes } from './helpers.js';
+import { VirtualDevice } from '../../../packages/virtual-device/src/device/index.js';
+import { sh, shBytes } from '../../../packages/virtual-device/test/unit/helpers.js';
 
 const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
 const focusLine = (text: string): string =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnrEvents, parseCrashBuffer } from '../../../src/domain/diagnostics/crashes.js';
 import { parseThreadtime } from '../../../src/domain/diagnostics/logLine.js';
-import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
-import { sh } from './helpers.js';
+import { VirtualDevice } from '../../../packages/virtual-device/src/device/VirtualDevice.js';
+import { sh } from '../../../packages/virtual-device/test/unit/helpers.js';
 
 const CLOCK = 'com.google.android.deskclock';
 const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });

@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readApkManifest } from '../../../src/infrastructure/apk/apkManifest.js';
-import { detectHelperVersions } from '../../../src/virtual-device/device/helperVersions.js';
-import { installStreamedApk, type PackageInstallTarget } from '../../../src/virtual-device/device/packageInstaller.js';
-import { HELPER_VERSION_CODES, platformPackages } from '../../../src/virtual-device/scenario/defaultScenario.js';
-import type { PackageSpec, ScreenSpec } from '../../../src/virtual-device/scenario/model.js';
+import { detectHelperVersions } from '../../../packages/virtual-device/src/device/helperVersions.js';
+import {
+  installStreamedApk,
+  type PackageInstallTarget,
+} from '../../../packages/virtual-device/src/device/packageInstaller.js';
+import {
+  HELPER_VERSION_CODES,
+  platformPackages,
+} from '../../../packages/virtual-device/src/scenario/defaultScenario.js';
+import type { PackageSpec, ScreenSpec } from '../../../packages/virtual-device/src/scenario/model.js';
 import {
   renamedSettingsApk,
   SETTINGS_APK,

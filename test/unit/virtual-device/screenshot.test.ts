@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
-import { BUILT_IN_DISPLAY, VirtualDevice } from '../../../src/virtual-device/device/index.js';
-import type { UiElement } from '../../../src/virtual-device/device/index.js';
-import { COLOURS } from '../../../src/virtual-device/device/render/theme.js';
-import { sh, shBytes } from './helpers.js';
+import { BUILT_IN_DISPLAY, VirtualDevice } from '../../../packages/virtual-device/src/device/index.js';
+import type { UiElement } from '../../../packages/virtual-device/src/device/index.js';
+import { COLOURS } from '../../../packages/virtual-device/src/device/render/theme.js';
+import { sh, shBytes } from '../../../packages/virtual-device/test/unit/helpers.js';
 
 interface Box {
   readonly left: number;

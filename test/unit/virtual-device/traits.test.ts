@@ -10,9 +10,13 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { extractPng } from '../../../src/infrastructure/adb/AdbDeviceGateway.js';
 import { parseActiveDisplayId, parseWindowState } from '../../../src/infrastructure/adb/parsers.js';
-import { FOLDABLE_DISPLAYS, VirtualDevice, type DeviceClock } from '../../../src/virtual-device/device/index.js';
-import { sh } from './helpers.js';
-import type { ShellIo } from '../../../src/virtual-device/contracts.js';
+import {
+  FOLDABLE_DISPLAYS,
+  VirtualDevice,
+  type DeviceClock,
+} from '../../../packages/virtual-device/src/device/index.js';
+import { sh } from '../../../packages/virtual-device/test/unit/helpers.js';
+import type { ShellIo } from '../../../packages/virtual-device/src/contracts.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string): string =>

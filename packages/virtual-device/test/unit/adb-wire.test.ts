@@ -1,20 +1,14 @@
 /** Wire formats of the virtual device's ADB transport that the real adb is strict about. */
 import { describe, expect, it } from 'vitest';
-import {
-  A_CNXN,
-  A_WRTE,
-  MalformedPacketError,
-  PacketReader,
-  encodePacket,
-} from '../../../src/virtual-device/adb/packet.js';
+import { A_CNXN, A_WRTE, MalformedPacketError, PacketReader, encodePacket } from '../../src/adb/packet.js';
 import {
   PtyLineDiscipline,
   ShellFrameReader,
   encodeShellFrame,
   parseShellService,
-} from '../../../src/virtual-device/adb/shellService.js';
-import { encodeStatV2 } from '../../../src/virtual-device/adb/syncService.js';
-import { parseAbbExecService, streamedSize } from '../../../src/virtual-device/adb/abbService.js';
+} from '../../src/adb/shellService.js';
+import { encodeStatV2 } from '../../src/adb/syncService.js';
+import { parseAbbExecService, streamedSize } from '../../src/adb/abbService.js';
 
 describe('ADB packets', () => {
   it('encodes header fields little-endian with checksum and magic', () => {

@@ -6,9 +6,9 @@
  */
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { captureThreadCount, type CaptureThread } from '../../../src/virtual-device/device/captureThread.js';
-import { VirtualDevice } from '../../../src/virtual-device/device/index.js';
-import { ScreenCapture, type ScreenshotState } from '../../../src/virtual-device/device/screenshot.js';
+import { captureThreadCount, type CaptureThread } from '../../src/device/captureThread.js';
+import { VirtualDevice } from '../../src/device/index.js';
+import { ScreenCapture, type ScreenshotState } from '../../src/device/screenshot.js';
 import { sh, shBytes } from './helpers.js';
 import { call, serving, stopServing } from './uia2Client.js';
 

@@ -3,7 +3,7 @@
  * and the `claude mcp add` line, for the port and the adb server it was started with.
  */
 import { describe, expect, it } from 'vitest';
-import { clientInstructions, harnessEnvFor } from '../../../src/virtual-device/cli.js';
+import { clientInstructions, harnessEnvFor } from '../../src/cli.js';
 
 const NODE_ENTRY = ['node', '/opt/harness/dist/index.js'];
 

@@ -1,5 +1,5 @@
-import type { ShellIo } from '../../../src/virtual-device/contracts.js';
-import type { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
+import type { ShellIo } from '../../src/contracts.js';
+import type { VirtualDevice } from '../../src/device/VirtualDevice.js';
 
 export interface ShellResult {
   readonly stdout: string;

@@ -4,8 +4,8 @@
  * 10 s waits are measured in device time without taking 10 s.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeviceClock } from '../../../src/virtual-device/device/index.js';
-import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
+import type { DeviceClock } from '../../src/device/index.js';
+import { VirtualDevice } from '../../src/device/VirtualDevice.js';
 import { INSTRUMENT, W3C, aborts, call, serving, stopServing } from './uia2Client.js';
 import { sh } from './helpers.js';
 

@@ -4,8 +4,8 @@
  */
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
-import { flatten } from '../../../src/virtual-device/device/uiTree.js';
+import { VirtualDevice } from '../../src/device/VirtualDevice.js';
+import { flatten } from '../../src/device/uiTree.js';
 import { sh, shBytes } from './helpers.js';
 
 describe('rotation', () => {

@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
+import { VirtualDevice } from '../../src/device/VirtualDevice.js';
 import { sh, shBytes } from './helpers.js';
 
 const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });

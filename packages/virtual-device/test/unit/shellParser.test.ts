@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandWord, parseCommandLine } from '../../../src/virtual-device/shell/parser.js';
+import { expandWord, parseCommandLine } from '../../src/shell/parser.js';
 
 const argv = (line: string, env = new Map<string, string>()): string[][] =>
   parseCommandLine(line).flatMap((item) => item.pipeline.map((c) => c.words.map((w) => expandWord(w, env))));

@@ -1,7 +1,7 @@
 /** A UiAutomator2 client for the unit tests: HTTP over openTcp(6790) streams, as the ADB transport reaches the server. */
 import http from 'node:http';
 import { expect } from 'vitest';
-import { VirtualDevice, type VirtualDeviceOptions } from '../../../src/virtual-device/device/VirtualDevice.js';
+import { VirtualDevice, type VirtualDeviceOptions } from '../../src/device/VirtualDevice.js';
 import { sh } from './helpers.js';
 
 export const W3C = 'element-6066-11e4-a52e-4f735466cecf';

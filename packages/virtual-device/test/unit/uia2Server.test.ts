@@ -1,9 +1,9 @@
 /** The UiAutomator2 HTTP emulation, reached through openTcp(6790) streams as the transport reaches it. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSTRUMENT, W3C, aborts, call, serving, stopServing } from './uia2Client.js';
-import { VirtualDevice } from '../../../src/virtual-device/device/VirtualDevice.js';
-import { detectHelperVersions } from '../../../src/virtual-device/device/helperVersions.js';
-import { platformPackages } from '../../../src/virtual-device/scenario/defaultScenario.js';
+import { VirtualDevice } from '../../src/device/VirtualDevice.js';
+import { detectHelperVersions } from '../../src/device/helperVersions.js';
+import { platformPackages } from '../../src/scenario/defaultScenario.js';
 import { sh } from './helpers.js';
 
 afterEach(stopServing);
