@@ -21,6 +21,8 @@ ENV ANDROID_HOME=/usr/lib/android-sdk \
 WORKDIR /app
 # Dependencies first, so that editing the sources does not reinstall them.
 COPY package.json package-lock.json ./
+# The virtual device is a workspace package: npm ci links it, so its manifest comes first too.
+COPY packages/virtual-device/package.json packages/virtual-device/
 ARG NPM_INSTALL="npm ci --no-audit --no-fund"
 # Behind a TLS-intercepting proxy, mount its CA bundle for the build only and name it here
 # (docs/docker.md); nothing of it stays in the image.
