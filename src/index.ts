@@ -32,6 +32,8 @@ Commands:
   trace view DIR   Write a trace's viewer page (DIR/index.html) and print its path.
   trace export DIR --format flow|wdio
                    Write a trace's actions as a flow file or a WebdriverIO test; print its path.
+  cli VERB …       The command line for agents in a shell: one verb, one tool call, on a local
+                   server started on first use (cli help).
   virtual-device   Run the virtual Android device (its own package, android-mcp-virtual-device) that
                    the real adb and Appium accept (--help).
   --help           Show this help.
@@ -196,6 +198,7 @@ const commands: Record<string, Command> = {
   doctor: async (args) => (await import('./doctor/cli.js')).doctorMain(args),
   flow: async (args) => (await import('./flow/cli.js')).flowMain(args),
   trace: async (args) => (await import('./trace/cli.js')).traceMain(args),
+  cli: async (args) => (await import('./cli/agentCli.js')).cliMain(args),
   'virtual-device': async (args) => (await import('./virtualDeviceCommand.js')).runVirtualDevice(args),
 };
 
