@@ -186,7 +186,7 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
     }
     const outside = paths.filter(
       (p) =>
-        !/^(dist\/.+\.js|docs\/[^/]+\.md|docs\/[^/]+\.(svg|png)|docs\/flows\/[^/]+\.json|package\.json|README\.md|LICENSE)$/.test(
+        !/^(dist\/.+\.js|docs\/[^/]+\.md|docs\/[^/]+\.(svg|png)|docs\/flows\/[^/]+\.json|skills\/android\/SKILL\.md|package\.json|README\.md|LICENSE)$/.test(
           p,
         ),
     );
