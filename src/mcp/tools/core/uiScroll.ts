@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HarnessServices } from '../../../application/HarnessServices.js';
-import { SCROLL_DIRECTIONS, parseDirection } from '../../../domain/validation.js';
+import { SCROLL_DIRECTIONS } from '../../../domain/gestures/scrollDirection.js';
+import { parseDirection } from '../../../domain/validation.js';
 import { observeFlag, optionalSelector, optionalSessionId } from '../../arguments.js';
 import { containerSelectorSchema, observeSchema, sessionIdSchema } from '../../schemas.js';
 import { actor, type ToolDefinition } from '../../ToolDefinition.js';
