@@ -34,29 +34,34 @@ export const observeArgument: Argument<boolean> = argument(observeSchema, (raw) 
 );
 
 /** An optional on/off argument: absent or null is false; "yes" or "true" is refused, never read as off. */
-export function flagArgument(name: string, schema: z.ZodType = z.boolean().optional()): Argument<boolean> {
-  return argument(schema, (raw) => (raw === undefined || raw === null ? false : parseFlag(raw, name)));
+export function flagArgument(name: string, description: string): Argument<boolean> {
+  return argument(z.boolean().optional().describe(description), (raw) =>
+    raw === undefined || raw === null ? false : parseFlag(raw, name),
+  );
 }
 
 /** A flag whose absence differs from false (ui_get_tree's include_raw with raw_offset). */
-export function flagAsSentArgument(
-  name: string,
-  schema: z.ZodType = z.boolean().optional(),
-): Argument<boolean | undefined> {
+export function flagAsSentArgument(name: string, description: string): Argument<boolean | undefined> {
   return argument(
-    schema,
+    z.boolean().optional().describe(description),
     optional((raw) => parseFlag(raw, name)),
   );
 }
 
 /** `include_bounds`: the entries' bounds in the answer, for auditing (the one position word accepted). */
-export const includeBoundsArgument: Argument<boolean> = flagArgument(POSITION_OUTPUT_FLAG);
+export const includeBoundsArgument: Argument<boolean> = flagArgument(
+  POSITION_OUTPUT_FLAG,
+  "true: each entry's bounds [left, top, width, height], for auditing only",
+);
 
 /** What ui_tap and ui_type_text act on: a selector or `{ref}`. */
 export const targetArgument: Argument<ActionTarget> = argument(selectorSchema, parseActionTarget);
 
 /** A selector without the ref form (ui_wait's). */
-export const selectorArgument: Argument<Selector> = argument(selectorSchema, parseSelector);
+export const selectorArgument: Argument<Selector> = argument(
+  selectorSchema.describe("An entry's selector keys from ui_get_tree, unchanged (no ref)"),
+  parseSelector,
+);
 
 /** ui_scroll's optional container: any selector ui_tap accepts, by the same parse. */
 export const containerArgument: Argument<Selector | undefined> = argument(

@@ -15,7 +15,9 @@ export const appOpenLinkTool = defineTool({
     '`{handled_by, foreground_package, after}` (+ `foreground_settled: false` when it had not settled); evidence `app-open-link`',
   arguments: {
     url: argument(z.string().describe('e.g. myapp://orders/42'), parseLinkUri),
-    package_name: optionalPackageArgument(z.string().optional()),
+    package_name: optionalPackageArgument(
+      z.string().optional().describe('The app to open it in; default: Android chooses'),
+    ),
     observe: observeArgument,
     session_id: sessionIdArgument,
   },

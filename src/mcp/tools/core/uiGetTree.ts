@@ -17,12 +17,22 @@ export const uiGetTreeTool = defineTool({
   answer:
     "`read` (the read's id) and the screen summary: `foreground_package`, `texts`, `actions` (each a `ref`, its selector keys, `label`, `role`), `scrollables`, `keyboard`, `layout_findings`; only the changes with `since`; `ui_tree` (raw XML, in parts) with `include_raw`",
   arguments: {
-    include_raw: flagAsSentArgument('include_raw', z.boolean().optional().describe('Raw XML as ui_tree, in parts')),
-    raw_offset: argument(z.number().min(0).optional().describe('raw_truncated.next_offset'), optional(parseRawOffset)),
+    include_raw: flagAsSentArgument('include_raw', 'true: also the raw XML as ui_tree, in parts'),
+    raw_offset: argument(
+      z
+        .number()
+        .min(0)
+        .optional()
+        .describe("The next part of the raw XML: the last answer's raw_truncated.next_offset"),
+      optional(parseRawOffset),
+    ),
     include_bounds: includeBoundsArgument,
-    since: argument(z.literal('last').optional(), parseSinceLast),
-    within: argument(z.object({}).optional(), optional(parseActionTarget)),
-    mode: argument(z.literal('text').optional(), parseTextMode),
+    since: argument(z.literal('last').optional().describe('Only what changed since the last read'), parseSinceLast),
+    within: argument(
+      z.object({}).optional().describe('One container only: {ref} or a selector'),
+      optional(parseActionTarget),
+    ),
+    mode: argument(z.literal('text').optional().describe('Only the texts, whole (an article, a chat)'), parseTextMode),
     session_id: sessionIdArgument,
   },
   combine: (input) => ({

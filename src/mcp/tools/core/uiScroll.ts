@@ -15,7 +15,7 @@ export const uiScrollTool = defineTool({
   answer:
     '`{direction, target?, moved, foreground_package, after}` (`target` only with a selector); evidence `ui-scroll`',
   arguments: {
-    direction: argument(z.enum(SCROLL_DIRECTIONS), parseDirection),
+    direction: argument(z.enum(SCROLL_DIRECTIONS).describe('down: show what is further down'), parseDirection),
     selector: containerArgument,
     observe: observeArgument,
     session_id: sessionIdArgument,

@@ -11,6 +11,6 @@ export const uiSessionCloseTool = defineTool({
   description: 'Ends the session, frees the device: {closed: true}.',
   annotations: actor(false),
   answer: '`{closed: true}`',
-  arguments: { session_id: argument(z.string(), parseSessionId) },
+  arguments: { session_id: argument(z.string().describe("ui_session_open's id"), parseSessionId) },
   handle: (services, input, context) => services.sessions.close(context, input.session_id),
 });

@@ -13,6 +13,11 @@ export const uiSessionOpenTool = defineTool({
   annotations: actor(false),
   answer:
     '`{session_id, idle_timeout_seconds, device, avd_name?}`: every call with this `session_id` acts on that device',
-  arguments: { device: argument(z.string().optional(), optional(parseDeviceName)) },
+  arguments: {
+    device: argument(
+      z.string().optional().describe('Serial or AVD name from emulator_get_status; needed when several'),
+      optional(parseDeviceName),
+    ),
+  },
   handle: (services, input, context) => services.sessions.open(context, input.device),
 });

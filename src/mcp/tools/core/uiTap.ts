@@ -12,7 +12,7 @@ export const uiTapTool = defineTool({
     '`{target, element_label, foreground_package, after}`, `long_press: true` for a long press, `pressed_outside` when the centre was covered; evidence `ui-tap` (`ui-long-press`)',
   arguments: {
     selector: targetArgument,
-    long_press: flagArgument('long_press'),
+    long_press: flagArgument('long_press', 'true: hold 1.5 s (entries with role long-press)'),
     observe: observeArgument,
     session_id: sessionIdArgument,
   },

@@ -14,7 +14,7 @@ export const deviceKeyTool = defineTool({
   answer:
     '`{key, foreground_package, after}` (+ `foreground_settled: false` when it had not settled); evidence `device-key`',
   arguments: {
-    key: argument(z.enum(['home', 'recents', 'enter', 'back']), parseDeviceKey),
+    key: argument(z.enum(['home', 'recents', 'enter', 'back']).describe('recents: the app switcher'), parseDeviceKey),
     observe: observeArgument,
     session_id: sessionIdArgument,
   },

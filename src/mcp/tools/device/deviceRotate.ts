@@ -12,7 +12,7 @@ export const deviceRotateTool = defineTool({
   annotations: actor(true),
   answer: '`{orientation, foreground_package, after}`; evidence `device-rotate`',
   arguments: {
-    orientation: argument(z.enum(['portrait', 'landscape']), parseOrientation),
+    orientation: argument(z.enum(['portrait', 'landscape']).describe('The screen turned to this'), parseOrientation),
     observe: observeArgument,
     session_id: sessionIdArgument,
   },

@@ -14,8 +14,11 @@ export const appCrashesTool = defineTool({
   answer:
     '`{package?, since, crashes: [{kind, time, process, pid, exception | reason, stack, stack_truncated?}], count}` (+ `older_not_shown`)',
   arguments: {
-    package_name: optionalPackageArgument(z.string().optional()),
-    since: argument(z.string().optional().describe('e.g. 2026-12-01T22:40:00Z'), parseSince),
+    package_name: optionalPackageArgument(z.string().optional().describe("Only this app's; default: every app")),
+    since: argument(
+      z.string().optional().describe('Only later ones: ISO time with zone, e.g. 2026-12-01T22:40:00Z'),
+      parseSince,
+    ),
   },
   handle: (services, input, context) =>
     services.diagnostics.crashes(context, { pkg: input.package_name, sinceMs: input.since }),

@@ -14,11 +14,15 @@ export const appLogsTool = defineTool({
   answer:
     '`{package, running, pids, min_level, lines: [{time, pid, tid, level, tag, message}], count}` (+ `omitted_for_size`); not running: `running: false` and a `note`',
   arguments: {
-    package_name: packageArgument(z.string()),
-    lines: argument(z.number().int().min(1).max(LOG_LINES_MAX).optional(), (raw) =>
-      parseBoundedNumber(raw, 'lines', 1, LOG_LINES_MAX, LOG_LINES_DEFAULT, true),
+    package_name: packageArgument(z.string().describe('e.g. com.example.app; it must be running')),
+    lines: argument(
+      z.number().int().min(1).max(LOG_LINES_MAX).optional().describe(`The newest n, default ${LOG_LINES_DEFAULT}`),
+      (raw) => parseBoundedNumber(raw, 'lines', 1, LOG_LINES_MAX, LOG_LINES_DEFAULT, true),
     ),
-    min_level: argument(z.enum(MIN_LEVELS).optional(), (raw) => parseMinLevel(raw, 'V')),
+    min_level: argument(
+      z.enum(MIN_LEVELS).optional().describe('Lowest priority shown (Verbose to Fatal), default V'),
+      (raw) => parseMinLevel(raw, 'V'),
+    ),
   },
   handle: (services, input, context) =>
     services.diagnostics.logs(context, { pkg: input.package_name, lines: input.lines, minLevel: input.min_level }),

@@ -15,9 +15,10 @@ export const uiWaitTool = defineTool({
     '`{until, waited_ms}` and the `ui_get_tree` summary at that moment (its `read` id and refs; bounds only with `include_bounds`)',
   arguments: {
     selector: selectorArgument,
-    until: argument(z.enum(['visible', 'gone']), parseWaitUntil),
-    timeout_s: argument(z.number().min(WAIT_MIN_S).max(WAIT_MAX_S).optional(), (raw) =>
-      parseBoundedNumber(raw, 'timeout_s', WAIT_MIN_S, WAIT_MAX_S, WAIT_DEFAULT_S),
+    until: argument(z.enum(['visible', 'gone']).describe('Return once it shows, or once it left'), parseWaitUntil),
+    timeout_s: argument(
+      z.number().min(WAIT_MIN_S).max(WAIT_MAX_S).optional().describe(`Seconds, default ${WAIT_DEFAULT_S}`),
+      (raw) => parseBoundedNumber(raw, 'timeout_s', WAIT_MIN_S, WAIT_MAX_S, WAIT_DEFAULT_S),
     ),
     session_id: sessionIdArgument,
     include_bounds: includeBoundsArgument,
