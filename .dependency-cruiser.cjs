@@ -57,6 +57,16 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/domain/', '^src/config/'] },
     },
     {
+      name: 'no-circular-in-domain-or-application',
+      comment:
+        'src/domain and src/application import each other in no loop: a type used by two files lives in the file that ' +
+        'makes it (or one of its own), so each file can be read, tested and moved after what it imports. ' +
+        'Move the shared type home instead of importing back.',
+      severity: 'error',
+      from: { path: '^src/(domain|application)/' },
+      to: { circular: true },
+    },
+    {
       name: 'not-to-unresolvable',
       comment: 'An import that resolves to nothing fails at run time; tsc sees most, this sees the dynamic ones too.',
       severity: 'error',

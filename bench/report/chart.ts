@@ -60,13 +60,13 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
       const s = ours.startup_ms.median / mobile.startup_ms.median;
       rows.push({ figure: 'start-up ÷ mobile-mcp start-up (median)', ratio: s, target: 1, shown: times(s) });
     }
-    if (positive(ours?.catalogue?.chars) && positive(mobile?.catalogue?.chars)) {
-      const c = ours.catalogue.chars / mobile.catalogue.chars;
-      // The catalogue's own target is absolute (≤ 6,000 characters, as latest.md judges it): drawn as that share of the peer's.
+    if (positive(ours?.catalogue?.tokens_o200k) && positive(mobile?.catalogue?.tokens_o200k)) {
+      const c = ours.catalogue.tokens_o200k / mobile.catalogue.tokens_o200k;
+      // The catalogue's own target is absolute (≤ 2,000 o200k tokens, as latest.md judges it): drawn as that share of the peer's.
       rows.push({
-        figure: 'catalogue ÷ mobile-mcp catalogue, chars (target ≤ 6,000)',
+        figure: 'catalogue ÷ mobile-mcp catalogue, o200k tokens (target ≤ 2,000)',
         ratio: c,
-        target: 6000 / mobile.catalogue.chars,
+        target: 2000 / mobile.catalogue.tokens_o200k,
         shown: times(c),
       });
     }

@@ -6,7 +6,9 @@
 import type { AutomationEndpointStatus } from './automationEndpoint.js';
 import type { ApkRelativePath } from './apk/apkArgument.js';
 import type { Wakefulness, WindowState } from './tree/screen.js';
-import type { Point, SwipePath } from './gestures/scrollGesture.js';
+import type { SwipePath } from './gestures/scrollGesture.js';
+import type { Point } from './tree/uiNode.js';
+import type { PackageName } from './validation.js';
 import type { DeviceFacts } from './devices/identity.js';
 import type { LinkUri } from './links/linkUri.js';
 import type { StoredEvidence } from './evidence/retention.js';
@@ -42,9 +44,6 @@ export interface RandomSource {
   /** n cryptographically random URL-safe characters ([A-Za-z0-9_-]). */
   token(length: number): string;
 }
-
-/** A package name that passed validation (src/domain/validation.ts); only these may reach adb. */
-export type PackageName = string & { readonly __brand: 'PackageName' };
 
 /**
  * Read-only ADB, plus two launches (an app, the Settings screen). Exactly the closed list:

@@ -16,11 +16,8 @@ import {
   type StateFlags,
 } from './selectors/selector.js';
 import { idPatternProblem } from './selectors/idPattern.js';
-import type { PackageName } from './ports.js';
+import { SCROLL_DIRECTIONS, type ScrollDirection } from './gestures/scrollDirection.js';
 import { isControlOrBidi, isWellFormedUnicode, safePreview, selectorValueProblem } from './tree/nodeFacts.js';
-
-export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
-export type ScrollDirection = (typeof SCROLL_DIRECTIONS)[number];
 
 const KEY_LIST = SELECTOR_KEYS.join(', ');
 const SELECTOR_SHAPE =
@@ -253,6 +250,9 @@ export function parseText(input: unknown): string {
  */
 export const PACKAGE_NAME_MAX_LENGTH = 255;
 const PACKAGE_PATTERN = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/;
+
+/** A package name that passed validation (parsePackageName); only these may reach adb. */
+export type PackageName = string & { readonly __brand: 'PackageName' };
 
 /** Throws HarnessError('INVALID_PACKAGE'). */
 export function parsePackageName(input: unknown): PackageName {

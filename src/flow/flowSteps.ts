@@ -10,7 +10,7 @@
  */
 import { toolsForChecking } from '../mcp/checkCall.js';
 import { runsInSession } from '../mcp/tasks/taskTools.js';
-import type { ToolDefinition } from '../mcp/ToolDefinition.js';
+import type { ToolFacts } from '../mcp/ToolDefinition.js';
 import { TOOLSET_NAMES, type ToolsetName } from '../domain/toolsets.js';
 
 /** Observers that are steps all the same: their answer passes or fails the flow. */
@@ -24,7 +24,7 @@ export interface FlowCheckOptions {
   readonly enable: (toolset: ToolsetName) => string;
 }
 
-export function isStepTool(tool: ToolDefinition): boolean {
+export function isStepTool(tool: ToolFacts): boolean {
   return runsInSession(tool) && (!tool.annotations.readOnlyHint || WAITING_TOOLS.has(tool.name));
 }
 
@@ -36,11 +36,7 @@ export function stepToolNames(toolsets: readonly ToolsetName[]): string[] {
 }
 
 /** Why `tool` cannot be a step here, or null when it can. `name` is what the file says. */
-export function stepToolProblem(
-  name: string,
-  tool: ToolDefinition | undefined,
-  options: FlowCheckOptions,
-): string | null {
+export function stepToolProblem(name: string, tool: ToolFacts | undefined, options: FlowCheckOptions): string | null {
   if (tool === undefined) {
     const on = stepToolNames(options.toolsets);
     const off = stepToolNames(TOOLSET_NAMES).filter((candidate) => !on.includes(candidate));

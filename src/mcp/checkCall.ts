@@ -5,38 +5,21 @@
  * 1. the argument names, by checkArgumentNames exactly as runTool checks them, one name at a time
  *    so that every bad name is reported;
  * 2. the tool's own zod input schema (what tools/list publishes), every issue at once, in words;
- * 3. when both pass, the tool's own execute, which validates every value first (the domain's
- *    parse functions: validation first) and only then calls its service. The tools are built
- *    here over services that cannot be reached: reaching one means the arguments were accepted.
+ * 3. when both pass, the tool's own parse (its declared arguments, the domain's rules), the very
+ *    parse a call runs before it reaches a service; no service exists here.
  */
 import type { z } from 'zod';
-import type { HarnessServices } from '../application/HarnessServices.js';
-import type { OperationContext } from '../application/OperationRunner.js';
 import { HarnessError } from '../domain/errors.js';
 import { checkArgumentNames } from '../domain/validation.js';
 import { safePreview } from '../domain/tree/nodeFacts.js';
 import { declaredArguments } from './runTool.js';
-import type { ToolDefinition } from './ToolDefinition.js';
-import { allTools } from './tools/index.js';
+import type { ToolDeclaration } from './ToolDefinition.js';
+import { TOOL_DECLARATIONS } from './tools/index.js';
 
-/** Thrown by every service method of the stand-in: execute got past its validation. */
-class ArgumentsAccepted extends Error {
-  override readonly name = 'ArgumentsAccepted';
-}
+const checking: ReadonlyMap<string, ToolDeclaration> = new Map(TOOL_DECLARATIONS.map((tool) => [tool.name, tool]));
 
-/** Services whose every method, at any depth, throws ArgumentsAccepted: nothing can be reached. */
-function unreachable(): unknown {
-  const fn = (): never => {
-    throw new ArgumentsAccepted();
-  };
-  return new Proxy(fn, { get: (_target, key) => (key === 'then' ? undefined : unreachable()), apply: fn });
-}
-
-let checking: ReadonlyMap<string, ToolDefinition> | null = null;
-
-/** Every tool the server knows (whatever the toolsets), built over the unreachable services. */
-export function toolsForChecking(): ReadonlyMap<string, ToolDefinition> {
-  checking ??= new Map(allTools(unreachable() as HarnessServices).map((tool) => [tool.name, tool]));
+/** Every tool the server knows, whatever the toolsets, as declared (no service behind them). */
+export function toolsForChecking(): ReadonlyMap<string, ToolDeclaration> {
   return checking;
 }
 
@@ -45,11 +28,20 @@ export function toolsForChecking(): ReadonlyMap<string, ToolDefinition> {
  * tool's validation. `withhold` names arguments the caller supplies itself (a UI session's session_id):
  * they are neither offered as names to send nor checked here; the caller judges them.
  */
-export async function callProblems(
-  tool: ToolDefinition,
+export function callProblems(
+  tool: ToolDeclaration,
   sent: Readonly<Record<string, unknown>>,
   withhold: readonly string[] = [],
 ): Promise<string[]> {
+  // A promise still: the flow loader awaits it with its other checks.
+  return Promise.resolve(problemsOf(tool, sent, withhold));
+}
+
+function problemsOf(
+  tool: ToolDeclaration,
+  sent: Readonly<Record<string, unknown>>,
+  withhold: readonly string[],
+): string[] {
   const declared = declaredArguments(tool).filter((name) => !withhold.includes(name));
   const args = Object.fromEntries(Object.entries(sent).filter(([key]) => !withhold.includes(key)));
   const problems: string[] = [];
@@ -64,16 +56,12 @@ export async function callProblems(
   if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => describeIssue(issue)));
   if (problems.length > 0) return problems;
   try {
-    await tool.execute(args, CHECK_CONTEXT);
+    tool.check(args);
   } catch (error) {
-    // Anything but a refusal (the stand-in reached, or used in a way it cannot answer) is no
-    // verdict: the call itself judges it when it runs.
-    if (error instanceof HarnessError) return [error.message];
+    return [messageOf(error)];
   }
   return [];
 }
-
-const CHECK_CONTEXT: OperationContext = Object.freeze({ operationId: 'check', tool: 'check' });
 
 function messageOf(error: unknown): string {
   if (error instanceof HarnessError) return error.message;

@@ -19,18 +19,22 @@ function selectorTerm() {
 // files (docs/contract.md, "Selectors written by hand"), since the catalogue is paid on every connect.
 export const selectorSchema = z
   .object({ ref: z.string().optional(), ...selectorTerm(), within: z.object({}).optional() })
-  .describe('From ui_get_tree, unchanged');
+  .describe("{ref} alone, or an entry's selector keys from ui_get_tree, unchanged");
 
 /**
  * ui_scroll's optional container: any selector ui_tap accepts, checked by the same domain
  * validation (parseSelector). Published as a bare object: the keys are spelled out once on
- * ui_tap and ui_type_text, and repeating them a third time would cost the catalogue about 250
- * characters of its 6,500 for nothing the model does not already read there.
+ * ui_tap and ui_type_text, and repeating them a third time would cost the catalogue about 60
+ * tokens for nothing the model does not already read there.
  */
-export const containerSelectorSchema = z.object({}).optional();
+export const containerSelectorSchema = z
+  .object({})
+  .optional()
+  .describe("A scrollables entry's selector; default: the largest list that scrolls that way");
 
-// Undescribed on purpose: ui_session_open's description says where it comes from, once instead of six times.
-export const sessionIdSchema = z.string().optional();
+// Every parameter is described (a client may show the model nothing but tools/list), in words
+// that are exact and short: each is paid on every connect, and session_id is on 18 tools.
+export const sessionIdSchema = z.string().optional().describe("ui_session_open's id");
 
 /** Publishes a zod schema as the JSON Schema of a tool's `inputSchema`, without empty `properties`. */
 export function toInputJsonSchema(schema: z.ZodObject): { type: 'object'; [key: string]: unknown } {
@@ -62,5 +66,4 @@ export const ENVELOPE_OUTPUT_SCHEMA = Object.freeze({
   required: ['ok', 'operation_id', 'tool', 'data', 'evidence', 'error'],
 } as const);
 
-// Undescribed: the tools' descriptions say `after`, and the instructions say what `observe: false` leaves out.
-export const observeSchema = z.boolean().optional();
+export const observeSchema = z.boolean().optional().describe('false: answer without `after`');

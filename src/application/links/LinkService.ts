@@ -1,6 +1,7 @@
 import { HarnessError } from '../../domain/errors.js';
 import { schemeOfLink, type LinkUri } from '../../domain/links/linkUri.js';
-import type { Clock, DeviceGateway, PackageName } from '../../domain/ports.js';
+import type { Clock, DeviceGateway } from '../../domain/ports.js';
+import type { PackageName } from '../../domain/validation.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';

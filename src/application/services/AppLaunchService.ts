@@ -1,6 +1,7 @@
 import { parseDump } from '../../domain/tree/dump.js';
 import { HarnessError } from '../../domain/errors.js';
-import type { Clock, DeviceGateway, PackageName } from '../../domain/ports.js';
+import type { Clock, DeviceGateway } from '../../domain/ports.js';
+import type { PackageName } from '../../domain/validation.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';

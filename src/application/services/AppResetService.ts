@@ -1,5 +1,6 @@
 import { HarnessError } from '../../domain/errors.js';
-import type { Clock, DeviceGateway, PackageName } from '../../domain/ports.js';
+import type { Clock, DeviceGateway } from '../../domain/ports.js';
+import type { PackageName } from '../../domain/validation.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
 import { afterOf, observed, observerSource, readScreenAfterAdbAction } from '../screen/settledScreen.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';

@@ -2,7 +2,8 @@ import { belongsTo, parseAnrEvents, parseCrashBuffer, type CrashReport } from '.
 import { atLeast, parseThreadtime, type LogLevel, type LogLine } from '../../domain/diagnostics/logLine.js';
 import { cutMessage, newestWithin } from '../../domain/diagnostics/logBudget.js';
 import { HarnessError } from '../../domain/errors.js';
-import type { DeviceGateway, PackageName } from '../../domain/ports.js';
+import type { DeviceGateway } from '../../domain/ports.js';
+import type { PackageName } from '../../domain/validation.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 

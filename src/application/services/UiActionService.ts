@@ -25,7 +25,7 @@ import { selectorToWire, type Selector } from '../../domain/selectors/selector.j
 import type { ActionTarget } from '../../domain/refs/refTarget.js';
 import type { RefRegistry } from '../screen/RefRegistry.js';
 import { DEVICE_KEYS, type DeviceKey, type Orientation } from '../../domain/toolsetArguments.js';
-import type { ScrollDirection } from '../../domain/validation.js';
+import type { ScrollDirection } from '../../domain/gestures/scrollDirection.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';

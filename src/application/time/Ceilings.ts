@@ -7,8 +7,8 @@ import type {
   ElementRef,
   Locator,
   Logger,
-  PackageName,
 } from '../../domain/ports.js';
+import type { PackageName } from '../../domain/validation.js';
 import { withDeadline } from './deadline.js';
 import { driverIdleTimeoutMs } from '../../domain/driverIdleTimeout.js';
 import { serverIdleWaitMs } from './idleWaitBudget.js';

@@ -27,13 +27,8 @@ import {
   visibleScrollables,
   type Orientation,
 } from '../summary/scrollables.js';
-import type { ScrollDirection } from '../validation.js';
-import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
-
-export interface Point {
-  readonly x: number;
-  readonly y: number;
-}
+import type { ScrollDirection } from './scrollDirection.js';
+import type { Point, Rect, UiNode, UiTree } from '../tree/uiNode.js';
 
 export interface SwipeMove {
   readonly to: Point;

@@ -10,7 +10,7 @@ import { orientationOfEntry, type ScrollableEntry } from '../tree/screen.js';
 import type { Orientation } from '../summary/scrollables.js';
 import type { Selector } from '../selectors/selector.js';
 import type { UiNode } from '../tree/uiNode.js';
-import type { ScrollDirection } from '../validation.js';
+import type { ScrollDirection } from './scrollDirection.js';
 
 const MAX_LISTED = 5;
 

@@ -8,9 +8,8 @@
  *
  * Pure: the same bounds and windows give the same answer.
  */
-import type { ImeState, SystemBars } from '../tree/screen.js';
-import type { Rect } from '../tree/uiNode.js';
-import type { Point } from './scrollGesture.js';
+import type { ImeState, NotActionable, SystemBars } from '../tree/screen.js';
+import type { Point, Rect } from '../tree/uiNode.js';
 
 /** A window over the app that takes the touches inside it. */
 export interface Obstruction {
@@ -108,9 +107,6 @@ export function planTap(bounds: Rect, obstructions: readonly Obstruction[]): Tap
     };
   return { kind: 'hidden', coveredBy: covering.kind };
 }
-
-/** Why an element cannot take a tap at all: the summary's `not_actionable` fact, in its own words. */
-export type NotActionable = 'no_area' | 'under_status_bar' | 'under_navigation_bar' | 'covered_by_keyboard';
 
 const UNREACHABLE_BY: Readonly<Record<Obstruction['kind'], NotActionable>> = {
   keyboard: 'covered_by_keyboard',

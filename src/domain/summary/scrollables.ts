@@ -14,7 +14,7 @@
  */
 import { isVisible } from '../tree/nodeFacts.js';
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
-import type { ScrollDirection } from '../validation.js';
+import type { ScrollDirection } from '../gestures/scrollDirection.js';
 
 export type Orientation = 'vertical' | 'horizontal';
 

@@ -1,4 +1,3 @@
-import type { NotActionable } from '../gestures/tapPoint.js';
 import type { Rect, BoxBounds } from './uiNode.js';
 import { OFFERED_SELECTOR_KEYS, type WireSelector, type WireSelectorTerm } from '../selectors/selector.js';
 
@@ -62,6 +61,9 @@ export interface ScreenContext {
 }
 
 export type Role = 'input' | 'toggle' | 'button' | 'long-press';
+
+/** Why an element cannot take a tap at all: the summary's `not_actionable` fact, in its own words. */
+export type NotActionable = 'no_area' | 'under_status_bar' | 'under_navigation_bar' | 'covered_by_keyboard';
 
 /** Where the label of an entry without selector came from, when not from the element itself. */
 export type LabelSource = 'descendant' | 'neighbour';

@@ -6,6 +6,12 @@ export interface Rect {
   readonly bottom: number;
 }
 
+/** A point on the screen in physical pixels: where a gesture goes, never something the model sends. */
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
 /**
  * What goes out to the model for auditing, never accepted as input: `[left, top, width, height]`
  * in physical pixels. An array rather than four named keys: it is repeated on every offered

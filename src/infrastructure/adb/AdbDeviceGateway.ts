@@ -1,5 +1,6 @@
 import { HarnessError } from '../../domain/errors.js';
-import type { Clock, DeviceGateway, InstallOutcome, LinkStart, Logger, PackageName } from '../../domain/ports.js';
+import type { Clock, DeviceGateway, InstallOutcome, LinkStart, Logger } from '../../domain/ports.js';
+import type { PackageName } from '../../domain/validation.js';
 import type { LinkUri } from '../../domain/links/linkUri.js';
 import type { Wakefulness, WindowState } from '../../domain/tree/screen.js';
 import type { AdbResult, AdbRunner } from './AdbRunner.js';

@@ -1,5 +1,5 @@
 import { HarnessError } from '../../domain/errors.js';
-import type { PackageName } from '../../domain/ports.js';
+import type { PackageName } from '../../domain/validation.js';
 import { shellWordOfLink, type LinkUri } from '../../domain/links/linkUri.js';
 import { isValidComponent, isValidDisplayId, isValidPackageName, isValidPid } from './parsers.js';
 

@@ -18,7 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ApkRelativePath } from '../../domain/apk/apkArgument.js';
 import { HarnessError } from '../../domain/errors.js';
-import type { ApkFolder, PackageName, PreparedApk } from '../../domain/ports.js';
+import type { ApkFolder, PreparedApk } from '../../domain/ports.js';
+import type { PackageName } from '../../domain/validation.js';
 import { isValidPackageName } from '../adb/parsers.js';
 import { looksLikeZip, readApkManifest } from './apkManifest.js';
 

@@ -3,7 +3,8 @@
  * and the closed list of `mobile:` commands; every failure mapped by driverErrors.ts.
  */
 import { HarnessError } from '../../domain/errors.js';
-import type { Point, SwipePath } from '../../domain/gestures/scrollGesture.js';
+import type { SwipePath } from '../../domain/gestures/scrollGesture.js';
+import type { Point } from '../../domain/tree/uiNode.js';
 import { DRIVER_DEVICE_COMMANDS } from '../../domain/ports.js';
 import type {
   AutomationSession,

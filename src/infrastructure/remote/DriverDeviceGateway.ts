@@ -11,7 +11,8 @@
  */
 import { z } from 'zod';
 import { HarnessError } from '../../domain/errors.js';
-import type { DeviceGateway, DriverSessionSource, InstallOutcome, LinkStart, PackageName } from '../../domain/ports.js';
+import type { DeviceGateway, DriverSessionSource, InstallOutcome, LinkStart } from '../../domain/ports.js';
+import type { PackageName } from '../../domain/validation.js';
 import type { LinkUri } from '../../domain/links/linkUri.js';
 import type { Wakefulness, WindowState } from '../../domain/tree/screen.js';
 

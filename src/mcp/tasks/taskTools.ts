@@ -10,13 +10,13 @@ import type { TaskTools } from '../../application/tasks/Task.js';
 import { HarnessError } from '../../domain/errors.js';
 import { runTool } from '../runTool.js';
 import { toInputJsonSchema } from '../schemas.js';
-import type { ToolDefinition } from '../ToolDefinition.js';
+import type { ToolDefinition, ToolFacts } from '../ToolDefinition.js';
 
 /** The task opens and closes its UI session itself; the model never manages sessions. */
 const SESSION_TOOLS: ReadonlySet<string> = new Set(['ui_session_open', 'ui_session_close']);
 
 /** A tool that runs inside a UI session someone else opened: it takes session_id and does not manage sessions. */
-export function runsInSession(tool: ToolDefinition): boolean {
+export function runsInSession(tool: ToolFacts): boolean {
   return Object.hasOwn(tool.inputSchema.shape, 'session_id') && !SESSION_TOOLS.has(tool.name);
 }
 

@@ -1,5 +1,5 @@
 import type { HarnessServices } from '../../application/HarnessServices.js';
-import type { ToolDefinition } from '../ToolDefinition.js';
+import type { ToolDeclaration, ToolDefinition } from '../ToolDefinition.js';
 import { DEFAULT_TOOLSETS, type ToolsetName } from '../../domain/toolsets.js';
 import { appListInstalledTool } from './core/appListInstalled.js';
 import { appOpenTool } from './core/appOpen.js';
@@ -41,33 +41,36 @@ export const TOOL_NAMES = [
   'settings_open_apps',
 ] as const;
 
-/** Every tool the server knows, core first in contract order, then each toolset's. */
+/** Every tool the server knows, core first in contract order, then each toolset's, as declared. */
+export const TOOL_DECLARATIONS: readonly ToolDeclaration[] = Object.freeze([
+  emulatorGetStatusTool,
+  uiGetTreeTool,
+  screenCaptureTool,
+  appListInstalledTool,
+  appOpenTool,
+  uiSessionOpenTool,
+  uiSessionCloseTool,
+  uiTapTool,
+  uiTypeTextTool,
+  uiScrollTool,
+  deviceBackTool,
+  settingsOpenAppsTool,
+  appInstallTool,
+  appStopTool,
+  appClearDataTool,
+  appOpenLinkTool,
+  deviceKeyTool,
+  deviceListTool,
+  notificationsOpenTool,
+  deviceRotateTool,
+  uiWaitTool,
+  appLogsTool,
+  appCrashesTool,
+]);
+
+/** Every tool the server knows, bound to the services that run it. */
 export function allTools(services: HarnessServices): readonly ToolDefinition[] {
-  return [
-    emulatorGetStatusTool(services),
-    uiGetTreeTool(services),
-    screenCaptureTool(services),
-    appListInstalledTool(services),
-    appOpenTool(services),
-    uiSessionOpenTool(services),
-    uiSessionCloseTool(services),
-    uiTapTool(services),
-    uiTypeTextTool(services),
-    uiScrollTool(services),
-    deviceBackTool(services),
-    settingsOpenAppsTool(services),
-    appInstallTool(services),
-    appStopTool(services),
-    appClearDataTool(services),
-    appOpenLinkTool(services),
-    deviceKeyTool(services),
-    deviceListTool(services),
-    notificationsOpenTool(services),
-    deviceRotateTool(services),
-    uiWaitTool(services),
-    appLogsTool(services),
-    appCrashesTool(services),
-  ];
+  return TOOL_DECLARATIONS.map((tool) => tool.bind(services));
 }
 
 /** The tools the given toolsets switch on; the default is the twelve alone. */

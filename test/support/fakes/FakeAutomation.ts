@@ -10,7 +10,8 @@ import type {
   SessionOptions,
   TypeOutcome,
 } from '../../../src/domain/ports.js';
-import type { Point, SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
+import type { SwipePath } from '../../../src/domain/gestures/scrollGesture.js';
+import type { Point } from '../../../src/domain/tree/uiNode.js';
 import { settingsAppsDump } from './screens.js';
 
 type SessionMethod = Exclude<keyof AutomationSession, 'id'>;

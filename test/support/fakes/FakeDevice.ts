@@ -1,6 +1,7 @@
 import { HarnessError } from '../../../src/domain/errors.js';
 import { readFileSync } from 'node:fs';
-import type { DeviceGateway, InstallOutcome, LinkStart, PackageName } from '../../../src/domain/ports.js';
+import type { DeviceGateway, InstallOutcome, LinkStart } from '../../../src/domain/ports.js';
+import type { PackageName } from '../../../src/domain/validation.js';
 import type { LinkUri } from '../../../src/domain/links/linkUri.js';
 import type { ImeState, ScreenLock, SystemBars, Wakefulness, WindowState } from '../../../src/domain/tree/screen.js';
 import { makePng } from './images.js';

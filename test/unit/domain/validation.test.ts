@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError, type ErrorCode } from '../../../src/domain/errors.js';
-import { optionalSelector } from '../../../src/mcp/arguments.js';
+import { containerArgument } from '../../../src/mcp/arguments.js';
+
+const optionalSelector = (args: Record<string, unknown>) => containerArgument.parse(args.selector);
 import {
   parseDirection,
   parseFlag,

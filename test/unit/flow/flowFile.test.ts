@@ -253,14 +253,8 @@ describe('validateFlow: which tools are steps', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(valid).sort());
     for (const tool of tools) {
       expect(await callProblems(tool, valid[tool.name]!, ['session_id']), tool.name).toEqual([]);
-      // Past its own validation, execute reached the stand-in services: nothing else ran.
-      const reached = await Promise.resolve()
-        .then(() => tool.execute(valid[tool.name]!, { operationId: 'check', tool: tool.name }))
-        .then(
-          () => 'returned',
-          (error: unknown) => (error instanceof Error ? error.name : String(error)),
-        );
-      expect(reached, tool.name).toBe('ArgumentsAccepted');
+      // The tool's own parse, the one a call runs before any service: it accepts them too.
+      expect(() => tool.check(valid[tool.name]!), tool.name).not.toThrow();
     }
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../src/domain/errors.js';
-import type { PackageName } from '../../../src/domain/ports.js';
+import type { PackageName } from '../../../src/domain/validation.js';
 import {
   ADB_COMMANDS,
   AdbDeviceGateway,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { SERVER_INSTRUCTIONS, serverInstructions } from '../../../src/mcp/instructions.js';
-import { publishTool } from '../../../src/mcp/HarnessMcpServer.js';
 import { allTools, createTools, TOOL_NAMES } from '../../../src/mcp/tools/index.js';
 import { parseToolsets, TOOLSET_NAMES, ToolsetsError } from '../../../src/domain/toolsets.js';
 import { buildHarness } from '../../support/fakes/harness.js';
@@ -57,13 +56,6 @@ describe('the catalogue per toolset', () => {
       );
     }
     expect(createTools(services, parseToolsets('all', 'X'))).toHaveLength(allTools(services).length);
-  });
-
-  it('keeps the budget: the default under 6,500 characters, all under 13,500', () => {
-    const size = (toolsets: string) =>
-      JSON.stringify({ tools: createTools(services, parseToolsets(toolsets, 'X')).map(publishTool) }).length;
-    expect(size('')).toBeLessThan(6_500);
-    expect(size('all')).toBeLessThan(13_500);
   });
 
   it('the instructions are the core ones alone by default and name only tools that are on', () => {

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../../application/HarnessServices.js';
-import { parsePackageName } from '../../../domain/validation.js';
-import { observeFlag, optionalSessionId } from '../../arguments.js';
-import { observeSchema, sessionIdSchema } from '../../schemas.js';
-import type { ToolAnnotations, ToolDefinition } from '../../ToolDefinition.js';
+import { observeArgument, packageArgument, sessionIdArgument } from '../../arguments.js';
+import { defineTool } from '../../defineTool.js';
+import type { ToolAnnotations } from '../../ToolDefinition.js';
 
 /** The one destructive tool: the app's data is gone for good. */
 const DESTRUCTIVE: ToolAnnotations = Object.freeze({
@@ -13,25 +11,19 @@ const DESTRUCTIVE: ToolAnnotations = Object.freeze({
   openWorldHint: false,
 });
 
-export function appClearDataTool(services: HarnessServices): ToolDefinition {
-  return {
-    name: 'app_clear_data',
-    toolset: 'apps',
-    title: 'Clear app data',
-    description:
-      'DESTRUCTIVE: erases all data of an installed app (accounts, files, settings; cannot be undone) and stops it: {cleared_package, foreground_package, after} + evidence.',
-    inputSchema: z.object({
-      package_name: z.string().describe('e.g. com.example.app'),
-      observe: observeSchema,
-      session_id: sessionIdSchema,
-    }),
-    annotations: DESTRUCTIVE,
-    execute: (args, context) =>
-      services.appReset.clearData(
-        context,
-        parsePackageName(args.package_name),
-        optionalSessionId(args),
-        observeFlag(args),
-      ),
-  };
-}
+export const appClearDataTool = defineTool({
+  name: 'app_clear_data',
+  toolset: 'apps',
+  title: 'Clear app data',
+  description:
+    'DESTRUCTIVE: erases all data of an installed app (accounts, files, settings; cannot be undone) and stops it: {cleared_package, foreground_package, after} + evidence.',
+  annotations: DESTRUCTIVE,
+  answer: '`{cleared_package, foreground_package, after}`; evidence `app-clear-data`',
+  arguments: {
+    package_name: packageArgument(z.string().describe('e.g. com.example.app')),
+    observe: observeArgument,
+    session_id: sessionIdArgument,
+  },
+  handle: (services, input, context) =>
+    services.appReset.clearData(context, input.package_name, input.session_id, input.observe),
+});

@@ -1,24 +1,21 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../../application/HarnessServices.js';
-import { parsePackageName } from '../../../domain/validation.js';
-import { observeFlag, optionalSessionId } from '../../arguments.js';
-import { observeSchema, sessionIdSchema } from '../../schemas.js';
-import { actor, type ToolDefinition } from '../../ToolDefinition.js';
+import { observeArgument, packageArgument, sessionIdArgument } from '../../arguments.js';
+import { defineTool } from '../../defineTool.js';
+import { actor } from '../../ToolDefinition.js';
 
-export function appStopTool(services: HarnessServices): ToolDefinition {
-  return {
-    name: 'app_stop',
-    toolset: 'apps',
-    title: 'Stop app',
-    description:
-      'Force-stops an installed app (its data stays): {stopped_package, foreground_package, after} + evidence.',
-    inputSchema: z.object({
-      package_name: z.string().describe('e.g. com.example.app'),
-      observe: observeSchema,
-      session_id: sessionIdSchema,
-    }),
-    annotations: actor(true),
-    execute: (args, context) =>
-      services.appReset.stop(context, parsePackageName(args.package_name), optionalSessionId(args), observeFlag(args)),
-  };
-}
+export const appStopTool = defineTool({
+  name: 'app_stop',
+  toolset: 'apps',
+  title: 'Stop app',
+  description:
+    'Force-stops an installed app (its data stays): {stopped_package, foreground_package, after} + evidence.',
+  annotations: actor(true),
+  answer: '`{stopped_package, foreground_package, after}`; evidence `app-stop`',
+  arguments: {
+    package_name: packageArgument(z.string().describe('e.g. com.example.app')),
+    observe: observeArgument,
+    session_id: sessionIdArgument,
+  },
+  handle: (services, input, context) =>
+    services.appReset.stop(context, input.package_name, input.session_id, input.observe),
+});

@@ -1,25 +1,20 @@
 import { z } from 'zod';
-import { observeSchema, sessionIdSchema } from '../../schemas.js';
-import { observeFlag, optionalSessionId } from '../../arguments.js';
-import type { HarnessServices } from '../../../application/HarnessServices.js';
-import { parsePackageName } from '../../../domain/validation.js';
-import { actor, type ToolDefinition } from '../../ToolDefinition.js';
+import { observeArgument, packageArgument, sessionIdArgument } from '../../arguments.js';
+import { defineTool } from '../../defineTool.js';
+import { actor } from '../../ToolDefinition.js';
 
-export function appOpenTool(services: HarnessServices): ToolDefinition {
-  return {
-    name: 'app_open',
-    toolset: 'core',
-    title: 'Open app',
-    description: 'Launches an app, waits until it shows: {opened_package, after}.',
-    inputSchema: z.object({
-      package_name: z.string().describe('e.g. com.android.settings'),
-      observe: observeSchema,
-      session_id: sessionIdSchema,
-    }),
-    annotations: actor(true),
-    execute: (args, context) => {
-      const pkg = parsePackageName(args.package_name);
-      return services.appLaunch.open(context, pkg, optionalSessionId(args), observeFlag(args));
-    },
-  };
-}
+export const appOpenTool = defineTool({
+  name: 'app_open',
+  toolset: 'core',
+  title: 'Open app',
+  description: 'Launches an app, waits until it shows: {opened_package, after}.',
+  annotations: actor(true),
+  answer: '`{opened_package, foreground_package, after}`; evidence `app-open`',
+  arguments: {
+    package_name: packageArgument(z.string().describe('e.g. com.android.settings')),
+    observe: observeArgument,
+    session_id: sessionIdArgument,
+  },
+  handle: (services, input, context) =>
+    services.appLaunch.open(context, input.package_name, input.session_id, input.observe),
+});

@@ -1,15 +1,13 @@
-import { z } from 'zod';
-import type { HarnessServices } from '../../../application/HarnessServices.js';
-import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
+import { defineTool } from '../../defineTool.js';
+import { OBSERVER } from '../../ToolDefinition.js';
 
-export function emulatorGetStatusTool(services: HarnessServices): ToolDefinition {
-  return {
-    name: 'emulator_get_status',
-    toolset: 'core',
-    title: 'Emulator status',
-    description: 'Devices and Appium: {udid, android_version, model, appium_version, devices}.',
-    inputSchema: z.object({}),
-    annotations: OBSERVER,
-    execute: (_args, context) => services.status.status(context),
-  };
-}
+export const emulatorGetStatusTool = defineTool({
+  name: 'emulator_get_status',
+  toolset: 'core',
+  title: 'Emulator status',
+  description: 'Devices and Appium: {udid, android_version, model, appium_version, devices}.',
+  annotations: OBSERVER,
+  answer: '`{udid, android_version, model, screen, appium_version, appium_endpoint, devices}`',
+  arguments: {},
+  handle: (services, _input, context) => services.status.status(context),
+});

@@ -1,17 +1,14 @@
-import { z } from 'zod';
-import { optionalSessionId } from '../../arguments.js';
-import { sessionIdSchema } from '../../schemas.js';
-import type { HarnessServices } from '../../../application/HarnessServices.js';
-import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
+import { sessionIdArgument } from '../../arguments.js';
+import { defineTool } from '../../defineTool.js';
+import { OBSERVER } from '../../ToolDefinition.js';
 
-export function screenCaptureTool(services: HarnessServices): ToolDefinition {
-  return {
-    name: 'screen_capture',
-    toolset: 'core',
-    title: 'Screenshot',
-    description: 'Screenshot (evidence), scaled: {captured, width, height}.',
-    inputSchema: z.object({ session_id: sessionIdSchema }),
-    annotations: OBSERVER,
-    execute: (args, context) => services.capture.capture(context, optionalSessionId(args)),
-  };
-}
+export const screenCaptureTool = defineTool({
+  name: 'screen_capture',
+  toolset: 'core',
+  title: 'Screenshot',
+  description: 'Screenshot (evidence), scaled: {captured, width, height}.',
+  annotations: OBSERVER,
+  answer: '`{captured: true, width, height}` and the scaled picture as an image block; evidence `screen`',
+  arguments: { session_id: sessionIdArgument },
+  handle: (services, input, context) => services.capture.capture(context, input.session_id),
+});

@@ -1,29 +1,25 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../../application/HarnessServices.js';
-import { SCROLL_DIRECTIONS, parseDirection } from '../../../domain/validation.js';
-import { observeFlag, optionalSelector, optionalSessionId } from '../../arguments.js';
-import { containerSelectorSchema, observeSchema, sessionIdSchema } from '../../schemas.js';
-import { actor, type ToolDefinition } from '../../ToolDefinition.js';
+import { SCROLL_DIRECTIONS } from '../../../domain/gestures/scrollDirection.js';
+import { parseDirection } from '../../../domain/validation.js';
+import { argument, containerArgument, observeArgument, sessionIdArgument } from '../../arguments.js';
+import { defineTool } from '../../defineTool.js';
+import { actor } from '../../ToolDefinition.js';
 
-export function uiScrollTool(services: HarnessServices): ToolDefinition {
-  return {
-    name: 'ui_scroll',
-    toolset: 'core',
-    title: 'Scroll',
-    description:
-      "Scrolls one page (down: further down) of the selector's container (from scrollables), else of the largest that scrolls that way: {direction, moved, after}; moved false: an end.",
-    inputSchema: z.object({
-      direction: z.enum(SCROLL_DIRECTIONS),
-      selector: containerSelectorSchema,
-      observe: observeSchema,
-      session_id: sessionIdSchema,
-    }),
-    annotations: actor(false),
-    execute: (args, context) => {
-      const direction = parseDirection(args.direction);
-      const selector = optionalSelector(args);
-      const sessionId = optionalSessionId(args);
-      return services.actions.scroll(context, direction, selector, sessionId, observeFlag(args));
-    },
-  };
-}
+export const uiScrollTool = defineTool({
+  name: 'ui_scroll',
+  toolset: 'core',
+  title: 'Scroll',
+  description:
+    "Scrolls one page (down: further down) of the selector's container (from scrollables), else of the largest that scrolls that way: {direction, moved, after}; moved false: an end.",
+  annotations: actor(false),
+  answer:
+    '`{direction, target?, moved, foreground_package, after}` (`target` only with a selector); evidence `ui-scroll`',
+  arguments: {
+    direction: argument(z.enum(SCROLL_DIRECTIONS).describe('down: show what is further down'), parseDirection),
+    selector: containerArgument,
+    observe: observeArgument,
+    session_id: sessionIdArgument,
+  },
+  handle: (services, input, context) =>
+    services.actions.scroll(context, input.direction, input.selector, input.session_id, input.observe),
+});

@@ -1,28 +1,21 @@
-import { z } from 'zod';
-import type { HarnessServices } from '../../../application/HarnessServices.js';
-import { parseActionTarget } from '../../../domain/refs/refTarget.js';
-import { observeFlag, optionalFlag, optionalSessionId } from '../../arguments.js';
-import { observeSchema, selectorSchema, sessionIdSchema } from '../../schemas.js';
-import { actor, type ToolDefinition } from '../../ToolDefinition.js';
+import { flagArgument, observeArgument, sessionIdArgument, targetArgument } from '../../arguments.js';
+import { defineTool } from '../../defineTool.js';
+import { actor } from '../../ToolDefinition.js';
 
-export function uiTapTool(services: HarnessServices): ToolDefinition {
-  return {
-    name: 'ui_tap',
-    toolset: 'core',
-    title: 'Tap',
-    description: 'Taps what the selector names: {target, element_label, after}; a miss lists what is offered.',
-    inputSchema: z.object({
-      selector: selectorSchema,
-      long_press: z.boolean().optional(),
-      observe: observeSchema,
-      session_id: sessionIdSchema,
-    }),
-    annotations: actor(false),
-    execute: (args, context) => {
-      const target = parseActionTarget(args.selector);
-      const longPress = optionalFlag(args, 'long_press');
-      const sessionId = optionalSessionId(args);
-      return services.actions.tap(context, target, sessionId, longPress, observeFlag(args));
-    },
-  };
-}
+export const uiTapTool = defineTool({
+  name: 'ui_tap',
+  toolset: 'core',
+  title: 'Tap',
+  description: 'Taps what the selector names: {target, element_label, after}; a miss lists what is offered.',
+  annotations: actor(false),
+  answer:
+    '`{target, element_label, foreground_package, after}`, `long_press: true` for a long press, `pressed_outside` when the centre was covered; evidence `ui-tap` (`ui-long-press`)',
+  arguments: {
+    selector: targetArgument,
+    long_press: flagArgument('long_press', 'true: hold 1.5 s (entries with role long-press)'),
+    observe: observeArgument,
+    session_id: sessionIdArgument,
+  },
+  handle: (services, input, context) =>
+    services.actions.tap(context, input.selector, input.session_id, input.long_press, input.observe),
+});

@@ -1,39 +1,34 @@
 import { z } from 'zod';
-import type { HarnessServices } from '../../../application/HarnessServices.js';
 import { WAIT_DEFAULT_S, WAIT_MAX_S, WAIT_MIN_S } from '../../../application/services/WaitService.js';
 import { parseBoundedNumber, parseWaitUntil } from '../../../domain/toolsetArguments.js';
-import { parseSelector, POSITION_OUTPUT_FLAG } from '../../../domain/validation.js';
-import { optionalFlag, optionalSessionId } from '../../arguments.js';
-import { selectorSchema, sessionIdSchema } from '../../schemas.js';
-import { OBSERVER, type ToolDefinition } from '../../ToolDefinition.js';
+import { argument, includeBoundsArgument, selectorArgument, sessionIdArgument } from '../../arguments.js';
+import { defineTool } from '../../defineTool.js';
+import { OBSERVER } from '../../ToolDefinition.js';
 
-export function uiWaitTool(services: HarnessServices): ToolDefinition {
-  return {
-    name: 'ui_wait',
-    toolset: 'wait',
-    title: 'Wait for the screen',
-    description: `Waits until the selector is visible or gone (timeout_s, default ${WAIT_DEFAULT_S}, max ${WAIT_MAX_S}): {until, waited_ms} + the ui_get_tree summary; OPERATION_TIMEOUT says what was still (not) there.`,
-    inputSchema: z.object({
-      selector: selectorSchema,
-      until: z.enum(['visible', 'gone']),
-      timeout_s: z.number().min(WAIT_MIN_S).max(WAIT_MAX_S).optional(),
-      session_id: sessionIdSchema,
-      [POSITION_OUTPUT_FLAG]: z.boolean().optional(),
+export const uiWaitTool = defineTool({
+  name: 'ui_wait',
+  toolset: 'wait',
+  title: 'Wait for the screen',
+  description: `Waits until the selector is visible or gone (timeout_s, default ${WAIT_DEFAULT_S}, max ${WAIT_MAX_S}): {until, waited_ms} + the ui_get_tree summary; OPERATION_TIMEOUT says what was still (not) there.`,
+  annotations: OBSERVER,
+  answer:
+    '`{until, waited_ms}` and the `ui_get_tree` summary at that moment (its `read` id and refs; bounds only with `include_bounds`)',
+  arguments: {
+    selector: selectorArgument,
+    until: argument(z.enum(['visible', 'gone']).describe('Return once it shows, or once it left'), parseWaitUntil),
+    timeout_s: argument(
+      z.number().min(WAIT_MIN_S).max(WAIT_MAX_S).optional().describe(`Seconds, default ${WAIT_DEFAULT_S}`),
+      (raw) => parseBoundedNumber(raw, 'timeout_s', WAIT_MIN_S, WAIT_MAX_S, WAIT_DEFAULT_S),
+    ),
+    session_id: sessionIdArgument,
+    include_bounds: includeBoundsArgument,
+  },
+  handle: (services, input, context) =>
+    services.waits.wait(context, {
+      selector: input.selector,
+      until: input.until,
+      timeoutMs: Math.round(input.timeout_s * 1000),
+      includeBounds: input.include_bounds,
+      ...(input.session_id === undefined ? {} : { sessionId: input.session_id }),
     }),
-    annotations: OBSERVER,
-    execute: (args, context) => {
-      const selector = parseSelector(args.selector);
-      const until = parseWaitUntil(args.until);
-      const timeoutS = parseBoundedNumber(args.timeout_s, 'timeout_s', WAIT_MIN_S, WAIT_MAX_S, WAIT_DEFAULT_S);
-      const sessionId = optionalSessionId(args);
-      const includeBounds = optionalFlag(args, POSITION_OUTPUT_FLAG);
-      return services.waits.wait(context, {
-        selector,
-        until,
-        timeoutMs: Math.round(timeoutS * 1000),
-        includeBounds,
-        ...(sessionId === undefined ? {} : { sessionId }),
-      });
-    },
-  };
-}
+});

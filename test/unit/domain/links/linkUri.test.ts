@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../../src/domain/errors.js';
 import { parseLinkUri, shellWordOfLink, type LinkUri } from '../../../../src/domain/links/linkUri.js';
-import type { PackageName } from '../../../../src/domain/ports.js';
+import type { PackageName } from '../../../../src/domain/validation.js';
 import { ADB_COMMANDS } from '../../../../src/infrastructure/adb/AdbDeviceGateway.js';
 
 const ALLOWED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@&=+,';
