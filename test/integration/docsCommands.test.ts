@@ -28,7 +28,7 @@ interface DocCommand {
   readonly where: string;
   /** The file: its blocks run in one shell, as a reader runs them one after the other (TOKEN from an earlier block). */
   readonly block: string;
-  /** `docs/usage.md:303`: the opening fence of the block it is in. */
+  /** `docs/guide/usage.md:303`: the opening fence of the block it is in. */
   readonly fence: string;
   readonly text: string;
 }
@@ -37,9 +37,10 @@ interface DocCommand {
 function docCommands(): DocCommand[] {
   const files = [
     'README.md',
-    ...readdirSync(path.join(REPO_ROOT, 'docs'))
+    ...readdirSync(path.join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
+      .sort()
+      .map((f) => `docs/${f.split(path.sep).join('/')}`),
   ];
   const commands: DocCommand[] = [];
   for (const file of files) {
@@ -115,7 +116,7 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
     /^java -jar selenium-server|^npx appium /,
     'a Selenium Grid or Appiums started by hand: selenium-grid*.test.ts and remote-grid.test.ts start them from the test',
   ],
-  [/^docker /, 'Docker is not on this machine (docs/docker.md)'],
+  [/^docker /, 'Docker is not on this machine (docs/internals/docker.md)'],
   [
     /^(ANDROID_MCP_E2E_\w+=\S+ )*(ANDROID_UDID=\S+ )?npx vitest /,
     'the test runner itself (the e2e suites run in CI through npm test)',
@@ -266,7 +267,7 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
   });
 
   it('each block ran to its end without a shell error, and every curl that prints JSON printed an envelope', () => {
-    expect([...runs.keys()].sort()).toEqual(['README.md', 'docs/usage.md']);
+    expect([...runs.keys()].sort()).toEqual(['README.md', 'docs/guide/usage.md']);
     for (const run of runs.values()) {
       expect(run.code, `${run.block}\n${run.stderr.slice(-2000)}`).toBe(0);
       for (const { command, stdout } of run.outputs) {
@@ -306,20 +307,20 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       expect(tap.data.target).toEqual({ text: 'Apps' });
     });
 
-    it('docs/usage.md: MCP over curl, the REST routes, the screenshot downloaded as a PNG', () => {
-      const text = output(/\/mcp -H /, 'docs/usage.md');
+    it('docs/guide/usage.md: MCP over curl, the REST routes, the screenshot downloaded as a PNG', () => {
+      const text = output(/\/mcp -H /, 'docs/guide/usage.md');
       const mcp = JSON.parse(text) as { result: { structuredContent: { ok: boolean } } };
       expect(mcp.result.structuredContent.ok, text.slice(0, 600)).toBe(true);
-      expect(JSON.parse(output(/devices\s+# device_list/, 'docs/usage.md'))).toMatchObject({
+      expect(JSON.parse(output(/devices\s+# device_list/, 'docs/guide/usage.md'))).toMatchObject({
         ok: true,
         tool: 'device_list',
       });
-      expect(JSON.parse(output(/\$D\s+# emulator_get_status/, 'docs/usage.md'))).toMatchObject({
+      expect(JSON.parse(output(/\$D\s+# emulator_get_status/, 'docs/guide/usage.md'))).toMatchObject({
         ok: true,
         tool: 'emulator_get_status',
       });
-      expect(JSON.parse(output(/\$D\/tree"/, 'docs/usage.md'))).toMatchObject({ ok: true, tool: 'ui_get_tree' });
-      expect(JSON.parse(output(/\/launch$/, 'docs/usage.md'))).toMatchObject({
+      expect(JSON.parse(output(/\$D\/tree"/, 'docs/guide/usage.md'))).toMatchObject({ ok: true, tool: 'ui_get_tree' });
+      expect(JSON.parse(output(/\/launch$/, 'docs/guide/usage.md'))).toMatchObject({
         ok: true,
         data: { opened_package: 'com.android.settings' },
       });
@@ -327,14 +328,14 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     });
 
-    it('docs/usage.md: a flow task, its state and progress read with jq (never null), its evidence downloaded', () => {
-      const progress = JSON.parse(output(/jq '\.task \| \{state, progress\}'/, 'docs/usage.md')) as {
+    it('docs/guide/usage.md: a flow task, its state and progress read with jq (never null), its evidence downloaded', () => {
+      const progress = JSON.parse(output(/jq '\.task \| \{state, progress\}'/, 'docs/guide/usage.md')) as {
         state: string;
         progress: { step: number; of: number };
       };
       expect(progress.state).toBe('passed');
       expect(progress.progress.step).toBe(progress.progress.of);
-      const [firstError, url] = output(/jq '\.task\.report\.first_error/, 'docs/usage.md')
+      const [firstError, url] = output(/jq '\.task\.report\.first_error/, 'docs/guide/usage.md')
         .trim()
         .split('\n');
       expect(firstError).toBe('null');
@@ -342,11 +343,11 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       expect(readFileSync(path.join(work, 'step.png')).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     });
 
-    it('docs/usage.md: doctor finds the device, and the example flow passes with its report written where the command says', () => {
-      const doctor = output(/^node dist\/index\.js doctor\s+#/, 'docs/usage.md');
+    it('docs/guide/usage.md: doctor finds the device, and the example flow passes with its report written where the command says', () => {
+      const doctor = output(/^node dist\/index\.js doctor\s+#/, 'docs/guide/usage.md');
       expect(doctor).toMatch(/^android-mcp-harness doctor$/m);
       expect(doctor).toMatch(/^\[ok {2}\] device/m);
-      output(/^node dist\/index\.js flow docs\/flows\/example\.json/, 'docs/usage.md');
+      output(/^node dist\/index\.js flow docs\/flows\/example\.json/, 'docs/guide/usage.md');
       const report = JSON.parse(readFileSync(path.join(work, 'artifacts', 'example-report.json'), 'utf8')) as {
         passed: boolean;
         first_error: unknown;
