@@ -125,6 +125,12 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     ).toBe(true);
     const status = await rest('GET', `/devices/${stack.serial}`);
     expect(expectOk(status).data.udid).toBe(stack.serial);
+    // One name for the device: the model as the status reads it (adb's listing writes "Virtual_Pixel_7").
+    expect(
+      (devices.data.devices as { serial: string; model: string | null }[]).find((d) => d.serial === stack.serial)
+        ?.model,
+    ).toBe(status.envelope.data.model);
+    expect(status.envelope.data.model).toBe('Virtual Pixel 7');
     expect(sameBut(status.text)).toBe(sameBut(await mcpText('emulator_get_status', {})));
     // device_list is not in the default MCP catalogue (toolset device): the REST mirror has it all the same.
     expect(listed.text).toBe(JSON.stringify(devices));
@@ -288,7 +294,15 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect((await rest('GET', '/devices/emulator-5556/tree')).status).toBe(404);
     expect(stack.device.clicks().length).toBe(clicks);
     expect((await rest('DELETE', `/devices/${stack.serial}/tap`)).status).toBe(405);
-    expect((await rest('GET', '/devices/x/unknown')).status).toBe(404);
+    // A path no route serves, with the token: a typed NOT_FOUND naming the routes there are.
+    for (const unknown of ['/devices/x/unknown', '/no-such-path']) {
+      const answer = await rest('GET', unknown);
+      expect(answer.status, unknown).toBe(404);
+      expect(JSON.parse(answer.text), unknown).toMatchObject({
+        ok: false,
+        error: { code: 'NOT_FOUND', message: expect.stringContaining('/openapi.json') as unknown },
+      });
+    }
   }, 60_000);
 
   it('a miss by text on what the screen offers as content_desc says which key to send, word for word, over REST and MCP alike', async () => {

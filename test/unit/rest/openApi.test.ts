@@ -99,7 +99,7 @@ describe('the REST mirror on the HTTP server', () => {
       'ui_wait',
     ]);
     expect(
-      at(document, 'components', 'schemas', 'TaskAnswer', 'properties', 'task', 'properties', 'state', 'enum'),
+      at(document, 'components', 'schemas', 'TaskAnswer', 'properties', 'data', 'properties', 'state', 'enum'),
     ).toEqual(['queued', 'running', 'passed', 'failed', 'cancelled']);
     // Generated, not hand-written: the tap body is ui_tap's published input schema (no unknown keys).
     const tools = new Map(allTools(harness.container.services).map((tool) => [tool.name, publishTool(tool)]));
