@@ -16,7 +16,8 @@ export interface DeviceListPolicy {
  * the device guard allows it, its model, its Android version (both asked only of allowed devices in
  * state `device`: a refused device is never contacted) and the harness process holding it.
  * The model is `ro.product.model` as emulator_get_status reads it ("Virtual Pixel 7"); adb's listing
- * writes it with every space made `_` ("Virtual_Pixel_7"), so it is the fallback for a device not asked. Takes no gate: it reads nothing of the configured device's screen.
+ * writes it with every space made `_` ("Virtual_Pixel_7"), so it is the fallback for a device not asked.
+ * Takes no gate: it reads nothing of the configured device's screen.
  */
 export class DeviceListService {
   constructor(
