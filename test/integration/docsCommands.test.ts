@@ -1,5 +1,5 @@
 /**
- * Every command in the user docs (README.md, docs/*.md: the `sh` blocks) is either run here or
+ * Every command in the docs (README.md, CONTRIBUTING.md and every .md below docs/: the `sh` blocks) is either run here or
  * listed below with why it is not, so a docs edit is tested: a command that matches no rule fails
  * the first test, and the commands run are read from the markdown itself, not copied.
  *
@@ -37,6 +37,7 @@ interface DocCommand {
 function docCommands(): DocCommand[] {
   const files = [
     'README.md',
+    'CONTRIBUTING.md',
     ...readdirSync(path.join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.md'))
       .sort()
@@ -118,6 +119,10 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
   ],
   [/^docker /, 'Docker is not on this machine (docs/internals/docker.md)'],
   [
+    /^node dist\/index\.js trace (view|export) artifacts\/traces\/<name>/,
+    'needs a recorded run: trace.test.ts records one and runs trace view and both exports on it',
+  ],
+  [
     /^(ANDROID_MCP_E2E_\w+=\S+ )*(ANDROID_UDID=\S+ )?npx vitest /,
     'the test runner itself (the e2e suites run in CI through npm test)',
   ],
@@ -180,13 +185,13 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
     for (const [index, command] of inBlock.entries()) {
       script.push(`echo '${MARK}${index}'`);
       let text = rewrite(command.text);
-      // "ID=3f1c…   # the task_id above (or: … | jq -r .task.task_id)": the command before it, piped as its comment says.
+      // "ID=3f1c…   # the task_id above (or: … | jq -r .data.task_id)": the command before it, piped as its comment says.
       if (/^ID=3f1c…/.test(command.text)) {
         const previous = inBlock[index - 1];
         if (!previous) throw new Error(`${command.where}: no command before the task id placeholder`);
-        text = `ID=$(${rewrite(previous.text)} | jq -r .task.task_id)`;
+        text = `ID=$(${rewrite(previous.text)} | jq -r .data.task_id)`;
         // "once passed or failed": the lines after it read a finished task.
-        text += `\nuntil curl -s -H "$H" $S/task/$ID | jq -e '.task.state | test("passed|failed|cancelled")' >/dev/null; do sleep 1; done`;
+        text += `\nuntil curl -s -H "$H" $S/task/$ID | jq -e '.data.state | test("passed|failed|cancelled")' >/dev/null; do sleep 1; done`;
       }
       script.push(text);
     }
@@ -267,7 +272,7 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
   });
 
   it('each block ran to its end without a shell error, and every curl that prints JSON printed an envelope', () => {
-    expect([...runs.keys()].sort()).toEqual(['README.md', 'docs/guide/usage.md']);
+    expect([...runs.keys()].sort()).toEqual(['README.md', 'docs/guide/http.md', 'docs/guide/usage.md']);
     for (const run of runs.values()) {
       expect(run.code, `${run.block}\n${run.stderr.slice(-2000)}`).toBe(0);
       for (const { command, stdout } of run.outputs) {
@@ -307,20 +312,26 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       expect(tap.data.target).toEqual({ text: 'Apps' });
     });
 
-    it('docs/guide/usage.md: MCP over curl, the REST routes, the screenshot downloaded as a PNG', () => {
-      const text = output(/\/mcp -H /, 'docs/guide/usage.md');
+    it('README: MCP over curl with the headers it names', () => {
+      const text = output(/\/mcp -H /, 'README.md');
+      const mcp = JSON.parse(text) as { result: { structuredContent: { ok: boolean; tool: string } } };
+      expect(mcp.result.structuredContent, text.slice(0, 600)).toMatchObject({ ok: true, tool: 'emulator_get_status' });
+    });
+
+    it('docs/guide/http.md: MCP over curl, the REST routes, the screenshot downloaded as a PNG', () => {
+      const text = output(/\/mcp -H /, 'docs/guide/http.md');
       const mcp = JSON.parse(text) as { result: { structuredContent: { ok: boolean } } };
       expect(mcp.result.structuredContent.ok, text.slice(0, 600)).toBe(true);
-      expect(JSON.parse(output(/devices\s+# device_list/, 'docs/guide/usage.md'))).toMatchObject({
+      expect(JSON.parse(output(/devices\s+# device_list/, 'docs/guide/http.md'))).toMatchObject({
         ok: true,
         tool: 'device_list',
       });
-      expect(JSON.parse(output(/\$D\s+# emulator_get_status/, 'docs/guide/usage.md'))).toMatchObject({
+      expect(JSON.parse(output(/\$D\s+# emulator_get_status/, 'docs/guide/http.md'))).toMatchObject({
         ok: true,
         tool: 'emulator_get_status',
       });
-      expect(JSON.parse(output(/\$D\/tree"/, 'docs/guide/usage.md'))).toMatchObject({ ok: true, tool: 'ui_get_tree' });
-      expect(JSON.parse(output(/\/launch$/, 'docs/guide/usage.md'))).toMatchObject({
+      expect(JSON.parse(output(/\$D\/tree"/, 'docs/guide/http.md'))).toMatchObject({ ok: true, tool: 'ui_get_tree' });
+      expect(JSON.parse(output(/\/launch$/, 'docs/guide/http.md'))).toMatchObject({
         ok: true,
         data: { opened_package: 'com.android.settings' },
       });
@@ -328,19 +339,21 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     });
 
-    it('docs/guide/usage.md: a flow task, its state and progress read with jq (never null), its evidence downloaded', () => {
-      const progress = JSON.parse(output(/jq '\.task \| \{state, progress\}'/, 'docs/guide/usage.md')) as {
+    it('docs/guide/http.md: a flow task, its state and progress read with jq (never null), its evidence downloaded', () => {
+      const progress = JSON.parse(output(/jq '\.data \| \{state, progress\}'/, 'docs/guide/http.md')) as {
         state: string;
         progress: { step: number; of: number };
       };
       expect(progress.state).toBe('passed');
       expect(progress.progress.step).toBe(progress.progress.of);
-      const [firstError, url] = output(/jq '\.task\.report\.first_error/, 'docs/guide/usage.md')
+      const [firstError, url] = output(/jq '\.data\.report\.first_error/, 'docs/guide/http.md')
         .trim()
         .split('\n');
       expect(firstError).toBe('null');
       expect(url).toMatch(/^"\/artifacts\/[^"]+\.png"$/);
       expect(readFileSync(path.join(work, 'step.png')).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      // GET /task/{id}/trace: the task's own viewer page.
+      expect(readFileSync(path.join(work, 'task-trace.html'), 'utf8')).toMatch(/^<!doctype html>/i);
     });
 
     it('docs/guide/usage.md: doctor finds the device, and the example flow passes with its report written where the command says', () => {
