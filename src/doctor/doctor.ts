@@ -63,7 +63,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
       status: 'miss',
       summary: warnings.join(' '),
       remedy:
-        'Fix or unset the environment variables named above (see docs/usage.md for each variable and its default).',
+        'Fix or unset the environment variables named above (see docs/reference/configuration.md for each variable and its default).',
     });
   } else {
     add({ name: 'config', status: 'ok', summary: describeConfig(config) });

@@ -165,7 +165,7 @@ export function openApiDocument(
       title: 'android-mcp-harness REST mirror',
       version,
       description:
-        'The MCP tools of android-mcp-harness over plain HTTP: each operation calls its tool and answers its envelope (docs/contract.md §13).',
+        'The MCP tools of android-mcp-harness over plain HTTP: each operation calls its tool and answers its envelope (docs/reference/contract.md, "The REST mirror").',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
