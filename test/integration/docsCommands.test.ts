@@ -102,8 +102,8 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
     'what .ci/run does (the test runner is already running); demo.test.ts runs `npm run demo`',
   ],
   [
-    /^npm run (lint|format|format:check)\b/,
-    '.ci/run runs format:check and lint before the suites; format rewrites the checkout, never in a test',
+    /^npm run (lint|format|format:check|typecheck)\b/,
+    '.ci/run runs format:check and lint before the suites, and the build compiles; format rewrites the checkout, never in a test',
   ],
   [/^npm run (soak|bench|verify:real)\b/, 'long runs, or a real emulator (verify:real); not part of CI'],
   [/^npm run conformance\b/, 'conformance.test.ts replays the same corpus in CI (it needs ../shared/uia2-exchanges)'],

@@ -21,7 +21,7 @@ function userFacingFiles(): string[] {
     .filter((name) => name.endsWith('.md') || name.endsWith('.svg'))
     .sort()
     .map((name) => `docs/${name.split(sep).join('/')}`);
-  return ['README.md', ...docs];
+  return ['README.md', 'CONTRIBUTING.md', ...docs];
 }
 
 /** `file:line: form: text` for every line of `file` that matches a tracker form. */

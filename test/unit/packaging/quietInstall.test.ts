@@ -2,7 +2,7 @@
  * The README names the Node versions on which the install is quiet: every package the lock file
  * installs accepts them (npm prints EBADENGINE for one that does not). The package itself (what
  * `npm install` of the tarball and the MCP Bundle install: the production dependencies) is quiet on
- * each named Node; the checkout (`npm ci`, with the development tools) is quiet on Node 22, and on
+ * each named Node; the checkout (`npm ci`, with the development tools) is quiet on Node 22 and 24, and on
  * Node 20 warns only for the MCP Inspector and what it alone pulls in, as the README says.
  * Also: `npm pack` in the checkout leaves nothing git would list as untracked.
  */
@@ -33,7 +33,7 @@ const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8
 const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
 
 /** The oldest Node of each line the README names. */
-const NAMED = ['20.20.2', '22.23.4'] as const;
+const NAMED = ['20.20.2', '22.23.4', '24.22.1'] as const;
 /** What the README says warns on Node 20 in the checkout: a development tool and what only it pulls in. */
 const NODE_20_CHECKOUT_WARNINGS = ['@modelcontextprotocol/inspector', 'commander', 'undici'];
 
@@ -66,8 +66,9 @@ describe('a quiet install on every Node the README names', () => {
     expect(refusing(node, 'package')).toEqual([]);
   });
 
-  it('the checkout accepts Node 22.23.4; on Node 20 only the MCP Inspector and its own packages warn, as the README says', () => {
+  it('the checkout accepts Node 22.23.4 and 24.22.1; on Node 20 only the MCP Inspector and its own packages warn, as the README says', () => {
     expect(refusing('22.23.4', 'checkout')).toEqual([]);
+    expect(refusing('24.22.1', 'checkout')).toEqual([]);
     const warned = refusing('20.20.2', 'checkout').map((p) => p.slice(0, p.lastIndexOf('@')));
     expect([...new Set(warned)].sort()).toEqual([...NODE_20_CHECKOUT_WARNINGS].sort());
     expect(readme).toMatch(/On Node 20, `npm ci` warns `EBADENGINE` for the MCP Inspector/);
