@@ -2,7 +2,7 @@
  * The two safety guards, the device guard (checkSerial) and the endpoint guard (checkAppiumUrl).
  * Both run before anything is sent anywhere: the harness only drives emulators (or serials the
  * user opted into) and only talks to an Appium on this machine (or, in remote mode, over https).
- * Where each runs is written in docs/contract.md, "Order of checks in every call".
+ * Where each runs is written in docs/reference/contract.md, "Order of checks in every call".
  */
 import { HarnessError } from './errors.js';
 

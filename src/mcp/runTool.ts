@@ -6,7 +6,7 @@ import type { ToolDefinition } from './ToolDefinition.js';
 /**
  * One tool call through the one error boundary: what tools/call runs, and what the REST mirror
  * runs for the same capability (src/rest/), so both answer the same envelope, byte for byte.
- * The argument names are checked first (docs/contract.md, "Order of checks in every call"): a name the tool does not declare is
+ * The argument names are checked first (docs/reference/contract.md, "Order of checks in every call"): a name the tool does not declare is
  * refused before the tool's own validation, the gate, adb or Appium. Every call, whoever made it,
  * is one line of the caller's trace (`trace`: the MCP session's, or a task's).
  */

@@ -12,7 +12,7 @@ import type { ToolDefinition } from '../mcp/ToolDefinition.js';
 import { STATUS_BY_ERROR_CODE } from './httpStatus.js';
 import type { RestOperation } from './operations.js';
 
-/** The envelope every operation answers (docs/contract.md, "Tools", gives each tool's `data`). */
+/** The envelope every operation answers (docs/reference/contract.md, "Tools", gives each tool's `data`). */
 const envelopeSchema = z
   .object({
     ok: z.boolean(),

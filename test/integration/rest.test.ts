@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 3: the REST mirror over real HTTP on loopback. The built server (`serve --http`,
+ * The REST mirror over real HTTP on loopback. The built server (`serve --http`,
  * stopped by pid), the real adb, one real Appium 3 for the file and the virtual device. Every
  * route once; REST and MCP (/mcp, 2026-07-28) give the same envelope for the same capability on
  * the same screen; refusals (no token, coordinates, a foreign device id, traversal ids) with the
@@ -165,7 +165,7 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(stack.device.currentScreen().screenId).toBe('settings_home');
 
     const tree = expectOk(await rest('GET', `/devices/${stack.serial}/tree`));
-    // Flat entries (issue 14): the selector keys beside the ref; no bounds unless asked for.
+    // Flat entries: the selector keys beside the ref; no bounds unless asked for.
     const apps = (tree.data.actions as { ref?: string; text?: string; bounds?: unknown }[]).find(
       (entry) => entry.text === 'Apps',
     );
@@ -254,7 +254,7 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     stack.device.setScreen('settings_home' as never);
     const clicks = stack.device.clicks().length;
     const logBefore = stack.device.log().length;
-    // include_bounds is an observing tool's output flag: an acting tool refuses it as a position (issue 14).
+    // include_bounds is an observing tool's output flag: an acting tool refuses it as a position.
     // A position inside a selector is the selector's refusal; one at the top is an argument the tool does not take.
     for (const [body, code] of [
       [{ selector: { x: 540, y: 1200 } }, 'INVALID_SELECTOR'],

@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 4, tasks over real HTTP on loopback: the built server (`serve --http`, stopped by
+ * Tasks over real HTTP on loopback: the built server (`serve --http`, stopped by
  * pid), the real adb, one real Appium 3 for the file and the virtual device. A flow task passes and
  * its evidence downloads; a failing one names its failed step; DELETE mid-step leaves no Appium
  * session and no lock; two tasks on one device run one after the other in the order they came; a
@@ -334,10 +334,10 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     await nothingLeft();
   }, 120_000);
 
-  it('curl: POST /agent/task as docs/usage.md shows it, then GET /task/{id}; a goal without a model is 503 MODEL_UNAVAILABLE', async () => {
+  it('curl: POST /agent/task as docs/guide/usage.md shows it, then GET /task/{id}; a goal without a model is 503 MODEL_UNAVAILABLE', async () => {
     stack.device.setScreen('settings_home' as never);
     const run = promisify(execFile);
-    // docs/usage.md's line: the flow file's text pasted into the body as it is.
+    // docs/guide/usage.md's line: the flow file's text pasted into the body as it is.
     const body = `{"device": "${stack.serial}", "flow": ${readFileSync(join(REPO_ROOT, 'docs', 'flows', 'example.json'), 'utf8')}}`;
     const posted = await run(
       'curl',

@@ -1,5 +1,5 @@
 /**
- * Tasks over HTTP (docs/contract.md, "Tasks"), beside the REST mirror and behind the same
+ * Tasks over HTTP (docs/reference/contract.md, "Tasks"), beside the REST mirror and behind the same
  * Host, Origin, bearer and body checks (HttpServer runs them before any route):
  *   POST /agent/task {device, flow} | {device, goal}  → 202 {ok, data: task, error: null}, the task runs in the background
  *   GET /task/{id}                                    → 200 {ok, data: task, error: null}

@@ -1,5 +1,5 @@
 /**
- * Issue 13 §5: the catalogue (the tools/list answer, as the bench's part 3 measures it: its JSON)
+ * The catalogue (the tools/list answer, as the bench's part 3 measures it: its JSON)
  * stays under 6,500 characters while the tools' parameters grow (refs, long press, scrolling).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

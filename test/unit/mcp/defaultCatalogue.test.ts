@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildHarness } from '../../support/fakes/harness.js';
 
 /**
- * Issue 16: with no toolset switched on, `tools/list` and the instructions are byte for byte
+ * With no toolset switched on, `tools/list` and the instructions are byte for byte
  * what they were before toolsets existed. The golden files were written from main before the
  * change (UPDATE_GOLDEN=1 rewrites them: only for a deliberate change of the contract).
  */

@@ -45,7 +45,7 @@ describe('MCP server', () => {
     const instructions = client.getInstructions() ?? '';
     expect(instructions).toContain('ui_get_tree');
     expect(instructions).toContain('selector');
-    // Issue 13: how to name a container, and what moved: false means.
+    // How to name a container, and what moved: false means.
     expect(instructions).toMatch(/ui_scroll .*`scrollables`.*moved: false/);
     expect(instructions).toContain('ui_session_open');
     expect(instructions).toMatch(/bounds.*audit/);
@@ -68,7 +68,7 @@ describe('MCP server', () => {
     const tap = tools.find((t) => t.name === 'ui_tap');
     expect(tap?.inputSchema.required).toEqual(['selector']);
     expect(Object.keys(tap?.inputSchema.properties ?? {})).toEqual(['selector', 'long_press', 'observe', 'session_id']);
-    // Issue 13 item 3: four directions and an optional container, named like ui_tap's target.
+    // Four directions and an optional container, named like ui_tap's target.
     const scroll = tools.find((t) => t.name === 'ui_scroll');
     expect(scroll?.inputSchema.required).toEqual(['direction']);
     expect(Object.keys(scroll?.inputSchema.properties ?? {})).toEqual([
@@ -87,7 +87,7 @@ describe('MCP server', () => {
     expect((scroll?.inputSchema.properties as Record<string, unknown>).selector).toEqual({ type: 'object' });
   });
 
-  it('keeps the whole tools/list result under 6,500 characters (issue 13)', async () => {
+  it('keeps the whole tools/list result under 6,500 characters', async () => {
     const { client } = await connected();
     const result = await client.listTools();
     const size = JSON.stringify(result).length;
@@ -171,7 +171,7 @@ describe('MCP server', () => {
     await expect(client.callTool({ name: 'ui.tap', arguments: {} })).rejects.toThrow(/Unknown tool.*ui_tap/);
   });
 
-  it('its own JSON-RPC errors reach the client with the "MCP error <code>:" prefix once, not twice (issue 11)', async () => {
+  it('its own JSON-RPC errors reach the client with the "MCP error <code>:" prefix once, not twice', async () => {
     const { client } = await connected();
     type Caught = Error & { code?: number };
     const caught = (promise: Promise<unknown>): Promise<Caught> =>

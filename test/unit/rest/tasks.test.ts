@@ -1,5 +1,5 @@
 /**
- * Tasks over the real HTTP server on loopback (issue 17 §4), the fakes behind it: a flow task runs
+ * Tasks over the real HTTP server on loopback, the fakes behind it: a flow task runs
  * in-process inside a flow on its device and leaves no session; a flow is refused with the flow
  * runner's own messages; a goal without an agent loop is MODEL_UNAVAILABLE; with one, the loop
  * sees only in-flow tools without session_id and cannot leave its flow; unknown ids are 404.

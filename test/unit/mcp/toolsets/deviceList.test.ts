@@ -56,7 +56,7 @@ class FakeDirectory implements DeviceDirectory {
     });
   }
   holderOf(identityKey: string): { pid: number; tool: string; since: string } | null {
-    // Keyed by the device's identity, not its serial (issue 15).
+    // Keyed by the device's identity, not its serial.
     return identityKey === 'avd:Pixel_8' ? { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' } : null;
   }
 }
