@@ -1,9 +1,9 @@
 # The harness and everything its test suite needs: Node 20, Debian's adb and the project.
 # `docker run --rm android-mcp-harness` runs the whole suite, virtual device included: no
-# Android SDK, no emulator and no Appium on the host. See docs/docker.md for what was verified.
+# Android SDK, no emulator and no Appium on the host. See docs/internals/docker.md for what was verified.
 #
 # BASE_IMAGE must be Debian bookworm with Node >= 20.19 on PATH. Where no registry is
-# reachable, build a local one (docs/docker.md) and pass --build-arg BASE_IMAGE=<it>.
+# reachable, build a local one (docs/internals/docker.md) and pass --build-arg BASE_IMAGE=<it>.
 ARG BASE_IMAGE=node:20-bookworm-slim
 FROM ${BASE_IMAGE}
 
@@ -25,7 +25,7 @@ COPY package.json package-lock.json ./
 COPY packages/virtual-device/package.json packages/virtual-device/
 ARG NPM_INSTALL="npm ci --no-audit --no-fund"
 # Behind a TLS-intercepting proxy, mount its CA bundle for the build only and name it here
-# (docs/docker.md); nothing of it stays in the image.
+# (docs/internals/docker.md); nothing of it stays in the image.
 ARG NODE_EXTRA_CA_CERTS
 RUN ${NPM_INSTALL}
 COPY . .

@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 1)}\n`);
   writeFileSync(join(RESULTS_DIR, 'latest.md'), renderMarkdown(results));
   log(`wrote ${join('bench', 'results', 'latest.md')} and latest.json`);
-  // The headline ratios as a picture (docs/performance.md links the copy committed under docs/).
+  // The headline ratios as a picture (docs/internals/performance.md links the copy committed under docs/).
   const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).then(
     (r) => r.stdout.trim(),
     () => 'unknown',

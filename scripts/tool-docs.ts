@@ -1,5 +1,5 @@
 /**
- * The tool tables of README.md and docs/contract.md, written from the tool declarations (name,
+ * The tool tables of README.md and docs/reference/contract.md, written from the tool declarations (name,
  * toolset, parameters with their descriptions, annotations, what the answer holds), the way
  * microsoft/playwright-mcp writes its README's tool list. Only the text between each block's
  * markers is this script's; everything around it is hand-written.
@@ -151,8 +151,8 @@ export function toolsetTable(tools: readonly ToolFacts[]): string {
 
 export const BLOCKS: readonly Block[] = [
   { file: 'README.md', marker: 'tools', render: readmeTable },
-  { file: 'docs/contract.md', marker: 'tools', render: contractSections },
-  { file: 'docs/contract.md', marker: 'toolsets', render: toolsetTable },
+  { file: 'docs/reference/contract.md', marker: 'tools', render: contractSections },
+  { file: 'docs/reference/contract.md', marker: 'toolsets', render: toolsetTable },
 ];
 
 /** Each file as its blocks would make it, with the files whose text differs. */

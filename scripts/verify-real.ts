@@ -6,7 +6,7 @@
  *   1. preflight: adb found, ANDROID_UDID (default emulator-5554) listed as "device", booted,
  *      and not this project's virtual device;
  *   2. the real-device checks: each read-only command of the closed list, its raw output kept
- *      and read by the harness's own parsers (docs/device-quirks.md describes what they expect);
+ *      and read by the harness's own parsers (docs/internals/device-quirks.md describes what they expect);
  *   3. the oracle and the toolsets end to end (ANDROID_MCP_E2E_TARGET=emulator);
  *   4. the reference flows of docs/flows/ through `node dist/index.js flow`;
  *   5. report.md (+ report.json) and the evidence under the output folder.

@@ -33,7 +33,7 @@ export { PROTECTED_CAPABILITIES } from './config/capabilities.js';
 export interface HarnessConfig {
   /** ANDROID_UDID, else the default serial (used only when no device list can be read: fakes). */
   readonly udid: string;
-  /** True when ANDROID_UDID was set: that device is the default. Unset: discovery (docs/contract.md, "Many devices"). */
+  /** True when ANDROID_UDID was set: that device is the default. Unset: discovery (docs/reference/contract.md, "Many devices"). */
   readonly udidExplicit: boolean;
   readonly allowSerials: readonly string[];
   readonly appiumUrl: string;
@@ -66,7 +66,7 @@ export interface HarnessConfig {
   readonly model: ModelConfig | null;
   /** ANDROID_MCP_REMOTE=1: observation and launches through the WebDriver session; null: local adb, as before. */
   readonly remote: RemoteConfig | null;
-  /** ANDROID_MCP_TRACE and its bounds: the trace this process writes (docs/contract.md, "Traces"); absent: none. */
+  /** ANDROID_MCP_TRACE and its bounds: the trace this process writes (docs/reference/contract.md, "Traces"); absent: none. */
   readonly trace?: TraceConfig;
 }
 

@@ -134,7 +134,7 @@ export interface Container {
   readonly tools: readonly ToolDefinition[];
   /** Every device this process has bound. */
   readonly bindings: DeviceBindings;
-  /** The configured device's UI session, kept session and gate (tests on the fakes: no identity to read). */
+  /** The configured device's UI session, warm session and gate (tests on the fakes: no identity to read). */
   readonly sessions: UiSessions;
   /** The session kept after an action without session_id. */
   readonly warm: WarmSession;
@@ -152,12 +152,12 @@ export interface Container {
   readonly tasks: ContainerTasks;
   /** Runs `{goal}` tasks; null when no model is configured: such a task is refused. */
   readonly goalRunner: GoalRunner | null;
-  /** The session's trace and the tasks' (docs/contract.md, "Traces"). */
+  /** The session's trace and the tasks' (docs/reference/contract.md, "Traces"). */
   readonly traces: Traces;
   /** What the REST mirror calls (`serve --http`): the objects above, handed over, not looked up. */
   readonly restMirror: RestMirrorParts;
   /**
-   * Closes the open UI session, the kept per-action session and those of running actions, then
+   * Closes the open UI session, the warm session and those of running actions, then
    * Appium if it is ours, then the MCP server. Bounded.
    */
   shutdown(): Promise<void>;
@@ -228,7 +228,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     holdBoard,
     logger,
   );
-  // One binding per device identity: its own gate, lock, UI session, kept session and Appium sessions.
+  // One binding per device identity: its own gate, lock, UI session, warm session and Appium sessions.
   const bind = (serial: string, identity: DeviceIdentity): DeviceBinding => {
     const custom = overrides.forDevice?.(serial);
     // Remote mode reads through the binding's own sessions, which exist only further down.

@@ -83,7 +83,7 @@ export function screenOf(tree: UiTree): { width: number; height: number } {
   return { width: right, height: bottom };
 }
 
-/** The envelope (docs/contract.md, "The envelope") whose JSON is the text block and which is also the structuredContent. */
+/** The envelope (docs/reference/contract.md, "The envelope") whose JSON is the text block and which is also the structuredContent. */
 export function envelopeFor<S extends WireSummary>(summary: S): Envelope<S> {
   return {
     ok: true,

@@ -94,7 +94,7 @@ async function loadTestSupport(): Promise<TestSupport | null> {
   return (await import(pathToFileURL(entry).href)) as TestSupport;
 }
 
-/** An offered action as the summary sends it (docs/summary.md): flat, absent fields have their default. */
+/** An offered action as the summary sends it (docs/reference/summary.md): flat, absent fields have their default. */
 type WireAction = WireActionEntry;
 const nameOf = (a: WireAction): string => nameOfEntry(a);
 const roleOf = (a: WireAction): string => a.role ?? 'button';

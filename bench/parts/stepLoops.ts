@@ -257,7 +257,7 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
     };
     for (const loop of loopsOf(env.client, env.baseline?.client)) {
       if (loop.client !== env.client) {
-        // Loop (c) left the current server's kept session holding the device (and its lock, across
+        // Loop (c) left the current server's warm session holding the device (and its lock, across
         // processes): a UI session opened and closed there closes it first (not timed, not counted).
         const release = await sessionOf(env.client);
         if (release) await call(env.client, 'ui_session_close', { session_id: release });

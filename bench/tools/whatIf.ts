@@ -2,7 +2,7 @@
  * `node --import tsx bench/tools/whatIf.ts`: what each step of the flat shape saved (the `undo` rows put one back)
  * and what each change not adopted would save, measured as part 1 measures the summary (text block, refs from one
  * registry, ../shared/fixtures), each applied alone to the default answer, then the ones not adopted together.
- * docs/performance.md quotes the table; nothing here ships.
+ * docs/internals/performance.md quotes the table; nothing here ships.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
  * the virtual device's UiAutomator2 server and compares what it answers with what the real server
  * answered: the HTTP status, the error name (`value.error`) and the JSON shape of `value` (keys
  * and types, never values). Prints `N exchanges, M match`; exits 1 when an exchange neither
- * matches nor is listed in test/fixtures/uia2-not-reproducible.json (docs/device-quirks.md says why).
+ * matches nor is listed in test/fixtures/uia2-not-reproducible.json (docs/internals/device-quirks.md says why).
  *
  * No adb and no Appium: the server is reached in-process through the device's `tcp:6790` streams,
  * which is the same HTTP server `adb forward` reaches. Two devices serve two screens: one with a

@@ -49,7 +49,7 @@ export interface OperationResult {
 
 /**
  * The single error boundary: every call gets a fresh operation id and comes back as the
- * one envelope (docs/contract.md, "The envelope"). Anything unclassified becomes INTERNAL_ERROR, logged to
+ * one envelope (docs/reference/contract.md, "The envelope"). Anything unclassified becomes INTERNAL_ERROR, logged to
  * stderr with its cause and never shown to the model beyond the operation id.
  */
 export class OperationRunner {

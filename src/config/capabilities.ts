@@ -26,7 +26,7 @@ const VENDOR_CAPABILITY = /^[A-Za-z][A-Za-z0-9_-]*:[A-Za-z][A-Za-z0-9_-]*$/;
 
 /**
  * Outside remote mode only `appium:` keys; in remote mode also a device farm's own `vendor:options`
- * (a farm reads its credentials and device choice there: docs/many-devices.md).
+ * (a farm reads its credentials and device choice there: docs/guide/many-devices.md).
  */
 export function readCapabilities(
   env: NodeJS.ProcessEnv,

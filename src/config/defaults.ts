@@ -16,20 +16,20 @@ export const CONFIG_DEFAULTS = Object.freeze({
   udid: 'emulator-5554',
   appiumUrl: 'http://127.0.0.1:4723',
   // A model thinks for tens of seconds between calls, minutes when it uses tools of its own;
-  // a UI session holds the device meanwhile (docs/configuration.md, "Why a 300 s session lease").
+  // a UI session holds the device meanwhile (docs/reference/configuration.md, "Why a 300 s session lease").
   sessionIdleTimeoutSeconds: 300,
   // The next action without session_id reuses the session instead of paying a session
   // start (~1.6 s, seconds on an emulator); another process waits at most this long for the device
-  // (docs/configuration.md, "Why a 30 s warm session").
+  // (docs/reference/configuration.md, "Why a 30 s warm session").
   warmSessionTimeoutSeconds: 30,
   actionTimeoutSeconds: 90,
   connectTimeoutSeconds: 120,
   // A goal task: enough tool calls for a few screens of a task, bounded in time so a
-  // model that loops cannot hold the device for long (docs/configuration.md).
+  // model that loops cannot hold the device for long (docs/reference/configuration.md).
   agentMaxSteps: 30,
   agentTimeoutSeconds: 600,
   artifactsDir: 'artifacts',
-  // A screenshot is 0.1 to 1 MB; either bound keeps hours of use (docs/configuration.md, "Evidence retention").
+  // A screenshot is 0.1 to 1 MB; either bound keeps hours of use (docs/reference/configuration.md, "Evidence retention").
   artifactsMaxFiles: 500,
   artifactsMaxMb: 200,
   traceKeep: 50,

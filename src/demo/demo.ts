@@ -143,7 +143,9 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
       connection: { serverScript, env, cwd: process.cwd() },
       log: (line) => summary.push(line),
     });
-    for (const line of summary) out(line);
+    // The summary's own evidence and trace lines are left out: both are printed below, once each,
+    // the trace with commands that run from here (the summary names the installed bin, not on PATH in a checkout).
+    for (const line of summary) if (!/^(evidence \(|trace: )/.test(line)) out(line);
     if (report.evidence.length > 0) {
       out('');
       out('Evidence PNGs (open them to see each step):');
@@ -154,7 +156,9 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
       // Every call of the run, step by step with its screenshots: the page a person opens.
       try {
         const page = writeViewer(path.resolve(process.cwd(), report.trace));
+        const cli = harnessCommand(serverScript);
         out('');
+        out(`Replay it as a flow file: ${cli} trace export ${report.trace} --format flow`);
         out(`Trace viewer (open it in a browser): ${page}`);
       } catch (error) {
         say(`the trace viewer could not be written: ${(error as Error).message}`);
@@ -170,6 +174,13 @@ export async function runDemo(options: { flowFile?: string; out?: (line: string)
       'stopped everything the demo started (virtual device, adb server; the harness and its Appium exited with their stdin)',
     );
   }
+}
+
+/** How to run the harness's CLI from here: `node dist/index.js` in a checkout, the absolute path elsewhere. */
+function harnessCommand(serverScript: string): string {
+  const relative = path.relative(process.cwd(), serverScript);
+  const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : serverScript;
+  return `node ${shown.includes(' ') ? JSON.stringify(shown) : shown}`;
 }
 
 async function main(): Promise<void> {

@@ -114,7 +114,7 @@ export async function checkAppium(
   }
 }
 
-/** A Selenium Grid hub at APPIUM_URL: fine when it can start a session now (docs/usage.md, "Through a Selenium Grid"). */
+/** A Selenium Grid hub at APPIUM_URL: fine when it can start a session now (docs/guide/usage.md, "Through a Selenium Grid"). */
 function gridCheck(grid: SeleniumGridEndpointStatus, url: string): CheckResult {
   const nodes = grid.nodes
     ? `${grid.nodes.total} node(s), ${grid.nodes.up} up, ${grid.nodes.available} available`
@@ -126,7 +126,7 @@ function gridCheck(grid: SeleniumGridEndpointStatus, url: string): CheckResult {
     status: 'miss',
     summary,
     remedy:
-      'Start a relay node to your Appium (docs/usage.md, "Through a Selenium Grid"), check that each node\'s Appium answers /status, or wait until the sessions the Grid holds end.',
+      'Start a relay node to your Appium (docs/guide/usage.md, "Through a Selenium Grid"), check that each node\'s Appium answers /status, or wait until the sessions the Grid holds end.',
   };
 }
 

@@ -67,7 +67,7 @@ export async function discoverDevice(
     status: 'advisory',
     summary: `ANDROID_UDID is unset and ${online.length} allowed devices are online (${online.map((d) => d.serial).join(', ')}): a call that names none is DEVICE_AMBIGUOUS`,
     remedy:
-      'Set ANDROID_UDID to the device calls without a UI session should use, or open UI sessions with ui_session_open {device} (docs/many-devices.md). The device checks below need one device.',
+      'Set ANDROID_UDID to the device calls without a UI session should use, or open UI sessions with ui_session_open {device} (docs/guide/many-devices.md). The device checks below need one device.',
   };
 }
 

@@ -63,7 +63,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
       status: 'miss',
       summary: warnings.join(' '),
       remedy:
-        'Fix or unset the environment variables named above (see docs/usage.md for each variable and its default).',
+        'Fix or unset the environment variables named above (see docs/reference/configuration.md for each variable and its default).',
     });
   } else {
     add({ name: 'config', status: 'ok', summary: describeConfig(config) });
@@ -71,7 +71,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   add(await checkEvidenceDir(config.artifactsDir));
   add(await checkJava(options));
   if (config.remote) {
-    // Remote mode: the harness runs no adb; the device is the endpoint's (docs/contract.md, "Remote mode").
+    // Remote mode: the harness runs no adb; the device is the endpoint's (docs/reference/contract.md, "Remote mode").
     const why = 'remote mode (ANDROID_MCP_REMOTE=1): the device is reached through APPIUM_URL, adb is not used';
     for (const name of ['adb', 'serial', 'device', 'android', 'app'])
       add({ name, status: 'skipped', summary: `skipped: ${why}` });

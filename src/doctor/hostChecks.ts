@@ -60,7 +60,7 @@ export function checkDependencies(packageRoot: string, appiumUrlExplicit: boolea
       status: 'miss',
       summary: `missing: ${blocking.join(', ')}`,
       remedy:
-        'Reinstall the harness: `npm ci` in a checkout (then `npm run build`), or install its tarball again (`npm install -g ./android-mcp-harness-<version>.tgz`; the package is not on npm yet, see docs/usage.md).',
+        'Reinstall the harness: `npm ci` in a checkout (then `npm run build`), or install its tarball again (`npm install -g ./android-mcp-harness-<version>.tgz`; the package is not on npm yet, see docs/guide/usage.md).',
     };
   }
   const note =

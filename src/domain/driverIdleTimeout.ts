@@ -11,7 +11,7 @@ export const DRIVER_IDLE_MARGIN_MS = 30_000;
  *
  * The harness goes silent on a session for at most:
  * - `heldIdleMs` between two calls: a UI session's idle lease (every call renews it at its start and
- *   at its end, and its first driver command follows at once); 0 for a per-action session,
+ *   at its end, and its first driver command follows at once); 0 for a warm session,
  *   which is closed as soon as its action ends;
  * - one action ceiling inside a call: the adb reads that run between two driver commands are
  *   each bounded by it, and a call past it voids the UI session and closes its driver session.

@@ -9,7 +9,7 @@ export interface EvidenceRef {
   readonly artifact_id: string;
 }
 
-/** The one shape of every answer, success or failure (docs/contract.md, "The envelope"). */
+/** The one shape of every answer, success or failure (docs/reference/contract.md, "The envelope"). */
 export interface Envelope<D extends object = Record<string, unknown>> {
   readonly ok: boolean;
   readonly operation_id: string;

@@ -1,5 +1,5 @@
 /**
- * The closed set of error codes a client can receive (docs/contract.md, "Error codes"). Every
+ * The closed set of error codes a client can receive (docs/reference/contract.md, "Error codes"). Every
  * failure that crosses the MCP boundary is one of these.
  */
 export const ERROR_CODES = [

@@ -2,7 +2,7 @@
  * The two safety guards, the device guard (checkSerial) and the endpoint guard (checkAppiumUrl).
  * Both run before anything is sent anywhere: the harness only drives emulators (or serials the
  * user opted into) and only talks to an Appium on this machine (or, in remote mode, over https).
- * Where each runs is written in docs/contract.md, "Order of checks in every call".
+ * Where each runs is written in docs/reference/contract.md, "Order of checks in every call".
  */
 import { HarnessError } from './errors.js';
 
@@ -98,7 +98,7 @@ export function checkAppiumUrl(url: string, remote = false): URL {
       'APPIUM_UNAVAILABLE',
       `APPIUM_URL must be http: on 127.0.0.1, localhost or [::1]; '${printable(shownUrl(url))}' is refused. ` +
         'Run Appium on this machine (npx appium --address 127.0.0.1 --port 4723) and point APPIUM_URL at it, ' +
-        'or set ANDROID_MCP_REMOTE=1 for an https: Grid or device farm (docs/many-devices.md, "Remote mode").',
+        'or set ANDROID_MCP_REMOTE=1 for an https: Grid or device farm (docs/guide/many-devices.md, "Remote mode").',
     );
   }
   return parsed;

@@ -197,7 +197,7 @@ export interface AutomationSession {
 
 /**
  * The closed list of `mobile:` commands remote mode sends, each with the arguments it
- * takes, as appium-android-driver's execute-method-map names them (docs/device-quirks.md,
+ * takes, as appium-android-driver's execute-method-map names them (docs/internals/device-quirks.md,
  * "Remote mode: the driver's commands"). Nothing else is ever sent through `execute`: no
  * `mobile: shell`, no text a model wrote, no coordinates.
  */

@@ -1,7 +1,7 @@
 /**
  * The one sanitiser of text a client may see. Messages reach a model, so they never carry a host
  * path, a stack trace, credentials written into a URL, or text the user typed ("The envelope" in
- * docs/contract.md). Relative paths (`artifacts/<id>`), URLs and the WebDriver
+ * docs/reference/contract.md). Relative paths (`artifacts/<id>`), URLs and the WebDriver
  * endpoints the harness talks about (`/status`) are kept: they say nothing about the host.
  *
  * Every message goes through every rule. A foreign message (Appium's, webdriverio's, a Selenium

@@ -49,7 +49,7 @@ function isCoordinateKey(key: string): boolean {
 export const POSITION_OUTPUT_FLAG = 'include_bounds';
 
 /**
- * Every call's argument names, over stdio, HTTP and REST alike (the first of docs/contract.md's
+ * Every call's argument names, over stdio, HTTP and REST alike (the first of docs/reference/contract.md's
  * "Order of checks in every call"): a call may carry only the tool's own argument names, so a
  * misspelt `sesion_id` or a `bounds` cannot look accepted while being ignored. A name that would
  * carry a position gets the reason (the model never sends coordinates) beside the names the tool

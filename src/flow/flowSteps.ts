@@ -1,5 +1,5 @@
 /**
- * Which tools a flow's step may name (docs/usage.md, "Reference flows"): every tool that acts
+ * Which tools a flow's step may name (docs/guide/usage.md, "Reference flows"): every tool that acts
  * inside a UI session (it takes session_id, the runner injects it) and does not manage that session,
  * plus the waiting tools, of a toolset the server that runs the flow serves.
  *

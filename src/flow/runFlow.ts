@@ -7,7 +7,7 @@
  */
 import type { FlowFile } from './flowFile.js';
 
-/** The envelope (docs/contract.md, "The envelope"), as read back from a tool result. */
+/** The envelope (docs/reference/contract.md, "The envelope"), as read back from a tool result. */
 export interface FlowEnvelope {
   readonly ok: boolean;
   readonly operation_id?: string;

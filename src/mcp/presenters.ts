@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationResult } from '../application/OperationRunner.js';
 
 /**
- * The envelope (docs/contract.md, "The envelope") as `structuredContent` and, for clients that only read
+ * The envelope (docs/reference/contract.md, "The envelope") as `structuredContent` and, for clients that only read
  * text, the same object as compact JSON in one text block (every byte costs tokens).
  * screen_capture adds its scaled picture as an image block.
  */

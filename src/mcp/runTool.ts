@@ -6,7 +6,7 @@ import type { PreparedCall, ToolDefinition, ToolFacts } from './ToolDefinition.j
 /**
  * One tool call through the one error boundary: what tools/call runs, and what the REST mirror
  * runs for the same capability (src/rest/), so both answer the same envelope, byte for byte.
- * The argument names are checked first (docs/contract.md, "Order of checks in every call"): a name
+ * The argument names are checked first (docs/reference/contract.md, "Order of checks in every call"): a name
  * the tool does not declare is refused before the tool's own validation, the gate, adb or Appium.
  * Then every value is parsed by the tool's declared arguments, still before anything is reached;
  * a refusal of either becomes the call's envelope in the runner. Every call, whoever made it,

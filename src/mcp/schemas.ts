@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OFFERED_SELECTOR_KEYS, type SelectorKey } from '../domain/selectors/selector.js';
 
 /**
- * The shapes published to the model. They describe; the domain validates (docs/contract.md, "Error codes"),
+ * The shapes published to the model. They describe; the domain validates (docs/reference/contract.md, "Error codes"),
  * so every rule that matters also holds for a client that ignores these schemas.
  */
 function selectorTerm() {
@@ -16,7 +16,7 @@ function selectorTerm() {
 // the domain checks it.
 // Only the keys ui_get_tree offers are listed: the hand-written ones (text_starts_with, class_name,
 // resource_id_matches, state flags, instance…) are accepted all the same and documented for flow
-// files (docs/contract.md, "Selectors written by hand"), since the catalogue is paid on every connect.
+// files (docs/reference/contract.md, "Selectors written by hand"), since the catalogue is paid on every connect.
 export const selectorSchema = z
   .object({ ref: z.string().optional(), ...selectorTerm(), within: z.object({}).optional() })
   .describe("{ref} alone, or an entry's selector keys from ui_get_tree, unchanged");
@@ -56,9 +56,9 @@ function withoutEmptyProperties(node: unknown): unknown {
 }
 
 /**
- * Every tool answers this envelope (docs/contract.md, "The envelope"), success or failure (`data` is `{}` on failure).
+ * Every tool answers this envelope (docs/reference/contract.md, "The envelope"), success or failure (`data` is `{}` on failure).
  * Published as its required keys only: it is repeated on all twelve tools, and the property
- * shapes (spelled out in docs/contract.md, "Tools") would triple the catalogue's size for no decision a
+ * shapes (spelled out in docs/reference/contract.md, "Tools") would triple the catalogue's size for no decision a
  * client makes. Still honest: every answer, success or failure, has exactly these keys.
  */
 export const ENVELOPE_OUTPUT_SCHEMA = Object.freeze({

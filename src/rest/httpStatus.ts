@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../domain/errors.js';
 
 /**
- * The HTTP status of a REST answer whose envelope failed (docs/contract.md, "The REST mirror").
+ * The HTTP status of a REST answer whose envelope failed (docs/reference/contract.md, "The REST mirror").
  * A Record over every code, so a new code cannot be added without deciding its status here.
  */
 export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze({
@@ -27,7 +27,7 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   EMULATOR_UNAVAILABLE: 503,
   APPIUM_UNAVAILABLE: 503,
   UI_TREE_UNAVAILABLE: 503,
-  // A goal task without a model endpoint configured (docs/contract.md, "Goal tasks"): the server cannot serve it as set up.
+  // A goal task without a model endpoint configured (docs/reference/contract.md, "Goal tasks"): the server cannot serve it as set up.
   MODEL_UNAVAILABLE: 503,
   // Remote mode: the tool needs local adb, which this server does not have for the device.
   NOT_AVAILABLE_REMOTELY: 501,

@@ -12,7 +12,7 @@ import type { ToolDefinition } from '../mcp/ToolDefinition.js';
 import { STATUS_BY_ERROR_CODE } from './httpStatus.js';
 import type { RestOperation } from './operations.js';
 
-/** The envelope every operation answers (docs/contract.md, "Tools", gives each tool's `data`). */
+/** The envelope every operation answers (docs/reference/contract.md, "Tools", gives each tool's `data`). */
 const envelopeSchema = z
   .object({
     ok: z.boolean(),
@@ -165,7 +165,7 @@ export function openApiDocument(
       title: 'android-mcp-harness REST mirror',
       version,
       description:
-        'The MCP tools of android-mcp-harness over plain HTTP: each operation calls its tool and answers its envelope (docs/contract.md §13).',
+        'The MCP tools of android-mcp-harness over plain HTTP: each operation calls its tool and answers its envelope (docs/reference/contract.md, "The REST mirror").',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],

@@ -70,7 +70,7 @@ export function restRoute(options: RestMirrorOptions): HttpRoute {
     if (!found) {
       if (candidates.length > 0)
         return methodNotAllowed(res, candidates.map(({ operation }) => operation.method).join(', '));
-      return sendJson(res, 404, { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Not found: ${REST_HINT}` } });
+      return sendJson(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: `Not found: ${REST_HINT}` } });
     }
     const { operation, tool } = found;
     const params = matchPath(operation.path, pathname) ?? {};

@@ -1,6 +1,6 @@
 /**
  * `android-mcp-harness trace view DIR` and `trace export DIR --format flow|wdio [--out FILE]`:
- * the viewer page and the replays of a trace folder (docs/contract.md, "Traces"). Each prints the path
+ * the viewer page and the replays of a trace folder (docs/reference/contract.md, "Traces"). Each prints the path
  * of what it wrote on stdout (this CLI's output); warnings and errors go to stderr.
  */
 import { writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Reads a trace folder back (docs/contract.md, "Traces") for the viewer and the exporters: the lines of
+ * Reads a trace folder back (docs/guide/traces.md) for the viewer and the exporters: the lines of
  * `trace.jsonl` checked at the boundary, and for each call the summary the model had read and the
  * screen it acted on. A last line cut by a crash is skipped, never a reason to refuse the rest.
  */
@@ -80,7 +80,7 @@ export function readTrace(dir: string): Trace {
   const file = path.join(dir, TRACE_FILE);
   if (!existsSync(file) || !statSync(file).isFile()) {
     throw new TraceReadError(
-      `${dir} is not a trace folder: it has no ${TRACE_FILE}. Traces are under the artifacts directory's traces/ folder (docs/contract.md, "Traces").`,
+      `${dir} is not a trace folder: it has no ${TRACE_FILE}. Traces are under the artifacts directory's traces/ folder (docs/guide/traces.md).`,
     );
   }
   const lines = readFileSync(file, 'utf8').split('\n');

@@ -1,6 +1,6 @@
 /**
  * The goal runner the configuration asks for, or null when no model is configured (a `{goal}` task
- * is then refused: docs/contract.md, "Goal tasks"). The container calls this once at start.
+ * is then refused: docs/reference/contract.md, "Goal tasks"). The container calls this once at start.
  */
 import { AgentLoop } from '../application/agent/AgentLoop.js';
 import type { ModelPort } from '../application/agent/ModelPort.js';

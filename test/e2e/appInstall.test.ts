@@ -1,5 +1,5 @@
 /**
- * Issue 16, app_install end to end: first what the virtual device's package manager answers
+ * app_install end to end: first what the virtual device's package manager answers
  * the real Debian adb client (a streamed install over abb_exec), then the harness over real
  * stdio (the built bin) with ANDROID_MCP_TOOLSETS=apps and ANDROID_MCP_APK_DIR set to a temp
  * folder holding real APKs from node_modules and hostile files. Real Appium runs beside it.
@@ -33,7 +33,7 @@ function ok(answer: ToolAnswer): WireEnvelope {
   return answer.envelope;
 }
 
-describeWithAdb('app_install (issue 16) through the real adb on the virtual device', () => {
+describeWithAdb('app_install through the real adb on the virtual device', () => {
   beforeAll(async () => {
     ensureBuilt();
     fixture = makeApkFolder();

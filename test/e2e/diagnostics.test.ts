@@ -1,5 +1,5 @@
 /**
- * Issue 16 §5, end to end: app_logs and app_crashes over real stdio (the built bin, the SDK
+ * End to end: app_logs and app_crashes over real stdio (the built bin, the SDK
  * Client) through the real adb on the virtual device, with ANDROID_MCP_TOOLSETS=diagnostics.
  * First the device's raw logcat through the real adb, then the harness's answer. The crash is
  * the scenario's scripted one (the Clock's Add alarm), reached with ui_tap as a model would.
@@ -26,10 +26,10 @@ function ok(answer: ToolAnswer): WireEnvelope {
   return answer.envelope;
 }
 
-(ON_EMULATOR ? describe.skip : describeWithAdb)('diagnostics toolset (issue 16) on the virtual device', () => {
+(ON_EMULATOR ? describe.skip : describeWithAdb)('diagnostics toolset on the virtual device', () => {
   beforeAll(async () => {
     stack = await startStack({ label: 'diagnostics' });
-    // The kept session would hold UiAutomation after ui_tap; these reads need none, but app_open dumps.
+    // The warm session would hold UiAutomation after ui_tap; these reads need none, but app_open dumps.
     harness = await startHarness(
       stack.harnessEnv({ ANDROID_MCP_TOOLSETS: 'diagnostics', ANDROID_MCP_WARM_SESSION_TIMEOUT: '0' }),
     );

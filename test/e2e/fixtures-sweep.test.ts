@@ -1,7 +1,7 @@
 /**
- * The fixtures sweep through the whole stack (issue 4): every real dump in ../shared/fixtures
+ * The fixtures sweep through the whole stack: every real dump in ../shared/fixtures
  * is shown by the virtual device as a static screen, `ui_get_tree` summarises it (through
- * `uiautomator dump`), and every offered entry is tapped by its ref (issue 13: ambiguous ones and
+ * `uiautomator dump`), and every offered entry is tapped by its ref (ambiguous ones and
  * those without selector included), and every enabled, unambiguous, uncovered selector by itself,
  * over real stdio → the built server → real adb → real Appium 3 + UiAutomator2, in ONE flow per dump.
  * An entry no tap can reach (not_actionable) must come without a ref, and its selector is refused.
@@ -141,7 +141,7 @@ const title = ON_EMULATOR
       expect(treeAnswer.envelope.ok, JSON.stringify(treeAnswer.envelope).slice(0, 1000)).toBe(true);
       const summary = treeAnswer.envelope.data as unknown as WireSummary;
       expect(summary.foreground_package).toBe(staticPackage);
-      // Every entry by its ref (issue 13: ambiguous ones and those without selector included),
+      // Every entry by its ref (ambiguous ones and those without selector included),
       // and every ready entry by its selector as well (the summary's first promise). An entry no
       // tap can reach says so (not_actionable) and has no ref: its selector, if any, is refused.
       const unreachable = summary.actions.filter((entry) => entry.not_actionable !== undefined);

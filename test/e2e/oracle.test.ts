@@ -1,5 +1,5 @@
 /**
- * The oracle of CONTRACT §10, end to end: an MCP client over real stdio → `node dist/index.js`
+ * The oracle of the contract, end to end: an MCP client over real stdio → `node dist/index.js`
  * → the real adb → a real Appium 3 + UiAutomator2 → the virtual device (default), or a real
  * emulator with ANDROID_MCP_E2E_TARGET=emulator. One test per row, named after it; each checks
  * the envelopes AND, on the virtual device, the device's own log (what really reached it).
@@ -7,7 +7,7 @@
  *
  * One private adb server, one device and one Appium for the whole file; the main harness
  * process is shared by the rows, a second one runs with a 2 s ceiling, and short-lived ones
- * carry refused configurations. docs/verification.md explains each row.
+ * carry refused configurations. docs/internals/verification.md explains each row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_DEFAULTS } from '../../src/config.js';
@@ -43,7 +43,7 @@ const APP_PACKAGE = process.env.ANDROID_MCP_E2E_APP || (ON_EMULATOR ? 'com.andro
 const SETTINGS = 'com.android.settings';
 
 /**
- * Shell commands the four observers may send (CONTRACT §8, read-only entries), as the device logs
+ * Shell commands the four observers may send (the closed adb list, read-only entries), as the device logs
  * them. The closed list grew by two read-only entries the observers use: `dumpsys power` (issue
  * 12, whether the screen is awake, in `emulator_get_status`) and `getprop` with no argument (issue
  * 15, the device's identity for its lock, read once per device). Both change nothing.
@@ -51,7 +51,7 @@ const SETTINGS = 'com.android.settings';
 const READ_ONLY_SHELL =
   /^(?:shell_v2|shell|exec): (?:getprop(?: '?(?:sys\.boot_completed|ro\.build\.version\.release|ro\.product\.model)'?)?|pm '?list'? '?packages'?|wm '?density'?|dumpsys '?(?:window|power)'?|uiautomator '?dump'? '?\/dev\/tty'?|screencap '?-p'?)$/;
 
-/** Every acting tool answers the screen it left (docs/contract.md §2, "The screen after an action"): a read, whole or a diff. */
+/** Every acting tool answers the screen it left (docs/reference/contract.md §2, "The screen after an action"): a read, whole or a diff. */
 const AFTER: unknown = expect.objectContaining({ read: expect.stringMatching(/^r[0-9a-z]+$/) as unknown });
 
 let stack: E2eStack;
@@ -91,7 +91,7 @@ function expectError(answer: ToolAnswer, code: string): WireEnvelope {
   return answer.envelope;
 }
 
-/** With the bounds (include_bounds, issue 14): the oracle checks each click against the rectangle the summary advertised. */
+/** With the bounds (include_bounds): the oracle checks each click against the rectangle the summary advertised. */
 async function tree(h: HarnessProcess, args: Record<string, unknown> = {}): Promise<WireSummary> {
   const answer = await h.call('ui_get_tree', { include_bounds: true, ...args });
   return expectOk(answer).data as unknown as WireSummary;
@@ -119,12 +119,12 @@ async function sessionsSettle(expected: readonly string[], timeoutMs = 10_000): 
 }
 
 /**
- * The lease of the session a harness keeps after an action without session_id (issue 14,
+ * The lease of the session a harness keeps after an action without session_id (
  * ANDROID_MCP_WARM_SESSION_TIMEOUT, 30 s by default): short here, so a row can wait it out.
  */
 const WARM_LEASE_S = 3;
 
-/** Waits until Appium holds `expected` again: every kept per-action session's lease has run out. */
+/** Waits until Appium holds `expected` again: every warm session's lease has run out. */
 async function warmLeasesEnded(expected: readonly string[] = []): Promise<void> {
   const left = await sessionsSettle(expected, (WARM_LEASE_S + 7) * 1000);
   expect(left, 'a kept per-action session outlived its lease').toEqual(expected);
@@ -152,7 +152,7 @@ async function settingsHome(): Promise<void> {
   expectOk(await harness.call('app_open', { package_name: SETTINGS }));
 }
 
-describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' : 'virtual device'}`, () => {
+describeWithAdb(`oracle on the ${ON_EMULATOR ? 'real emulator' : 'virtual device'}`, () => {
   beforeAll(async () => {
     stack = await startStack({ label: 'oracle' });
     harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_WARM_SESSION_TIMEOUT: String(WARM_LEASE_S) }));
@@ -212,7 +212,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     const raw = answers[2]?.envelope.data.ui_tree;
     expect(typeof raw === 'string' && raw.includes('<hierarchy')).toBe(true);
     expect(answers[1]?.envelope.data.ui_tree).toBeUndefined();
-    // Issue 14: no rectangle in the answer unless asked for (include_bounds), on actions and scrollables alike.
+    // No rectangle in the answer unless asked for (include_bounds), on actions and scrollables alike.
     const plain = answers[1]!.envelope.data as unknown as WireSummary;
     expect(plain.actions.length).toBeGreaterThan(0);
     expect([...plain.actions, ...(plain.scrollables ?? [])].filter((e) => e.bounds !== undefined)).toEqual([]);
@@ -247,7 +247,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       expect(treeAfter.actions.map(nameOf)).toEqual(treeBefore?.actions.map(nameOf));
     }
 
-    // Issue 14: after an action without session_id its session is kept for the lease. Observing
+    // After an action without session_id its session is kept for the lease. Observing
     // meanwhile reads through it (no dump, which would break it), opens no session, changes nothing.
     expectOk(await harness.call('ui_tap', { selector: selectorOf(offered(await tree(harness), 'Apps')) }));
     const kept = await stack.appium.sessionIds();
@@ -430,7 +430,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       expectOk(await harness.call('ui_session_close', { session_id: sessionId }));
     }
 
-    // Issue 14: the session kept after an action holds the device for other processes until its
+    // The session kept after an action holds the device for other processes until its
     // lease ends; they get EMULATOR_BUSY naming this one, at once, and the device once it ended.
     vd.setScreen('settings_home');
     const other = await shortCeilingHarness();
@@ -812,7 +812,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       for (const clock of clocks) {
         expect(clock.ambiguous).toBe(true);
         expect(clock.disambiguated).toBeUndefined();
-        // No selector names it alone, so none is offered: its ref does (issue 13).
+        // No selector names it alone, so none is offered: its ref does.
         expect(selectorOf(clock)).toBeUndefined();
         expect(clock.ref).toMatch(/^e[0-9a-z]+$/);
       }
@@ -950,9 +950,9 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     }
   });
 
-  describe('scrolling in any direction, in any container (issue 13)', () => {
+  describe('scrolling in any direction, in any container', () => {
     const CALENDAR = 'com.google.android.calendar';
-    // Issue 14: the calendar's own ids come as `id` (the bare name), expanded by ui_scroll with the package in front.
+    // The calendar's own ids come as `id` (the bare name), expanded by ui_scroll with the package in front.
     const STRIP = { id: 'day_strip' };
     const SCHEDULE = { id: 'schedule' };
     const TASKS = { id: 'task_list' };
@@ -1136,7 +1136,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
     async () => {
       const vd = device();
       const short = await shortCeilingHarness();
-      // Rows before this one may leave a per-action session kept for its lease: start from none.
+      // Rows before this one may leave a warm session kept for its lease: start from none.
       await warmLeasesEnded();
       const before = await stack.appium.sessionIds();
       const window = logWindow(vd);
@@ -1150,7 +1150,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       };
 
       vd.setScreen('settings_home');
-      // Successes: per-action sessions and a flow.
+      // Successes: warm sessions and a flow.
       note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
       note(await harness.call('device_back'));
       const flow = await harness.call('ui_session_open');
@@ -1162,7 +1162,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       note(await harness.call('ui_session_close', { session_id: sessionId }));
       note(await harness.call('ui_tap', { selector: { text: 'Apps' }, session_id: 'Z'.repeat(32) }));
       note(await harness.call('ui_tap', { selector: { text: 'No such row on this screen' } }));
-      // Not found is the driver's answer, not its failure: that session is kept for the lease (issue 14).
+      // Not found is the driver's answer, not its failure: that session is kept for the lease.
       expect(await stack.appium.sessionIds(), messages.join('\n')).toHaveLength(before.length + 1);
       await warmLeasesEnded(before);
       // The instrumentation crashes on start (the driver may recover by starting it again, or fail).
@@ -1170,11 +1170,11 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       vd.injectFault({ kind: 'instrumentation-crash', when: 'next-start' });
       note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
       vd.clearFaults();
-      // The crash leaves the device dumpable again (read through the kept session if the driver recovered).
+      // The crash leaves the device dumpable again (read through the warm session if the driver recovered).
       note(await harness.call('ui_get_tree'));
-      // This process's kept session holds the device for the other one until its lease ends.
+      // This process's warm session holds the device for the other one until its lease ends.
       await warmLeasesEnded(before);
-      // Timeouts (2 s ceiling): a hung click in a per-action session and in a flow, a hung swipe.
+      // Timeouts (2 s ceiling): a hung click in a warm session and in a flow, a hung swipe.
       vd.setScreen('settings_home');
       vd.injectFault({ kind: 'hung', target: 'uia2', match: '/click' });
       note(await short.call('ui_tap', { selector: { text: 'Apps' } }));
@@ -1195,7 +1195,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
       await sessionsSettle(before);
       vd.setScreen('settings_home');
       note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
-      // Issue 14: that action's session is kept for the lease, then closed by the harness's own timer.
+      // That action's session is kept for the lease, then closed by the harness's own timer.
       expect(await stack.appium.sessionIds(), messages.join('\n')).toHaveLength(before.length + 1);
 
       if (outcomes.includes('INTERNAL_ERROR')) {
@@ -1279,7 +1279,7 @@ describeWithAdb(`oracle (CONTRACT §10) on the ${ON_EMULATOR ? 'real emulator' :
           const after = await sessionsSettle(before, 8_000);
           expect(after, formatLog(window.since())).toEqual(before);
 
-          // The same for a per-action session.
+          // The same for a warm session.
           vd.setScreen('settings_home');
           const single = await short.call('ui_tap', { selector: { text: 'Apps' } });
           expectError(single, 'OPERATION_TIMEOUT');

@@ -1,5 +1,5 @@
 /**
- * The screen after an action, and only what changed (docs/contract.md §2), end to end: an MCP
+ * The screen after an action, and only what changed (docs/reference/contract.md §2), end to end: an MCP
  * client over real stdio → the built server → the real adb → a real Appium 3 + UiAutomator2 → the
  * virtual device's Notes app. The model's loop without ui_get_tree between steps: every next target
  * is taken from the last `after`. A toggle flipped answers a diff naming exactly that entry; a

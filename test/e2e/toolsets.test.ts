@@ -1,5 +1,5 @@
 /**
- * Issue 16, end to end: each opt-in tool over real stdio (the built bin, the SDK Client)
+ * End to end: each opt-in tool over real stdio (the built bin, the SDK Client)
  * through the real adb and a real Appium 3 + UiAutomator2 on the virtual device (or a real
  * emulator: ANDROID_MCP_E2E_TARGET=emulator), with ANDROID_MCP_TOOLSETS=all.
  */
@@ -24,7 +24,7 @@ async function settingsHome(): Promise<void> {
   else ok(await harness.call('app_open', { package_name: SETTINGS }));
 }
 
-describeWithAdb(`opt-in toolsets (issue 16) on the ${ON_EMULATOR ? 'real emulator' : 'virtual device'}`, () => {
+describeWithAdb(`opt-in toolsets on the ${ON_EMULATOR ? 'real emulator' : 'virtual device'}`, () => {
   beforeAll(async () => {
     stack = await startStack({ label: 'toolsets' });
     harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_TOOLSETS: 'all' }));

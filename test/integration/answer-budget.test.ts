@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 3 through the whole stack: the largest real dump in ../shared/fixtures shown by the
+ * Through the whole stack: the largest real dump in ../shared/fixtures shown by the
  * virtual device as a static screen, read over real stdio → the built server → real adb
  * (`uiautomator dump`). Every `ui_get_tree` answer, measured as the whole JSON-RPC result the client
  * receives (text block and structuredContent) with gpt-tokenizer (o200k), stays under Claude Code's
@@ -41,7 +41,7 @@ function largestFixture(): string {
 }
 
 (present ? describeWithAdb : describe.skip)(
-  'issue 14: every ui_get_tree answer under 25,000 tokens on the largest real dump',
+  'every ui_get_tree answer under 25,000 tokens on the largest real dump',
   () => {
     let adb: PrivateAdbServer;
     let attached: AttachedDevice;

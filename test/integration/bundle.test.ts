@@ -130,7 +130,8 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
       systemDirs: { HOME: os.homedir() },
       userConfig: {
         android_home: '/opt/android-sdk',
-        android_udid: 'emulator-5556',
+        android_udid: '127.0.0.1:5555',
+        allow_serials: '127.0.0.1:5555',
         appium_url: 'http://127.0.0.1:4723',
         toolsets: 'device,wait',
       },
@@ -141,7 +142,8 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
       args: [path.join(unpacked, 'dist', 'index.js')],
       env: {
         ANDROID_HOME: '/opt/android-sdk',
-        ANDROID_UDID: 'emulator-5556',
+        ANDROID_UDID: '127.0.0.1:5555',
+        ANDROID_MCP_ALLOW_SERIALS: '127.0.0.1:5555',
         APPIUM_URL: 'http://127.0.0.1:4723',
         ANDROID_MCP_TOOLSETS: 'device,wait',
       },
@@ -154,7 +156,13 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
       userConfig: {},
       pathSeparator: path.sep,
     });
-    expect(untouched?.env).toEqual({ ANDROID_HOME: '', ANDROID_UDID: '', APPIUM_URL: '', ANDROID_MCP_TOOLSETS: '' });
+    expect(untouched?.env).toEqual({
+      ANDROID_HOME: '',
+      ANDROID_UDID: '',
+      ANDROID_MCP_ALLOW_SERIALS: '',
+      APPIUM_URL: '',
+      ANDROID_MCP_TOOLSETS: '',
+    });
   });
 
   it('started as the manifest says, without the bundle’s native binaries, it serves the virtual device: tools, status and tree by discovery, a tap through its own Appium', async () => {
@@ -183,8 +191,9 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
       manifest,
       extensionPath: unpacked,
       systemDirs: { HOME: os.homedir() },
-      // What a user fills in Claude Desktop's settings: only the SDK folder.
-      userConfig: { android_home: sdk },
+      // What a user fills in Claude Desktop's settings: the SDK folder, and the serial of a device on
+      // another port (this test's virtual device is 127.0.0.1:N, not emulator-N).
+      userConfig: { android_home: sdk, allow_serials: stack.serial },
       pathSeparator: path.sep,
     });
     if (!config) throw new Error('mcpb made no server configuration from the manifest');
@@ -192,10 +201,8 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
       PATH: nodeOnly,
       HOME: os.homedir(),
       TMPDIR: serverTmp,
-      // This test's adb server is a private one (a user's is the default 5037), and its device's
-      // serial is not emulator-N, so it is allowed by name.
+      // This test's adb server is a private one (a user's is the default 5037).
       ANDROID_ADB_SERVER_PORT: String(stack.adb.port),
-      ANDROID_MCP_ALLOW_SERIALS: stack.serial,
       ANDROID_MCP_ARTIFACTS_DIR: path.join(scratch, 'artifacts'),
       ANDROID_MCP_LOCK_DIR: path.join(scratch, 'locks'),
       ANDROID_MCP_CONNECT_TIMEOUT: '90',

@@ -73,6 +73,11 @@ describeWithAdb('npm run demo', () => {
 
     const evidence = [...run.stdout.matchAll(/^ {2}(\/\S+\.png)$/gm)].map((m) => m[1] as string);
     expect(evidence.length).toBe(8);
+    // Each thing once: one list of the evidence files (each step's line names its id), and no command
+    // that is not on PATH in a checkout.
+    const relative = (file: string): string => path.relative(cwd, file);
+    for (const file of evidence) expect(run.stdout.split(relative(file)).length - 1, file).toBe(1);
+    expect(run.stdout).not.toMatch(/^evidence \(|android-mcp-harness trace/m);
     for (const file of evidence) {
       expect(file.startsWith(path.join(cwd, 'artifacts'))).toBe(true);
       expect(readFileSync(file).subarray(1, 4).toString('ascii')).toBe('PNG');
@@ -83,6 +88,16 @@ describeWithAdb('npm run demo', () => {
     expect(viewer.startsWith(path.join(cwd, 'artifacts', 'traces'))).toBe(true);
     const html = readFileSync(viewer, 'utf8');
     for (const file of evidence) expect(html).toContain(readFileSync(file).toString('base64').slice(0, 200));
+    // The replay command it suggests runs as printed (from the demo's directory) and writes a flow file.
+    const replay = /^Replay it as a flow file: node (\S+) (trace export \S+ --format flow)$/m.exec(run.stdout);
+    expect(replay?.[1]).toBe(path.join(repoRoot, 'dist', 'index.js'));
+    const exported = execFileSync(process.execPath, [replay?.[1] ?? '', ...(replay?.[2] ?? '').split(' ')], {
+      cwd,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(readFileSync(path.resolve(cwd, exported.trim()), 'utf8'))).toMatchObject({
+      package_name: 'com.android.settings',
+    });
 
     const adbPort = Number(/private adb server .* on 127\.0\.0\.1:(\d+)/.exec(run.stderr)?.[1]);
     const devicePort = Number(/virtual device on 127\.0\.0\.1:(\d+)/.exec(run.stderr)?.[1]);

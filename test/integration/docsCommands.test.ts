@@ -1,5 +1,5 @@
 /**
- * Every command in the user docs (README.md, docs/*.md: the `sh` blocks) is either run here or
+ * Every command in the docs (README.md, CONTRIBUTING.md and every .md below docs/: the `sh` blocks) is either run here or
  * listed below with why it is not, so a docs edit is tested: a command that matches no rule fails
  * the first test, and the commands run are read from the markdown itself, not copied.
  *
@@ -28,7 +28,7 @@ interface DocCommand {
   readonly where: string;
   /** The file: its blocks run in one shell, as a reader runs them one after the other (TOKEN from an earlier block). */
   readonly block: string;
-  /** `docs/usage.md:303`: the opening fence of the block it is in. */
+  /** `docs/guide/usage.md:303`: the opening fence of the block it is in. */
   readonly fence: string;
   readonly text: string;
 }
@@ -37,9 +37,11 @@ interface DocCommand {
 function docCommands(): DocCommand[] {
   const files = [
     'README.md',
-    ...readdirSync(path.join(REPO_ROOT, 'docs'))
+    'CONTRIBUTING.md',
+    ...readdirSync(path.join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
+      .sort()
+      .map((f) => `docs/${f.split(path.sep).join('/')}`),
   ];
   const commands: DocCommand[] = [];
   for (const file of files) {
@@ -100,8 +102,8 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
     'what .ci/run does (the test runner is already running); demo.test.ts runs `npm run demo`',
   ],
   [
-    /^npm run (lint|format|format:check)\b/,
-    '.ci/run runs format:check and lint before the suites; format rewrites the checkout, never in a test',
+    /^npm run (lint|format|format:check|typecheck)\b/,
+    '.ci/run runs format:check and lint before the suites, and the build compiles; format rewrites the checkout, never in a test',
   ],
   [/^npm run (soak|bench|verify:real)\b/, 'long runs, or a real emulator (verify:real); not part of CI'],
   [/^npm run conformance\b/, 'conformance.test.ts replays the same corpus in CI (it needs ../shared/uia2-exchanges)'],
@@ -115,7 +117,11 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
     /^java -jar selenium-server|^npx appium /,
     'a Selenium Grid or Appiums started by hand: selenium-grid*.test.ts and remote-grid.test.ts start them from the test',
   ],
-  [/^docker /, 'Docker is not on this machine (docs/docker.md)'],
+  [/^docker /, 'Docker is not on this machine (docs/internals/docker.md)'],
+  [
+    /^node dist\/index\.js trace (view|export) artifacts\/traces\/<name>/,
+    'needs a recorded run: trace.test.ts records one and runs trace view and both exports on it',
+  ],
   [
     /^(ANDROID_MCP_E2E_\w+=\S+ )*(ANDROID_UDID=\S+ )?npx vitest /,
     'the test runner itself (the e2e suites run in CI through npm test)',
@@ -179,13 +185,13 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
     for (const [index, command] of inBlock.entries()) {
       script.push(`echo '${MARK}${index}'`);
       let text = rewrite(command.text);
-      // "ID=3f1c…   # the task_id above (or: … | jq -r .task.task_id)": the command before it, piped as its comment says.
+      // "ID=3f1c…   # the task_id above (or: … | jq -r .data.task_id)": the command before it, piped as its comment says.
       if (/^ID=3f1c…/.test(command.text)) {
         const previous = inBlock[index - 1];
         if (!previous) throw new Error(`${command.where}: no command before the task id placeholder`);
-        text = `ID=$(${rewrite(previous.text)} | jq -r .task.task_id)`;
+        text = `ID=$(${rewrite(previous.text)} | jq -r .data.task_id)`;
         // "once passed or failed": the lines after it read a finished task.
-        text += `\nuntil curl -s -H "$H" $S/task/$ID | jq -e '.task.state | test("passed|failed|cancelled")' >/dev/null; do sleep 1; done`;
+        text += `\nuntil curl -s -H "$H" $S/task/$ID | jq -e '.data.state | test("passed|failed|cancelled")' >/dev/null; do sleep 1; done`;
       }
       script.push(text);
     }
@@ -266,7 +272,7 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
   });
 
   it('each block ran to its end without a shell error, and every curl that prints JSON printed an envelope', () => {
-    expect([...runs.keys()].sort()).toEqual(['README.md', 'docs/usage.md']);
+    expect([...runs.keys()].sort()).toEqual(['README.md', 'docs/guide/http.md', 'docs/guide/usage.md']);
     for (const run of runs.values()) {
       expect(run.code, `${run.block}\n${run.stderr.slice(-2000)}`).toBe(0);
       for (const { command, stdout } of run.outputs) {
@@ -306,20 +312,26 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       expect(tap.data.target).toEqual({ text: 'Apps' });
     });
 
-    it('docs/usage.md: MCP over curl, the REST routes, the screenshot downloaded as a PNG', () => {
-      const text = output(/\/mcp -H /, 'docs/usage.md');
+    it('README: MCP over curl with the headers it names', () => {
+      const text = output(/\/mcp -H /, 'README.md');
+      const mcp = JSON.parse(text) as { result: { structuredContent: { ok: boolean; tool: string } } };
+      expect(mcp.result.structuredContent, text.slice(0, 600)).toMatchObject({ ok: true, tool: 'emulator_get_status' });
+    });
+
+    it('docs/guide/http.md: MCP over curl, the REST routes, the screenshot downloaded as a PNG', () => {
+      const text = output(/\/mcp -H /, 'docs/guide/http.md');
       const mcp = JSON.parse(text) as { result: { structuredContent: { ok: boolean } } };
       expect(mcp.result.structuredContent.ok, text.slice(0, 600)).toBe(true);
-      expect(JSON.parse(output(/devices\s+# device_list/, 'docs/usage.md'))).toMatchObject({
+      expect(JSON.parse(output(/devices\s+# device_list/, 'docs/guide/http.md'))).toMatchObject({
         ok: true,
         tool: 'device_list',
       });
-      expect(JSON.parse(output(/\$D\s+# emulator_get_status/, 'docs/usage.md'))).toMatchObject({
+      expect(JSON.parse(output(/\$D\s+# emulator_get_status/, 'docs/guide/http.md'))).toMatchObject({
         ok: true,
         tool: 'emulator_get_status',
       });
-      expect(JSON.parse(output(/\$D\/tree"/, 'docs/usage.md'))).toMatchObject({ ok: true, tool: 'ui_get_tree' });
-      expect(JSON.parse(output(/\/launch$/, 'docs/usage.md'))).toMatchObject({
+      expect(JSON.parse(output(/\$D\/tree"/, 'docs/guide/http.md'))).toMatchObject({ ok: true, tool: 'ui_get_tree' });
+      expect(JSON.parse(output(/\/launch$/, 'docs/guide/http.md'))).toMatchObject({
         ok: true,
         data: { opened_package: 'com.android.settings' },
       });
@@ -327,26 +339,28 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
       expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     });
 
-    it('docs/usage.md: a flow task, its state and progress read with jq (never null), its evidence downloaded', () => {
-      const progress = JSON.parse(output(/jq '\.task \| \{state, progress\}'/, 'docs/usage.md')) as {
+    it('docs/guide/http.md: a flow task, its state and progress read with jq (never null), its evidence downloaded', () => {
+      const progress = JSON.parse(output(/jq '\.data \| \{state, progress\}'/, 'docs/guide/http.md')) as {
         state: string;
         progress: { step: number; of: number };
       };
       expect(progress.state).toBe('passed');
       expect(progress.progress.step).toBe(progress.progress.of);
-      const [firstError, url] = output(/jq '\.task\.report\.first_error/, 'docs/usage.md')
+      const [firstError, url] = output(/jq '\.data\.report\.first_error/, 'docs/guide/http.md')
         .trim()
         .split('\n');
       expect(firstError).toBe('null');
       expect(url).toMatch(/^"\/artifacts\/[^"]+\.png"$/);
       expect(readFileSync(path.join(work, 'step.png')).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      // GET /task/{id}/trace: the task's own viewer page.
+      expect(readFileSync(path.join(work, 'task-trace.html'), 'utf8')).toMatch(/^<!doctype html>/i);
     });
 
-    it('docs/usage.md: doctor finds the device, and the example flow passes with its report written where the command says', () => {
-      const doctor = output(/^node dist\/index\.js doctor\s+#/, 'docs/usage.md');
+    it('docs/guide/usage.md: doctor finds the device, and the example flow passes with its report written where the command says', () => {
+      const doctor = output(/^node dist\/index\.js doctor\s+#/, 'docs/guide/usage.md');
       expect(doctor).toMatch(/^android-mcp-harness doctor$/m);
       expect(doctor).toMatch(/^\[ok {2}\] device/m);
-      output(/^node dist\/index\.js flow docs\/flows\/example\.json/, 'docs/usage.md');
+      output(/^node dist\/index\.js flow docs\/flows\/example\.json/, 'docs/guide/usage.md');
       const report = JSON.parse(readFileSync(path.join(work, 'artifacts', 'example-report.json'), 'utf8')) as {
         passed: boolean;
         first_error: unknown;

@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 1, for real: the built server over stdio, the real Appium 3 + UiAutomator2 on
+ * For real: the built server over stdio, the real Appium 3 + UiAutomator2 on
  * the virtual device. Appium's own idle timeout (newCommandTimeout) follows the lease each
  * session serves, read back from Appium itself (its session list and GET /session/:id/timeouts,
  * the timer it really runs); a short lease is ended by the harness, not by Appium; and the close
@@ -91,7 +91,7 @@ describeWithAdb('the driver idle timeout follows the lease (real Appium)', () =>
     await stack?.stop();
   }, 60_000);
 
-  it('a 180 s flow: Appium runs its session with newCommandTimeout 210 s; a per-action session gets the 90 s ceiling + 30 s', async () => {
+  it('a 180 s flow: Appium runs its session with newCommandTimeout 210 s; a warm session gets the 90 s ceiling + 30 s', async () => {
     const open = await long.call('ui_session_open');
     expect(open.envelope.error).toBeNull();
     expect(open.envelope.data.idle_timeout_seconds).toBe(180);

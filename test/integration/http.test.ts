@@ -1,5 +1,5 @@
 /**
- * Issue 17 items 1–2: MCP over Streamable HTTP at /mcp, both protocol revisions, over real HTTP
+ * MCP over Streamable HTTP at /mcp, both protocol revisions, over real HTTP
  * on loopback. The built server (`serve --http`, stopped by pid), the real adb, a real Appium 3
  * and the virtual device. Clients: the v1 SDK's StreamableHTTPClientTransport (2025-11-25), the
  * v2 SDK's Client (negotiates 2026-07-28 through server/discover), and raw fetch for both.

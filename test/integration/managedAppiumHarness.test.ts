@@ -182,7 +182,7 @@ describeWithAdb('managed and fixed Appium through the harness on the virtual dev
         expect(tapped.error).toBeNull();
         expect(appiumChildren(harness.pid)).toEqual([]);
         expect(harness.logs.filter((l) => l.startsWith('appium:'))).toEqual([]);
-        // Issue 14: the tap's session is kept for the next action (ANDROID_MCP_WARM_SESSION_TIMEOUT)...
+        // The tap's session is kept for the next action (ANDROID_MCP_WARM_SESSION_TIMEOUT)...
         expect(await appium.sessionIds()).toHaveLength(1);
       } finally {
         await harness.client.close();

@@ -1,5 +1,5 @@
 /**
- * Issue 15 items 1-3 on the real stack: one private adb server, two virtual devices, one real
+ * On the real stack: one private adb server, two virtual devices, one real
  * Appium 3, and the built harness over stdio with ANDROID_UDID unset.
  *
  * - Device A answers as an emulator of AVD `Pixel_7_API_34` and is on adb under TWO serials
@@ -31,7 +31,7 @@ function data(envelope: WireEnvelope): Record<string, unknown> {
   return envelope.data;
 }
 
-describeWithAdb('many devices in one harness process (issue 15 items 1-3)', () => {
+describeWithAdb('many devices in one harness process', () => {
   let many: ManyDevicesStack;
   let adb: PrivateAdbServer;
   let appium: RunningAppium;

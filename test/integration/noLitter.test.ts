@@ -95,7 +95,7 @@ describeWithAdb('no litter: each process the project starts leaves its temp dire
         selector: { text: 'Apps' },
       });
       expect(tap.status, JSON.stringify(tap.json)).toBe(200);
-      // The lock of the kept session is in the temp directory while the server runs.
+      // The lock of the warm session is in the temp directory while the server runs.
       expect(contents(tmp).length).toBeGreaterThan(0);
     } finally {
       await server.stop();

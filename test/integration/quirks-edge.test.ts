@@ -1,11 +1,11 @@
 /**
- * Issue 12, edge-to-edge apps: an app targeting API 35 is laid out under the system bars, and
+ * edge-to-edge apps: an app targeting API 35 is laid out under the system bars, and
  * the driver's click presses the centre of an element's bounds, which can then be on the
  * navigation bar, where System UI takes the touch. First the device's raw behaviour (through the
  * real adb, and a real Appium 3 + UiAutomator2 session driven by webdriverio), then the
  * harness's answer: the envelope of the built server over real stdio, and what the device log
  * says really happened. One private adb server, one virtual device and one real Appium for the
- * file. docs/device-quirks.md, row 12.9.
+ * file. docs/internals/device-quirks.md, quirk `edge-to-edge`.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
@@ -20,7 +20,7 @@ import { selectorOfEntry } from '../../src/application/screen/wireSummary.js';
 
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
 
-describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and in the harness', () => {
+describeOnVirtualDevice('edge-to-edge apps, in the virtual device and in the harness', () => {
   let stack: QuirkE2eStack;
   let device: VirtualDevice;
 
@@ -42,7 +42,7 @@ describeOnVirtualDevice('issue 12: edge-to-edge apps, in the virtual device and 
 
   beforeAll(async () => {
     ensureBuilt();
-    // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
+    // A 1 s lease for the session kept after an action, so a raw session can wait it out.
     stack = await startQuirkE2eStack({
       label: 'quirks-edge',
       device: () =>

@@ -1,9 +1,9 @@
 /**
- * Issue 12, items 3 to 5: typing can be refused, a swipe belongs to the window it starts in, and
+ * Typing can be refused, a swipe belongs to the window it starts in, and
  * a fast swipe flings. Each test first shows the device's raw behaviour (through the real adb, or
  * a real Appium 3 + UiAutomator2 session driven by webdriverio), then the harness's answer: the
  * envelope of the built server over real stdio, and what the device log says really happened.
- * One private adb server, one virtual device and one real Appium for the file. docs/device-quirks.md.
+ * One private adb server, one virtual device and one real Appium for the file. docs/internals/device-quirks.md.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
@@ -30,7 +30,7 @@ function allAppsRows(): [string, string][] {
   return (list?.children ?? []).map((row) => texts(row) as [string, string]);
 }
 
-describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual device and in the harness', () => {
+describeOnVirtualDevice('typing, swipes and flings, in the virtual device and in the harness', () => {
   let stack: QuirkE2eStack;
   let device: VirtualDevice;
 
@@ -56,7 +56,7 @@ describeOnVirtualDevice('issue 12: typing, swipes and flings, in the virtual dev
 
   beforeAll(async () => {
     ensureBuilt();
-    // Issue 14: a 1 s lease for the session kept after an action, so a raw session can wait it out.
+    // A 1 s lease for the session kept after an action, so a raw session can wait it out.
     stack = await startQuirkE2eStack({
       label: 'quirks-gestures',
       device: () =>

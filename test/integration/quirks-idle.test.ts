@@ -1,11 +1,11 @@
 /**
- * Issue 12 item 6 and the suspected killed dump: a real device waits for idle, in real time.
+ * Waits for idle and the suspected killed dump: a real device waits for idle, in real time.
  * `uiautomator dump` waits up to 10 s for idle before it gives up; the UiAutomator2 server waits
  * its `waitForIdleTimeout` (a setting, 10 s by default) before page source and finds and after
  * clicks, and when the window's root never comes it polls for it another 10 s and answers HTTP 500.
  * Each test first shows the raw behaviour through the real adb or a real Appium 3 session driven
  * by webdriverio, then the harness's envelope over real stdio. One private adb server, one
- * virtual device and one real Appium for the file. docs/device-quirks.md, rows 12.6 and 12.6b.
+ * virtual device and one real Appium for the file. docs/internals/device-quirks.md, quirks `idle-wait` and `dump-killed`.
  *
  * The harness runs with ANDROID_MCP_WARM_SESSION_TIMEOUT=0: no session outlives the action that
  * opened it, so a dump in these tests never meets a kept UiAutomator2 server (which holds
@@ -28,7 +28,7 @@ const ACTION_TIMEOUT_S = 16;
 const HARNESS_IDLE_WAIT_MS = 1_000;
 const ROOT_TIMED_OUT = /Timed out after \d+ms waiting for the root AccessibilityNodeInfo in the active window/;
 
-describeOnVirtualDevice('issue 12: waits for idle and a killed dump, in the virtual device and in the harness', () => {
+describeOnVirtualDevice('waits for idle and a killed dump, in the virtual device and in the harness', () => {
   let stack: QuirkE2eStack;
   let device: VirtualDevice;
 

@@ -1,10 +1,10 @@
 /**
- * Issue 12 (suspected list): a locked or sleeping screen, and the first Appium session after boot
+ * A locked or sleeping screen, and the first Appium session after boot
  * starting io.appium.settings. Each behaviour is a named test (QUIRK-…) that first shows the raw
  * behaviour through the real adb and the real Appium (what the virtual device does), then the
  * harness's answer: the envelope of the built server over real stdio. One private adb server, one
  * virtual device and one real Appium 3 for the file; every test starts from resetTraits().
- * The table: docs/device-quirks.md.
+ * The table: docs/internals/device-quirks.md.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
@@ -19,7 +19,7 @@ import { openRawSession } from '../support/rawSession.js';
 const NEVER_UNLOCKS =
   /The harness never unlocks or wakes the device itself: it cannot know the PIN, pattern or password\./;
 
-describeWithAdb('issue 12: a locked or sleeping screen, io.appium.settings at the first session', () => {
+describeWithAdb('a locked or sleeping screen, io.appium.settings at the first session', () => {
   let stack: QuirkStack;
   let adb: PrivateAdbServer;
   let device: VirtualDevice;

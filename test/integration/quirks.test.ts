@@ -1,9 +1,9 @@
 /**
- * Issue 8: Android as it really is. Each behaviour of real devices is a named test
+ * Android as it really is. Each behaviour of real devices is a named test
  * (QUIRK-…) that first shows the raw behaviour through the real adb (what the virtual device
  * prints), then the harness's answer: the envelope of the built server over real stdio.
  * One private adb server, one virtual device and one real Appium 3 for the whole file;
- * every test starts from resetTraits() + clearFaults(). The table: docs/device-quirks.md.
+ * every test starts from resetTraits() + clearFaults(). The table: docs/internals/device-quirks.md.
  */
 import { nameOfEntry, type WireActionEntry } from '../../src/application/screen/wireSummary.js';
 import { execFileSync } from 'node:child_process';
@@ -25,10 +25,10 @@ import { QUIRK_WARM_LEASE_S, startQuirkStack, type QuirkStack } from '../support
 import { ensureBuilt } from '../support/rawServer.js';
 import { openRawSession } from '../support/rawSession.js';
 
-/** The oracle's short lease of the session kept after an action without session_id (issue 14). */
+/** The oracle's short lease of the session kept after an action without session_id. */
 const WARM_LEASE_S = QUIRK_WARM_LEASE_S;
 
-/** A flat entry (issue 14): its selector keys beside the facts, read back with selectorOfEntry. */
+/** A flat entry: its selector keys beside the facts, read back with selectorOfEntry. */
 type Entry = WireActionEntry;
 
 type Finding = {
@@ -41,7 +41,7 @@ type Finding = {
 
 const nameOf = (entry: Entry): string => nameOfEntry(entry);
 
-describeWithAdb('issue 8: real-device quirks, in the virtual device and in the harness', () => {
+describeWithAdb('real-device quirks, in the virtual device and in the harness', () => {
   let stack: QuirkStack;
   let adb: PrivateAdbServer;
   let device: VirtualDevice;
@@ -58,7 +58,7 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
   const raw = (args: readonly string[], options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<AdbResult> =>
     adb.adb(['-s', serial, ...args], options);
   /**
-   * Waits until the session a harness kept after an action without session_id is gone (issue 14:
+   * Waits until the session a harness kept after an action without session_id is gone (
    * its lease, then its close): until then its UiAutomator2 server holds UiAutomation, so a raw
    * dump fails as on a real device, and the device lock is that harness's.
    */
@@ -169,7 +169,7 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     expect((await call('ui_get_tree')).envelope.ok).toBe(true);
   }, 60_000);
 
-  it('QUIRK-UIAUTOMATION-3: a per-action session leaves the device dumpable once its lease ends (instrumentation gone: ps and the device log)', async () => {
+  it('QUIRK-UIAUTOMATION-3: a warm session leaves the device dumpable once its lease ends (instrumentation gone: ps and the device log)', async () => {
     device.setScreen('settings_home');
     const since = lastSeq();
     const tap = await call('ui_tap', { selector: { text: 'Apps' } });
@@ -205,7 +205,7 @@ describeWithAdb('issue 8: real-device quirks, in the virtual device and in the h
     device.setScreen('settings_home');
     const dump = await rawText(['exec-out', 'uiautomator', 'dump', '/dev/tty']);
     expect(dump).toMatch(/<\/hierarchy>UI hierchary dumped to: \/dev\/tty\n$/);
-    // The raw XML comes in parts within the answer budget (issue 14): read them all.
+    // The raw XML comes in parts within the answer budget: read them all.
     const parts: string[] = [];
     let offset: number | undefined;
     for (let guard = 0; guard < 50; guard += 1) {
@@ -626,7 +626,7 @@ esac`,
     expect(open.elapsedMs).toBeLessThan(9_000);
   }, 30_000);
 
-  // --- 9. A past ANR is printed first (issue 12) -------------------------------------------------------
+  // --- 9. A past ANR is printed first -------------------------------------------------------
 
   it('QUIRK-ANR-1: after an ANR, dumpsys window starts with its frozen state; ui_get_tree, app_open and the acting tools read the live one', async () => {
     // The ANR happens on the form (keyboard open, another package, landscape); then the user moves on.
@@ -683,7 +683,7 @@ esac`,
     expect(scrolled.envelope.data).toMatchObject({ foreground_package: 'com.example.quirks' });
   }, 60_000);
 
-  // --- 10. Back is not synchronous (issue 12) -------------------------------------------------------------
+  // --- 10. Back is not synchronous -------------------------------------------------------------
 
   /** The focused window's package (or null) and the focused app's, from the live display contents. */
   const liveFocus = (text: string): { window: string | null; app: string | null } => {
@@ -730,7 +730,7 @@ esac`,
     }
   }, 90_000);
 
-  // --- issue 12 §2 and §8: text fields as real devices report them --------------------------------
+  // --- text fields as real devices report them --------------------------------
 
   /** The raw page source through the real Appium, in a session of its own (closed before returning). */
   async function rawPageSource(): Promise<string> {
@@ -796,7 +796,7 @@ esac`,
   it('QUIRK-PASSWORD-1: a password field reports bullets (plain text on some views); the harness never repeats either, in the summary, the raw XML, messages or logs', async () => {
     const SECRET = 'hunter2-secret';
     const BULLETS = '\u2022'.repeat(SECRET.length);
-    // The main harness's kept session would hold the device lock for it.
+    // The main harness's warm session would hold the device lock for it.
     await warmLeaseEnded();
     // A harness of its own at debug level: not even its debug lines may carry the secret.
     const loud = await startHarness(harnessEnv({ ANDROID_MCP_LOG_LEVEL: 'debug', ANDROID_MCP_ACTION_TIMEOUT: '30' }));

@@ -1,5 +1,5 @@
 /**
- * Issue 7 §5, the evidence resource: traversal and malformed `artifact://` ids through real
+ * The evidence resource: traversal and malformed `artifact://` ids through real
  * stdio (resources/read on the built server). Every one is refused; a canary file with unique
  * content outside artifacts/ (and the symlinks planted inside artifacts/ that point at it)
  * never shows up in any byte the server writes. A real evidence file is served, so the

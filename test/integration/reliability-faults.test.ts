@@ -1,5 +1,5 @@
 /**
- * Issue 7 §3, faults: each ends in a typed error (never INTERNAL_ERROR, never a hang), the
+ * Faults: each ends in a typed error (never INTERNAL_ERROR, never a hang), the
  * device is free again within the ceiling plus 2 s (the next call is accepted, not
  * EMULATOR_BUSY), and Appium holds no session afterwards (GET /appium/sessions). Real stack:
  * built server over stdio, real adb server, real Appium, the virtual device's fault injection.

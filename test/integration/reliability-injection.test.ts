@@ -1,5 +1,5 @@
 /**
- * Issue 7 §1, injection: 300+ hostile values into every parameter of every tool, through real
+ * Injection: 300+ hostile values into every parameter of every tool, through real
  * stdio (the built server, the SDK Client) against the virtual device on a real adb server and
  * a real Appium. CI runs every value the contract refuses (each must come back as its typed
  * INVALID_* error without reaching adb, Appium or the device) and a sample of the values the
@@ -8,7 +8,7 @@
  *
  * How the harness's own adb traffic is told from Appium's: the harness runs with a tracing adb
  * wrapper (ANDROID_HOME), Appium with the real adb. Every traced argv must be on the closed list
- * of CONTRACT §8; every shell command the device logged must be either one of those or one of
+ * of the closed adb list; every shell command the device logged must be either one of those or one of
  * the fixed commands Appium runs to set up and end its UiAutomator2 session; and no hostile
  * value may appear in any shell command at all.
  */
@@ -45,7 +45,7 @@ const SELECTOR_KEYS = [
 const STATE_FLAGS = ['checked', 'selected', 'enabled', 'focused'];
 
 /**
- * Issue 13 §4's resource_id_matches dialect, written independently of src/domain/idPattern.ts:
+ * The resource_id_matches dialect, written independently of src/domain/idPattern.ts:
  * optional ^, atoms (a literal, `.`, an allowed escape, or a flat class) each with at most one of
  * * + ?, optional $; at most 128 code points, 2 unbounded and 6 quantifiers in all.
  */
@@ -69,7 +69,7 @@ function idPatternAccepted(value: string): boolean {
   const all = (bare.match(/[*+?]/g) ?? []).length;
   return unbounded <= 2 && all <= 6;
 }
-/** CONTRACT §4 as issue 13 grew it: exactly these four, lowercase. */
+/** The directions the validation rules take: exactly these four, lowercase. */
 const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'];
 
 /**
@@ -97,7 +97,7 @@ function valueOf(hostile: Hostile): unknown {
   return 'absent' in hostile ? undefined : hostile.value;
 }
 
-/** CONTRACT §4 selector shape, written independently of src/domain. */
+/** The selector shape of the validation rules, written independently of src/domain. */
 function selectorAccepted(value: unknown, allowWithin = true): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
@@ -163,7 +163,7 @@ const SLOTS: Slot[] = [
     args: (h) => withValue({}, 'direction', h),
     expect: (h) => (SCROLL_DIRECTIONS.includes(valueOf(h) as string) ? 'inert' : 'INVALID_SCROLL_DIRECTION'),
   },
-  // Issue 13: ui_scroll's optional container takes any selector ui_tap takes; absent and null mean none.
+  // ui_scroll's optional container takes any selector ui_tap takes; absent and null mean none.
   {
     name: 'ui_scroll.selector',
     tool: 'ui_scroll',
@@ -189,7 +189,7 @@ const SLOTS: Slot[] = [
   sessionSlot('ui_type_text', { selector: { input_hint: 'Search' }, text: 'ok' }),
   sessionSlot('ui_scroll', { direction: 'down' }),
   sessionSlot('device_back', {}),
-  // Issue 15: the observers and launchers take a flow's session_id too, so a sub-agent reaches its own device.
+  // The observers and launchers take a flow's session_id too, so a sub-agent reaches its own device.
   sessionSlot('screen_capture', {}),
   sessionSlot('app_list_installed', {}),
   sessionSlot('settings_open_apps', {}),
@@ -202,7 +202,7 @@ const SLOTS: Slot[] = [
     (v, h) => ({ text: 'Save', within: 'absent' in h ? {} : { content_desc: v } }),
     'selector.within.content_desc',
   ),
-  // Issue 13: a ref is `e` + a base-36 serial, nothing else (written independently of src/domain);
+  // A ref is `e` + a base-36 serial, nothing else (written independently of src/domain);
   // a well-formed ref this server never gave is STALE_REF.
   {
     name: 'ui_tap.selector.ref',
@@ -220,7 +220,7 @@ const SLOTS: Slot[] = [
     (v, h) => ('absent' in h ? { text: 'Save' } : { text: 'Save', [String(v)]: 'x' }),
     'selector.<key>',
   ),
-  // Issue 13 §4: the state flags and instance next to a main key, and the new keys inside within.
+  // The state flags and instance next to a main key, and the new keys inside within.
   ...STATE_FLAGS.map((flag) =>
     selectorSlot(
       'ui_tap',
@@ -262,7 +262,7 @@ const SLOTS: Slot[] = [
     args: (h) => withValue({ selector: { input_hint: 'Search' } }, 'text', h),
     expect: (h) => (textAccepted(valueOf(h)) ? 'inert' : 'INVALID_TEXT'),
   },
-  // Absent and null mean false; only the JSON booleans are accepted, anything else is refused typed (issue 11).
+  // Absent and null mean false; only the JSON booleans are accepted, anything else is refused typed.
   {
     name: 'ui_get_tree.include_raw',
     tool: 'ui_get_tree',
@@ -270,7 +270,7 @@ const SLOTS: Slot[] = [
     expect: (h) =>
       valueOf(h) === undefined || valueOf(h) === null || typeof valueOf(h) === 'boolean' ? 'inert' : 'INVALID_ARGUMENT',
   },
-  // A whole number from 0 (issue 14: the next part of the raw XML); absent and null mean the first part.
+  // A whole number from 0 (the next part of the raw XML); absent and null mean the first part.
   {
     name: 'ui_get_tree.raw_offset',
     tool: 'ui_get_tree',
@@ -282,7 +282,7 @@ const SLOTS: Slot[] = [
         : 'INVALID_ARGUMENT';
     },
   },
-  // Issue 16's toolsets (the harness runs with ANDROID_MCP_TOOLSETS=all): closed sets and bounded numbers only.
+  // The opt-in toolsets (the harness runs with ANDROID_MCP_TOOLSETS=all): closed sets and bounded numbers only.
   {
     name: 'app_stop.package_name',
     tool: 'app_stop',
@@ -312,7 +312,7 @@ const SLOTS: Slot[] = [
         : 'INVALID_ARGUMENT';
     },
   },
-  // app_install (issue 16): no hostile value names an APK inside the allowed folder, so every one is
+  // app_install: no hostile value names an APK inside the allowed folder, so every one is
   // refused typed before adb: bad shapes by validation, the fixture's hostile files by the folder check.
   {
     name: 'app_install.apk',
@@ -320,7 +320,7 @@ const SLOTS: Slot[] = [
     args: (h) => withValue({}, 'apk', h),
     expect: () => 'INVALID_ARGUMENT',
   },
-  // The diagnostics toolset (issue 16): a package, a bounded whole number, six letters, an ISO time with a zone.
+  // The diagnostics toolset: a package, a bounded whole number, six letters, an ISO time with a zone.
   {
     name: 'app_logs.package_name',
     tool: 'app_logs',
@@ -433,9 +433,9 @@ function isHarnessDeviceCommand(command: string): boolean {
     "screencap '-p'",
     'am start -W -S -a android.settings.APPLICATION_SETTINGS',
     'ps -A -o PID,NAME',
-    'getprop', // issue 15: every property at once, the device's identity for its lock
-    'dumpsys power', // issue 12: whether the screen is awake (DEVICE_LOCKED)
-    'pidof io.appium.uiautomator2.server', // issue 12: who holds UiAutomation after an empty dump
+    'getprop', // every property at once, the device's identity for its lock
+    'dumpsys power', // whether the screen is awake (DEVICE_LOCKED)
+    'pidof io.appium.uiautomator2.server', // who holds UiAutomation after an empty dump
     'logcat -b crash -d -v threadtime -v year -v UTC',
     'logcat -b events -d -v threadtime -v year -v UTC -s am_anr',
   ];
@@ -589,7 +589,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
         problems.push(`tap ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
     }
     expect(device.clicks().length).toBe(clicksBefore);
-    // ui_scroll's container (issue 13): searched the same way, nothing found, nothing swiped. CI: 1; soak: 20.
+    // ui_scroll's container: searched the same way, nothing found, nothing swiped. CI: 1; soak: 20.
     const containerValues = inert
       .filter(
         (item) => item.slot.name === 'ui_scroll.selector.text' && /['"\]|/;$`]/.test(String(valueOf(item.hostile))),
@@ -617,7 +617,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
       if (answer.envelope.error?.code !== 'APP_NOT_FOUND')
         problems.push(`app_open ${describeHostile(hostile)} → ${answer.envelope.error?.code ?? 'ok'}`);
     }
-    // The diagnostics toolset (issue 16): package-shaped values are matched on the host only
+    // The diagnostics toolset: package-shaped values are matched on the host only
     // (app_logs: not installed; app_crashes: no crash of theirs), never sent to the device's shell.
     for (const { hostile } of sample(bySlot('app_logs.package_name'), 10)) {
       inertValues.add(String(valueOf(hostile)));
@@ -665,7 +665,7 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
       problems.push(`app_install chrome.apk → ${install.envelope.error?.code ?? 'ok'}`);
     if (!stack.trace().some((r) => r.argv.includes('install') && isClosedListArgv(r.argv, stack.serial)))
       problems.push('app_install: no closed-list install argv traced');
-    // Tools refuse arguments they do not take, whatever they hold (CONTRACT §5 "Argument names"),
+    // Tools refuse arguments they do not take, whatever they hold (docs/reference/contract.md, "Argument names"),
     // naming the key, before anything runs; a session_id, where a tool takes one, names no open flow
     // and is refused as such.
     const extras = {

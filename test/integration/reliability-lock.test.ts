@@ -1,5 +1,5 @@
 /**
- * Issue 7 §4 in CI: 4 server processes × 30 mixed calls on one virtual device (the 10 × 200
+ * In CI: 4 server processes × 30 mixed calls on one virtual device (the 10 × 200
  * run is `npm run soak`). See test/support/lockLoad.ts for what is proven and how the
  * device's log is attributed to processes.
  */

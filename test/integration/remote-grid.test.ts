@@ -1,5 +1,5 @@
 /**
- * Issue 15 §4-5, remote mode through a real Selenium Grid 4 (test/support/grid.ts): the built harness
+ * Remote mode through a real Selenium Grid 4 (test/support/grid.ts): the built harness
  * with NO adb on its PATH and ANDROID_MCP_REMOTE=1, APPIUM_URL the hub, whose one relay node forwards
  * to a real Appium bound to a virtual device on a private adb server.
  *
@@ -35,7 +35,7 @@ function data(envelope: WireEnvelope): Record<string, unknown> {
   return envelope.data;
 }
 
-describeWithGrid('remote mode through a Selenium Grid 4 hub, no adb on the harness PATH (issue 15 §4)', () => {
+describeWithGrid('remote mode through a Selenium Grid 4 hub, no adb on the harness PATH', () => {
   let adb: PrivateAdbServer;
   let appium: RunningAppium;
   let grid: RunningGrid;
@@ -104,7 +104,7 @@ describeWithGrid('remote mode through a Selenium Grid 4 hub, no adb on the harne
     expect(data((await harness.call('app_open', { package_name: 'com.android.settings' })).envelope)).toMatchObject({
       opened_package: 'com.android.settings',
     });
-    // One kept session served them all: the Grid's one slot.
+    // One warm session served them all: the Grid's one slot.
     expect(await grid.sessionCount()).toBe(1);
   }, 180_000);
 

@@ -1,5 +1,5 @@
 /**
- * Issue 15 §4 on the real stack: the built harness in remote mode (ANDROID_MCP_REMOTE=1) with NO adb
+ * On the real stack: the built harness in remote mode (ANDROID_MCP_REMOTE=1) with NO adb
  * on its PATH (a temporary PATH holding only node), talking to a real Appium 3 bound to a virtual
  * device on a private adb server. Credentials ride in APPIUM_URL's userinfo (Appium ignores the
  * header) so the test can check that they never reach stderr, an envelope or an artifact.
@@ -7,7 +7,7 @@
  * - ui_get_tree, a tap, screen_capture (evidence), app_open (mobile: activateApp, which runs
  *   `cmd package resolve-activity --brief <pkg>` on the device) all answer, through the session;
  * - app_install is NOT_AVAILABLE_REMOTELY;
- * - the kept session ends after its lease, and on SIGTERM: Appium holds none afterwards.
+ * - the warm session ends after its lease, and on SIGTERM: Appium holds none afterwards.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +39,7 @@ function noSessionWithin(appium: RunningAppium, ms: number): Promise<string[]> {
   );
 }
 
-describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 15 §4)', () => {
+describeWithAdb('remote mode: no adb on the harness PATH, a real Appium', () => {
   let adb: PrivateAdbServer;
   let appium: RunningAppium;
   let harness: HarnessProcess;
@@ -158,11 +158,11 @@ describeWithAdb('remote mode: no adb on the harness PATH, a real Appium (issue 1
     const status = data(await call('emulator_get_status'));
     expect(status).toMatchObject({ android_version: '14' });
 
-    // The kept session ends by its lease, with nobody calling.
+    // The warm session ends by its lease, with nobody calling.
     expect(await noSessionWithin(appium, (LEASE_SECONDS + 10) * 1000)).toEqual([]);
   }, 240_000);
 
-  it('SIGTERM closes the kept session; the key was in no log line, envelope or artifact', async () => {
+  it('SIGTERM closes the warm session; the key was in no log line, envelope or artifact', async () => {
     data(await call('ui_get_tree'));
     expect(await appium.sessionIds()).toHaveLength(1);
     process.kill(harness.pid, 'SIGTERM');

@@ -1,5 +1,5 @@
 /**
- * The REST mirror's `{id}` with two devices (issue 17 §3 with issue 15): one private adb server,
+ * The REST mirror's `{id}` with two devices: one private adb server,
  * two virtual devices (A an emulator of AVD Pixel_7_API_34, B another device), one real Appium 3,
  * the built server over HTTP with ANDROID_UDID = A. A path naming B drives B, with or without the
  * session_id of a flow on B, and A is never touched; A's path with B's flow is refused; A answers

@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 3: the REST mirror over real HTTP on loopback. The built server (`serve --http`,
+ * The REST mirror over real HTTP on loopback. The built server (`serve --http`,
  * stopped by pid), the real adb, one real Appium 3 for the file and the virtual device. Every
  * route once; REST and MCP (/mcp, 2026-07-28) give the same envelope for the same capability on
  * the same screen; refusals (no token, coordinates, a foreign device id, traversal ids) with the
@@ -125,6 +125,12 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     ).toBe(true);
     const status = await rest('GET', `/devices/${stack.serial}`);
     expect(expectOk(status).data.udid).toBe(stack.serial);
+    // One name for the device: the model as the status reads it (adb's listing writes "Virtual_Pixel_7").
+    expect(
+      (devices.data.devices as { serial: string; model: string | null }[]).find((d) => d.serial === stack.serial)
+        ?.model,
+    ).toBe(status.envelope.data.model);
+    expect(status.envelope.data.model).toBe('Virtual Pixel 7');
     expect(sameBut(status.text)).toBe(sameBut(await mcpText('emulator_get_status', {})));
     // device_list is not in the default MCP catalogue (toolset device): the REST mirror has it all the same.
     expect(listed.text).toBe(JSON.stringify(devices));
@@ -159,7 +165,7 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(stack.device.currentScreen().screenId).toBe('settings_home');
 
     const tree = expectOk(await rest('GET', `/devices/${stack.serial}/tree`));
-    // Flat entries (issue 14): the selector keys beside the ref; no bounds unless asked for.
+    // Flat entries: the selector keys beside the ref; no bounds unless asked for.
     const apps = (tree.data.actions as { ref?: string; text?: string; bounds?: unknown }[]).find(
       (entry) => entry.text === 'Apps',
     );
@@ -248,7 +254,7 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     stack.device.setScreen('settings_home' as never);
     const clicks = stack.device.clicks().length;
     const logBefore = stack.device.log().length;
-    // include_bounds is an observing tool's output flag: an acting tool refuses it as a position (issue 14).
+    // include_bounds is an observing tool's output flag: an acting tool refuses it as a position.
     // A position inside a selector is the selector's refusal; one at the top is an argument the tool does not take.
     for (const [body, code] of [
       [{ selector: { x: 540, y: 1200 } }, 'INVALID_SELECTOR'],
@@ -288,7 +294,15 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect((await rest('GET', '/devices/emulator-5556/tree')).status).toBe(404);
     expect(stack.device.clicks().length).toBe(clicks);
     expect((await rest('DELETE', `/devices/${stack.serial}/tap`)).status).toBe(405);
-    expect((await rest('GET', '/devices/x/unknown')).status).toBe(404);
+    // A path no route serves, with the token: a typed NOT_FOUND naming the routes there are.
+    for (const unknown of ['/devices/x/unknown', '/no-such-path']) {
+      const answer = await rest('GET', unknown);
+      expect(answer.status, unknown).toBe(404);
+      expect(JSON.parse(answer.text), unknown).toMatchObject({
+        ok: false,
+        error: { code: 'NOT_FOUND', message: expect.stringContaining('/openapi.json') as unknown },
+      });
+    }
   }, 60_000);
 
   it('a miss by text on what the screen offers as content_desc says which key to send, word for word, over REST and MCP alike', async () => {

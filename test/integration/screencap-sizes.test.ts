@@ -2,7 +2,7 @@
  * Captures across the display sizes and rotations real devices have, through the real adb and the
  * harness's own adb adapter (AdbRunner + AdbDeviceGateway.screencap): phone, foldable (both
  * postures), tablet, TV and watch, each at rotation 0–3. AOSP's screencap captures the display in
- * its current rotation (docs/device-quirks.md, "screencap -p and rotation"): a quarter turn swaps
+ * its current rotation (docs/internals/device-quirks.md, "screencap -p and rotation"): a quarter turn swaps
  * the PNG's width and height, while `wm size` keeps the panel's natural size. Then a landscape
  * tablet's settings list of small switches (160 dpi controls), served as a static screen: the
  * device takes the dump's display, and every capture is the whole PNG at the dump's frame.

@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 5: two devices behind one real Selenium Grid 4 (selenium-server 4.48.0 on Java).
+ * Two devices behind one real Selenium Grid 4 (selenium-server 4.48.0 on Java).
  * One private adb server, two virtual devices (A an emulator of an AVD, B another device), two
  * real Appium 3 servers, a hub and two relay nodes (node A → Appium A, stereotype `appium:udid` A;
  * node B → Appium B, udid B), and the built harness over stdio with APPIUM_URL = the hub.
@@ -42,7 +42,7 @@ function data(envelope: WireEnvelope): Record<string, unknown> {
   return envelope.data;
 }
 
-describeWithGrid('two devices behind one Selenium Grid 4 hub (issue 15 item 5)', () => {
+describeWithGrid('two devices behind one Selenium Grid 4 hub', () => {
   let adb: PrivateAdbServer;
   let appiums: RunningAppium[] = [];
   let grid: RunningGrid;

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §7: APPIUM_URL naming a real Selenium Grid 4 hub (selenium-server 4.48.0 from the
+ * APPIUM_URL naming a real Selenium Grid 4 hub (selenium-server 4.48.0 from the
  * devDependency, on Java) whose one relay node forwards to a real Appium 3 bound to the virtual
  * device. The built harness over stdio: emulator_get_status answers ok with what the hub's
  * /status says (not APPIUM_UNAVAILABLE), doctor names the Grid, a ui_tap goes through the hub
@@ -103,7 +103,7 @@ describeWithGrid('through a Selenium Grid 4 hub that relays to Appium', () => {
     const slotAfter = (await grid.status()).value.nodes?.[0]?.slots[0] as { lastStarted?: string } | undefined;
     expect(slotBefore?.lastStarted).toBe('1970-01-01T00:00:00Z');
     expect(Date.parse(slotAfter?.lastStarted ?? '')).toBeGreaterThan(0);
-    // The per-action session is closed again: the Grid holds none.
+    // The warm session is closed again: the Grid holds none.
     expect(await gridSessionsSettleAt(0)).toBe(0);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 4, tasks over real HTTP on loopback: the built server (`serve --http`, stopped by
+ * Tasks over real HTTP on loopback: the built server (`serve --http`, stopped by
  * pid), the real adb, one real Appium 3 for the file and the virtual device. A flow task passes and
  * its evidence downloads; a failing one names its failed step; DELETE mid-step leaves no Appium
  * session and no lock; two tasks on one device run one after the other in the order they came; a
@@ -44,7 +44,11 @@ interface TaskView {
 
 interface Answer {
   readonly status: number;
-  readonly body: { readonly ok: boolean; readonly task?: TaskView; readonly error?: { code: string; message: string } };
+  readonly body: {
+    readonly ok: boolean;
+    readonly data?: TaskView;
+    readonly error?: { code: string; message: string } | null;
+  };
 }
 
 describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
@@ -75,7 +79,9 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
   async function start(body: unknown): Promise<TaskView> {
     const answer = await call('POST', '/agent/task', body);
     expect(answer.status, JSON.stringify(answer.body).slice(0, 400)).toBe(202);
-    return answer.body.task!;
+    // The keys of every tool's envelope: the task is `data`.
+    expect(answer.body).toMatchObject({ ok: true, error: null });
+    return answer.body.data!;
   }
 
   /** Polls until the task is done (or `until` holds); the deadline only bounds the wait. */
@@ -86,7 +92,7 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
   ): Promise<TaskView> {
     const deadline = Date.now() + withinMs;
     for (;;) {
-      const view = (await call('GET', `/task/${id}`)).body.task!;
+      const view = (await call('GET', `/task/${id}`)).body.data!;
       if (until(view) || Date.now() > deadline) return view;
       await sleepMs(100);
     }
@@ -137,7 +143,9 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
       `data:image/png;base64,${readFileSync(join(stack.artifactsDir, link.artifact_id)).toString('base64').slice(0, 64)}`,
     );
     expect((await fetch(`${base}${done.trace!.url}`)).status).toBe(401);
-    expect((await call('GET', '/task/00000000-0000-4000-8000-000000000000/trace')).status).toBe(404);
+    const noTask = await call('GET', '/task/00000000-0000-4000-8000-000000000000/trace');
+    expect(noTask.status).toBe(404);
+    expect(noTask.body.error?.code).toBe('NOT_FOUND');
     await nothingLeft();
   }, 150_000);
 
@@ -194,11 +202,11 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
         await sleepMs(20);
       const cancelled = await call('DELETE', `/task/${task_id}`);
       expect(cancelled.status).toBe(200);
-      expect(cancelled.body.task).toMatchObject({ state: 'cancelled', progress: { step: 1, of: 3 } });
+      expect(cancelled.body.data).toMatchObject({ state: 'cancelled', progress: { step: 1, of: 3 } });
       await nothingLeft();
       // The step in flight finished; none after it ran.
       expect(stack.device.clicks().length).toBe(clicks + 1);
-      const tools = (cancelled.body.task!.report!.calls as { tool: string }[]).map((c) => c.tool);
+      const tools = (cancelled.body.data!.report!.calls as { tool: string }[]).map((c) => c.tool);
       expect(tools).not.toContain('device_back');
       expect(tools.at(-1)).toBe('ui_session_close');
     } finally {
@@ -326,10 +334,10 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     await nothingLeft();
   }, 120_000);
 
-  it('curl: POST /agent/task as docs/usage.md shows it, then GET /task/{id}; a goal without a model is 503 MODEL_UNAVAILABLE', async () => {
+  it('curl: POST /agent/task as docs/guide/usage.md shows it, then GET /task/{id}; a goal without a model is 503 MODEL_UNAVAILABLE', async () => {
     stack.device.setScreen('settings_home' as never);
     const run = promisify(execFile);
-    // docs/usage.md's line: the flow file's text pasted into the body as it is.
+    // docs/guide/usage.md's line: the flow file's text pasted into the body as it is.
     const body = `{"device": "${stack.serial}", "flow": ${readFileSync(join(REPO_ROOT, 'docs', 'flows', 'example.json'), 'utf8')}}`;
     const posted = await run(
       'curl',
@@ -349,12 +357,12 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
     );
     const [json, code] = posted.stdout.split('\n');
     expect(code).toBe('202');
-    const id = (JSON.parse(json!) as { task: TaskView }).task.task_id;
+    const id = (JSON.parse(json!) as { data: TaskView }).data.task_id;
     await poll(id);
     const got = await run('curl', ['-sS', '-H', `Authorization: Bearer ${TOKEN}`, `${base}/task/${id}`], {
       timeout: 30_000,
     });
-    expect((JSON.parse(got.stdout) as { task: TaskView }).task).toMatchObject({
+    expect((JSON.parse(got.stdout) as { data: TaskView }).data).toMatchObject({
       task_id: id,
       state: 'passed',
       progress: { step: 7, of: 7 },
@@ -365,7 +373,7 @@ describeWithAdb('tasks: POST /agent/task, GET and DELETE /task/{id}', () => {
       { timeout: 30_000 },
     );
     // A finished task is answered as it is.
-    expect((JSON.parse(cancelDone.stdout) as { task: TaskView }).task.state).toBe('passed');
+    expect((JSON.parse(cancelDone.stdout) as { data: TaskView }).data.state).toBe('passed');
     const goal = await run(
       'curl',
       [

@@ -1,5 +1,5 @@
 /**
- * Issue 16, black box: the built bin's toolsets. No device is needed for the catalogue: an
+ * Black box: the built bin's toolsets. No device is needed for the catalogue: an
  * unknown name stops the bin at start with the valid names on stderr; the flag and the
  * variable change what tools/list and the instructions show.
  */

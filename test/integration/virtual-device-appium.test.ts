@@ -175,7 +175,7 @@ describeWithAdb('virtual device under real adb + Appium 3 + UiAutomator2', () =>
     expect(await (driver as Browser).getElementText(field)).toBe('wi');
     expect(await find('xpath', "//*[@text='Wi-Fi']")).toBeTruthy();
     await (driver as Browser).elementClear(field);
-    // Emptied, the field reports its hint as its text, as TextView.getTextForAccessibility does (issue 12).
+    // Emptied, the field reports its hint as its text, as TextView.getTextForAccessibility does.
     expect(await (driver as Browser).getElementText(field)).toBe('Search settings');
     await (driver as Browser).pressKeyCode(4);
     expect(device.imeVisible()).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * The virtual device draws its captures in a thread of its own (docs/virtual-device.md,
+ * The virtual device draws its captures in a thread of its own (docs/internals/virtual-device.md,
  * "Screenshots"), both as users run it (the built CLI, `dist/`, which loads the thread's compiled
  * file) and as the suites run it (the TypeScript sources under vitest, where tsx loads the thread).
  * Through the real adb, each gives the same bytes as the device's own thread draws for that screen,

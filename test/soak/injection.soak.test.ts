@@ -1,4 +1,4 @@
-/** Issue 7 §1 and §2, full size: every accepted hostile value through the real stack, and 50,000 protocol frames. */
+/** Full size: every accepted hostile value through the real stack, and 50,000 protocol frames. */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Issue 7 §4, full size: 10 server processes × 200 mixed calls on one virtual device. */
+/** Full size: 10 server processes × 200 mixed calls on one virtual device. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DeviceLogEntry } from '../../packages/virtual-device/src/contracts.js';
 import { describeWithAdb } from '../support/adbServer.js';

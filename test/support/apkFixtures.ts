@@ -1,6 +1,6 @@
 /**
  * Real APKs from the npm registry (node_modules, never copied into the repo) and hostile files
- * made in a temp folder for app_install (issue 16): a text file named .apk, a zip without a
+ * made in a temp folder for app_install: a text file named .apk, a zip without a
  * manifest, symlinks that lead out of the folder, a FIFO.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -101,7 +101,7 @@ function signingBlock(source: Buffer): Buffer {
  * A one-entry APK: the real io.appium.settings manifest with the package renamed to `pkg`
  * (18 characters), and, when `signed`, the original APK Signing Block placed before the central
  * directory. Its signature no longer matches (a real device refuses it); the virtual device only
- * checks that one is there (docs/device-quirks.md), so this is how a package it does not know is made.
+ * checks that one is there (docs/internals/device-quirks.md), so this is how a package it does not know is made.
  */
 export function renamedSettingsApk(pkg: string, signed: boolean): Buffer {
   const source = readFileSync(SETTINGS_APK);

@@ -1,5 +1,5 @@
 /**
- * Issue 12 test screens: an edge-to-edge checkout (an app targeting API 35 is laid out under the
+ * Test screens: an edge-to-edge checkout (an app targeting API 35 is laid out under the
  * system bars). Its close button's centre is under the status bar, its "Place order" button's
  * centre under the navigation bar (42 px of it show above the bar), and a "Terms" link lies
  * entirely under the bar. Placing the order opens a confirmation screen, so a tap that reached

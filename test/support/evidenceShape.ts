@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { ARTIFACT_ID_PATTERN } from '../../src/domain/evidenceName.js';
 
 /**
- * An answer's evidence as the contract has it (docs/contract.md, "The envelope"): `{artifact_id}`
+ * An answer's evidence as the contract has it (docs/reference/contract.md, "The envelope"): `{artifact_id}`
  * and nothing else, an id of the issued shape that carries `label`, naming a file that is in the
  * evidence directory (`hasFile`: the fake store, or the directory on disk). Returns the id.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 test screen: a search screen whose field is focused on open (the IME is up) over a
+ * Test screen: a search screen whose field is focused on open (the IME is up) over a
  * list of 30 results that runs on under the keyboard, as an app that does not resize for the IME
  * shows it. A swipe from 75 % of the height starts on the keyboard there.
  */

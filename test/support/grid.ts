@@ -7,7 +7,7 @@
  *   grid.url;                   // APPIUM_URL for the harness
  *   await grid.status();        // the hub's GET /status body
  *   await grid.nodes[0].stop(); // one node ended (SIGTERM, then SIGKILL)
- *   await grid.nodes[0].kill(); // one node killed outright (issue 15: a node lost mid-flow)
+ *   await grid.nodes[0].kill(); // one node killed outright (a node lost mid-flow)
  *   await grid.sessionCount();  // POST /graphql { grid { sessionCount } }
  *   await grid.queuedRequests();// POST /graphql { sessionsInfo { sessionQueueRequests } }, parsed
  *   await grid.stop();          // every JVM, by pid; idempotent
@@ -192,7 +192,7 @@ function readableJson(value: Readonly<Record<string, unknown>>): string {
     .join(', ')}}`;
 }
 
-/** The relay node's configuration; docs/usage.md shows this very text (a unit test keeps them equal). */
+/** The relay node's configuration; docs/guide/usage.md shows this very text (a unit test keeps them equal). */
 export function relayNodeToml(relay: GridRelay): string {
   const stereotype: Record<string, unknown> = {
     platformName: 'Android',

@@ -1,6 +1,6 @@
 /**
- * Hostile values for the injection suites (issue 7 §1), and independent oracles written from
- * CONTRACT §4 (not imported from src/domain) that say whether a value is acceptable where.
+ * Hostile values for the injection suites, and independent oracles written from
+ * the contract's validation rules (not imported from src/domain) that say whether a value is acceptable where.
  */
 
 /** A value to put into a parameter; `absent` means the key is left out. */
@@ -183,7 +183,7 @@ const XPATH = [
   '&#10;',
 ];
 const WHITESPACE = ['', ' ', '   ', '\u00a0', '\u3000'];
-/** Near misses of ui_scroll's four directions (issue 13): only the exact lowercase words pass. */
+/** Near misses of ui_scroll's four directions: only the exact lowercase words pass. */
 const DIRECTION_NEAR_MISSES = [
   'LEFT',
   'Right',
@@ -297,9 +297,9 @@ export function hostileValues(): Hostile[] {
   return [...strings, ...WRONG_TYPES];
 }
 
-// --- Oracles from CONTRACT §4 -------------------------------------------------------------
+// --- Oracles from the contract's validation rules ----------------------------------------
 
-/** CONTRACT §4's list: C0, DEL, and the bidi overrides and isolates. */
+/** The validation rules' list: C0, DEL, and the bidi overrides and isolates. */
 function isControlOrBidi(cp: number): boolean {
   return cp <= 0x1f || cp === 0x7f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
@@ -308,7 +308,7 @@ function hasLoneSurrogate(value: string): boolean {
   return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
 }
 
-/** CONTRACT §4 selector value: non-empty after trim, ≤ 256 code points, no controls but \n \r \t, no bidi overrides. */
+/** A selector value, by the validation rules: non-empty after trim, ≤ 256 code points, no controls but \n \r \t, no bidi overrides. */
 export function selectorValueAccepted(value: unknown): boolean {
   if (typeof value !== 'string' || value.trim() === '' || hasLoneSurrogate(value)) return false;
   const cps = [...value];
@@ -319,7 +319,7 @@ export function selectorValueAccepted(value: unknown): boolean {
   });
 }
 
-/** CONTRACT §4 text: 1 to 512 code points, no control characters at all (bidi included). */
+/** Text, by the validation rules: 1 to 512 code points, no control characters at all (bidi included). */
 export function textAccepted(value: unknown): boolean {
   if (typeof value !== 'string' || hasLoneSurrogate(value)) return false;
   const cps = [...value];
@@ -334,7 +334,7 @@ export function textAccepted(value: unknown): boolean {
   );
 }
 
-/** CONTRACT §4 package pattern (the implementation also caps the length at 255). */
+/** The package pattern of the validation rules (the implementation also caps the length at 255). */
 export function packageAccepted(value: unknown): boolean {
   return (
     typeof value === 'string' && value.length <= 255 && /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/.test(value)

@@ -1,5 +1,5 @@
 /**
- * Issue 7 §4, load: N harness server processes, each an MCP client's own server over real
+ * Load: N harness server processes, each an MCP client's own server over real
  * stdio, drive ONE virtual device with M mixed calls each (observers, captures, per-action
  * Appium actions, whole flows), with short random pauses. What is proven:
  *
@@ -278,7 +278,7 @@ export async function runLockLoad(
   // 5. Each process's adb calls lie in its own windows.
   const trace = stack.trace().filter((r) => /^p\d+$/.test(r.tag));
   for (const record of trace) {
-    // Issue 15: the device's identity (one `getprop`, all properties, at a process's first call) and
+    // The device's identity (one `getprop`, all properties, at a process's first call) and
     // the device list decide WHICH lock to take, so they are read before any: read-only, no UiAutomation.
     if (isIdentityRead(record.argv)) continue;
     if (!inWindow(record.startMs, record.tag) || !inWindow(record.endMs, record.tag)) {
@@ -336,7 +336,7 @@ export async function runLockLoad(
   };
 }
 
-/** `adb -s X shell getprop` (no property: all of them) or `adb devices -l`: read before a lock is chosen (issue 15). */
+/** `adb -s X shell getprop` (no property: all of them) or `adb devices -l`: read before a lock is chosen. */
 function isIdentityRead(argv: readonly string[]): boolean {
   const rest = (argv[0] === '-s' ? argv.slice(2) : argv).join(' ');
   return rest === 'shell getprop' || rest === 'devices -l';

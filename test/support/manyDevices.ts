@@ -1,5 +1,5 @@
 /**
- * What the many-devices suites share (issue 15): the harness environment for several devices on
+ * What the many-devices suites share: the harness environment for several devices on
  * one private adb server, and what a virtual device's own log says was done to it since a mark,
  * so a test can tell which harness or flow reached which device.
  *

@@ -1,5 +1,5 @@
 /**
- * The whole real stack for the reliability suites (issue 7): a private adb server, the
+ * The whole real stack for the reliability suites: a private adb server, the
  * virtual device attached to it in this process (its log and fault injection at hand), an
  * optional real Appium on that adb server, and an environment for harness processes whose
  * adb is a tracing wrapper: every adb call a harness makes is appended to a trace file with
@@ -122,8 +122,8 @@ export async function startReliabilityStack(options: StackOptions = {}): Promise
         ANDROID_MCP_LOG_LEVEL: 'info',
         AMH_ADB_TRACE: traceFile,
         AMH_ADB_TAG: tag,
-        // One session per action (issue 14's keeper off): each fault meets the session start and
-        // the close it was written for. The kept session is covered by the oracle and the unit tests.
+        // One session per action (the warm session off): each fault meets the session start and
+        // the close it was written for. The warm session is covered by the oracle and the unit tests.
         ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
         ...extra,
       }),
@@ -147,7 +147,7 @@ export function deviceCommandOf(argv: readonly string[]): string | null {
   return null;
 }
 
-/** CONTRACT §8 + `getprop sys.boot_completed`: does this argv (after `-s serial`) belong to the closed list? */
+/** The closed adb list + `getprop sys.boot_completed`: does this argv (after `-s serial`) belong to the closed list? */
 export function isClosedListArgv(argv: readonly string[], serial: string): boolean {
   if (argv[0] !== '-s' || argv[1] !== serial) return false;
   const rest = argv.slice(2).join(' ');
@@ -159,30 +159,30 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
     'shell pm list packages',
     'shell wm density',
     'shell dumpsys window',
-    // Issue 12: whether the screen is on, before launches and actions and for emulator_get_status.
+    // Whether the screen is on, before launches and actions and for emulator_get_status.
     'shell dumpsys power',
     'exec-out uiautomator dump /dev/tty',
     'exec-out screencap -p',
     'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
-    // device_list (issue 16): a read-only host command.
+    // device_list: a read-only host command.
     'devices -l',
-    // Issue 15: every property at once (the device's identity for its lock, version, model).
+    // Every property at once (the device's identity for its lock, version, model).
     'shell getprop',
-    // Read only after screencap warns of several displays (issue 8).
+    // Read only after screencap warns of several displays.
     'shell dumpsys display',
-    // app_logs, app_crashes (issue 16): read-only logcat and the process list.
+    // app_logs, app_crashes: read-only logcat and the process list.
     'shell ps -A -o PID,NAME',
     'shell logcat -b crash -d -v threadtime -v year -v UTC',
     'shell logcat -b events -d -v threadtime -v year -v UTC -s am_anr',
   ];
   if (fixed.includes(rest)) return true;
   if (/^exec-out screencap -p -d [0-9]{1,20}$/.test(rest)) return true;
-  // app_logs (issue 16): numbers only after the fixed words.
+  // app_logs: numbers only after the fixed words.
   if (/^shell logcat -d -v threadtime -v year -v UTC -t [1-9][0-9]{0,3} --pid=[1-9][0-9]{0,6}$/.test(rest)) return true;
   const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';
-  // app_stop, app_clear_data (issue 16): a validated package only.
+  // app_stop, app_clear_data: a validated package only.
   if (new RegExp(`^shell (?:am force-stop|pm clear) ${pkg}$`).test(rest)) return true;
-  // app_install (issue 16): the private copy LocalApkFolder wrote, streamed by adb itself.
+  // app_install: the private copy LocalApkFolder wrote, streamed by adb itself.
   if (/^install -r \/[A-Za-z0-9._/-]+\/android-mcp-apk-[A-Za-z0-9]+\/base\.apk$/.test(rest)) return true;
   // app_open_link: the link as one single-quoted argv element of the closed grammar, then an optional package.
   if (argv.length === 10 || argv.length === 11) {

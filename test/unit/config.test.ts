@@ -16,7 +16,7 @@ describe('loadConfig', () => {
     const { config, warnings } = load({});
     expect(config).toEqual({
       udid: 'emulator-5554',
-      // Unset: the device is discovered (issue 15); the serial above is only the fakes' default.
+      // Unset: the device is discovered; the serial above is only the fakes' default.
       udidExplicit: false,
       allowSerials: [],
       appiumUrl: 'http://127.0.0.1:4723',
@@ -106,7 +106,7 @@ describe('loadConfig', () => {
     expect(prefix('/work/project/out/evidence')).toBe('out/evidence/');
     expect(prefix('./shots')).toBe('shots/');
     expect(prefix('.')).toBe('./');
-    // Outside it (issue 11: it used to say artifacts/ anyway): below home as ~/…, else absolute.
+    // Outside it (it used to say artifacts/ anyway): below home as ~/…, else absolute.
     expect(prefix('/home/alice/evidence')).toBe('~/evidence/');
     expect(prefix('../elsewhere')).toBe('/work/elsewhere/');
     expect(prefix('/var/evidence')).toBe('/var/evidence/');

@@ -10,7 +10,7 @@ function load(env: Record<string, string>): { config: ReturnType<typeof loadConf
   return { config, warnings };
 }
 
-describe('the model behind goal tasks (issue 17 §4)', () => {
+describe('the model behind goal tasks', () => {
   it('is off, silently, when no provider is set', () => {
     const { config, warnings } = load({ ANTHROPIC_API_KEY: KEY, ANDROID_MCP_MODEL: 'claude-x' });
     expect(config.model).toBeNull();

@@ -152,7 +152,7 @@ export function reachInstructions(port: number): string[] {
 
 /**
  * The variables the harness reads to find a device. Written out here rather than imported:
- * this room imports nothing of the harness (docs/configuration.md is the reference).
+ * this room imports nothing of the harness (docs/reference/configuration.md is the reference).
  */
 const HARNESS_ENV = {
   udid: 'ANDROID_UDID',

@@ -1,5 +1,5 @@
 /**
- * The bounded agent loop behind a goal task (docs/contract.md, "Goal tasks: the agent loop"): it
+ * The bounded agent loop behind a goal task (docs/reference/contract.md, "Goal tasks: the agent loop"): it
  * sends the goal and the tools to a model, runs the calls the model asks for one at a time through
  * the task's `callTool`, feeds each envelope back (compact, bounded), and stops when the model
  * calls `finish`, when a limit is reached, when the task is cancelled, or when the model endpoint

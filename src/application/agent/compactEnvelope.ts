@@ -2,7 +2,7 @@
  * What the model reads back after a tool call: the tool's envelope as JSON, without what only a
  * client needs (`operation_id`, which only ties a call to the server's log), evidence as its
  * artifact id alone, and bounded. The largest ui_get_tree answer is bounded at 26,000 bytes
- * already (docs/contract.md, "Size of an answer"); the same bound here keeps one step's result from
+ * already (docs/reference/contract.md, "Size of an answer"); the same bound here keeps one step's result from
  * filling the model's context.
  */
 import type { Envelope } from '../../domain/envelope.js';

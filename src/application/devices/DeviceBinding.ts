@@ -7,7 +7,7 @@ import type { SessionBroker } from '../sessions/SessionBroker.js';
 
 /**
  * Everything one device needs of its own, so that several devices can be driven at once: its gate
- * and cross-process lock (inside `access`), its UI session, its kept per-action session, its Appium
+ * and cross-process lock (inside `access`), its UI session, its warm session, its Appium
  * sessions (own systemPort). Built by the container, one per device identity, so two UI sessions on two
  * devices never share any of it and two serials of one device share all of it.
  */
@@ -20,7 +20,7 @@ export interface DeviceBinding {
   readonly sessions: UiSessions;
   readonly warm: WarmSession;
   readonly broker: SessionBroker;
-  /** Closes the UI session, the kept session and those of running actions. */
+  /** Closes the UI session, the warm session and those of running actions. */
   shutdown(): Promise<void>;
 }
 

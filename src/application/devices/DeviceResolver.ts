@@ -36,7 +36,7 @@ export function parseDeviceName(raw: unknown): string {
 }
 
 /**
- * Which device a call runs on (docs/contract.md, "Many devices"). ANDROID_UDID set: that one, as
+ * Which device a call runs on (docs/reference/contract.md, "Many devices"). ANDROID_UDID set: that one, as
  * before. Unset: the one allowed device that is online (an emulator-N serial, or one listed in
  * ANDROID_MCP_ALLOW_SERIALS); with several, a call that names none is refused with DEVICE_AMBIGUOUS
  * listing them. A name is a serial adb lists, or the AVD name an allowed online emulator reports.

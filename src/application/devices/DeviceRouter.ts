@@ -37,7 +37,7 @@ export class DeviceRouter {
 
   /**
    * Runs `body` with `device` (a serial or AVD name) as the device of every call in it that names
-   * none: the REST mirror's `{id}` (docs/contract.md, "The REST mirror"). A session_id inside must
+   * none: the REST mirror's `{id}` (docs/reference/contract.md, "The REST mirror"). A session_id inside must
    * be a UI session on that device, else INVALID_UI_SESSION: a path never drives another device than the
    * one it names.
    */
@@ -80,7 +80,7 @@ export class DeviceRouter {
   }
 
   /**
-   * The guards in the order of docs/contract.md's "Order of checks in every call" (the device's,
+   * The guards in the order of docs/reference/contract.md's "Order of checks in every call" (the device's,
    * then Appium's when the call needs it), then the binding.
    */
   private guarded(serial: string, target: DeviceTarget): Promise<DeviceBinding> {

@@ -12,7 +12,7 @@ export interface AccessPolicy {
   readonly appiumUrl: string;
   /**
    * Remote mode: https endpoints pass the Appium guard, and reads and launches go
-   * through the driver's session, so nothing has to close the kept session before them (there is
+   * through the driver's session, so nothing has to close the warm session before them (there is
    * no `uiautomator dump` competing for UiAutomation).
    */
   readonly remote?: boolean;
@@ -54,11 +54,11 @@ export class DeviceAccess {
 }
 
 /**
- * The device gateway with the kept per-action session (WarmSession) closed before anything that
+ * The device gateway with the warm session (WarmSession) closed before anything that
  * needs `uiautomator dump` or navigates through adb (`am start`): Android allows one UiAutomation
  * client, so a dump would break the kept UiAutomator2 server, and that server would break the
  * dump. Enforced here, at the calls themselves, so every use case that dumps is covered
- * (ui_get_tree reads through the kept session instead, UiSessions.borrow). Nothing to close:
+ * (ui_get_tree reads through the warm session instead, UiSessions.borrow). Nothing to close:
  * no wait at all.
  */
 function beforeDumpOrNavigation(device: DeviceGateway, warm: WarmSession): DeviceGateway {

@@ -2,7 +2,7 @@ import { HarnessError } from '../../domain/errors.js';
 import type { AutomationGateway, AutomationSession, Clock, Logger, TimerHandle } from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
 
-/** Why the kept session ended (logged). */
+/** Why the warm session ended (logged). */
 export type WarmEndReason = 'idle' | 'error' | 'timeout' | 'dump' | 'ui_session' | 'shutdown' | 'disabled';
 
 interface Kept {
@@ -15,7 +15,7 @@ interface Kept {
 }
 
 /**
- * Failures after which the kept session is still sound: the driver answered (no such element; or
+ * Failures after which the warm session is still sound: the driver answered (no such element; or
  * a screen it could not read: its root never came after the wait for idle).
  */
 const DRIVER_ANSWERED: ReadonlySet<string> = new Set(['UI_ELEMENT_NOT_FOUND', 'UI_TREE_UNAVAILABLE']);
@@ -56,7 +56,7 @@ export class WarmSession {
     readonly leaseMs: number,
   ) {}
 
-  /** Runs one action on the kept session, or on a new one (kept afterwards while the lease allows). */
+  /** Runs one action on the warm session, or on a new one (kept afterwards while the lease allows). */
   async use<T>(body: (session: AutomationSession) => Promise<T>): Promise<T> {
     const kept = this.kept ?? (await this.openKept());
     this.stopTimer(kept);
@@ -81,7 +81,7 @@ export class WarmSession {
   }
 
   /**
-   * Reads through the kept session without renewing its lease (ui_get_tree without session_id:
+   * Reads through the warm session without renewing its lease (ui_get_tree without session_id:
    * a dump would break the kept server). Null when nothing is kept, once every close of ours has
    * settled, so the caller's dump never meets a UiAutomator2 server that is still stopping.
    * A failed read ends the session like a failed action (and keeps it where an action would).
@@ -107,9 +107,9 @@ export class WarmSession {
 
   /**
    * Remote mode: an observer has no adb to read through, so it needs a session. Opens
-   * the kept session when none lives (one open at a time: the reads of one call run in parallel and
+   * the warm session when none lives (one open at a time: the reads of one call run in parallel and
    * must share it), armed with the lease like one an action left (`fallbackLeaseMs` when
-   * ANDROID_MCP_WARM_SESSION_TIMEOUT=0, so that no read opens a session of its own). A kept session
+   * ANDROID_MCP_WARM_SESSION_TIMEOUT=0, so that no read opens a session of its own). A warm session
    * nobody uses right now gets its lease renewed: here reading is a use, and a model reading every
    * few seconds should not pay a session start every lease. Callers hold the DeviceGate.
    */
@@ -130,7 +130,7 @@ export class WarmSession {
   }
 
   /**
-   * Ends the kept session and waits until every close of ours has settled: before a dump, an adb
+   * Ends the warm session and waits until every close of ours has settled: before a dump, an adb
    * navigation or a UI session. Bounded: each close races the action ceiling (Ceilings.session).
    */
   async release(reason: WarmEndReason): Promise<void> {
@@ -139,7 +139,7 @@ export class WarmSession {
     await this.closesSettled();
   }
 
-  /** On server shutdown: the kept session and those of actions still running. */
+  /** On server shutdown: the warm session and those of actions still running. */
   async shutdown(): Promise<void> {
     const kept = this.kept;
     if (kept) void this.end(kept, 'shutdown');
@@ -173,7 +173,7 @@ export class WarmSession {
     return this.end(kept, 'error');
   }
 
-  /** Forgets the kept session and starts its close (tracked until it settles). */
+  /** Forgets the warm session and starts its close (tracked until it settles). */
   private end(kept: Kept, reason: WarmEndReason): Promise<void> {
     this.stopTimer(kept);
     if (this.kept === kept) this.kept = null;

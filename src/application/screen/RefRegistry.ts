@@ -2,7 +2,7 @@
  * The refs of ui_get_tree answers: which element each ref names, for how long.
  *
  * - A ref is `e` + a base-36 serial that only grows while the server runs, so a ref string is
- *   given to one element only: an old ref can never name something new (docs/summary.md, "Refs").
+ *   given to one element only: an old ref can never name something new (docs/reference/summary.md, "Refs").
  * - The same element (same identity, src/domain/refs/refIdentity.ts) read again keeps its ref:
  *   an unchanged screen read twice gives the same refs.
  * - Life: a ref stays known while one of the last REF_GENERATIONS readings offered it; then it is

@@ -18,7 +18,7 @@ export interface ScreenReading {
 }
 
 /**
- * Reads the screen and summarises it (docs/summary.md), from one of two sources:
+ * Reads the screen and summarises it (docs/reference/summary.md), from one of two sources:
  * `uiautomator dump` through adb when no Appium session is alive, or the page
  * source of a live session. Android lets only one UiAutomation client register, so
  * dumping while a session runs would break that session: whoever holds a session

@@ -1,5 +1,5 @@
 /**
- * The reads a client was answered (docs/contract.md, "Only what changed"): every summary that
+ * The reads a client was answered (docs/reference/contract.md, "Only what changed"): every summary that
  * goes out (ui_get_tree, an action's `after`, ui_wait) gets a read id and becomes the last read of
  * its device, and the next one may be sent as a diff against it or one of the reads just before. "The client" is this server
  * process: one per stdio client, shared by the callers of one stateless HTTP server, which is why
@@ -34,7 +34,7 @@ export interface ReadOptions {
   /** Bounds in the entries: such an answer always goes whole (a diff carries no bounds). */
   readonly includeBounds?: boolean;
   /**
-   * The read is an action's `after` (docs/contract.md, "The screen after an action"), beside the
+   * The read is an action's `after` (docs/reference/contract.md, "The screen after an action"), beside the
    * action's own `data`: `screen` is left out (it changes only when the device turns, and
    * ui_get_tree answers it), and so is `foreground_package` when it is `namedPackage`, the
    * package the action's data already names. A model reads every answer: neither is said twice.

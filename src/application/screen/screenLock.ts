@@ -4,7 +4,7 @@
  * display off input is dropped. So launches and actions first ask the device whether its screen
  * can be used, and answer DEVICE_LOCKED instead of a success nobody can see. The harness never
  * unlocks or wakes the device: it cannot know the credential, and waking a phone someone left
- * locked is theirs to decide (docs/device-quirks.md, docs/contract.md §3).
+ * locked is theirs to decide (docs/internals/device-quirks.md, docs/reference/contract.md §3).
  */
 import { HarnessError } from '../../domain/errors.js';
 import type { DeviceGateway } from '../../domain/ports.js';
@@ -43,7 +43,7 @@ function focusOf(window: WindowState): string {
 
 /**
  * Whether this `dumpsys window` shows that the power state cannot have left the one last read
- * (docs/contract.md, "A locked or sleeping screen"): Asleep and Dozing turn `mAwake` false and
+ * (docs/reference/contract.md, "A locked or sleeping screen"): Asleep and Dozing turn `mAwake` false and
  * bring the keyguard back; a screensaver (Dreaming counts as interactive, so `mAwake` stays true)
  * takes the focus with its own window. A build that prints no display flag never qualifies.
  */
@@ -84,7 +84,7 @@ async function conditionForAction(device: DeviceGateway): Promise<{ window: Wind
  * After an action, beside the read of the screen it left: `dumpsys power` once more only when the
  * settled window would not let the next action's check reuse the last one (the focus moved, or the
  * display flags do not tell). Read once per settle, overlapping the screen read, so that the next
- * action's check costs one `dumpsys window` and no second round trip (docs/contract.md, "A locked
+ * action's check costs one `dumpsys window` and no second round trip (docs/reference/contract.md, "A locked
  * or sleeping screen").
  */
 export async function notePowerAfterAction(device: DeviceGateway, settled: WindowState): Promise<void> {

@@ -4,7 +4,7 @@ import { readScreenViaAdb, readScreenViaDriver, type ScreenReading } from './Scr
 
 /**
  * Where an observer reads the screen (ui_get_tree, ui_wait): the given flow, else an open flow or
- * the kept per-action session (borrowed, its lease not renewed), else `uiautomator dump`. Android
+ * the warm session (borrowed, its lease not renewed), else `uiautomator dump`. Android
  * lets one UiAutomation client register, so whoever holds a session must be read through it.
  */
 export async function readScreenAsObserver(

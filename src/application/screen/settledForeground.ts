@@ -6,7 +6,7 @@ import type { WindowState } from '../../domain/tree/screen.js';
  * waiting for idle (`UiDevice.pressBack` waits at most for the first accessibility event), so
  * `dumpsys window` can still name the old window, or none (`mCurrentFocus=null`), for a few hundred
  * ms. Reads are this far apart, and the wait ends at the bound with what was read last.
- * docs/device-quirks.md, docs/contract.md §2.
+ * docs/internals/device-quirks.md, docs/reference/contract.md §2.
  */
 export const FOREGROUND_SETTLE_INTERVAL_MS = 150;
 export const FOREGROUND_SETTLE_TIMEOUT_MS = 1_500;

@@ -1,5 +1,5 @@
 /**
- * The screen an action left (docs/contract.md §2, "The screen after an action"): read once the
+ * The screen an action left (docs/reference/contract.md §2, "The screen after an action"): read once the
  * foreground has settled and the tree shows the foreground app, every FOREGROUND_SETTLE_INTERVAL_MS
  * within the same FOREGROUND_SETTLE_TIMEOUT_MS bound as the foreground, counted from the end of the
  * action. At the bound the last reading goes out marked unsettled: never a hang.
@@ -56,7 +56,7 @@ export async function readSettledScreen(
 
 /**
  * An action that ran through adb alone (a launch, a force-stop): its `after` reads the screen the
- * way ui_get_tree would — the open flow's or kept session's page source when there is one, else
+ * way ui_get_tree would — the open flow's or warm session's page source when there is one, else
  * `uiautomator dump` — so observing opens no session.
  */
 export function observerSource(sessions: UiSessions, device: DeviceGateway): () => Promise<string> {

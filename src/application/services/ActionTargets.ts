@@ -61,7 +61,7 @@ export interface ElementPlace {
   readonly packageName?: string;
 }
 
-/** docs/contract.md, "Sessions, ceilings, no orphans": each find waits up to 10 s. */
+/** docs/reference/contract.md, "Sessions, ceilings, no orphans": each find waits up to 10 s. */
 export const FIND_TIMEOUT_MS = 10_000;
 
 /** Finding what an action acts on: a ref checked against the screen, or a selector found by the driver. */

@@ -13,9 +13,11 @@ export interface DeviceListPolicy {
 
 /**
  * device_list (toolset `device`): every device the adb server sees, each with its state, whether
- * the device guard allows it, its model (from adb's listing), its Android version (asked only of
- * allowed devices in state `device`: a refused device is never contacted) and the harness process
- * holding it. Takes no gate: it reads nothing of the configured device's screen.
+ * the device guard allows it, its model, its Android version (both asked only of allowed devices in
+ * state `device`: a refused device is never contacted) and the harness process holding it.
+ * The model is `ro.product.model` as emulator_get_status reads it ("Virtual Pixel 7"); adb's listing
+ * writes it with every space made `_` ("Virtual_Pixel_7"), so it is the fallback for a device not asked.
+ * Takes no gate: it reads nothing of the configured device's screen.
  */
 export class DeviceListService {
   constructor(
@@ -45,7 +47,7 @@ export class DeviceListService {
           configured: device.serial === this.policy.udid,
           avd_name: facts?.identity.avdName ?? null,
           android_version: facts?.androidVersion ?? null,
-          model: device.model,
+          model: facts?.model ?? device.model,
           // The lock is the device's, whichever serial took it (one device can be on adb under two serials).
           held_by: this.directory.holderOf((facts?.identity ?? serialIdentity(device.serial)).key),
         };

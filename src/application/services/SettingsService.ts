@@ -10,7 +10,7 @@ import type { ScreenReads } from '../screen/ScreenReads.js';
 import { afterOf, observed, readScreenAfterAdbAction } from '../screen/settledScreen.js';
 
 export const SETTINGS_PACKAGE = 'com.android.settings';
-/** Up to 8 s for the Apps list to show (docs/contract.md, "Behaviour per tool", settings_open_apps). */
+/** Up to 8 s for the Apps list to show (docs/reference/contract.md, "Behaviour per tool", settings_open_apps). */
 export const SETTINGS_WAIT_MS = 8_000;
 export const SETTINGS_POLL_INTERVAL_MS = 500;
 /** The marker of Settings → Apps; newer Android versions word the entry "See all N apps". */

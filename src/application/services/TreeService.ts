@@ -56,7 +56,7 @@ export class TreeService {
     return access.exclusive(context, 'adb', async (device) => {
       const reading = await readScreenAsObserver(sessions, device, request.sessionId);
       if (request.within !== undefined || request.textOnly === true) return { data: this.part(reading, request) };
-      // Every answer stays within what clients accept (docs/contract.md, "Size of an answer"): the
+      // Every answer stays within what clients accept (docs/reference/contract.md, "Size of an answer"): the
       // summary in its share...
       const read = this.reads.answerAndBounds(device, reading, {
         diff: request.sinceLast === true,
@@ -66,7 +66,7 @@ export class TreeService {
       // The run's trace draws the entries for a person, bounds asked for or not.
       const trace = { bounds: read.bounds };
       if (!request.includeRaw) return { data: summary, trace };
-      // ...and the raw XML, as the device wrote it except a password field's text (docs/summary.md), in the rest.
+      // ...and the raw XML, as the device wrote it except a password field's text (docs/reference/summary.md), in the rest.
       const xml = redactPasswordTexts(reading.xml);
       const room = ANSWER_BUDGET_BYTES - ENVELOPE_RESERVE_BYTES - wireBytesOfJson(JSON.stringify(summary));
       const sha256 = createHash('sha256').update(xml, 'utf8').digest('hex').slice(0, 16);

@@ -217,7 +217,7 @@ export class UiActionService {
   /**
    * One page over the named container, else over the main one for the direction (the largest
    * visible scrollable that scrolls that way), started above the keyboard and clear of the
-   * system bars, released slowly enough not to fling (docs/device-quirks.md). `moved` compares
+   * system bars, released slowly enough not to fling (docs/internals/device-quirks.md). `moved` compares
    * that container's content before and after: a swipe at the end of a list moves nothing.
    * A selector goes through the same find as ui_tap; the element found, or its nearest
    * scrollable ancestor, must scroll the way asked, else nothing is swiped.
@@ -342,7 +342,7 @@ export class UiActionService {
   private async act(
     context: OperationContext,
     label: string,
-    /** `observe`: answer `after`, the screen the action left (docs/contract.md §2). */
+    /** `observe`: answer `after`, the screen the action left (docs/reference/contract.md §2). */
     { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
     /** `inSession`: the call runs in a UI session, so `window` was read with the session already there and nothing has acted since. */

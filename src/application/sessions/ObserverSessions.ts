@@ -8,11 +8,11 @@ export const OBSERVER_LEASE_MS = 30_000;
 
 /**
  * Remote mode's answer to "read the screen" without adb: the device's open UI session
- * (its lease not renewed), else the kept per-action session, else a kept session opened for the
+ * (its lease not renewed), else the warm session, else a warm session opened for the
  * read: the warm lease (ANDROID_MCP_WARM_SESSION_TIMEOUT, 30 s by default; OBSERVER_LEASE_MS when
  * that is 0), renewed by each read, closed by its idle timer, before a UI session opens, at shutdown
  * and on SIGTERM (WarmSession). So observing opens a session here (observing never opening one is
- * weakened in remote mode: docs/contract.md, "Remote mode"), but never a second one: one owner,
+ * weakened in remote mode: docs/reference/contract.md, "Remote mode"), but never a second one: one owner,
  * one session per device, as for actions. Callers hold the DeviceGate.
  */
 export class ObserverSessions implements DriverSessionSource {
@@ -26,7 +26,7 @@ export class ObserverSessions implements DriverSessionSource {
     if (!this.sessions.isOpen) await this.warm.ensure(OBSERVER_LEASE_MS);
     const held = await this.sessions.borrow(body);
     if (held) return held.value;
-    // The kept session ended between the open and the read (its idle timer raced): once more, then give up.
+    // The warm session ended between the open and the read (its idle timer raced): once more, then give up.
     await this.warm.ensure(OBSERVER_LEASE_MS);
     const again = await this.sessions.borrow(body);
     if (again) return again.value;

@@ -4,7 +4,7 @@ import type { WarmSession } from '../ownership/WarmSession.js';
 
 /**
  * Picks the driver an action runs on: the open UI session's (when its session_id is given), or the
- * per-action session (WarmSession: kept for a short idle lease after the action, so the next
+ * warm session (WarmSession: kept for a short idle lease after the action, so the next
  * action without session_id does not pay a session start).
  */
 export class SessionBroker {
@@ -20,7 +20,7 @@ export class SessionBroker {
   }
 
   /**
-   * On server shutdown: closes the kept per-action session and those of actions still running,
+   * On server shutdown: closes the warm session and those of actions still running,
    * which the process would otherwise leave to Appium's newCommandTimeout (an APPIUM_URL server outlives us).
    */
   shutdown(): Promise<void> {

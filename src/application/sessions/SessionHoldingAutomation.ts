@@ -15,7 +15,7 @@ export const SESSION_CLOSE_HOLD_LIMIT_MS = 15_000;
 /**
  * Keeps this process's cross-process device lock for as long as an Appium session it opened
  * lives. A UI session outlives the operation that opened it (ui_session_open), and a
- * per-action session that timed out is still being closed after its operation answered:
+ * warm session that timed out is still being closed after its operation answered:
  * another harness process must not drive the device meanwhile. The hold is taken before the
  * session is requested (inside the operation's hold, so it is re-entrant and cannot fail) and
  * given back when the session's close settles.

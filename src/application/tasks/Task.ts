@@ -1,5 +1,5 @@
 /**
- * Tasks (docs/contract.md, "Tasks"): work on one device that runs in the background of
+ * Tasks (docs/reference/contract.md, "Tasks"): work on one device that runs in the background of
  * the HTTP server, a flow file's steps or a goal for the agent loop. The manager (TaskManager)
  * knows neither: it queues, runs, cancels and keeps a `TaskWork`, which the boundary builds.
  */
@@ -36,7 +36,7 @@ export interface TaskWork {
   readonly kind: TaskKind;
   /** The device as the client named it (serial or AVD name). */
   readonly device: string;
-  /** The folder name of the task's trace (docs/contract.md, "Traces"); null when traces are off. */
+  /** The folder name of the task's trace (docs/reference/contract.md, "Traces"); null when traces are off. */
   readonly trace?: string | null;
   /** The `of` of the progress before the first step (a flow's steps, a goal's step limit). */
   readonly stepsTotal: number;

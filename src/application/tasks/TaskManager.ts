@@ -1,5 +1,5 @@
 /**
- * Queues, runs, cancels and keeps tasks (docs/contract.md, "Tasks").
+ * Queues, runs, cancels and keeps tasks (docs/reference/contract.md, "Tasks").
  *
  * - One task runs per device at a time; the others wait in FIFO order in the device's lane, at
  *   most `maxQueuedPerDevice` of them, then POST is refused (EMULATOR_BUSY). A device is its

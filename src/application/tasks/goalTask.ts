@@ -28,7 +28,7 @@ export function goalWork(device: string, goal: string, deps: GoalTaskDeps): Task
   if (runner === null) {
     throw new HarnessError(
       'MODEL_UNAVAILABLE',
-      'A goal task needs a model endpoint and none is configured on this server: configure one (docs/usage.md, "Tasks"), or send {"device", "flow"} with the steps written out.',
+      'A goal task needs a model endpoint and none is configured on this server: configure one (docs/reference/configuration.md, "Goal tasks"), or send {"device", "flow"} with the steps written out.',
     );
   }
   return {

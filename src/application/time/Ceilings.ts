@@ -21,7 +21,7 @@ export interface CeilingSettings {
 }
 
 /**
- * The two budgets (docs/contract.md, "Sessions, ceilings, no orphans"). Every port call the
+ * The two budgets (docs/reference/contract.md, "Sessions, ceilings, no orphans"). Every port call the
  * application makes while it holds the device goes through here, so no hung adb or Appium reply can
  * hold the gate forever.
  */
@@ -47,7 +47,7 @@ export class Ceilings {
    * Opens an Appium session within the connect budget. A session that Appium creates
    * after the budget ran out is closed as soon as it arrives: no orphans. `heldIdleMs` is the
    * longest the caller leaves the session unused between its calls (a UI session's idle lease, 0 for
-   * a per-action session); the driver is told to wait longer than that (driverIdleTimeoutMs).
+   * a warm session); the driver is told to wait longer than that (driverIdleTimeoutMs).
    * The server's wait for idle is kept inside one action ceiling (serverIdleWaitMs).
    */
   async openSession(gateway: AutomationGateway, heldIdleMs: number): Promise<AutomationSession> {

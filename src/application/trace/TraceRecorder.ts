@@ -1,5 +1,5 @@
 /**
- * What the model did, call by call, for a person to read later and to replay (docs/contract.md,
+ * What the model did, call by call, for a person to read later and to replay (docs/reference/contract.md,
  * "Traces"). runTool hands every call to a CallRecorder; the recorder turns it into one line of
  * the run's trace.jsonl through the TraceSink port (a file in infrastructure/trace/).
  *

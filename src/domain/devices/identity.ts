@@ -12,7 +12,7 @@
  * - any other device is its `ro.serialno` (else `ro.boot.serialno`), the hardware serial adb itself
  *   prints for USB devices;
  * - a device that answers but names neither falls back to the adb serial: aliases of it are then
- *   NOT joined (logged; docs/many-devices.md).
+ *   NOT joined (logged; docs/guide/many-devices.md).
  */
 export interface DeviceIdentity {
   /** The lock's key: `avd:<name>`, `serialno:<value>`, `serial:<adb serial>`, or in remote mode `remote:<host>/<udid>/<caps hash>`. */

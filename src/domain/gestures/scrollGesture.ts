@@ -14,7 +14,7 @@
  * drags, then creeps its last few dp at a speed far under that threshold for longer than the
  * VelocityTracker's 100 ms horizon, then holds still before it lifts: the release velocity is
  * the creep's, on every Android version (older ones keep the last velocity through a pause;
- * newer ones also clear it after a 40 ms stop). docs/device-quirks.md has the sources.
+ * newer ones also clear it after a 40 ms stop). docs/internals/device-quirks.md has the sources.
  *
  * Pure: the same tree and context give the same plan.
  */

@@ -1,6 +1,6 @@
 /**
  * The link app_open_link opens: model text that must reach the device's shell, so it is held to
- * a closed grammar here and single-quoted by the adb adapter (docs/contract.md, app_open_link).
+ * a closed grammar here and single-quoted by the adb adapter (docs/reference/contract.md, app_open_link).
  *
  * `adb shell a b c` joins its arguments with spaces and the device's shell parses the line
  * again. Inside single quotes that shell treats every character literally except `'` itself, so

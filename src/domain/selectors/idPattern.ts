@@ -1,5 +1,5 @@
 /**
- * The bounded regular-expression dialect of `resource_id_matches` (docs/contract.md, "Selectors
+ * The bounded regular-expression dialect of `resource_id_matches` (docs/reference/contract.md, "Selectors
  * written by hand").
  *
  * The device runs it as `new UiSelector().resourceIdMatches("…")`: `Pattern.compile` then

@@ -1,6 +1,6 @@
 /**
  * One summary entry per actionable node: its selector (selectorChoice.ts), its label, its facts,
- * and for a node no selector names, the best label the screen gives (docs/summary.md).
+ * and for a node no selector names, the best label the screen gives (docs/reference/summary.md).
  */
 import type { ActionEntry, EntrySelector, LabelSource, Role, ScrollableEntry } from '../tree/screen.js';
 import { scrollOrientation } from './scrollables.js';

@@ -2,9 +2,9 @@
  * Every tool result must fit the clients' limits: Claude Code refuses a tool result over
  * MAX_MCP_OUTPUT_TOKENS (25,000 tokens by default). Tokenizers are dev-only here, so the
  * harness bounds what it can count for sure: the bytes of the JSON-RPC `result` as it goes
- * over the wire. The envelope is there twice (docs/contract.md, "The envelope"): once as `structuredContent`,
+ * over the wire. The envelope is there twice (docs/reference/contract.md, "The envelope"): once as `structuredContent`,
  * once as the text block, where its JSON is escaped a second time, and clients may forward
- * either or both to the model. The figures behind the budget are in docs/contract.md, "Size of an answer".
+ * either or both to the model. The figures behind the budget are in docs/reference/contract.md, "Size of an answer".
  * Pure: no I/O.
  */
 

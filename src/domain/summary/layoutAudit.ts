@@ -1,5 +1,5 @@
 /**
- * The layout audit (docs/summary.md): three size checks, one system-bar check, and zero false
+ * The layout audit (docs/reference/summary.md): three size checks, one system-bar check, and zero false
  * positives as the goal. Only offered action entries are audited: a finding names something the
  * model could tap.
  *

@@ -1,5 +1,5 @@
 /**
- * What changed between two summaries of the same screen (docs/contract.md, "Only what
+ * What changed between two summaries of the same screen (docs/reference/contract.md, "Only what
  * changed"): a model that read the first one applies the diff and holds the second exactly, so it
  * reads a toggle's flip instead of the whole screen again. Entries are matched by ref: the
  * registry gives the same element the same ref, so an entry whose ref is in both readings is the

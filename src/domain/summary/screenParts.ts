@@ -1,5 +1,5 @@
 /**
- * Parts of a screen for ui_get_tree (docs/contract.md, "Behaviour per tool"): one container's entries and texts
+ * Parts of a screen for ui_get_tree (docs/reference/contract.md, "Behaviour per tool"): one container's entries and texts
  * (`within`), or the screen's texts alone (`mode: "text"`, for reading an article or a chat).
  * Both are cut from the whole summary's own lists, so an entry reads and acts exactly as in a
  * whole read (same ref, same selector). Pure: no I/O.

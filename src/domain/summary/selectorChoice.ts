@@ -1,6 +1,6 @@
 /**
  * Which selector names an actionable node: the candidates it offers, and the one that resolves to
- * exactly it (docs/summary.md, "Choosing a selector").
+ * exactly it (docs/reference/summary.md, "Choosing a selector").
  *
  * The one promise everything here serves: an offered selector that is not marked `ambiguous`,
  * sent back to ui_tap, resolves to exactly the element this entry advertises. "Resolves" means
@@ -8,7 +8,7 @@
  * (matcher.ts) — over ALL nodes, invisible ones included, because UiAutomator2 searches those
  * too. So ambiguity is decided by `matchTerm`/`matchSelector`, never by counting visible nodes only.
  *
- * Selector choice for an actionable node N (its role as docs/summary.md, "Visibility, texts, roles", says):
+ * Selector choice for an actionable node N (its role as docs/reference/summary.md, "Visibility, texts, roles", says):
  *  1. Candidates: N itself, then N's visible descendants in document order, each offering its
  *     resource-id, content-desc, text, hint (in that order, skipping blanks and values a selector
  *     may not carry). Descendants that are actionable or scrollable themselves are skipped with

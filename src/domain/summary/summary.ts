@@ -1,7 +1,7 @@
 /**
- * The screen in the server's own vocabulary (docs/contract.md, "Behaviour per tool", ui_get_tree).
+ * The screen in the server's own vocabulary (docs/reference/contract.md, "Behaviour per tool", ui_get_tree).
  * Pure: same tree and context, same summary.
- * The rules and the decisions behind them are written out in docs/summary.md.
+ * The rules and the decisions behind them are written out in docs/reference/summary.md.
  */
 import { unreachable } from '../gestures/tapPoint.js';
 import type { LayoutFinding, ScreenContext, ScreenSummary } from '../tree/screen.js';

@@ -1,5 +1,5 @@
 /**
- * Dump parsing for both shapes (docs/summary.md, "Reading the dump"):
+ * Dump parsing for both shapes (docs/reference/summary.md, "Reading the dump"):
  *  - uiautomator: `<hierarchy rotation="0"><node class="…" bounds="[l,t][r,b]" …>`;
  *  - Appium UiAutomator2 page source: tags are class names, `<hierarchy … width="…" height="…">`;
  *    older sources may lack the `class` attribute, then the tag is the class.
@@ -194,7 +194,7 @@ export function parseDump(xml: string): UiTree {
   return readHierarchy(xml);
 }
 
-/** What the raw XML says instead of a password field's text (docs/summary.md, "Password fields"). */
+/** What the raw XML says instead of a password field's text (docs/reference/summary.md, "Password fields"). */
 export const HIDDEN_PASSWORD_TEXT = '[hidden password]';
 
 /**

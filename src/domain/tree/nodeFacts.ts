@@ -5,7 +5,7 @@
 import type { BoxBounds, Rect, UiNode } from './uiNode.js';
 import type { Role } from './screen.js';
 
-/** Visible means bounds present and not `[0,0][0,0]` (docs/summary.md, "Visibility, texts, roles"). */
+/** Visible means bounds present and not `[0,0][0,0]` (docs/reference/summary.md, "Visibility, texts, roles"). */
 export function isVisible(node: UiNode): boolean {
   const b = node.bounds;
   if (b === null) return false;
@@ -20,7 +20,7 @@ export function isBlank(value: string): boolean {
 /**
  * The text the harness may repeat: the node's `text`, or '' for a password field. A real
  * device reports bullets there (PasswordTransformationMethod), some views the plain text;
- * neither ever reaches a summary, a selector, a message or a log (docs/summary.md).
+ * neither ever reaches a summary, a selector, a message or a log (docs/reference/summary.md).
  */
 export function repeatableText(node: UiNode): string {
   return node.password ? '' : node.text;
@@ -73,7 +73,7 @@ export function keepsPasswordText(node: UiNode): boolean {
   return node.text === '' || (!isBlank(node.hint) && node.text === node.hint && node.showingHint !== false);
 }
 
-/** The roles of docs/summary.md; scrollables are never offered, so they get no role. */
+/** The roles of docs/reference/summary.md; scrollables are never offered, so they get no role. */
 export function roleOf(node: UiNode): Role | null {
   if (node.scrollable) return null;
   if (isEditText(node)) return 'input';
@@ -149,7 +149,7 @@ export function safePreview(value: string, max = 40): string {
 export const SELECTOR_VALUE_MAX_CODE_POINTS = 256;
 
 /**
- * Why `value` cannot be a selector value (docs/contract.md, "Error codes"), or null when it can.
+ * Why `value` cannot be a selector value (docs/reference/contract.md, "Error codes"), or null when it can.
  * Shared by input validation and by the summary, so the summary never offers a
  * selector that ui_tap would refuse.
  */

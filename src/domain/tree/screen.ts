@@ -84,7 +84,7 @@ export type EntrySelector = WireSelectorTerm & { readonly within?: WireSelectorT
 export interface ActionFacts {
   /**
    * Names exactly this element for ui_tap / ui_type_text (`{"ref": "e12"}`), for as long as it
-   * stays that element (docs/summary.md, "Refs"). Set by the application's ref registry; the pure
+   * stays that element (docs/reference/summary.md, "Refs"). Set by the application's ref registry; the pure
    * summary leaves it out.
    */
   readonly ref?: string;
@@ -112,7 +112,7 @@ export interface ActionFacts {
   readonly ambiguous?: true;
   readonly covered_by_keyboard?: true;
   /**
-   * Present only when no tap can reach the element (docs/summary.md, "Not actionable"): it has no
+   * Present only when no tap can reach the element (docs/reference/summary.md, "Not actionable"): it has no
    * visible area, or lies wholly under a system bar or the keyboard. Such an entry gets no ref.
    */
   readonly not_actionable?: NotActionable;
@@ -154,7 +154,7 @@ export function nameOfEntry(entry: EntrySelector & { readonly label?: string }):
 /**
  * One scrollable container. Its selector (absent when the container has no
  * name of its own) goes unchanged to ui_scroll's `selector`; `orientation` (inferred:
- * docs/summary.md, "Scrollable containers") is written only for a horizontal one: absent
+ * docs/reference/summary.md, "Scrollable containers") is written only for a horizontal one: absent
  * means vertical, the common case, as an absent `role` means button.
  */
 export interface ScrollableEntry {
@@ -192,7 +192,7 @@ export type LayoutFinding =
     };
 
 /**
- * The screen in the server's own vocabulary, in its compact form (docs/summary.md).
+ * The screen in the server's own vocabulary, in its compact form (docs/reference/summary.md).
  * `texts` leaves out strings an offered action already shows. What would say "nothing" is left
  * out: `keyboard` is present only when it is open, `layout_findings` only when there are some,
  * `truncated` (always `true`) and `counts` only when a list was cut.

@@ -46,7 +46,7 @@ export interface UiNode {
   readonly focused: boolean;
   readonly scrollable: boolean;
   readonly selected: boolean;
-  /** A password field: its text is never repeated (docs/summary.md, "Password fields"). */
+  /** A password field: its text is never repeated (docs/reference/summary.md, "Password fields"). */
   readonly password: boolean;
   /** null when the dump gave no bounds. */
   readonly bounds: Rect | null;

@@ -13,7 +13,7 @@ function frozen(...argv: string[]): Argv {
 }
 
 /**
- * THE closed list (docs/contract.md): every argument vector this adapter can give adb, in one place.
+ * THE closed list (docs/reference/contract.md): every argument vector this adapter can give adb, in one place.
  * Only two entries take a value, and both validate it before building the vector: a package
  * name (the contract's package pattern) and a `pkg/activity` component read back from the device.
  * `bootCompleted` is a documented, read-only addition (a booting device is not ready).

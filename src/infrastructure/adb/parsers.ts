@@ -1,7 +1,7 @@
 /**
  * Pure parsers for the text adb returns. Every one accepts `\n` and `\r\n` (devices without
  * shell_v2 answer through a PTY that turns `\n` into `\r\n`) and tolerates extra lines, since
- * vendors and Android versions add fields freely. Which versions are covered: docs/android-versions.md.
+ * vendors and Android versions add fields freely. Which versions are covered: docs/internals/android-versions.md.
  */
 import type { Rect } from '../../domain/tree/uiNode.js';
 import type { ImeState, ScreenLock, SystemBars, Wakefulness, WindowState } from '../../domain/tree/screen.js';
@@ -304,7 +304,7 @@ function flag(lines: readonly string[], name: RegExp): boolean | null {
 
 /**
  * Whether the keyguard is up and the display on, from every form Android versions print
- * (docs/device-quirks.md): `isKeyguardShowing=` (DisplayPolicy, API 30+), the policy's
+ * (docs/internals/device-quirks.md): `isKeyguardShowing=` (DisplayPolicy, API 30+), the policy's
  * `KeyguardServiceDelegate` `showing=`/`occluded=` and `KeyguardStateMonitor mIsShowing=` (API 24+),
  * `mShowingLockscreen=`/`mDreamingLockscreen=` (older releases), a focused `Keyguard` window (older
  * still). A focus on `NotificationShade` or `StatusBar` alone is not a lock: the pulled-down

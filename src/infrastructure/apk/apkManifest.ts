@@ -1,6 +1,6 @@
 /**
  * Package name and version read from the APK's own AndroidManifest.xml (binary XML) with
- * node-apk (MIT, TypeScript types, one dependency; docs/configuration.md says why this one).
+ * node-apk (MIT, TypeScript types, one dependency; docs/reference/configuration.md says why this one).
  * It reads from a Buffer, so what is judged is exactly the bytes read once from the file.
  */
 import nodeApk from 'node-apk';

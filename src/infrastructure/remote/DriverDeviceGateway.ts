@@ -7,7 +7,7 @@
  * Where the session comes from is the application's business (DriverSessionSource: the UI session's, the
  * kept one, or a kept one opened for the read). Only the closed list of `mobile:` commands is sent
  * (DRIVER_DEVICE_COMMANDS); their names and arguments are appium-android-driver's
- * execute-method-map (docs/device-quirks.md, "Remote mode: the driver's commands").
+ * execute-method-map (docs/internals/device-quirks.md, "Remote mode: the driver's commands").
  */
 import { z } from 'zod';
 import { HarnessError } from '../../domain/errors.js';
@@ -59,7 +59,7 @@ export class DriverDeviceGateway implements DeviceGateway {
 
   /**
    * `mobile: getDisplayDensity` reads `wm density`'s Physical density (appium-adb getScreenDensity):
-   * an override (`wm density 320`) is not seen, unlike the adb gateway (docs/device-quirks.md).
+   * an override (`wm density 320`) is not seen, unlike the adb gateway (docs/internals/device-quirks.md).
    */
   async getDensity(): Promise<number> {
     const value = await this.sessions.withSession((session) => session.execute('mobile: getDisplayDensity', {}));

@@ -1,6 +1,6 @@
 /**
  * Selenium Grid 4's own failures, as they reach the harness through webdriverio, mapped to the
- * harness's typed errors (docs/contract.md, "Many devices"; sources in docs/device-quirks.md).
+ * harness's typed errors (docs/reference/contract.md, "Many devices"; sources in docs/internals/device-quirks.md).
  * One module for every way of reaching a Grid (APPIUM_URL naming a loopback hub, and the remote
  * mode), so the words a client sees for "the Grid" are the same everywhere.
  *

@@ -1,5 +1,5 @@
 /**
- * Traces on disk (docs/contract.md, "Traces"): `<artifacts>/traces/<name>/trace.jsonl`, one JSON
+ * Traces on disk (docs/reference/contract.md, "Traces"): `<artifacts>/traces/<name>/trace.jsonl`, one JSON
  * object a line, each appended with one synchronous write, so a crash loses at most the line being
  * written and a reader never sees half of an earlier one. The evidence a line names is hard-linked
  * into the folder (`evidence/<artifact id>`): the same bytes on disk, not a copy, and the trace
@@ -19,7 +19,7 @@ export const TRACES_FOLDER = 'traces';
 export const TRACE_FILE = 'trace.jsonl';
 export const TRACE_EVIDENCE_FOLDER = 'evidence';
 /**
- * The evidence ids the harness issues (docs/contract.md, "Evidence and the `artifact://`
+ * The evidence ids the harness issues (docs/reference/contract.md, "Evidence and the `artifact://`
  * resource"): bare names, checked before any link.
  */
 const ARTIFACT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.png$/;

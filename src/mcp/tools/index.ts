@@ -25,7 +25,7 @@ import { uiWaitTool } from './wait/uiWait.js';
 import { appCrashesTool } from './diagnostics/appCrashes.js';
 import { appLogsTool } from './diagnostics/appLogs.js';
 
-/** The contract's twelve (docs/contract.md, "Tools"), exactly these, in this order. */
+/** The contract's twelve (docs/reference/contract.md, "Tools"), exactly these, in this order. */
 export const TOOL_NAMES = [
   'emulator_get_status',
   'ui_get_tree',

@@ -16,7 +16,8 @@ const TASK_ID = {
   schema: { type: 'string' },
 };
 const UNKNOWN = {
-  description: 'No task has this id (finished tasks are kept a limited time and number; none survives a restart)',
+  description:
+    'NOT_FOUND: no task has this id (finished tasks are kept a limited time and number; none survives a restart)',
   content: REFUSAL,
 };
 
@@ -37,7 +38,10 @@ export function taskPaths(): Record<string, Record<string, unknown>> {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/TaskRequest' } } },
         },
         responses: {
-          202: { description: 'Queued (or already running); poll GET /task/{task_id}', content: ANSWER },
+          202: {
+            description: 'Queued (or already running): `data` is the task; poll GET /task/{data.task_id}',
+            content: ANSWER,
+          },
           400: {
             description:
               'INVALID_ARGUMENT: the body, the device name or the flow is not valid (a flow: every problem at once, by its step number)',
@@ -86,7 +90,7 @@ export function taskPaths(): Record<string, Record<string, unknown>> {
           404: {
             ...UNKNOWN,
             description:
-              'No task has this id, traces are off, or its trace was removed (ANDROID_MCP_TRACE_KEEP, ANDROID_MCP_TRACE_MAX_MB)',
+              'NOT_FOUND: no task has this id, traces are off, or its trace was removed (ANDROID_MCP_TRACE_KEEP, ANDROID_MCP_TRACE_MAX_MB)',
           },
           401: UNAUTHORIZED,
         },

@@ -1,9 +1,11 @@
 /**
- * Tasks over HTTP (docs/contract.md, "Tasks"), beside the REST mirror and behind the same
+ * Tasks over HTTP (docs/reference/contract.md, "Tasks"), beside the REST mirror and behind the same
  * Host, Origin, bearer and body checks (HttpServer runs them before any route):
- *   POST /agent/task {device, flow} | {device, goal}  → 202 {ok, task}, the task runs in the background
- *   GET /task/{id}                                    → 200 {ok, task}
- *   DELETE /task/{id}                                 → 200 {ok, task} once it has stopped (bounded)
+ *   POST /agent/task {device, flow} | {device, goal}  → 202 {ok, data: task, error: null}, the task runs in the background
+ *   GET /task/{id}                                    → 200 {ok, data: task, error: null}
+ *   DELETE /task/{id}                                 → 200 {ok, data: task, error: null} once it has stopped (bounded)
+ *   GET /task/{id}/trace                              → 200 the trace viewer page
+ * The answer has the keys every tool's envelope has (`ok`, `data`, `error`), so one client reads both.
  * A flow is checked by the flow runner's own validation (validateFlow) and run by its own code.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -51,7 +53,7 @@ export function taskRoute(options: TaskRouteOptions): HttpRoute {
         if (method !== 'POST') return methodNotAllowed(res, 'POST');
         const work = await workOf(await bodyOf(req, options.maxBodyBytes), options);
         const view = await options.manager.submit(work);
-        return sendJson(res, 202, { ok: true, task: view }, { location: `${TASK_PREFIX}${view.task_id}` });
+        return sendJson(res, 202, taskAnswer(view), { location: `${TASK_PREFIX}${view.task_id}` });
       }
       if (pathname.endsWith(TRACE_SUFFIX)) {
         if (method !== 'GET') return methodNotAllowed(res, 'GET');
@@ -65,7 +67,7 @@ export function taskRoute(options: TaskRouteOptions): HttpRoute {
           : await options.manager.cancel(id)
         : null;
       if (!view) return unknownTask(res);
-      return sendJson(res, 200, { ok: true, task: view satisfies TaskView });
+      return sendJson(res, 200, taskAnswer(view));
     } catch (error) {
       // HttpServer answers 413 and discards the rest of the body.
       if (error instanceof BodyTooLarge) throw error;
@@ -134,6 +136,11 @@ async function workOf(body: Record<string, unknown>, options: TaskRouteOptions):
 
 const TRACE_SUFFIX = '/trace';
 
+/** A task as the envelope's keys carry a tool's answer. */
+function taskAnswer(view: TaskView): { ok: true; data: TaskView; error: null } {
+  return { ok: true, data: view, error: null };
+}
+
 /**
  * The viewer page of the task's trace, made from its folder alone (the page is self-contained: no
  * other file is served, and the id names the folder only through the task's own record).
@@ -141,7 +148,7 @@ const TRACE_SUFFIX = '/trace';
 function traceOf(res: ServerResponse, id: string, options: TaskRouteOptions): void {
   const view = TASK_ID_PATTERN.test(id) ? options.manager.view(id) : null;
   if (!view) return unknownTask(res);
-  const gone = (why: string): void => refuse(res, 404, 'INVALID_ARGUMENT', `This task has no trace to show: ${why}`);
+  const gone = (why: string): void => refuse(res, 404, 'NOT_FOUND', `This task has no trace to show: ${why}`);
   if (!view.trace || options.tracesDir === undefined)
     return gone('traces are off on this server (ANDROID_MCP_TRACE=off).');
   let page: string;
@@ -179,7 +186,7 @@ function unknownTask(res: ServerResponse): void {
   refuse(
     res,
     404,
-    'INVALID_ARGUMENT',
+    'NOT_FOUND',
     'No task has this id: finished tasks are kept for a limited time and number, and no task survives a server restart. Start it again with POST /agent/task.',
   );
 }

@@ -81,4 +81,5 @@ type SameKeys = [keyof Published] extends [keyof TaskView]
   : false;
 export const viewsAgree: [Published] extends [TaskView] ? SameKeys : false = true;
 
-export const taskAnswerSchema = z.object({ ok: z.literal(true), task: taskViewSchema });
+/** The keys of a tool's envelope: `data` is the task. */
+export const taskAnswerSchema = z.object({ ok: z.literal(true), data: taskViewSchema, error: z.null() });

@@ -129,7 +129,7 @@ export class HarnessHttpServer {
         res,
         {
           status: 404,
-          code: 'INVALID_ARGUMENT',
+          code: 'NOT_FOUND',
           message: 'Not found: MCP is served at /mcp, the REST API at /devices (GET /openapi.json describes it).',
         },
         jsonRpc,

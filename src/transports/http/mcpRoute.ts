@@ -3,7 +3,7 @@
  * (`createMcpHandler`). A request carrying the 2026-07-28 `_meta` envelope is served
  * statelessly by the modern path (`server/discover`, no handshake); anything else is 2025-era
  * traffic, answered by a fresh instance per request (initialize, then tools/list … on their own
- * POSTs, no Mcp-Session-Id). Every instance is sdkServerFor(harness) (docs/protocol.md).
+ * POSTs, no Mcp-Session-Id). Every instance is sdkServerFor(harness) (docs/internals/protocol.md).
  */
 import type { ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';

@@ -10,10 +10,11 @@ import { LOOPBACK_HOSTNAMES, isLoopbackHost } from './listenAddress.js';
 
 /**
  * The typed code of a refusal that is not a tool's, as REST clients read it (`{ok: false, error: {code, message}}`;
- * the MCP route answers a JSON-RPC error instead). A body too large and an unknown path are the request's
- * fault, like the REST routes' own refusals (INVALID_ARGUMENT).
+ * the MCP route answers a JSON-RPC error instead). A body too large is the request's fault, like the REST
+ * routes' own refusals (INVALID_ARGUMENT); a path no route serves is NOT_FOUND.
  */
-export type HttpRefusalCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'INVALID_ARGUMENT' | 'SERVER_BUSY' | 'INTERNAL_ERROR';
+export type HttpRefusalCode =
+  'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'INVALID_ARGUMENT' | 'SERVER_BUSY' | 'INTERNAL_ERROR';
 
 export interface Refusal {
   readonly status: number;

@@ -1,6 +1,6 @@
 /**
  * Both protocol revisions over stdio. The wire stays our hardened
- * StdioJsonRpcTransport (every malformed frame answered, docs/reliability.md §2). The first
+ * StdioJsonRpcTransport (every malformed frame answered, docs/internals/reliability.md §2). The first
  * message decides who serves the connection:
  *
  * - a request carrying the 2026-07-28 envelope (`_meta["io.modelcontextprotocol/protocolVersion"]`)

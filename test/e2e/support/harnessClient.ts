@@ -1,7 +1,7 @@
 /**
  * The harness as a real MCP client sees it: `node dist/index.js` spawned over real stdio,
  * driven through the SDK's Client + StdioClientTransport. Every answer is checked for the
- * one envelope of CONTRACT §2 (structuredContent and the text block carry the same object).
+ * one envelope of the contract (structuredContent and the text block carry the same object).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,7 +66,7 @@ export function envelopeOf(tool: string, result: CallToolResult): WireEnvelope {
     if (structured.tool !== tool) problems.push(`tool is ${String(structured.tool)}`);
     if (!OPERATION_ID_PATTERN.test(String(structured.operation_id)))
       problems.push('operation_id is not 12 lowercase Crockford base32 characters');
-    // The file's id and nothing else: a path or a uri would repeat it (docs/contract.md, "The envelope").
+    // The file's id and nothing else: a path or a uri would repeat it (docs/reference/contract.md, "The envelope").
     if (structured.evidence !== null && Object.keys(structured.evidence ?? {}).join(',') !== 'artifact_id')
       problems.push('evidence is not {artifact_id}');
     if (structured.ok) {
@@ -76,7 +76,7 @@ export function envelopeOf(tool: string, result: CallToolResult): WireEnvelope {
       if (!structured.error || typeof structured.error.code !== 'string') problems.push('failure without error.code');
       if (JSON.stringify(structured.data) !== '{}') problems.push('failure with data');
       if (result.isError !== true) problems.push('failure without isError');
-      // CONTRACT §2: no stack trace and no host path in a message.
+      // The envelope: no stack trace and no host path in a message.
       if (structured.error && /\n\s+at |\/(?:home|tmp|work|usr|root)\//.test(structured.error.message)) {
         problems.push('message leaks a stack or a host path');
       }

@@ -107,7 +107,7 @@ async function startVirtualStack(options: StartStackOptions): Promise<E2eStack> 
             ...baseEnv(),
             ANDROID_HOME: androidHome,
             ANDROID_UDID: attached.serial,
-            // 127.0.0.1:N is not an emulator-N serial: the conscious opt-in of CONTRACT §5.
+            // 127.0.0.1:N is not an emulator-N serial: the conscious opt-in of ANDROID_MCP_ALLOW_SERIALS.
             ANDROID_MCP_ALLOW_SERIALS: attached.serial,
             APPIUM_URL: appium.url,
             ANDROID_ADB_SERVER_PORT: String(adbServer.port),

@@ -1,5 +1,5 @@
 /**
- * The summary as it travels (CONTRACT §6), read the way a client reads it. The compact form
+ * The summary as it travels (docs/reference/summary.md), read the way a client reads it. The compact form
  * leaves out what would say nothing (role `button`, `enabled: true`, a closed keyboard, a label
  * equal to the selector's value, texts an action already shows); these accessors give each
  * field its full meaning whichever form the server sends, so the oracle checks the promise,
@@ -10,12 +10,12 @@ import { selectorOfEntry, selectorValueOf } from '../../../src/application/scree
 export type WireSelector = Record<string, unknown> & { within?: Record<string, string> };
 
 /**
- * An action entry: its selector keys (issue 14: flat entries, the keys beside ref and the facts;
+ * An action entry: its selector keys (flat entries, the keys beside ref and the facts;
  * read back with the server's own reader, selectorOfEntry) — none of them when no selector names
  * the element alone (ambiguous, or nothing to select by): then only the ref does.
  */
 export interface WireAction {
-  /** Names exactly this entry's element for ui_tap / ui_type_text (issue 13). */
+  /** Names exactly this entry's element for ui_tap / ui_type_text. */
   readonly ref?: string;
   readonly id?: string;
   readonly resource_id?: string;
@@ -28,7 +28,7 @@ export interface WireAction {
   readonly label_from?: string;
   readonly role?: string;
   readonly enabled?: boolean;
-  /** `{left, top, width, height}` or `[left, top, width, height]`; only with include_bounds: true (issue 14). */
+  /** `{left, top, width, height}` or `[left, top, width, height]`; only with include_bounds: true. */
   readonly bounds?: unknown;
   readonly checked?: boolean;
   readonly disambiguated?: true;
@@ -44,7 +44,7 @@ export interface WireSummary {
   readonly texts: readonly string[];
   readonly actions: readonly WireAction[];
   readonly can_scroll: boolean;
-  /** Issue 13: the visible scrollable containers, absent when there is none. */
+  /** The visible scrollable containers, absent when there is none. */
   readonly scrollables?: readonly WireScrollable[];
   readonly keyboard?: { readonly open: boolean; readonly top: number | null };
 }

@@ -85,7 +85,7 @@ export class FakeSession implements AutomationSession {
       return 'typed';
     });
   }
-  /** Every press at a computed point (issue 12), in order. */
+  /** Every press at a computed point, in order. */
   readonly presses: { point: Point; holdMs: number }[] = [];
   pressAt(point: Point, holdMs: number): Promise<void> {
     return this.answer('pressAt', () => {

@@ -21,7 +21,7 @@ export class FakeDevice implements DeviceGateway {
   foreground: string | null = 'com.android.settings';
   /** What dumpsys window says of the keyboard. */
   ime: ImeState = { visible: false, frame: null };
-  /** What dumpsys window says of the status and navigation bars (issue 12); unset: not reported. */
+  /** What dumpsys window says of the status and navigation bars; unset: not reported. */
   systemBars: SystemBars | undefined = undefined;
   /** The focused activity dumpsys reports (part of a ref's identity); null: not reported. */
   activity: string | null = null;
@@ -33,13 +33,13 @@ export class FakeDevice implements DeviceGateway {
     this.foreground = component.split('/')[0] ?? null;
   };
   /**
-   * Scripted answers of the next getWindowState calls, one each (issue 12: the focus lagging
+   * Scripted answers of the next getWindowState calls, one each (the focus lagging
    * behind Back). The last one taken stays the foreground once the script runs out.
    */
   foregroundReads: (string | null)[] = [];
-  /** Issue 12: what dumpsys window says of the lock screen; undefined: it says nothing (unlocked). */
+  /** What dumpsys window says of the lock screen; undefined: it says nothing (unlocked). */
   lock: ScreenLock | undefined = undefined;
-  /** Issue 12: `dumpsys power`'s mWakefulness. */
+  /** `dumpsys power`'s mWakefulness. */
   wakefulness: Wakefulness | null = 'Awake';
   failWith: Partial<Record<keyof DeviceGateway, HarnessError>> = {};
   hang: Set<keyof DeviceGateway> = new Set();
@@ -130,7 +130,7 @@ export class FakeDevice implements DeviceGateway {
       return this.packages.includes(pkg);
     });
   }
-  /** What the package manager answers app_install (issue 16); the bytes adb was given, read at the call. */
+  /** What the package manager answers app_install; the bytes adb was given, read at the call. */
   installOutput = 'Success';
   readonly installs: { hostPath: string; bytes: Buffer | null }[] = [];
   installApk(hostPath: string): Promise<InstallOutcome> {

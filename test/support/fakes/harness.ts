@@ -22,7 +22,7 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     appiumUrl: 'http://127.0.0.1:4723',
     appiumUrlExplicit: true,
     sessionIdleTimeoutMs: 60_000,
-    // Off unless a test asks for it: these tests check one session per action (issue 14's keeper has its own tests).
+    // Off unless a test asks for it: these tests check one session per action (the warm session has its own tests).
     warmSessionTimeoutMs: 0,
     actionTimeoutMs: 90_000,
     connectTimeoutMs: 120_000,
@@ -104,7 +104,7 @@ export function buildHarness(
 }
 
 /**
- * The envelope of a result, checked for what every answer must be (docs/contract.md, "The
+ * The envelope of a result, checked for what every answer must be (docs/reference/contract.md, "The
  * envelope"): an operation id of the published shape, and evidence that is `{artifact_id}` alone.
  */
 export function envelopeOf(result: CallToolResult): Envelope {

@@ -60,7 +60,7 @@ describe('EvidenceWriter', () => {
   });
 
   it('within one second, names sort in the order of the captures (the six digits are the microseconds)', async () => {
-    // Issue 11: with random digits, a device-back taken after a ui-scroll sorted before it.
+    // With random digits, a device-back taken after a ui-scroll sorted before it.
     const { writer: w, clock } = writer(new MemoryEvidenceStore(), new FakeClock(new Date('2026-11-30T17:12:03.000Z')));
     const taken: string[] = [];
     const steps: [string, number][] = [

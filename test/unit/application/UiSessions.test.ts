@@ -26,7 +26,7 @@ describe('UI sessions', () => {
     expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 }]);
   });
 
-  it("under a short action ceiling the server's wait for idle shrinks, so idle + root wait stay inside it (issue 12 item 6)", async () => {
+  it("under a short action ceiling the server's wait for idle shrinks, so idle + root wait stay inside it", async () => {
     const h = buildHarness({ actionTimeoutMs: 20_000 });
     expect((await h.envelope('ui_session_open')).ok).toBe(true);
     expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 90_000, waitForIdleTimeoutMs: 5_000 }]);

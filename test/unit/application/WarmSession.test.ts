@@ -1,5 +1,5 @@
 /**
- * Issue 14: the session of an action without session_id is kept for a short idle lease
+ * The session of an action without session_id is kept for a short idle lease
  * (ANDROID_MCP_WARM_SESSION_TIMEOUT), so the next such action reuses it. Through the whole
  * container with the fake clock, the fake Appium and the fake device.
  */
@@ -28,7 +28,7 @@ function warmHarness(leaseMs = LEASE_MS) {
 /** Session ids Appium still holds. */
 const openIds = (automation: FakeAutomation): string[] => [...automation.open.keys()];
 
-describe('the session kept after an action without session_id (issue 14)', () => {
+describe('the session kept after an action without session_id', () => {
   it('is reused by the next actions, and the driver is told to wait longer than the lease', async () => {
     const h = warmHarness();
     expect((await h.envelope('ui_tap', { selector: SELECTOR })).ok).toBe(true);
@@ -122,7 +122,7 @@ describe('the session kept after an action without session_id (issue 14)', () =>
     expect(h.automation.sessions).toHaveLength(1);
   });
 
-  it('is kept after UI_TREE_UNAVAILABLE from the driver (issue 12: a screen whose root never came): the next read reuses it', async () => {
+  it('is kept after UI_TREE_UNAVAILABLE from the driver (a screen whose root never came): the next read reuses it', async () => {
     const h = warmHarness();
     await h.envelope('ui_tap', { selector: SELECTOR });
     h.automation.failWith.pageSource = new HarnessError(
@@ -186,7 +186,7 @@ describe('the session kept after an action without session_id (issue 14)', () =>
   });
 });
 
-describe('the kept session and the cross-process device lock', () => {
+describe('the warm session and the cross-process device lock', () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

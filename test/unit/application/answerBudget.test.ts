@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 3: every ui_get_tree answer within the clients' limits (Claude Code refuses a
+ * Every ui_get_tree answer within the clients' limits (Claude Code refuses a
  * tool result over 25,000 tokens). Measured on the whole JSON-RPC `result` the client receives
  * (text block and structuredContent), with a real tokenizer (gpt-tokenizer, o200k), on the largest
  * real dump and on synthetic screens built to be expensive per byte (CJK, digits, random ASCII).

@@ -64,7 +64,7 @@ describe('one owner across processes (container wiring)', () => {
     expect((await b.call('ui_get_tree')).ok).toBe(true);
   });
 
-  it('a per-action session keeps nothing after its action; invalid input never touches the lock', async () => {
+  it('a warm session keeps nothing after its action; invalid input never touches the lock', async () => {
     const directory = join(mkdtempSync(join(tmpdir(), 'amh-xlock-')), 'locks');
     dirs.push(directory);
     const device = new FakeDevice();

@@ -1,5 +1,5 @@
 /**
- * Issue 7 §3 at the adapter level, for machines where no small file system can be mounted:
+ * At the adapter level, for machines where no small file system can be mounted:
  * the real FileEvidenceStore over a directory whose writes fail with ENOSPC or EROFS (a
  * scripted fs handle), through the EvidenceWriter: EVIDENCE_WRITE_FAILED with the remedy,
  * no partial file left behind.

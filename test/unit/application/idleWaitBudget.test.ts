@@ -6,7 +6,7 @@ import {
   serverIdleWaitMs,
 } from '../../../src/application/time/idleWaitBudget.js';
 
-describe("the UiAutomator2 server's wait for idle fits in one action ceiling (issue 12 item 6)", () => {
+describe("the UiAutomator2 server's wait for idle fits in one action ceiling", () => {
   it("keeps the server's 10 s under the default 90 s ceiling, shrinks it under a short one, never below 0", () => {
     expect(serverIdleWaitMs(90_000)).toBe(SERVER_IDLE_WAIT_MS);
     expect(serverIdleWaitMs(25_000)).toBe(10_000);

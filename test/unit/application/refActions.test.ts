@@ -1,5 +1,5 @@
 /**
- * ui_tap / ui_type_text by ref (issue 13), through the whole application with in-memory ports.
+ * ui_tap / ui_type_text by ref, through the whole application with in-memory ports.
  * The fake Appium finds by evaluating the XPath it receives with a real XPath 1.0 engine over
  * its page source, so a locator that named another node, or none, would fail here.
  */

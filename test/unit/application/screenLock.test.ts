@@ -1,5 +1,5 @@
 /**
- * Issue 12: a locked or sleeping screen in the application layer (fake device): DEVICE_LOCKED from
+ * A locked or sleeping screen in the application layer (fake device): DEVICE_LOCKED from
  * app_open, settings_open_apps and the acting tools before anything starts (no launch, no Appium
  * session), `screen` in emulator_get_status, and io.appium.settings never reported in front.
  */
@@ -77,7 +77,7 @@ describe('DEVICE_LOCKED', () => {
   });
 });
 
-describe('io.appium.settings is never the app in front (issue 12)', () => {
+describe('io.appium.settings is never the app in front', () => {
   it('ui_tap settles past it; at the bound it reports no package rather than the helper', async () => {
     const h = buildHarness();
     h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');

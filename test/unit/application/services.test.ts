@@ -45,7 +45,7 @@ describe('validation comes before the gate and the session checks', () => {
     ['device_back', { session_id: 'short' }, 'INVALID_UI_SESSION'],
     ['ui_session_close', {}, 'INVALID_UI_SESSION'],
     ['ui_get_tree', { session_id: 'has spaces in it and is long enough' }, 'INVALID_UI_SESSION'],
-    // Issue 11: "yes" used to be ignored silently; only the JSON booleans are accepted.
+    // "yes" used to be ignored silently; only the JSON booleans are accepted.
     ['ui_get_tree', { include_raw: 'yes' }, 'INVALID_ARGUMENT'],
     ['ui_get_tree', { include_raw: 'true' }, 'INVALID_ARGUMENT'],
     ['ui_get_tree', { include_raw: 1 }, 'INVALID_ARGUMENT'],
@@ -150,7 +150,7 @@ describe('observers', () => {
       screen: { awake: true, locked: false },
       appium_version: '3.8.0',
       appium_endpoint: { kind: 'appium', ready: true },
-      // Without a device list (the fakes) the device at hand is the list (issue 15).
+      // Without a device list (the fakes) the device at hand is the list.
       devices: [
         {
           serial: 'emulator-5554',
@@ -294,7 +294,7 @@ describe('actions', () => {
     expect(calls.indexOf('elementLabel')).toBeLessThan(calls.indexOf('click'));
   });
 
-  // Issue 12: an edge-to-edge app's element can have its centre under a system bar or the keyboard.
+  // An edge-to-edge app's element can have its centre under a system bar or the keyboard.
   describe('ui_tap on an element whose centre is covered', () => {
     const BARS = {
       status: { left: 0, top: 0, right: 1080, bottom: 63 },
@@ -503,7 +503,7 @@ describe('actions', () => {
     offer(h, { text: 'All apps' }, 'All apps');
     h.automation.takesText = (label) => label !== 'All apps';
     const envelope = await h.envelope('ui_type_text', { selector: { text: 'All apps' }, text: 'hunter2' });
-    // CONTRACT §3 puts a refusal under UI_ELEMENT_NOT_FOUND; the message tells the two apart.
+    // The contract's error codes put a refusal under UI_ELEMENT_NOT_FOUND; the message tells the two apart.
     expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
     const message = envelope.error?.message ?? '';
     expect(message).toMatch(
@@ -547,7 +547,7 @@ describe('actions', () => {
     expect(h.automation.sessions[1]?.swipes[0]?.moves.at(-1)?.to).toEqual({ x: 540, y: 2071 });
   });
 
-  describe('ui_scroll in four directions and in a named container (issue 13)', () => {
+  describe('ui_scroll in four directions and in a named container', () => {
     const rv = 'androidx.recyclerview.widget.RecyclerView';
     const row = (t: string, top: number, height: number) => ({
       cls: 'android.widget.TextView',
@@ -746,12 +746,12 @@ describe('actions', () => {
     expect(envelope.evidence?.artifact_id).toMatch(/-device-back\.png$/);
   });
 
-  // Issue 12: PressBack returns before the window focus has moved.
+  // PressBack returns before the window focus has moved.
   const windowReads = (h: TestHarness): number => h.device.calls.filter((c) => c === 'getWindowState').length;
 
   it('device_back reads the package in front first, then the foreground until it settles: old, none, then where Back led', async () => {
     const h = buildHarness();
-    // The first read is the screen check before any session (issue 12: not locked, awake).
+    // The first read is the screen check before any session (not locked, awake).
     h.device.foregroundReads = [
       'com.android.settings',
       'com.android.settings',
@@ -816,7 +816,7 @@ describe('actions', () => {
     h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
     const quick = await h.envelope('ui_tap', { selector: { text: 'Calendar' }, observe: false });
     expect(quick.data).toMatchObject({ foreground_package: 'com.android.settings' });
-    // The screen check before the session (issue 12), then one read after the tap.
+    // The screen check before the session, then one read after the tap.
     expect(windowReads(h)).toBe(1 + 1);
     expect(h.clock.monotonicMs()).toBe(0);
 
@@ -892,7 +892,7 @@ describe('app_open and settings_open_apps (adb only, no Appium)', () => {
     expect(h.clock.monotonicMs()).toBeLessThan(7_000);
   });
 
-  it('app_open: focused but its window still empty after 6 s (slow cold start) is APP_NOT_FOUND saying so (issue 8)', async () => {
+  it('app_open: focused but its window still empty after 6 s (slow cold start) is APP_NOT_FOUND saying so', async () => {
     const h = buildHarness();
     h.device.onStart = (component) => {
       h.device.foreground = component.split('/')[0] ?? null;
@@ -956,7 +956,7 @@ describe('unclassified failures', () => {
   });
 });
 
-describe("a password field's text never leaves the harness (issue 12 §8)", () => {
+describe("a password field's text never leaves the harness", () => {
   const SECRET = 'hunter2-secret';
   // A view that exposes the plain text to accessibility: the worst case a device can do.
   const loginDump = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.login" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]"><node index="0" text="${SECRET}" resource-id="" class="android.widget.EditText" package="com.example.login" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="true" scrollable="false" long-clickable="true" password="true" selected="false" bounds="[42,300][1038,450]" hint="Password" /><node index="1" text="Sign in" resource-id="" class="android.widget.Button" package="com.example.login" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[42,500][1038,650]" /></node></hierarchy>`;

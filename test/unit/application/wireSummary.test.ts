@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 2, the smaller screen: bounds only on request, flat entries, the `id` key.
+ * The smaller screen: bounds only on request, flat entries, the `id` key.
  * Through the whole application with in-memory ports (the fake device says which package is in
  * front, as dumpsys window would).
  */
@@ -20,7 +20,7 @@ async function tree(h: ReturnType<typeof buildHarness>, args: Record<string, unk
   return envelope.data as unknown as WireSummary;
 }
 
-describe('ui_get_tree: bounds only with include_bounds (issue 14)', () => {
+describe('ui_get_tree: bounds only with include_bounds', () => {
   it('leaves every action and scrollable without bounds by default, and gives them all with include_bounds: true', async () => {
     const h = buildHarness();
     h.device.dump = settingsAppsDump();
@@ -42,7 +42,7 @@ describe('ui_get_tree: bounds only with include_bounds (issue 14)', () => {
   });
 });
 
-describe('flat entries and the id key (issue 14)', () => {
+describe('flat entries and the id key', () => {
   it("writes the foreground app's resource ids as `id`, the selector keys beside ref and the facts", async () => {
     const h = buildHarness();
     h.device.dump = settingsAppsDump();

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 4: the bench's chart module turns a run's results into a valid SVG, drawn by
+ * The bench's chart module turns a run's results into a valid SVG, drawn by
  * vega-lite, with every headline row, its target and the peers named.
  */
 import { DOMParser } from '@xmldom/xmldom';

@@ -78,7 +78,7 @@ describe('bench part 7: the step loops', () => {
     // Every action and read of the baseline loop carries its UI session.
     for (const s of then.filter((x) => x.name !== 'ui_session_open'))
       expect(s.args.session_id, s.name).toMatch(/^then-/);
-    // The current server's kept session (left by loop (c)) is closed before the other build acts:
+    // The current server's warm session (left by loop (c)) is closed before the other build acts:
     // a UI session opened and closed there, right before the baseline loop opens its own.
     const firstThen = seen.findIndex((s) => s.server === 'then');
     expect(seen.slice(firstThen - 2, firstThen).map((s) => `${s.server} ${s.name}`)).toEqual([

@@ -1,5 +1,5 @@
 /**
- * `.ci/run` (issue 15 item 5): Selenium Server 4 needs Java 17, so CI installs
+ * `.ci/run`: Selenium Server 4 needs Java 17, so CI installs
  * openjdk-17-jre-headless when java is missing or older than 17, and puts Java 17 first on PATH.
  * The script's own Java block runs here under bash with fake `java` binaries, a fake JVM
  * directory in place of /usr/lib/jvm, and apt-get replaced by a function that records its call.

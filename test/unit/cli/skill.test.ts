@@ -2,7 +2,7 @@
  * The agents' skill (skills/android/SKILL.md) is what a shell agent pays to start instead of the
  * MCP catalogue: it must parse as an Agent Skill (front matter with name and description), teach
  * only verbs the CLI has, and cost well under the default catalogue in o200k tokens (the figure
- * docs/cli.md quotes; the budget is a test, as the catalogue's is).
+ * docs/guide/cli.md quotes; the budget is a test, as the catalogue's is).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 1: Appium's own idle timeout (newCommandTimeout) follows the lease a session
+ * Appium's own idle timeout (newCommandTimeout) follows the lease a session
  * serves. The real WebdriverAutomationGateway is wired into the container, over a driver that
  * keeps Appium's timer on the fake clock, so the capability checked is the one the gateway sends
  * and a session Appium would have dropped really fails.
@@ -68,7 +68,7 @@ describe('the driver idle timeout follows the lease', () => {
     expect(h.drivers[0]?.capabilities['appium:newCommandTimeout']).toBe(CONFIG_DEFAULTS.sessionIdleTimeoutSeconds + 30);
   });
 
-  it('a per-action session asks for the action ceiling plus the margin, whatever the flow lease', async () => {
+  it('a warm session asks for the action ceiling plus the margin, whatever the flow lease', async () => {
     const h = overIdleTimingAppium({ sessionIdleTimeoutMs: 600_000, actionTimeoutMs: 200_000 });
     const tapped = await h.envelope('ui_tap', TAP);
     expect(tapped.error, JSON.stringify(tapped.error)).toBeNull();

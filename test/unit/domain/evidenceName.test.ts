@@ -7,7 +7,7 @@ import {
   isArtifactId,
 } from '../../../src/domain/evidenceName.js';
 
-describe('formatEvidenceName (CONTRACT §9)', () => {
+describe('formatEvidenceName (the evidence names of the contract)', () => {
   /** 2026-11-30 17:12:03 UTC plus `us` microseconds. */
   const at = (us: number) => Date.UTC(2026, 10, 30, 17, 12, 3) * 1000 + us;
 

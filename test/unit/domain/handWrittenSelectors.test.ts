@@ -1,5 +1,5 @@
 /**
- * Issue 13 §4: selectors written by hand (text_starts_with, content_desc_contains, class_name,
+ * Selectors written by hand (text_starts_with, content_desc_contains, class_name,
  * resource_id_matches, state flags, instance). Validation, the locator each becomes, and the
  * domain matcher checked against a real XPath 1.0 engine on hand-written screens and on every
  * real dump in ../shared/fixtures (skipped with a message when ../shared is absent).
@@ -216,7 +216,7 @@ describe('buildLocator for hand-written selectors', () => {
       using: '-android uiautomator',
       value: 'new UiSelector().resourceIdMatches("com\\.x:id/row_.*").checked(true).instance(2)',
     });
-    // The offered selectors keep their strategies (unchanged by issue 13).
+    // The offered selectors keep their strategies.
     expect(locator({ resource_id: 'com.x:id/a' })).toEqual({ using: 'id', value: 'com.x:id/a' });
     expect(locator({ content_desc: 'Up' })).toEqual({ using: 'accessibility id', value: 'Up' });
   });

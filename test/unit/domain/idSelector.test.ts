@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 2: the `id` selector key (a resource id of the foreground app without its
+ * The `id` selector key (a resource id of the foreground app without its
  * `<package>:id/` prefix) and the one position-like argument name accepted, include_bounds.
  */
 import { describe, expect, it } from 'vitest';

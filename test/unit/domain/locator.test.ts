@@ -66,7 +66,7 @@ const screenSpec: NodeSpec[] = [
     { cls: 'com.example.EditTextLayout', hint: 'Search apps', bounds: '[0,1000][500,1100]' },
     { cls: 'android.widget.TextView', hint: 'Search apps', bounds: '[0,1100][500,1200]' },
     { cls: 'com.google.android.material.textfield.TextInputEditText', desc: 'Email', bounds: '[0,1200][500,1300]' },
-    // A password field of a view that exposes the plain text to accessibility (issue 12 §8).
+    // A password field of a view that exposes the plain text to accessibility.
     {
       cls: 'android.widget.EditText',
       id: 'com.example.app:id/pin',
@@ -78,7 +78,7 @@ const screenSpec: NodeSpec[] = [
   ]),
 ];
 
-describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the domain matcher', () => {
+describe('buildLocator (the selection rules of the contract), checked by a real XPath engine and by the domain matcher', () => {
   it('maps each key to its strategy', () => {
     expect(buildLocator({ target: { key: 'resource_id', value: 'com.example.app:id/save' } })).toEqual({
       using: 'id',
@@ -88,7 +88,7 @@ describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the
       using: 'accessibility id',
       value: 'Navigate up',
     });
-    // A password field's text is never matched (issue 12 §8).
+    // A password field's text is never matched.
     expect(buildLocator({ target: { key: 'text', value: 'Save' } })).toEqual({
       using: 'xpath',
       value: "//*[@text='Save' and not(@password='true')]",
@@ -164,7 +164,7 @@ describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the
     expect(classes('Email')).toEqual(['com.google.android.material.textfield.TextInputEditText']);
   });
 
-  it('never matches the text of a password field, while its hint and id still find it (issue 12 §8)', () => {
+  it('never matches the text of a password field, while its hint and id still find it', () => {
     const tree = parseDump(appiumSource(screenSpec));
     const ids = (wire: unknown) => matchSelector(tree, parseSelector(wire)).map((n) => n.resourceId);
     expect(ids({ text: 'hunter2-secret' })).toEqual([]);
@@ -174,7 +174,7 @@ describe('buildLocator (CONTRACT §7), checked by a real XPath engine and by the
     expect(ids({ resource_id: 'com.example.app:id/pin' })).toEqual(['com.example.app:id/pin']);
   });
 
-  it('input_hint finds a field before and after typing, through the hint UiAutomator2 keeps reporting (issue 12 §2)', () => {
+  it('input_hint finds a field before and after typing, through the hint UiAutomator2 keeps reporting', () => {
     const field = (text: string, showingHint: boolean): string =>
       appiumSource([
         screen([{ cls: 'android.widget.EditText', text, hint: 'Email', showingHint, bounds: '[0,0][1080,150]' }]),

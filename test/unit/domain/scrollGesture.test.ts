@@ -1,4 +1,4 @@
-/** Issue 12 (items 4 and 5): where ui_scroll's swipe runs, how it ends, and how "moved" is decided. */
+/** Where ui_scroll's swipe runs, how it ends, and how "moved" is decided. */
 import { describe, expect, it } from 'vitest';
 import { parseDump } from '../../../src/domain/tree/dump.js';
 import type { ImeState } from '../../../src/domain/tree/screen.js';
@@ -143,7 +143,7 @@ describe('contentSignature', () => {
   });
 });
 
-/** Issue 13 item 3: four directions, the main container by orientation, a named container. */
+/** Four directions, the main container by orientation, a named container. */
 const tiles = (top: number, count: number, width = 252, left = 24): NodeSpec[] =>
   Array.from({ length: count }, (_, i) => ({
     cls: 'android.widget.TextView',
@@ -153,7 +153,7 @@ const tiles = (top: number, count: number, width = 252, left = 24): NodeSpec[] =
   })).filter((t) => Number(/^\[(\d+)/.exec(t.bounds)![1]) < 1080);
 const xs = (path: SwipePath): number[] => [path.start.x, ...path.moves.map((m) => m.to.x)];
 
-describe('planScroll sideways and by orientation (issue 13)', () => {
+describe('planScroll sideways and by orientation', () => {
   const calendar = (): ReturnType<typeof parseDump> =>
     parseDump(
       appiumSource([

@@ -9,7 +9,7 @@ const NO_IME = { visible: false, frame: null };
 const IME = { visible: true, frame: { left: 0, top: 1517, right: 1080, bottom: 2400 } };
 const rect = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
 
-describe('planTap (issue 12: a tap lands on the element, not on a bar or the keyboard)', () => {
+describe('planTap (a tap lands on the element, not on a bar or the keyboard)', () => {
   it('a free centre is the driver’s own click', () => {
     expect(planTap(rect(63, 1000, 1017, 1200), obstructionsOf(NO_IME, BARS))).toEqual({ kind: 'centre' });
     // Unknown bars: nothing is in the way.

@@ -46,7 +46,7 @@ const CONTROL_EXCEPT_WHITESPACE = [
   0x2069,
 ];
 
-describe('parseSelector (CONTRACT §4)', () => {
+describe('parseSelector (the validation rules of the contract)', () => {
   it.each([
     [{ resource_id: 'com.android.settings:id/search' }],
     [{ text: 'Calendar' }],
@@ -151,7 +151,7 @@ describe('parseSelector (CONTRACT §4)', () => {
     expect(nul).not.toContain('\u0000');
   });
 
-  it('says which argument is missing and what to send, never "got a undefined" (issue 11)', () => {
+  it('says which argument is missing and what to send, never "got a undefined"', () => {
     for (const input of [undefined, null]) {
       const message = messageOf(() => parseSelector(input));
       expect(message).toMatch(
@@ -169,7 +169,7 @@ describe('parseSelector (CONTRACT §4)', () => {
   });
 });
 
-describe('parseText (CONTRACT §4)', () => {
+describe('parseText (the validation rules of the contract)', () => {
   it.each(['hello', 'a', ' ', '😀'.repeat(512), 'x'.repeat(512), 'Ünïcödé 日本 עברית', 'it\'s "quoted" $(rm -rf /)'])(
     'accepts %j',
     (text) => {
@@ -203,7 +203,7 @@ describe('parseText (CONTRACT §4)', () => {
   });
 });
 
-describe('parsePackageName (CONTRACT §4)', () => {
+describe('parsePackageName (the validation rules of the contract)', () => {
   it.each(['com.android.settings', 'a', 'A_b.C1', 'com.google.android.apps.nexuslauncher', `a${'b'.repeat(254)}`])(
     'accepts %s',
     (pkg) => {
@@ -259,7 +259,7 @@ describe('parsePackageName (CONTRACT §4)', () => {
   });
 });
 
-describe('missing arguments (issue 11)', () => {
+describe('missing arguments', () => {
   it('text and direction name the missing argument and what to send', () => {
     expect(messageOf(() => parseText(undefined))).toMatch(
       /^Invalid text: the "text" argument is missing \(the text to type\)\. Text must be/,
@@ -276,8 +276,8 @@ describe('missing arguments (issue 11)', () => {
   });
 });
 
-describe('parseDirection (CONTRACT §4)', () => {
-  it('accepts exactly up, down, left and right (issue 13)', () => {
+describe('parseDirection (the validation rules of the contract)', () => {
+  it('accepts exactly up, down, left and right', () => {
     for (const d of ['up', 'down', 'left', 'right']) expect(parseDirection(d)).toBe(d);
   });
   it.each([
@@ -309,7 +309,7 @@ describe('parseDirection (CONTRACT §4)', () => {
   });
 });
 
-describe("optionalSelector: ui_scroll's container (issue 13)", () => {
+describe("optionalSelector: ui_scroll's container", () => {
   it("absent and null are no container; a selector is parsed as ui_tap's, within included", () => {
     expect(optionalSelector({ direction: 'down' })).toBeUndefined();
     expect(optionalSelector({ direction: 'down', selector: null })).toBeUndefined();
@@ -339,7 +339,7 @@ describe("optionalSelector: ui_scroll's container (issue 13)", () => {
   });
 });
 
-describe('parseSessionId (CONTRACT §4)', () => {
+describe('parseSessionId (the validation rules of the contract)', () => {
   it.each(['a'.repeat(24), 'A-z_0'.repeat(5), 'x'.repeat(128)])('accepts %s', (id) => {
     expect(parseSessionId(id)).toBe(id);
   });

@@ -46,7 +46,7 @@ function gateway(runner: FakeRunner, clock = new FakeClock(), options = {}) {
 
 const pkg = (s: string) => s as PackageName;
 
-describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
+describe('ADB_COMMANDS: the closed adb list', () => {
   it('is exactly this list, frozen', () => {
     expect(Object.isFrozen(ADB_COMMANDS)).toBe(true);
     const fixed = Object.entries(ADB_COMMANDS)
@@ -95,7 +95,7 @@ describe('ADB_COMMANDS: the closed list of CONTRACT §8', () => {
     ]);
     expect(ADB_COMMANDS.clearData(pkg('com.example.notes'))).toEqual(['shell', 'pm', 'clear', 'com.example.notes']);
     expect(() => ADB_COMMANDS.clearData(pkg('a;reboot'))).toThrow(/not valid/);
-    // app_install (issue 16): a host command on the private copy's absolute path, never an option or model text.
+    // app_install: a host command on the private copy's absolute path, never an option or model text.
     expect(ADB_COMMANDS.install('/tmp/android-mcp-apk-Ab_1/base.apk')).toEqual([
       'install',
       '-r',
@@ -532,7 +532,7 @@ describe('launches', () => {
     expect((await harnessError(gateway(runner).getDensity())).code).toBe('EMULATOR_UNAVAILABLE');
   });
 
-  it('installApk: Success on stdout is installed; anything else hands back what adb printed (issue 16)', async () => {
+  it('installApk: Success on stdout is installed; anything else hands back what adb printed', async () => {
     const path = '/tmp/android-mcp-apk-Ab12cd/base.apk';
     const ok = new FakeRunner().on(ADB_COMMANDS.install(path), out('Performing Streamed Install\nSuccess\n'));
     expect(await gateway(ok).installApk(path)).toEqual({ ok: true });

@@ -163,7 +163,7 @@ describe('capabilities', () => {
     });
   });
 
-  it('never unlocks the device unless the user asks Appium to (issue 12, DEVICE_LOCKED)', () => {
+  it('never unlocks the device unless the user asks Appium to', () => {
     expect(buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 1_000 })['appium:skipUnlock']).toBe(true);
     const theirs = buildCapabilities({
       udid: 'emulator-5554',
@@ -174,7 +174,7 @@ describe('capabilities', () => {
   });
 });
 
-describe("capabilities: the server's wait for idle (issue 12 item 6)", () => {
+describe("capabilities: the server's wait for idle", () => {
   const idleWait = (extra?: Record<string, unknown>, waitForIdleTimeoutMs = 10_000) =>
     buildCapabilities({ udid: 'emulator-5554', idleTimeoutMs: 120_000, extra, waitForIdleTimeoutMs });
 
@@ -311,7 +311,7 @@ async function openWith(driver: FakeDriver, clock = new FakeClock(), logger: Log
 }
 
 describe('openSession', () => {
-  it("issue 15: each session gets the systemPort allocated for it; the user's appium:systemPort wins", async () => {
+  it("each session gets the systemPort allocated for it; the user's appium:systemPort wins", async () => {
     const ports = [41001, 41002];
     const seen: Record<string, unknown>[] = [];
     const make = (extraCapabilities: Record<string, unknown>) =>
@@ -415,7 +415,7 @@ describe('AutomationSession', () => {
     expect(await session.elementLabel({ id: 'e' })).toBe('Search settings');
   });
 
-  it('elementLabel never reads out a password field: its content-desc or hint, not its text (issue 12 §8)', async () => {
+  it('elementLabel never reads out a password field: its content-desc or hint, not its text', async () => {
     const driver = new FakeDriver();
     const { session } = await openWith(driver);
     // A custom view that exposes the plain text to accessibility, the worst case.

@@ -180,7 +180,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
     });
   });
 
-  // Issue 12: after an ANR, `dumpsys window` prints the window manager's state of that moment first.
+  // After an ANR, `dumpsys window` prints the window manager's state of that moment first.
   it('a past ANR (API 34): foreground, keyboard and display size come from the live sections, not the frozen copy', () => {
     const text = eol(fixture('dumpsys-window-api34-lastanr.txt'));
     // The frozen copy really says otherwise: notes in front, keyboard open, landscape.
@@ -274,7 +274,7 @@ describe.each(ENDINGS)('parsers with %s line endings', (_name, eol) => {
     expect(parseForegroundPackage(text)).toBe('com.live.app');
   });
 
-  // Issue 12: an edge-to-edge app draws under the bars, and a touch there goes to System UI.
+  // An edge-to-edge app draws under the bars, and a touch there goes to System UI.
   it('system bars on every layout: API 34 InsetsSource statusBars/navigationBars (gesture navigation: 24 dp)', () => {
     expect(parseSystemBars(eol(fixture('dumpsys-window-api34-ime.txt')))).toEqual({
       status: { left: 0, top: 0, right: 1080, bottom: 136 },
@@ -385,7 +385,7 @@ describe('component validation', () => {
   ])('refuses %s', (c) => expect(isValidComponent(c)).toBe(false));
 });
 
-describe('parseActiveDisplayId (dumpsys display, issue 8: several displays)', () => {
+describe('parseActiveDisplayId (dumpsys display, several displays)', () => {
   it('picks the local display that is ON on a foldable, with LF and CRLF', () => {
     const text = fixture('dumpsys-display-foldable.txt');
     expect(parseActiveDisplayId(text)).toBe('4619827551948147201');

@@ -1,6 +1,6 @@
 /**
  * The adb parsers against outputs captured on real devices by public projects (the corpus in
- * test/fixtures/adb-outputs, each file's origin in SOURCES.json; docs/device-quirks.md). Every
+ * test/fixtures/adb-outputs, each file's origin in SOURCES.json; docs/internals/device-quirks.md). Every
  * entry runs through the code the harness really uses for that command and must match its
  * `expect`; an entry without one, or with a key this test does not check, fails.
  */

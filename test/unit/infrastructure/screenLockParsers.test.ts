@@ -1,7 +1,7 @@
 /**
- * Issue 12: a locked or sleeping screen, in every form the parsers meet (fixtures shaped after
+ * A locked or sleeping screen, in every form the parsers meet (fixtures shaped after
  * AOSP's PhoneWindowManager, DisplayPolicy, KeyguardServiceDelegate and PowerManagerService dumps:
- * docs/device-quirks.md). The app behind the keyguard is never the foreground.
+ * docs/internals/device-quirks.md). The app behind the keyguard is never the foreground.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Selenium Grid 4's failures → typed errors (issue 15). The bodies in fixtures/selenium-grid are
+ * Selenium Grid 4's failures → typed errors. The bodies in fixtures/selenium-grid are
  * what a Selenium 4.48.0 hub answered on this machine (stack traces cut to their first frames):
  * queue-timeout (a second POST /session for a device whose only node was busy, hub
  * --session-request-timeout 4), node-gone (a command after the relay node's JVM was SIGKILLed),

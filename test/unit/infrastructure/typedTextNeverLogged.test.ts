@@ -1,5 +1,5 @@
 /**
- * Issue 7 §6: the text given to ui_type_text never appears in the log at info or above,
+ * The text given to ui_type_text never appears in the log at info or above,
  * whatever the driver does with it. The real WebdriverAutomationGateway runs (its error
  * mapping and logging are what is under test) over a scripted driver whose errors quote the
  * value the way UiAutomator2 does ("Cannot set the element to '…'"); everything above it is

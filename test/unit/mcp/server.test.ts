@@ -73,7 +73,7 @@ describe('MCP server', () => {
     const tap = tools.find((t) => t.name === 'ui_tap');
     expect(tap?.inputSchema.required).toEqual(['selector']);
     expect(Object.keys(tap?.inputSchema.properties ?? {})).toEqual(['selector', 'long_press', 'observe', 'session_id']);
-    // Issue 13 item 3: four directions and an optional container, named like ui_tap's target.
+    // Four directions and an optional container, named like ui_tap's target.
     const scroll = tools.find((t) => t.name === 'ui_scroll');
     expect(scroll?.inputSchema.required).toEqual(['direction']);
     expect(Object.keys(scroll?.inputSchema.properties ?? {})).toEqual([
@@ -169,7 +169,7 @@ describe('MCP server', () => {
     await expect(client.callTool({ name: 'ui.tap', arguments: {} })).rejects.toThrow(/Unknown tool.*ui_tap/);
   });
 
-  it('its own JSON-RPC errors reach the client with the "MCP error <code>:" prefix once, not twice (issue 11)', async () => {
+  it('its own JSON-RPC errors reach the client with the "MCP error <code>:" prefix once, not twice', async () => {
     const { client } = await connected();
     type Caught = Error & { code?: number };
     const caught = (promise: Promise<unknown>): Promise<Caught> =>

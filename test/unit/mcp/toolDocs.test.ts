@@ -23,7 +23,7 @@ describe('the tool tables written from the declarations', () => {
       expect(() => replaceBlock(text, 'tools', 'x', 'README.md')).toThrow(/^README\.md: expected one/);
   });
 
-  it('README.md and docs/contract.md hold what the declarations write (npm run lint checks it too)', () => {
+  it('README.md and docs/reference/contract.md hold what the declarations write (npm run lint checks it too)', () => {
     expect(
       regenerate(read)
         .filter((result) => result.changed)

@@ -68,6 +68,7 @@ describe('server.json (MCP Registry)', () => {
     expect(npm?.environmentVariables.map((v) => v.name)).toEqual([
       'ANDROID_HOME',
       'ANDROID_UDID',
+      'ANDROID_MCP_ALLOW_SERIALS',
       'APPIUM_URL',
       'ANDROID_MCP_TOOLSETS',
     ]);
@@ -106,6 +107,7 @@ describe('manifest.json (MCP Bundle)', () => {
     expect(Object.keys(manifest.server.mcp_config.env)).toEqual([
       'ANDROID_HOME',
       'ANDROID_UDID',
+      'ANDROID_MCP_ALLOW_SERIALS',
       'APPIUM_URL',
       'ANDROID_MCP_TOOLSETS',
     ]);

@@ -1,5 +1,5 @@
 /**
- * Remote mode (issue 15 §4, ANDROID_MCP_REMOTE=1) on the fakes: the configuration (switch, https,
+ * Remote mode on the fakes: the configuration (switch, https,
  * credentials), the redaction of every credential form, the lock key, and the driver-backed device
  * gateway wired by the container with a fake session (no adb anywhere).
  */
@@ -293,7 +293,7 @@ describe('remote mode: the driver-backed gateway through the container (fake ses
     expect(created).toBe(0);
   });
 
-  it('ui_get_tree opens one kept session and reads page source, window and density through it; the lease closes it', async () => {
+  it('ui_get_tree opens one warm session and reads page source, window and density through it; the lease closes it', async () => {
     const h = remoteHarness();
     const tree = await h.envelope('ui_get_tree');
     expect(tree.ok).toBe(true);
@@ -312,7 +312,7 @@ describe('remote mode: the driver-backed gateway through the container (fake ses
     expect(h.automation.open.size).toBe(0);
   });
 
-  it("each read renews the kept session's lease; during a flow, observers read through the flow's session (never a second one)", async () => {
+  it("each read renews the warm session's lease; during a flow, observers read through the flow's session (never a second one)", async () => {
     const h = remoteHarness();
     expect((await h.envelope('ui_get_tree')).ok).toBe(true);
     const kept = h.automation.sessions[0]!;

@@ -1,5 +1,5 @@
 /**
- * The REST mirror's OpenAPI document (issue 17 §3), served by the real HTTP server on loopback
+ * The REST mirror's OpenAPI document, served by the real HTTP server on loopback
  * (a fake device behind it: nothing here reaches one), validated by a maintained OpenAPI 3.1
  * validator, and checked to be generated from the tools' own zod schemas.
  */
@@ -62,7 +62,7 @@ describe('the REST mirror on the HTTP server', () => {
       );
     }
     expect(at(document, 'paths', '/artifacts/{id}', 'get', 'responses', '200', 'content', 'image/png')).toBeDefined();
-    // Tasks (issue 17 §4): their routes, and a body whose `flow` is the flow runner's own schema.
+    // Tasks: their routes, and a body whose `flow` is the flow runner's own schema.
     expect(at(document, 'paths', '/agent/task', 'post', 'operationId')).toBe('startTask');
     expect(at(document, 'paths', '/task/{id}', 'get', 'operationId')).toBe('getTask');
     expect(at(document, 'paths', '/task/{id}', 'delete', 'operationId')).toBe('cancelTask');
@@ -99,7 +99,7 @@ describe('the REST mirror on the HTTP server', () => {
       'ui_wait',
     ]);
     expect(
-      at(document, 'components', 'schemas', 'TaskAnswer', 'properties', 'task', 'properties', 'state', 'enum'),
+      at(document, 'components', 'schemas', 'TaskAnswer', 'properties', 'data', 'properties', 'state', 'enum'),
     ).toEqual(['queued', 'running', 'passed', 'failed', 'cancelled']);
     // Generated, not hand-written: the tap body is ui_tap's published input schema (no unknown keys).
     const tools = new Map(allTools(harness.container.services).map((tool) => [tool.name, publishTool(tool)]));

@@ -1,5 +1,5 @@
 /**
- * Tasks over the real HTTP server on loopback (issue 17 §4), the fakes behind it: a flow task runs
+ * Tasks over the real HTTP server on loopback, the fakes behind it: a flow task runs
  * in-process inside a flow on its device and leaves no session; a flow is refused with the flow
  * runner's own messages; a goal without an agent loop is MODEL_UNAVAILABLE; with one, the loop
  * sees only in-flow tools without session_id and cannot leave its flow; unknown ids are 404.
@@ -25,7 +25,7 @@ const FLOW = {
 
 interface Answer {
   readonly status: number;
-  readonly body: { ok: boolean; task?: TaskView; error?: { code: string; message: string } };
+  readonly body: { ok: boolean; data?: TaskView; error?: { code: string; message: string } | null };
   readonly headers: Headers;
 }
 
@@ -62,7 +62,7 @@ function appOnFakes(runner?: GoalRunner): TestHarness {
 /** Polls GET /task/{id} (moving the fake clock) until the task is done. */
 async function settled(h: TestHarness, call: Awaited<ReturnType<typeof serve>>, id: string): Promise<TaskView> {
   for (let i = 0; i < 200; i += 1) {
-    const view = (await call('GET', `/task/${id}`)).body.task!;
+    const view = (await call('GET', `/task/${id}`)).body.data!;
     if (view.state !== 'queued' && view.state !== 'running') return view;
     await h.clock.advance(100);
   }
@@ -75,9 +75,11 @@ describe('POST /agent/task, GET /task/{id}', () => {
     const call = await serve(h);
     const started = await call('POST', '/agent/task', { device: 'emulator-5554', flow: FLOW });
     expect(started.status).toBe(202);
-    const id = started.body.task!.task_id;
+    const id = started.body.data!.task_id;
+    // The keys of every tool's envelope: ok, data (the task), error.
+    expect(started.body).toMatchObject({ ok: true, error: null });
     expect(started.headers.get('location')).toBe(`/task/${id}`);
-    expect(started.body.task).toMatchObject({ kind: 'flow', device: 'emulator-5554', progress: { of: 2 } });
+    expect(started.body.data).toMatchObject({ kind: 'flow', device: 'emulator-5554', progress: { of: 2 } });
     const done = await settled(h, call, id);
     expect(done.error, JSON.stringify(done.report)).toBeNull();
     expect(done).toMatchObject({ state: 'passed', progress: { step: 2, of: 2 } });
@@ -115,7 +117,7 @@ describe('POST /agent/task, GET /task/{id}', () => {
       ...FLOW,
       steps: [{ tool: 'ui_tap', arguments: { selector: { text: 'Absent' } } }, { tool: 'device_back' }],
     };
-    const id = (await call('POST', '/agent/task', { device: 'emulator-5554', flow })).body.task!.task_id;
+    const id = (await call('POST', '/agent/task', { device: 'emulator-5554', flow })).body.data!.task_id;
     const done = await settled(h, call, id);
     expect(done).toMatchObject({
       state: 'failed',
@@ -231,7 +233,7 @@ describe('POST /agent/task, GET /task/{id}', () => {
     const call = await serve(h);
     const started = await call('POST', '/agent/task', { device: 'emulator-5554', goal: 'Tap Hello' });
     expect(started.status).toBe(202);
-    const done = await settled(h, call, started.body.task!.task_id);
+    const done = await settled(h, call, started.body.data!.task_id);
     expect(done).toMatchObject({
       kind: 'goal',
       state: 'passed',
@@ -266,28 +268,29 @@ describe('POST /agent/task, GET /task/{id}', () => {
     for (const path of ['/task/00000000-0000-4000-8000-000000000000', '/task/..%2F..%2Fetc', '/task/']) {
       const answer = await call('GET', path);
       expect(answer.status, path).toBe(404);
+      expect(answer.body.error?.code, path).toBe('NOT_FOUND');
       expect(answer.body.error?.message).toContain('no task survives a server restart');
     }
     expect((await call('DELETE', '/task/00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await call('GET', '/agent/task')).status).toBe(405);
     expect((await call('PUT', '/task/00000000-0000-4000-8000-000000000000', {})).status).toBe(405);
     h.automation.holdOpen = true;
-    const id = (await call('POST', '/agent/task', { device: 'emulator-5554', flow: FLOW })).body.task!.task_id;
+    const id = (await call('POST', '/agent/task', { device: 'emulator-5554', flow: FLOW })).body.data!.task_id;
     // Queued behind it on the same device.
-    const queued = (await call('POST', '/agent/task', { device: 'emulator-5554', flow: FLOW })).body.task!;
+    const queued = (await call('POST', '/agent/task', { device: 'emulator-5554', flow: FLOW })).body.data!;
     expect(queued).toMatchObject({ state: 'queued', queue_position: 1 });
     const cancelledQueued = await call('DELETE', `/task/${queued.task_id}`);
-    expect(cancelledQueued.body.task).toMatchObject({ state: 'cancelled' });
+    expect(cancelledQueued.body.data).toMatchObject({ state: 'cancelled' });
     const cancelling = call('DELETE', `/task/${id}`);
     // The flow's session start is held: the task stops once it has it, and closes it.
-    while (!(await call('GET', `/task/${id}`)).body.task?.cancel_requested)
+    while (!(await call('GET', `/task/${id}`)).body.data?.cancel_requested)
       await new Promise((resolve) => setImmediate(resolve));
     expect(h.automation.log).toContain('openSession');
     h.automation.holdOpen = false;
     h.automation.release();
     const cancelled = await cancelling;
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.task).toMatchObject({ state: 'cancelled', progress: { step: 0 } });
+    expect(cancelled.body.data).toMatchObject({ state: 'cancelled', progress: { step: 0 } });
     expect(h.automation.open.size).toBe(0);
   });
 });

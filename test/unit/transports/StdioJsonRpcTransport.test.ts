@@ -106,7 +106,7 @@ describe('StdioJsonRpcTransport', () => {
 });
 
 describe('StdioJsonRpcTransport outgoing errors', () => {
-  it('sends an SDK McpError without the "MCP error <code>:" prefix the client adds again (issue 11)', async () => {
+  it('sends an SDK McpError without the "MCP error <code>:" prefix the client adds again', async () => {
     const h = await harness();
     await h.transport.send({
       jsonrpc: '2.0',

@@ -1,5 +1,5 @@
 /**
- * Issue 12 in the virtual device: set-text can be refused (items 3), a swipe belongs to the
+ * In the virtual device: set-text can be refused (items 3), a swipe belongs to the
  * window it starts in (item 4), and a fast swipe flings like a RecyclerView (item 5).
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -203,7 +203,7 @@ describe('set-text can be refused (item 3)', () => {
   });
 });
 
-describe('horizontal lists (issue 13): the Calendar day strip', () => {
+describe('horizontal lists: the Calendar day strip', () => {
   const strip = (d: VirtualDevice): number => d.ui.current().scroll.get('day_strip') ?? 0;
   const schedule = (d: VirtualDevice): number => d.ui.current().scroll.get('schedule') ?? 0;
   const dayLeft = (d: VirtualDevice, day: number): number | undefined =>

@@ -1,5 +1,5 @@
 /**
- * Issue 12: the locked and asleep traits and io.appium.settings's trampoline, in process: what
+ * The locked and asleep traits and io.appium.settings's trampoline, in process: what
  * `dumpsys window` and `dumpsys power` print per API level (read back by the harness's parsers),
  * and that the screen really behaves so (the lock screen takes taps, keys and swipes; `am start`
  * starts the app behind it; a display that is off drops input and captures black).

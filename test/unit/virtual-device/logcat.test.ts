@@ -16,7 +16,7 @@ async function pidOf(d: VirtualDevice, name: string): Promise<number | null> {
   return row ? Number(row[1]) : null;
 }
 
-describe('the virtual device logcat (issue 16)', () => {
+describe('the virtual device logcat', () => {
   it('ps -o PID,NAME prints the header and one row per process, as toybox does', async () => {
     const d = newDevice();
     const out = (await sh(d, 'ps -A -o PID,NAME')).stdout.split('\n');

@@ -38,7 +38,7 @@ function target(
 const install = (apk: Buffer, t: PackageInstallTarget, extra: string[] = []) =>
   installStreamedApk(['package', 'install', '-r', ...extra, '-S', String(apk.length)], apk, t, 7);
 
-describe("the virtual device's package manager (issue 16)", () => {
+describe("the virtual device's package manager", () => {
   it("the preinstalled helpers carry the versionCodes their real APKs declare (so Appium's install -r is no downgrade)", async () => {
     const versions = detectHelperVersions();
     for (const [file, name] of [

@@ -1,5 +1,5 @@
 /**
- * The default scenario makes every oracle row of CONTRACT §10 checkable: these tests
+ * The default scenario makes every oracle row checkable: these tests
  * assert the screens and transitions those rows rely on, on the device in-process.
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
@@ -123,7 +123,7 @@ describe('default scenario', () => {
       one(d, (n) => n.resourceId === 'com.android.settings:id/search_action_bar'),
     );
     const field = one(d, (n) => n.className === 'android.widget.EditText');
-    // Empty, it reports its hint as its text, as TextView.getTextForAccessibility does (issue 12 §2).
+    // Empty, it reports its hint as its text, as TextView.getTextForAccessibility does.
     expect(field).toMatchObject({
       text: 'Search settings',
       editableText: '',
@@ -145,7 +145,7 @@ describe('default scenario', () => {
     expect(d.currentScreen().screenId).toBe('settings_search');
   });
 
-  it('Add account: empty fields read their hint, two Name fields sit in their own sections, the password shows bullets (issue 12)', async () => {
+  it('Add account: empty fields read their hint, two Name fields sit in their own sections, the password shows bullets', async () => {
     const d = device();
     d.setScreen('settings_accounts');
     tap(
@@ -188,7 +188,7 @@ describe('default scenario', () => {
     expect(d.currentScreen()).toEqual(before);
   });
 
-  it('covered nodes (issue 12): a press in a system bar goes to System UI, whatever the app draws under it', () => {
+  it('covered nodes: a press in a system bar goes to System UI, whatever the app draws under it', () => {
     const d = new VirtualDevice(withEdgeToEdge(defaultScenario(detectHelperVersions())), {
       instrumentationStartupMs: 5,
     });

@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 3: the virtual device's screenshots show the screen's real text (bundled Roboto,
+ * The virtual device's screenshots show the screen's real text (bundled Roboto,
  * tofu for scripts it lacks), the widgets' state and the keyboard, and still keep the old
  * guarantees: a valid PNG of the display's size, different pixels for a different screen, the same
  * bytes for the same screen, one flat colour under the blank-screenshot fault.

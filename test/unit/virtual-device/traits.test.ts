@@ -1,5 +1,5 @@
 /**
- * Issue 8 traits of the virtual device, in process: the `dumpsys window` layout of each API
+ * Traits of the virtual device, in process: the `dumpsys window` layout of each API
  * level has the shape of the parser fixtures written from AOSP (so the device and the
  * harness's parsers cannot drift apart), two displays, slow launches, booting.
  */
@@ -60,7 +60,7 @@ const barLines = (text: string): string[] =>
     )
     .map((l) => shape(l).replace(/NavigationBarN/, 'NavigationBar'));
 
-// Issue 12: edge-to-edge apps draw under the bars; the harness reads their frames from here.
+// edge-to-edge apps draw under the bars; the harness reads their frames from here.
 describe('dumpsys window per API level: the system bars', () => {
   it.each([
     [28, 'dumpsys-window-api28-bars.txt'],
@@ -203,7 +203,7 @@ const anrStructure = (text: string): string[] =>
     )
     .map((l) => l.replace(/: .*$/, ':'));
 
-describe('issue 12: a past ANR is printed first', () => {
+describe('a past ANR is printed first', () => {
   it('recordAnr freezes the window state of that moment; the full dump prints it first, then the live sections', async () => {
     const d = newDevice();
     d.setScreen('settings_search');
@@ -272,7 +272,7 @@ describe('issue 12: a past ANR is printed first', () => {
   });
 });
 
-describe('issue 12: Back is not synchronous', () => {
+describe('Back is not synchronous', () => {
   const focusOf = (text: string): { current: string; app: string } => ({
     current: /mCurrentFocus=(null|Window\{\S+ u0 ([^/]+)\/)/.exec(text)?.[2] ?? 'null',
     app: /mFocusedApp=ActivityRecord\{\S+ u0 ([^/]+)\//.exec(text)?.[1] ?? '?',

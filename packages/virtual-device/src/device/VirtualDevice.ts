@@ -2,7 +2,7 @@
  * The virtual Android device: what the ADB transport calls (`DeviceServices`) and what
  * tests drive in-process (screens, the ordered log, faults, traits). It holds small
  * collaborators, each with one concern: the shell, the faults, the window transitions,
- * the app processes, boot and identity, the log. See docs/virtual-device.md.
+ * the app processes, boot and identity, the log. See docs/internals/virtual-device.md.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -188,7 +188,7 @@ export class VirtualDevice implements DeviceServices {
     return new VirtualDevice(defaultScenario(options.helperVersions ?? detectHelperVersions()), options);
   }
 
-  /** A scenario file (JSON, see docs/virtual-device.md); Appium's helper packages are added when it omits them. */
+  /** A scenario file (JSON, see docs/internals/virtual-device.md); Appium's helper packages are added when it omits them. */
   static fromScenarioFile(file: string, options: VirtualDeviceOptions = {}): VirtualDevice {
     const versions = options.helperVersions ?? detectHelperVersions();
     const scenario = loadScenarioFile(file);
@@ -360,7 +360,7 @@ export class VirtualDevice implements DeviceServices {
     this.state = state;
   }
 
-  // --- traits (docs/device-quirks.md; what each does is said in traitControls.ts) ----------
+  // --- traits (docs/internals/device-quirks.md; what each does is said in traitControls.ts) ----------
 
   setRotation(rotation: Rotation): void {
     this.traitControls.setRotation(rotation);

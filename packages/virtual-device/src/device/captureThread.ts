@@ -2,7 +2,7 @@
  * Draws the device's captures in threads of their own, so that a capture does not hold up what else
  * the device serves meanwhile (`dumpsys`, the UiAutomator2 server, other shells): on Android
  * `screencap` is a process of its own and SurfaceFlinger composes the buffer, neither of them
- * system_server or the server's app process (docs/device-quirks.md, "What a capture holds up").
+ * system_server or the server's app process (docs/internals/device-quirks.md, "What a capture holds up").
  *
  * The threads are the process's, shared by its devices: a capture takes one that is free and starts
  * one when all are drawing, so no capture waits behind another (each device has its own

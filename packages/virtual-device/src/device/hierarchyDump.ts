@@ -51,7 +51,7 @@ function alreadyRegisteredStack(): string {
 export async function dumpHierarchy(d: HierarchyDumpDeps, signal: AbortSignal): Promise<DumpOutcome> {
   if (!d.instrumentation.acquireForDump()) {
     if (d.traits.dumpConflict === 'killed' && d.instrumentation.uiAutomationHolder() === 'instrumentation') {
-      // Suspected on some devices (docs/device-quirks.md, QUIRK-DUMP-KILLED-1): SIGKILL, nothing printed.
+      // Suspected on some devices (docs/internals/device-quirks.md, QUIRK-DUMP-KILLED-1): SIGKILL, nothing printed.
       d.log('fault', 'uiautomator dump: killed (exit 137) while the instrumentation holds UiAutomation');
       return { ok: false, code: 137, stdout: '', stderr: '' };
     }

@@ -2,7 +2,7 @@
  * The package manager's side of a streamed `adb install`: the bytes adb sent through
  * `abb_exec:package\0install\0-r\0-S\0<size>` are judged as Android's PackageManagerService does
  * before anything is installed, and the answer is the status line PackageManagerShellCommand
- * prints (`Success` or `Failure [CODE: detail]`). docs/device-quirks.md cites the sources.
+ * prints (`Success` or `Failure [CODE: detail]`). docs/internals/device-quirks.md cites the sources.
  *
  * The device cannot run the APK's code. The scenario is its model of the apps' code: a package
  * the scenario declares (even one uninstalled since) comes back with the scenario's behaviour
@@ -86,7 +86,7 @@ function isZip(bytes: Buffer): boolean {
 /**
  * Whether the APK carries a signature at all: an APK Signing Block (v2+: its magic ends right
  * before the central directory) or a v1 signature file (META-INF/*.RSA|DSA|EC). The signature is
- * not verified (a known difference, docs/device-quirks.md); an unsigned APK is refused as Android does.
+ * not verified (a known difference, docs/internals/device-quirks.md); an unsigned APK is refused as Android does.
  */
 function isSigned(apk: Buffer): boolean {
   const eocd = apk.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));

@@ -2,7 +2,7 @@
  * The display turned (the UiAutomator2 server's SetOrientation: `UiAutomation.setRotation`, then a
  * wait of up to 2 s until `UiDevice.getDisplayRotation()` reports it). LANDSCAPE is ROTATION_270
  * there (ScreenRotation.ofOrientation, with the default useResourcesForOrientationDetection false),
- * PORTRAIT ROTATION_0. docs/device-quirks.md, "Rotation".
+ * PORTRAIT ROTATION_0. docs/internals/device-quirks.md, "Rotation".
  *
  * Apps lay themselves out again for the new size. Scenario screens are drawn for one orientation
  * (the portrait phone, or the frame a static dump was taken in), so when the display turns the

@@ -4,7 +4,7 @@
  * while the IME is open, and the three-button navigation bar. Only what the tree says is drawn, at
  * the tree's bounds, so a navigation, a typed character, a toggle or a scroll changes the pixels.
  * Deterministic: the same screen state gives the same bytes (no clock, no system fonts).
- * See docs/virtual-device.md, "Screenshots".
+ * See docs/internals/virtual-device.md, "Screenshots".
  */
 import { NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_BAR_HEIGHT } from '../scenario/model.js';
 import type { Rect } from './geometry.js';
@@ -122,7 +122,7 @@ interface Snapshot {
 }
 
 /**
- * `screencap` of the display in its current rotation (docs/device-quirks.md). Drawing costs tens of
+ * `screencap` of the display in its current rotation (docs/internals/device-quirks.md). Drawing costs tens of
  * ms, so the last capture is kept until anything it depends on changes.
  */
 export class ScreenCapture {

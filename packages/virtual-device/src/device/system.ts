@@ -240,7 +240,7 @@ export class SystemState {
   /**
    * ViewConfiguration.getLongPressTimeout(): the secure setting `long_press_timeout` (the
    * accessibility "Touch & hold delay") when set, else the platform default, 400 ms on the
-   * releases this device models by default and 500 ms on older ones (docs/device-quirks.md).
+   * releases this device models by default and 500 ms on older ones (docs/internals/device-quirks.md).
    */
   longPressTimeoutMs(): number {
     const set = Number.parseInt(this.settings.secure.get('long_press_timeout') ?? '', 10);

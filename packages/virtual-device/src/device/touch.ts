@@ -4,7 +4,7 @@
  * and when it lifts with a velocity of at least the minimum fling velocity the list keeps going,
  * decelerating. Everything here is deterministic: the same stroke gives the same travel.
  *
- * Constants and formulas, read from the real sources (docs/device-quirks.md cites them):
+ * Constants and formulas, read from the real sources (docs/internals/device-quirks.md cites them):
  * - ViewConfiguration: TOUCH_SLOP 8 dp, MINIMUM_FLING_VELOCITY 50 dp/s, MAXIMUM_FLING_VELOCITY
  *   8000 dp/s, SCROLL_FRICTION 0.015; RecyclerView scales them with the display density.
  * - RecyclerView.onTouchEvent: the first drag loses the touch slop; on ACTION_UP,
@@ -132,7 +132,7 @@ export interface ListTravel {
  * (`y`), a horizontal RecyclerView or HorizontalScrollView (`x`). Both axes follow the same
  * rules: RecyclerView.onTouchEvent tests `canScrollHorizontally() && |dx| > touchSlop` exactly
  * as it tests dy, and HorizontalScrollView takes ViewConfiguration's touch slop and fling
- * velocities and flings with the same OverScroller as ScrollView (docs/device-quirks.md).
+ * velocities and flings with the same OverScroller as ScrollView (docs/internals/device-quirks.md).
  */
 export function listTravel(stroke: TouchStroke, dpi: number, axis: Axis = 'y'): ListTravel {
   const down = stroke.samples[0];

@@ -1,5 +1,5 @@
 /**
- * The device traits a test turns (docs/device-quirks.md): each changes what the device reports
+ * The device traits a test turns (docs/internals/device-quirks.md): each changes what the device reports
  * from then on, bumps the UI version when what is drawn changes, and is logged as a `fault`.
  */
 import type { DeviceLogKind } from '../contracts.js';

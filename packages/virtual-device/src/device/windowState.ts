@@ -1,6 +1,6 @@
 /**
  * What the window manager knows, as `dumpsys window` prints it: the live state, or the copy
- * frozen at the last ANR (docs/device-quirks.md). The renderer (shell/commands/dumpsysWindow.ts)
+ * frozen at the last ANR (docs/internals/device-quirks.md). The renderer (shell/commands/dumpsysWindow.ts)
  * prints either from these facts, so a frozen copy has exactly the live layout of its time.
  */
 import { IME_FRAME, NAVIGATION_BAR_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, type BoundsTuple } from '../scenario/model.js';

@@ -1,7 +1,7 @@
 /**
  * The default scenario: a Pixel-like launcher, Settings on which every row of the acceptance
  * oracle (test/e2e/oracle.test.ts) can be checked, a Flutter-style notes app and a few placeholder apps.
- * docs/virtual-device.md describes the screens and the selectors each oracle row uses.
+ * docs/internals/virtual-device.md describes the screens and the selectors each oracle row uses.
  */
 import { notificationShadeScreen } from './notificationShade.js';
 import { BACK, C, CONTENT_BOTTOM, appWindow, list, node, row, stackRows, toolbar } from './builders.js';
@@ -56,7 +56,7 @@ function launcherScreen(): ScreenSpec {
 
 /**
  * Overview (Recents, KEYCODE_APP_SWITCH): on a Pixel it is the launcher's own Quickstep state,
- * so the launcher package keeps focus (docs/device-quirks.md). The task cards are not modelled;
+ * so the launcher package keeps focus (docs/internals/device-quirks.md). The task cards are not modelled;
  * "Clear all" and Back both lead Home.
  */
 function recentsScreen(): ScreenSpec {

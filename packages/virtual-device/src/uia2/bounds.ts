@@ -3,7 +3,7 @@
  * (appium-uiautomator2-server, AxNodeInfoHelper.getBounds → getVisibleBoundsInScreen with the
  * default `simpleBoundsCalculation: false`): the node's bounds trimmed into the visible rectangle of
  * its nearest scrollable ancestor, itself trimmed the same way. `uiautomator dump` does not trim
- * (docs/device-quirks.md, "Bounds: the dump and the server"), so the two can differ for a node that
+ * (docs/internals/device-quirks.md, "Bounds: the dump and the server"), so the two can differ for a node that
  * reaches past its list (a Compose row drawn into the list's padding).
  */
 import type { Rect } from '../device/geometry.js';

@@ -95,7 +95,7 @@ export class SessionRoutes {
         return this.input.longClick(session, body);
       case 'DELETE /actions':
         return null;
-      // UiDevice.pressBack waits for idle before the key, and not after it (docs/device-quirks.md, Row 10).
+      // UiDevice.pressBack waits for idle before the key, and not after it (docs/internals/device-quirks.md, Row 10).
       case 'POST /back':
         return this.idle.waitForIdle('back').then(() => {
           ui.back('uia2 back');

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 6: the waits for idle of a real device (docs/device-quirks.md, rows 12.6 and
+ * The waits for idle of a real device (docs/internals/device-quirks.md, quirk `idle-wait` and
  * QUIRK-DUMP-KILLED-1). The device runs on a clock whose sleeps move its time at once, so the
  * 10 s waits are measured in device time without taking 10 s.
  */
@@ -37,7 +37,7 @@ async function timed<T>(clock: SteppingClock, work: () => Promise<T>): Promise<{
 const ROOT_MESSAGE =
   /^Timed out after \d+ms waiting for the root AccessibilityNodeInfo in the active window\. Make sure the active window is not constantly hogging the main UI thread/;
 
-describe('issue 12: uiautomator dump waits for idle', () => {
+describe('uiautomator dump waits for idle', () => {
   it('on a screen that never idles the dump waits its whole 10 s budget, then prints "could not get idle state" (exit 0)', async () => {
     const clock = new SteppingClock();
     const device = VirtualDevice.withDefaultScenario({ clock, instrumentationStartupMs: 5 });
@@ -68,7 +68,7 @@ describe('issue 12: uiautomator dump waits for idle', () => {
   });
 });
 
-describe('issue 12: the UiAutomator2 server waits for idle (waitForIdleTimeout)', () => {
+describe('the UiAutomator2 server waits for idle (waitForIdleTimeout)', () => {
   it('page source, finds and clicks wait waitForIdleTimeout (10 s by default) on a screen that never idles, then answer', async () => {
     const clock = new SteppingClock();
     const { device, sid } = await serving({ clock });
@@ -189,7 +189,7 @@ describe('issue 12: the UiAutomator2 server waits for idle (waitForIdleTimeout)'
   });
 });
 
-describe('issue 12 (suspected): a dump killed beside a running instrumentation', () => {
+describe('suspected: a dump killed beside a running instrumentation', () => {
   it('trait dumpConflict killed: exit 137 with no output while UiAutomator2 runs; the default refuses with the already-registered text', async () => {
     const device = VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5, dumpConflict: 'killed' });
     // Without an instrumentation the trait changes nothing.

@@ -1,6 +1,6 @@
 /**
  * The display turned by the UiAutomator2 server's SetOrientation (LANDSCAPE is ROTATION_270):
- * every place Android reports the rotation or the size says the same (docs/device-quirks.md, "Rotation").
+ * every place Android reports the rotation or the size says the same (docs/internals/device-quirks.md, "Rotation").
  */
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';

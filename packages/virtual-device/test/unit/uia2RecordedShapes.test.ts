@@ -1,6 +1,6 @@
 /**
  * Answers of the UiAutomator2 double whose shape real servers' recorded replies settled (the
- * conformance corpus, docs/device-quirks.md "What real UiAutomator2 servers answered"). These hold
+ * conformance corpus, docs/internals/device-quirks.md "What real UiAutomator2 servers answered"). These hold
  * without the corpus, so a checkout without ../shared still guards them.
  */
 import { afterEach, describe, expect, it } from 'vitest';

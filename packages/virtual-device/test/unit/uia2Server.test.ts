@@ -8,7 +8,7 @@ import { sh } from './helpers.js';
 
 afterEach(stopServing);
 
-describe('UIA2 server emulation: long click (issue 13 §2)', () => {
+describe('UIA2 server emulation: long click', () => {
   const find = async (device: VirtualDevice, sid: string, desc: string): Promise<string> => {
     const found = await call(device, 'POST', `/session/${sid}/element`, {
       strategy: 'accessibility id',
@@ -229,7 +229,7 @@ describe('UIA2 server emulation', () => {
     expect(device.openTcp(6790)).toBeNull();
   });
 
-  // --- issue 12: what real fields report ------------------------------------------------------
+  // --- what real fields report ------------------------------------------------------
 
   const find = async (device: VirtualDevice, sid: string, using: string, value: string): Promise<string> => {
     const found = await call(device, 'POST', `/session/${sid}/element`, { strategy: using, selector: value });

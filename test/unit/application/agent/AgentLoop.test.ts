@@ -120,7 +120,7 @@ function fixture(callTool?: GoalRunRequest['callTool']): Fixture {
   };
 }
 
-describe('AgentLoop (issue 17 §4)', () => {
+describe('AgentLoop', () => {
   it('runs the calls the model asks for, feeds each envelope back, and passes when finish says met', async () => {
     const f = fixture();
     const model = new ScriptedModel([

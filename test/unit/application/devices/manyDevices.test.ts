@@ -18,7 +18,7 @@ import { parseSelector } from '../../../../src/domain/validation.js';
 
 const locatorOf = (selector: Record<string, unknown>): string => buildLocator(parseSelector(selector)).value;
 
-describe('device identity (issue 15 §3)', () => {
+describe('device identity', () => {
   const props = (entries: Record<string, string>) => new Map(Object.entries(entries));
 
   it('an emulator is its AVD name, never its ro.serialno (every emulator of a build shares it)', () => {
@@ -130,7 +130,7 @@ function world(config: Partial<HarnessConfig>, listed: ListedDevice[], avd: Reco
 
 const online = (serial: string): ListedDevice => ({ serial, state: 'device', model: null });
 
-describe('discovery with ANDROID_UDID unset (issue 15 §1)', () => {
+describe('discovery with ANDROID_UDID unset', () => {
   it('one allowed device online: every call goes to it, whatever its serial', async () => {
     const w = world(
       {},
@@ -216,7 +216,7 @@ describe('discovery with ANDROID_UDID unset (issue 15 §1)', () => {
   });
 });
 
-describe('one flow per device, several at once (issue 15 §2)', () => {
+describe('one flow per device, several at once', () => {
   const twoEmulators = () =>
     world({}, [online('emulator-5554'), online('emulator-5556')], {
       'emulator-5554': 'Pixel_7',
@@ -283,7 +283,7 @@ describe('one flow per device, several at once (issue 15 §2)', () => {
   });
 });
 
-describe('one binding per device, not per serial (issue 15 §3)', () => {
+describe('one binding per device, not per serial', () => {
   it('a flow opened through one serial owns the device for the other serial too', async () => {
     const w = world({ allowSerials: ['127.0.0.1:5555'] }, [online('emulator-5554'), online('127.0.0.1:5555')], {
       'emulator-5554': 'Pixel_7',

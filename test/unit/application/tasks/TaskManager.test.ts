@@ -1,5 +1,5 @@
 /**
- * The task manager (issue 17 §4) on fakes: states and progress, FIFO order per device with a
+ * The task manager on fakes: states and progress, FIFO order per device with a
  * bounded queue, cancel of a queued and of a running task (mid-step: nothing left open), an
  * unknown device refused at submit, bounded retention on a fake clock.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseApkArgument } from '../../../../src/domain/apk/apkArgument.js';
 import { findInstallRefusal, installRefusedError } from '../../../../src/domain/apk/installFailure.js';
 
-describe('app_install apk argument (issue 16)', () => {
+describe('app_install apk argument', () => {
   it('accepts a file name or a relative path inside the folder, ending .apk', () => {
     for (const ok of ['app-debug.apk', 'builds/app-debug.APK', 'a b/c (1).apk', 'ünï.apk', '-r.apk'])
       expect(parseApkArgument(ok)).toBe(ok);
@@ -51,7 +51,7 @@ describe('app_install apk argument (issue 16)', () => {
   });
 });
 
-describe("install refusals: the device's Failure line mapped to what to do (issue 16)", () => {
+describe("install refusals: the device's Failure line mapped to what to do", () => {
   it("reads the bracket of adb's error line, never the host path before it", () => {
     const stderr =
       'adb: failed to install /tmp/android-mcp-apk-Ab12/base.apk: Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code 191 is older than current 612000000]\n';

@@ -7,7 +7,7 @@ import { makeApkFolder, SETTINGS_APK, UIA2_TEST_APK, type ApkFolderFixture } fro
 
 const rel = (p: string) => p as ApkRelativePath;
 
-describe('LocalApkFolder: the allowed folder, checked and read once (issue 16)', () => {
+describe('LocalApkFolder: the allowed folder, checked and read once', () => {
   let fixture: ApkFolderFixture;
   beforeAll(() => {
     fixture = makeApkFolder();

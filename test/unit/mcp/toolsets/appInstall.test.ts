@@ -4,7 +4,7 @@ import { expectEvidence } from '../../../support/evidenceShape.js';
 import { buildHarness } from '../../../support/fakes/harness.js';
 import { makeApkFolder, SETTINGS_APK, type ApkFolderFixture } from '../../../support/apkFixtures.js';
 
-describe('app_install (toolset apps, issue 16)', () => {
+describe('app_install (toolset apps)', () => {
   let fixture: ApkFolderFixture;
   beforeAll(() => {
     fixture = makeApkFolder();

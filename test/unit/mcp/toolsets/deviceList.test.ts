@@ -51,17 +51,18 @@ class FakeDirectory implements DeviceDirectory {
       identity:
         serial === 'emulator-5556' ? { key: 'avd:Pixel_8', avdName: 'Pixel_8', source: 'avd' } : serialIdentity(serial),
       androidVersion: '14',
-      model: null,
+      // ro.product.model as the device says it; adb's listing writes its spaces as `_`.
+      model: serial === 'emulator-5554' ? 'sdk gphone64 x86_64' : null,
     });
   }
   holderOf(identityKey: string): { pid: number; tool: string; since: string } | null {
-    // Keyed by the device's identity, not its serial (issue 15).
+    // Keyed by the device's identity, not its serial.
     return identityKey === 'avd:Pixel_8' ? { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' } : null;
   }
 }
 
 describe('device_list (toolset device)', () => {
-  it('lists every device with state, guard verdict, version (allowed and online only), model and holder', async () => {
+  it("lists every device with state, guard verdict, version and model (from the device when it is asked; adb's listing otherwise) and holder", async () => {
     const directory = new FakeDirectory([
       { serial: 'emulator-5554', state: 'device', model: 'sdk_gphone64' },
       { serial: 'emulator-5556', state: 'device', model: null },
@@ -92,7 +93,7 @@ describe('device_list (toolset device)', () => {
           configured: true,
           avd_name: null,
           android_version: '14',
-          model: 'sdk_gphone64',
+          model: 'sdk gphone64 x86_64',
           held_by: null,
         },
         {

@@ -114,7 +114,7 @@ export function registerPackageManager(table: CommandTable, device: ShellDevice)
         // the intent built for it is ACTION_MAIN + CATEGORY_LAUNCHER; with an explicit -a the base
         // intent's categories are dropped (only the -c given stay). So `resolve-activity --brief
         // <pkg>` alone (appium-adb's resolveLaunchableActivity, behind mobile: activateApp) finds
-        // the launcher activity (docs/device-quirks.md, "Remote mode").
+        // the launcher activity (docs/internals/device-quirks.md, "Remote mode").
         const barePackage = intent.pkg !== undefined;
         const action = intent.action ?? (barePackage ? MAIN_ACTION : undefined);
         const categories =
