@@ -26,7 +26,7 @@
 import type { Selector, SelectorKey, SelectorTerm } from '../selectors/selector.js';
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
 import { hasAncestorMatching, matchTerm, termMatchesNode } from '../selectors/matcher.js';
-import { centreOf } from '../gestures/tapPoint.js';
+import { tapLandsIn } from '../gestures/tapPoint.js';
 import {
   codePointLength,
   isBlank,
@@ -89,19 +89,6 @@ export function selectorSources(node: UiNode): UiNode[] {
   };
   walk(node);
   return out;
-}
-
-/**
- * UiAutomator2 clicks an element at the centre of its visible bounds, so a descendant can name
- * N only when that centre lies inside N. A clipped descendant of a row scrolled almost out of
- * its list reports an empty or inverted rectangle (`[49,326][431,263]`) whose centre lies
- * outside the row: a tap there would land on something else.
- */
-function tapLandsIn(child: UiNode, target: Rect | null): boolean {
-  const b = child.bounds;
-  if (b === null || target === null || b.right <= b.left || b.bottom <= b.top) return false;
-  const { x, y } = centreOf(b);
-  return x >= target.left && x < target.right && y >= target.top && y < target.bottom;
 }
 
 export function candidatesFor(node: UiNode, sources: readonly UiNode[]): Candidate[] {
