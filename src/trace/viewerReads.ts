@@ -11,6 +11,7 @@ import type { Box, SummaryEntry, TraceCall } from './readTrace.js';
 export interface ReadAt {
   /** The call's index in the trace (its step is index + 1). */
   readonly index: number;
+  /** The read id ('' when the answer gave none). */
   readonly read: string;
   /** The read this one patches (a diff), else null. */
   readonly diffOf: string | null;
@@ -43,10 +44,11 @@ export function readOf(call: TraceCall, index: number): ReadAt | null {
   if (!call.ok) return null;
   const data = call.envelope.data;
   const summary = isRecord(data.after) ? data.after : data;
-  if (typeof summary.read !== 'string') return null;
+  // A summary without a read id (a trace written before reads had ids) still counts when it lists actions.
+  if (typeof summary.read !== 'string' && !Array.isArray(summary.actions)) return null;
   return {
     index,
-    read: summary.read,
+    read: typeof summary.read === 'string' ? summary.read : '',
     diffOf: typeof summary.diff_of === 'string' ? summary.diff_of : null,
     entries: [...records(summary.actions), ...records(summary.added), ...records(summary.changed)],
     removed: Array.isArray(summary.removed) ? summary.removed.filter((r): r is string => typeof r === 'string') : [],
