@@ -10,6 +10,12 @@ export const ERROR_CODES = [
   'DEVICE_AMBIGUOUS',
   'INVALID_UI_SESSION',
   'UI_ELEMENT_NOT_FOUND',
+  /**
+   * A selector whose matches would press more than one element (a coin toss): nothing was pressed
+   * or typed; the message lists each candidate with its ref and, where one exists, the `within` that
+   * leaves it alone (docs/reference/contract.md, "One element or none").
+   */
+  'UI_ELEMENT_AMBIGUOUS',
   'UI_TREE_UNAVAILABLE',
   'INVALID_SELECTOR',
   'INVALID_TEXT',

@@ -147,6 +147,12 @@ export interface AutomationSession {
   readonly id: string;
   /** Polls until found or `timeoutMs` passes; null when nothing matched. */
   findElement(locator: Locator, timeoutMs: number): Promise<ElementRef | null>;
+  /**
+   * Every element the locator finds, in the driver's order (document order), polling until at least
+   * one is found or `timeoutMs` passes; empty when nothing matched. A selector's action counts its
+   * matches this way, through the very find its press uses (docs/reference/contract.md, "One element or none").
+   */
+  findElements(locator: Locator, timeoutMs: number): Promise<readonly ElementRef[]>;
   /** First non-empty of text, content-desc, hint (what the summary calls the label). */
   elementLabel(element: ElementRef): Promise<string>;
   elementText(element: ElementRef): Promise<string>;

@@ -19,6 +19,8 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   // The device is someone else's right now, or the screen moved on since the tree was read: read, then retry.
   EMULATOR_BUSY: 409,
   STALE_REF: 409,
+  // The selector names several elements: send one of the refs the message lists.
+  UI_ELEMENT_AMBIGUOUS: 409,
   // Several devices and the call named none: say which, by a UI session's session_id.
   DEVICE_AMBIGUOUS: 409,
   // The screen is locked or asleep: a person must unlock it (WebDAV's Locked, the literal case).

@@ -2,17 +2,28 @@
  * `trace view`: one self-contained page (no network: style, script, data and pictures inline, the
  * screenshots as data: URIs) showing a trace step by step: the screen the model acted on with the
  * element outlined and the layout findings drawn, the screen after, the target as sent, the
- * answer, the time taken, and the summary the model had read. Keyboard: ↑/↓, ←/→, j/k, Home/End.
+ * answer, the time taken, and the summary the model had read (a link to its step; viewerReads.ts
+ * finds it, diffs included). Every number is a step, never a trace line. Keyboard: ↑/↓, ←/→, j/k,
+ * Home/End.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { entryNamed, readTrace, type Box, type ScreenRead, type Trace, type TraceCall } from './readTrace.js';
+import { TraceReads, type EntryAt, type ReadAt } from './viewerReads.js';
 
 export const VIEWER_FILE = 'index.html';
 
 interface Mark {
   readonly box: Box;
   readonly label: string;
+}
+
+/** A step of the trace other parts of a step point at, with what to call it. */
+interface StepLink {
+  /** 1-based, as the list numbers the steps. */
+  readonly step: number;
+  readonly text: string;
 }
 
 interface ViewStep {
@@ -26,7 +37,10 @@ interface ViewStep {
   readonly target: unknown;
   readonly arguments: Readonly<Record<string, unknown>>;
   readonly envelope: unknown;
-  readonly read_line: number | null;
+  /** The step whose answer was the last read before this call (diffs and parts included). */
+  readonly read_before: StepLink | null;
+  /** The step whose read lists the element acted on (the ref's or the selector's entry), when known. */
+  readonly element_from: StepLink | null;
   readonly read: unknown;
   /** The screen before the call (the last evidence of an earlier call) and after it (its own). */
   readonly before: string | null;
@@ -57,11 +71,11 @@ export function viewerHtml(trace: Trace): string {
     }
     return id;
   };
+  const reads = new TraceReads(trace.calls);
   let lastScreen: string | null = null;
-  const steps: ViewStep[] = trace.calls.map((call) => {
-    const read = trace.readRecord(call.read_line);
+  const steps: ViewStep[] = trace.calls.map((call, index) => {
     const own = call.evidence[0] ?? null;
-    const step = viewStep(call, read, image(lastScreen), image(own));
+    const step = viewStep(call, index, reads, image(lastScreen), image(own));
     if (own !== null) lastScreen = own;
     return step;
   });
@@ -78,31 +92,60 @@ export function viewerHtml(trace: Trace): string {
   return PAGE.replace('__TITLE__', escapeHtml(`Trace ${trace.name}`)).replace('__DATA__', () => json);
 }
 
-function viewStep(call: TraceCall, read: ScreenRead | null, before: string | null, after: string | null): ViewStep {
+/** The `element` record an acting line carries (the element as the server resolved it): only its bounds are read here. */
+const elementSchema = z.object({ bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]) }).loose();
+
+function elementBounds(call: TraceCall): Box | undefined {
+  const parsed = elementSchema.safeParse((call as Readonly<Record<string, unknown>>).element);
+  return parsed.success ? parsed.data.bounds : undefined;
+}
+
+/** "step 9 (ui_tap's after, a diff of step 2's read)": what a read is, by step. */
+function describeRead(at: ReadAt, calls: readonly TraceCall[], reads: TraceReads): string {
+  const tool = calls[at.index]?.tool ?? 'a call';
+  const what = isRecord(calls[at.index]?.envelope.data.after) ? `${tool}'s after` : tool;
+  const base = reads.base(at);
+  const diff = at.diffOf === null ? '' : base ? `, a diff of step ${base.index + 1}'s read` : ', a diff';
+  return `step ${at.index + 1} (${what}${diff})`;
+}
+
+function viewStep(
+  call: TraceCall,
+  index: number,
+  reads: TraceReads,
+  before: string | null,
+  after: string | null,
+): ViewStep {
+  const calls = reads.calls;
   const { session_id: _session, ...shown } = call.arguments;
   const target = shown.selector ?? (shown.package_name !== undefined ? { package_name: shown.package_name } : null);
-  const entry = entryNamed(read, shown.selector);
-  // Where the action pressed (the harness read it), else the entry's place in the summary read.
-  const box = call.acted_bounds ?? (entry?.ref ? read?.bounds[entry.ref] : undefined);
+  const last = reads.before(index);
+  const held = heldEntry(reads, index, last, shown.selector);
+  const entry = held?.entry ?? null;
+  const ref = typeof entry?.ref === 'string' ? entry.ref : null;
+  // Where the server resolved the element (the line's element record), else where the tap pressed,
+  // else the entry's place in the read that listed it (only a tree's line keeps places).
+  const box = elementBounds(call) ?? call.acted_bounds ?? (ref !== null && held ? held.at.bounds[ref] : undefined);
   const label = entry
     ? labelOf(entry)
     : typeof call.envelope.data.element_label === 'string' && call.envelope.data.element_label !== ''
       ? call.envelope.data.element_label
       : labelOf(isRecord(shown.selector) ? shown.selector : {});
   const outline = box ? { box, label } : null;
+  const from = held ? describeRead(held.at, calls, reads) : null;
   const outlineNote =
-    shown.selector === undefined
+    shown.selector === undefined || outline
       ? null
-      : outline
-        ? null
-        : read
-          ? 'The element is not among the entries of the summary read before this call and the harness did not say where it pressed, so it is not outlined.'
+      : held
+        ? `The element is entry ${ref ?? labelOf(held.entry)} of ${from ?? 'a read'}, which kept no positions (only ui_get_tree's lines keep them), and this call's line says nowhere where it acted, so it is not outlined.`
+        : last
+          ? `The element is not among the entries of the screen read before this call (${describeRead(last, calls, reads)}, with the reads it patches) and this call's line says nowhere where it acted, so it is not outlined.`
           : 'No summary was read before this call, so the element is not outlined.';
-  const screen = read && isScreen(read.summary.screen) ? read.summary.screen : null;
+  const read = last ? readTraceRecord(last) : null;
+  const screen = read && isScreen(screenOf(reads, last)) ? (screenOf(reads, last) as ScreenSize) : null;
   // The findings of the summary the model read, drawn on the screen it read (tree calls: their own).
   const own = call.bounds
     ? {
-        line: call.line,
         summary: call.envelope.data,
         actions: (call.envelope.data.actions as SummaryEntryList) ?? [],
         bounds: call.bounds,
@@ -120,8 +163,15 @@ function viewStep(call: TraceCall, read: ScreenRead | null, before: string | nul
     target,
     arguments: shown,
     envelope: call.envelope,
-    read_line: call.read_line,
-    read: read?.summary ?? null,
+    read_before: last ? { step: last.index + 1, text: describeRead(last, calls, reads) } : null,
+    element_from:
+      held && from !== null
+        ? {
+            step: held.at.index + 1,
+            text: `${from}: ${ref !== null ? `entry ${ref}` : 'the entry its selector names'}`,
+          }
+        : null,
+    read: last?.summary ?? null,
     before,
     after,
     screen: own && isScreen(own.summary.screen) ? own.summary.screen : screen,
@@ -129,6 +179,31 @@ function viewStep(call: TraceCall, read: ScreenRead | null, before: string | nul
     outline_note: outlineNote,
     findings: findingsOf ? findings(findingsOf) : [],
   };
+}
+
+type ScreenSize = { readonly width: number; readonly height: number };
+
+/** The screen size the read says (a diff says none: its base does). */
+function screenOf(reads: TraceReads, at: ReadAt | null): unknown {
+  for (let read = at, hops = 0; read !== null && hops < 16; read = reads.base(read), hops++)
+    if (read.summary.screen !== undefined) return read.summary.screen;
+  return undefined;
+}
+
+/** A read in the shape the findings are drawn from. */
+function readTraceRecord(at: ReadAt): Pick<ScreenRead, 'summary' | 'actions' | 'bounds'> {
+  return { summary: at.summary, actions: at.entries, bounds: at.bounds };
+}
+
+/** The entry the call's ref or selector named on the screen the model held, with the read that listed it. */
+function heldEntry(reads: TraceReads, index: number, last: ReadAt | null, selector: unknown): EntryAt | null {
+  if (!isRecord(selector)) return null;
+  if (typeof selector.ref === 'string') return reads.holderOf(selector.ref, index);
+  if (!last) return null;
+  const screen = reads.screen(last);
+  const asRead: ScreenRead = { line: 0, summary: last.summary, actions: screen.map((e) => e.entry), bounds: {} };
+  const entry = entryNamed(asRead, selector);
+  return entry ? (screen.find((e) => e.entry === entry) ?? null) : null;
 }
 
 type SummaryEntryList = readonly Readonly<Record<string, unknown>>[];
@@ -220,6 +295,8 @@ const PAGE = `<!doctype html>
   details { margin: 6px 0; }
   summary { cursor: pointer; font-weight: 600; }
   summary:focus-visible { outline: 3px solid var(--focus); }
+  button.jump { all: unset; cursor: pointer; color: var(--focus); text-decoration: underline; }
+  button.jump:focus-visible { outline: 3px solid var(--focus); }
   pre { background: #f6f8fa; padding: 8px; overflow: auto; max-height: 40vh; font-size: 12px; margin: 4px 0; white-space: pre-wrap; word-break: break-word; }
 </style>
 </head>
@@ -268,6 +345,14 @@ const PAGE = `<!doctype html>
     list.appendChild(el("li", null, [button]));
   });
 
+  // A link to another step: "step 9 (ui_tap's after, a diff of step 2's read)", the step number a button.
+  function jump(link) {
+    var prefix = "step " + link.step;
+    var button = el("button", { type: "button", className: "jump", "data-step": String(link.step), text: prefix });
+    button.addEventListener("click", function () { show(link.step - 1, true); });
+    var rest = link.text.indexOf(prefix) === 0 ? link.text.slice(prefix.length) : " " + link.text;
+    return el("span", null, [button, document.createTextNode(rest)]);
+  }
   function pct(value, whole) { return (100 * value / whole).toFixed(3) + "%"; }
   function shot(id, caption, step, marks) {
     var figure = el("figure", null, [el("figcaption", { text: caption })]);
@@ -312,7 +397,8 @@ const PAGE = `<!doctype html>
         el("dt", { text: "arguments" }), el("dd", { text: JSON.stringify(step.arguments) }),
         el("dt", { text: "time" }), el("dd", { text: secs(step.duration_ms) + " · started " + step.started_at }),
         el("dt", { text: "device" }), el("dd", { text: step.device || "—" }),
-        el("dt", { text: "read before" }), el("dd", { text: step.read_line === null ? "nothing yet" : "the summary of line " + step.read_line })
+        el("dt", { text: "read before" }), el("dd", { className: "read-before" }, [step.read_before === null ? document.createTextNode("nothing yet") : jump(step.read_before)]),
+        step.element_from ? el("dt", { text: "element from" }) : null, step.element_from ? el("dd", { className: "element-from" }, [jump(step.element_from)]) : null
       ]),
       el("div", { className: "screens" }, [
         shot(step.before, step.tool === "ui_get_tree" ? "The screen read" : "Before: the screen acted on", step, marks),
@@ -321,7 +407,7 @@ const PAGE = `<!doctype html>
       step.outline_note ? el("p", { className: "note", text: step.outline_note }) : null,
       step.findings.length ? el("p", { className: "note", text: "Dashed: layout findings of the summary (" + step.findings.map(function (f) { return f.label; }).join(", ") + ")." }) : null,
       el("details", { open: "" }, [el("summary", { text: "Answer (envelope)" }), el("pre", { text: JSON.stringify(step.envelope, null, 2) })]),
-      el("details", null, [el("summary", { text: "Summary the model had read" }), el("pre", { text: step.read ? JSON.stringify(step.read, null, 2) : "No summary had been read before this call." })])
+      el("details", null, [el("summary", { text: "Summary the model had read" + (step.read_before ? " (" + step.read_before.text + ")" : "") }), el("pre", { text: step.read ? JSON.stringify(step.read, null, 2) : "No summary had been read before this call." })])
     ];
     detail.replaceChildren.apply(detail, nodes.filter(Boolean));
     if (history.replaceState) history.replaceState(null, "", "#step-" + (index + 1));

@@ -821,6 +821,98 @@ describeWithAdb(`oracle on the ${ON_EMULATOR ? 'real emulator' : 'virtual device
   );
 
   it.skipIf(ON_EMULATOR)(
+    `TAP-AMBIGUOUS-1: a selector whose matches press two elements is refused with each one's ref before anything reaches the device; a listed ref then taps exactly its row${vdOnly(NEEDS_SCREEN)}`,
+    async () => {
+      const vd = device();
+      /** Nothing pressed, typed or navigated since `window` opened: finds and page sources only. */
+      const nothingPressed = (window: LogWindow, screenId: string): void => {
+        const entries = window.since();
+        const log = formatLog(entries);
+        expect(
+          entries.filter(
+            (e) => e.kind === 'click' || e.kind === 'long-click' || e.kind === 'input' || e.kind === 'screen',
+          ),
+          log,
+        ).toEqual([]);
+        expect(
+          entries.filter((e) => e.kind === 'uia2' && /\/(?:click|value|clear|actions|touch|gestures)/.test(e.detail)),
+          log,
+        ).toEqual([]);
+        // The count went through the driver's own find, all matches at once.
+        expect(
+          entries.some((e) => e.kind === 'uia2' && /^POST \/session\/[^/]+\/elements -> 200$/.test(e.detail)),
+          log,
+        ).toBe(true);
+        expect(vd.currentScreen().screenId).toBe(screenId);
+      };
+      const refsIn = (message: string | undefined): string[] =>
+        [...(message ?? '').matchAll(/\{"ref":"(e[0-9a-z]+)"\}/g)].map((m) => m[1]!);
+
+      // All apps: the summary marks both `Clock` rows ambiguous; a tap by that text is refused, not guessed.
+      vd.setScreen('all_apps');
+      const all = await tree(harness);
+      const clocks = all.actions.filter((a) => nameOf(a) === 'Clock');
+      expect(clocks.map((c) => c.ambiguous)).toEqual([true, true]);
+      for (const [tool, args, evidence] of [
+        ['ui_tap', {}, 'ui-tap'],
+        ['ui_tap', { long_press: true }, 'ui-long-press'],
+        ['ui_type_text', { text: 'hi' }, 'ui-type'],
+      ] as const) {
+        const window = logWindow(vd);
+        const refused = expectError(
+          await harness.call(tool, { selector: { text: 'Clock' }, ...args }),
+          'UI_ELEMENT_AMBIGUOUS',
+        );
+        expect(refused.error?.message).toMatch(
+          /^\{"text":"Clock"\} matches 2 different elements on this screen, so acting on it would be a coin toss: nothing was tapped or typed\. Send the one you mean by its ref/,
+        );
+        expect(refused.error?.message).toContain(`'Clock' (with '21.45 MB')`);
+        expect(refused.error?.message).toContain(`'Clock' (with '8.12 MB')`);
+        // The refs are the summary's own: the same element keeps its ref.
+        expect(refsIn(refused.error?.message)).toEqual(clocks.map((c) => c.ref));
+        expect(refused.evidence?.artifact_id).toMatch(new RegExp(`-failure-${evidence}\\.png$`));
+        nothingPressed(window, 'all_apps');
+      }
+      // A listed ref taps exactly its row, and only it.
+      const second = clocks[1]!;
+      const clicksBefore = vd.clicks().length;
+      expectOk(await harness.call('ui_tap', { selector: { ref: second.ref } }));
+      const clicks = vd.clicks().slice(clicksBefore);
+      expect(clicks).toHaveLength(1);
+      expect(inside(clicks[0]!, second), JSON.stringify(clicks[0])).toBe(true);
+      expect(vd.currentScreen().screenId).toBe('app_info');
+
+      // The search field holding "storage" and the "Storage" row both contain "torage": refused,
+      // each with the within that leaves it alone.
+      vd.setScreen('settings_search');
+      expectOk(await harness.call('ui_type_text', { selector: { input_hint: 'Search' }, text: 'storage' }));
+      const results = await tree(harness);
+      const field = results.actions.find((a) => roleOf(a) === 'input')!;
+      const storage = offered(results, 'Storage');
+      const window = logWindow(vd);
+      const refused = expectError(
+        await harness.call('ui_tap', { selector: { text_contains: 'torage' } }),
+        'UI_ELEMENT_AMBIGUOUS',
+      );
+      const message = refused.error?.message ?? '';
+      expect(refsIn(message)).toEqual([field.ref, storage.ref]);
+      expect(message).toContain(
+        `{"ref":"${storage.ref}"} 'Storage' (with 'Settings'), or {"text_contains":"torage","within":{`,
+      );
+      nothingPressed(window, 'settings_search');
+      expect(vd.nodes().find((n) => n.className.endsWith('EditText'))?.text).toBe('storage');
+      // The within the message gives names the row alone: it taps the row.
+      const within = /\{"ref":"[^"]+"\} 'Storage' \(with 'Settings'\), or (\{.*?\}\})/.exec(message)?.[1];
+      expect(within, message).toBeTruthy();
+      const rowClicks = vd.clicks().length;
+      expectOk(await harness.call('ui_tap', { selector: JSON.parse(within!) as Record<string, unknown> }));
+      const rowClick = vd.clicks().slice(rowClicks);
+      expect(rowClick).toHaveLength(1);
+      expect(inside(rowClick[0]!, storage), JSON.stringify(rowClick[0])).toBe(true);
+    },
+  );
+
+  it.skipIf(ON_EMULATOR)(
     `FLOW-LONG-1: ui_tap with long_press: true long-clicks the advertised row (held past the long-press timeout) and its context action shows${vdOnly(NEEDS_SCREEN)}`,
     async () => {
       const vd = device();

@@ -19,6 +19,7 @@ import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../suppo
 import { connectDevice, disconnectDevice } from '../support/adbDevices.js';
 import { REPO_ROOT, startAppium, type RunningAppium } from '../support/appium.js';
 import { ensureBuilt } from '../support/rawServer.js';
+import { startHarness } from '../e2e/support/harnessClient.js';
 import { startVirtualDeviceProcess, type VirtualDeviceProcess } from '../support/virtualDeviceProcess.js';
 
 const bin = path.join(REPO_ROOT, 'dist', 'index.js');
@@ -192,9 +193,19 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
         // Acting calls show the screen before and their own evidence; every call after app_open has a screen to show.
         if (['ui_tap', 'ui_type_text', 'ui_scroll', 'device_back'].includes(tool)) expect(shots).toBe(2);
         else if (index > 0) expect(shots).toBeGreaterThanOrEqual(1);
+        // One numbering: the list's number is the verdict's, and "read before" names an earlier step.
+        expect(await steps.nth(index).locator('.n').textContent()).toBe(String(index + 1));
+        const readBefore = (await tab.locator('main dd.read-before').textContent()) ?? '';
+        if (index > 0) expect(readBefore).toMatch(/^step \d+ \(/);
+        const readStep = Number(/^step (\d+)/.exec(readBefore)?.[1] ?? '0');
+        if (index > 0) expect(readStep).toBeLessThan(index + 1);
         if (index === 3) {
           // ui_tap {text: Apps}: the tapped row is outlined on the screen the model read.
           expect(tool).toBe('ui_tap');
+          expect(readBefore).toBe('step 2 (ui_get_tree)');
+          expect(await tab.locator('main dd.element-from').textContent()).toMatch(
+            /^step 2 \(ui_get_tree\): entry e[0-9a-z]+$/,
+          );
           await expect.poll(() => tab.locator('main .box:not(.finding)').count()).toBe(1);
           expect(await tab.locator('main .box:not(.finding) span').textContent()).toBe('Apps');
           await tab.screenshot({ path: path.join(OUTPUT, 'step-04-tap-outlined.png') });
@@ -218,6 +229,84 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
       expect(seen).toHaveLength(calls);
     });
   }, 120_000);
+
+  it('the viewer names steps, never lines: a tap by a ref taken from a diff points at the diff that holds it and is outlined where it pressed', async () => {
+    // A model's session over MCP: the ref it taps comes from ui_type_text's `after`, a diff.
+    const artifacts = path.join(workDir, 'mcp-artifacts');
+    const harnessEnv = Object.fromEntries(
+      Object.entries(env({ ANDROID_MCP_ARTIFACTS_DIR: artifacts })).filter(
+        (pair): pair is [string, string] => pair[1] !== undefined,
+      ),
+    );
+    const harness = await startHarness(harnessEnv);
+    let refFromDiff = '';
+    try {
+      const ok = async (tool: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
+        const answer = await harness.call(tool, args);
+        expect(answer.envelope.ok, JSON.stringify(answer.envelope).slice(0, 1500)).toBe(true);
+        return answer.envelope.data;
+      };
+      await ok('app_open', { package_name: 'com.android.settings' });
+      await ok('ui_get_tree');
+      await ok('ui_tap', { selector: { id: 'search_action_bar' } });
+      const typed = await ok('ui_type_text', { selector: { input_hint: 'Search settings' }, text: 'wifi' });
+      const after = typed.after as { diff_of?: string; added?: { ref: string; text?: string }[] };
+      expect(after.diff_of, JSON.stringify(after)).toMatch(/^r[0-9a-z]+$/);
+      const wifi = after.added?.find((entry) => entry.text === 'Wi-Fi');
+      expect(wifi, JSON.stringify(after)).toBeDefined();
+      refFromDiff = wifi!.ref;
+      await ok('ui_tap', { selector: { ref: refFromDiff } });
+    } finally {
+      await harness.close();
+    }
+    const traces = path.join(artifacts, 'traces');
+    const [name] = readdirSync(traces).filter((entry) => entry.includes('-stdio-'));
+    const dir = path.join(traces, name ?? '');
+    const lines = readFileSync(path.join(dir, 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { tool?: string; acted_bounds?: number[]; element?: { bounds?: number[] } });
+    const calls = lines.slice(1);
+    expect(calls.map((call) => call.tool)).toEqual(['app_open', 'ui_get_tree', 'ui_tap', 'ui_type_text', 'ui_tap']);
+    const pressed = calls[4]!.element?.bounds ?? calls[4]!.acted_bounds;
+    expect(pressed).toHaveLength(4);
+
+    const view = await run(process.execPath, [bin, 'trace', 'view', dir], env(), workDir);
+    expect(view.code, view.stderr).toBe(0);
+    await withPage(view.stdout.trim(), async (tab, problems) => {
+      await tab.keyboard.press('End');
+      expect(await tab.locator('main .verdict').textContent()).toBe('Step 5 · ui_tap · ok');
+      // The model had read step 4's answer, a diff; the ref's entry is listed by that diff itself.
+      expect(await tab.locator('main dd.read-before').textContent()).toBe(
+        "step 4 (ui_type_text's after, a diff of step 3's read)",
+      );
+      expect(await tab.locator('main dd.element-from').textContent()).toBe(
+        `step 4 (ui_type_text's after, a diff of step 3's read): entry ${refFromDiff}`,
+      );
+      // Outlined where the harness pressed, on the screen the model acted on.
+      const box = tab.locator('main .box:not(.finding)');
+      await expect.poll(() => box.count()).toBe(1);
+      expect(await box.locator('span').textContent()).toBe('Wi-Fi');
+      const frame = await tab.locator('main .shot img').first().boundingBox();
+      const drawn = await box.boundingBox();
+      const screen = await tab.evaluate(() => {
+        const img = document.querySelector('main .shot img') as HTMLImageElement;
+        return { width: img.naturalWidth, height: img.naturalHeight };
+      });
+      expect(frame && drawn).toBeTruthy();
+      // The drawn box sits at the pressed bounds, scaled to the picture (within 2 css pixels, the border).
+      const scale = frame!.width / screen.width;
+      expect(Math.abs(drawn!.x - frame!.x - pressed![0]! * scale)).toBeLessThan(3);
+      expect(Math.abs(drawn!.y - frame!.y - pressed![1]! * scale)).toBeLessThan(3);
+      expect(Math.abs(drawn!.width - pressed![2]! * scale)).toBeLessThan(3);
+      await tab.screenshot({ path: path.join(OUTPUT, 'diff-ref-outlined.png') });
+      // "read before" is a link to that step.
+      await tab.locator('main dd.read-before button.jump').click();
+      expect(await tab.locator('main .verdict').textContent()).toBe('Step 4 · ui_type_text · ok');
+      expect(await tab.locator('nav button[aria-current="true"] .n').textContent()).toBe('4');
+      expect(problems).toEqual([]);
+    });
+  }, 240_000);
 
   it('trace export --format flow replays green; a step whose element is gone fails with UI_ELEMENT_NOT_FOUND', async () => {
     const exported = await run(

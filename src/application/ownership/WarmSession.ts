@@ -15,10 +15,14 @@ interface Kept {
 }
 
 /**
- * Failures after which the warm session is still sound: the driver answered (no such element; or
- * a screen it could not read: its root never came after the wait for idle).
+ * Failures after which the warm session is still sound: the driver answered (no such element, or
+ * several for one action; or a screen it could not read: its root never came after the wait for idle).
  */
-const DRIVER_ANSWERED: ReadonlySet<string> = new Set(['UI_ELEMENT_NOT_FOUND', 'UI_TREE_UNAVAILABLE']);
+const DRIVER_ANSWERED: ReadonlySet<string> = new Set([
+  'UI_ELEMENT_NOT_FOUND',
+  'UI_ELEMENT_AMBIGUOUS',
+  'UI_TREE_UNAVAILABLE',
+]);
 
 function driverAnswered(error: unknown): boolean {
   return error instanceof HarnessError && DRIVER_ANSWERED.has(error.code);

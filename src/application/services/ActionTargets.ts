@@ -2,9 +2,16 @@ import { parseBounds, parseDump } from '../../domain/tree/dump.js';
 import { HarnessError } from '../../domain/errors.js';
 import { buildLocator } from '../../domain/selectors/locator.js';
 import { notFoundMessage } from '../../domain/summary/notFound.js';
+import { matchSelector } from '../../domain/selectors/matcher.js';
+import { pressTargets } from '../../domain/selectors/pressTargets.js';
+import {
+  ambiguousMessage,
+  candidateFacts,
+  movedWhileCountingMessage,
+} from '../../domain/selectors/ambiguousMessage.js';
 import type { AutomationSession, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
 import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
-import type { Rect } from '../../domain/tree/uiNode.js';
+import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
 import { expandIds, hasIdTerm, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
 import { packageOfRoots } from '../../domain/summary/summary.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
@@ -100,8 +107,10 @@ export class ActionTargets {
     if (!inSession) return { element: await this.find(device, session, target.selector, window), name };
     // Found at the first look, the screen has not moved since the check: its window (the keyboard,
     // the bars) is what the press plans with. A find that had to wait reads the window again.
-    const atOnce = await this.findAtOnce(session, target.selector, window);
-    if (atOnce) return { element: atOnce, name, window };
+    const resolved = await this.resolve(session, target.selector, window);
+    const atOnce = await session.findElements(buildLocator(resolved), 0);
+    if (atOnce.length > 0)
+      return { element: await this.onlyOne(device, session, target.selector, resolved, atOnce, window), name, window };
     return { element: await this.find(device, session, target.selector, window), name };
   }
 
@@ -160,27 +169,63 @@ export class ActionTargets {
     return 'missing' in known ? unknownRefError(target.ref, known.missing) : null;
   }
 
-  /** Finds the element or fails with what the screen offers instead. */
-  /** One look, no wait: the element, or null when it is not there now. */
-  private async findAtOnce(
-    session: AutomationSession,
-    selector: Selector,
-    window: WindowState,
-  ): Promise<ElementRef | null> {
-    const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
-    return session.findElement(buildLocator(resolved), 0);
+  /** The selector with its `id` terms expanded for the package in front (selector.ts, expandIds). */
+  private async resolve(session: AutomationSession, selector: Selector, window: WindowState): Promise<Selector> {
+    return hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
   }
 
+  /**
+   * The one element the selector names, waiting up to 10 s for it; not found, with what the screen
+   * offers instead; several, refused as UI_ELEMENT_AMBIGUOUS (onlyOne).
+   */
   async find(
     device: DeviceGateway,
     session: AutomationSession,
     selector: Selector,
     window: WindowState,
   ): Promise<ElementRef> {
-    const resolved = hasIdTerm(selector) ? expandIds(selector, await this.packageForIds(session, window)) : selector;
-    const element = await session.findElement(buildLocator(resolved), FIND_TIMEOUT_MS);
-    if (element) return element;
+    const resolved = await this.resolve(session, selector, window);
+    const elements = await session.findElements(buildLocator(resolved), FIND_TIMEOUT_MS);
+    if (elements.length > 0) return this.onlyOne(device, session, selector, resolved, elements, window);
     throw new HarnessError('UI_ELEMENT_NOT_FOUND', notFoundMessage(selector, await this.offers(device, session)));
+  }
+
+  /**
+   * One element or none (docs/reference/contract.md): the driver's find answered every match of the locator the
+   * press uses. One match is the element. Several are told apart on the page source read right
+   * after through the same session, by the domain's mirror of that locator (matcher.ts): matches
+   * that press the same element (a row's title and the row) are one; two or more elements are
+   * refused before anything is pressed, each named by the ref this read gives it.
+   */
+  private async onlyOne(
+    device: DeviceGateway,
+    session: AutomationSession,
+    selector: Selector,
+    resolved: Selector,
+    elements: readonly ElementRef[],
+    window: WindowState,
+  ): Promise<ElementRef> {
+    const [first] = elements;
+    if (first && elements.length === 1) return first;
+    const reading = await readScreenViaDriver(device, session);
+    const targets = pressTargets(matchSelector(reading.tree, resolved));
+    const foreground = reading.summary.foreground_package || window.foregroundPackage || undefined;
+    if (first && targets.length === 1) return first;
+    if (targets.length === 0)
+      throw new HarnessError('UI_ELEMENT_AMBIGUOUS', movedWhileCountingMessage(selector, elements.length, foreground));
+    // The refs of this read, as ui_get_tree would give them (the same element keeps its ref).
+    const withRefs = this.refs.attach(reading);
+    const refOf = new Map<UiNode, string>();
+    reading.plans.forEach((plan, i) => {
+      const ref = withRefs.actions[i]?.ref;
+      if (ref !== undefined) refOf.set(plan.node, ref);
+    });
+    const candidates = candidateFacts(resolved, targets).map((facts) => ({
+      facts,
+      ref: refOf.get(facts.target.element) ?? null,
+    }));
+    this.logger.info('refused an ambiguous selector', { candidates: candidates.length });
+    throw new HarnessError('UI_ELEMENT_AMBIGUOUS', ambiguousMessage(selector, candidates, foreground));
   }
 
   /**

@@ -79,6 +79,8 @@ export class Ceilings {
       // A find already carries its own wait; the ceiling is the outer net.
       findElement: (locator: Locator, timeoutMs: number) =>
         bound('finding an element', () => inner.findElement(locator, timeoutMs)),
+      findElements: (locator: Locator, timeoutMs: number) =>
+        bound('finding an element', () => inner.findElements(locator, timeoutMs)),
       elementLabel: (element: ElementRef) => bound('reading an element label', () => inner.elementLabel(element)),
       elementText: (element: ElementRef) => bound('reading an element text', () => inner.elementText(element)),
       elementPlace: (element: ElementRef) => bound('reading where an element is', () => inner.elementPlace(element)),

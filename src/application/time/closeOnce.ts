@@ -10,6 +10,7 @@ export function withCloseOnce(inner: AutomationSession, close: () => Promise<voi
   return {
     id: inner.id,
     findElement: (locator, timeoutMs) => inner.findElement(locator, timeoutMs),
+    findElements: (locator, timeoutMs) => inner.findElements(locator, timeoutMs),
     elementLabel: (element) => inner.elementLabel(element),
     elementText: (element) => inner.elementText(element),
     elementPlace: (element) => inner.elementPlace(element),

@@ -43,6 +43,19 @@ export function centreOf(bounds: Rect): Point {
   return { x: Math.floor((bounds.left + bounds.right) / 2), y: Math.floor((bounds.top + bounds.bottom) / 2) };
 }
 
+/**
+ * UiAutomator2 clicks an element at the centre of its visible bounds, so a descendant can name
+ * N only when that centre lies inside N. A clipped descendant of a row scrolled almost out of
+ * its list reports an empty or inverted rectangle (`[49,326][431,263]`) whose centre lies
+ * outside the row: a tap there would land on something else.
+ */
+export function tapLandsIn(child: { readonly bounds: Rect | null }, target: Rect | null): boolean {
+  const b = child.bounds;
+  if (b === null || target === null || b.right <= b.left || b.bottom <= b.top) return false;
+  const { x, y } = centreOf(b);
+  return x >= target.left && x < target.right && y >= target.top && y < target.bottom;
+}
+
 /** The first obstruction under a point, or null. */
 export function obstructionAt(point: Point, obstructions: readonly Obstruction[]): Obstruction | null {
   return obstructions.find((o) => contains(o.frame, point.x, point.y)) ?? null;

@@ -6,14 +6,17 @@
  * sent back to ui_tap, resolves to exactly the element this entry advertises. "Resolves" means
  * what the locator does on the device (locator.ts), which the domain matcher mirrors
  * (matcher.ts) — over ALL nodes, invisible ones included, because UiAutomator2 searches those
- * too. So ambiguity is decided by `matchTerm`/`matchSelector`, never by counting visible nodes only.
+ * too. So ambiguity is decided by `matchTerm`/`matchSelector`, never by counting visible nodes only;
+ * matches that all press this one element (a tile and its icon sharing a content-desc) count as
+ * one, by the rule an action uses to refuse a coin toss (selectors/pressTargets.ts).
  *
  * Selector choice for an actionable node N (its role as docs/reference/summary.md, "Visibility, texts, roles", says):
  *  1. Candidates: N itself, then N's visible descendants in document order, each offering its
  *     resource-id, content-desc, text, hint (in that order, skipping blanks and values a selector
  *     may not carry). Descendants that are actionable or scrollable themselves are skipped with
  *     their subtrees: a tap on them would go to them, not to N.
- *  2. The first candidate that alone resolves to exactly its node wins; only resource-ids may be
+ *  2. The first candidate that alone resolves to exactly its node (or to its node and twins that
+ *     press the same element) wins; only resource-ids may be
  *     passed over this way: candidates after the first label (content-desc, text, hint) are not
  *     considered, so a repeated label gets a `within` or stays `ambiguous`.
  *  3. Otherwise the first candidate that a `within` on an ancestor (visible or not; resource-id,
@@ -24,9 +27,10 @@
  * every Settings row carries the same `android:id/title`, and taking it would make the whole
  */
 import type { Selector, SelectorKey, SelectorTerm } from '../selectors/selector.js';
-import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
+import type { UiNode, UiTree } from '../tree/uiNode.js';
 import { hasAncestorMatching, matchTerm, termMatchesNode } from '../selectors/matcher.js';
-import { centreOf } from '../gestures/tapPoint.js';
+import { tapLandsIn } from '../gestures/tapPoint.js';
+import { pressTargets } from '../selectors/pressTargets.js';
 import {
   codePointLength,
   isBlank,
@@ -91,19 +95,6 @@ export function selectorSources(node: UiNode): UiNode[] {
   return out;
 }
 
-/**
- * UiAutomator2 clicks an element at the centre of its visible bounds, so a descendant can name
- * N only when that centre lies inside N. A clipped descendant of a row scrolled almost out of
- * its list reports an empty or inverted rectangle (`[49,326][431,263]`) whose centre lies
- * outside the row: a tap there would land on something else.
- */
-function tapLandsIn(child: UiNode, target: Rect | null): boolean {
-  const b = child.bounds;
-  if (b === null || target === null || b.right <= b.left || b.bottom <= b.top) return false;
-  const { x, y } = centreOf(b);
-  return x >= target.left && x < target.right && y >= target.top && y < target.bottom;
-}
-
 export function candidatesFor(node: UiNode, sources: readonly UiNode[]): Candidate[] {
   const out: Candidate[] = [];
   const field = isEditText(node);
@@ -124,17 +115,35 @@ export function candidatesFor(node: UiNode, sources: readonly UiNode[]): Candida
   return out;
 }
 
+/**
+ * The term's matches all press the element `node` presses (selectors/pressTargets.ts): `node`
+ * alone, or `node` with twins inside that same element (a launcher tile and its icon sharing one
+ * content-desc). An action refuses exactly the selectors that fail this, so the two agree.
+ */
 function resolvesToExactly(tree: UiTree, term: SelectorTerm, node: UiNode): boolean {
   const matches = matchTerm(tree, term);
-  return matches.length === 1 && matches[0] === node;
+  if (!matches.includes(node)) return false;
+  return matches.length === 1 || pressTargets(matches).length === 1;
 }
 
-/** The nearest ancestor term that leaves `candidate.node` as the only match of `candidate.term`. */
+/** The nearest ancestor term that leaves only `candidate.node`'s element among the matches of `candidate.term`. */
 function findContext(tree: UiTree, candidate: Candidate): SelectorTerm | null {
   const matches = matchTerm(tree, candidate.term);
   if (!matches.includes(candidate.node)) return null;
-  const others = matches.filter((m) => m !== candidate.node);
-  for (let a = candidate.node.parent; a !== null; a = a.parent) {
+  const own = pressTargets(matches).find((t) => t.matches.includes(candidate.node));
+  return separatingContext(
+    candidate.node,
+    matches.filter((m) => !own?.matches.includes(m)),
+  );
+}
+
+/**
+ * The nearest ancestor term of `node` (resource-id, content-desc, text, hint, nearest ancestor
+ * first) that no node of `others` has an ancestor matching: the `within` that keeps `node` and
+ * drops `others`. Also what a refused coin-toss tap offers per candidate (selectors/pressTargets.ts).
+ */
+export function separatingContext(node: UiNode, others: readonly UiNode[]): SelectorTerm | null {
+  for (let a = node.parent; a !== null; a = a.parent) {
     for (const { key, read } of ATTRIBUTE_ORDER) {
       const context = usableTerm(key, read(a));
       if (!context || !termMatchesNode(context, a)) continue;

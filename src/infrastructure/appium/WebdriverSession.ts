@@ -37,6 +37,7 @@ const DOWN_PAUSE_MS = 50;
 export interface DriverLike {
   readonly sessionId: string;
   findElement(using: string, value: string): Promise<unknown>;
+  findElements(using: string, value: string): Promise<unknown[]>;
   getElementText(elementId: string): Promise<string>;
   getElementAttribute(elementId: string, name: string): Promise<string | null>;
   elementClick(elementId: string): Promise<unknown>;
@@ -76,19 +77,43 @@ export class WebdriverSession implements AutomationSession {
   }
 
   async findElement(locator: Locator, timeoutMs: number): Promise<ElementRef | null> {
-    const deadline = this.clock.monotonicMs() + Math.max(0, timeoutMs);
-    for (;;) {
-      let found: unknown;
+    const found = await this.poll(timeoutMs, async () => {
       try {
-        found = await this.driver.findElement(locator.using, locator.value);
+        const id = elementId(await this.driver.findElement(locator.using, locator.value));
+        return id === null ? [] : [{ id }];
       } catch (error) {
         if (!isNoSuchElement(error)) throw this.map(error, 'find');
-        found = null;
+        return [];
       }
-      const id = elementId(found);
-      if (id !== null) return { id };
+    });
+    return found[0] ?? null;
+  }
+
+  findElements(locator: Locator, timeoutMs: number): Promise<readonly ElementRef[]> {
+    return this.poll(timeoutMs, async () => {
+      let found: unknown[];
+      try {
+        found = await this.driver.findElements(locator.using, locator.value);
+      } catch (error) {
+        // W3C answers an empty list; an older server may still say "no such element".
+        if (!isNoSuchElement(error)) throw this.map(error, 'find');
+        return [];
+      }
+      return (Array.isArray(found) ? found : [])
+        .map(elementId)
+        .filter((id): id is string => id !== null)
+        .map((id) => ({ id }));
+    });
+  }
+
+  /** Asks again every FIND_INTERVAL_MS until something is found or `timeoutMs` has passed. */
+  private async poll(timeoutMs: number, look: () => Promise<ElementRef[]>): Promise<ElementRef[]> {
+    const deadline = this.clock.monotonicMs() + Math.max(0, timeoutMs);
+    for (;;) {
+      const found = await look();
+      if (found.length > 0) return found;
       const remaining = deadline - this.clock.monotonicMs();
-      if (remaining <= 0) return null;
+      if (remaining <= 0) return [];
       await this.clock.sleep(Math.min(FIND_INTERVAL_MS, remaining));
     }
   }

@@ -45,6 +45,12 @@ export class FakeSession implements AutomationSession {
       return label === undefined ? null : { id: `el:${label}` };
     });
   }
+  findElements(locator: Locator, _timeoutMs: number): Promise<readonly ElementRef[]> {
+    return this.answer('findElements', () => {
+      this.owner.locators.push(locator);
+      return this.owner.findAll(locator).map((label) => ({ id: `el:${label}` }));
+    });
+  }
   elementLabel(element: ElementRef): Promise<string> {
     return this.answer('elementLabel', () => element.id.slice(3));
   }
@@ -187,6 +193,14 @@ export class FakeAutomation implements AutomationGateway {
 
   find(locator: Locator): string | undefined {
     return this.elements.get(locator.value);
+  }
+
+  /** Locator value → labels of further elements it finds after the first (a selector that names several). */
+  readonly twins = new Map<string, string[]>();
+
+  findAll(locator: Locator): string[] {
+    const first = this.find(locator);
+    return first === undefined ? [] : [first, ...(this.twins.get(locator.value) ?? [])];
   }
 
   status(): Promise<AutomationEndpointStatus> {

@@ -70,6 +70,9 @@ export class IdleTimingDriver implements DriverLike {
   findElement(): Promise<unknown> {
     return this.command('findElement', 'POST', () => ({ [W3C]: `el-${++this.elementCounter}` }));
   }
+  findElements(): Promise<unknown[]> {
+    return this.command('findElements', 'POST', () => [{ [W3C]: `el-${++this.elementCounter}` }]);
+  }
   getElementText(): Promise<string> {
     return this.command('getElementText', 'GET', () => 'Calendar');
   }

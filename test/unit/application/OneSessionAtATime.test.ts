@@ -40,6 +40,7 @@ class OneDeviceAppium implements AutomationGateway {
     return {
       id,
       findElement: never,
+      findElements: never,
       elementLabel: never,
       elementText: never,
       elementPlace: never,

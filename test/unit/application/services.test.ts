@@ -458,8 +458,8 @@ describe('actions', () => {
     const first = await h.envelope('ui_type_text', { selector: { input_hint: 'Title' }, text: 'Milk' });
     expect(first.ok).toBe(true);
     const calls = h.automation.sessions[0]?.calls ?? [];
-    expect(calls.slice(calls.indexOf('findElement'), calls.indexOf('typeText') + 1)).toEqual([
-      'findElement',
+    expect(calls.slice(calls.indexOf('findElements'), calls.indexOf('typeText') + 1)).toEqual([
+      'findElements',
       'elementPlace',
       'isFocused',
       'elementBounds',

@@ -239,6 +239,12 @@ class FakeDriver implements DriverLike {
     const next = this.findAnswers.length > 1 ? this.findAnswers.shift() : this.findAnswers[0];
     return next ? next() : null;
   }
+  async findElements(using: string, value: string) {
+    this.record('findElements', using, value);
+    const next = this.findAnswers.length > 1 ? this.findAnswers.shift() : this.findAnswers[0];
+    const found: unknown = next ? next() : null;
+    return found === null ? [] : [found];
+  }
   async getElementText(id: string) {
     this.record('getElementText', id);
     return this.text;

@@ -28,6 +28,9 @@ class ScriptedDriver implements DriverLike {
   async findElement() {
     return { 'element-6066-11e4-a52e-4f735466cecf': 'el-1' };
   }
+  async findElements() {
+    return [{ 'element-6066-11e4-a52e-4f735466cecf': 'el-1' }];
+  }
   async getElementText() {
     return 'Search';
   }

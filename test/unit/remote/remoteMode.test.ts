@@ -427,6 +427,7 @@ describe('remote mode: the WebDriver gateway over https with credentials', () =>
       sessionId: 'remote-1',
       scripts,
       findElement: unused,
+      findElements: unused,
       getElementText: unused,
       getElementAttribute: unused,
       elementClick: unused,
