@@ -7,6 +7,7 @@ import type { DeviceLogKind, ShellIo, ShellOrigin } from '../contracts.js';
 import { registerBasicCommands } from '../shell/commands/basic.js';
 import { registerActivityManager } from '../shell/commands/activityManager.js';
 import { registerDumpsys } from '../shell/commands/dumpsys.js';
+import { registerFileCopy } from '../shell/commands/fileCopy.js';
 import { registerPackageManager } from '../shell/commands/packageManager.js';
 import { registerScreenCommands } from '../shell/commands/screen.js';
 import type { CommandTable, ShellDevice } from '../shell/context.js';
@@ -49,6 +50,7 @@ export class DeviceShell {
     registerPackageManager(this.commands, this.device);
     registerDumpsys(this.commands, this.device);
     registerScreenCommands(this.commands, this.device);
+    registerFileCopy(this.commands, this.device);
     const system = device.system;
     this.interpreter = new ShellInterpreter({
       // Names starting with `__` are the table's own helpers, not commands a client may run.
