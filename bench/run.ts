@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { loadDomain, type DomainApi } from './lib/domain.js';
-import { describeMachine } from './lib/machine.js';
+import { describeMachine, loadNow } from './lib/machine.js';
 import { REPO_ROOT, RESULTS_DIR } from './lib/paths.js';
 import { installPeer, PEERS, peerPackageDir, type PeerInstall } from './lib/peerInstall.js';
 import { checkMobileMcpFidelity, type FidelityResult } from './peers/fidelity.js';
@@ -37,6 +37,9 @@ const log = (line: string): void => {
 
 export interface BenchResults {
   readonly machine: ReturnType<typeof describeMachine>;
+  /** Load averages when the run ended, beside the machine's at its start. */
+  readonly load_avg_end: readonly number[];
+  readonly commit: string;
   readonly build: { ok: boolean; detail?: string };
   readonly peers: { label: string; pkg: string; version?: string; installed: boolean; reason?: string }[];
   readonly fidelity: FidelityResult;
@@ -167,8 +170,14 @@ async function main(): Promise<void> {
     }
   }
 
+  const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).then(
+    (r) => r.stdout.trim(),
+    () => 'unknown',
+  );
   const results: BenchResults = {
     machine,
+    load_avg_end: loadNow(),
+    commit,
     build: built,
     peers: installs.map((i) => ({
       label: i.spec.label,
@@ -189,11 +198,7 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'latest.md'), renderMarkdown(results));
   log(`wrote ${join('bench', 'results', 'latest.md')} and latest.json`);
   // The headline ratios as a picture (docs/performance.md links the copy committed under docs/).
-  const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).then(
-    (r) => r.stdout.trim(),
-    () => 'unknown',
-  );
-  const subtitle = `npm run bench${quick ? ' --quick' : ''}, parts ${[...parts].sort().join(',')}, ${machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${machine.cores} cores, Node ${machine.node}`;
+  const subtitle = `npm run bench${quick ? ' --quick' : ''}, parts ${[...parts].sort().join(',')}, ${machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${machine.cores} cores, load ${machine.load_avg[0]}, device timing ${machine.timing}, Node ${machine.node}`;
   try {
     const svg = await renderChart(results, subtitle);
     if (svg) {

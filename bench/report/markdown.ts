@@ -510,7 +510,8 @@ export function renderMarkdown(r: BenchResults): string {
   return [
     '# Benchmark results (latest run)',
     '',
-    `Measured ${mc.date} on ${mc.cpu} × ${mc.cores} cores, ${mc.memory_gb} GB, ${mc.os}, Node ${mc.node}. Reproduce: \`npm run bench\` (see bench/README.md).`,
+    `Measured ${mc.date} on ${mc.cpu} × ${mc.cores} cores, ${mc.memory_gb} GB, ${mc.os}, Node ${mc.node}, commit ${r.commit}. Reproduce: \`npm run bench\` (see bench/README.md).`,
+    `Machine load (1/5/15 min) ${mc.load_avg.join(' / ')} at the start, ${r.load_avg_end.join(' / ')} at the end: on ${mc.cores} cores, a load above ${mc.cores} means the times below include waiting for a core. Virtual device timing: ${mc.timing} (docs/virtual-device.md, "Timing").`,
     `Build: ${r.build.ok ? 'ok' : `failed (${r.build.detail})`}. Peers: ${r.peers.map((p) => (p.installed ? `${p.pkg} ${p.version}` : `${p.pkg}: ${p.reason}`)).join('; ') || 'not installed in this run'}.`,
     '',
     '## Targets',
