@@ -73,6 +73,12 @@ async function build(): Promise<{ ok: boolean; detail?: string }> {
   }
 }
 
+/** mobile-mcp's bin when it installed, for part 7's head-to-head. */
+function mobileMcpBin(installs: readonly PeerInstall[]): { mobileMcpBin?: string } {
+  const found = installs.find((i) => i.ok && i.spec.label === 'mobile-mcp');
+  return found?.ok ? { mobileMcpBin: found.bin } : {};
+}
+
 async function main(): Promise<void> {
   const parts = new Set((flag('parts') ?? '1,2,3,4,5,6,7').split(',').map((p) => p.trim()));
   const quick = flag('quick') !== undefined;
@@ -84,7 +90,7 @@ async function main(): Promise<void> {
   if (!built.ok) log(`build failed: ${built.detail}`);
 
   let installs: PeerInstall[] = [];
-  if (parts.has('1') || parts.has('3')) {
+  if (parts.has('1') || parts.has('3') || parts.has('7')) {
     log('installing the published peers into the scratch folder…');
     installs = await Promise.all(PEERS.map((p) => installPeer(p)));
     for (const i of installs)
@@ -143,6 +149,7 @@ async function main(): Promise<void> {
       log,
       ...(flag('baseline') ? { baseline: resolve(String(flag('baseline'))) } : {}),
       tapSeries: quick ? { rounds: 3, taps: 10 } : { rounds: 5, taps: 12 },
+      ...mobileMcpBin(installs),
     });
   }
 

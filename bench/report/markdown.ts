@@ -363,6 +363,17 @@ export function stepSection(r: BenchResults): string {
         ? `, ${s.ui_tap_in_flow_ms.baseline} ms in the build at ${base}`
         : '') +
       ` (${s.ui_tap_in_flow_ms.calls} taps each; target ≤ 100 ms).`,
+    ...(s.peers
+      ? [
+          '',
+          'mobile-mcp itself on the same device (rows "mobile-mcp itself" above: per step, its element list, then its action on the element the step names; a private HOME each):',
+          '',
+          table(
+            ['peer', 'spawn → first tools/list (ms)', 'RSS after its loops, server (MB)', 'with its process tree (MB)'],
+            s.peers.map((p) => [p.name, p.cold_start_ms, p.rss_mb?.server ?? 'n/a', p.rss_mb?.tree ?? 'n/a']),
+          ),
+        ]
+      : []),
     ...(s.ui_tap_series_ms
       ? [
           '',
