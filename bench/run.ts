@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { loadDomain, type DomainApi } from './lib/domain.js';
-import { describeMachine } from './lib/machine.js';
+import { describeMachine, loadNow } from './lib/machine.js';
 import { REPO_ROOT, RESULTS_DIR } from './lib/paths.js';
 import { installPeer, PEERS, peerPackageDir, type PeerInstall } from './lib/peerInstall.js';
 import { checkMobileMcpFidelity, type FidelityResult } from './peers/fidelity.js';
@@ -37,6 +37,9 @@ const log = (line: string): void => {
 
 export interface BenchResults {
   readonly machine: ReturnType<typeof describeMachine>;
+  /** Load averages when the run ended, beside the machine's at its start. */
+  readonly load_avg_end: readonly number[];
+  readonly commit: string;
   readonly build: { ok: boolean; detail?: string };
   readonly peers: { label: string; pkg: string; version?: string; installed: boolean; reason?: string }[];
   readonly fidelity: FidelityResult;
@@ -70,6 +73,12 @@ async function build(): Promise<{ ok: boolean; detail?: string }> {
   }
 }
 
+/** mobile-mcp's bin when it installed, for part 7's head-to-head. */
+function mobileMcpBin(installs: readonly PeerInstall[]): { mobileMcpBin?: string } {
+  const found = installs.find((i) => i.ok && i.spec.label === 'mobile-mcp');
+  return found?.ok ? { mobileMcpBin: found.bin } : {};
+}
+
 async function main(): Promise<void> {
   const parts = new Set((flag('parts') ?? '1,2,3,4,5,6,7').split(',').map((p) => p.trim()));
   const quick = flag('quick') !== undefined;
@@ -81,7 +90,7 @@ async function main(): Promise<void> {
   if (!built.ok) log(`build failed: ${built.detail}`);
 
   let installs: PeerInstall[] = [];
-  if (parts.has('1') || parts.has('3')) {
+  if (parts.has('1') || parts.has('3') || parts.has('7')) {
     log('installing the published peers into the scratch folder…');
     installs = await Promise.all(PEERS.map((p) => installPeer(p)));
     for (const i of installs)
@@ -140,6 +149,7 @@ async function main(): Promise<void> {
       log,
       ...(flag('baseline') ? { baseline: resolve(String(flag('baseline'))) } : {}),
       tapSeries: quick ? { rounds: 3, taps: 10 } : { rounds: 5, taps: 12 },
+      ...mobileMcpBin(installs),
     });
   }
 
@@ -167,8 +177,14 @@ async function main(): Promise<void> {
     }
   }
 
+  const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).then(
+    (r) => r.stdout.trim(),
+    () => 'unknown',
+  );
   const results: BenchResults = {
     machine,
+    load_avg_end: loadNow(),
+    commit,
     build: built,
     peers: installs.map((i) => ({
       label: i.spec.label,
@@ -189,11 +205,7 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'latest.md'), renderMarkdown(results));
   log(`wrote ${join('bench', 'results', 'latest.md')} and latest.json`);
   // The headline ratios as a picture (docs/internals/performance.md links the copy committed under docs/).
-  const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).then(
-    (r) => r.stdout.trim(),
-    () => 'unknown',
-  );
-  const subtitle = `npm run bench${quick ? ' --quick' : ''}, parts ${[...parts].sort().join(',')}, ${machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${machine.cores} cores, Node ${machine.node}`;
+  const subtitle = `npm run bench${quick ? ' --quick' : ''}, parts ${[...parts].sort().join(',')}, ${machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${machine.cores} cores, load ${machine.load_avg[0]}, device timing ${machine.timing}, Node ${machine.node}`;
   try {
     const svg = await renderChart(results, subtitle);
     if (svg) {

@@ -19,7 +19,8 @@ import { median, p95, round } from '../lib/stats.js';
 import { createTimedAdb } from '../lib/timedAdb.js';
 import { coveredMs, startTimedProxy } from '../lib/timedProxy.js';
 import { measure, type Size } from '../lib/tokens.js';
-import { runStepLoops, type StepLoopsResult } from './stepLoops.js';
+import { startMobileMcp } from '../peers/mobileMcpRun.js';
+import { runStepLoops, type PeerLoopName, type StepLoopsResult } from './stepLoops.js';
 
 export interface ToolLatency {
   readonly tool: string;
@@ -81,6 +82,8 @@ export interface EndToEndOptions {
   readonly baseline?: string;
   /** Part 7's tap series: rounds × taps per round per build. */
   readonly tapSeries?: { readonly rounds: number; readonly taps: number };
+  /** mobile-mcp's installed bin: part 7 then runs it on the same device, with its default and its legacy robot. */
+  readonly mobileMcpBin?: string;
 }
 
 const run = promisify(execFile);
@@ -473,8 +476,30 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
             notes,
           )
         : undefined;
+      const peers = [];
+      if (options.mobileMcpBin) {
+        for (const legacy of [false, true]) {
+          const name: PeerLoopName = `mobile-mcp itself (${legacy ? 'legacy adb robot' : 'default robot'})`;
+          try {
+            const peer = await startMobileMcp(
+              options.mobileMcpBin,
+              adbServer.adbPath,
+              adbServer.port,
+              legacy,
+              cleanups,
+            );
+            cleanups.push(() => closeServer(peer.spawned));
+            peers.push({ name, server: peer, device: serial });
+          } catch (err) {
+            notes.push(`${name} did not start: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+      } else notes.push('mobile-mcp is not installed (parts 1, 3 or 7 install it), so it did not run in part 7');
       stepLoops = await runStepLoops(
         {
+          ...(peers.length > 0
+            ? { peers, releaseUiAutomation: () => vd.device.instrumentation.end('force-stop') }
+            : {}),
           client: server.client,
           adbPath: adbServer.adbPath,
           adbPort: adbServer.port,

@@ -22,6 +22,7 @@ import { REPO_ROOT } from '../lib/paths.js';
 import { median, p90, round } from '../lib/stats.js';
 import { measure } from '../lib/tokens.js';
 import { formatMobileMcpText, mobileMcpElements } from '../peers/mobileMcp.js';
+import { mobileMcpStep, rssMb, type MobileMcpServer, type PeerStep } from '../peers/mobileMcpRun.js';
 import type { Interval } from '../lib/timedAdb.js';
 import { coveredMs } from '../lib/timedProxy.js';
 
@@ -36,9 +37,14 @@ const ACT_THEN_READ: LoopName = 'act then ui_get_tree';
 const MOBILE_MCP: LoopName = 'mobile-mcp (act, list elements)';
 const BASELINE: LoopName = 'baseline build: act then ui_get_tree';
 
+/** mobile-mcp itself, as a model drives it (list, then act), with one of its robots. */
+export type PeerLoopName = `mobile-mcp itself (${string})`;
+
 export interface LoopFigures {
   readonly flow: string;
-  readonly loop: LoopName;
+  readonly loop: LoopName | PeerLoopName;
+  /** Per step, for the peer loops: each step's wall time, to take medians over rounds. */
+  readonly step_ms?: readonly number[];
   readonly steps: number;
   readonly failed_steps: number;
   readonly calls_per_step: number;
@@ -82,6 +88,12 @@ export interface StepLoopsResult {
    * of adb process and Appium request inside the call, and the time covered by neither (the harness).
    */
   readonly ui_tap_profile?: { after: TapProfile; observe_false: TapProfile; baseline?: TapProfile };
+  /** mobile-mcp itself: spawn to first tools/list, and memory after its loops (server and process tree). */
+  readonly peers?: readonly {
+    readonly name: PeerLoopName;
+    readonly cold_start_ms: number;
+    readonly rss_mb: { server: number; tree: number } | null;
+  }[];
   readonly notes: string[];
 }
 
@@ -126,6 +138,17 @@ export interface StepLoopsEnv {
     readonly client: Client;
     readonly baseline?: Client;
   };
+  /** mobile-mcp itself on the same device (its default and legacy robots), after this build's loops on each flow. */
+  readonly peers?: readonly {
+    readonly name: PeerLoopName;
+    readonly server: MobileMcpServer;
+    readonly device: string;
+  }[];
+  /**
+   * Ends the UiAutomator2 server this build's kept session leaves running (as `am force-stop` of it
+   * would): on Android it holds UiAutomation, so a peer's dump beside it is refused. Not timed.
+   */
+  readonly releaseUiAutomation?: () => void;
 }
 
 /** One loop: which server, whether the action is told `observe: false`, what the model reads after it. */
@@ -215,6 +238,41 @@ const keepTimeline = (flow: string, loop: string, tap: { from: number; to: numbe
     .map((i) => ({ kind: kindOf(i.what), from: at(i.start), to: at(i.end) }));
   appendFileSync(TIMELINE_FILE, `${JSON.stringify({ flow, loop, ms: at(tap.to), spans })}\n`);
 };
+
+/** One flow driven by mobile-mcp itself: its app launch (not counted, as our app_open), then list-and-act per step. */
+async function peerLoop(
+  peer: NonNullable<StepLoopsEnv['peers']>[number],
+  file: string,
+  flow: { package_name: string; steps: FlowStep[] },
+  reset: () => void,
+  log: (line: string) => void,
+): Promise<LoopFigures> {
+  reset();
+  await peer.server.spawned.client.callTool({
+    name: 'mobile_launch_app',
+    arguments: { device: peer.device, packageName: flow.package_name },
+  });
+  const steps: PeerStep[] = [];
+  for (const step of flow.steps) steps.push(await mobileMcpStep(peer.server, peer.device, step));
+  const n = flow.steps.length;
+  const failed = steps.filter((s) => s.error !== undefined);
+  const sum = (f: (s: (typeof steps)[number]) => number): number => steps.reduce((a, s) => a + f(s), 0);
+  log(
+    `  ${file} · ${peer.name}: ${round(sum((s) => s.calls) / n, 2)} calls, ${Math.round(sum((s) => s.tokens) / n)} tokens, ${Math.round(sum((s) => s.ms) / n)} ms per step${failed.length ? ` (${failed.length} failed)` : ''}`,
+  );
+  const firstError = failed[0]?.error;
+  return {
+    flow: file,
+    loop: peer.name,
+    steps: n,
+    failed_steps: failed.length,
+    calls_per_step: round(sum((s) => s.calls) / n, 2),
+    tokens_per_step: Math.round(sum((s) => s.tokens) / n),
+    ms_per_step: Math.round(sum((s) => s.ms) / n),
+    step_ms: steps.map((s) => Math.round(s.ms)),
+    ...(firstError ? { firstError: firstError.slice(0, 200) } : {}),
+  };
+}
 
 export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => void): Promise<StepLoopsResult> {
   const notes: string[] = [];
@@ -322,6 +380,10 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
         `  ${file} · ${loop.name}: ${round(calls / n, 2)} calls, ${Math.round(tokens / n)} tokens, ${Math.round(ms / n)} ms per step${failed ? ` (${failed} failed)` : ''}`,
       );
     }
+    for (const peer of env.peers ?? []) {
+      env.releaseUiAutomation?.();
+      rows.push(await peerLoop(peer, file, flow, env.reset, log));
+    }
   }
   if (dumpFallbacks > 0)
     notes.push(
@@ -359,6 +421,15 @@ export async function runStepLoops(env: StepLoopsEnv, log: (line: string) => voi
             observe_false: profileOf(tapsOf(ACT_THEN_READ)),
             ...(baseline ? { baseline: profileOf(tapsOf(BASELINE)) } : {}),
           },
+        }
+      : {}),
+    ...(env.peers && env.peers.length > 0
+      ? {
+          peers: env.peers.map((p) => ({
+            name: p.name,
+            cold_start_ms: Math.round(p.server.coldStartMs),
+            rss_mb: rssMb(p.server.spawned.transport.pid),
+          })),
         }
       : {}),
     notes,

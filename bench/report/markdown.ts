@@ -363,6 +363,17 @@ export function stepSection(r: BenchResults): string {
         ? `, ${s.ui_tap_in_flow_ms.baseline} ms in the build at ${base}`
         : '') +
       ` (${s.ui_tap_in_flow_ms.calls} taps each; target ≤ 100 ms).`,
+    ...(s.peers
+      ? [
+          '',
+          'mobile-mcp itself on the same device (rows "mobile-mcp itself" above: per step, its element list, then its action on the element the step names; a private HOME each):',
+          '',
+          table(
+            ['peer', 'spawn → first tools/list (ms)', 'RSS after its loops, server (MB)', 'with its process tree (MB)'],
+            s.peers.map((p) => [p.name, p.cold_start_ms, p.rss_mb?.server ?? 'n/a', p.rss_mb?.tree ?? 'n/a']),
+          ),
+        ]
+      : []),
     ...(s.ui_tap_series_ms
       ? [
           '',
@@ -511,7 +522,8 @@ export function renderMarkdown(r: BenchResults): string {
   return [
     '# Benchmark results (latest run)',
     '',
-    `Measured ${mc.date} on ${mc.cpu} × ${mc.cores} cores, ${mc.memory_gb} GB, ${mc.os}, Node ${mc.node}. Reproduce: \`npm run bench\` (see bench/README.md).`,
+    `Measured ${mc.date} on ${mc.cpu} × ${mc.cores} cores, ${mc.memory_gb} GB, ${mc.os}, Node ${mc.node}, commit ${r.commit}. Reproduce: \`npm run bench\` (see bench/README.md).`,
+    `Machine load (1/5/15 min) ${mc.load_avg.join(' / ')} at the start, ${r.load_avg_end.join(' / ')} at the end: on ${mc.cores} cores, a load above ${mc.cores} means the times below include waiting for a core. Virtual device timing: ${mc.timing} (docs/internals/virtual-device.md, "Timing").`,
     `Build: ${r.build.ok ? 'ok' : `failed (${r.build.detail})`}. Peers: ${r.peers.map((p) => (p.installed ? `${p.pkg} ${p.version}` : `${p.pkg}: ${p.reason}`)).join('; ') || 'not installed in this run'}.`,
     '',
     '## Targets',

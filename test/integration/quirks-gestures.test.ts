@@ -59,8 +59,7 @@ describeOnVirtualDevice('typing, swipes and flings, in the virtual device and in
     // A 1 s lease for the session kept after an action, so a raw session can wait it out.
     stack = await startQuirkE2eStack({
       label: 'quirks-gestures',
-      device: () =>
-        new VirtualDevice(withLongSearch(defaultScenario(detectHelperVersions())), { instrumentationStartupMs: 300 }),
+      device: () => new VirtualDevice(withLongSearch(defaultScenario(detectHelperVersions()))),
       harness: { ANDROID_MCP_ACTION_TIMEOUT: '30', ANDROID_MCP_WARM_SESSION_TIMEOUT: '1' },
     });
     device = stack.device;

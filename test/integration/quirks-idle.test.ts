@@ -74,7 +74,7 @@ describeOnVirtualDevice('waits for idle and a killed dump, in the virtual device
     ensureBuilt();
     stack = await startQuirkE2eStack({
       label: 'quirks-idle',
-      device: () => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 300 }),
+      device: () => VirtualDevice.withDefaultScenario(),
       harness: { ANDROID_MCP_ACTION_TIMEOUT: String(ACTION_TIMEOUT_S), ANDROID_MCP_WARM_SESSION_TIMEOUT: '0' },
     });
     device = stack.device;

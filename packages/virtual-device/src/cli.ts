@@ -7,6 +7,7 @@
 import { startAdbTransport } from './adb/index.js';
 import type { DeviceLogEntry } from './contracts.js';
 import { VirtualDevice } from './device/index.js';
+import { defaultTiming, TIMING_MODES, type TimingMode } from './timing/costModel.js';
 
 /** Where the device's screens come from. */
 export type CliDeviceSource =
@@ -14,8 +15,12 @@ export type CliDeviceSource =
   | { readonly kind: 'scenario'; readonly file: string }
   | { readonly kind: 'screen'; readonly file: string };
 
-function createDevice(source: CliDeviceSource, onLog: ((entry: DeviceLogEntry) => void) | undefined): VirtualDevice {
-  const options = onLog ? { onLog } : {};
+function createDevice(
+  source: CliDeviceSource,
+  timing: TimingMode,
+  onLog: ((entry: DeviceLogEntry) => void) | undefined,
+): VirtualDevice {
+  const options = { timing, ...(onLog ? { onLog } : {}) };
   switch (source.kind) {
     case 'scenario':
       return VirtualDevice.fromScenarioFile(source.file, options);
@@ -54,6 +59,9 @@ Options:
   --scenario FILE   A scenario file (JSON) instead of the built-in scenario.
   --screen DUMP.xml Show a uiautomator dump as a static screen (every node can be found and clicked).
   --host 127.0.0.1  Listen address; only loopback is allowed.
+  --timing MODE     real (default): every operation takes a real device's time (adb shell
+                    commands, the UiAutomator2 server's requests, dumps), drawn from recorded
+                    medians and tails; fast: nothing waits (for suites that do not measure time).
   --quiet           Do not print the device log.
   --help            Show this help.
 `;
@@ -63,6 +71,7 @@ export interface VirtualDeviceCliOptions {
   readonly host: '127.0.0.1';
   readonly source: CliDeviceSource;
   readonly quiet: boolean;
+  readonly timing: TimingMode;
 }
 
 export class CliUsageError extends Error {}
@@ -81,6 +90,7 @@ export function parseVirtualDeviceArgs(argv: readonly string[]): VirtualDeviceCl
   let scenarioFile: string | undefined;
   let screenFile: string | undefined;
   let quiet = false;
+  let timing: TimingMode = defaultTiming();
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     const [flag, inline] =
@@ -117,6 +127,13 @@ export function parseVirtualDeviceArgs(argv: readonly string[]): VirtualDeviceCl
       case '--quiet':
         quiet = true;
         break;
+      case '--timing': {
+        const mode = value();
+        const known = TIMING_MODES.find((m) => m === mode);
+        if (!known) throw new CliUsageError(`--timing needs real or fast, got ${JSON.stringify(mode.slice(0, 32))}`);
+        timing = known;
+        break;
+      }
       default:
         throw new CliUsageError(`unknown option ${JSON.stringify(arg.slice(0, 64))}`);
     }
@@ -130,7 +147,7 @@ export function parseVirtualDeviceArgs(argv: readonly string[]): VirtualDeviceCl
       : scenarioFile !== undefined
         ? { kind: 'scenario', file: scenarioFile }
         : { kind: 'default' };
-  return { port, host: '127.0.0.1', source, quiet };
+  return { port, host: '127.0.0.1', source, quiet, timing };
 }
 
 /** How a user reaches the device on that port. */
@@ -266,7 +283,11 @@ export async function runVirtualDeviceCli(
 
   let device: VirtualDevice;
   try {
-    device = createDevice(options.source, options.quiet ? undefined : (entry) => stderr(formatLogEntry(entry)));
+    device = createDevice(
+      options.source,
+      options.timing,
+      options.quiet ? undefined : (entry) => stderr(formatLogEntry(entry)),
+    );
   } catch (error) {
     stderr(`virtual-device: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -285,7 +306,9 @@ export async function runVirtualDeviceCli(
     return 1;
   }
 
-  stderr(`virtual-device: ${describeSource(options.source)}, listening on ${options.host}:${transport.port}`);
+  stderr(
+    `virtual-device: ${describeSource(options.source)}, ${options.timing} timing, listening on ${options.host}:${transport.port}`,
+  );
   for (const line of reachInstructions(transport.port)) stderr(line);
   for (const line of clientInstructions({
     port: transport.port,

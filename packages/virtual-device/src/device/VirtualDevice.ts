@@ -25,6 +25,7 @@ import { withNotificationShade } from '../scenario/notificationShade.js';
 import { LogcatBuffer } from '../shell/context.js';
 import { liveWindowFacts } from '../shell/commands/dumpsysWindow.js';
 import { serverBounds } from '../uia2/bounds.js';
+import { CostModel, countNodes, defaultTiming } from '../timing/costModel.js';
 import { Uia2Server } from '../uia2/server.js';
 import { AppProcesses } from './appProcesses.js';
 import { realClock, type DeviceClock } from './clock.js';
@@ -64,6 +65,8 @@ export type { CurrentScreen, StaticScreenOptions, VirtualDeviceOptions } from '.
 
 export class VirtualDevice implements DeviceServices {
   private readonly clock: DeviceClock;
+  /** Time as a real device spends it, or none (`fast`). */
+  readonly cost: CostModel;
   private readonly deviceLog: DeviceLog;
   private readonly faultInjector: FaultInjector;
   private readonly windows: WindowTransitions;
@@ -123,6 +126,19 @@ export class VirtualDevice implements DeviceServices {
     if (options.rotation !== undefined) this.ui.startAt(options.rotation);
     if (options.sdk !== undefined) setSdkProps(this.system.props, options.sdk);
     if (options.densityOverride !== undefined) this.system.densityOverride = options.densityOverride;
+    this.cost = new CostModel(
+      options.timing ?? defaultTiming(),
+      this.clock,
+      {
+        nodes: () => countNodes(this.ui.tree()),
+        megapixels: () => {
+          const { width, height } = this.ui.displaySize();
+          return (width * height) / 1e6;
+        },
+        packageRunning: (pkg) => this.ui.packagesInStack().includes(pkg),
+      },
+      options.timingSeed,
+    );
     this.instrumentation = new Instrumentation(this.system, this.clock, log, options.instrumentationStartupMs ?? 800);
     const scenarioPackages = new Map(scenario.packages.map((p) => [p.name, p]));
     this.packages = new PackageService(this.system, this.ui, this.instrumentation, scenarioPackages, log);
@@ -133,6 +149,7 @@ export class VirtualDevice implements DeviceServices {
       system: this.system,
       instrumentation: this.instrumentation,
       clock: this.clock,
+      cost: this.cost,
       log,
       capturePng: () => this.capture.capture(),
       display: () => this.pageSourceDisplay(),
@@ -157,7 +174,8 @@ export class VirtualDevice implements DeviceServices {
       traits: this.traits,
       clock: this.clock,
       faults,
-      dumpDurationMs: options.dumpDurationMs ?? 0,
+      dumpDurationMs: options.dumpDurationMs,
+      cost: this.cost,
       log,
       launchInProgress: () => windows.launchInProgress(),
     };
@@ -175,6 +193,7 @@ export class VirtualDevice implements DeviceServices {
       },
       windows,
       faults,
+      this.cost,
     );
     this.logcat.add('ActivityManager', 'System now ready', 'I', 541);
     this.processes.sync();

@@ -1,6 +1,7 @@
 /** How a virtual device is made: its options, beyond the traits a test can also turn later. */
 import type { DeviceConnectionState, DeviceLogEntry } from '../contracts.js';
 import type { HelperVersions } from '../scenario/defaultScenario.js';
+import type { TimingMode } from '../timing/costModel.js';
 import type { DeviceClock } from './clock.js';
 import type { DeviceTraitOptions } from './traits.js';
 
@@ -8,8 +9,16 @@ export interface VirtualDeviceOptions extends DeviceTraitOptions {
   readonly clock?: DeviceClock;
   /** How long `am instrument` takes before port 6790 answers (the real server needs about a second). */
   readonly instrumentationStartupMs?: number;
-  /** How long a `uiautomator dump` holds UiAutomation. */
+  /** How long a `uiautomator dump` holds UiAutomation; unset: the timing's (docs/internals/virtual-device.md, "Timing"). */
   readonly dumpDurationMs?: number;
+  /**
+   * `real`: every operation with a real cost takes a real device's time, drawn from the recorded
+   * median and tail; `fast`: none waits (suites that do not measure time, with a reason). Default:
+   * ANDROID_MCP_VIRTUAL_DEVICE_TIMING if it says `fast`, else `real`.
+   */
+  readonly timing?: TimingMode;
+  /** Seed of the timing's draws (default 40): one seed, the same waits in the same order. */
+  readonly timingSeed?: number;
   readonly helperVersions?: HelperVersions;
   /** Behave like a device without shell_v2 (CRLF through a PTY). */
   readonly legacyPty?: boolean;

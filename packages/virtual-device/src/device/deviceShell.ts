@@ -7,10 +7,12 @@ import type { DeviceLogKind, ShellIo, ShellOrigin } from '../contracts.js';
 import { registerBasicCommands } from '../shell/commands/basic.js';
 import { registerActivityManager } from '../shell/commands/activityManager.js';
 import { registerDumpsys } from '../shell/commands/dumpsys.js';
+import { registerFileCopy } from '../shell/commands/fileCopy.js';
 import { registerPackageManager } from '../shell/commands/packageManager.js';
 import { registerScreenCommands } from '../shell/commands/screen.js';
 import type { CommandTable, ShellDevice } from '../shell/context.js';
 import { ShellInterpreter } from '../shell/interpreter.js';
+import type { CostModel } from '../timing/costModel.js';
 import type { FaultInjector } from './faultInjector.js';
 import type { WindowTransitions } from './windowTransitions.js';
 
@@ -30,6 +32,7 @@ export class DeviceShell {
     device: ShellDeviceParts,
     windows: WindowTransitions,
     private readonly faults: FaultInjector,
+    cost: CostModel,
   ) {
     const log = (kind: DeviceLogKind, detail: string): void => device.log(kind, detail);
     this.device = {
@@ -47,10 +50,19 @@ export class DeviceShell {
     registerPackageManager(this.commands, this.device);
     registerDumpsys(this.commands, this.device);
     registerScreenCommands(this.commands, this.device);
+    registerFileCopy(this.commands, this.device);
     const system = device.system;
     this.interpreter = new ShellInterpreter({
       // Names starting with `__` are the table's own helpers, not commands a client may run.
-      command: (name) => (name.startsWith('__') ? undefined : this.commands.get(name)),
+      command: (name) => {
+        const handler = name.startsWith('__') ? undefined : this.commands.get(name);
+        // Each command first takes the time it takes on a real device (timing/shellCosts.ts).
+        if (!handler) return undefined;
+        return async (io) => {
+          await cost.spendShell(io.argv, io.signal);
+          return handler(io);
+        };
+      },
       readFile: (p) => system.readFile(p),
       writeFile: (p, data, append) => system.writeFile(p, data, { append }),
       unknownCommand: (name, line) => log('unknown-command', `${name} (in: ${line})`),

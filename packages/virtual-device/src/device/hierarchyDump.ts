@@ -5,6 +5,7 @@
  */
 import type { DeviceLogKind } from '../contracts.js';
 import type { DumpOutcome } from '../shell/context.js';
+import type { CostModel } from '../timing/costModel.js';
 import type { DeviceClock } from './clock.js';
 import type { FaultInjector } from './faultInjector.js';
 import { uiAutomationAlreadyRegistered, type Instrumentation } from './instrumentation.js';
@@ -21,8 +22,9 @@ export interface HierarchyDumpDeps {
   readonly traits: DeviceTraits;
   readonly clock: DeviceClock;
   readonly faults: FaultInjector;
-  /** How long a dump holds UiAutomation (0: no time at all). */
-  readonly dumpDurationMs: number;
+  /** How long a dump holds UiAutomation; unset: as long as the cost model says (by node count). */
+  readonly dumpDurationMs: number | undefined;
+  readonly cost: CostModel;
   log(kind: DeviceLogKind, detail: string): void;
   /** A cold launch whose window has no content yet: the dump still shows what was there before. */
   launchInProgress(): { readonly previousXml: string } | null;
@@ -59,7 +61,8 @@ export async function dumpHierarchy(d: HierarchyDumpDeps, signal: AbortSignal): 
     return { ok: false, code: 1, stdout: '', stderr: alreadyRegisteredStack() };
   }
   try {
-    if (d.dumpDurationMs > 0) await d.clock.sleep(d.dumpDurationMs, signal);
+    if (d.dumpDurationMs === undefined) await d.cost.spend('shell.uiautomatorDump', signal);
+    else if (d.dumpDurationMs > 0) await d.clock.sleep(d.dumpDurationMs, signal);
     // DumpCommand: waitForIdle(1000 ms quiet, 10 s global) before it asks for the root; on a
     // screen that never idles the TimeoutException comes after the whole 10 s, in real time.
     if (!d.faults.screenActivity().idles) {

@@ -5,12 +5,15 @@ import type { ScreenActivity } from '../device/faults.js';
 import type { Instrumentation } from '../device/instrumentation.js';
 import type { SystemState } from '../device/system.js';
 import type { DeviceUi } from '../device/ui.js';
+import type { CostModel } from '../timing/costModel.js';
 
 export interface Uia2Device {
   readonly ui: DeviceUi;
   readonly system: SystemState;
   readonly instrumentation: Instrumentation;
   readonly clock: DeviceClock;
+  /** Each request's time on a real server (timing/uia2Costs.ts). */
+  readonly cost: Pick<CostModel, 'spendUia2'>;
   log(kind: DeviceLogKind, detail: string): void;
   /** The screen of this moment as PNG, drawn off the device's thread. */
   capturePng(): Promise<Buffer>;

@@ -79,6 +79,7 @@ export class Uia2Server {
     } catch {
       body = {};
     }
+    await this.device.cost.spendUia2(method, path, body);
     let status = 200;
     let payload: unknown;
     try {
