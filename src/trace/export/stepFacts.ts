@@ -41,10 +41,18 @@ export function expectedAfter(screen: BookScreen | null, foreground: string | nu
   const packageName = foreground ?? screen?.foreground_package ?? null;
   if (packageName === null && screen === null) return null;
   const texts: string[] = [];
+  // What the fields hold now is typed text (an input of the flow): no expected text may quote it,
+  // as "Account created for <ada@example.com>" would.
+  const held = (screen?.actions ?? []).flatMap((entry) =>
+    entry.role === 'input' && entry.empty !== true
+      ? [entry.label, entry.text].filter((value): value is string => typeof value === 'string' && value.length >= 2)
+      : [],
+  );
   const offer = (value: unknown): void => {
     if (typeof value !== 'string' || texts.length >= EXPECTED_TEXTS) return;
     const text = value.trim();
     if (text.length < 2 || text.length > 40 || /\d/.test(text) || texts.includes(text)) return;
+    if (held.some((typed) => text.includes(typed))) return;
     texts.push(text);
   };
   for (const text of screen?.texts ?? []) offer(text);

@@ -4,7 +4,8 @@
  * screens (a label renamed, an id changed) and on a tie (no repair, a clear refusal).
  */
 import { describe, expect, it } from 'vitest';
-import { validateFlow, type FlowFile } from '../../../src/flow/flowFile.js';
+import { validateFlow, type FlowElement, type FlowFile } from '../../../src/flow/flowFile.js';
+import type { ActedElement } from '../../../src/domain/summary/actedElement.js';
 import {
   FlowInputError,
   parseInputOptions,
@@ -47,10 +48,15 @@ const BASE = [
 ];
 
 /** The element the step recorded: what the server's record of `Drafts` on BASE says. */
-function recordedDrafts() {
+function recordedDrafts(): FlowElement {
   const drafts = candidatesOnScreen(screen(BASE), APP).find((c) => c.label === 'Drafts');
   if (!drafts) throw new Error('no Drafts on the base screen');
-  return drafts;
+  return asRecorded(drafts);
+}
+
+/** The element as a flow file holds it (read back from JSON). */
+function asRecorded(element: ActedElement): FlowElement {
+  return JSON.parse(JSON.stringify(element)) as FlowElement;
 }
 
 /** A server whose tree and taps follow `xml`: a tap by text finds a row with that text. */
@@ -212,7 +218,7 @@ describe('repair', () => {
       screen([row('Compose', `${APP}:id/${id}`, 300), row('Inbox', `${APP}:id/folder`, 450)]);
     const before = candidatesOnScreen(compose('compose'), APP).find((c) => c.label === 'Compose')!;
     expect(before.selectors[0]).toEqual({ id: 'compose' });
-    const moved = decideRepair(before, candidatesOnScreen(compose('write'), APP));
+    const moved = decideRepair(asRecorded(before), candidatesOnScreen(compose('write'), APP));
     expect(moved.kind === 'repair' && moved.best.candidate.selectors[0]).toEqual({ id: 'write' });
     expect(moved.kind === 'repair' && moved.best.evidence.join()).toMatch(
       /the recorded selector \{"text":"Compose"\} names it alone/,
