@@ -103,6 +103,9 @@ export interface RunFlowOptions {
   readonly repair?: boolean;
 }
 
+/** The report's code for a flow run without a value for one of its declared inputs. */
+export const FLOW_INPUT_MISSING = 'FLOW_INPUT_MISSING';
+
 /** Replaces the session id in recorded arguments: the id is a capability, not a fact worth keeping. */
 const SESSION_PLACEHOLDER = '<session_id>';
 
@@ -121,6 +124,30 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
     declared.secret === true && inputs[name] !== undefined ? [[name, inputs[name]] as const] : [],
   );
   let stepsRun = 0;
+
+  // A caller that gives no value for a declared input (a REST task) is refused before any call:
+  // a replay never types `${name}` as it is. The flow CLI refuses earlier, with exit code 2.
+  const missing = Object.keys(flow.inputs ?? {}).filter((name) => inputs[name] === undefined);
+  if (missing.length > 0) {
+    return {
+      flow: options.source,
+      package_name: flow.package_name,
+      passed: false,
+      started_at: startedAt.toISOString(),
+      duration_ms: 0,
+      steps_run: 0,
+      steps_total: flow.steps.length,
+      calls: [],
+      first_error: {
+        tool: 'flow',
+        phase: 'setup',
+        step_index: null,
+        code: FLOW_INPUT_MISSING,
+        message: `The flow needs inputs it was not given: ${missing.join(', ')}. Nothing was started.`,
+      },
+      evidence: [],
+    };
+  }
 
   const call = async (
     phase: FlowPhase,

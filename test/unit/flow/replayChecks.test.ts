@@ -144,6 +144,22 @@ describe('flow inputs', () => {
     ).rejects.toThrow(/step 1 \(ui_type_text\): \$\{emial\} names no input of the flow/);
   });
 
+  it('a runner given no value for a declared input (a REST task) calls nothing and says which', async () => {
+    const client = new ScreenClient(screen(BASE));
+    const report = await runFlow(
+      {
+        package_name: APP,
+        inputs: { query: {} },
+        steps: [{ tool: 'ui_type_text', arguments: { selector: { input_hint: 'Search' }, text: '${query}' } }],
+      },
+      client,
+      { source: 'task' },
+    );
+    expect(client.calls).toEqual([]);
+    expect(report).toMatchObject({ passed: false, steps_run: 0, first_error: { code: 'FLOW_INPUT_MISSING' } });
+    expect(report.first_error?.message).toMatch(/needs inputs it was not given: query/);
+  });
+
   it('are typed in the call, and a secret never reaches the report', async () => {
     const client = new ScreenClient(screen(BASE));
     const flow: FlowFile = {
