@@ -1,3 +1,4 @@
+import type { ActedElement } from '../domain/summary/actedElement.js';
 import type { Envelope, EvidenceRef } from '../domain/envelope.js';
 import { HarnessError } from '../domain/errors.js';
 import type { Logger, RandomSource } from '../domain/ports.js';
@@ -18,6 +19,8 @@ export interface TraceFacts {
   readonly bounds?: Readonly<Record<string, readonly [number, number, number, number]>>;
   /** The element an action pressed, `[left, top, width, height]`. */
   readonly acted?: readonly [number, number, number, number];
+  /** The element an action acted on, as the server resolved it (src/domain/summary/actedElement.ts). */
+  readonly element?: ActedElement;
 }
 
 /** The identity of one call, known to every use case (for the gate's busy message and the logs). */

@@ -18,9 +18,47 @@ import { z } from 'zod';
 import { callProblems, describeIssue, toolsForChecking } from '../mcp/checkCall.js';
 import { DEFAULT_TOOLSETS, TOOLSET_NAMES } from '../domain/toolsets.js';
 import { stepToolNames, stepToolProblem, type FlowCheckOptions } from './flowSteps.js';
+import { INPUT_NAME, placeholdersIn } from './flowInputs.js';
 
-const STEP_KEYS = ['tool', 'arguments', 'note'] as const;
-const FLOW_KEYS = ['description', 'package_name', 'steps'] as const;
+const STEP_KEYS = ['tool', 'arguments', 'note', 'expect', 'element'] as const;
+const FLOW_KEYS = ['description', 'package_name', 'inputs', 'steps'] as const;
+
+const boxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+
+/**
+ * What the screen looked like after the step when it was recorded (docs/guide/usage.md, "Replays that
+ * check where they are"): the package in front, and a few strings it showed.
+ */
+const expectSchema = z
+  .object({
+    package: z.string().optional(),
+    texts: z.array(z.string()).max(8).optional(),
+  })
+  .strict();
+
+/** The element the step acted on when it was recorded (src/domain/summary/actedElement.ts): what --repair looks for. */
+const elementSchema = z
+  .object({
+    selectors: z.array(z.record(z.string(), z.unknown())).default([]),
+    label: z.string().default(''),
+    role: z.string().optional(),
+    resource_id: z.string().optional(),
+    class: z.string().optional(),
+    bounds: boxSchema.optional(),
+    package: z.string().optional(),
+    ancestor: z.string().optional(),
+    same_label: z.object({ index: z.number().int(), count: z.number().int() }).optional(),
+    password: z.literal(true).optional(),
+    source: z.string().optional(),
+  })
+  .loose();
+
+const inputSchema = z
+  .object({
+    secret: z.boolean().optional(),
+    description: z.string().optional(),
+  })
+  .strict();
 
 /**
  * The file's shape. `tool` is any string here, so that a wrong one is reported by the step rules
@@ -35,6 +73,8 @@ function flowSchema(tools?: readonly [string, ...string[]]) {
       arguments: z.record(z.string(), z.unknown()).default({}).describe("The tool's own arguments, without session_id"),
       /** Free text for readers of the file and of the report. */
       note: z.string().optional(),
+      expect: expectSchema.optional(),
+      element: elementSchema.optional(),
     })
     .strict();
   return z
@@ -42,6 +82,8 @@ function flowSchema(tools?: readonly [string, ...string[]]) {
       /** Free text for readers of the file. */
       description: z.string().optional(),
       package_name: z.string(),
+      /** Named values the steps use as `${name}` (flowInputs.ts). */
+      inputs: z.record(z.string().regex(INPUT_NAME), inputSchema).optional(),
       steps: z.array(step).min(1),
     })
     .strict();
@@ -57,6 +99,8 @@ export function publishedFlowSchema(): ReturnType<typeof flowSchema> {
 
 export type FlowFile = z.infer<typeof flowFileSchema>;
 export type FlowStep = FlowFile['steps'][number];
+export type FlowExpect = z.infer<typeof expectSchema>;
+export type FlowElement = z.infer<typeof elementSchema>;
 
 export class FlowFileError extends Error {
   override readonly name = 'FlowFileError';
@@ -100,7 +144,11 @@ export async function validateFlow(
   if (isRecord(json)) {
     if (typeof json.package_name === 'string') problems.push(...(await packageProblems(json.package_name)));
     if (Array.isArray(json.steps)) {
-      for (const [index, step] of json.steps.entries()) problems.push(...(await stepProblems(index, step, options)));
+      const declared = isRecord(json.inputs) ? Object.keys(json.inputs) : [];
+      for (const [index, step] of json.steps.entries()) {
+        problems.push(...(await stepProblems(index, step, options)));
+        problems.push(...inputProblems(index, step, declared));
+      }
     }
   }
   // Zod reports a problem of a step's shape first; the step's own problems follow in step order.
@@ -147,6 +195,17 @@ async function packageProblems(packageName: string): Promise<string[]> {
   const appOpen = toolsForChecking().get('app_open');
   if (!appOpen) return [];
   return (await callProblems(appOpen, { package_name: packageName })).map((problem) => `package_name: ${problem}`);
+}
+
+/** Every `${name}` of a step's arguments must be a declared input: an undeclared one would be typed as it is. */
+function inputProblems(index: number, step: unknown, declared: readonly string[]): string[] {
+  if (!isRecord(step)) return [];
+  return [...new Set(placeholdersIn(step.arguments))]
+    .filter((name) => !declared.includes(name))
+    .map(
+      (name) =>
+        `${stepLabel(index, step)}: \${${name.slice(0, 40)}} names no input of the flow; declare it in "inputs" (e.g. "inputs": {"${INPUT_NAME.test(name) ? name : 'name'}": {}})`,
+    );
 }
 
 async function stepProblems(index: number, step: unknown, options: FlowCheckOptions): Promise<string[]> {

@@ -5,7 +5,11 @@
  * where the flow ended). Talks to the server only through `FlowClient`, so the same code runs
  * over real stdio (flow CLI, demo) and against a fake in unit tests.
  */
-import type { FlowFile } from './flowFile.js';
+import type { FlowFile, FlowStep } from './flowFile.js';
+import { redactSecrets, withInputs } from './flowInputs.js';
+import { ScreenBook } from './screenBook.js';
+import { SCREEN_MISMATCH, screenMismatch } from './screenCheck.js';
+import { repairFor, type FlowRepair } from './repair/repairStep.js';
 
 /** The envelope (docs/reference/contract.md, "The envelope"), as read back from a tool result. */
 export interface FlowEnvelope {
@@ -22,7 +26,7 @@ export interface FlowClient {
   callTool(name: string, args: Record<string, unknown>): Promise<{ envelope: FlowEnvelope; isError: boolean }>;
 }
 
-export type FlowPhase = 'setup' | 'step' | 'teardown';
+export type FlowPhase = 'setup' | 'step' | 'repair' | 'teardown';
 
 export interface FlowCall {
   readonly phase: FlowPhase;
@@ -33,6 +37,14 @@ export interface FlowCall {
   readonly ok: boolean;
   readonly duration_ms: number;
   readonly envelope: FlowEnvelope;
+  /**
+   * Why the runner failed a call the server answered, or what it adds to the server's failure: the
+   * screen after it is not the one expected (SCREEN_MISMATCH), or the best candidate for a selector
+   * that matched nothing. Absent when the envelope says it all.
+   */
+  readonly problem?: { readonly code: string; readonly message: string };
+  /** A failed step the runner repaired: the call after it ran the step again with the new selector. */
+  readonly repaired?: true;
 }
 
 export interface FlowReport {
@@ -56,6 +68,11 @@ export interface FlowReport {
   readonly evidence: readonly string[];
   /** The run's trace folder (as evidence paths are named), for `trace view`; null when traces are off. Set by the flow CLI. */
   readonly trace?: string | null;
+  /** Each step repaired (run with repair on): old selector → new, the score and the evidence. */
+  readonly repairs?: readonly FlowRepair[];
+  /** With --repair and a repair made: the repaired flow and the repair report the flow CLI wrote. */
+  readonly repaired_file?: string;
+  readonly repair_report?: string;
 }
 
 export interface RunFlowOptions {
@@ -80,7 +97,14 @@ export interface RunFlowOptions {
    * is the id itself.
    */
   readonly evidencePath?: (artifactId: string) => string;
+  /** The flow's input values by name (flowInputs.ts), already checked complete. */
+  readonly inputs?: Readonly<Record<string, string>>;
+  /** Repair a step whose selector matches nothing when one candidate clears the threshold (repair/). */
+  readonly repair?: boolean;
 }
+
+/** The report's code for a flow run without a value for one of its declared inputs. */
+export const FLOW_INPUT_MISSING = 'FLOW_INPUT_MISSING';
 
 /** Replaces the session id in recorded arguments: the id is a capability, not a fact worth keeping. */
 const SESSION_PLACEHOLDER = '<session_id>';
@@ -92,7 +116,38 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
   const startedAt = now();
   const started = mono();
   const calls: FlowCall[] = [];
+  const repairs: FlowRepair[] = [];
+  const book = new ScreenBook();
+  const inputs = options.inputs ?? {};
+  // A secret's value is typed, and kept out of everything the run writes.
+  const secrets = Object.entries(flow.inputs ?? {}).flatMap(([name, declared]) =>
+    declared.secret === true && inputs[name] !== undefined ? [[name, inputs[name]] as const] : [],
+  );
   let stepsRun = 0;
+
+  // A caller that gives no value for a declared input (a REST task) is refused before any call:
+  // a replay never types `${name}` as it is. The flow CLI refuses earlier, with exit code 2.
+  const missing = Object.keys(flow.inputs ?? {}).filter((name) => inputs[name] === undefined);
+  if (missing.length > 0) {
+    return {
+      flow: options.source,
+      package_name: flow.package_name,
+      passed: false,
+      started_at: startedAt.toISOString(),
+      duration_ms: 0,
+      steps_run: 0,
+      steps_total: flow.steps.length,
+      calls: [],
+      first_error: {
+        tool: 'flow',
+        phase: 'setup',
+        step_index: null,
+        code: FLOW_INPUT_MISSING,
+        message: `The flow needs inputs it was not given: ${missing.join(', ')}. Nothing was started.`,
+      },
+      evidence: [],
+    };
+  }
 
   const call = async (
     phase: FlowPhase,
@@ -115,6 +170,7 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
       isError = true;
     }
     const ok = envelope.ok === true && !isError;
+    book.note(envelope.data);
     calls.push({
       phase,
       step_index: stepIndex,
@@ -122,9 +178,76 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
       arguments: recorded,
       ok,
       duration_ms: Math.round(mono() - t0),
-      envelope,
+      envelope: redactSecrets(envelope, secrets),
     });
     return { ok, envelope };
+  };
+  /** Marks the last call failed by the runner (or its failure explained further). */
+  const fail = (problem: { code: string; message: string }): void => {
+    const last = calls.pop();
+    if (last) calls.push({ ...last, ok: false, problem: redactSecrets(problem, secrets) });
+  };
+
+  /** The step, run, repaired when asked and possible, and checked against the screen it expects. */
+  const runStep = async (id: string, index: number, step: FlowStep): Promise<boolean> => {
+    const args = withInputs(step.arguments, inputs);
+    const result = await call(
+      'step',
+      index,
+      step.tool,
+      { ...args, session_id: id },
+      { ...step.arguments, session_id: SESSION_PLACEHOLDER },
+    );
+    let envelope = result.envelope;
+    if (!result.ok) {
+      if (result.envelope.error?.code !== 'UI_ELEMENT_NOT_FOUND' || !step.element) return false;
+      const failedAt = calls.length - 1;
+      const outcome = await repairFor(step, args, {
+        read: (more) => call('repair', index, 'ui_get_tree', { ...more, session_id: id }, { ...more, ...inFlow }),
+        rerun: (selector) =>
+          call(
+            'step',
+            index,
+            step.tool,
+            { ...args, selector, session_id: id },
+            { ...step.arguments, selector, session_id: SESSION_PLACEHOLDER },
+          ),
+        repair: options.repair === true,
+        stepNumber: index + 1,
+      });
+      if (outcome.kind !== 'repaired') {
+        const failed = calls[failedAt];
+        if (failed) {
+          const error = failed.envelope.error;
+          calls[failedAt] = {
+            ...failed,
+            problem: redactSecrets(
+              {
+                code: error?.code ?? 'UI_ELEMENT_NOT_FOUND',
+                message: `${error?.message ?? ''} ${outcome.advice}`.trim(),
+              },
+              secrets,
+            ),
+          };
+        }
+        return false;
+      }
+      const failed = calls[failedAt];
+      if (failed) calls[failedAt] = { ...failed, repaired: true };
+      repairs.push(outcome.repair);
+      if (!outcome.result.ok) return false;
+      envelope = outcome.result.envelope;
+    }
+    if (step.expect) {
+      const data = envelope.data ?? {};
+      const foreground = typeof data.foreground_package === 'string' ? data.foreground_package : null;
+      const mismatch = screenMismatch(step.expect, foreground, book.note(data));
+      if (mismatch !== null) {
+        fail({ code: SCREEN_MISMATCH, message: `step ${index + 1} (${step.tool}): ${mismatch}` });
+        return false;
+      }
+    }
+    return true;
   };
 
   let sessionId: string | null = null;
@@ -138,15 +261,9 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
     for (const [index, step] of flow.steps.entries()) {
       if (aborted()) return;
       stepsRun += 1;
-      const result = await call(
-        'step',
-        index,
-        step.tool,
-        { ...step.arguments, session_id: id },
-        { ...step.arguments, session_id: SESSION_PLACEHOLDER },
-      );
+      const passed = await runStep(id, index, step);
       options.onStep?.(stepsRun, flow.steps.length);
-      if (!result.ok) return;
+      if (!passed) return;
     }
   };
   const inFlow = { session_id: SESSION_PLACEHOLDER };
@@ -196,7 +313,7 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
   return finish();
 
   function finish(): FlowReport {
-    const failed = calls.find((c) => !c.ok);
+    const failed = calls.find((c) => !c.ok && c.repaired !== true);
     return {
       flow: options.source,
       package_name: flow.package_name,
@@ -211,13 +328,17 @@ export async function runFlow(flow: FlowFile, client: FlowClient, options: RunFl
             tool: failed.tool,
             phase: failed.phase,
             step_index: failed.step_index,
-            code: failed.envelope.error?.code ?? 'UNKNOWN',
-            message: failed.envelope.error?.message ?? 'the call failed without an error in its envelope',
+            code: failed.problem?.code ?? failed.envelope.error?.code ?? 'UNKNOWN',
+            message:
+              failed.problem?.message ??
+              failed.envelope.error?.message ??
+              'the call failed without an error in its envelope',
           }
         : null,
       evidence: calls.flatMap((c) =>
         c.envelope.evidence?.artifact_id ? [evidencePath(c.envelope.evidence.artifact_id)] : [],
       ),
+      ...(repairs.length > 0 ? { repairs } : {}),
     };
   }
 }
@@ -263,7 +384,9 @@ export function summarizeReport(report: FlowReport): string[] {
   for (const c of report.calls) {
     const label = c.phase === 'step' ? `step ${(c.step_index ?? 0) + 1} ${c.tool}` : c.tool;
     const target = c.arguments.selector === undefined ? '' : ` ${JSON.stringify(c.arguments.selector)}`;
-    const detail = c.ok ? describe(c) : `${c.envelope.error?.code ?? 'ERROR'}: ${c.envelope.error?.message ?? ''}`;
+    const detail = c.ok
+      ? describe(c)
+      : `${c.problem?.code ?? c.envelope.error?.code ?? 'ERROR'}: ${c.problem?.message ?? c.envelope.error?.message ?? ''}${c.repaired ? ' (repaired: see the next call)' : ''}`;
     // The id on each line; the files' paths once, in the evidence line below.
     const evidence = c.envelope.evidence?.artifact_id ? `  [${c.envelope.evidence.artifact_id}]` : '';
     lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${label}${target} — ${detail}${evidence}`);
@@ -271,6 +394,10 @@ export function summarizeReport(report: FlowReport): string[] {
   if (report.evidence.length > 0) lines.push(`evidence (${report.evidence.length} PNG): ${report.evidence.join(', ')}`);
   if (report.first_error)
     lines.push(`first error: ${report.first_error.tool} → ${report.first_error.code}: ${report.first_error.message}`);
+  for (const repair of report.repairs ?? [])
+    lines.push(
+      `repaired step ${repair.step}: ${JSON.stringify(repair.old_selector)} → ${JSON.stringify(repair.new_selector)} (score ${repair.score.toFixed(2)})`,
+    );
   if (report.trace) lines.push(`trace: ${report.trace} (android-mcp-harness trace view ${report.trace})`);
   return lines;
 }

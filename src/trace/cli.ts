@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { flowOf, replayOf, TraceExportError, WDIO_STEP_TOOLS, wdioOf } from './exportTrace.js';
+import { wdioRunLines } from './export/wdioRun.js';
 import { readTrace, TraceReadError } from './readTrace.js';
 import { writeViewer } from './viewer.js';
 
@@ -18,8 +19,10 @@ DIR is a trace folder: <artifacts>/traces/<name> (a flow report and a task name 
            needed): each call with its screenshots, target, answer, time and the summary read.
   export   Writes the trace's successful actions as a flow file (--format flow, default
            DIR/flow.json; run it with android-mcp-harness flow) or a WebdriverIO mocha test
-           (--format wdio, default DIR/replay.test.mjs). Refs become the summary's selectors;
-           reads are left out; typed text, never kept in a trace, becomes a placeholder.`;
+           (--format wdio, default DIR/replay.test.mjs). Refs become the selectors the server
+           recorded for the element acted on; reads and failed calls are left out (each failed
+           call named); typed text, never kept in a trace, becomes a named input of the flow
+           (--input NAME=VALUE or ANDROID_MCP_INPUT_<NAME> when it runs).`;
 
 function say(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -63,7 +66,9 @@ export async function traceMain(argv: readonly string[]): Promise<number> {
     const out = values.out ?? path.join(dir, format === 'flow' ? 'flow.json' : 'replay.test.mjs');
     writeFileSync(
       out,
-      format === 'flow' ? `${JSON.stringify(flowOf(trace, replay), null, 2)}\n` : wdioOf(trace, replay),
+      format === 'flow'
+        ? `${JSON.stringify(flowOf(trace, replay), null, 2)}\n`
+        : wdioOf(trace, replay, wdioRunLines(Object.keys(replay.inputs))),
     );
     for (const warning of replay.warnings) say(`trace export: ${warning}`);
     process.stdout.write(`${path.resolve(out)}\n`); // stdout-ok: the file this CLI wrote

@@ -4,8 +4,8 @@
  * console error or a network request, shows every call with its screenshots, outlines the tapped
  * element and steps with the keyboard (screenshots of the page kept under
  * artifacts/test-output/trace-viewer/); `trace export --format flow` replays green through the
- * flow runner and `--format wdio` through WebdriverIO against the same Appium; a step whose
- * element is gone fails with UI_ELEMENT_NOT_FOUND in both.
+ * flow runner with its input given (refused without) and `--format wdio` through WebdriverIO
+ * against the same Appium; a step whose element is gone fails with UI_ELEMENT_NOT_FOUND in both.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -308,7 +308,7 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
     });
   }, 240_000);
 
-  it('trace export --format flow replays green; a step whose element is gone fails with UI_ELEMENT_NOT_FOUND', async () => {
+  it('trace export --format flow replays green with its input given, and is refused without', async () => {
     const exported = await run(
       process.execPath,
       [bin, 'trace', 'export', traceDir, '--format', 'flow'],
@@ -317,11 +317,15 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
     );
     expect(exported.code).toBe(0);
     const flowFile = exported.stdout.trim();
-    expect(exported.stderr).toMatch(/types a placeholder: the trace never keeps typed text \(4 characters/);
+    // The typed text is never in the trace: it becomes an input of the flow, named after the field.
+    expect(exported.stderr).toMatch(/the flow takes 1 input .*: search_settings; .*ANDROID_MCP_INPUT_SEARCH_SETTINGS/);
     const flow = JSON.parse(readFileSync(flowFile, 'utf8')) as {
       package_name: string;
+      inputs: Record<string, unknown>;
       steps: { tool: string; arguments: Record<string, unknown> }[];
     };
+    expect(flow.inputs).toEqual({ search_settings: {} });
+    expect(flow.steps.at(-1)?.arguments.text).toBe('${search_settings}');
     expect(flow.package_name).toBe('com.android.settings');
     expect(flow.steps.map((step) => step.tool)).toEqual([
       'ui_tap',
@@ -334,15 +338,34 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
     ]);
     expect(JSON.stringify(flow)).not.toContain('session');
 
-    const replay = await run(process.execPath, [bin, 'flow', flowFile], env(), workDir);
+    // Refused without its input, before anything starts; green with it.
+    const refused = await run(process.execPath, [bin, 'flow', flowFile], env(), workDir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/needs inputs it was not given: search_settings/);
+    const replay = await run(
+      process.execPath,
+      [bin, 'flow', flowFile, '--input', 'search_settings=wifi'],
+      env(),
+      workDir,
+    );
     expect(replay.stderr).toMatch(/: PASSED, 7\/7 steps/);
     expect(replay.code).toBe(0);
+  }, 240_000);
 
+  it('a replay of the exported flow whose element is gone fails with UI_ELEMENT_NOT_FOUND, its page on the failed step', async () => {
+    const flow = JSON.parse(readFileSync(path.join(traceDir, 'flow.json'), 'utf8')) as {
+      steps: { tool: string; arguments: Record<string, unknown> }[];
+    };
     const gone = structuredClone(flow);
     gone.steps[1] = { tool: 'ui_tap', arguments: { selector: { text: 'All apps, gone' } } };
     const goneFile = path.join(workDir, 'gone.json');
     writeFileSync(goneFile, JSON.stringify(gone));
-    const failed = await run(process.execPath, [bin, 'flow', goneFile], env(), workDir);
+    const failed = await run(
+      process.execPath,
+      [bin, 'flow', goneFile],
+      env({ ANDROID_MCP_INPUT_SEARCH_SETTINGS: 'wifi' }),
+      workDir,
+    );
     expect(failed.code).toBe(1);
     const report = JSON.parse(failed.stdout) as FlowReport;
     expect(report.first_error).toMatchObject({ step_index: 1, code: 'UI_ELEMENT_NOT_FOUND' });
@@ -381,13 +404,23 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
       'node:assert/strict',
       'webdriverio',
     ]);
-    const passed = await run(process.execPath, ['--test', '--test-reporter=spec', out], env(), REPO_ROOT);
+    const passed = await run(
+      process.execPath,
+      ['--test', '--test-reporter=spec', out],
+      env({ ANDROID_MCP_INPUT_SEARCH_SETTINGS: 'wifi' }),
+      REPO_ROOT,
+    );
     expect(passed.stdout).toMatch(/pass 7/);
     expect(passed.code).toBe(0);
 
     const goneFile = path.join(OUTPUT, 'replay-gone.test.mjs');
     writeFileSync(goneFile, source.replaceAll('All apps', 'All apps, gone'));
-    const failed = await run(process.execPath, ['--test', '--test-reporter=spec', goneFile], env(), REPO_ROOT);
+    const failed = await run(
+      process.execPath,
+      ['--test', '--test-reporter=spec', goneFile],
+      env({ ANDROID_MCP_INPUT_SEARCH_SETTINGS: 'wifi' }),
+      REPO_ROOT,
+    );
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toMatch(/UI_ELEMENT_NOT_FOUND: no element matches \{"text":"All apps, gone"\}/);
     expect(await appium.sessionIds()).toEqual([]);

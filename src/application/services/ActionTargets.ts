@@ -13,6 +13,7 @@ import type { AutomationSession, DeviceGateway, ElementRef, Logger } from '../..
 import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
 import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
 import { expandIds, hasIdTerm, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
+import { actedElementOfPlan, type ActedElement } from '../../domain/summary/actedElement.js';
 import { packageOfRoots } from '../../domain/summary/summary.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
@@ -60,6 +61,8 @@ export interface FoundTarget {
   readonly packageName?: string;
   /** For a ref, the node's class as the screen just read gives it. */
   readonly className?: string;
+  /** For a ref, the element as the screen just read gives it, for the run's trace (actedElement.ts). */
+  readonly acted?: ActedElement;
 }
 
 /** An element's bounds (null: the driver gave none) and the package of its window, as a press plans with them. */
@@ -156,6 +159,16 @@ export class ActionTargets {
       window: reading.window,
       packageName: node.packageName,
       className: node.className,
+      ...(plan
+        ? {
+            acted: actedElementOfPlan(
+              reading.tree,
+              reading.plans,
+              plan,
+              reading.window.foregroundPackage ?? node.packageName,
+            ),
+          }
+        : {}),
     };
   }
 

@@ -22,7 +22,8 @@ import {
 } from '../../domain/gestures/scrollRefusal.js';
 import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
 import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
-import type { ActionTarget } from '../../domain/refs/refTarget.js';
+import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
+import { actedElementOfSelector, type ActedElement } from '../../domain/summary/actedElement.js';
 import type { RefRegistry } from '../screen/RefRegistry.js';
 import { DEVICE_KEYS, type DeviceKey, type Orientation } from '../../domain/toolsetArguments.js';
 import type { ScrollDirection } from '../../domain/gestures/scrollDirection.js';
@@ -49,6 +50,35 @@ const ACTION_NAMES: Readonly<Record<string, string>> = {
   'notifications-open': 'opening the notification shade',
   'device-rotate': 'turning the screen',
 };
+
+/**
+ * The trace's record of the element an action found: for a ref the one the screen read gave
+ * (ActionTargets), else what the driver said of it, with the selector that named it.
+ */
+function actedOf(
+  found: FoundTarget,
+  target: ActionTarget,
+  label: string,
+  place: ElementPlace,
+  window: WindowState,
+  className?: string,
+): ActedElement | null {
+  if (found.acted) return found.acted;
+  if (isRefTarget(target) || place.bounds === null) return null;
+  return actedElementOfSelector({
+    selector: target.selector,
+    label,
+    bounds: toBox(place.bounds),
+    packageName: place.packageName ?? window.foregroundPackage ?? '',
+    foreground: window.foregroundPackage ?? place.packageName ?? '',
+    ...(className ? { className } : {}),
+  });
+}
+
+/** What a selector says its element is called: its target's value (a typed field is named by it, no read needed). */
+function selectorLabel(target: { readonly selector: Selector }): string {
+  return target.selector.target.value;
+}
 
 /** The package of the status and navigation bars' windows. */
 const SYSTEM_UI = 'com.android.systemui';
@@ -110,8 +140,10 @@ export class UiActionService {
   ): Promise<Outcome> {
     const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    // Where the pressed element was, for the run's trace (a person's view), never the answer.
+    // Where the pressed element was and what it was, for the run's trace (a person's view and the
+    // exporter's record, src/domain/summary/actedElement.ts), never the answer.
     let pressed: Rect | null = null;
+    let acted: ActedElement | null = null;
     const outcome = this.act(
       context,
       longPress ? 'ui-long-press' : 'ui-tap',
@@ -126,6 +158,7 @@ export class UiActionService {
           this.targets.placeOf(session, found),
         );
         pressed = place.bounds;
+        acted = actedOf(found, target, label, place, window);
         const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
         return {
           target: echo(target),
@@ -135,7 +168,9 @@ export class UiActionService {
         };
       },
     );
-    return outcome.then((done) => (pressed ? { ...done, trace: { acted: toBox(pressed) } } : done));
+    return outcome.then((done) =>
+      pressed ? { ...done, trace: { acted: toBox(pressed), ...(acted ? { element: acted } : {}) } } : done,
+    );
   }
 
   /**
@@ -185,12 +220,26 @@ export class UiActionService {
   ): Promise<Outcome> {
     const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
-    return this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inSession) => {
+    let acted: ActedElement | null = null;
+    const outcome = this.act(context, 'ui-type', { sessionId, observe }, async (device, session, window, inSession) => {
       const found = await this.targets.findTarget(device, session, target, window, inSession);
       const { element } = found;
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
-      const className = found.className ?? (await session.elementPlace(element)).className;
+      const read = found.className === undefined ? await session.elementPlace(element) : null;
+      const className = found.className ?? read?.className ?? '';
+      acted =
+        found.acted ??
+        (read && !isRefTarget(target)
+          ? actedOf(
+              found,
+              target,
+              selectorLabel(target),
+              { bounds: parseBounds(read.bounds), packageName: read.packageName },
+              window,
+              className,
+            )
+          : null);
       if (className !== '' && !isTextFieldClass(className))
         throw new HarnessError(
           'UI_ELEMENT_NOT_FOUND',
@@ -211,6 +260,10 @@ export class UiActionService {
         );
       }
       return { target: echo(target), characters_sent: codePointLength(text) };
+    });
+    return outcome.then((done) => {
+      const typedInto = acted as ActedElement | null;
+      return typedInto ? { ...done, trace: { acted: typedInto.bounds, element: typedInto } } : done;
     });
   }
 

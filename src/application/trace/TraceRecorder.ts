@@ -130,6 +130,7 @@ export class TraceRecorder implements CallRecorder {
     const device = stringOr(data.device) ?? stringOr(received.device) ?? this.defaultDevice;
     const bounds = result.trace?.bounds;
     const acted = result.trace?.acted;
+    const element = result.trace?.element;
     this.sink.append({
       line: this.line,
       type: 'call',
@@ -146,6 +147,7 @@ export class TraceRecorder implements CallRecorder {
       envelope,
       ...(bounds ? { bounds } : {}),
       ...(acted ? { acted_bounds: acted } : {}),
+      ...(element ? { element } : {}),
     });
     // The next call was chosen after reading this answer: it is the summary the model had.
     if (envelope.ok && ((READ_TOOLS.has(tool) && Array.isArray(data.actions)) || hasActions(data.after)))

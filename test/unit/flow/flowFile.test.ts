@@ -72,7 +72,7 @@ describe('validateFlow: the flow itself', () => {
 
   it('checks package_name as app_open checks it, and names an unknown key', async () => {
     expect(await problems({ package_name: 'com x', stpes: [], steps: [{ tool: 'device_back' }] })).toEqual([
-      "the flow has the unknown key 'stpes' (a flow takes only description, package_name, steps)",
+      "the flow has the unknown key 'stpes' (a flow takes only description, package_name, inputs, steps)",
       "package_name: Invalid package name 'com x'. A package name is dot-separated segments of letters, digits and underscores, each starting with a letter, at most 255 characters (e.g. com.android.settings; no activity, path, space or flag). app_list_installed lists the installed packages.",
     ]);
   });
@@ -145,7 +145,7 @@ describe('validateFlow: each step, by its number', () => {
     expect(
       await problems(flowOf({ tool: 'ui_tap', args: {} }, 'abc', { tool: 'device_back', arguments: [] }, {})),
     ).toEqual([
-      "step 1 (ui_tap): the step has the unknown key 'args' (a step takes only tool, arguments, note)",
+      "step 1 (ui_tap): the step has the unknown key 'args' (a step takes only tool, arguments, note, expect, element)",
       'step 1 (ui_tap): selector is missing',
       "step 2: the step must be an object, not 'abc'",
       'step 3 (device_back): arguments must be an object, not an array',

@@ -163,3 +163,35 @@ describe('the trace of a session', () => {
     expect(last.type).toBe('stopped');
   });
 });
+
+describe('the element an action acted on', () => {
+  it('is written on the call line beside acted_bounds, in the same bounds shape', async () => {
+    const dir = artifacts();
+    const clock = new FakeClock();
+    const traces = tracesIn(dir, clock);
+    const element = {
+      selectors: [{ text: 'Storage' }],
+      label: 'Storage',
+      role: 'button' as const,
+      bounds: [0, 300, 1080, 150] as const,
+      package: 'com.android.settings',
+      source: 'ref' as const,
+    };
+    const tap = traces.session.begin('ui_tap', { selector: { ref: 'e4' } });
+    tap.end({ ...envelope('ui_tap', { element_label: 'Storage' }), trace: { acted: element.bounds, element } });
+    const failed = traces.session.begin('ui_tap', { selector: { text: 'Nope' } });
+    failed.end({
+      envelope: {
+        ok: false,
+        operation_id: 'op',
+        tool: 'ui_tap',
+        data: {},
+        evidence: null,
+        error: { code: 'UI_ELEMENT_NOT_FOUND', message: 'no' },
+      },
+    });
+    const [, line, failedLine] = linesOf(dir);
+    expect(line).toMatchObject({ acted_bounds: [0, 300, 1080, 150], element });
+    expect(failedLine?.element).toBeUndefined();
+  });
+});
