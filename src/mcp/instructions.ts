@@ -7,8 +7,8 @@ import type { ToolsetName } from '../domain/toolsets.js';
  */
 export const SERVER_INSTRUCTIONS = [
   'Drives one Android emulator by meaning, never by coordinates.',
-  'Loop: call ui_get_tree, pick an entry from `actions`, send {"ref": <its ref>} (or, without the ref, its selector keys unchanged) to ui_tap or ui_type_text (a selector waits up to 10 s for its element; one that names several elements is refused with UI_ELEMENT_AMBIGUOUS listing their refs). STALE_REF means the screen changed: read it again.',
-  'Every action answers `after`, the screen it left, with fresh refs: choose the next step from it instead of calling ui_get_tree. An `after` with `diff_of` lists only what changed since that read (added entries, removed refs, changed entries, texts_added, texts_removed); every other ref stays valid. settled: false means the screen may still change.',
+  'Loop: call ui_get_tree, pick an entry from `actions`, send {"ref": <its ref>} (or, without the ref, its selector keys unchanged) to ui_tap or ui_type_text (a selector waits up to 10 s for its element; one naming several is refused: UI_ELEMENT_AMBIGUOUS). STALE_REF means the screen changed: read it again.',
+  'Every action answers `after`, the screen it left, with fresh refs: choose the next step from it instead of calling ui_get_tree. An `after` with `diff_of` lists only what changed since that read; every other ref stays valid. settled: false means the screen may still change.',
   'An action without `label` is named by its selector\'s value; without `role` it is a button; `enabled` appears only as false. `id` is a resource id of the foreground app without its "<package>:id/" prefix. `texts` lists what the actions do not already show.',
   'Entries marked `ambiguous`, and those without selector keys, are reached by their ref only; `covered_by_keyboard` ones sit under the keyboard (device_back closes it). A `scrollables` entry without `orientation` scrolls vertically; moved: false means a list is at its end.',
   'For several steps in a row call ui_session_open and pass its session_id to every call, then ui_session_close.',
