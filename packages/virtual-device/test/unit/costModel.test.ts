@@ -62,7 +62,7 @@ describe('the virtual device cost model', () => {
       await new CostModel('real', clock, probe({ packageRunning: () => running }), 1).spendShell(argv);
       return clock.waits[0] as number;
     };
-    // The first draw of seed 1 on each figure: what a warm and a cold start must wait.
+    // The first draw with timingSeed 1 on each figure: what a warm and a cold start must wait.
     const first = (name: 'shell.amStartWarm' | 'shell.amStartCold'): number =>
       new CostModel('real', recordingClock(), probe(), 1).drawFor(name);
     const start = ['am', 'start', '-W', '-n', 'com.example/.Main'];
