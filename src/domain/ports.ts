@@ -273,7 +273,10 @@ export interface AutomationGateway {
 
 /** Files under the evidence directory. Names are bare file names, never paths. */
 export interface EvidenceStore {
-  /** Creates the file exclusively; rejects with code 'EEXIST' when it already exists. */
+  /**
+   * Creates the file exclusively; rejects with code 'EEXIST' when that file already exists, and
+   * only then: a directory that cannot be made because a file stands in its way rejects with 'ENOTDIR'.
+   */
   createExclusive(name: string, bytes: Buffer): Promise<void>;
   /** Reads a file directly inside the evidence directory, or null when absent. */
   read(name: string): Promise<Buffer | null>;
