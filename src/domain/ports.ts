@@ -260,6 +260,11 @@ export interface SessionOptions {
    * server's own 10 s wait for the window's root stays inside one action ceiling (idleWaitBudget.ts).
    */
   readonly waitForIdleTimeoutMs?: number;
+  /**
+   * How long the harness keeps this session without use before it closes it itself (the UI session's
+   * idle lease, the kept session's lease): what another process is told of the device's hold (`held_by.until`).
+   */
+  readonly leaseMs?: number;
 }
 
 export interface AutomationGateway {
@@ -355,7 +360,21 @@ export interface DeviceDirectory {
    */
   facts(serial: string): Promise<DeviceFacts>;
   /** Who holds the cross-process lock of the device with this identity key now (a live process), or null. */
-  holderOf(identityKey: string): { readonly pid: number; readonly tool: string; readonly since: string } | null;
+  holderOf(identityKey: string): DeviceHolder | null;
+}
+
+/**
+ * Who holds a device's cross-process lock (`held_by` of emulator_get_status and device_list): the
+ * process, what it runs (`kind` 'operation': a tool call, until it answers; 'session': an Appium
+ * session kept between calls), since when, and until when the hold lasts unless it is used again
+ * (a session's lease end, ISO; null for an operation, which ends when the call answers).
+ */
+export interface DeviceHolder {
+  readonly pid: number;
+  readonly tool: string;
+  readonly kind: 'operation' | 'session';
+  readonly since: string;
+  readonly until: string | null;
 }
 
 /** What a hold on the device is for, written into the cross-process lock for EMULATOR_BUSY messages. */
@@ -366,6 +385,8 @@ export interface DeviceLockActivity {
   readonly operationId: string;
   /** 'operation' while a tool call runs; 'session' while an Appium session opened by this process lives (a UI session). */
   readonly kind: 'operation' | 'session';
+  /** A session hold: how long the session lives after the last call that used it (the record's `until`). */
+  readonly leaseMs?: number;
 }
 
 /**

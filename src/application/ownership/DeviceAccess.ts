@@ -5,6 +5,12 @@ import type { DeviceGate } from './DeviceGate.js';
 import type { OperationContext } from '../OperationRunner.js';
 import type { WarmSession } from './WarmSession.js';
 
+/** The read-only adb reads an observer may make beside another owner (DeviceAccess.beside). */
+export type DeviceReads = Pick<
+  DeviceGateway,
+  'getState' | 'getAndroidVersion' | 'getModel' | 'getWindowState' | 'getWakefulness'
+>;
+
 /** What the device and Appium guards look at before a call may own the device. */
 export interface AccessPolicy {
   readonly udid: string;
@@ -50,6 +56,19 @@ export class DeviceAccess {
   async exclusive<T>(context: OperationContext, reach: Reach, body: (device: DeviceGateway) => Promise<T>): Promise<T> {
     guardCall(this.policy.udid, reach, { ...this.policy, remote: this.policy.remote ?? false });
     return this.gate.run(context.tool, context.operationId, () => body(this.boundedDevice));
+  }
+
+  /**
+   * Runs `body` beside whoever owns the device, after the same guards, without the gate or the
+   * cross-process lock: for reads that touch neither the screen nor UiAutomation (getprop, `dumpsys`,
+   * `get-state`), which cannot disturb an owner mid-action (emulator_get_status). Only the reads
+   * named in DeviceReads are offered. In remote mode every read goes through the driver's session,
+   * which has one owner: there this is `exclusive`.
+   */
+  async beside<T>(context: OperationContext, reach: Reach, body: (device: DeviceReads) => Promise<T>): Promise<T> {
+    if (this.policy.remote) return this.exclusive(context, reach, body);
+    guardCall(this.policy.udid, reach, { ...this.policy, remote: false });
+    return body(this.boundedDevice);
   }
 }
 

@@ -38,7 +38,12 @@ export class SessionHoldingAutomation implements AutomationGateway {
   }
 
   async openSession(options: SessionOptions): Promise<AutomationSession> {
-    const release = this.lock.hold({ tool: 'an Appium session', operationId: 'opening', kind: 'session' });
+    const release = this.lock.hold({
+      tool: 'an Appium session',
+      operationId: 'opening',
+      kind: 'session',
+      ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    });
     let session: AutomationSession;
     try {
       session = await this.inner.openSession(options);

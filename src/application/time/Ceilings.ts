@@ -58,6 +58,7 @@ export class Ceilings {
       gateway.openSession({
         idleTimeoutMs: driverIdleTimeoutMs(heldIdleMs, this.settings.actionTimeoutMs),
         waitForIdleTimeoutMs: serverIdleWaitMs(this.settings.actionTimeoutMs),
+        leaseMs: heldIdleMs,
       }),
       `Appium did not create a session within ${seconds} s (ANDROID_MCP_CONNECT_TIMEOUT). ` +
         'Check that Appium runs with the UiAutomator2 driver and that the device is online, then retry.',

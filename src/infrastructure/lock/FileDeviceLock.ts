@@ -184,15 +184,7 @@ export class FileDeviceLock implements DeviceLock {
     const owned = this.owned;
     const current = this.describedHold();
     if (!owned || !current) return;
-    const record: LockRecord = {
-      ...owned,
-      activity: {
-        tool: current.activity.tool,
-        operation_id: current.activity.operationId,
-        kind: current.activity.kind,
-        since: new Date(current.sinceMs).toISOString(),
-      },
-    };
+    const record: LockRecord = { ...owned, activity: this.activityOf(current, this.now()) };
     if (this.file.replace(record)) this.owned = record;
   }
 
@@ -227,12 +219,19 @@ export class FileDeviceLock implements DeviceLock {
       nonce: randomBytes(12).toString('hex'),
       process_start: this.probe.startTime(this.pid),
       acquired_at: new Date(nowMs).toISOString(),
-      activity: {
-        tool: hold.activity.tool,
-        operation_id: hold.activity.operationId,
-        kind: hold.activity.kind,
-        since: new Date(hold.sinceMs).toISOString(),
-      },
+      activity: this.activityOf(hold, nowMs),
+    };
+  }
+
+  /** The record's account of a hold; a session's `until` counts its lease from now, the last change. */
+  private activityOf(hold: Hold, nowMs: number): LockRecord['activity'] {
+    const { leaseMs } = hold.activity;
+    return {
+      tool: hold.activity.tool,
+      operation_id: hold.activity.operationId,
+      kind: hold.activity.kind,
+      since: new Date(hold.sinceMs).toISOString(),
+      until: hold.activity.kind === 'session' && leaseMs !== undefined ? new Date(nowMs + leaseMs).toISOString() : null,
     };
   }
 }

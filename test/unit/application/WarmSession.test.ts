@@ -38,7 +38,9 @@ describe('the session kept after an action without session_id (issue 14)', () =>
     expect(h.automation.sessions).toHaveLength(1);
     expect(openIds(h.automation)).toEqual(['s1']);
     // max(30 s lease, 90 s ceiling) + 30 s: Appium never drops it while the harness keeps it.
-    expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 }]);
+    expect(h.automation.openOptions).toEqual([
+      { idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000, leaseMs: 30_000 },
+    ]);
   });
 
   it('closes on its idle timer, counted from the end of the last action, even if nobody calls', async () => {
@@ -166,7 +168,11 @@ describe('the session kept after an action without session_id (issue 14)', () =>
       ['s2', false],
     ]);
     expect(h.automation.log.indexOf('s1:close')).toBeLessThan(h.automation.log.lastIndexOf('openSession'));
-    expect(h.automation.openOptions[1]).toEqual({ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 });
+    expect(h.automation.openOptions[1]).toEqual({
+      idleTimeoutMs: 120_000,
+      waitForIdleTimeoutMs: 10_000,
+      leaseMs: 60_000,
+    });
   });
 
   it('is closed at shutdown', async () => {
@@ -182,7 +188,7 @@ describe('the session kept after an action without session_id (issue 14)', () =>
     expect(openIds(h.automation)).toEqual([]);
     await h.envelope('ui_tap', { selector: SELECTOR });
     expect(h.automation.sessions).toHaveLength(2);
-    expect(h.automation.openOptions[0]).toEqual({ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 });
+    expect(h.automation.openOptions[0]).toEqual({ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000, leaseMs: 0 });
   });
 });
 
