@@ -3,7 +3,8 @@ import type { AutomationGateway, AutomationSession, Clock, Logger, TimerHandle }
 import type { Ceilings } from '../time/Ceilings.js';
 
 /** Why the kept session ended (logged). */
-export type WarmEndReason = 'idle' | 'error' | 'timeout' | 'dump' | 'ui_session' | 'shutdown' | 'disabled';
+export type WarmEndReason =
+  'idle' | 'error' | 'timeout' | 'dump' | 'ui_session' | 'device_gone' | 'shutdown' | 'disabled';
 
 interface Kept {
   readonly session: AutomationSession;
@@ -127,6 +128,11 @@ export class WarmSession {
         this.ensuring = null;
       });
     await this.ensuring;
+  }
+
+  /** Whether a session is kept, or an action's session lives, right now. */
+  get holdsSession(): boolean {
+    return this.kept !== null || this.live.size > 0;
   }
 
   /**
