@@ -265,6 +265,11 @@ export interface SessionOptions {
    * idle lease, the kept session's lease): what another process is told of the device's hold (`held_by.until`).
    */
   readonly leaseMs?: number;
+  /**
+   * The session is the one kept after an action without a UI session: it gives the device up when
+   * another process asks for it (the lock's ask, FileDeviceLock), by calling this while no call uses it.
+   */
+  readonly onAsked?: () => void;
 }
 
 export interface AutomationGateway {
@@ -387,6 +392,8 @@ export interface DeviceLockActivity {
   readonly kind: 'operation' | 'session';
   /** A session hold: how long the session lives after the last call that used it (the record's `until`). */
   readonly leaseMs?: number;
+  /** A hold that gives the device up when another process asks (the kept session): called then, while no operation runs. */
+  readonly onAsked?: () => void;
 }
 
 /**

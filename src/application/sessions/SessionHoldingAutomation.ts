@@ -64,6 +64,7 @@ export class SessionHoldingAutomation implements AutomationGateway {
       operationId: 'opening',
       kind: 'session',
       ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+      ...(options.onAsked ? { onAsked: options.onAsked } : {}),
     });
     const release = (): void => {
       this.held.delete(release);

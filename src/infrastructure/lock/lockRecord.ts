@@ -24,6 +24,8 @@ export interface LockRecord {
      * of the record, which every use makes (each runs as an operation hold). Absent in older records.
      */
     readonly until?: string | null;
+    /** Only a kept session holds it, which gives the device up when another process asks (`<lock>.ask`). */
+    readonly yields?: boolean;
   };
 }
 
@@ -65,6 +67,12 @@ export function busy(record: LockRecord | null, nowMs: number): HarnessError {
   const lease = Number.isFinite(until)
     ? ` It lasts ${Math.max(0, Math.ceil((until - nowMs) / 1000))} s more unless that client uses it again (emulator_get_status shows \`held_by\`).`
     : '';
+  if (record.activity.yields === true) {
+    return new HarnessError(
+      'EMULATOR_BUSY',
+      `The device is busy: ${who} keeps the session left after a single action on it (since ${seconds} s), and has just been asked to give the device up; it does within about a second. Retry in a few seconds (ANDROID_MCP_WARM_SESSION_TIMEOUT sets how long that session is kept; 0 keeps none).`,
+    );
+  }
   const next =
     record.activity.kind === 'session'
       ? 'There is no queue: retry when that client has closed its UI session (ui_session_close) or let it expire; a session kept after a single action is closed after ANDROID_MCP_WARM_SESSION_TIMEOUT seconds without use (30 by default).'
