@@ -111,6 +111,45 @@ describeWithAdb('two processes on one device: status beside the owner, a device 
     expect(after?.held_by).toBeNull();
   }, 240_000);
 
+  it('the session kept after a single action is given up when the other process asks: seconds, not the lease', async () => {
+    // No ANDROID_MCP_WARM_SESSION_TIMEOUT: the default 30 s lease.
+    expect((await first.call('device_back', {}, 120_000)).envelope.error).toBeNull();
+    const status = await second.call('emulator_get_status');
+    const held = (status.envelope.data.devices as { serial: string; held_by: Holder | null }[]).find(
+      (entry) => entry.serial === serial,
+    )?.held_by;
+    expect(held?.pid).toBe(first.pid);
+    expect(held?.kind).toBe('session');
+    expect(Date.parse(held!.until!) - Date.now()).toBeGreaterThan(10_000);
+    const refused = await second.call('device_back');
+    expect(refused.envelope.error?.code).toBe('EMULATOR_BUSY');
+    expect(refused.envelope.error?.message).toMatch(/has just been asked to give the device up/);
+    // Given up long before its lease's end (until, above, is more than 10 s away).
+    const freed = await settledValue(
+      async () =>
+        (
+          (await second.call('emulator_get_status')).envelope.data.devices as {
+            serial: string;
+            held_by: Holder | null;
+          }[]
+        ).find((entry) => entry.serial === serial)?.held_by ?? null,
+      (holder) => holder === null,
+      Date.parse(held!.until!) - Date.now() - 2_000,
+      200,
+    );
+    expect(freed).toBeNull();
+    expect((await second.call('device_back', {}, 120_000)).envelope.error).toBeNull();
+    // And the other way round, so that the next test starts with no session kept.
+    expect((await first.call('device_back')).envelope.error?.code).toBe('EMULATOR_BUSY');
+    expect(
+      await settledValue(
+        async () => lockFiles(),
+        (names) => names.length === 0,
+        20_000,
+      ),
+    ).toEqual([]);
+  }, 240_000);
+
   it('the device killed mid-session: the session ends with it, the lock is given back, a restarted device is taken at once', async () => {
     const opened = await first.call('ui_session_open', {}, 120_000);
     expect(opened.envelope.error, JSON.stringify(opened.envelope.error)).toBeNull();
