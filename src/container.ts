@@ -258,11 +258,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     const gate = new DeviceGate(clock, deviceLock ?? undefined);
     // An Appium session (a UI session's above all) keeps the device this process's between calls.
     // A new session also waits until the one a timeout left closing is gone (its delete would kill the new server).
-    const sessionAutomation = new OneSessionAtATime(
-      deviceLock ? new SessionHoldingAutomation(deviceAutomation, deviceLock, clock, logger) : deviceAutomation,
-      clock,
-      logger,
-    );
+    const holding = deviceLock ? new SessionHoldingAutomation(deviceAutomation, deviceLock, clock, logger) : null;
+    const sessionAutomation = new OneSessionAtATime(holding ?? deviceAutomation, clock, logger);
     // The session of an action without session_id, kept for the next one (WarmSession).
     const warm = new WarmSession(clock, ceilings, sessionAutomation, logger, config.warmSessionTimeoutMs);
     const access = new DeviceAccess(
@@ -283,6 +280,16 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
       warm,
       () => void holds.publish(),
     );
+    // The device went away under a session: end them all and give the device back now (DeviceAccess).
+    access.whenVanished({
+      hasSession: () => sessions.isOpen || warm.holdsSession || (holding?.holdsDevice ?? false),
+      end: () => {
+        const hadUiSession = sessions.deviceGone();
+        void warm.release('device_gone');
+        holding?.releaseNow();
+        return hadUiSession;
+      },
+    });
     observer = new ObserverSessions(sessions, warm);
     const broker = new SessionBroker(sessions, warm);
     return {

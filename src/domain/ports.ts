@@ -265,6 +265,16 @@ export interface SessionOptions {
    * server's own 10 s wait for the window's root stays inside one action ceiling (idleWaitBudget.ts).
    */
   readonly waitForIdleTimeoutMs?: number;
+  /**
+   * How long the harness keeps this session without use before it closes it itself (the UI session's
+   * idle lease, the kept session's lease): what another process is told of the device's hold (`held_by.until`).
+   */
+  readonly leaseMs?: number;
+  /**
+   * The session is the one kept after an action without a UI session: it gives the device up when
+   * another process asks for it (the lock's ask, FileDeviceLock), by calling this while no call uses it.
+   */
+  readonly onAsked?: () => void;
 }
 
 export interface AutomationGateway {
@@ -278,7 +288,10 @@ export interface AutomationGateway {
 
 /** Files under the evidence directory. Names are bare file names, never paths. */
 export interface EvidenceStore {
-  /** Creates the file exclusively; rejects with code 'EEXIST' when it already exists. */
+  /**
+   * Creates the file exclusively; rejects with code 'EEXIST' when that file already exists, and
+   * only then: a directory that cannot be made because a file stands in its way rejects with 'ENOTDIR'.
+   */
   createExclusive(name: string, bytes: Buffer): Promise<void>;
   /** Reads a file directly inside the evidence directory, or null when absent. */
   read(name: string): Promise<Buffer | null>;
@@ -357,7 +370,21 @@ export interface DeviceDirectory {
    */
   facts(serial: string): Promise<DeviceFacts>;
   /** Who holds the cross-process lock of the device with this identity key now (a live process), or null. */
-  holderOf(identityKey: string): { readonly pid: number; readonly tool: string; readonly since: string } | null;
+  holderOf(identityKey: string): DeviceHolder | null;
+}
+
+/**
+ * Who holds a device's cross-process lock (`held_by` of emulator_get_status and device_list): the
+ * process, what it runs (`kind` 'operation': a tool call, until it answers; 'session': an Appium
+ * session kept between calls), since when, and until when the hold lasts unless it is used again
+ * (a session's lease end, ISO; null for an operation, which ends when the call answers).
+ */
+export interface DeviceHolder {
+  readonly pid: number;
+  readonly tool: string;
+  readonly kind: 'operation' | 'session';
+  readonly since: string;
+  readonly until: string | null;
 }
 
 /** What a hold on the device is for, written into the cross-process lock for EMULATOR_BUSY messages. */
@@ -368,6 +395,10 @@ export interface DeviceLockActivity {
   readonly operationId: string;
   /** 'operation' while a tool call runs; 'session' while an Appium session opened by this process lives (a UI session). */
   readonly kind: 'operation' | 'session';
+  /** A session hold: how long the session lives after the last call that used it (the record's `until`). */
+  readonly leaseMs?: number;
+  /** A hold that gives the device up when another process asks (the kept session): called then, while no operation runs. */
+  readonly onAsked?: () => void;
 }
 
 /**

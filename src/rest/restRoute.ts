@@ -19,6 +19,7 @@ import { statusForEnvelope } from './httpStatus.js';
 import { openApiDocument, type OpenApiExtra } from './openApi.js';
 import { ARTIFACTS_PREFIX, OPENAPI_PATH, REST_OPERATIONS, matchPath, type RestOperation } from './operations.js';
 import { BodyTooLarge, readBody } from '../transports/http/readBody.js';
+import { describeJsonPath, pathPastDepth, tooDeepMessage } from '../transports/jsonDepth.js';
 import { methodNotAllowed, sendJson } from './sendJson.js';
 
 export interface RestMirrorOptions {
@@ -150,6 +151,9 @@ async function argumentsOf(
       "Invalid request body: it is not JSON. Send a JSON object of the tool's arguments (see /openapi.json).",
     );
   }
+  // Before the trace, the tool or anything else recursive sees it (jsonDepth.ts).
+  const deep = pathPastDepth(parsed);
+  if (deep) throw new HarnessError('INVALID_ARGUMENT', `Invalid request body: ${tooDeepMessage(bodyWhat(deep))}`);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new HarnessError(
       'INVALID_ARGUMENT',
@@ -162,11 +166,23 @@ async function argumentsOf(
 /** A JSON object in the query (`within={"ref":"e5"}`) as the object; anything else stays the string it is. */
 function objectOrText(value: string): unknown {
   if (!value.startsWith('{')) return value;
+  let parsed: unknown;
   try {
-    return JSON.parse(value) as unknown;
+    parsed = JSON.parse(value);
   } catch {
     return value;
   }
+  const deep = pathPastDepth(parsed);
+  if (deep)
+    throw new HarnessError('INVALID_ARGUMENT', `Invalid query: ${tooDeepMessage(describeJsonPath(deep, 'The value'))}`);
+  return parsed;
+}
+
+/** An argument of the body named as such (`the argument "selector"`), the body itself by its path. */
+function bodyWhat(path: readonly (string | number)[]): string {
+  return path.length === 0
+    ? 'The body'
+    : `The argument ${JSON.stringify(String(path[0]).slice(0, 64))} (${describeJsonPath(path, '')})`;
 }
 
 /** A failure before the tool ran, still as the tool's envelope (its own operation id, through the runner). */

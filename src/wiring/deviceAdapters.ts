@@ -70,6 +70,7 @@ export function webdriverAt(
     (url) =>
       new WebdriverAutomationGateway({
         url,
+        managed: appium.managed,
         connectTimeoutMs: inputs.config.connectTimeoutMs,
         extraCapabilities: { ...inputs.config.appiumExtraCapabilities },
         logger,

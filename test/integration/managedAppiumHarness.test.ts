@@ -5,7 +5,6 @@
  *   the harness, neither when stdin closes nor when the harness is SIGKILLed;
  * - fixed (APPIUM_URL set): that server is used and the harness starts none, even when it is down.
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,28 +15,10 @@ import { describeWithAdb, startAdbServer, type PrivateAdbServer } from '../suppo
 import { connectDevice, disconnectDevice } from '../support/adbDevices.js';
 import { startAppium, type RunningAppium } from '../support/appium.js';
 import { startVirtualDeviceProcess, type VirtualDeviceProcess } from '../support/virtualDeviceProcess.js';
-import { isAlive } from '../support/processes.js';
+import { appiumChildren, isAlive } from '../support/processes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(repoRoot, 'dist', 'index.js');
-
-/** Direct children of `pid` whose command line runs Appium (Linux /proc). */
-function appiumChildren(pid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== pid) continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes(`appium${path.sep}index.js`)) found.push(Number(entry));
-    } catch {
-      // The process went away while we looked.
-    }
-  }
-  return found;
-}
 
 async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -14,6 +14,7 @@ import { connectDevice, listDevices } from '../support/adbDevices.js';
 import { describeWithAdb } from '../support/adbServer.js';
 import { startAppium } from '../support/appium.js';
 import { freePort } from '../support/ports.js';
+import { appiumChildren, isAlive } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { sleepMs, startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
 import { settledValue } from '../support/settle.js';
@@ -232,6 +233,81 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
     // The surviving Appium can still drive the device (the dead one's instrumentation is gone) and holds nothing.
     await noSessionsLeft();
   }, 120_000);
+
+  it("the harness's own Appium killed mid-action: the remedy says it restarts by itself, and the next call is served", async () => {
+    // No APPIUM_URL: the harness starts and owns its Appium (ManagedAppium).
+    const { APPIUM_URL: fixed, ...managedEnv } = stack.harnessEnv('managed-killed', {
+      ANDROID_MCP_ACTION_TIMEOUT: '20',
+    });
+    expect(fixed).toBeDefined();
+    const other = await startHarness(managedEnv);
+    const started: number[] = [];
+    try {
+      stack.device.setScreen('settings_home' as never);
+      // The first call boots the managed Appium.
+      expect((await other.call('emulator_get_status', {}, 180_000)).envelope.error).toBeNull();
+      const [first] = appiumChildren(other.pid);
+      expect(first, 'the harness started its own Appium').toBeDefined();
+      started.push(first!);
+      stack.device.injectFault({ kind: 'slow', target: 'uia2', match: '/click', delayMs: 5_000 });
+      const since = stack.device.log().length;
+      const pending = other.call('ui_tap', { selector: { text: 'Apps' } }, 180_000);
+      const deadline = Date.now() + 120_000;
+      while (
+        stack.device
+          .log()
+          .slice(since)
+          .filter((e) => e.kind === 'uia2' && /\/attribute\/(bounds|package) -> 200/.test(e.detail)).length < 2 &&
+        Date.now() < deadline
+      ) {
+        await sleepMs(20);
+      }
+      await sleepMs(500);
+      expect(stack.device.clicks().length, 'the click must still be pending when Appium dies').toBe(0);
+      process.kill(first!, 'SIGKILL');
+      const answer = await pending;
+      stack.device.clearFaults();
+      expect(answer.envelope.error?.code, JSON.stringify(answer.envelope.error)).toBe('APPIUM_UNAVAILABLE');
+      expect(answer.envelope.error?.message).toMatch(/the harness starts its Appium again by itself/);
+      expect(answer.envelope.error?.message).not.toMatch(/Start Appium|npx appium|APPIUM_URL/);
+      survived.push(
+        `managed Appium killed mid-action → APPIUM_UNAVAILABLE ("restarts by itself") in ${answer.elapsedMs} ms`,
+      );
+      // As the remedy says: the retry is served, by a new Appium the harness started.
+      const retry = await other.call('ui_tap', { selector: { text: 'Apps' } }, 180_000);
+      expect(retry.envelope.error, JSON.stringify(retry.envelope.error)).toBeNull();
+      const now = appiumChildren(other.pid);
+      started.push(...now);
+      expect(now).toHaveLength(1);
+      expect(now[0]).not.toBe(first);
+    } finally {
+      stack.device.clearFaults();
+      await other.close();
+      for (const pid of started) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }, 300_000);
+
+  it('a file where the evidence directory should be: EVIDENCE_WRITE_FAILED naming ENOTDIR and the fix, at once', async () => {
+    const file = join(stack.scratch, 'artifacts-file-in-place');
+    writeFileSync(file, 'not a directory');
+    for (const [where, target] of [
+      ['the directory itself', file],
+      ['a parent of it', join(file, 'evidence')],
+    ] as const) {
+      const other = await startHarness(stack.harnessEnv('file-in-place', { ANDROID_MCP_ARTIFACTS_DIR: target }));
+      try {
+        const answer = await other.call('screen_capture');
+        expect(answer.envelope.error?.message, where).toMatch(/\(ENOTDIR\)/);
+        expect(answer.envelope.error?.message, where).toMatch(/EEXIST or ENOTDIR/);
+        expect(answer.envelope.error?.message, where).toMatch(/move that file away/);
+        expect(answer.envelope.error?.message, where).not.toMatch(/many attempts/);
+        expect(answer.envelope.error?.message, where).not.toContain(stack.scratch);
+        await survives(`a file in place of ${where}`, answer, ['EVIDENCE_WRITE_FAILED'], CEILING_MS + 2_000, other);
+      } finally {
+        await other.close();
+      }
+    }
+  });
 
   it('the artifacts directory is not writable (read-only mount, or a file in its place): EVIDENCE_WRITE_FAILED', async () => {
     const dir = join(stack.scratch, 'ro-artifacts');

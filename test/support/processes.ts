@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 
 /**
  * A sidecar that outlives a killed test worker: every 300 ms it checks that the test process
@@ -71,4 +73,22 @@ export async function awaitExitOrKill(pid: number, graceMs: number, pollMs: numb
   const deadline = Date.now() + graceMs;
   while (isAlive(pid) && Date.now() < deadline) await sleep(pollMs);
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+/** Direct children of `pid` whose command line runs Appium (Linux /proc). */
+export function appiumChildren(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== pid) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(`appium${path.sep}index.js`)) found.push(Number(entry));
+    } catch {
+      // The process went away while we looked.
+    }
+  }
+  return found;
 }

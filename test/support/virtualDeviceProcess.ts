@@ -25,12 +25,14 @@ export interface VirtualDeviceProcessOptions {
   readonly quiet?: boolean;
   /** Added to this process's environment for the device (e.g. ANDROID_ADB_SERVER_PORT, which its banner reports). */
   readonly env?: NodeJS.ProcessEnv;
+  /** The port to listen on (a device restarted under the same serial); a free one by default. */
+  readonly port?: number;
 }
 
 export async function startVirtualDeviceProcess(
   options: VirtualDeviceProcessOptions = {},
 ): Promise<VirtualDeviceProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = [
     path.join(repoRoot, 'dist', 'index.js'),
     'virtual-device',

@@ -1,7 +1,7 @@
 import { serialIdentity, type DeviceFacts } from '../../domain/devices/identity.js';
 import { HarnessError } from '../../domain/errors.js';
 import { checkSerial, isAllowedSerial } from '../../domain/guards.js';
-import type { DeviceDirectory, ListedDevice } from '../../domain/ports.js';
+import type { DeviceDirectory, DeviceHolder, ListedDevice } from '../../domain/ports.js';
 import type { Ceilings } from '../time/Ceilings.js';
 
 export interface ResolverPolicy {
@@ -18,7 +18,7 @@ export interface AllowedDevice {
   /** Null when the device is not online, or did not answer. */
   readonly facts: DeviceFacts | null;
   /** The harness process holding its lock now (this one included), or null. */
-  readonly heldBy: { readonly pid: number; readonly tool: string; readonly since: string } | null;
+  readonly heldBy: DeviceHolder | null;
 }
 
 /** A device name the model may send: a serial or an AVD name, nothing a shell or a log would mind. */

@@ -165,9 +165,11 @@ function writeFailure(error: unknown): HarnessError {
   const remedy =
     code === 'ENOSPC'
       ? 'the disk is full: free some space'
-      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-        ? 'the directory is not writable: fix its permissions'
-        : 'check that the directory exists and is writable';
+      : code === 'ENOTDIR'
+        ? 'a file stands where the directory (or one of its parents) should be, so it cannot be made (mkdir answered EEXIST or ENOTDIR): move that file away, or point ANDROID_MCP_ARTIFACTS_DIR at a directory'
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? 'the directory is not writable: fix its permissions'
+          : 'check that the directory exists and is writable';
   return new HarnessError(
     'EVIDENCE_WRITE_FAILED',
     `The evidence file could not be written to the evidence directory (ANDROID_MCP_ARTIFACTS_DIR, default artifacts/)${code ? ` (${code})` : ''}: ${remedy}, then retry.`,

@@ -3,7 +3,8 @@ import type { AutomationGateway, AutomationSession, Clock, Logger, TimerHandle }
 import type { Ceilings } from '../time/Ceilings.js';
 
 /** Why the warm session ended (logged). */
-export type WarmEndReason = 'idle' | 'error' | 'timeout' | 'dump' | 'ui_session' | 'shutdown' | 'disabled';
+export type WarmEndReason =
+  'idle' | 'error' | 'timeout' | 'dump' | 'ui_session' | 'device_gone' | 'asked' | 'shutdown' | 'disabled';
 
 interface Kept {
   readonly session: AutomationSession;
@@ -133,6 +134,11 @@ export class WarmSession {
     await this.ensuring;
   }
 
+  /** Whether a session is kept, or an action's session lives, right now. */
+  get holdsSession(): boolean {
+    return this.kept !== null || this.live.size > 0;
+  }
+
   /**
    * Ends the warm session and waits until every close of ours has settled: before a dump, an adb
    * navigation or a UI session. Bounded: each close races the action ceiling (Ceilings.session).
@@ -155,10 +161,22 @@ export class WarmSession {
   private async openKept(leaseMs: number = this.leaseMs): Promise<Kept> {
     // The driver is told to wait longer than the lease (driverIdleTimeoutMs): Appium never drops
     // a session the harness keeps, and still drops it soon after a harness killed with SIGKILL.
-    const session = await this.ceilings.openSession(this.automation, leaseMs);
+    const session = await this.ceilings.openSession(this.automation, leaseMs, () => this.givenUp());
     const kept: Kept = { session, inUse: 0, timer: null, expired: false };
     this.kept = kept;
     return kept;
+  }
+
+  /**
+   * Another harness process asked for the device (FileDeviceLock's ask) while this session was only
+   * kept: it is closed now rather than at its lease's end, so that process waits seconds, not the
+   * lease *(decision: the speed the kept session buys is for a client alone on its device)*.
+   */
+  private givenUp(): void {
+    const kept = this.kept;
+    if (!kept || kept.inUse > 0) return;
+    this.logger.info('per-action session given up: another process asked for the device', { session: kept.session.id });
+    void this.end(kept, 'asked');
   }
 
   /** After an action: keep and re-arm, or end; returns the close the caller must wait for. */

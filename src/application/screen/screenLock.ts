@@ -35,7 +35,7 @@ interface PowerRead {
  * Per device gateway (one per device for the process's life, DeviceAccess): what the power state
  * was at its last read. Weakly held, so a gateway that is dropped takes its entry with it.
  */
-const lastPower = new WeakMap<DeviceGateway, PowerRead>();
+const lastPower = new WeakMap<object, PowerRead>();
 
 function focusOf(window: WindowState): string {
   return `${window.foregroundPackage ?? ''}/${window.foregroundActivity ?? ''}`;
@@ -59,7 +59,7 @@ function powerUnchanged(window: WindowState, known: PowerRead | undefined): know
 
 /** The window state and the power state at once (two adb reads overlapping); what emulator_get_status reports. */
 export async function readScreenCondition(
-  device: DeviceGateway,
+  device: Pick<DeviceGateway, 'getWindowState' | 'getWakefulness'>,
 ): Promise<{ window: WindowState; condition: ScreenCondition }> {
   const [window, wakefulness] = await together(device.getWindowState(), device.getWakefulness());
   lastPower.set(device, { wakefulness, focus: focusOf(window) });

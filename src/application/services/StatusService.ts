@@ -1,6 +1,7 @@
 import type { AutomationEndpointStatus } from '../../domain/automationEndpoint.js';
 import { checkAppiumUrl } from '../../domain/guards.js';
-import type { AutomationGateway, DeviceGateway } from '../../domain/ports.js';
+import type { AutomationGateway } from '../../domain/ports.js';
+import type { DeviceReads } from '../ownership/DeviceAccess.js';
 import type { Ceilings } from '../time/Ceilings.js';
 import type { DeviceBinding } from '../devices/DeviceBinding.js';
 import type { AllowedDevice } from '../devices/DeviceResolver.js';
@@ -59,7 +60,7 @@ export class StatusService {
    * `{awake, locked}`, or null when the device could not say (its `dumpsys` failed): the
    * status is the diagnostic call, so a screen it cannot read does not make it fail.
    */
-  private async screen(device: DeviceGateway): Promise<{ awake: boolean; locked: boolean } | null> {
+  private async screen(device: DeviceReads): Promise<{ awake: boolean; locked: boolean } | null> {
     try {
       const { condition } = await readScreenCondition(device);
       return { awake: condition.awake, locked: condition.locked };
@@ -87,10 +88,11 @@ export class StatusService {
         },
       };
     }
-    return binding.access.exclusive(context, 'appium', async (device) => {
+    // Beside any owner (this process's or another's): only read-only adb and Appium's /status, so
+    // the status answers while another client holds the device, and `held_by` says who and until when.
+    return binding.access.beside(context, 'appium', async (device) => {
       // First whether the device is there and booted (a clear remedy when not), then the rest at once.
       await device.getState();
-      // The list inside the gate: this device's own properties are read while this call owns it.
       const [android_version, model, screen, endpoint, listed] = await together(
         device.getAndroidVersion(),
         device.getModel(),

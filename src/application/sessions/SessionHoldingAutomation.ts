@@ -21,6 +21,9 @@ export const SESSION_CLOSE_HOLD_LIMIT_MS = 15_000;
  * given back when the session's close settles.
  */
 export class SessionHoldingAutomation implements AutomationGateway {
+  /** The holds of the sessions that live (or are still closing), to give back at once when the device went away. */
+  private readonly held = new Set<() => void>();
+
   constructor(
     private readonly inner: AutomationGateway,
     private readonly lock: DeviceLock,
@@ -37,8 +40,37 @@ export class SessionHoldingAutomation implements AutomationGateway {
     return this.inner.listSessionIds();
   }
 
+  /**
+   * The device went away (DeviceAccess): every session hold is given back now, while the sessions'
+   * closes go on behind. Waiting for them would keep the device from a restarted emulator and from
+   * every other process for as long as Appium takes to give up on a device that is not there.
+   */
+  /** Whether a session of this process holds the device (alive, or still closing). */
+  get holdsDevice(): boolean {
+    return this.held.size > 0;
+  }
+
+  releaseNow(): void {
+    const holds = [...this.held];
+    this.held.clear();
+    for (const release of holds) release();
+    if (holds.length > 0)
+      this.logger.info('the device went away; its Appium sessions no longer hold it', { holds: holds.length });
+  }
+
   async openSession(options: SessionOptions): Promise<AutomationSession> {
-    const release = this.lock.hold({ tool: 'an Appium session', operationId: 'opening', kind: 'session' });
+    const once = this.lock.hold({
+      tool: 'an Appium session',
+      operationId: 'opening',
+      kind: 'session',
+      ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+      ...(options.onAsked ? { onAsked: options.onAsked } : {}),
+    });
+    const release = (): void => {
+      this.held.delete(release);
+      once();
+    };
+    this.held.add(release);
     let session: AutomationSession;
     try {
       session = await this.inner.openSession(options);

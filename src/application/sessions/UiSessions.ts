@@ -13,7 +13,7 @@ import type { WarmSession } from '../ownership/WarmSession.js';
 /** Length of the opaque id ui_session_open hands out (at least 24 characters: not guessable). */
 export const SESSION_ID_LENGTH = 32;
 
-type EndReason = 'closed' | 'expired' | 'timeout' | 'lost' | 'shutdown';
+type EndReason = 'closed' | 'expired' | 'timeout' | 'lost' | 'device_gone' | 'shutdown';
 
 interface LiveSession {
   readonly id: string;
@@ -35,6 +35,8 @@ const ENDED_MEMORY = 32;
 export class UiSessions {
   private live: LiveSession | null = null;
   private readonly ended = new Map<string, EndReason>();
+  /** The UI session voided because its Appium session was lost, until another opens: the device may be why. */
+  private lastLost: string | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -90,6 +92,7 @@ export class UiSessions {
     const id = this.random.token(SESSION_ID_LENGTH);
     const live: LiveSession = { id, session, lastUseMs: this.clock.monotonicMs(), inUse: 0, timer: null };
     this.live = live;
+    this.lastLost = null;
     this.arm(live);
     this.logger.info('UI session opened', { session: session.id });
     return { session_id: id, idle_timeout_seconds: Math.round(this.idleTimeoutMs / 1000) };
@@ -140,6 +143,24 @@ export class UiSessions {
     const live = this.live;
     if (!live) return this.warm.borrow(body);
     return { value: await this.borrowLive(live, body, false) };
+  }
+
+  /**
+   * The device went away (adb no longer lists it online: DeviceAccess asked): the UI session ends now
+   * and its next use is told why; its Appium session is closed behind. True when one was open.
+   */
+  deviceGone(): boolean {
+    const live = this.live;
+    if (live) {
+      this.void(live, 'device_gone');
+      return true;
+    }
+    // The call that found the device gone lost its Appium session first (voided as 'lost' in borrowLive).
+    const lost = this.lastLost;
+    this.lastLost = null;
+    if (lost === null || this.ended.get(lost) !== 'lost') return false;
+    this.ended.set(lost, 'device_gone');
+    return true;
   }
 
   /** On server shutdown: end the UI session and release its driver. */
@@ -207,6 +228,11 @@ export class UiSessions {
         return 'This UI session was closed because a call ran past the action ceiling; open a new one with ui_session_open.';
       case 'lost':
         return 'This UI session was closed because its Appium session ended (Appium or the driver stopped); open a new one with ui_session_open.';
+      case 'device_gone':
+        return (
+          'This UI session ended because its device went away (adb no longer listed it online); the device was given back at once. ' +
+          'Once the device is back (emulator_get_status or device_list shows it in state `device`), open a new UI session with ui_session_open.'
+        );
       case 'closed':
       case 'shutdown':
         return 'This UI session is closed; open a new one with ui_session_open, or call without session_id for a single action.';
@@ -236,8 +262,9 @@ export class UiSessions {
     this.closeInBackground(live);
   }
 
-  private void(live: LiveSession, reason: 'timeout' | 'lost'): void {
+  private void(live: LiveSession, reason: 'timeout' | 'lost' | 'device_gone'): void {
     this.end(live, reason);
+    if (reason === 'lost') this.lastLost = live.id;
     this.logger.warn('UI session voided', { session: live.session.id, reason });
     this.closeInBackground(live);
   }

@@ -50,7 +50,7 @@ export class Ceilings {
    * a warm session); the driver is told to wait longer than that (driverIdleTimeoutMs).
    * The server's wait for idle is kept inside one action ceiling (serverIdleWaitMs).
    */
-  async openSession(gateway: AutomationGateway, heldIdleMs: number): Promise<AutomationSession> {
+  async openSession(gateway: AutomationGateway, heldIdleMs: number, onAsked?: () => void): Promise<AutomationSession> {
     const seconds = Math.round(this.settings.connectTimeoutMs / 1000);
     const raw = await withDeadline(
       this.clock,
@@ -58,6 +58,8 @@ export class Ceilings {
       gateway.openSession({
         idleTimeoutMs: driverIdleTimeoutMs(heldIdleMs, this.settings.actionTimeoutMs),
         waitForIdleTimeoutMs: serverIdleWaitMs(this.settings.actionTimeoutMs),
+        leaseMs: heldIdleMs,
+        ...(onAsked ? { onAsked } : {}),
       }),
       `Appium did not create a session within ${seconds} s (ANDROID_MCP_CONNECT_TIMEOUT). ` +
         'Check that Appium runs with the UiAutomator2 driver and that the device is online, then retry.',

@@ -1,5 +1,5 @@
 import { factsFromProps, type DeviceFacts } from '../../domain/devices/identity.js';
-import type { DeviceDirectory, ListedDevice, Logger } from '../../domain/ports.js';
+import type { DeviceDirectory, DeviceHolder, ListedDevice, Logger } from '../../domain/ports.js';
 import { FileDeviceLock, systemProcessProbe } from '../lock/FileDeviceLock.js';
 import { ADB_COMMANDS } from './AdbDeviceGateway.js';
 import type { AdbRunner } from './AdbRunner.js';
@@ -57,7 +57,7 @@ export class AdbDeviceDirectory implements DeviceDirectory {
     return factsFromProps(serial, parsePropertyListing(result.stdout.toString('utf8')));
   }
 
-  holderOf(identityKey: string): { pid: number; tool: string; since: string } | null {
+  holderOf(identityKey: string): DeviceHolder | null {
     if (this.options.lockDirectory === null) return null;
     const lock = new FileDeviceLock({
       directory: this.options.lockDirectory,
@@ -67,6 +67,12 @@ export class AdbDeviceDirectory implements DeviceDirectory {
     const record = lock.peek();
     // A record whose process is gone is a stale lock: nobody holds the device.
     if (!record || !systemProcessProbe.isAlive(record.pid)) return null;
-    return { pid: record.pid, tool: record.activity.tool, since: record.activity.since };
+    return {
+      pid: record.pid,
+      tool: record.activity.tool,
+      kind: record.activity.kind === 'session' ? 'session' : 'operation',
+      since: record.activity.since,
+      until: record.activity.until ?? null,
+    };
   }
 }

@@ -22,6 +22,11 @@ export type RemoteFactory = (options: Record<string, unknown>) => Promise<Driver
 export interface WebdriverAutomationGatewayOptions {
   /** Without userinfo (config.ts takes it out): this URL appears in messages. */
   readonly url: string;
+  /**
+   * The harness started this Appium itself (no APPIUM_URL): when it stops answering, the next call
+   * starts it again (ManagedAppium, on a new port), so the remedy is to retry, not to start Appium.
+   */
+  readonly managed?: boolean;
   /** Sent as appium:udid; null in remote mode without ANDROID_UDID: the endpoint picks the device. */
   readonly udid: string | null;
   /** Remote mode: the Authorization header sent with every request; never logged. */
@@ -65,9 +70,18 @@ export class WebdriverAutomationGateway implements AutomationGateway {
         { cause },
       );
     }
+    if (this.options.managed === true) {
+      return new HarnessError(
+        'APPIUM_UNAVAILABLE',
+        `The harness's own Appium (at ${shownUrl(this.url)}) stopped answering during this call. ` +
+          'There is nothing to start: the harness starts its Appium again by itself at the next call (on a new port). Retry the call (a UI session it ran in has ended: open a new one with ui_session_open); ' +
+          'if this keeps happening, run with ANDROID_MCP_LOG_LEVEL=debug to see why Appium exits.',
+        { cause },
+      );
+    }
     return new HarnessError(
       'APPIUM_UNAVAILABLE',
-      `Appium does not answer at ${shownUrl(this.url)}. Start Appium so it answers at ${shownUrl(this.url)} (npx appium --address 127.0.0.1 --port ${port}, with the uiautomator2 driver installed), then retry.`,
+      `Appium does not answer at ${shownUrl(this.url)} (APPIUM_URL). Start Appium so it answers at ${shownUrl(this.url)} (npx appium --address 127.0.0.1 --port ${port}, with the uiautomator2 driver installed), then retry.`,
       { cause },
     );
   }

@@ -99,11 +99,24 @@ export class FileEvidenceStore implements EvidenceStore, EvidenceDirectory {
       () => undefined,
       (error: unknown) => {
         this.ready = null;
-        throw error;
+        throw blockedDirectory(error) ?? error;
       },
     );
     return this.ready;
   }
+}
+
+/**
+ * mkdir's EEXIST (the directory's own path is a file) or ENOTDIR (a file where a parent should be),
+ * as one ENOTDIR naming mkdir's code: EEXIST from the store means "that evidence name is taken"
+ * and the writer would try the next name, a thousand times, for a cause no name can fix.
+ */
+function blockedDirectory(error: unknown): Error | null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'EEXIST' && code !== 'ENOTDIR') return null;
+  return Object.assign(new Error(`a file stands where the evidence directory should be (mkdir: ${code})`), {
+    code: 'ENOTDIR',
+  });
 }
 
 function isNotFound(error: unknown): boolean {

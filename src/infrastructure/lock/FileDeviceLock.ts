@@ -12,7 +12,7 @@
  * - Released by the last hold of the process, and at process exit (synchronously).
  */
 import { randomBytes } from 'node:crypto';
-import { rmdirSync } from 'node:fs';
+import { existsSync, rmdirSync, writeFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import type { DeviceLock, DeviceLockActivity, Logger } from '../../domain/ports.js';
@@ -53,6 +53,8 @@ export interface FileDeviceLockOptions {
 }
 
 const ACQUIRE_ATTEMPTS = 4;
+/** How often a holder whose only hold is a kept session looks for another process's ask. */
+const ASK_POLL_MS = 500;
 
 interface Hold {
   readonly activity: DeviceLockActivity;
@@ -69,9 +71,13 @@ export class FileDeviceLock implements DeviceLock {
   private readonly holds = new Map<symbol, Hold>();
   /** The record this process wrote, while it owns the lock. */
   private owned: LockRecord | null = null;
+  /** `<lock>.ask`: another process wants the device; a holder that yields (the kept session) gives it up. */
+  private readonly askPath: string;
+  private askPoll: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly options: FileDeviceLockOptions) {
     this.path = join(options.directory, lockFileName(options.serial));
+    this.askPath = `${this.path}.ask`;
     this.pid = options.pid ?? process.pid;
     this.hostname = options.hostname ?? osHostname();
     this.probe = options.probe ?? systemProcessProbe;
@@ -106,17 +112,56 @@ export class FileDeviceLock implements DeviceLock {
       at_ms: atMs,
       holds: this.holds.size,
     });
+    this.watchForAsks();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.release(token);
+      this.watchForAsks();
     };
+  }
+
+  /** Polls for an ask while this process owns the lock with a hold that yields; stops otherwise. */
+  private watchForAsks(): void {
+    const wanted = this.owned !== null && [...this.holds.values()].some((hold) => hold.activity.onAsked);
+    if (wanted && this.askPoll === null) {
+      this.askPoll = setInterval(() => this.answerAsk(), ASK_POLL_MS);
+      this.askPoll.unref();
+    } else if (!wanted && this.askPoll !== null) {
+      clearInterval(this.askPoll);
+      this.askPoll = null;
+    }
+  }
+
+  /** Another process asked: the holds that yield give the device up, unless a call runs now (it asks again). */
+  private answerAsk(): void {
+    if (!existsSync(this.askPath)) return;
+    this.file.unlinkQuietly(this.askPath);
+    if (!this.yields()) return;
+    this.options.logger.info('another process asked for the device; giving up the kept session', { pid: this.pid });
+    for (const hold of [...this.holds.values()]) hold.activity.onAsked?.();
+  }
+
+  /** True when every hold gives way on request (only a kept session, no call running). */
+  private yields(): boolean {
+    const all = [...this.holds.values()];
+    return all.length > 0 && all.every((hold) => hold.activity.onAsked !== undefined);
+  }
+
+  /** Leaves the ask for the holder (exclusive create: many askers, one file). */
+  private ask(): void {
+    try {
+      writeFileSync(this.askPath, String(this.pid), { flag: 'wx', mode: 0o600 });
+    } catch {
+      // Already asked, or the directory refused it: the holder's lease still ends it.
+    }
   }
 
   /** Gives the lock back whatever holds remain (process exit). */
   releaseAll(): void {
     this.holds.clear();
+    this.watchForAsks();
     this.removeIfOurs();
     for (const directory of this.options.removeWhenEmpty ?? []) {
       try {
@@ -159,6 +204,8 @@ export class FileDeviceLock implements DeviceLock {
       const record = this.recordFor(first, this.now());
       if (this.file.createExclusive(record)) {
         this.owned = record;
+        // An ask left for the previous holder is not meant for us.
+        this.file.unlinkQuietly(this.askPath);
         return this.now();
       }
       const reading = this.file.read();
@@ -168,7 +215,10 @@ export class FileDeviceLock implements DeviceLock {
         { pid: this.pid, hostname: this.hostname, ownedNonce: this.owned?.nonce },
         this.probe,
       );
-      if (stale === null) throw busy(reading.kind === 'record' ? reading.record : null, this.now());
+      if (stale === null) {
+        if (reading.kind === 'record' && reading.record.activity.yields === true) this.ask();
+        throw busy(reading.kind === 'record' ? reading.record : null, this.now());
+      }
       this.options.logger.warn('taking over a stale device lock', {
         reason: stale,
         holder_pid: reading.kind === 'record' ? reading.record.pid : null,
@@ -184,15 +234,7 @@ export class FileDeviceLock implements DeviceLock {
     const owned = this.owned;
     const current = this.describedHold();
     if (!owned || !current) return;
-    const record: LockRecord = {
-      ...owned,
-      activity: {
-        tool: current.activity.tool,
-        operation_id: current.activity.operationId,
-        kind: current.activity.kind,
-        since: new Date(current.sinceMs).toISOString(),
-      },
-    };
+    const record: LockRecord = { ...owned, activity: this.activityOf(current, this.now()) };
     if (this.file.replace(record)) this.owned = record;
   }
 
@@ -227,12 +269,20 @@ export class FileDeviceLock implements DeviceLock {
       nonce: randomBytes(12).toString('hex'),
       process_start: this.probe.startTime(this.pid),
       acquired_at: new Date(nowMs).toISOString(),
-      activity: {
-        tool: hold.activity.tool,
-        operation_id: hold.activity.operationId,
-        kind: hold.activity.kind,
-        since: new Date(hold.sinceMs).toISOString(),
-      },
+      activity: this.activityOf(hold, nowMs),
+    };
+  }
+
+  /** The record's account of a hold; a session's `until` counts its lease from now, the last change. */
+  private activityOf(hold: Hold, nowMs: number): LockRecord['activity'] {
+    const { leaseMs } = hold.activity;
+    return {
+      tool: hold.activity.tool,
+      operation_id: hold.activity.operationId,
+      kind: hold.activity.kind,
+      since: new Date(hold.sinceMs).toISOString(),
+      until: hold.activity.kind === 'session' && leaseMs !== undefined ? new Date(nowMs + leaseMs).toISOString() : null,
+      yields: this.yields() || (this.holds.size === 0 && hold.activity.onAsked !== undefined),
     };
   }
 }

@@ -19,6 +19,13 @@ export interface LockRecord {
     readonly operation_id: string;
     readonly kind: DeviceLockActivity['kind'];
     readonly since: string;
+    /**
+     * A session hold: when its lease runs out if nothing uses it again (ISO), written at every change
+     * of the record, which every use makes (each runs as an operation hold). Absent in older records.
+     */
+    readonly until?: string | null;
+    /** Only a kept session holds it, which gives the device up when another process asks (`<lock>.ask`). */
+    readonly yields?: boolean;
   };
 }
 
@@ -56,11 +63,21 @@ export function busy(record: LockRecord | null, nowMs: number): HarnessError {
     record.activity.kind === 'session'
       ? `keeps an Appium session open on it (an open UI session, the session kept after an action without one, or a session still closing) since ${seconds} s`
       : `is running ${cut(record.activity.tool, 40)} (operation ${cut(record.activity.operation_id, 64)}) for ${seconds} s`;
+  const until = record.activity.until ? Date.parse(record.activity.until) : Number.NaN;
+  const lease = Number.isFinite(until)
+    ? ` It lasts ${Math.max(0, Math.ceil((until - nowMs) / 1000))} s more unless that client uses it again (emulator_get_status shows \`held_by\`).`
+    : '';
+  if (record.activity.yields === true) {
+    return new HarnessError(
+      'EMULATOR_BUSY',
+      `The device is busy: ${who} keeps the session left after a single action on it (since ${seconds} s), and has just been asked to give the device up; it does within about a second. Retry in a few seconds (ANDROID_MCP_WARM_SESSION_TIMEOUT sets how long that session is kept; 0 keeps none).`,
+    );
+  }
   const next =
     record.activity.kind === 'session'
       ? 'There is no queue: retry when that client has closed its UI session (ui_session_close) or let it expire; a session kept after a single action is closed after ANDROID_MCP_WARM_SESSION_TIMEOUT seconds without use (30 by default).'
       : 'There is no queue: retry when that call has answered.';
-  return new HarnessError('EMULATOR_BUSY', `The device is busy: ${who} ${what}. ${next}`);
+  return new HarnessError('EMULATOR_BUSY', `The device is busy: ${who} ${what}.${lease} ${next}`);
 }
 
 /** Cuts a value read from a file another process wrote, keeping it printable. */

@@ -23,6 +23,7 @@ import { viewerHtml } from '../../trace/viewer.js';
 import type { HttpRoute } from '../../transports/http/HttpServer.js';
 import { STATUS_BY_ERROR_CODE } from '../httpStatus.js';
 import { BodyTooLarge, readBody } from '../../transports/http/readBody.js';
+import { describeJsonPath, pathPastDepth, tooDeepMessage } from '../../transports/jsonDepth.js';
 import { methodNotAllowed, sendJson } from '../sendJson.js';
 import { TASK_ID_PATTERN, TASK_PATH, TASK_PREFIX, TASK_REQUEST_KEYS } from './taskSchemas.js';
 
@@ -87,6 +88,9 @@ async function bodyOf(req: IncomingMessage, maxBodyBytes: number): Promise<Recor
   } catch {
     throw invalid('the body is not JSON');
   }
+  // Before the flow check, the trace or anything else recursive sees it (jsonDepth.ts).
+  const deep = pathPastDepth(parsed);
+  if (deep) throw invalid(tooDeepMessage(describeJsonPath(deep, 'the body')).replace(/\.$/, ''));
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     throw invalid('the body is not a JSON object');
   return parsed as Record<string, unknown>;

@@ -206,8 +206,8 @@ export class HarnessHttpServer {
     this.count(refusal.status);
     this.options.logger.info('HTTP request refused', {
       status: refusal.status,
-      method: req?.method ?? '',
-      path: (req?.url ?? '').slice(0, 64),
+      method: (req?.method ?? '').slice(0, 16),
+      ...(req ? loggedTarget(req, this.routeOf(req) !== undefined) : {}),
     });
     const body = jsonRpc
       ? JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: refusal.message } })
@@ -224,6 +224,26 @@ export class HarnessHttpServer {
     if (draining) discardBody(req, answer);
     else answer();
   }
+}
+
+/**
+ * What the log says of a request's target: the route it names (its first path segment, when a route
+ * matches: one of a fixed few), never the rest of the path nor anything of the query, whose values
+ * (`?token=`, `?access_token=`, `?sig=`) and even names may be credentials a client put in the URL.
+ * Only how many query parameters there were and how long the target was, to tell requests apart.
+ */
+export function loggedTarget(
+  req: IncomingMessage,
+  routed: boolean,
+): { route: string; query_params: number; target_length: number } {
+  const raw = req.url ?? '';
+  const url = URL.parse(raw, 'http://localhost');
+  const first = /^\/[^/]*/.exec(url?.pathname ?? '')?.[0] ?? '/';
+  return {
+    route: routed ? first.slice(0, 32) : '(no route)',
+    query_params: url ? [...url.searchParams.keys()].length : 0,
+    target_length: raw.length,
+  };
 }
 
 /** How much of a refused request's body is discarded, and for how long, before its socket is cut. */

@@ -12,6 +12,7 @@ import type { Logger } from '../../domain/ports.js';
 import type { HarnessMcpServer } from '../../mcp/HarnessMcpServer.js';
 import { sdkServerFor } from '../sdkServer.js';
 import type { HttpRoute } from './HttpServer.js';
+import { depthRefusal, type DepthRefusal } from '../jsonRpcDepth.js';
 import { readBody } from './readBody.js';
 
 export const MCP_PATH = '/mcp';
@@ -48,6 +49,9 @@ export function mcpRoute(harness: HarnessMcpServer, logger: Logger, maxBodyBytes
       } catch {
         return notJson(res);
       }
+      // Before the SDK, which re-serialises the parsed body: past the depth bound that overflows the stack.
+      const deep = depthRefusal(parsed);
+      if (deep) return tooDeep(res, deep);
       return node(req, res, parsed);
     },
     close: () => handler.close(),
@@ -60,6 +64,17 @@ function notJson(res: ServerResponse): void {
     jsonrpc: '2.0',
     id: null,
     error: { code: -32700, message: 'Parse error: the request body is not valid JSON' },
+  });
+  res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** A message past the depth bound: 400 with the JSON-RPC refusal, by id when one could be read. */
+function tooDeep(res: ServerResponse, refusal: DepthRefusal): void {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    ...(refusal.id === undefined ? {} : { id: refusal.id }),
+    error: { code: refusal.code, message: refusal.message },
   });
   res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);

@@ -12,6 +12,8 @@
  *   optional for exactly this case and refuses JSON-RPC 2.0's `id: null`;
  * - a line longer than `maxLineBytes` is skipped up to its newline, answered with -32700, and
  *   reading goes on: one oversized frame does not end the session;
+ * - a message nesting deeper than MAX_JSON_DEPTH (jsonDepth.ts) gets `-32602` (inside params) or
+ *   `-32600`, with its id, before the SDK or a tool sees it;
  * - blank lines are ignored.
  * Everything written to stdout is a JSON-RPC message; nothing else ever is.
  */
@@ -21,11 +23,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
   JSONRPCMessageSchema,
-  RequestIdSchema,
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { sdkErrorPrefix } from '../../mcp/protocolError.js';
+import { depthRefusal, readableRequestId } from '../jsonRpcDepth.js';
 
 /** Far above any legitimate client frame (the largest tool argument is 512 characters of text). */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -133,6 +135,13 @@ export class StdioJsonRpcTransport implements Transport {
       this.reply(undefined, ErrorCode.ParseError, 'Parse error: the line is not valid JSON.');
       return;
     }
+    // Before the schema, the SDK and the tools: past the bound, anything recursive overflows the stack.
+    const deep = depthRefusal(value);
+    if (deep) {
+      if (deep.isResponse) this.onerror?.(new Error('Ignored a JSON-RPC response from the client nested too deep.'));
+      else this.reply(deep.id, deep.code, deep.message);
+      return;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) {
       try {
@@ -216,13 +225,6 @@ function withoutSdkPrefix(message: JSONRPCMessage): JSONRPCMessage {
   const prefix = sdkErrorPrefix(message.error.code);
   if (!message.error.message.startsWith(prefix)) return message;
   return { ...message, error: { ...message.error, message: message.error.message.slice(prefix.length) } };
-}
-
-/** The id of a would-be request that is not a response, when it is a string or an integer. */
-function readableRequestId(value: unknown): RequestId | undefined {
-  if (!isObject(value) || 'result' in value || 'error' in value) return undefined;
-  const parsed = RequestIdSchema.safeParse(value.id);
-  return parsed.success ? parsed.data : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -23,13 +23,15 @@ describe('UI sessions', () => {
     expect(h.automation.open.size).toBe(1);
     // A 60 s lease under a 90 s action ceiling: Appium waits for the longer, plus 30 s; the server
     // keeps its 10 s wait for idle (it fits in the ceiling with its 10 s wait for the root).
-    expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 }]);
+    expect(h.automation.openOptions).toEqual([
+      { idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000, leaseMs: 60_000 },
+    ]);
   });
 
   it("under a short action ceiling the server's wait for idle shrinks, so idle + root wait stay inside it", async () => {
     const h = buildHarness({ actionTimeoutMs: 20_000 });
     expect((await h.envelope('ui_session_open')).ok).toBe(true);
-    expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 90_000, waitForIdleTimeoutMs: 5_000 }]);
+    expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 90_000, waitForIdleTimeoutMs: 5_000, leaseMs: 60_000 }]);
   });
 
   it('refuses a second flow with EMULATOR_BUSY', async () => {

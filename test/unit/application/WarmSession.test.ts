@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HarnessError } from '../../../src/domain/errors.js';
 import { buildLocator } from '../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../src/domain/validation.js';
@@ -38,7 +38,9 @@ describe('the session kept after an action without session_id', () => {
     expect(h.automation.sessions).toHaveLength(1);
     expect(openIds(h.automation)).toEqual(['s1']);
     // max(30 s lease, 90 s ceiling) + 30 s: Appium never drops it while the harness keeps it.
-    expect(h.automation.openOptions).toEqual([{ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 }]);
+    expect(h.automation.openOptions).toEqual([
+      { idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000, leaseMs: 30_000, onAsked: expect.any(Function) },
+    ]);
   });
 
   it('closes on its idle timer, counted from the end of the last action, even if nobody calls', async () => {
@@ -166,7 +168,11 @@ describe('the session kept after an action without session_id', () => {
       ['s2', false],
     ]);
     expect(h.automation.log.indexOf('s1:close')).toBeLessThan(h.automation.log.lastIndexOf('openSession'));
-    expect(h.automation.openOptions[1]).toEqual({ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 });
+    expect(h.automation.openOptions[1]).toEqual({
+      idleTimeoutMs: 120_000,
+      waitForIdleTimeoutMs: 10_000,
+      leaseMs: 60_000,
+    });
   });
 
   it('is closed at shutdown', async () => {
@@ -182,7 +188,12 @@ describe('the session kept after an action without session_id', () => {
     expect(openIds(h.automation)).toEqual([]);
     await h.envelope('ui_tap', { selector: SELECTOR });
     expect(h.automation.sessions).toHaveLength(2);
-    expect(h.automation.openOptions[0]).toEqual({ idleTimeoutMs: 120_000, waitForIdleTimeoutMs: 10_000 });
+    expect(h.automation.openOptions[0]).toEqual({
+      idleTimeoutMs: 120_000,
+      waitForIdleTimeoutMs: 10_000,
+      leaseMs: 0,
+      onAsked: expect.any(Function),
+    });
   });
 });
 
@@ -207,12 +218,29 @@ describe('the warm session and the cross-process device lock', () => {
     const busy = await b.call('ui_get_tree');
     expect(busy.error?.code).toBe('EMULATOR_BUSY');
     expect(busy.error?.message).toContain('pid 2001');
-    expect(busy.error?.message).toMatch(/Appium session/);
+    expect(busy.error?.message).toMatch(
+      /keeps the session left after a single action on it .*has just been asked to give the device up/,
+    );
     expect(busy.error?.message).toMatch(/ANDROID_MCP_WARM_SESSION_TIMEOUT/);
     // The lease runs out in process a: its timer closes the session and the lock is released.
     await a.clock.advance(LEASE_MS);
     expect([...automation.open.keys()]).toEqual([]);
     expect((await b.call('ui_get_tree')).ok).toBe(true);
+  });
+
+  it('gives the device up when another process asks, long before the lease ends', async () => {
+    const directory = join(mkdtempSync(join(tmpdir(), 'amh-warm-')), 'locks');
+    dirs.push(directory);
+    const device = new FakeDevice();
+    const automation = new FakeAutomation();
+    automation.elements.set(locatorOf(SELECTOR), 'Calendar');
+    const a = server(2201, directory, device, automation);
+    const b = server(2202, directory, device, automation);
+    expect((await a.call('ui_tap', { selector: SELECTOR })).ok).toBe(true);
+    expect((await b.call('ui_tap', { selector: SELECTOR })).error?.code).toBe('EMULATOR_BUSY');
+    // a's clock stands still: no lease runs out; only the ask ends the kept session.
+    await vi.waitFor(() => expect([...automation.open.keys()]).toEqual([]), { timeout: 5_000 });
+    expect((await b.call('ui_tap', { selector: SELECTOR })).ok).toBe(true);
   });
 
   it('gives the device back when a driver error ends it', async () => {

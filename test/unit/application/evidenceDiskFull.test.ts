@@ -53,3 +53,36 @@ describe('evidence when the disk fills or turns read-only mid-write', () => {
     });
   }
 });
+
+describe('evidence when a file stands where the directory should be', () => {
+  for (const [where, sub] of [
+    ['the directory itself is a file (mkdir: EEXIST)', ''],
+    ['a parent of the directory is a file (mkdir: ENOTDIR)', 'inside'],
+  ] as const) {
+    it(`${where}: EVIDENCE_WRITE_FAILED naming the cause and the fix at once, not a thousand name retries`, async () => {
+      const scratch = mkdtempSync(join(tmpdir(), 'amh-blocked-'));
+      dirs.push(scratch);
+      const file = join(scratch, 'artifacts');
+      await fs.writeFile(file, 'not a directory');
+      const open = vi.spyOn(fs, 'open');
+      const writer = new EvidenceWriter(
+        new FileEvidenceStore(sub === '' ? file : join(file, sub)),
+        new PngImageTools(),
+        new FakeClock(),
+        new RecordingLogger(),
+      );
+      const error = await writer.write('screen', makePng(40, 80)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(HarnessError);
+      expect((error as HarnessError).code).toBe('EVIDENCE_WRITE_FAILED');
+      expect((error as HarnessError).message).toMatch(/\(ENOTDIR\)/);
+      expect((error as HarnessError).message).toMatch(/EEXIST or ENOTDIR/);
+      expect((error as HarnessError).message).toMatch(
+        /move that file away, or point ANDROID_MCP_ARTIFACTS_DIR at a directory/,
+      );
+      expect((error as HarnessError).message).not.toMatch(/many attempts/);
+      expect((error as HarnessError).message).not.toContain(scratch);
+      // Nothing was opened: the directory failed first, and no second name was tried.
+      expect(open).not.toHaveBeenCalled();
+    });
+  }
+});

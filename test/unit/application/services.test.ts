@@ -16,13 +16,14 @@ function offer(h: TestHarness, selector: Record<string, unknown>, label: string)
 }
 
 /** Starts a call that holds the gate until the test lets the device answer. */
+/** A call that holds the gate until released (emulator_get_status no longer takes it: it runs beside any owner). */
 function holdGate(h: TestHarness): { pending: Promise<unknown>; release: () => void } {
-  h.device.hang.add('getState');
-  const pending = h.call('emulator_get_status');
+  h.device.hang.add('listPackages');
+  const pending = h.call('app_list_installed');
   return {
     pending,
     release: () => {
-      h.device.hang.delete('getState');
+      h.device.hang.delete('listPackages');
     },
   };
 }
@@ -69,9 +70,20 @@ describe('validation comes before the gate and the session checks', () => {
     const started = h.clock.monotonicMs();
     const envelope = envelopeOf(await h.call('ui_get_tree'));
     expect(envelope.error?.code).toBe('EMULATOR_BUSY');
-    expect(envelope.error?.message).toContain('emulator_get_status');
+    expect(envelope.error?.message).toContain('app_list_installed');
     expect(h.clock.monotonicMs()).toBe(started);
-    expect(h.device.calls).toEqual(['getState']);
+    expect(h.device.calls).toEqual(['listPackages']);
+  });
+
+  it('emulator_get_status answers while another call holds the device, beside it', async () => {
+    const h = buildHarness();
+    const held = holdGate(h);
+    await new Promise((r) => setImmediate(r));
+    expect(h.container.gate.isHeld).toBe(true);
+    const envelope = envelopeOf(await h.call('emulator_get_status'));
+    expect(envelope.error, JSON.stringify(envelope.error)).toBeNull();
+    expect(h.container.gate.isHeld).toBe(true);
+    held.release();
   });
 
   it('two simultaneous calls never share the device', async () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeviceGate } from '../../../src/application/ownership/DeviceGate.js';
 import { HarnessError } from '../../../src/domain/errors.js';
 import {
@@ -104,6 +104,54 @@ describe('FileDeviceLock', () => {
     session();
     expect(existsSync(lock.path)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a session hold's record says until when its lease lasts, counted from the last change", () => {
+    const dir = lockDir();
+    let now = Date.parse('2026-12-07T10:00:00.000Z');
+    const a = lockAs(1001, dir, { now: () => now });
+    const op = a.hold({ tool: 'ui_session_open', operationId: 'op-1', kind: 'operation' });
+    a.hold({ tool: 'an Appium session', operationId: 'opening', kind: 'session', leaseMs: 60_000 });
+    expect(a.peek()?.activity.until).toBeNull();
+    now += 5_000;
+    op();
+    expect(a.peek()?.activity).toMatchObject({ kind: 'session', until: '2026-12-07T10:01:05.000Z', yields: false });
+    expect(
+      busyError(() =>
+        lockAs(1002, dir, { now: () => now }).hold({ tool: 'ui_tap', operationId: 'x', kind: 'operation' }),
+      ).message,
+    ).toMatch(/It lasts 60 s more unless that client uses it again/);
+  });
+
+  it('a kept session gives the device up when another process asks: the asker is told, the holder called back', async () => {
+    const dir = lockDir();
+    const a = lockAs(1001, dir);
+    const asked: string[] = [];
+    const op = a.hold({ tool: 'ui_tap', operationId: 'op-1', kind: 'operation' });
+    const kept = a.hold({
+      tool: 'an Appium session',
+      operationId: 'opening',
+      kind: 'session',
+      leaseMs: 30_000,
+      onAsked: () => asked.push('asked'),
+    });
+    // While a call runs, nothing yields: the ordinary refusal, no ask left.
+    const during = busyError(() => lockAs(1002, dir).hold({ tool: 'ui_tap', operationId: 'x', kind: 'operation' }));
+    expect(during.message).not.toMatch(/asked to give the device up/);
+    expect(existsSync(`${a.path}.ask`)).toBe(false);
+    op();
+    expect(a.peek()?.activity.yields).toBe(true);
+    const refused = busyError(() => lockAs(1002, dir).hold({ tool: 'ui_tap', operationId: 'y', kind: 'operation' }));
+    expect(refused.message).toMatch(/has just been asked to give the device up/);
+    expect(existsSync(`${a.path}.ask`)).toBe(true);
+    await vi.waitFor(() => expect(asked).toEqual(['asked']), { timeout: 5_000 });
+    expect(existsSync(`${a.path}.ask`)).toBe(false);
+    // The kept session closes (WarmSession), its hold goes, and the asker takes the device.
+    kept();
+    const b = lockAs(1002, dir);
+    const release = b.hold({ tool: 'ui_tap', operationId: 'z', kind: 'operation' });
+    expect(b.peek()?.pid).toBe(1002);
+    release();
   });
 
   it('release functions are idempotent: a late second call cannot free a later hold', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceDirectory, ListedDevice } from '../../../../src/domain/ports.js';
+import type { DeviceDirectory, DeviceHolder, ListedDevice } from '../../../../src/domain/ports.js';
 import { serialIdentity, type DeviceFacts } from '../../../../src/domain/devices/identity.js';
 import { isPlainSerial, parseDevicesList } from '../../../../src/infrastructure/adb/AdbDeviceDirectory.js';
 import { buildHarness } from '../../../support/fakes/harness.js';
@@ -55,9 +55,11 @@ class FakeDirectory implements DeviceDirectory {
       model: serial === 'emulator-5554' ? 'sdk gphone64 x86_64' : null,
     });
   }
-  holderOf(identityKey: string): { pid: number; tool: string; since: string } | null {
+  holderOf(identityKey: string): DeviceHolder | null {
     // Keyed by the device's identity, not its serial.
-    return identityKey === 'avd:Pixel_8' ? { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' } : null;
+    return identityKey === 'avd:Pixel_8'
+      ? { pid: 4242, tool: 'ui_tap', kind: 'operation', since: '2026-12-01T20:00:00.000Z', until: null }
+      : null;
   }
 }
 
@@ -104,7 +106,7 @@ describe('device_list (toolset device)', () => {
           avd_name: 'Pixel_8',
           android_version: '14',
           model: null,
-          held_by: { pid: 4242, tool: 'ui_tap', since: '2026-12-01T20:00:00.000Z' },
+          held_by: { pid: 4242, tool: 'ui_tap', kind: 'operation', since: '2026-12-01T20:00:00.000Z', until: null },
         },
         {
           serial: '127.0.0.1:5555',
