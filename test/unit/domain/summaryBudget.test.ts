@@ -66,7 +66,7 @@ describe('the summary cut to its share of the answer budget', () => {
     const findings: LayoutFinding[] = [
       { issue: 'touch_target_too_small', actions: [0, 5, 30], minimum_px: 126 },
       { issue: 'under_status_bar', actions: [31, 32] },
-      { issue: 'off_screen', label: 'Offline' },
+      { issue: 'off_screen', label: 'Offline', size_px: [200, 48] },
     ];
     const summary = summaryOf(5, 40, findings);
     const counts = { texts: 5, actions: 40, layout_findings: 6 };
@@ -84,7 +84,7 @@ describe('the summary cut to its share of the answer budget', () => {
     }
     expect(fitSummaryToBudget(summary, frame + 6 * perAction).layout_findings).toEqual([
       { issue: 'touch_target_too_small', actions: [0, 5], minimum_px: 126 },
-      { issue: 'off_screen', label: 'Offline' },
+      { issue: 'off_screen', label: 'Offline', size_px: [200, 48] },
     ]);
     // The counts are those before the cut: findings count each action once, a single finding once.
     expect(fitSummaryToBudget(summary, frame + 6 * perAction).counts).toEqual(counts);
