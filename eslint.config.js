@@ -8,7 +8,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  globalIgnores(['node_modules/', 'dist/', 'artifacts/', 'coverage/', 'bench/results/', '.appium-logs/', '.stryker-tmp/', 'reports/']),
+  globalIgnores([
+    'node_modules/',
+    'dist/',
+    'artifacts/',
+    'coverage/',
+    'bench/results/',
+    '.appium-logs/',
+    '.stryker-tmp/',
+    'reports/',
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {

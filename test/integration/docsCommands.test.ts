@@ -110,8 +110,8 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
     'hours of mutation testing on two cores: its own scheduled workflow (.github/workflows/mutation.yml) runs it',
   ],
   [
-    /^npm run fixtures:fetch\b/,
-    'fetches from GitHub, which this machine does not reach: the GitHub workflow runs it; sharedFixtures.test.ts fetches from local repositories',
+    /^npm run fixtures:fetch\b|^TSX_DISABLE_CACHE=1 node --import tsx scripts\/conformance\/build-corpus\.ts /,
+    'fetches from GitHub, which this machine does not reach: the GitHub workflow runs both; sharedFixtures.test.ts fetches from local repositories',
   ],
   [
     /^npm install -g \.\/android-mcp-harness|^npx -y \.\/android-mcp-harness/,
