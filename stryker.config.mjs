@@ -22,6 +22,8 @@ export default {
   // Room for a loaded runner: a mutant that only makes a test slow is not counted as killed.
   timeoutMS: 20_000,
   timeoutFactor: 2,
+  // The first run of the unit tier under coverage takes minutes on a loaded 2-core runner.
+  dryRunTimeoutMinutes: 30,
   mutate: [
     // The domain: model, selectors, refs, summary, errors, validation, sanitising, artifact ids.
     'src/domain/**/*.ts',
