@@ -16,6 +16,8 @@ export default defineConfig(
     'coverage/',
     'bench/results/',
     '.appium-logs/',
+    '.stryker-tmp/',
+    'reports/',
   ]),
   js.configs.recommended,
   tseslint.configs.recommended,

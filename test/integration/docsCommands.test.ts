@@ -108,6 +108,14 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
   [/^npm run (soak|bench|verify:real)\b/, 'long runs, or a real emulator (verify:real); not part of CI'],
   [/^npm run conformance\b/, 'conformance.test.ts replays the same corpus in CI (it needs ../shared/uia2-exchanges)'],
   [
+    /^npm run mutate\b/,
+    'hours of mutation testing on two cores: its own scheduled workflow (.github/workflows/mutation.yml) runs it',
+  ],
+  [
+    /^npm run fixtures:fetch\b|^TSX_DISABLE_CACHE=1 node --import tsx scripts\/conformance\/build-corpus\.ts /,
+    'fetches from GitHub, which this machine does not reach: the GitHub workflow runs both; sharedFixtures.test.ts fetches from local repositories',
+  ],
+  [
     /^npm install -g \.\/android-mcp-harness|^npx -y \.\/android-mcp-harness/,
     'package.test.ts packs the tarball, installs it and runs its bin (doctor and MCP over stdio)',
   ],

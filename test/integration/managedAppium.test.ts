@@ -113,6 +113,7 @@ describe('ManagedAppium', () => {
     expect(await answersStatus(url)).toBe(true);
 
     parent.kill('SIGKILL');
+    // Real clock (separate processes): gone once the parent dies, where an orphan would live on; 10 s is the wait's own bound.
     const tookMs = await waitGone(pid, 10_000);
     expect(tookMs).toBeLessThan(10_000);
     expect(await answersStatus(url, 500)).toBe(false);

@@ -103,6 +103,8 @@ describeOnVirtualDevice('waits for idle and a killed dump, in the virtual device
       await driver.updateSettings({ waitForIdleTimeout: 500 });
       const short = await timed(() => driver.getPageSource());
       expect(short.ms).toBeGreaterThanOrEqual(500);
+      // Real clock (the UiAutomator2 server runs in the device process): the 500 ms setting, not the 10 s
+      // default; 5 s is half that default, room for a loaded runner that still tells the two apart.
       expect(short.ms).toBeLessThan(5_000);
     });
 
@@ -117,6 +119,7 @@ describeOnVirtualDevice('waits for idle and a killed dump, in the virtual device
       expect(tree.envelope.ok, JSON.stringify(tree.envelope.error)).toBe(true);
       expect(JSON.stringify(tree.envelope.data)).toContain('Apps');
       expect(tree.elapsedMs).toBeGreaterThanOrEqual(HARNESS_IDLE_WAIT_MS);
+      // Real clock: the harness's 1 s idle wait, not the server's 10 s default; 8 s is margin for a loaded runner.
       expect(tree.elapsedMs).toBeLessThan(8_000);
       const waits = logSince(since, 'uia2').filter((d) => /waiting up to \d+ ms for the device to idle/.test(d));
       expect(waits).toEqual([`source: waiting up to ${HARNESS_IDLE_WAIT_MS} ms for the device to idle`]);
@@ -156,6 +159,7 @@ describeOnVirtualDevice('waits for idle and a killed dump, in the virtual device
       expect(tree.envelope.error?.message).toMatch(/Wait a few seconds and retry/);
       // The idle wait (1 s) and the root wait (10 s), inside the 16 s ceiling: not OPERATION_TIMEOUT.
       expect(tree.elapsedMs).toBeGreaterThanOrEqual(11_000);
+      // Real clock: under the ceiling means the root wait's own refusal, not the harness's timeout (5 s margin).
       expect(tree.elapsedMs).toBeLessThan(ACTION_TIMEOUT_S * 1000);
       expect(logSince(since, 'uia2').filter((d) => /no root AccessibilityNodeInfo/.test(d))).toHaveLength(1);
 
@@ -191,6 +195,7 @@ describeOnVirtualDevice('waits for idle and a killed dump, in the virtual device
       /never became idle[\s\S]*Pause the animation or video, or read the tree through a UI session/,
     );
     expect(tree.elapsedMs).toBeGreaterThanOrEqual(10_000);
+    // Real clock: one dump's 10 s idle wait, no retry (a second would pass the ceiling); 6 s of margin.
     expect(tree.elapsedMs).toBeLessThan(ACTION_TIMEOUT_S * 1000);
     expect(logSince(since, 'shell').filter((c) => c.startsWith('exec: uiautomator dump'))).toHaveLength(1);
   }, 90_000);

@@ -158,6 +158,8 @@ describeWithAdb('real-device quirks, in the virtual device and in the harness', 
       expect(tree.envelope.error?.code).toBe('UI_TREE_UNAVAILABLE');
       expect(tree.envelope.error?.message).toMatch(/another automation client holds UiAutomation/);
       expect(tree.envelope.error?.message).toMatch(/UiAutomator2\/Appium session or another testing tool/);
+      // Real clock (the harness runs in its own process): refused on the first dump's error, not after a retry
+      // loop or the 16 s ceiling; 5 s is that dump's round trip with room for a loaded 2-core runner.
       expect(tree.elapsedMs).toBeLessThan(5_000);
     } finally {
       other.abort();
@@ -609,6 +611,8 @@ esac`,
       data: { opened_package: 'com.example.notes', foreground_package: 'com.example.notes' },
     });
     expect(open.elapsedMs).toBeGreaterThanOrEqual(2_900);
+    // Real clock (harness and device in their own processes): answered once the 3 s launch shows content,
+    // not at the 6 s give-up; the 3 s between them is the margin for a loaded runner.
     expect(open.elapsedMs).toBeLessThan(6_000);
   }, 30_000);
 
@@ -623,6 +627,8 @@ esac`,
     );
     expect(open.envelope.evidence?.artifact_id).toMatch(/-failure-app-open\.png$/);
     expect(open.elapsedMs).toBeGreaterThanOrEqual(5_500);
+    // Real clock: it gives up at its own 6 s, before the 8 s launch would have shown content; 9 s leaves 3 s
+    // for the failure screenshot and a loaded runner, and still tells a wait for the launch apart.
     expect(open.elapsedMs).toBeLessThan(9_000);
   }, 30_000);
 

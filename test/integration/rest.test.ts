@@ -332,6 +332,8 @@ describeWithAdb('the REST mirror beside /mcp', () => {
     expect(unknownRef.envelope.error).toEqual({ code: 'STALE_REF', message: MESSAGE_UNKNOWN_REF });
     // Refused before Appium, the lock screen read or a failure screenshot.
     expect(unknownRef.envelope.evidence).toBeNull();
+    // Real clock (the server is its own process): no Appium session or device read before the refusal, each of
+    // which takes seconds here; 5 s is room for a loaded runner, the evidence check above is the sharp one.
     expect(Date.now() - started).toBeLessThan(5_000);
     const off = await fetch(server.url, {
       method: 'POST',

@@ -217,6 +217,7 @@ describeWithGrid('two devices behind one Selenium Grid 4 hub', () => {
       expect(timedOut.error?.code, JSON.stringify(timedOut.error)).toBe('OPERATION_TIMEOUT');
       // The abandoned request left the queue when the harness hung up, long before the Grid's own timeout.
       expect(await settledValue(queuedForA, (count) => count === 0, 2_000, 200)).toBe(0);
+      // Real clock (harness and Grid are processes): the harness's 2 s budget ended the wait, not the Grid's 6 s queue.
       expect(Date.now() - shortStarted).toBeLessThan(GRID_QUEUE_S * 1000);
       // The Grid still holds exactly harness A's session: nothing arrived late for the abandoned request.
       expect(await grid.sessionCount()).toBe(1);

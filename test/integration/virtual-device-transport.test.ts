@@ -8,8 +8,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, get, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import type { AdbTransport } from '../../packages/virtual-device/src/adb/index.js';
 import type {
   DeviceConnectionState,
@@ -154,11 +155,6 @@ async function httpGet(port: number, path: string): Promise<{ status: number; bo
     request.setTimeout(5000, () => request.destroy(new Error('timeout')));
     request.on('error', reject);
   });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 describeWithAdb('virtual device ADB transport with the real adb', () => {
@@ -329,29 +325,24 @@ describeWithAdb('virtual device ADB transport with the real adb', () => {
     expect((await shell(['echo', 'still', 'here'])).stdout.toString()).toBe('still here\n');
   });
 
-  it('times an `adb shell echo` round trip (client process included, and transport alone)', async () => {
-    const withClient: number[] = [];
-    for (let i = 0; i < 15; i += 1) {
-      const started = performance.now();
-      const result = await shell(['echo', 'ping']);
-      withClient.push(performance.now() - started);
-      expect(result.stdout.toString()).toBe('ping\n');
+  it('turns Nagle off on every connection the adb server opens to it (TCP_NODELAY)', async () => {
+    // Without it each small shell round trip waits out Nagle plus the peer's delayed ACK (~40-45 ms):
+    // the check is on the mechanism; the round trip's time is a figure of the bench (bench/tools/speedFigures.ts).
+    const noDelay = vi.spyOn(Socket.prototype, 'setNoDelay');
+    try {
+      await disconnectDevice(server, serial);
+      transport.dropConnections();
+      await connectDevice(server, transport.port);
+      expect((await shell(['echo', 'ping'])).stdout.toString()).toBe('ping\n');
+      const deviceSide = noDelay.mock.contexts
+        .map((socket, i) => ({ socket: socket as Socket, args: noDelay.mock.calls[i] ?? [] }))
+        .filter(({ socket }) => socket.localPort === transport.port);
+      expect(deviceSide.length).toBeGreaterThan(0);
+      // setNoDelay() with no argument means true as well.
+      for (const { args } of deviceSide) expect(args[0] ?? true).toBe(true);
+    } finally {
+      noDelay.mockRestore();
     }
-    const transportOnly: number[] = [];
-    for (let i = 0; i < 30; i += 1) {
-      const started = performance.now();
-      const reply = await openDeviceService(server.port, serial, 'shell,v2,raw:echo ping');
-      transportOnly.push(performance.now() - started);
-      expect(reply.data.includes(Buffer.from('ping\n'))).toBe(true);
-    }
-    const clientMs = median(withClient);
-    const transportMs = median(transportOnly);
-    process.stderr.write(
-      `[timing] adb shell echo: median ${clientMs.toFixed(1)} ms with the adb client process, ` +
-        `${transportMs.toFixed(1)} ms through the adb server alone\n`,
-    );
-    // Without setNoDelay every round trip costs ~45 ms (Nagle + delayed ACK).
-    expect(transportMs).toBeLessThan(40);
   });
 
   it('gives a legacy (no shell_v2) device a PTY: \\r\\n line endings, merged stderr, no exit code', async () => {

@@ -15,9 +15,13 @@ function singleFindings(findings: readonly LayoutFinding[] | undefined): number 
   return (findings ?? []).reduce((sum, f) => sum + ('actions' in f ? f.actions.length : 1), 0);
 }
 
-/** Wire bytes of each element of a list, with its separating comma. */
+/**
+ * Wire bytes of each element of a list, with its separating comma: the comma is on the wire twice,
+ * once in each copy of the envelope, as the element is (a list's last element has none, so a cut
+ * list may come in up to 2 bytes under its room).
+ */
 function elementCosts(items: readonly unknown[]): number[] {
-  return items.map((item) => wireBytesOfJson(JSON.stringify(item)) + 1);
+  return items.map((item) => wireBytesOfJson(JSON.stringify(item)) + 2);
 }
 
 /** How many leading elements fit in `room` wire bytes. */

@@ -108,7 +108,7 @@ export class FakeSession implements AutomationSession {
     return this.answer('windowSize', () => ({ width: 1080, height: 2400 }));
   }
   back(): Promise<void> {
-    return this.answer('back', () => undefined);
+    return this.answer('back', () => this.owner.onBack());
   }
   /** Key codes pressed through `mobile: pressKey` (device_key). */
   readonly keys: number[] = [];
@@ -182,6 +182,8 @@ export class FakeAutomation implements AutomationGateway {
   takesText: (label: string, focused: boolean) => boolean = () => true;
   /** Runs after each swipe: a test changes `source` here to make the content move. */
   onSwipe: (path: SwipePath) => void = () => undefined;
+  /** What Back does to the device, for a test that checks an answer follows from the press itself. */
+  onBack: () => void = () => undefined;
   hang: Set<SessionMethod> = new Set();
   failWith: Partial<Record<SessionMethod, HarnessError>> = {};
   statusFailure: HarnessError | null = null;

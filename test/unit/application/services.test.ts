@@ -749,12 +749,17 @@ describe('actions', () => {
 
   it('device_back presses back then reads the foreground package', async () => {
     const h = buildHarness();
-    h.device.foreground = 'com.google.android.apps.nexuslauncher';
+    h.device.foreground = 'com.android.settings';
+    // Only the press leads to the launcher: without it the answer would stay on Settings.
+    h.automation.onBack = () => {
+      h.device.foreground = 'com.google.android.apps.nexuslauncher';
+    };
     const envelope = await h.envelope('device_back', { observe: false });
     expect(envelope.data).toEqual({
       back_to_package: 'com.google.android.apps.nexuslauncher',
       foreground_package: 'com.google.android.apps.nexuslauncher',
     });
+    expect(h.automation.log.filter((l) => l.endsWith(':back'))).toHaveLength(1);
     expect(envelope.evidence?.artifact_id).toMatch(/-device-back\.png$/);
   });
 

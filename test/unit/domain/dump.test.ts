@@ -151,7 +151,8 @@ describe('parseDump', () => {
     expect(message.length).toBeLessThan(400);
   });
 
-  it('parses a large dump quickly', () => {
+  // How fast is a figure of the bench (bench/tools/speedFigures.ts), not a check: a loaded runner would flake it.
+  it('parses a large dump whole', () => {
     const rows = Array.from({ length: 800 }, (_, i) => ({
       cls: 'android.widget.LinearLayout',
       clickable: true,
@@ -160,12 +161,9 @@ describe('parseDump', () => {
     }));
     const xml = uiautomatorDump([screen(rows)]);
     expect(xml.length).toBeGreaterThan(400_000);
-    parseDump(xml);
-    const started = performance.now();
     const tree = parseDump(xml);
-    const elapsed = performance.now() - started;
     expect(tree.nodes).toHaveLength(1601);
-    expect(elapsed).toBeLessThan(200);
+    expect(tree.nodes.at(-1)?.text).toBe('Row 799');
   });
 });
 

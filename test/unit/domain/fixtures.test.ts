@@ -169,25 +169,8 @@ describe.skipIf(!present)('fixtures sweep over ../shared/fixtures', () => {
     });
   }
 
-  it('parses and summarises the largest fixture well under 20 ms', () => {
-    const largest = [...files].sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0]!;
-    const xml = readFileSync(largest, 'utf8');
-    for (let i = 0; i < 10; i++) summariseScreenDetailed(parseDump(xml), context);
-    const runs: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const started = performance.now();
-      summariseScreenDetailed(parseDump(xml), context);
-      runs.push(performance.now() - started);
-    }
-    runs.sort((a, b) => a - b);
-    const median = runs[Math.floor(runs.length / 2)]!;
-    // eslint-disable-next-line no-console -- the measurement is part of the report
-    console.log(
-      `parse+summarise ${largest.slice(fixturesRoot.length + 1)} (${xml.length} chars): median ${median.toFixed(2)} ms over ${runs.length} runs`,
-    );
-    // The 20 ms target is a benchmark figure; the unit bound is loose so a busy CI box cannot flake it.
-    expect(median).toBeLessThan(100);
-  });
+  // How fast the largest fixture parses and summarises is a figure of the bench (part 2 of `npm run bench`, and
+  // bench/tools/speedFigures.ts), not a check: the sweep above checks what every fixture gives.
 
   it('reports the sweep counts', () => {
     // eslint-disable-next-line no-console -- the counts are part of the report

@@ -112,6 +112,8 @@ describe('AdbRunner against a fake adb executable', () => {
     const { runner } = setup({ FAKE_ADB_MODE: 'hang' });
     const started = Date.now();
     const error = await harnessError(runner.run(['get-state'], { timeoutMs: 300 }));
+    // Real clock: the timeout is the child process's own (no clock port). The fake adb hangs for ever, so any
+    // answer at all shows the kill; 5 s only leaves a loaded 2-core runner room to spawn and kill the child.
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(error.code).toBe('EMULATOR_UNAVAILABLE');
     expect(error.message).toMatch(/did not answer within/);

@@ -154,16 +154,14 @@ function gradientPng(width: number, height: number): Buffer {
 
 describe('PngImageTools.downscale', () => {
   it('brings a 1080x2400 screenshot to ≤ 1568 px on the long side and < 1 MB, keeping the aspect ratio', () => {
+    // How long it takes is a figure of the bench (bench/tools/speedFigures.ts), not a check here.
     const source = gradientPng(1080, 2400);
-    const started = performance.now();
     const out = tools.downscale(source, 1568, 1_000_000);
-    const elapsed = performance.now() - started;
     const info = tools.inspect(out);
     expect(Math.max(info.width, info.height)).toBeLessThanOrEqual(1568);
     // The smallest integer factor that fits (2): each preview pixel averages a 2x2 block.
     expect([info.width, info.height]).toEqual([540, 1200]);
     expect(out.length).toBeLessThan(1_000_000);
-    expect(elapsed).toBeLessThan(5_000);
   });
 
   it('averages each block of the integer factor, and the edge blocks over the pixels they have', () => {

@@ -13,6 +13,9 @@ import { makePng } from '../../support/fakes/images.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
 
 const CANARY = 'CANARY-7f3a-never-serve-me';
+/** The refusal of anything that is not an issued id: the same words whatever was sent. */
+const REFUSED =
+  'INVALID_ARGUMENT: refused to read that uri, it is not an artifact id the harness issues. Name the `evidence.artifact_id` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).';
 
 /** The real file store, with every name it is asked to read recorded. */
 class RecordingStore implements EvidenceStore {
@@ -139,8 +142,20 @@ describe('artifact:// resource', () => {
         (error: unknown) => error,
       );
       expect(failure, uri).toBeInstanceOf(McpError);
-      expect(String((failure as Error).message)).not.toContain(CANARY);
-      expect(String((failure as Error).message)).not.toContain(root);
+      const { code, message } = failure as McpError;
+      expect(String(message)).not.toContain(CANARY);
+      expect(String(message)).not.toContain(root);
+      if (uri === `artifact://${SYMLINKED_ID}`) {
+        // Well shaped, so it is looked up; the store will not follow the link: not found, by its id.
+        expect(code, uri).toBe(-32002);
+        expect(message).toMatch(
+          /^ARTIFACT_NOT_FOUND: There is no evidence file artifact:\/\/20261130-171203-000001-screen\.png /,
+        );
+        continue;
+      }
+      // One code and one message for every id that is not the issued shape: the id is never quoted back.
+      expect(code, uri).toBe(-32602);
+      expect(message, uri).toBe(REFUSED);
     }
     // Only the one well-shaped (symlinked) name ever reached the store, and the store refused it.
     expect(store.reads).toEqual([SYMLINKED_ID]);
@@ -155,9 +170,7 @@ describe('artifact:// resource', () => {
     const refused = await failure('artifact://../../README.md');
     expect(refused).toBeInstanceOf(McpError);
     expect(refused.code).toBe(-32602);
-    expect(refused.message).toBe(
-      'INVALID_ARGUMENT: refused to read that uri, it is not an artifact id the harness issues. Name the `evidence.artifact_id` of a tool answer exactly as given (artifact://YYYYMMDD-HHMMSS-NNNNNN-label.png).',
-    );
+    expect(refused.message).toBe(REFUSED);
     const unknownId = '20261130-171203-999999-screen.png';
     const unknown = await failure(`artifact://${unknownId}`);
     expect(unknown.code).toBe(-32002);

@@ -117,6 +117,22 @@ describe('token file', () => {
     chmodSync(file, 0o600);
     expect(() => resolveHttpToken({ XDG_CONFIG_HOME: dir })).toThrow(/at least 16 characters/);
   });
+
+  it('from the environment: 16 characters are enough, 15 are not; the name is said; a newline is trimmed; empty means the file', () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'amh-token-'));
+    const env = (token: string) => ({ XDG_CONFIG_HOME: dir, ANDROID_MCP_HTTP_TOKEN: token });
+    expect(resolveHttpToken(env('a'.repeat(16))).token).toBe('a'.repeat(16));
+    expect(() => resolveHttpToken(env('a'.repeat(15)))).toThrow(
+      'ANDROID_MCP_HTTP_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`).',
+    );
+    // As `export ANDROID_MCP_HTTP_TOKEN=$(cat file)` or an env file may leave it.
+    expect(resolveHttpToken(env(`${'b'.repeat(20)}\n`))).toEqual({ token: 'b'.repeat(20), source: { kind: 'env' } });
+    expect(resolveHttpToken(env('')).source).toEqual({
+      kind: 'file',
+      path: path.join(dir, 'android-mcp-harness', 'http-token'),
+      created: true,
+    });
+  });
 });
 
 describe('HarnessHttpServer bounds', () => {
