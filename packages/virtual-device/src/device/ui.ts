@@ -383,6 +383,13 @@ export class DeviceUi implements TouchHost {
     return true;
   }
 
+  /** A scrollable node's offset and how far it can go on the current screen (null: no such node). */
+  scrollPosition(key: string): { offset: number; max: number } | null {
+    const visit = this.nav.top();
+    const spec = visit.screen.nodesByKey.get(key);
+    return spec ? { offset: visit.scroll.get(key) ?? 0, max: maxScroll(spec, visit) } : null;
+  }
+
   /** A tap on a field: it takes the focus and the IME opens. */
   focus(visit: Visit, key: string): void {
     visit.focusedKey = key;

@@ -27,6 +27,15 @@ export class ElementRoutes {
   }
 
   find(session: Session, body: Json, contextId: string | null, multiple: boolean): unknown {
+    const found = this.locateAll(session, body, contextId);
+    if (multiple) return found.map((e) => this.ref(session, e));
+    const first = found[0];
+    if (!first) throw noSuchElement();
+    return this.ref(session, first);
+  }
+
+  /** The nodes a `strategy`/`selector` (or W3C `using`/`value`) pair finds, without caching them. */
+  locateAll(session: Session, body: Json, contextId: string | null): UiElement[] {
     const strategy = String(body.strategy ?? body.using ?? '');
     const selector = String(body.selector ?? body.value ?? '');
     const context = contextId ? this.element(session, contextId) : null;
@@ -44,10 +53,7 @@ export class ElementRoutes {
       throw e;
     }
     this.device.log('uia2', `find ${strategy}=${JSON.stringify(selector)} -> ${found.length} element(s)`);
-    if (multiple) return found.map((e) => this.ref(session, e));
-    const first = found[0];
-    if (!first) throw noSuchElement();
-    return this.ref(session, first);
+    return found;
   }
 
   command(session: Session, method: string, id: string, sub: string, body: Json): unknown {

@@ -30,4 +30,11 @@ export const unknownCommand = (method: string, path: string): HttpError =>
 
 export const invalidArgument = (message: string): HttpError => new HttpError(400, 'invalid argument', message);
 
+/**
+ * An IllegalArgumentException thrown in a handler: SafeRequestHandler wraps it in
+ * InvalidArgumentException(Throwable), whose message is the cause's toString.
+ */
+export const illegalArgument = (message: string): HttpError =>
+  invalidArgument(`java.lang.IllegalArgumentException: ${message}`);
+
 export const invalidElementState = (message: string): HttpError => new HttpError(400, 'invalid element state', message);

@@ -10,6 +10,7 @@ import { ActionRoutes } from './actionRoutes.js';
 import type { Uia2Device } from './device.js';
 import { duplexPair } from './duplexPair.js';
 import { ElementRoutes } from './elementRoutes.js';
+import { GestureRoutes } from './gestureRoutes.js';
 import { HttpError, unknownCommand } from './errors.js';
 import { IdleWaits } from './idleWaits.js';
 import { newSession, type Json, type Session } from './session.js';
@@ -28,12 +29,14 @@ export class Uia2Server {
   constructor(private readonly device: Uia2Device) {
     this.server.keepAliveTimeout = 0;
     const idle = new IdleWaits(device, this.settings);
+    const elements = new ElementRoutes(device, idle);
     this.routes = new SessionRoutes(
       device,
       this.settings,
       idle,
-      new ElementRoutes(device, idle),
+      elements,
       new ActionRoutes(device),
+      new GestureRoutes(device, elements, idle),
     );
     device.instrumentation.onEnd(() => {
       this.session = null;

@@ -10,10 +10,14 @@ import type { ActionRoutes } from './actionRoutes.js';
 import { serverBounds } from './bounds.js';
 import type { Uia2Device } from './device.js';
 import type { ElementRoutes } from './elementRoutes.js';
+import type { GestureName, GestureRoutes } from './gestureRoutes.js';
 import { HttpError, invalidArgument, invalidElementState, noSuchElement, unknownCommand } from './errors.js';
 import type { IdleWaits } from './idleWaits.js';
 import type { Json, Session } from './session.js';
 import type { Uia2Settings } from './settings.js';
+
+/** The gesture endpoints besides long_click (AppiumServlet registers each under /appium/gestures/). */
+const GESTURES = /^POST \/appium\/gestures\/(click|double_click|drag|fling|pinch_open|pinch_close|scroll|swipe)$/;
 
 export class SessionRoutes {
   constructor(
@@ -22,6 +26,7 @@ export class SessionRoutes {
     private readonly idle: IdleWaits,
     private readonly elements: ElementRoutes,
     private readonly input: ActionRoutes,
+    private readonly gestures: GestureRoutes,
   ) {}
 
   handle(session: Session, method: string, rest: string, body: Json): unknown {
@@ -130,6 +135,8 @@ export class SessionRoutes {
       default:
         break;
     }
+    const gesture = GESTURES.exec(key);
+    if (gesture?.[1] !== undefined) return this.gestures.handle(gesture[1] as GestureName, session, body);
     const el = /^\/element\/([^/]+)(\/.*)$/.exec(rest);
     if (el && el[1] !== undefined && el[2] !== undefined)
       return this.elements.command(session, method, el[1], el[2], body);
