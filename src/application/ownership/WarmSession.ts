@@ -18,7 +18,11 @@ interface Kept {
  * Failures after which the kept session is still sound: the driver answered (no such element; or
  * a screen it could not read: its root never came after the wait for idle).
  */
-const DRIVER_ANSWERED: ReadonlySet<string> = new Set(['UI_ELEMENT_NOT_FOUND', 'UI_TREE_UNAVAILABLE']);
+const DRIVER_ANSWERED: ReadonlySet<string> = new Set([
+  'UI_ELEMENT_NOT_FOUND',
+  'UI_TREE_UNAVAILABLE',
+  'UI_ACTION_FAILED',
+]);
 
 function driverAnswered(error: unknown): boolean {
   return error instanceof HarnessError && DRIVER_ANSWERED.has(error.code);

@@ -6,7 +6,7 @@ import { center, formatBounds } from '../device/geometry.js';
 import type { UiElement } from '../device/uiTree.js';
 import { serverBounds } from './bounds.js';
 import type { Uia2Device } from './device.js';
-import { HttpError, invalidElementState, noSuchElement } from './errors.js';
+import { HttpError, invalidElementState, noSuchElement, unableToCaptureScreen } from './errors.js';
 import type { IdleWaits } from './idleWaits.js';
 import { InvalidSelectorError, locate } from './locate.js';
 import { cachedElement, elementRef, type Json, type Session } from './session.js';
@@ -81,6 +81,8 @@ export class ElementRoutes {
       case 'GET /selected':
         return e.selected || e.checked;
       case 'GET /screenshot':
+        // GetElementScreenshot crops the same device screenshot: refused the same way.
+        if (this.device.secureCaptureRefused() !== null) throw unableToCaptureScreen();
         return this.device.capturePng().then((png) => png.toString('base64'));
       case 'POST /click': {
         // AxNodeInfoHelper.click: the centre of the bounds the server reports (uia2/bounds.ts).

@@ -55,6 +55,12 @@ export class Uia2Server {
     return client;
   }
 
+  /** The server process restarted (the `uia2-session-lost` fault): it serves on, knowing no session. */
+  forgetSession(): void {
+    this.session = null;
+    this.device.log('fault', 'uia2 server restarted: the session is gone');
+  }
+
   activeSessionCount(): number {
     return this.session ? 1 : 0;
   }
@@ -75,6 +81,7 @@ export class Uia2Server {
       return;
     }
     if (fault > 0) await this.device.clock.sleep(fault);
+    const injected = this.device.requestError(subject);
     let body: Json;
     try {
       const text = Buffer.concat(chunks).toString('utf8');
@@ -86,6 +93,7 @@ export class Uia2Server {
     let payload: unknown;
     try {
       // A gesture that holds the pointer (long_click) answers only once it is released.
+      if (injected) throw new HttpError(injected.status, injected.error, injected.message);
       const value: unknown = await this.route(method, path, body);
       payload = { sessionId: this.session?.id ?? null, value: value === undefined ? null : value };
     } catch (e) {

@@ -11,7 +11,14 @@ import { serverBounds } from './bounds.js';
 import type { Uia2Device } from './device.js';
 import type { ElementRoutes } from './elementRoutes.js';
 import type { GestureName, GestureRoutes } from './gestureRoutes.js';
-import { HttpError, invalidArgument, invalidElementState, noSuchElement, unknownCommand } from './errors.js';
+import {
+  HttpError,
+  invalidArgument,
+  invalidElementState,
+  noSuchElement,
+  unableToCaptureScreen,
+  unknownCommand,
+} from './errors.js';
 import type { IdleWaits } from './idleWaits.js';
 import type { Json, Session } from './session.js';
 import type { Uia2Settings } from './settings.js';
@@ -93,6 +100,7 @@ export class SessionRoutes {
           .idleThenRoot('source')
           .then(() => toPageSource(ui.tree(), this.device.display(), serverBounds));
       case 'GET /screenshot':
+        if (this.device.secureCaptureRefused() !== null) throw unableToCaptureScreen();
         return this.device.capturePng().then((png) => png.toString('base64'));
       case 'POST /actions':
         return this.input.actions(session, body);
