@@ -1,13 +1,15 @@
 import type { ActedElement } from '../domain/summary/actedElement.js';
 import type { Envelope, EvidenceRef } from '../domain/envelope.js';
 import { HarnessError } from '../domain/errors.js';
+import { isWithheld, type WithheldEvidence } from '../domain/evidence/secureScreen.js';
 import type { Logger, RandomSource } from '../domain/ports.js';
 import { sanitizeMessage } from '../domain/sanitize.js';
 
 /** What a use case hands back on success. */
 export interface Outcome {
   readonly data: object;
-  readonly evidence?: EvidenceRef | null;
+  /** The screenshot, or on a secure screen the statement that Android withheld it (the answer says `screen_secure: true`). */
+  readonly evidence?: EvidenceRef | WithheldEvidence | null;
   /** A downscaled PNG the MCP layer returns as an image block (screen_capture only). */
   readonly image?: Buffer;
   /** For the run's trace only, never the answer: what a person needs to see the call (TraceRecorder). */
@@ -72,12 +74,16 @@ export class OperationRunner {
     try {
       const context = { operationId, tool };
       const outcome = await (this.scope ? this.scope.during(sessionId, () => body(context)) : body(context));
+      // A secure screen: no evidence file, and the answer says why (docs/reference/contract.md, "Secure screens").
+      const withheld = isWithheld(outcome.evidence);
       const envelope: Envelope = {
         ok: true,
         operation_id: operationId,
         tool,
-        data: outcome.data as Record<string, unknown>,
-        evidence: outcome.evidence ?? null,
+        data: withheld
+          ? { ...(outcome.data as Record<string, unknown>), screen_secure: true }
+          : (outcome.data as Record<string, unknown>),
+        evidence: withheld ? null : ((outcome.evidence as EvidenceRef | null | undefined) ?? null),
         error: null,
       };
       return {

@@ -17,6 +17,11 @@ export const ERROR_CODES = [
    */
   'UI_ELEMENT_AMBIGUOUS',
   'UI_TREE_UNAVAILABLE',
+  /**
+   * The device's UiAutomator2 server answered that it could not perform the action (HTTP 500
+   * `unknown error`: the gesture was not injected, e.g. a system window refused it). The session is sound.
+   */
+  'UI_ACTION_FAILED',
   'INVALID_SELECTOR',
   'INVALID_TEXT',
   'INVALID_PACKAGE',

@@ -37,6 +37,7 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   APP_INSTALL_FAILED: 422,
   // The device was reached but did not do what it was asked.
   SETTINGS_FOREGROUND_FAILED: 502,
+  UI_ACTION_FAILED: 502,
   OPERATION_TIMEOUT: 504,
   EVIDENCE_WRITE_FAILED: 500,
   INTERNAL_ERROR: 500,

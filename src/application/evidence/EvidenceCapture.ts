@@ -3,6 +3,22 @@ import { HarnessError } from '../../domain/errors.js';
 import type { DeviceGateway, Logger } from '../../domain/ports.js';
 import type { EvidenceWriter, WrittenEvidence } from './EvidenceWriter.js';
 import { EvidencedError } from '../OperationRunner.js';
+import {
+  SECURE_WINDOW_WITHHELD,
+  SecureScreenError,
+  isWithheld,
+  type WithheldEvidence,
+} from '../../domain/evidence/secureScreen.js';
+
+/** What an action's evidence step gives: the written screenshot, or on a secure screen the statement. */
+export type ActionEvidence = WrittenEvidence | WithheldCapture;
+
+/** An action's capture on a secure screen: no file, only the statement (width and height 0). */
+export interface WithheldCapture {
+  readonly ref: WithheldEvidence;
+  readonly width: 0;
+  readonly height: 0;
+}
 
 /** Failures after which a screenshot would only wait on the same broken thing again. */
 const NO_FAILURE_SCREENSHOT: ReadonlySet<string> = new Set([
@@ -27,8 +43,19 @@ export class EvidenceCapture {
     private readonly logger: Logger,
   ) {}
 
-  async capture(device: DeviceGateway, label: string): Promise<WrittenEvidence> {
-    const png = await device.screencap();
+  /**
+   * The action's screenshot, or on a secure screen (SecureScreenError) what can be kept of it:
+   * nothing but the statement that Android withheld it, so the action still answers.
+   */
+  async capture(device: DeviceGateway, label: string): Promise<ActionEvidence> {
+    let png: Buffer;
+    try {
+      png = await device.screencap();
+    } catch (error) {
+      if (!(error instanceof SecureScreenError)) throw error;
+      this.logger.info('evidence withheld: the screen is secure', { label, window: error.window });
+      return { ref: SECURE_WINDOW_WITHHELD, width: 0, height: 0 };
+    }
     return this.writer.write(label, png);
   }
 
@@ -55,7 +82,8 @@ export class EvidenceCapture {
 
   private async tryCapture(device: DeviceGateway, label: string): Promise<EvidenceRef | null> {
     try {
-      return (await this.capture(device, label)).ref;
+      const { ref } = await this.capture(device, label);
+      return isWithheld(ref) ? null : ref;
     } catch (error) {
       this.logger.warn('failure evidence could not be captured', { label, cause: String(error) });
       return null;

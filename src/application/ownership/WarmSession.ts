@@ -23,6 +23,7 @@ const DRIVER_ANSWERED: ReadonlySet<string> = new Set([
   'UI_ELEMENT_NOT_FOUND',
   'UI_ELEMENT_AMBIGUOUS',
   'UI_TREE_UNAVAILABLE',
+  'UI_ACTION_FAILED',
 ]);
 
 function driverAnswered(error: unknown): boolean {

@@ -29,7 +29,7 @@ import { DEVICE_KEYS, type DeviceKey, type Orientation } from '../../domain/tool
 import type { ScrollDirection } from '../../domain/gestures/scrollDirection.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
-import type { WrittenEvidence } from '../evidence/EvidenceWriter.js';
+import type { ActionEvidence } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenViaDriver } from '../screen/ScreenReader.js';
 import { readSettledForeground, type SettledForeground } from '../screen/settledForeground.js';
@@ -89,7 +89,7 @@ type ObserveScreen = (foreground: SettledForeground) => Promise<SettledScreen | 
 /** What the end of an action read: the settled foreground, the evidence, and `after`'s screen. */
 interface ActionTail {
   readonly foreground: SettledForeground;
-  readonly written: WrittenEvidence;
+  readonly written: ActionEvidence;
   readonly seen: SettledScreen | HarnessError | null;
 }
 

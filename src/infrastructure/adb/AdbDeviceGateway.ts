@@ -1,4 +1,5 @@
 import { HarnessError } from '../../domain/errors.js';
+import { SecureScreenError } from '../../domain/evidence/secureScreen.js';
 import type { Clock, DeviceGateway, InstallOutcome, LinkStart, Logger } from '../../domain/ports.js';
 import type { PackageName } from '../../domain/validation.js';
 import type { LinkUri } from '../../domain/links/linkUri.js';
@@ -6,6 +7,7 @@ import type { Wakefulness, WindowState } from '../../domain/tree/screen.js';
 import type { AdbResult, AdbRunner } from './AdbRunner.js';
 import { ADB_COMMANDS, type Argv } from './adbCommands.js';
 import { extractPng, trimDump } from './adbOutput.js';
+import { parseSecureWindow } from './secureWindow.js';
 import {
   findAmStartError,
   parseActiveDisplayId,
@@ -199,7 +201,27 @@ export class AdbDeviceGateway implements DeviceGateway {
       const chosen = await this.captureActiveDisplay();
       if (chosen !== null) return chosen;
     }
+    if (png === null) await this.refuseIfSecure();
     return this.requirePng(result, png);
+  }
+
+  /**
+   * A capture that gave no PNG may have met a secure window: SurfaceFlinger refuses every capture
+   * while one is visible (PERMISSION_DENIED) and screencap exits 1 with no image. Only then
+   * is `dumpsys window` read, to tell that apart from a broken graphics stack.
+   */
+  private async refuseIfSecure(): Promise<void> {
+    // exec-out has no exit status and merges stderr into stdout, so the failure is only "no PNG".
+    let secure: ReturnType<typeof parseSecureWindow> = null;
+    try {
+      const windows = await this.runner.run(ADB_COMMANDS.dumpsysWindow);
+      secure = windows.exitCode === 0 ? parseSecureWindow(text(windows)) : null;
+    } catch (error) {
+      this.logger.warn('screencap: reading the windows after a failed capture failed', { error: String(error) });
+    }
+    if (secure === null) return;
+    this.logger.info('screencap refused: a secure window is on screen', { window: secure.component });
+    throw new SecureScreenError(secure.component);
   }
 
   /** The capture of the display that is ON, or null when it cannot be told (the default capture is then kept). */

@@ -4,6 +4,7 @@
  * errors a client is answered. The Selenium Grid's own words are mapped first (../remote/seleniumGridErrors.ts).
  */
 import { HarnessError, systemErrorCode } from '../../domain/errors.js';
+import { SecureScreenError } from '../../domain/evidence/secureScreen.js';
 import type { Logger } from '../../domain/ports.js';
 import { gridCommandError } from '../remote/seleniumGridErrors.js';
 
@@ -13,6 +14,22 @@ const SESSION_GONE =
 
 /** The UiAutomator2 server's UiAutomator2Exception when getRootInActiveWindow() stayed null (Appium prefixes "Original error: "). */
 const ROOT_TIMED_OUT = /waiting for the root AccessibilityNodeInfo/i;
+
+/** The driver calls that act on the screen (WebdriverSession's `what`): a failure means the action did not happen. */
+const ACTIONS: ReadonlySet<string> = new Set([
+  'click',
+  'clear',
+  'type',
+  'tap',
+  'long press',
+  'swipe',
+  'back',
+  'press key',
+  'open notifications',
+]);
+
+/** ScreenshotHelper's TakeScreenshotException asks "Does the current view have 'secure' flag set?". */
+const SECURE_FLAG = /'secure' flag/i;
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -82,6 +99,19 @@ export function mapDriverError(error: unknown, what: string, context: DriverErro
     return new HarnessError(
       'UI_ELEMENT_NOT_FOUND',
       `The element refused the ${what} (${String(name)}). Choose another target from ui_get_tree.`,
+      { cause: error },
+    );
+  }
+  // TakeScreenshotException's default message: UiAutomation got no bitmap, SurfaceFlinger refused a secure window.
+  if (name === 'unable to capture screen' && SECURE_FLAG.test(message))
+    return new SecureScreenError(null, { cause: error });
+  // Any other failure the UiAutomator2 server answers as HTTP 500 `unknown error` (a RuntimeException in
+  // its handler: an injection Android refused, a gesture that threw): the action did not happen, the
+  // session is sound (docs/reference/contract.md, "Device errors").
+  if (name === 'unknown error' && ACTIONS.has(what)) {
+    return new HarnessError(
+      'UI_ACTION_FAILED',
+      `The device could not perform the ${what}: its UiAutomator2 server answered that the gesture failed (unknown error), so nothing was done. A system window (a permission dialog, a screen pin, another app's overlay) may be in front: read the screen with ui_get_tree, then retry or act on what is in front.`,
       { cause: error },
     );
   }

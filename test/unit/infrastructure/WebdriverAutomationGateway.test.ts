@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SecureScreenError } from '../../../src/domain/evidence/secureScreen.js';
 import type { Logger } from '../../../src/domain/ports.js';
 import { buildCapabilities } from '../../../src/infrastructure/appium/capabilities.js';
 import {
@@ -598,7 +599,8 @@ describe('AutomationSession', () => {
     ],
     [wdError('stale element reference'), 'UI_ELEMENT_NOT_FOUND'],
     [wdError('element not interactable'), 'UI_ELEMENT_NOT_FOUND'],
-    [wdError('unknown error', 'An unknown server-side error occurred: /home/me/secret'), 'INTERNAL_ERROR'],
+    // The server could not perform the click (a RuntimeException in its handler): the action did not happen.
+    [wdError('unknown error', 'An unknown server-side error occurred: /home/me/secret'), 'UI_ACTION_FAILED'],
   ])('maps a click failure %s to %s, without host paths', async (error, code) => {
     const driver = new FakeDriver();
     const { session } = await openWith(driver);
@@ -607,6 +609,21 @@ describe('AutomationSession', () => {
     expect(mapped.code).toBe(code);
     expect(mapped.message).not.toContain('/home/me');
     expect(mapped.cause).toBe(error);
+  });
+
+  it("a screenshot refused for a secure window (TakeScreenshotException's message) is the secure-screen error; another stays INTERNAL_ERROR", async () => {
+    const driver = new FakeDriver();
+    const { session } = await openWith(driver);
+    driver.failWith.takeScreenshot = wdError(
+      'unable to capture screen',
+      "Failed to capture a screenshot. Does the current view have 'secure' flag set?",
+    );
+    const secure = await harnessError(session.screenshot());
+    expect(secure).toBeInstanceOf(SecureScreenError);
+    expect(secure.code).toBe('EVIDENCE_WRITE_FAILED');
+    expect(secure.message).toMatch(/^The screen is secure: a window on it sets FLAG_SECURE/);
+    driver.failWith.takeScreenshot = wdError('unable to capture screen', 'Cannot take a screenshot of display 3');
+    expect((await harnessError(session.screenshot())).code).toBe('INTERNAL_ERROR');
   });
 
   it("long-clicks through the driver's mobile: longClickGesture with the element and the hold", async () => {

@@ -63,6 +63,9 @@ export { EMULATOR_BUILD_SERIALNO } from './identity.js';
 export type { AnrOptions } from './windowTransitions.js';
 export type { CurrentScreen, StaticScreenOptions, VirtualDeviceOptions } from './deviceOptions.js';
 
+/** surfaceflinger's pid in the device's process table (a native daemon, so its lines go to main). */
+const SURFACEFLINGER_PID = 362;
+
 export class VirtualDevice implements DeviceServices {
   private readonly clock: DeviceClock;
   /** Time as a real device spends it, or none (`fast`). */
@@ -152,10 +155,14 @@ export class VirtualDevice implements DeviceServices {
       cost: this.cost,
       log,
       capturePng: () => this.capture.capture(),
+      secureCaptureRefused: () => this.secureCaptureRefused('uia2'),
       display: () => this.pageSourceDisplay(),
       requestFault: (subject) => faults.delayFor('uia2', subject),
+      requestError: (subject) => faults.errorFor(subject),
       screenActivity: () => faults.screenActivity(),
     });
+    const uia2 = this.uia2;
+    faults.sessionLost = () => uia2.forgetSession();
     this.windows = new WindowTransitions({
       clock: this.clock,
       traits: this.traits,
@@ -189,6 +196,7 @@ export class VirtualDevice implements DeviceServices {
         logcat: this.logcat,
         log,
         capturePng: () => this.capture.capture(),
+        secureCaptureRefused: () => this.secureCaptureRefused('screencap'),
         dumpHierarchy: (signal) => dumpHierarchy(dump, signal),
       },
       windows,
@@ -462,6 +470,22 @@ export class VirtualDevice implements DeviceServices {
   }
 
   /** What a capture shows now, drawn in this thread (`screencap` and UIA2 draw theirs in the capture thread). */
+  /**
+   * SurfaceFlinger's answer to a capture by the shell or UiAutomation while a FLAG_SECURE window is
+   * visible: PERMISSION_DENIED (renderScreenImpl: `capturedSecureLayers && !canCaptureBlackoutContent`,
+   * logged as `W SurfaceFlinger: FB is protected: PERMISSION_DENIED`). The secure window, or null.
+   */
+  private secureCaptureRefused(by: string): string | null {
+    const secure = this.ui.secureWindow();
+    if (secure === null) return null;
+    this.logcat.add('SurfaceFlinger', 'FB is protected: PERMISSION_DENIED', 'W', SURFACEFLINGER_PID, 'main');
+    this.deviceLog.append(
+      'screen',
+      `${by} capture refused: ${secure} is FLAG_SECURE (FB is protected: PERMISSION_DENIED)`,
+    );
+    return secure;
+  }
+
   screenshotPng(): Buffer {
     return this.capture.png();
   }

@@ -5,6 +5,7 @@
 import type { DeviceLogKind } from '../contracts.js';
 import type { DeviceClock } from './clock.js';
 import {
+  INJECT_EVENTS_DENIED,
   describeFault,
   faultApplies,
   screenActivity,
@@ -18,6 +19,10 @@ export class FaultInjector {
   private readonly active: Fault[] = [];
   /** Device clock time until which the transport sees the device go away (a dropped connection). */
   private blipUntil = 0;
+  /** How many more requests each `uia2-error` fault answers. */
+  private readonly errorsLeft = new Map<Fault, number>();
+  /** The UIA2 server forgets its session (set by the device once the server exists). */
+  sessionLost: (() => void) | null = null;
 
   constructor(
     private readonly clock: DeviceClock,
@@ -36,6 +41,13 @@ export class FaultInjector {
         if ((fault.when ?? 'now') === 'now') this.instrumentation.end('crash');
         else this.instrumentation.crashOnNextStart = true;
         return;
+      case 'uia2-session-lost':
+        this.sessionLost?.();
+        return;
+      case 'uia2-error':
+        this.errorsLeft.set(fault, fault.times ?? 1);
+        this.active.push(fault);
+        return;
       default:
         this.active.push(fault);
     }
@@ -43,6 +55,7 @@ export class FaultInjector {
 
   clear(): void {
     this.active.length = 0;
+    this.errorsLeft.clear();
     this.blipUntil = 0;
     this.instrumentation.crashOnNextStart = false;
     this.log('fault', 'cleared');
@@ -70,6 +83,22 @@ export class FaultInjector {
       if (f.kind === 'slow' && faultApplies(f, target, subject)) delay = Math.max(delay, f.delayMs);
     }
     return delay;
+  }
+
+  /** The error a matching `uia2-error` fault answers for this request (it counts down), or null. */
+  errorFor(subject: string): { status: number; error: string; message: string } | null {
+    for (const f of this.active) {
+      if (
+        f.kind !== 'uia2-error' ||
+        !faultApplies({ target: 'uia2', ...(f.match !== undefined ? { match: f.match } : {}) }, 'uia2', subject)
+      )
+        continue;
+      const left = this.errorsLeft.get(f) ?? 0;
+      if (left <= 0) continue;
+      this.errorsLeft.set(f, left - 1);
+      return { status: f.status ?? 500, error: f.error ?? 'unknown error', message: f.message ?? INJECT_EVENTS_DENIED };
+    }
+    return null;
   }
 
   /** Whether the screen idles and its root can be read now (the idle-state and ui-busy faults). */

@@ -32,7 +32,27 @@ export type Fault =
   /** Screenshots come back as one flat colour. */
   | { readonly kind: 'blank-screenshot' }
   /** `now`: the running UIA2 instrumentation crashes; `next-start`: the next `am instrument` crashes on start. */
-  | { readonly kind: 'instrumentation-crash'; readonly when?: 'now' | 'next-start' };
+  | { readonly kind: 'instrumentation-crash'; readonly when?: 'now' | 'next-start' }
+  /**
+   * The next `times` (default 1) UIA2 requests that match answer an error instead of acting: by
+   * default HTTP 500 `unknown error` with the SecurityException Android throws when an injected
+   * touch would reach another app's window (the click the server could not perform); `status`,
+   * `error` and `message` replace it.
+   */
+  | {
+      readonly kind: 'uia2-error';
+      readonly match?: string;
+      readonly times?: number;
+      readonly status?: number;
+      readonly error?: string;
+      readonly message?: string;
+    }
+  /**
+   * The UiAutomator2 server restarted under a live session (its process was killed and started
+   * again): it serves, but knows no session, so every request for the old one answers 404
+   * `invalid session id`.
+   */
+  | { readonly kind: 'uia2-session-lost' };
 
 export type FaultKind = Fault['kind'];
 
@@ -48,6 +68,10 @@ export function screenActivity(faults: readonly Fault[]): ScreenActivity {
   const busy = faults.some((f) => f.kind === 'ui-busy');
   return { idles: !busy && !faults.some((f) => f.kind === 'idle-state'), rootAvailable: !busy };
 }
+
+/** AppiumResponse for a RuntimeException: UiAutomator2Exception(Throwable), its message the cause's toString. */
+export const INJECT_EVENTS_DENIED =
+  'java.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.';
 
 export function faultApplies(
   fault: { target?: FaultTarget; match?: string },

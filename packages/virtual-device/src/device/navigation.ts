@@ -72,9 +72,14 @@ export class Navigation {
     return this.top().screen.spec.systemWindow ?? null;
   }
 
+  /** The topmost visit of an activity (under a System UI window, the one that stays resumed). */
+  resumedVisit(): Visit | undefined {
+    return [...this.stack].reverse().find((v) => v.screen.spec.systemWindow === undefined);
+  }
+
   /** The activity that stays resumed under a System UI window (the focused app), else the foreground. */
   resumedActivity(): ForegroundInfo {
-    const below = [...this.stack].reverse().find((v) => v.screen.spec.systemWindow === undefined);
+    const below = this.resumedVisit();
     if (!below) return this.foreground();
     const spec = below.screen.spec;
     return { package: spec.package, activity: qualifyActivity(spec.package, spec.activity), screenId: spec.id };

@@ -110,6 +110,7 @@ export class SystemState {
     { user: 'root', pid: 2, ppid: 0, name: '[kthreadd]' },
     { user: 'logd', pid: 212, ppid: 1, name: 'logd' },
     { user: 'root', pid: 298, ppid: 1, name: 'zygote64' },
+    { user: 'system', pid: 362, ppid: 1, name: 'surfaceflinger' },
     { user: 'system', pid: 541, ppid: 298, name: 'system_server' },
     { user: 'u0_a150', pid: 812, ppid: 298, name: 'com.android.systemui' },
     { user: 'u0_a133', pid: 1024, ppid: 298, name: 'com.google.android.inputmethod.latin' },

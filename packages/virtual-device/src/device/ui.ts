@@ -6,7 +6,7 @@
  */
 import type { DeviceLogKind } from '../contracts.js';
 import { KEYGUARD_SCREEN_ID } from '../scenario/keyguard.js';
-import type { Action, ScreenSpec } from '../scenario/model.js';
+import { shortActivity, type Action, type ScreenSpec } from '../scenario/model.js';
 import { PHYSICAL_DENSITY, SCREEN_HEIGHT, SCREEN_WIDTH } from '../scenario/model.js';
 import type { NormalizedScenario } from '../scenario/normalize.js';
 import { center, rectOf, type Rect } from './geometry.js';
@@ -116,6 +116,22 @@ export class DeviceUi implements TouchHost {
   /** `pkg/.Act` as dumpsys and am print it. */
   foregroundComponent(short = true): string {
     return this.nav.foregroundComponent(short);
+  }
+
+  /**
+   * The visible window that sets FLAG_SECURE, as `pkg/.Activity`, or null: the resumed activity's
+   * when its screen is secure, also under the pulled-down shade (its layer stays visible), and none
+   * while the lock screen or a dark panel covers it.
+   */
+  secureWindow(): string | null {
+    if (this.cover() !== null) return null;
+    const spec = this.nav.resumedVisit()?.screen.spec;
+    return spec?.secure ? `${spec.package}/${shortActivity(spec.package, spec.activity)}` : null;
+  }
+
+  /** Whether a screen's window sets FLAG_SECURE (false for an unknown id). */
+  isSecureScreen(screenId: string): boolean {
+    return this.scenario.screens.get(screenId)?.spec.secure === true;
   }
 
   /** The System UI window in front (the pulled-down shade), or null when an activity's window is. */
@@ -381,6 +397,13 @@ export class DeviceUi implements TouchHost {
     visit.scroll.set(key, after);
     this.changed(`${reason}: scrolled ${key} offset ${before}->${after}`);
     return true;
+  }
+
+  /** A scrollable node's offset and how far it can go on the current screen (null: no such node). */
+  scrollPosition(key: string): { offset: number; max: number } | null {
+    const visit = this.nav.top();
+    const spec = visit.screen.nodesByKey.get(key);
+    return spec ? { offset: visit.scroll.get(key) ?? 0, max: maxScroll(spec, visit) } : null;
   }
 
   /** A tap on a field: it takes the focus and the IME opens. */

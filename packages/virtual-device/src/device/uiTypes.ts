@@ -2,7 +2,15 @@
 import type { Action } from '../scenario/model.js';
 import type { Rect } from './geometry.js';
 
-export type ClickSource = 'uia2-click' | 'uia2-long-click' | 'w3c-actions' | 'input-tap' | 'input-keyevent';
+export type ClickSource =
+  | 'uia2-click'
+  | 'uia2-click-gesture'
+  | 'uia2-double-click'
+  | 'uia2-drag'
+  | 'uia2-long-click'
+  | 'w3c-actions'
+  | 'input-tap'
+  | 'input-keyevent';
 
 export interface ClickRecord {
   readonly source: ClickSource;

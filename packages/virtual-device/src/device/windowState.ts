@@ -69,6 +69,8 @@ export interface WindowFacts {
   readonly keyguard: boolean;
   /** The display is on and the device interactive (`mAwake`, `mScreenOnFully`). */
   readonly awake: boolean;
+  /** The focused app's window sets FLAG_SECURE: `SECURE` among its `fl=` flags. */
+  readonly appSecure?: boolean;
 }
 
 /** The title of System UI's window that holds the keyguard: `NotificationShade` from API 31, `StatusBar` before. */

@@ -571,6 +571,43 @@ function notesSettings(): ScreenSpec {
 }
 
 /**
+ * The Notes app's lock screen (`notes://lock`): a PIN login in a window that sets FLAG_SECURE, as
+ * login and banking screens do, so Android withholds its pixels from every screenshot while the
+ * tree stays readable and the screen takes taps and text (docs/internals/device-quirks.md, "Secure windows").
+ */
+function notesLock(): ScreenSpec {
+  return {
+    id: 'notes_lock',
+    package: NOTES,
+    activity: '.LockActivity',
+    secure: true,
+    root: flutterWindow([
+      node(C.view, [0, 63, 1080, 210], { contentDesc: 'Unlock notes' }),
+      node(C.edit, [42, 273, 1038, 420], {
+        key: 'pin',
+        hint: 'PIN',
+        text: '',
+        password: true,
+        clickable: true,
+        focusable: true,
+        setTextNeedsFocus: true,
+      }),
+      node(C.button, [42, 462, 1038, 609], {
+        contentDesc: 'Unlock',
+        clickable: true,
+        focusable: true,
+        onClick: [
+          { type: 'hideKeyboard' },
+          { type: 'setText', node: 'lock_status', template: 'Unlocked' },
+          { type: 'log', priority: 'I', tag: 'flutter', message: 'LockScreen: unlocked' },
+        ],
+      }),
+      node(C.view, [42, 651, 1038, 780], { key: 'lock_status', text: '' }),
+    ]),
+  };
+}
+
+/**
  * The Calendar app's screen has three scrollable containers. A day strip
  * that scrolls sideways (a RecyclerView with a horizontal LinearLayoutManager: 14 day chips,
  * 3,528 px of content in a 1,080 px strip), the schedule (the largest vertical list, the main
@@ -693,6 +730,7 @@ const SCREENS: readonly ScreenSpec[] = [
   notesMain(),
   notesHistory(),
   notesSettings(),
+  notesLock(),
   calendarMain(),
   placeholderApp('clock_main', 'com.google.android.deskclock', 'com.android.deskclock.DeskClock', 'Clock', [
     node(C.text, [63, 500, 1017, 760], { text: '10:42' }),
@@ -861,8 +899,11 @@ function packages(versions: HelperVersions): PackageSpec[] {
       versionCode: 7,
       versionName: '1.2.0',
       launcher: { activity: '.MainActivity', screen: 'notes_main' },
-      activities: { '.HistoryActivity': 'notes_history' },
-      links: [{ scheme: 'notes', host: 'history', activity: '.HistoryActivity' }],
+      activities: { '.HistoryActivity': 'notes_history', '.LockActivity': 'notes_lock' },
+      links: [
+        { scheme: 'notes', host: 'history', activity: '.HistoryActivity' },
+        { scheme: 'notes', host: 'lock', activity: '.LockActivity' },
+      ],
     },
   ];
 }

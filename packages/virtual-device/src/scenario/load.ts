@@ -98,6 +98,7 @@ const screenSchema = z
     systemWindow: z.literal('NotificationShade').optional(),
     focusOnOpen: z.string().optional(),
     static: z.boolean().optional(),
+    secure: z.boolean().optional(),
   })
   .strict();
 
@@ -170,6 +171,7 @@ export function parseScenario(json: unknown, baseDir: string): ScenarioSpec {
       ...(s.onBack ? { onBack: s.onBack } : {}),
       ...(s.focusOnOpen !== undefined ? { focusOnOpen: s.focusOnOpen } : {}),
       ...(s.static !== undefined ? { static: s.static } : {}),
+      ...(s.secure !== undefined ? { secure: s.secure } : {}),
     };
   });
   return {

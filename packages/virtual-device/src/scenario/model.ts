@@ -113,6 +113,12 @@ export interface ScreenSpec {
   readonly systemWindow?: 'NotificationShade';
   /** A static screen never changes: clicks are logged and nothing else happens. */
   readonly static?: boolean;
+  /**
+   * The activity's window sets WindowManager.LayoutParams.FLAG_SECURE (login and banking screens):
+   * `dumpsys window` prints `SECURE` among its `fl=` flags, and while it is visible SurfaceFlinger
+   * refuses every screenshot the shell or UiAutomation asks for (docs/internals/device-quirks.md, "Secure windows").
+   */
+  readonly secure?: boolean;
 }
 
 export interface PackageSpec {

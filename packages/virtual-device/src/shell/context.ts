@@ -34,6 +34,8 @@ export interface ShellDevice {
   log(kind: DeviceLogKind, detail: string): void;
   /** The screen of this moment as PNG, drawn off the device's thread (honours the blank-screenshot fault). */
   capturePng(): Promise<Buffer>;
+  /** The visible FLAG_SECURE window SurfaceFlinger refuses the capture for (the refusal is logged), or null. */
+  secureCaptureRefused(): string | null;
   /** Takes the UiAutomation registration and dumps (honours dump faults and the one-UiAutomation rule). */
   dumpHierarchy(signal: AbortSignal): Promise<DumpOutcome>;
   readonly logcat: LogcatBuffer;

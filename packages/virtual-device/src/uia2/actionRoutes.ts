@@ -6,7 +6,7 @@ import { center } from '../device/geometry.js';
 import type { TouchSample } from '../device/touch.js';
 import { serverBounds } from './bounds.js';
 import type { Uia2Device } from './device.js';
-import { invalidArgument } from './errors.js';
+import { illegalArgument } from './errors.js';
 import { cachedElement, referencedId, type Json, type Session } from './session.js';
 
 /** ActionsConstants.EVENT_INJECTION_DELAY_MS: the real server injects on a 20 ms grid. */
@@ -36,14 +36,14 @@ export class ActionRoutes {
       body.duration === undefined || body.duration === null
         ? this.device.system.longPressTimeoutMs()
         : Number(body.duration);
-    if (!Number.isFinite(duration) || duration < 0) throw invalidArgument('Long click duration cannot be negative');
+    if (!Number.isFinite(duration) || duration < 0) throw illegalArgument('Long click duration cannot be negative');
     const element = id ? cachedElement(session, this.device.ui, id) : null;
     let point: { x: number; y: number };
     const bounds = element ? serverBounds(element) : null;
     if (bounds && offset) point = { x: bounds.left + Number(offset.x ?? 0), y: bounds.top + Number(offset.y ?? 0) };
     else if (bounds) point = center(bounds);
     else if (offset) point = { x: Number(offset.x ?? 0), y: Number(offset.y ?? 0) };
-    else throw invalidArgument('Long click offset coordinates must be provided if element is not set');
+    else throw illegalArgument('Long click offset coordinates must be provided if element is not set');
     // The server's thread is busy for the whole hold; the touch comes up at its end.
     await this.device.clock.sleep(duration);
     this.device.ui.press(

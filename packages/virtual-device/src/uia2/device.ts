@@ -17,10 +17,14 @@ export interface Uia2Device {
   log(kind: DeviceLogKind, detail: string): void;
   /** The screen of this moment as PNG, drawn off the device's thread. */
   capturePng(): Promise<Buffer>;
+  /** The visible FLAG_SECURE window SurfaceFlinger refuses the capture for (the refusal is logged), or null. */
+  secureCaptureRefused(): string | null;
   /** The display in its current rotation (Display.getRotation and getSize, as the server reads them). */
   display(): { rotation: 0 | 1 | 2 | 3; width: number; height: number };
   /** 'hang' never answers; a number delays the answer by that many ms. */
   requestFault(subject: string): 'hang' | number;
+  /** An injected error this request answers instead of acting (the `uia2-error` fault), or null. */
+  requestError(subject: string): { status: number; error: string; message: string } | null;
   /** Whether the screen idles and its active window's root can be read (the idle waits). */
   screenActivity(): ScreenActivity;
 }

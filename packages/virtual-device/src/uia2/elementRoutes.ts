@@ -6,7 +6,7 @@ import { center, formatBounds } from '../device/geometry.js';
 import type { UiElement } from '../device/uiTree.js';
 import { serverBounds } from './bounds.js';
 import type { Uia2Device } from './device.js';
-import { HttpError, invalidElementState, noSuchElement } from './errors.js';
+import { HttpError, invalidElementState, noSuchElement, unableToCaptureScreen } from './errors.js';
 import type { IdleWaits } from './idleWaits.js';
 import { InvalidSelectorError, locate } from './locate.js';
 import { cachedElement, elementRef, type Json, type Session } from './session.js';
@@ -27,6 +27,15 @@ export class ElementRoutes {
   }
 
   find(session: Session, body: Json, contextId: string | null, multiple: boolean): unknown {
+    const found = this.locateAll(session, body, contextId);
+    if (multiple) return found.map((e) => this.ref(session, e));
+    const first = found[0];
+    if (!first) throw noSuchElement();
+    return this.ref(session, first);
+  }
+
+  /** The nodes a `strategy`/`selector` (or W3C `using`/`value`) pair finds, without caching them. */
+  locateAll(session: Session, body: Json, contextId: string | null): UiElement[] {
     const strategy = String(body.strategy ?? body.using ?? '');
     const selector = String(body.selector ?? body.value ?? '');
     const context = contextId ? this.element(session, contextId) : null;
@@ -44,10 +53,7 @@ export class ElementRoutes {
       throw e;
     }
     this.device.log('uia2', `find ${strategy}=${JSON.stringify(selector)} -> ${found.length} element(s)`);
-    if (multiple) return found.map((e) => this.ref(session, e));
-    const first = found[0];
-    if (!first) throw noSuchElement();
-    return this.ref(session, first);
+    return found;
   }
 
   command(session: Session, method: string, id: string, sub: string, body: Json): unknown {
@@ -75,6 +81,8 @@ export class ElementRoutes {
       case 'GET /selected':
         return e.selected || e.checked;
       case 'GET /screenshot':
+        // GetElementScreenshot crops the same device screenshot: refused the same way.
+        if (this.device.secureCaptureRefused() !== null) throw unableToCaptureScreen();
         return this.device.capturePng().then((png) => png.toString('base64'));
       case 'POST /click': {
         // AxNodeInfoHelper.click: the centre of the bounds the server reports (uia2/bounds.ts).

@@ -30,4 +30,22 @@ export const unknownCommand = (method: string, path: string): HttpError =>
 
 export const invalidArgument = (message: string): HttpError => new HttpError(400, 'invalid argument', message);
 
+/**
+ * An IllegalArgumentException thrown in a handler: SafeRequestHandler wraps it in
+ * InvalidArgumentException(Throwable), whose message is the cause's toString.
+ */
+export const illegalArgument = (message: string): HttpError =>
+  invalidArgument(`java.lang.IllegalArgumentException: ${message}`);
+
+/**
+ * ScreenshotHelper.validateScreenshot: UiAutomation.takeScreenshot gave no bitmap (SurfaceFlinger
+ * refused it for a FLAG_SECURE window), so TakeScreenshotException with its default message.
+ */
+export const unableToCaptureScreen = (): HttpError =>
+  new HttpError(
+    500,
+    'unable to capture screen',
+    "Failed to capture a screenshot. Does the current view have 'secure' flag set?",
+  );
+
 export const invalidElementState = (message: string): HttpError => new HttpError(400, 'invalid element state', message);

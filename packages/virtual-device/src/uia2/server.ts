@@ -10,6 +10,7 @@ import { ActionRoutes } from './actionRoutes.js';
 import type { Uia2Device } from './device.js';
 import { duplexPair } from './duplexPair.js';
 import { ElementRoutes } from './elementRoutes.js';
+import { GestureRoutes } from './gestureRoutes.js';
 import { HttpError, unknownCommand } from './errors.js';
 import { IdleWaits } from './idleWaits.js';
 import { newSession, type Json, type Session } from './session.js';
@@ -28,12 +29,14 @@ export class Uia2Server {
   constructor(private readonly device: Uia2Device) {
     this.server.keepAliveTimeout = 0;
     const idle = new IdleWaits(device, this.settings);
+    const elements = new ElementRoutes(device, idle);
     this.routes = new SessionRoutes(
       device,
       this.settings,
       idle,
-      new ElementRoutes(device, idle),
+      elements,
       new ActionRoutes(device),
+      new GestureRoutes(device, elements, idle),
     );
     device.instrumentation.onEnd(() => {
       this.session = null;
@@ -50,6 +53,12 @@ export class Uia2Server {
     server.on('close', () => this.connections.delete(server));
     this.server.emit('connection', server);
     return client;
+  }
+
+  /** The server process restarted (the `uia2-session-lost` fault): it serves on, knowing no session. */
+  forgetSession(): void {
+    this.session = null;
+    this.device.log('fault', 'uia2 server restarted: the session is gone');
   }
 
   activeSessionCount(): number {
@@ -72,6 +81,7 @@ export class Uia2Server {
       return;
     }
     if (fault > 0) await this.device.clock.sleep(fault);
+    const injected = this.device.requestError(subject);
     let body: Json;
     try {
       const text = Buffer.concat(chunks).toString('utf8');
@@ -84,6 +94,7 @@ export class Uia2Server {
     let payload: unknown;
     try {
       // A gesture that holds the pointer (long_click) answers only once it is released.
+      if (injected) throw new HttpError(injected.status, injected.error, injected.message);
       const value: unknown = await this.route(method, path, body);
       payload = { sessionId: this.session?.id ?? null, value: value === undefined ? null : value };
     } catch (e) {

@@ -10,10 +10,21 @@ import type { ActionRoutes } from './actionRoutes.js';
 import { serverBounds } from './bounds.js';
 import type { Uia2Device } from './device.js';
 import type { ElementRoutes } from './elementRoutes.js';
-import { HttpError, invalidArgument, invalidElementState, noSuchElement, unknownCommand } from './errors.js';
+import type { GestureName, GestureRoutes } from './gestureRoutes.js';
+import {
+  HttpError,
+  invalidArgument,
+  invalidElementState,
+  noSuchElement,
+  unableToCaptureScreen,
+  unknownCommand,
+} from './errors.js';
 import type { IdleWaits } from './idleWaits.js';
 import type { Json, Session } from './session.js';
 import type { Uia2Settings } from './settings.js';
+
+/** The gesture endpoints besides long_click (AppiumServlet registers each under /appium/gestures/). */
+const GESTURES = /^POST \/appium\/gestures\/(click|double_click|drag|fling|pinch_open|pinch_close|scroll|swipe)$/;
 
 export class SessionRoutes {
   constructor(
@@ -22,6 +33,7 @@ export class SessionRoutes {
     private readonly idle: IdleWaits,
     private readonly elements: ElementRoutes,
     private readonly input: ActionRoutes,
+    private readonly gestures: GestureRoutes,
   ) {}
 
   handle(session: Session, method: string, rest: string, body: Json): unknown {
@@ -88,6 +100,7 @@ export class SessionRoutes {
           .idleThenRoot('source')
           .then(() => toPageSource(ui.tree(), this.device.display(), serverBounds));
       case 'GET /screenshot':
+        if (this.device.secureCaptureRefused() !== null) throw unableToCaptureScreen();
         return this.device.capturePng().then((png) => png.toString('base64'));
       case 'POST /actions':
         return this.input.actions(session, body);
@@ -130,6 +143,8 @@ export class SessionRoutes {
       default:
         break;
     }
+    const gesture = GESTURES.exec(key);
+    if (gesture?.[1] !== undefined) return this.gestures.handle(gesture[1] as GestureName, session, body);
     const el = /^\/element\/([^/]+)(\/.*)$/.exec(rest);
     if (el && el[1] !== undefined && el[2] !== undefined)
       return this.elements.command(session, method, el[1], el[2], body);

@@ -18,6 +18,11 @@ export function sdkOf(device: ShellDevice): number {
 
 /** The window manager's state now (what a frozen ANR copy is taken from). */
 export function liveWindowFacts(device: ShellDevice): WindowFacts {
+  const facts = windowFactsNow(device);
+  return device.ui.isSecureScreen(facts.focusedApp.screenId) ? { ...facts, appSecure: true } : facts;
+}
+
+function windowFactsNow(device: ShellDevice): WindowFacts {
   const fg = device.ui.foreground();
   const transit = device.focusInTransit();
   const { width, height } = device.ui.displaySize();
@@ -277,13 +282,28 @@ function policySection(facts: WindowFacts): string {
   );
 }
 
+/**
+ * The activity window's WindowManager.LayoutParams (`mAttrs=` of WindowState.dump, its toString):
+ * `fl=` names the set flags by ViewDebug.flagsToString in bit order, so FLAG_SECURE (0x2000) prints
+ * `SECURE` between LAYOUT_IN_SCREEN (0x100) and LAYOUT_INSET_DECOR (0x10000).
+ */
+function appAttrsLine(facts: WindowFacts): string {
+  const secure = facts.appSecure === true ? ' SECURE' : '';
+  return (
+    '    mAttrs=WM.LayoutParams{(0,0)(fillxfill) sim={adjust=resize forwardNavigation} ty=BASE_APPLICATION wanim=0x10302f8\n' +
+    `      fl=LAYOUT_IN_SCREEN${secure} LAYOUT_INSET_DECOR SPLIT_TOUCH HARDWARE_ACCELERATED DRAWS_SYSTEM_BAR_BACKGROUNDS}\n`
+  );
+}
+
 /** `dumpWindowsNoHeaderLocked`: the window list and the focus, without the section header. */
 function windowsBody(facts: WindowFacts): string {
   const app = appWindow(facts.focusedApp);
   return (
     barWindowBlocks(facts) +
     imeWindowBlock(facts) +
-    `  Window #1 ${app}:\n    mDisplayId=0 rootTaskId=42 mSession=Session{5d6e7f8 2000:u0a10160} mClient=android.os.BinderProxy@2c3d4e5\n    mViewVisibility=0x0 mHaveFrame=true mObscured=false\n` +
+    `  Window #1 ${app}:\n    mDisplayId=0 rootTaskId=42 mSession=Session{5d6e7f8 2000:u0a10160} mClient=android.os.BinderProxy@2c3d4e5\n` +
+    appAttrsLine(facts) +
+    '    mViewVisibility=0x0 mHaveFrame=true mObscured=false\n' +
     '\n' +
     focusLines(facts, '  ') +
     `  mInputMethodTarget=${app}\n` +

@@ -3,6 +3,7 @@ import { PNG } from 'pngjs';
 import type { CommandIo } from '../interpreter.js';
 import type { ProcessRow } from '../../device/system.js';
 import type { CommandTable, ShellDevice } from '../context.js';
+import { sdkOf } from './dumpsysWindow.js';
 import { logcat } from './logcat.js';
 
 const KEYCODES: Readonly<Record<string, number>> = {
@@ -163,6 +164,13 @@ async function screencap(io: CommandIo, device: ShellDevice): Promise<number> {
     }
   } else if (displays.length > 1) {
     io.err(MULTIPLE_DISPLAYS_WARNING);
+  }
+  // A visible FLAG_SECURE window: SurfaceFlinger answers PERMISSION_DENIED (-1) and screencap.cpp
+  // writes nothing and exits 1; since the capture became asynchronous (ScreenCaptureResults,
+  // Android 12) it says so on stderr first (docs/internals/device-quirks.md, "Secure windows").
+  if ((display === undefined || display === device.traits.activeDisplay()) && device.secureCaptureRefused() !== null) {
+    if (sdkOf(device) >= 31) io.err('Failed to take screenshot. Status: -1\n');
+    return 1;
   }
   const pngBytes =
     display === undefined || display === device.traits.activeDisplay()
