@@ -120,6 +120,10 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
     'package.test.ts packs the tarball, installs it and runs its bin (doctor and MCP over stdio)',
   ],
   [/^claude mcp add /, 'needs Claude Code, which is not installed here'],
+  [
+    /^mkdir -p ~\/\.claude\/skills\/android && cp /,
+    "installs the agents' skill into the user's Claude Code folder; skill.test.ts checks the skill file itself",
+  ],
   [/^emulator -avd /, 'needs the Android emulator and an AVD; the virtual device stands in for it here'],
   [
     /^java -jar selenium-server|^npx appium /,
