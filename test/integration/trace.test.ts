@@ -315,7 +315,7 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
       env(),
       workDir,
     );
-    expect(exported.code).toBe(0);
+    expect(exported.code, exported.stderr).toBe(0);
     const flowFile = exported.stdout.trim();
     // The typed text is never in the trace: it becomes an input of the flow, named after the field.
     expect(exported.stderr).toMatch(/the flow takes 1 input .*: search_settings; .*ANDROID_MCP_INPUT_SEARCH_SETTINGS/);
