@@ -100,7 +100,16 @@ describeWithAdb('the MCP Bundle (.mcpb) for Claude Desktop', () => {
     expect(packLog).toMatch(/done: \d+ files/);
     expect(readdirSync(scriptTmp)).toEqual([]);
     const top = readdirSync(unpacked).sort();
-    expect(top).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'manifest.json', 'node_modules', 'package.json']);
+    expect(top).toEqual([
+      'LICENSE',
+      'README.md',
+      'dist',
+      'docs',
+      'manifest.json',
+      'node_modules',
+      'package.json',
+      'skills',
+    ]);
     for (const needed of [
       'dist/index.js',
       'node_modules/appium/package.json',

@@ -258,6 +258,8 @@ describeWithAdb('traces on the virtual device: record, view in Chromium, export,
       await ok('ui_tap', { selector: { ref: refFromDiff } });
     } finally {
       await harness.close();
+      // Settings was left on a page of its own: the next test's flow opens the app where a cold start puts it.
+      await adb.adb(['-s', serial, 'shell', 'am', 'force-stop', 'com.android.settings']);
     }
     const traces = path.join(artifacts, 'traces');
     const [name] = readdirSync(traces).filter((entry) => entry.includes('-stdio-'));
