@@ -89,7 +89,8 @@ const SCENARIOS: [string, SendKeys, string | null][] = [
           `An unknown server-side error occurred while processing the command. Original error: {"text":${JSON.stringify(text)}}`,
         ),
       ),
-    'INTERNAL_ERROR',
+    // The server could not perform an action: its own code (contract, "Error codes"), not an internal error.
+    'UI_ACTION_FAILED',
   ],
   [
     'the session died while typing',
