@@ -1,10 +1,11 @@
 /**
- * An agent-style session on the virtual device becomes a test that runs again: the session starts
- * on Settings without app_open (opened through adb before it), taps refs taken from each action's
- * `after` (diffs included), and types an e-mail and a password into the sign-up form. Its trace
- * exports to a flow that replays green with --input given and is refused without (exit 2, both
- * names), never writing the password; and to a WebdriverIO test that runs green as printed: Appium
- * started by its "Appium:" line, the test by its "Run:" line (the port and device filled in).
+ * Agent-style sessions on the virtual device become tests that run again. Three sessions, each by a
+ * real MCP client over stdio sending back only what the server offered: one starts on Settings without
+ * app_open (opened through adb before it); one taps refs taken from `after` diffs and from a subtree
+ * read (`within`); one types an e-mail and a password into a sign-up form. Each trace exports to a
+ * flow that is refused without its inputs (exit 2, every name) and replays green with them, never
+ * writing the password; the sign-up session also exports to a WebdriverIO test that runs green as
+ * printed: Appium started by its "Appium:" line, the test by its "Run:" line (the port and device filled in).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -51,214 +52,300 @@ function commandLine(line: string): { env: Record<string, string>; argv: string[
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'correct horse';
 
+type Entry = Record<string, unknown>;
+type Data = Record<string, unknown> & { after?: unknown };
+
+/** What a model holds during a session: every entry seen so far by ref, from whole answers, diffs and parts. */
+class Model {
+  readonly seen = new Map<string, Entry>();
+  constructor(private readonly harness: Awaited<ReturnType<typeof startHarness>>) {}
+
+  learn(summary: unknown): Entry[] {
+    if (typeof summary !== 'object' || summary === null) return [];
+    const s = summary as Record<string, unknown>;
+    const entries: Entry[] = [];
+    for (const key of ['actions', 'added', 'changed'])
+      for (const entry of (Array.isArray(s[key]) ? s[key] : []) as Entry[])
+        if (typeof entry.ref === 'string') {
+          this.seen.set(entry.ref, entry);
+          entries.push(entry);
+        }
+    return entries;
+  }
+
+  /** The newest entry seen that answers the predicate: its ref, as the model sends it back. */
+  ref(predicate: (entry: Entry) => boolean, among: readonly Entry[] = [...this.seen.values()]): string {
+    const found = [...among].reverse().find(predicate);
+    if (!found) throw new Error(`no such entry among ${JSON.stringify(among)}`);
+    return String(found.ref);
+  }
+
+  async act(tool: string, args: Record<string, unknown>): Promise<{ data: Data; entries: Entry[] }> {
+    const answer = await this.harness.call(tool, args);
+    expect(answer.envelope.error).toBeNull();
+    const data = answer.envelope.data as Data;
+    return { data, entries: this.learn(data.after ?? data) };
+  }
+}
+
+interface ExportedFlow {
+  package_name: string;
+  inputs: Record<string, { secret?: boolean }>;
+  steps: { tool: string; arguments: Record<string, unknown>; expect?: unknown }[];
+}
+
 const describeHere = ON_EMULATOR ? (): void => undefined : describeWithAdb;
 
-describeHere(
-  'an agent session on the virtual device exports to a flow and a WebdriverIO test that replay green',
-  () => {
-    let stack: E2eStack;
-    let work: string;
-    let traceDir: string;
-    const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
-      ...process.env,
-      ...stack.harnessEnv({ ANDROID_MCP_ARTIFACTS_DIR: path.join(work, 'artifacts'), ...extra }),
+describeHere('agent sessions on the virtual device export to flows and a WebdriverIO test that replay green', () => {
+  let stack: E2eStack;
+  let work: string;
+  /** Each session's trace folder, by name. */
+  const traces = new Map<string, string>();
+  const env = (artifacts: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+    ...process.env,
+    ...stack.harnessEnv({ ANDROID_MCP_ARTIFACTS_DIR: path.join(work, artifacts), ...extra }),
+  });
+
+  beforeAll(async () => {
+    stack = await startStack({ label: 'export-replay' });
+    work = mkdtempSync(path.join(os.tmpdir(), 'amh-export-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  }, 60_000);
+
+  /** One session by one MCP client over stdio, from a cold Settings; returns its trace lines. */
+  async function record(name: string, script: (model: Model) => Promise<void>): Promise<Record<string, unknown>[]> {
+    await stack.adb(['shell', 'am', 'force-stop', 'com.android.settings']);
+    await stack.adb(['shell', 'am', 'force-stop', 'com.google.android.settings.intelligence']);
+    const harness = await startHarness(env(name) as Record<string, string>);
+    try {
+      await script(new Model(harness));
+    } finally {
+      await harness.close();
+    }
+    const folder = path.join(work, name, 'traces');
+    const [dir] = readdirSync(folder);
+    traces.set(name, path.join(folder, dir ?? ''));
+    return readFileSync(path.join(folder, dir ?? '', 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  /**
+   * The session's trace exported to a flow: refused without its inputs (exit 2, every name, nothing
+   * run), green with them from a cold Settings. `typed` are the texts typed, in the order typed.
+   */
+  async function exportAndReplay(
+    name: string,
+    typed: readonly string[],
+    tools: readonly string[],
+  ): Promise<ExportedFlow & { text: string }> {
+    const traceDir = traces.get(name) ?? '';
+    const exported = await run(process.execPath, [BUILT_SERVER, 'trace', 'export', traceDir], env(name), work);
+    expect(exported.stderr).not.toMatch(/refus|cannot/i);
+    expect(exported.code).toBe(0);
+    const file = exported.stdout.trim();
+    const text = readFileSync(file, 'utf8');
+    const flow = JSON.parse(text) as ExportedFlow;
+    expect(flow.steps.map((step) => step.tool)).toEqual(tools);
+    expect(flow.steps.every((step) => step.expect !== undefined)).toBe(true);
+    // Each typing step types one input, by name, in the order typed.
+    const names = flow.steps
+      .filter((step) => step.tool === 'ui_type_text')
+      .map((step) => /^\$\{([A-Za-z0-9_]+)\}$/.exec(String(step.arguments.text))?.[1] ?? '');
+    expect(names).toHaveLength(typed.length);
+    expect(Object.keys(flow.inputs).sort()).toEqual([...names].sort());
+
+    const refused = await run(process.execPath, [BUILT_SERVER, 'flow', file], env(name), work);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`needs inputs it was not given: ${Object.keys(flow.inputs).join(', ')}`);
+    expect(refused.stdout).toBe('');
+
+    // app_open resumes Settings where the recording left it (on Android too: the launcher intent
+    // brings the task back), so each replay starts from a cold Settings, as each session did.
+    await stack.adb(['shell', 'am', 'force-stop', 'com.android.settings']);
+    await stack.adb(['shell', 'am', 'force-stop', 'com.google.android.settings.intelligence']);
+    const inputs = names.flatMap((input, i) => ['--input', `${input}=${typed[i] ?? ''}`]);
+    const replay = await run(process.execPath, [BUILT_SERVER, 'flow', file, ...inputs], env(name), work);
+    expect(replay.stderr).toMatch(new RegExp(`: PASSED, ${tools.length}/${tools.length} steps`));
+    expect(replay.code).toBe(0);
+    names.forEach((input, i) => {
+      if (flow.inputs[input]?.secret === true) expect(replay.stdout + replay.stderr).not.toContain(typed[i]);
     });
+    return { ...flow, text };
+  }
 
-    beforeAll(async () => {
-      stack = await startStack({ label: 'export-replay' });
-      work = mkdtempSync(path.join(os.tmpdir(), 'amh-export-'));
-    }, 120_000);
+  /** Each acting line records the element as the server resolved it, in acted_bounds' shape. */
+  function expectElements(lines: readonly Record<string, unknown>[]): void {
+    const acting = lines.filter((line) => line.tool === 'ui_tap' || line.tool === 'ui_type_text');
+    expect(acting.length).toBeGreaterThan(0);
+    for (const line of acting) {
+      expect(line.element).toMatchObject({ source: 'ref', selectors: expect.any(Array), label: expect.any(String) });
+      expect((line.element as { bounds: unknown }).bounds).toEqual(line.acted_bounds);
+    }
+  }
 
-    afterAll(async () => {
-      await stack?.stop();
-      if (work) rmSync(work, { recursive: true, force: true });
-    }, 60_000);
-
-    it('records the session: refs from after diffs, typing into a sign-up form, starting on Settings without app_open', async () => {
-      // Settings is in front before the session: the model never opens an app.
+  it('a session that starts on Settings without app_open exports and replays', async () => {
+    const lines = await record('settings-start', async (model) => {
+      // Settings is in front before the session (opened through adb): the model never opens an app.
       await stack.adb(['shell', 'am', 'start', '-W', '-n', 'com.android.settings/.Settings']);
-      const harness = await startHarness(env() as Record<string, string>);
+      const tree = await model.act('ui_get_tree', {});
+      expect(tree.data.foreground_package).toBe('com.android.settings');
+      await model.act('ui_tap', { selector: { ref: model.ref((e) => e.id === 'search_action_bar') } });
+      const typed = await model.act('ui_type_text', {
+        selector: { ref: model.ref((e) => e.input_hint === 'Search settings') },
+        text: 'storage',
+      });
+      // The result row arrives in the typing's diff: its ref is taken from there.
+      expect(typed.data.after).toMatchObject({ diff_of: expect.any(String) });
+      await model.act('ui_tap', { selector: { ref: model.ref((e) => e.text === 'Storage', typed.entries) } });
+    });
+    expect(lines.some((line) => line.tool === 'app_open')).toBe(false);
+    expectElements(lines);
+    const flow = await exportAndReplay('settings-start', ['storage'], ['ui_tap', 'ui_type_text', 'ui_tap']);
+    expect(flow.package_name).toBe('com.android.settings');
+  }, 300_000);
+
+  it('a session tapping refs from after diffs and from a subtree read exports and replays', async () => {
+    const lines = await record('diff-and-part', async (model) => {
+      await model.act('app_open', { package_name: 'com.android.settings' });
+      await model.act('ui_tap', { selector: { ref: model.ref((e) => e.id === 'search_action_bar') } });
+      const typed = await model.act('ui_type_text', {
+        selector: { ref: model.ref((e) => e.input_hint === 'Search settings') },
+        text: 'Notifications',
+      });
+      expect(typed.data.after).toMatchObject({ diff_of: expect.any(String) });
+      // One container only: the results list, read as a part; the row is tapped by the part's ref.
+      const part = await model.act('ui_get_tree', { within: { id: 'list_results' } });
+      expect(part.entries.length).toBeGreaterThan(0);
+      const opened = await model.act('ui_tap', {
+        selector: { ref: model.ref((e) => e.text === 'Notifications', part.entries) },
+      });
+      // Back up from the page by the ref its `after` offered.
+      await model.act('ui_tap', {
+        selector: { ref: model.ref((e) => e.content_desc === 'Navigate up', opened.entries) },
+      });
+    });
+    expect(lines.some((line) => line.tool === 'ui_get_tree' && (line.arguments as Entry | undefined)?.within)).toBe(
+      true,
+    );
+    expectElements(lines);
+    await exportAndReplay('diff-and-part', ['Notifications'], ['ui_tap', 'ui_type_text', 'ui_tap', 'ui_tap']);
+  }, 300_000);
+
+  it('a session typing an e-mail and a password into a sign-up form exports and replays, the password never written', async () => {
+    const lines = await record('sign-up', async (model) => {
+      await model.act('app_open', { package_name: 'com.android.settings' });
+      await model.act('ui_scroll', { direction: 'down' });
+      await model.act('ui_scroll', { direction: 'down' });
+      await model.act('ui_tap', { selector: { ref: model.ref((e) => e.text === 'Passwords & accounts') } });
+      await model.act('ui_tap', { selector: { ref: model.ref((e) => e.text === 'Add account') } });
+      await model.act('ui_type_text', { selector: { ref: model.ref((e) => e.id === 'account_email') }, text: EMAIL });
+      await model.act('ui_type_text', {
+        selector: { ref: model.ref((e) => e.input_hint === 'Password') },
+        text: PASSWORD,
+      });
+      await model.act('ui_tap', { selector: { ref: model.ref((e) => e.text === 'Create account') } });
+    });
+    expect(JSON.stringify(lines)).not.toContain(PASSWORD);
+    expectElements(lines);
+    expect(
+      lines.find((line) => line.tool === 'ui_type_text' && (line.element as { password?: true }).password),
+    ).toBeDefined();
+    const flow = await exportAndReplay(
+      'sign-up',
+      [EMAIL, PASSWORD],
+      ['ui_scroll', 'ui_scroll', 'ui_tap', 'ui_tap', 'ui_type_text', 'ui_type_text', 'ui_tap'],
+    );
+    expect(Object.values(flow.inputs).filter((input) => input.secret === true)).toHaveLength(1);
+    // Neither typed value is written into the flow: each is an input, given at replay.
+    expect(flow.text).not.toContain(EMAIL);
+    expect(flow.text).not.toContain(PASSWORD);
+  }, 300_000);
+
+  it('exports to a WebdriverIO test that runs green as printed, against Appium started as printed', async () => {
+    // Inside the repository, so that `import 'webdriverio'` resolves as in a user's project.
+    const out = path.join(REPO_ROOT, 'artifacts', 'test-output', `export-replay-${process.pid}.test.mjs`);
+    mkdirSync(path.dirname(out), { recursive: true });
+    await stack.adb(['shell', 'am', 'force-stop', 'com.android.settings']);
+    const exported = await run(
+      process.execPath,
+      [BUILT_SERVER, 'trace', 'export', traces.get('sign-up') ?? '', '--format', 'wdio', '--out', out],
+      env('sign-up'),
+      work,
+    );
+    expect(exported).toMatchObject({ code: 0, stderr: expect.not.stringContaining('Error') });
+    try {
+      const source = readFileSync(out, 'utf8');
+      const appiumLine = /^\/\/ Appium: (.*)$/m.exec(source)?.[1] ?? '';
+      const runLine = /^\/\/ Run: (.*)$/m.exec(source)?.[1] ?? '';
+      const appiumCommand = commandLine(appiumLine);
+      expect(appiumCommand.env.ANDROID_HOME).toMatch(/^\//);
+      // The printed port, 4723, may be taken on a shared machine: a free one instead, nothing else changed.
+      const port = await freePort();
+      const argv = appiumCommand.argv.map((word) => (word === '4723' ? String(port) : word));
+      expect(argv[0]).toBe('node');
+      const appium = spawn(process.execPath, argv.slice(1), {
+        // The private adb server of this stack; a user's is the default one.
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...appiumCommand.env,
+          ANDROID_ADB_SERVER_PORT: String(stack.adbPort),
+        },
+        stdio: 'ignore',
+      });
+      trackChild(appium);
       try {
-        // Every entry seen so far by ref, from whole answers and diffs alike (a model holds the same).
-        const seen = new Map<string, Record<string, unknown>>();
-        const learn = (summary: unknown): void => {
-          if (typeof summary !== 'object' || summary === null) return;
-          const s = summary as Record<string, unknown>;
-          for (const key of ['actions', 'added', 'changed'])
-            for (const entry of (Array.isArray(s[key]) ? s[key] : []) as Record<string, unknown>[])
-              if (typeof entry.ref === 'string') seen.set(entry.ref, entry);
-        };
-        const refWhere = (predicate: (entry: Record<string, unknown>) => boolean): string => {
-          const found = [...seen.values()].reverse().find(predicate);
-          if (!found) throw new Error(`no such entry among ${JSON.stringify([...seen.values()])}`);
-          return String(found.ref);
-        };
-        const act = async (tool: string, args: Record<string, unknown>) => {
-          const answer = await harness.call(tool, args);
-          expect(answer.envelope.error).toBeNull();
-          learn(answer.envelope.data.after ?? answer.envelope.data);
-          return answer.envelope.data;
-        };
-        const tree = await act('ui_get_tree', {});
-        expect(tree.foreground_package).toBe('com.android.settings');
-        await act('ui_scroll', { direction: 'down' });
-        await act('ui_scroll', { direction: 'down' });
-        await act('ui_tap', { selector: { ref: refWhere((e) => e.text === 'Passwords & accounts') } });
-        await act('ui_tap', { selector: { ref: refWhere((e) => e.text === 'Add account') } });
-        await act('ui_type_text', { selector: { ref: refWhere((e) => e.id === 'account_email') }, text: EMAIL });
-        await act('ui_type_text', { selector: { ref: refWhere((e) => e.input_hint === 'Password') }, text: PASSWORD });
-        await act('ui_tap', { selector: { ref: refWhere((e) => e.text === 'Create account') } });
-      } finally {
-        await harness.close();
-      }
-      const traces = path.join(work, 'artifacts', 'traces');
-      const [name] = readdirSync(traces);
-      traceDir = path.join(traces, name ?? '');
-      const text = readFileSync(path.join(traceDir, 'trace.jsonl'), 'utf8');
-      expect(text).not.toContain(PASSWORD);
-      const taps = text
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as Record<string, unknown>)
-        .filter((line) => line.tool === 'ui_tap' || line.tool === 'ui_type_text');
-      // Each acting line records the element as the server resolved it, in acted_bounds' shape.
-      for (const line of taps) {
-        expect(line.element).toMatchObject({ source: 'ref', selectors: expect.any(Array), label: expect.any(String) });
-        expect((line.element as { bounds: unknown }).bounds).toEqual(line.acted_bounds);
-      }
-      expect(
-        taps.find((line) => line.tool === 'ui_type_text' && (line.element as { password?: true }).password),
-      ).toBeDefined();
-    }, 300_000);
-
-    it('exports to a flow with inputs that is refused without them and replays green with them', async () => {
-      const exported = await run(process.execPath, [BUILT_SERVER, 'trace', 'export', traceDir], env(), work);
-      expect(exported.code).toBe(0);
-      expect(exported.stderr).toMatch(/the flow takes 2 inputs/);
-      const file = exported.stdout.trim();
-      const flow = JSON.parse(readFileSync(file, 'utf8')) as {
-        package_name: string;
-        inputs: Record<string, { secret?: boolean }>;
-        steps: { tool: string; arguments: Record<string, unknown>; expect?: unknown }[];
-      };
-      expect(flow.package_name).toBe('com.android.settings');
-      expect(flow.steps.map((step) => step.tool)).toEqual([
-        'ui_scroll',
-        'ui_scroll',
-        'ui_tap',
-        'ui_tap',
-        'ui_type_text',
-        'ui_type_text',
-        'ui_tap',
-      ]);
-      const names = Object.keys(flow.inputs);
-      expect(names).toHaveLength(2);
-      const secret = names.find((name) => flow.inputs[name]?.secret === true);
-      const plain = names.find((name) => name !== secret);
-      expect(secret).toBeDefined();
-      expect(flow.steps.every((step) => step.expect !== undefined)).toBe(true);
-
-      expect(readFileSync(file, 'utf8')).not.toContain(EMAIL);
-
-      const refused = await run(process.execPath, [BUILT_SERVER, 'flow', file], env(), work);
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(`needs inputs it was not given: ${names.join(', ')}`);
-      expect(refused.stdout).toBe('');
-
-      // The session began on the Settings home; app_open resumes Settings where the recording left it
-      // (on Android too: the launcher intent brings the task back), so the replay starts from a fresh Settings.
-      await stack.adb(['shell', 'am', 'force-stop', 'com.android.settings']);
-      const replay = await run(
-        process.execPath,
-        [BUILT_SERVER, 'flow', file, '--input', `${plain}=${EMAIL}`, '--input', `${secret}=${PASSWORD}`],
-        env(),
-        work,
-      );
-      expect(replay.stderr).toMatch(/: PASSED, 7\/7 steps/);
-      expect(replay.code).toBe(0);
-      expect(replay.stdout + replay.stderr).not.toContain(PASSWORD);
-    }, 300_000);
-
-    it('exports to a WebdriverIO test that runs green as printed, against Appium started as printed', async () => {
-      // Inside the repository, so that `import 'webdriverio'` resolves as in a user's project.
-      const out = path.join(REPO_ROOT, 'artifacts', 'test-output', `export-replay-${process.pid}.test.mjs`);
-      mkdirSync(path.dirname(out), { recursive: true });
-      await stack.adb(['shell', 'am', 'force-stop', 'com.android.settings']);
-      const exported = await run(
-        process.execPath,
-        [BUILT_SERVER, 'trace', 'export', traceDir, '--format', 'wdio', '--out', out],
-        env(),
-        work,
-      );
-      expect(exported).toMatchObject({ code: 0, stderr: expect.not.stringContaining('Error') });
-      try {
-        const source = readFileSync(out, 'utf8');
-        const appiumLine = /^\/\/ Appium: (.*)$/m.exec(source)?.[1] ?? '';
-        const runLine = /^\/\/ Run: (.*)$/m.exec(source)?.[1] ?? '';
-        const appiumCommand = commandLine(appiumLine);
-        expect(appiumCommand.env.ANDROID_HOME).toMatch(/^\//);
-        // The printed port, 4723, may be taken on a shared machine: a free one instead, nothing else changed.
-        const port = await freePort();
-        const argv = appiumCommand.argv.map((word) => (word === '4723' ? String(port) : word));
-        expect(argv[0]).toBe('node');
-        const appium = spawn(process.execPath, argv.slice(1), {
-          // The private adb server of this stack; a user's is the default one.
-          env: {
+        for (let i = 0; i < 120; i += 1) {
+          const up = await fetch(`http://127.0.0.1:${port}/status`).then(
+            (r) => r.ok,
+            () => false,
+          );
+          if (up) break;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+        const runCommand = commandLine(runLine);
+        const inputs = Object.keys(runCommand.env).filter((name) => name.startsWith('ANDROID_MCP_INPUT_'));
+        expect(inputs).toHaveLength(2);
+        const inputValues = Object.fromEntries(
+          inputs.map((name) => [name, name.includes('PASSWORD') ? PASSWORD : EMAIL]),
+        );
+        expect(runCommand.argv.slice(0, 2)).toEqual(['node', '--test']);
+        // Without its inputs it stops before any session: a replay never types a placeholder.
+        const missing = await run(
+          process.execPath,
+          ['--test', out],
+          { PATH: process.env.PATH, HOME: process.env.HOME },
+          REPO_ROOT,
+        );
+        expect(missing.code).not.toBe(0);
+        expect(missing.stdout + missing.stderr).toMatch(/missing inputs: set ANDROID_MCP_INPUT_/);
+        const passed = await run(
+          process.execPath,
+          ['--test', '--test-reporter=spec', out],
+          {
             PATH: process.env.PATH,
             HOME: process.env.HOME,
-            ...appiumCommand.env,
+            ...runCommand.env,
+            ...inputValues,
+            APPIUM_URL: `http://127.0.0.1:${port}`,
+            ANDROID_UDID: stack.serial,
             ANDROID_ADB_SERVER_PORT: String(stack.adbPort),
           },
-          stdio: 'ignore',
-        });
-        trackChild(appium);
-        try {
-          for (let i = 0; i < 120; i += 1) {
-            const up = await fetch(`http://127.0.0.1:${port}/status`).then(
-              (r) => r.ok,
-              () => false,
-            );
-            if (up) break;
-            await new Promise((resolve) => setTimeout(resolve, 500));
-          }
-          const runCommand = commandLine(runLine);
-          const inputs = Object.keys(runCommand.env).filter((name) => name.startsWith('ANDROID_MCP_INPUT_'));
-          expect(inputs).toHaveLength(2);
-          const inputValues = Object.fromEntries(
-            inputs.map((name) => [name, name.includes('PASSWORD') ? PASSWORD : EMAIL]),
-          );
-          expect(runCommand.argv.slice(0, 2)).toEqual(['node', '--test']);
-          // Without its inputs it stops before any session: a replay never types a placeholder.
-          const missing = await run(
-            process.execPath,
-            ['--test', out],
-            { PATH: process.env.PATH, HOME: process.env.HOME },
-            REPO_ROOT,
-          );
-          expect(missing.code).not.toBe(0);
-          expect(missing.stdout + missing.stderr).toMatch(/missing inputs: set ANDROID_MCP_INPUT_/);
-          const passed = await run(
-            process.execPath,
-            ['--test', '--test-reporter=spec', out],
-            {
-              PATH: process.env.PATH,
-              HOME: process.env.HOME,
-              ...runCommand.env,
-              ...inputValues,
-              APPIUM_URL: `http://127.0.0.1:${port}`,
-              ANDROID_UDID: stack.serial,
-              ANDROID_ADB_SERVER_PORT: String(stack.adbPort),
-            },
-            REPO_ROOT,
-          );
-          expect(passed.stdout).toMatch(/pass 7/);
-          expect(passed.code).toBe(0);
-        } finally {
-          await stopChild(appium);
-        }
+          REPO_ROOT,
+        );
+        expect(passed.stdout).toMatch(/pass 7/);
+        expect(passed.code).toBe(0);
       } finally {
-        rmSync(out, { force: true });
+        await stopChild(appium);
       }
-    }, 300_000);
-  },
-);
+    } finally {
+      rmSync(out, { force: true });
+    }
+  }, 300_000);
+});
