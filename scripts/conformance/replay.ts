@@ -18,8 +18,15 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
 import type { ShellIo } from '../../packages/virtual-device/src/contracts.js';
-import { corpusAvailable, corpusDir, loadCorpus, type Exchange } from './corpus.js';
-import { screenXml, wishFor, type NodeWish } from './screen.js';
+import { corpusAvailable, corpusDir, loadCorpus, type CorpusFile, type Exchange } from './corpus.js';
+import {
+  isJsonwpAnswer,
+  jsonwpElementShape,
+  jsonwpSessionAnswer,
+  normaliseExchange,
+  sameSessionAnswer,
+} from './jsonwp.js';
+import { onPageSource, screenXml, wishFor, type NodeWish } from './screen.js';
 
 const W3C = 'element-6066-11e4-a52e-4f735466cecf';
 const PKG = 'io.appium.conformance';
@@ -109,9 +116,18 @@ interface Served {
   sid: string;
 }
 
-async function serve(xml: string): Promise<Served> {
+async function serve(xml: string): Promise<Served | null>;
+async function serve(xml: string, optional: false): Promise<Served>;
+async function serve(xml: string, optional = true): Promise<Served | null> {
   // The replay compares answers' shapes, never their time: no start-up wait and no recorded costs.
-  const device = VirtualDevice.withStaticScreen(xml, { instrumentationStartupMs: 5, timing: 'fast', package: PKG });
+  let device: VirtualDevice;
+  try {
+    device = VirtualDevice.withStaticScreen(xml, { instrumentationStartupMs: 5, timing: 'fast', package: PKG });
+  } catch (error) {
+    // A recorded page source the device cannot import is no screen to replay on: the synthetic one serves.
+    if (optional) return null;
+    throw error;
+  }
   const served: Served = { device, stop: new AbortController(), sid: '' };
   await instrument(served);
   return served;
@@ -155,10 +171,10 @@ export function shapeOf(value: unknown): string {
   return typeof value;
 }
 
-function sameShape(recorded: unknown, replayed: unknown): boolean {
+function sameShape(recorded: unknown, replayed: unknown, jsonwp: boolean): boolean {
   // An empty list and a list of elements are the same shape: how many match is the screen's business.
   const a = shapeOf(recorded);
-  const b = shapeOf(replayed);
+  const b = jsonwp ? jsonwpElementShape(shapeOf(replayed)) : shapeOf(replayed);
   if (a === b) return true;
   return (a === '[]' && b.startsWith('[')) || (b === '[]' && a.startsWith('['));
 }
@@ -227,9 +243,27 @@ function excuse(
   );
 }
 
-export async function runConformance(): Promise<ConformanceReport> {
-  const corpus = loadCorpus();
-  const notReproducible = JSON.parse(readFileSync(NOT_REPRODUCIBLE_FILE, 'utf8')) as NotReproducible[];
+/** The last page source the real server gave in a file, whole (a source Appium cut short is no screen). */
+function recordedPageSource(exchanges: readonly Exchange[]): string | null {
+  const sources = exchanges.filter((e) => e.method === 'GET' && /\/source$/.test(e.path) && e.status === 200);
+  const value = sources
+    .map((e) => (e.truncated ? undefined : (e.responseBody as { value?: unknown } | null)?.value))
+    .find((v): v is string => typeof v === 'string' && v.includes('<hierarchy'));
+  return value ?? null;
+}
+
+export interface ConformanceInput {
+  readonly corpus?: readonly { file: string; corpus: CorpusFile }[];
+  readonly notReproducible?: readonly NotReproducible[];
+}
+
+export async function runConformance(input: ConformanceInput = {}): Promise<ConformanceReport> {
+  const corpus = (input.corpus ?? loadCorpus()).map(({ file, corpus: c }) => ({
+    file,
+    corpus: { ...c, exchanges: c.exchanges.map(normaliseExchange) },
+  }));
+  const notReproducible =
+    input.notReproducible ?? (JSON.parse(readFileSync(NOT_REPRODUCIBLE_FILE, 'utf8')) as NotReproducible[]);
 
   // The screen: one wish per selector the real server found; ids later typed into become EditTexts.
   const typedInto = new Set<string>();
@@ -243,17 +277,27 @@ export async function runConformance(): Promise<ConformanceReport> {
       const wish = wishFor(sel.strategy, sel.selector, PKG);
       if (!wish) continue;
       const ids = elementIdsIn((e.responseBody as { value?: unknown }).value);
-      if (ids.some((id) => typedInto.has(id)) && wish.cls === 'android.widget.TextView')
-        wish.cls = 'android.widget.EditText';
+      if (ids.some((id) => typedInto.has(id))) {
+        if (wish.cls === 'android.widget.TextView') wish.cls = 'android.widget.EditText';
+        if (wish.xpath !== undefined) wish.editable = true;
+      }
       wishes.set(JSON.stringify(wish), wish);
     }
   }
-  const full = await serve(screenXml([...wishes.values()], PKG));
-  const empty = await serve(screenXml([], PKG));
+  const full = await serve(screenXml([...wishes.values()], PKG), false);
+  const empty = await serve(screenXml([], PKG), false);
+  const served = [full, empty];
   const outcomes: Outcome[] = [];
   try {
     for (const { file, corpus: c } of corpus) {
       const ids = new Map<string, string>();
+      // The real screen, where the log kept one: the first page source (the first it gave,
+      // order of appearance) with the wished nodes added, so structure the synthetic screen cannot
+      // rebuild (absolute paths, `@index`) is checked against what the server saw.
+      const firstSource = recordedPageSource(c.exchanges);
+      const onSource = firstSource ? onPageSource(firstSource, [...wishes.values()], PKG) : null;
+      const fileFull = (onSource ? await serve(onSource) : null) ?? full;
+      if (fileFull !== full) served.push(fileFull);
       for (const e of c.exchanges) {
         const differences: Difference[] = [];
         let replayStatus: number | null = null;
@@ -264,7 +308,7 @@ export async function runConformance(): Promise<ConformanceReport> {
               ? empty
               : e.method === 'DELETE' && e.path === '/session/:sessionId'
                 ? empty
-                : full;
+                : fileFull;
         const sel = isFind(e) ? findSelector(e) : null;
         const recordedId = pathElementId(e.path);
         const contextId = (e.requestBody as Json | null)?.context;
@@ -293,7 +337,15 @@ export async function runConformance(): Promise<ConformanceReport> {
           if (e.method === 'POST' && e.path === '/session' && reply.status === 200)
             target.sid = String(reply.body.sessionId);
           if (e.method === 'DELETE' && e.path === '/session/:sessionId' && reply.status === 200) await restart(target);
-          if (reply.status !== e.status)
+          const session = jsonwpSessionAnswer(e);
+          if (session !== null) {
+            // "Created Session" / "Session deleted": what the answer says is compared, not its type (jsonwp.ts).
+            if (!sameSessionAnswer(session, reply))
+              differences.push({
+                kind: 'shape',
+                detail: `recorded a JSONWP "${session}" answer, replayed ${reply.status} ${shapeOf(reply.body)}`,
+              });
+          } else if (reply.status !== e.status)
             differences.push({ kind: 'status', detail: `recorded ${e.status}, replayed ${reply.status}` });
           const replayError = (reply.body.value as { error?: unknown } | null)?.error;
           const wantError = recordedError(e);
@@ -304,7 +356,11 @@ export async function runConformance(): Promise<ConformanceReport> {
                 detail: `recorded ${String(wantError)}, replayed ${String(replayError)}`,
               });
           }
-          if (!e.truncated && !sameShape((e.responseBody as { value?: unknown }).value, reply.body.value)) {
+          if (
+            session === null &&
+            !e.truncated &&
+            !sameShape((e.responseBody as { value?: unknown }).value, reply.body.value, isJsonwpAnswer(e.responseBody))
+          ) {
             differences.push({
               kind: 'shape',
               detail: `recorded ${shapeOf((e.responseBody as { value?: unknown }).value).slice(0, 300)}, replayed ${shapeOf(reply.body.value).slice(0, 300)}`,
@@ -332,8 +388,7 @@ export async function runConformance(): Promise<ConformanceReport> {
       }
     }
   } finally {
-    full.stop.abort();
-    empty.stop.abort();
+    for (const s of served) s.stop.abort();
   }
   const matched = outcomes.filter((o) => o.differences.length === 0).length;
   const documented = outcomes.filter((o) => o.differences.length > 0 && o.excusedBy).length;
