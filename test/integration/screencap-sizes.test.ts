@@ -110,7 +110,11 @@ describeWithAdb('screencap across real display sizes and rotations (real adb, ha
       `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="1">` +
       `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1920,1200]">` +
       `<node index="0" text="" resource-id="com.android.settings:id/recycler_view" class="androidx.recyclerview.widget.RecyclerView" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="true" focused="false" scrollable="true" long-clickable="false" password="false" selected="false" bounds="[0,160][1920,1200]">` +
-      `${Array.from({ length: 10 }, (_, i) => row(i)).join('')}</node></node></hierarchy>`;
+      `${Array.from({ length: 10 }, (_, i) => row(i)).join('')}</node>` +
+      // The window draws under its navigation bar (the decor's bar background is in it), so the
+      // panel is the window itself: 1920x1200.
+      `<node index="1" text="" resource-id="android:id/navigationBarBackground" class="android.view.View" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,1074][1920,1200]" />` +
+      `</node></hierarchy>`;
     const tablet = await startVirtualDeviceForTest({ device: VirtualDevice.withStaticScreen(xml), adb: vd.adb });
     try {
       const runner = new AdbRunner({

@@ -29,14 +29,14 @@ describe('rotation', () => {
     expect((await sh(d, 'dumpsys window')).stdout).toMatch(/cur=1080x2400/);
   });
 
-  it('a landscape tablet dump starts turned with its own bounds; turned to portrait, its nodes are laid out again inside the panel, and back', async () => {
-    const node = (bounds: string, extra = '', children = ''): string =>
-      `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.tab" content-desc="" checkable="false" checked="false" clickable="${extra === 'button'}" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}">${children}</node>`;
-    const xml = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="1">${node('[0,0][1920,1200]', '', node('[1700,1000][1900,1100]', 'button'))}</hierarchy>`;
+  it('a landscape tablet dump whose window draws under its bar starts turned with its own bounds; turned to portrait, its nodes are laid out again inside the panel, and back', async () => {
+    const node = (bounds: string, extra = '', children = '', id = ''): string =>
+      `<node index="0" text="" resource-id="${id}" class="android.widget.FrameLayout" package="com.example.tab" content-desc="" checkable="false" checked="false" clickable="${extra === 'button'}" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}">${children}</node>`;
+    const xml = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="1">${node('[0,0][1920,1200]', '', node('[1700,900][1900,1000]', 'button') + node('[0,1074][1920,1200]', '', '', 'android:id/navigationBarBackground'))}</hierarchy>`;
     const d = VirtualDevice.withStaticScreen(xml, { instrumentationStartupMs: 5 });
     expect(d.ui.displayRotation()).toBe(1);
     expect(d.pageSource()).toMatch(/rotation="1" width="1920" height="1200"/);
-    expect(d.dumpXml()).toContain('bounds="[1700,1000][1900,1100]"');
+    expect(d.dumpXml()).toContain('bounds="[1700,900][1900,1000]"');
     expect((await sh(d, 'dumpsys window')).stdout).toMatch(/cur=1920x1200/);
     d.setRotation(0);
     expect(d.pageSource()).toMatch(/rotation="0" width="1200" height="1920"/);
@@ -46,6 +46,6 @@ describe('rotation', () => {
       expect(e.bounds.bottom, e.key).toBeLessThanOrEqual(1920);
     }
     d.setRotation(3);
-    expect(d.dumpXml()).toContain('bounds="[1700,1000][1900,1100]"');
+    expect(d.dumpXml()).toContain('bounds="[1700,900][1900,1000]"');
   });
 });
