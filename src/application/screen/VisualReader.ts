@@ -9,6 +9,10 @@ import { unexposedRegions } from '../../domain/visual/unexposed.js';
 import { visualEntries } from '../../domain/visual/visualEntries.js';
 import type { ScreenReading, VisualReading } from './ScreenReader.js';
 
+/** What the summary says when the engine is there but failed on this screen. */
+export const OCR_FAILED =
+  'The screen shows content the accessibility tree does not expose, but reading it from the pixels failed this time: call ui_get_tree again to retry.';
+
 export class VisualReader {
   constructor(
     private readonly recognizer: TextRecognizer,
@@ -27,10 +31,17 @@ export class VisualReader {
     if (regions.length === 0) return null;
     // adb's screencap, session or not: it does not touch UiAutomation.
     const png = await device.screencap();
-    const recognition = await this.recognizer.read(
-      png,
-      regions.map((r) => r.bounds),
-    );
+    let recognition;
+    try {
+      recognition = await this.recognizer.read(
+        png,
+        regions.map((r) => r.bounds),
+      );
+    } catch (error) {
+      // The tree's own summary still answers: a failed OCR costs the visual entries, not the read.
+      this.logger.warn('OCR failed; the summary goes without visual entries', { cause: String(error) });
+      return { kind: 'unavailable', remedy: OCR_FAILED };
+    }
     if (recognition.kind === 'unavailable') return recognition;
     const entries = visualEntries(recognition.lines, regions, reading.tree).map((entry) => ({
       ...entry,

@@ -18,6 +18,14 @@ import type { OcrRequest, OcrResponse } from './ocrMessages.js';
 /** The worker is ended after this long without a read: the next screen soon after reuses it. */
 export const OCR_IDLE_MS = 60_000;
 
+/**
+ * A read that has not answered by then is given up and the worker ended: a wedged engine must not
+ * hold ui_get_tree (and the device's lock) for ever. Real-clock on purpose: the worker is another
+ * process and runs on real time; 30 s is ten times the slowest read measured on a loaded 2-core
+ * machine (docs/internals/performance.md, "Visual refs").
+ */
+export const OCR_READ_LIMIT_MS = 30_000;
+
 /** What a user installs to get visual refs (said in the summary when they are missing). */
 export const OCR_REMEDY =
   'The screen shows content the accessibility tree does not expose, but no OCR engine is installed to read it: ' +
@@ -62,7 +70,15 @@ export class TesseractTextRecognizer implements TextRecognizer {
     // Held open while a read waits (a script that only reads a screen must not exit under it), let go after.
     child.channel?.ref();
     const response = await new Promise<OcrResponse>((resolve) => {
-      this.pending.set(id, resolve);
+      const limit = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ id, lines: [], error: `no answer within ${OCR_READ_LIMIT_MS / 1000} s (the worker was ended)` });
+        this.close();
+      }, OCR_READ_LIMIT_MS);
+      this.pending.set(id, (answer) => {
+        clearTimeout(limit);
+        resolve(answer);
+      });
       const request: OcrRequest = { id, png, regions };
       child.send(request);
     });

@@ -8,7 +8,7 @@ import type { PixelDigest, TextRecognition, TextRecognizer } from '../../../src/
 import type { Rect } from '../../../src/domain/tree/uiNode.js';
 import { RefRegistry } from '../../../src/application/screen/RefRegistry.js';
 import { readScreenWith, type ScreenReading } from '../../../src/application/screen/ScreenReader.js';
-import { VisualReader } from '../../../src/application/screen/VisualReader.js';
+import { OCR_FAILED, VisualReader } from '../../../src/application/screen/VisualReader.js';
 import { FakeDevice } from '../../support/fakes/FakeDevice.js';
 import { silentLogger } from '../../support/fakes/silentLogger.js';
 import { screen, uiautomatorDump, type NodeSpec } from '../domain/dumpBuilder.js';
@@ -108,5 +108,17 @@ describe('VisualReader', () => {
     const summary = new RefRegistry().attach(out);
     expect(summary.visual).toBeUndefined();
     expect(summary.visual_unavailable).toBe('install it');
+  });
+
+  it('an engine that fails costs the visual entries, not the read: the summary says to read again', async () => {
+    const device = new FakeDevice();
+    const failing: TextRecognizer = { read: () => Promise.reject(new Error('worker ended')), close: () => undefined };
+    const out = await new VisualReader(failing, new ScriptedPixels(), silentLogger).withVisual(
+      device,
+      await reading(device, game),
+    );
+    const summary = new RefRegistry().attach(out);
+    expect(summary.visual).toBeUndefined();
+    expect(summary.visual_unavailable).toBe(OCR_FAILED);
   });
 });
