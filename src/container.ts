@@ -53,6 +53,7 @@ import type {
   EvidenceHoldBoard,
   EvidenceStore,
   ImageTools,
+  TextRecognizer,
   Logger,
   RandomSource,
 } from './domain/ports.js';
@@ -65,6 +66,9 @@ import { defaultLockDirectory, FileDeviceLock, lockDirectoriesToTidy } from './i
 import { createLogger } from './infrastructure/logging/logger.js';
 import { ObserverSessions } from './application/sessions/ObserverSessions.js';
 import { PngImageTools } from './infrastructure/png/PngImageTools.js';
+import { PngPixelDigest } from './infrastructure/png/PngPixelDigest.js';
+import { TesseractTextRecognizer } from './infrastructure/ocr/TesseractTextRecognizer.js';
+import { VisualReader } from './application/screen/VisualReader.js';
 import { CryptoRandom } from './infrastructure/random/CryptoRandom.js';
 import { HarnessMcpServer } from './mcp/HarnessMcpServer.js';
 import { serverInstructions } from './mcp/instructions.js';
@@ -98,6 +102,8 @@ export interface ContainerDeps {
    */
   readonly evidenceHoldBoard?: EvidenceHoldBoard | null;
   readonly imageTools: ImageTools;
+  /** OCR for visual refs (docs/reference/summary.md, "Visual refs"); default tesseract.js in a worker process. */
+  readonly textRecognizer: TextRecognizer;
   /** Environment used to locate adb (defaults to process.env). */
   readonly env: NodeJS.ProcessEnv;
   /** Where Appium is: APPIUM_URL as given, or the harness's own Appium started on first use. */
@@ -326,14 +332,17 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
   const refs = new RefRegistry();
   // The last read per device, and read ids: what a diff is relative to.
   const reads = new ScreenReads(refs);
+  // OCR only where the tree is silent; its worker process starts on the first such screen.
+  const ocr = overrides.textRecognizer ?? new TesseractTextRecognizer(logger);
+  const visual = new VisualReader(ocr, new PngPixelDigest(), logger);
 
   const services: HarnessServices = {
     status: new StatusService(router, automation, ceilings, config.appiumUrl, adapters.remote),
-    tree: new TreeService(router, reads),
+    tree: new TreeService(router, reads, visual),
     capture: new CaptureService(router, capture),
     appLaunch: new AppLaunchService(router, capture, clock, reads),
     sessions: new UiSessionService(router),
-    actions: new UiActionService(router, capture, logger, clock, refs, reads),
+    actions: new UiActionService(router, capture, logger, clock, refs, reads, visual),
     settings: new SettingsService(router, capture, clock, reads),
     waits: new WaitService(router, clock, reads),
     appReset: new AppResetService(router, capture, clock, reads),
@@ -393,6 +402,8 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     // Tasks first: each closes its own UI session, through the tools, while Appium still runs; what is
     // still open after the wait is closed below with every other session.
     await tasks.manager.shutdown(SHUTDOWN_TASKS_WAIT_MS);
+    // The OCR worker process, if a screen started it, ends with the server.
+    ocr.close();
     const closingSessions = bindings.shutdown();
     await withDeadline(
       clock,
@@ -411,7 +422,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
 
   return {
     config,
-    deps: { clock, random, logger, automation, evidenceStore, imageTools, appium },
+    deps: { clock, random, logger, automation, evidenceStore, imageTools, textRecognizer: ocr, appium },
     services,
     tools,
     bindings,

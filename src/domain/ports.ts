@@ -7,7 +7,8 @@ import type { AutomationEndpointStatus } from './automationEndpoint.js';
 import type { ApkRelativePath } from './apk/apkArgument.js';
 import type { Wakefulness, WindowState } from './tree/screen.js';
 import type { SwipePath } from './gestures/scrollGesture.js';
-import type { Point } from './tree/uiNode.js';
+import type { Point, Rect } from './tree/uiNode.js';
+import type { OcrLine } from './visual/visualEntries.js';
 import type { PackageName } from './validation.js';
 import type { DeviceFacts } from './devices/identity.js';
 import type { LinkUri } from './links/linkUri.js';
@@ -341,6 +342,26 @@ export interface ImageTools {
   downscale(png: Buffer, maxSide: number, maxBytes: number): Buffer;
   /** inspect and downscale at once, decoding the PNG once; throws when the bytes are not a PNG. */
   preview(png: Buffer, maxSide: number, maxBytes: number): PngPreview;
+}
+
+/**
+ * Text read from a screenshot's pixels, for visual refs (docs/reference/summary.md, "Visual refs").
+ * Asked only for the regions the tree leaves unexposed; an engine that is not installed says so
+ * rather than throwing, and the summary says what to install.
+ */
+export interface TextRecognizer {
+  read(png: Buffer, regions: readonly Rect[]): Promise<TextRecognition>;
+  /** Ends whatever the engine keeps running (its worker), at shutdown; a later read starts it again. */
+  close(): void;
+}
+
+export type TextRecognition =
+  | { readonly kind: 'read'; readonly lines: readonly OcrLine[] }
+  | { readonly kind: 'unavailable'; readonly remedy: string };
+
+/** A digest of the pixels inside a box of a PNG: equal digests, same pixels (a visual ref's staleness). */
+export interface PixelDigest {
+  digest(png: Buffer, box: Rect): string;
 }
 
 export interface Logger {

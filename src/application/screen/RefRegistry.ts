@@ -12,9 +12,10 @@
  *   other way round, since every use checks the element again on the screen the action sees.
  */
 import { identify, identityKey, type RefIdentity } from '../../domain/refs/refIdentity.js';
-import { formatRef } from '../../domain/refs/refTarget.js';
-import type { ScreenSummary } from '../../domain/tree/screen.js';
-import type { ScreenReading } from './ScreenReader.js';
+import { formatRef, formatVisualRef, isVisualRef } from '../../domain/refs/refTarget.js';
+import type { ScreenSummary, VisualWireEntry } from '../../domain/tree/screen.js';
+import { toBox } from '../../domain/tree/nodeFacts.js';
+import type { DigestedEntry, ScreenReading } from './ScreenReader.js';
 
 /** How many ui_get_tree readings back a ref is remembered. */
 export const REF_GENERATIONS = 8;
@@ -25,13 +26,22 @@ interface RefRecord {
   generation: number;
 }
 
-export type RefLookup = { readonly identity: RefIdentity } | { readonly missing: 'forgotten' | 'never-issued' };
+export type RefLookup =
+  | { readonly identity: RefIdentity }
+  | { readonly visual: DigestedEntry }
+  | { readonly missing: 'forgotten' | 'never-issued' };
 
 export class RefRegistry {
   private serial = 0;
   private generation = 0;
   private readonly byRef = new Map<string, RefRecord>();
   private readonly byKey = new Map<string, string>();
+  /**
+   * Visual refs live one read: the next read (of any part of any screen) forgets them, since pixels
+   * carry no identity to follow from one read to the next (docs/reference/summary.md, "Visual refs").
+   */
+  private visualSerial = 0;
+  private visual = new Map<string, DigestedEntry>();
 
   /** The reading's summary with a ref on every offered entry (first key, so a model sees it first). */
   attach(reading: ScreenReading): ScreenSummary {
@@ -54,10 +64,40 @@ export class RefRegistry {
       return { ref, ...entry };
     });
     this.forgetOld();
-    return { ...reading.summary, actions };
+    const visual = this.attachVisual(reading);
+    return { ...reading.summary, actions, ...visual };
+  }
+
+  /** The reading's visual entries with fresh visual refs; every earlier visual ref is forgotten. */
+  private attachVisual(reading: ScreenReading): Pick<ScreenSummary, 'visual' | 'visual_unavailable'> {
+    this.visual = new Map();
+    const read = reading.visual;
+    if (!read) return {};
+    if (read.kind === 'unavailable') return { visual_unavailable: read.remedy };
+    if (read.entries.length === 0) return {};
+    const visual = read.entries.map((entry): VisualWireEntry => {
+      this.visualSerial += 1;
+      const ref = formatVisualRef(this.visualSerial);
+      this.visual.set(ref, entry);
+      return {
+        ref,
+        text: entry.text,
+        role: 'visual',
+        source: 'ocr',
+        bounds: toBox(entry.bounds),
+        confidence: entry.confidence,
+      };
+    });
+    return { visual };
   }
 
   lookup(ref: string): RefLookup {
+    if (isVisualRef(ref)) {
+      const entry = this.visual.get(ref);
+      if (entry) return { visual: entry };
+      const serial = Number.parseInt(ref.slice(1), 36);
+      return { missing: serial <= this.visualSerial ? 'forgotten' : 'never-issued' };
+    }
     const record = this.byRef.get(ref);
     if (record) return { identity: record.identity };
     const serial = Number.parseInt(ref.slice(1), 36);

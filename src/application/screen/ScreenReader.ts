@@ -4,6 +4,7 @@ import type { ScreenContext, ScreenSummary, WindowState } from '../../domain/tre
 import { summariseScreenDetailed, type ActionPlan } from '../../domain/summary/summary.js';
 import type { UiTree } from '../../domain/tree/uiNode.js';
 import { together } from '../time/together.js';
+import type { VisualEntry } from '../../domain/visual/visualEntries.js';
 
 export interface ScreenReading {
   readonly summary: ScreenSummary;
@@ -15,7 +16,16 @@ export interface ScreenReading {
   readonly xml: string;
   /** The density and window state read alongside the tree. */
   readonly context: ScreenContext;
+  /** What OCR read where the tree is silent (VisualReader); absent when nothing is unexposed or it was not asked. */
+  readonly visual?: VisualReading;
 }
+
+/** Lines read from pixels, each with the digest of its box's pixels, or why none could be read. */
+export type VisualReading =
+  | { readonly kind: 'read'; readonly entries: readonly DigestedEntry[] }
+  | { readonly kind: 'unavailable'; readonly remedy: string };
+
+export type DigestedEntry = VisualEntry & { readonly digest: string };
 
 /**
  * Reads the screen and summarises it (docs/reference/summary.md), from one of two sources:

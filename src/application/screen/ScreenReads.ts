@@ -105,7 +105,8 @@ export class ScreenReads {
     const shown = (answer: Record<string, unknown>): Record<string, unknown> =>
       options.after ? withoutRepeats(answer, options.after.namedPackage) : answer;
     let smallest = shown({ read, ...whole });
-    if (!options.diff) return smallest;
+    // Visual refs are new on every read: a diff would have to repeat them all, so such a read goes whole.
+    if (!options.diff || whole.visual !== undefined) return smallest;
     let smallestBytes = wireBytesOfJson(JSON.stringify(smallest));
     // The newest base first: on a tie the last read wins.
     for (const base of recent) {

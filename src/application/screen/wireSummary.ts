@@ -8,15 +8,17 @@
  *   sends a position back, so the rectangles are for auditing and cost a fifth of the bytes.
  */
 import type { BoxBounds } from '../../domain/tree/uiNode.js';
-import type { ActionEntry, ScreenSummary, ScrollableEntry } from '../../domain/tree/screen.js';
+import type { ActionEntry, ScreenSummary, ScrollableEntry, VisualWireEntry } from '../../domain/tree/screen.js';
 
 export { selectorKeyOf, selectorOfEntry, selectorValueOf, nameOfEntry } from '../../domain/tree/screen.js';
 
 export type WireActionEntry = Omit<ActionEntry, 'bounds'> & { readonly bounds?: BoxBounds };
 export type WireScrollableEntry = Omit<ScrollableEntry, 'bounds'> & { readonly bounds?: BoxBounds };
-export type WireSummary = Omit<ScreenSummary, 'actions' | 'scrollables'> & {
+export type WireVisualEntry = Omit<VisualWireEntry, 'bounds'> & { readonly bounds?: VisualWireEntry['bounds'] };
+export type WireSummary = Omit<ScreenSummary, 'actions' | 'scrollables' | 'visual'> & {
   readonly actions: readonly WireActionEntry[];
   readonly scrollables?: readonly WireScrollableEntry[];
+  readonly visual?: readonly WireVisualEntry[];
 };
 
 function dropBounds<T extends { readonly bounds?: BoxBounds }>(entry: T): Omit<T, 'bounds'> {
@@ -24,12 +26,13 @@ function dropBounds<T extends { readonly bounds?: BoxBounds }>(entry: T): Omit<T
   return rest;
 }
 
-/** The summary without any rectangle: no action's nor scrollable's `bounds`. Nothing else changes. */
+/** The summary without any rectangle: no action's, scrollable's nor visual entry's `bounds`. Nothing else changes. */
 export function withoutBounds(summary: ScreenSummary | WireSummary): WireSummary {
   return {
     ...summary,
     actions: summary.actions.map(dropBounds),
     ...(summary.scrollables ? { scrollables: summary.scrollables.map(dropBounds) } : {}),
+    ...(summary.visual ? { visual: summary.visual.map((v: WireVisualEntry) => dropBounds(v)) } : {}),
   };
 }
 

@@ -18,11 +18,11 @@ import { packageOfRoots } from '../../domain/summary/summary.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
 import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
-import { densityOf, readScreenViaDriver, readScreenWith } from '../screen/ScreenReader.js';
+import { densityOf, readScreenViaDriver, readScreenWith, type DigestedEntry } from '../screen/ScreenReader.js';
 
 const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
 
-function stale(why: string): HarnessError {
+export function stale(why: string): HarnessError {
   return new HarnessError(
     'STALE_REF',
     `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`,
@@ -132,6 +132,11 @@ export class ActionTargets {
   ): Promise<FoundTarget & { name: string }> {
     const known = this.refs.lookup(ref);
     if ('missing' in known) throw unknownRefError(ref, known.missing);
+    if ('visual' in known)
+      throw new HarnessError(
+        'INVALID_SELECTOR',
+        `Ref ${ref} names text read from the screen's pixels, not an element: it can only be tapped or long-pressed (ui_tap). Nothing was typed.`,
+      );
     const reading = window
       ? await readScreenWith(session.pageSource(), densityOf(device, window), window)
       : await readScreenViaDriver(device, session);
@@ -180,6 +185,14 @@ export class ActionTargets {
     if (!isRefTarget(target)) return null;
     const known = this.refs.lookup(target.ref);
     return 'missing' in known ? unknownRefError(target.ref, known.missing) : null;
+  }
+
+  /** The line a visual ref names (RefRegistry), or the error for one it does not hold. */
+  visualOf(ref: string): DigestedEntry {
+    const known = this.refs.lookup(ref);
+    if ('visual' in known) return known.visual;
+    if ('missing' in known) throw unknownRefError(ref, known.missing);
+    throw stale(`ref ${ref} no longer names text read from the screen`);
   }
 
   /** The selector with its `id` terms expanded for the package in front (selector.ts, expandIds). */

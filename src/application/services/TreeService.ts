@@ -23,6 +23,7 @@ import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
+import type { VisualReader } from '../screen/VisualReader.js';
 
 export interface TreeRequest {
   readonly includeRaw: boolean;
@@ -49,13 +50,17 @@ export class TreeService {
   constructor(
     private readonly router: DeviceRouter,
     private readonly reads: ScreenReads,
+    /** Absent: no visual entries (a harness built without an OCR port, as most unit tests are). */
+    private readonly visual?: VisualReader,
   ) {}
 
   async getTree(context: OperationContext, request: TreeRequest): Promise<Outcome> {
     const { access, sessions } = await this.router.bindingFor({ sessionId: request.sessionId });
     return access.exclusive(context, 'adb', async (device) => {
-      const reading = await readScreenAsObserver(sessions, device, request.sessionId);
-      if (request.within !== undefined || request.textOnly === true) return { data: this.part(reading, request) };
+      const read0 = await readScreenAsObserver(sessions, device, request.sessionId);
+      if (request.within !== undefined || request.textOnly === true) return { data: this.part(read0, request) };
+      // Where the tree is silent, the pixels are read (VisualReader); a tree that names everything costs nothing.
+      const reading = this.visual ? await this.visual.withVisual(device, read0) : read0;
       // Every answer stays within what clients accept (docs/reference/contract.md, "Size of an answer"): the
       // summary in its share...
       const read = this.reads.answerAndBounds(device, reading, {
@@ -115,7 +120,7 @@ export class TreeService {
   private containerOf(reading: ScreenReading, target: ActionTarget): UiNode {
     if (isRefTarget(target)) {
       const known = this.reads.lookupRef(target.ref);
-      const node = 'missing' in known ? null : locateIdentity(reading.tree, reading.window, known.identity);
+      const node = 'identity' in known ? locateIdentity(reading.tree, reading.window, known.identity) : null;
       if (node) return node;
       throw new HarnessError(
         'STALE_REF',

@@ -5,6 +5,7 @@ import type { AutomationSession, Clock, DeviceGateway, Logger } from '../../doma
 import { notEditableMessage, refusedTextMessage } from '../../domain/refusedText.js';
 import type { WindowState } from '../../domain/tree/screen.js';
 import {
+  centreOf,
   coveredMessage,
   noAreaMessage,
   obstructionsOf,
@@ -22,7 +23,7 @@ import {
 } from '../../domain/gestures/scrollRefusal.js';
 import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
 import { selectorToWire, type Selector } from '../../domain/selectors/selector.js';
-import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
+import { isRefTarget, isVisualRef, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { actedElementOfSelector, type ActedElement } from '../../domain/summary/actedElement.js';
 import type { RefRegistry } from '../screen/RefRegistry.js';
 import { DEVICE_KEYS, type DeviceKey, type Orientation } from '../../domain/toolsetArguments.js';
@@ -36,7 +37,8 @@ import { readSettledForeground, type SettledForeground } from '../screen/settled
 import { together } from '../time/together.js';
 import { notePowerAfterAction, requireUsableScreen } from '../screen/screenLock.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
-import { ActionTargets, echo, type ElementPlace, type FoundTarget } from './ActionTargets.js';
+import { ActionTargets, echo, stale, type ElementPlace, type FoundTarget } from './ActionTargets.js';
+import type { VisualReader } from '../screen/VisualReader.js';
 import { afterOf, observed, readSettledScreen, type SettledScreen } from '../screen/settledScreen.js';
 
 /** What each action is called in a DEVICE_LOCKED message. */
@@ -127,6 +129,8 @@ export class UiActionService {
     private readonly clock: Clock,
     refs: RefRegistry,
     private readonly reads: ScreenReads,
+    /** Absent: a visual ref cannot be checked against the pixels, so it is refused as stale. */
+    private readonly visual?: VisualReader,
   ) {
     this.targets = new ActionTargets(refs, logger);
   }
@@ -140,6 +144,8 @@ export class UiActionService {
   ): Promise<Outcome> {
     const unknown = this.targets.unknownRef(target);
     if (unknown) return Promise.reject(unknown);
+    if (isRefTarget(target) && isVisualRef(target.ref))
+      return this.tapVisual(context, target.ref, sessionId, longPress, observe);
     // Where the pressed element was and what it was, for the run's trace (a person's view and the
     // exporter's record, src/domain/summary/actedElement.ts), never the answer.
     let pressed: Rect | null = null;
@@ -171,6 +177,49 @@ export class UiActionService {
     return outcome.then((done) =>
       pressed ? { ...done, trace: { acted: toBox(pressed), ...(acted ? { element: acted } : {}) } } : done,
     );
+  }
+
+  /**
+   * A visual ref (docs/reference/summary.md, "Visual refs"): the pixels under its box must still be
+   * the ones OCR read, else it is stale; then the harness presses the centre of the box (or the part
+   * of it no bar or keyboard covers), a point it computed itself. There is no element to find.
+   */
+  private tapVisual(
+    context: OperationContext,
+    ref: string,
+    sessionId: string | undefined,
+    longPress: boolean,
+    observe: boolean,
+  ): Promise<Outcome> {
+    let entry;
+    try {
+      entry = this.targets.visualOf(ref);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const line = entry;
+    const outcome = this.act(
+      context,
+      longPress ? 'ui-long-press' : 'ui-tap',
+      { sessionId, observe },
+      async (device, session, window) => {
+        if (!this.visual || (await this.visual.digestNow(device, line.bounds)) !== line.digest)
+          throw stale(`the pixels under visual ref ${ref} changed`);
+        const plan = planTap(line.bounds, obstructionsOf(window.ime, window.systemBars));
+        if (plan.kind === 'hidden')
+          throw new HarnessError('UI_ELEMENT_NOT_FOUND', coveredMessage({ ref }, plan.coveredBy));
+        const point = plan.kind === 'point' ? plan.point : centreOf(line.bounds);
+        await session.pressAt(point, longPress ? LONG_PRESS_HOLD_MS : 0);
+        return {
+          target: { ref },
+          element_label: line.text,
+          source: 'ocr',
+          ...(longPress ? { long_press: true } : {}),
+          ...(plan.kind === 'point' ? { pressed_outside: plan.coveredBy } : {}),
+        };
+      },
+    );
+    return outcome.then((done) => ({ ...done, trace: { acted: toBox(line.bounds) } }));
   }
 
   /**

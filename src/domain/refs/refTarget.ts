@@ -12,7 +12,12 @@ import { safePreview } from '../tree/nodeFacts.js';
  * of serial are more refs than a server mints in its life; anything else is refused before a
  * lookup.
  */
-export const REF_PATTERN = /^e[1-9a-z][0-9a-z]{0,7}$/;
+export const REF_PATTERN = /^[ev][1-9a-z][0-9a-z]{0,7}$/;
+
+/** A visual ref (`v` + serial) names a line read from pixels, not an element (docs/reference/summary.md, "Visual refs"). */
+export function isVisualRef(ref: string): boolean {
+  return ref.startsWith('v');
+}
 
 /** What ui_tap and ui_type_text act on: a selector, or a ref from the last ui_get_tree answers. */
 export type ActionTarget = { readonly selector: Selector } | { readonly ref: string };
@@ -24,6 +29,11 @@ export function isRefTarget(target: ActionTarget): target is { readonly ref: str
 /** The n-th ref (n ≥ 1). */
 export function formatRef(serial: number): string {
   return `e${serial.toString(36)}`;
+}
+
+/** The n-th visual ref (n ≥ 1). */
+export function formatVisualRef(serial: number): string {
+  return `v${serial.toString(36)}`;
 }
 
 function refError(problem: string): HarnessError {

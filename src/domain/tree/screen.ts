@@ -210,4 +210,18 @@ export interface ScreenSummary {
   /** Before the cut; `layout_findings` counts single findings (one per issue and target). */
   readonly counts?: { readonly texts: number; readonly actions: number; readonly layout_findings: number };
   readonly truncated?: true;
+  /** Lines read from pixels where the tree is silent (docs/reference/summary.md, "Visual refs"); absent when none. */
+  readonly visual?: readonly VisualWireEntry[];
+  /** The tree leaves content unexposed but no OCR engine is installed: what to install. */
+  readonly visual_unavailable?: string;
+}
+
+/** A visual entry as answered: read from pixels (`source: "ocr"`), never from the app. */
+export interface VisualWireEntry {
+  readonly ref: string;
+  readonly text: string;
+  readonly role: 'visual';
+  readonly source: 'ocr';
+  readonly bounds: BoxBounds;
+  readonly confidence: number;
 }

@@ -6,6 +6,7 @@ import {
   WebdriverAutomationGateway,
   type RemoteFactory,
 } from '../../../src/infrastructure/appium/WebdriverAutomationGateway.js';
+import { FakeTextRecognizer } from './FakeTextRecognizer.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
 import { FakeClock } from '../FakeClock.js';
 import { FakeAutomation } from './FakeAutomation.js';
@@ -72,7 +73,7 @@ export async function drive<T>(clock: FakeClock, promise: Promise<T>, stepMs = 1
 /** `deps`: more ports to replace (a goal task's agent loop, the evidence hold board); the fakes above are always used. */
 export function buildHarness(
   config: Partial<HarnessConfig> = {},
-  deps: Pick<Partial<ContainerDeps>, 'goalRunner' | 'evidenceHoldBoard'> = {},
+  deps: Pick<Partial<ContainerDeps>, 'goalRunner' | 'evidenceHoldBoard' | 'textRecognizer'> = {},
 ): TestHarness {
   const clock = new FakeClock();
   const device = new FakeDevice();
@@ -87,6 +88,8 @@ export function buildHarness(
     automation,
     evidenceStore: store,
     imageTools: new PngImageTools(),
+    // Never the real OCR in a unit test: a screen with unexposed content reads no line unless a test says so.
+    textRecognizer: new FakeTextRecognizer(),
     env: {},
     ...deps,
   });
@@ -153,6 +156,7 @@ export function buildDriverHarness(
     automation,
     evidenceStore: new MemoryEvidenceStore(),
     imageTools: new PngImageTools(),
+    textRecognizer: new FakeTextRecognizer(),
     env: {},
   });
   return {

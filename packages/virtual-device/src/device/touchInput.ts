@@ -102,6 +102,8 @@ export class TouchInput {
     if (bar && !this.hitTest(x, y, (e) => e.package === 'com.android.systemui'))
       return this.record({ ...missed, onSystemBar: bar });
     const longPress = held > host.longPressTimeoutMs();
+    const canvas = this.hitTest(x, y, () => true);
+    if (canvas && canvas.drawn.length > 0) return this.pressDrawn(canvas, missed, longPress);
     // A long-clickable view takes the touch stream too (it is "clickable" to onTouchEvent), so a long
     // hold reaches the topmost clickable or long-clickable node; a short tap keeps the click hit test.
     const hit = longPress
@@ -128,6 +130,30 @@ export class TouchInput {
     if (hit.className.endsWith('EditText')) host.focus(visit, hit.key);
     if (hit.onClick.length > 0) host.run(hit.onClick, visit, `click ${describeElement(hit)}`, hit.key);
     else if (hit.checkable) host.toggle(visit, hit.key);
+    return record;
+  }
+
+  /**
+   * A touch on a view that draws its own content (a game's SurfaceView, a canvas): View.dispatchTouchEvent
+   * hands the event to the view's own onTouchEvent whatever its clickable flag (AOSP
+   * frameworks/base/core/java/android/view/View.java, dispatchTouchEvent: `if (!result &&
+   * onTouchEvent(event)) result = true`), and the app decides from the point alone which drawn item
+   * it hit. The log names the item, or says the touch hit none of them.
+   */
+  private pressDrawn(view: UiElement, missed: ClickRecord, longPress: boolean): ClickRecord {
+    const host = this.host;
+    const { x, y } = missed;
+    const item = view.drawn.find((d) => contains(d.bounds, x, y));
+    const description = `${describeElement(view)} drawn ${item ? `"${item.text}"` : 'nothing'}`;
+    const record = this.record({
+      ...missed,
+      gesture: 'click',
+      target: { key: view.key, bounds: item?.bounds ?? view.bounds, description },
+    });
+    const visit = host.current();
+    if (!item || visit.screen.spec.static) return record;
+    if (longPress) host.log('screen', `long press on drawn "${item.text}": the view handles it as a click`);
+    if (item.onClick.length > 0) host.run(item.onClick, visit, `click drawn "${item.text}"`, view.key);
     return record;
   }
 

@@ -46,8 +46,17 @@ export interface UiElement {
   readonly drawingOrder: number;
   readonly onClick: readonly Action[];
   readonly onLongClick: readonly Action[];
+  /** What the view draws in pixels only (scenario `drawn`): never in a dump, seen by screenshots and touches. */
+  readonly drawn: readonly DrawnItem[];
   readonly children: UiElement[];
   parent: UiElement | null;
+}
+
+/** One item drawn in a view's pixels, at screen bounds. */
+export interface DrawnItem {
+  readonly text: string;
+  readonly bounds: Rect;
+  readonly onClick: readonly Action[];
 }
 
 /** The mutable state of one screen visit. */
@@ -220,6 +229,7 @@ export function renderVisit(visit: Visit, options: RenderOptions = { passwordTex
       drawingOrder: order++,
       onClick: spec.onClick ?? [],
       onLongClick: spec.onLongClick ?? [],
+      drawn: (spec.drawn ?? []).map((d) => ({ text: d.text, bounds: rectOf(d.bounds), onClick: d.onClick ?? [] })),
       children: [],
       parent: null,
     };

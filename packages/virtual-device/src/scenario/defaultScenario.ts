@@ -3,6 +3,7 @@
  * oracle (test/e2e/oracle.test.ts) can be checked, a Flutter-style notes app and a few placeholder apps.
  * docs/internals/virtual-device.md describes the screens and the selectors each oracle row uses.
  */
+import { ARCADE_PACKAGE, ARCADE_SCREENS } from './arcadeScreens.js';
 import { notificationShadeScreen } from './notificationShade.js';
 import { BACK, C, CONTENT_BOTTOM, appWindow, list, node, row, stackRows, toolbar } from './builders.js';
 import type { RowOptions } from './builders.js';
@@ -905,6 +906,7 @@ function packages(versions: HelperVersions): PackageSpec[] {
         { scheme: 'notes', host: 'lock', activity: '.LockActivity' },
       ],
     },
+    ARCADE_PACKAGE,
   ];
 }
 
@@ -913,7 +915,7 @@ export function defaultScenario(versions: HelperVersions): ScenarioSpec {
     name: 'default',
     home: 'launcher',
     packages: packages(versions),
-    screens: SCREENS,
+    screens: [...SCREENS, ...ARCADE_SCREENS],
     intents: {
       'android.settings.SETTINGS': 'settings_home',
       'android.settings.APPLICATION_SETTINGS': 'settings_apps',

@@ -72,6 +72,9 @@ const nodeSchema: z.ZodType<NodeSpec> = z.lazy(() =>
       onLongClick: z.array(actionSchema).optional(),
       children: z.array(nodeSchema).optional(),
       filterBy: z.string().optional(),
+      drawn: z
+        .array(z.object({ text: z.string(), bounds: boundsSchema, onClick: z.array(actionSchema).optional() }).strict())
+        .optional(),
     })
     .strict(),
 ) as z.ZodType<NodeSpec>;

@@ -93,6 +93,19 @@ export interface NodeSpec {
   readonly children?: readonly NodeSpec[];
   /** For a scrollable list: show only children whose texts contain the text of this node (search results), restacked. */
   readonly filterBy?: string;
+  /**
+   * What the view draws into its own pixels and no accessibility node reports: a game's menu on a
+   * SurfaceView, a canvas-drawn button bar. Shown in screenshots, absent from dumps and page sources;
+   * a touch inside an item runs its actions (the view's own onTouchEvent, clickable or not).
+   */
+  readonly drawn?: readonly DrawnSpec[];
+}
+
+/** One item a view draws in pixels only: text on a filled box, at screen bounds. */
+export interface DrawnSpec {
+  readonly text: string;
+  readonly bounds: BoundsTuple;
+  readonly onClick?: readonly Action[];
 }
 
 export interface ScreenSpec {

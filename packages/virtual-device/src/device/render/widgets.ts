@@ -8,6 +8,7 @@
 import type { Rect } from '../geometry.js';
 import type { UiElement } from '../uiTree.js';
 import { paintButton, paintCheck, paintField, paintSwitch } from './controlWidgets.js';
+import { paintDrawn } from './drawnSurface.js';
 import { paintAppIcon, paintIconButton, paintImage } from './iconWidgets.js';
 import { drawText, type TextStyle } from './text.js';
 import { COLOURS, DP, TEXT } from './theme.js';
@@ -136,6 +137,7 @@ export function paintNode(p: PaintContext, e: UiElement): void {
     ctx.rect(clip.left, clip.top, width(clip), height(clip));
     ctx.clip();
     paintRole(p, e, box, clip);
+    paintDrawn(p, e, box, clip);
   } finally {
     ctx.restore();
   }
