@@ -4,7 +4,7 @@
  * modern stdio connection), and every handler is a HarnessMcpServer method, the same ones the
  * v1 stdio server calls, so no revision or transport can answer differently.
  */
-import { Server, type ListToolsResult } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, Server, type ListToolsResult } from '@modelcontextprotocol/server';
 import type { HarnessMcpServer } from '../mcp/HarnessMcpServer.js';
 import { appsNegotiated } from '../mcp/app/appExtension.js';
 
@@ -13,8 +13,9 @@ import { appsNegotiated } from '../mcp/app/appExtension.js';
  * its envelope. A 2025-era request over HTTP is served by a fresh instance with no handshake of its
  * own (stateless), so it has none to read and gets the plain answers.
  */
-function appsOf(ctx: { readonly mcpReq: { readonly envelope?: { readonly clientCapabilities?: unknown } } }): boolean {
-  return appsNegotiated(ctx.mcpReq.envelope?.clientCapabilities);
+function appsOf(ctx: { readonly mcpReq: { readonly envelope?: object } }): boolean {
+  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+  return appsNegotiated(envelope?.[CLIENT_CAPABILITIES_META_KEY]);
 }
 
 export function sdkServerFor(harness: HarnessMcpServer): Server {

@@ -76,10 +76,15 @@ export interface DeviceAppData {
     readonly height: number;
     readonly step: number;
   } | null;
+  /**
+   * When the shown step acted on an element: the screen it acted on (the screenshot before it), on
+   * which `acted` is drawn; the element's place there says nothing of the screen after.
+   */
+  readonly before: DeviceAppData['screen'];
   /** The newest read's entries, when that read came at or after the shown screenshot. */
   readonly refs: readonly AppRef[];
   readonly refs_step: number | null;
-  /** Where the shown step acted, when the shown screenshot is that action's. */
+  /** Where the shown step acted, on `before`, when the shown screenshot is that action's. */
   readonly acted: Box | null;
   readonly acted_label: string | null;
   readonly steps: readonly AppStep[];
@@ -98,6 +103,8 @@ interface Recorded {
   readonly entries: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   readonly acted: Box | null;
   readonly actedLabel: string | null;
+  /** The newest screenshot before this step's own (what an action acted on). */
+  readonly before: Recorded | null;
   thumb?: string | null;
 }
 
@@ -113,8 +120,8 @@ export class DeviceApp {
   private steps: Recorded[] = [];
   private lastScreen: Recorded | null = null;
   private lastRead: Recorded | null = null;
-  private screenCache: { readonly artifactId: string; readonly data: NonNullable<DeviceAppData['screen']> } | null =
-    null;
+  /** The pictures of the last two screens shown (after and before), by evidence id. */
+  private screens = new Map<string, NonNullable<DeviceAppData['screen']>>();
 
   constructor(private readonly options: DeviceAppOptions) {}
 
@@ -134,6 +141,7 @@ export class DeviceApp {
       entries: entriesOf(envelope.data),
       acted: trace?.acted ?? null,
       actedLabel: trace?.element?.label ?? null,
+      before: this.lastScreen,
     };
     this.steps = [...this.steps, recorded].slice(-STRIP_STEPS);
     if (recorded.artifactId !== null) this.lastScreen = recorded;
@@ -146,6 +154,8 @@ export class DeviceApp {
     if (!current) return null;
     const shown = this.lastScreen;
     const screen = shown ? await this.screenOf(shown) : null;
+    const actedOn = shown?.acted && shown.before ? await this.screenOf(shown.before) : null;
+    this.keepOnly([shown, actedOn ? shown?.before : null]);
     // Refs of a read before the shown screenshot would be drawn on a screen they may not describe.
     const read = this.lastRead !== null && (shown === null || this.lastRead.step >= shown.step) ? this.lastRead : null;
     const refs: AppRef[] = read
@@ -162,16 +172,23 @@ export class DeviceApp {
       screen,
       refs: screen ? refs : [],
       refs_step: screen && read ? read.step : null,
-      acted: shown?.acted ?? null,
-      acted_label: shown?.acted ? shown.actedLabel : null,
+      before: actedOn,
+      acted: actedOn ? shown!.acted : null,
+      acted_label: actedOn ? shown!.actedLabel : null,
       steps,
       trace: this.options.traceAvailable(),
     };
   }
 
+  private keepOnly(kept: readonly (Recorded | null | undefined)[]): void {
+    const ids = new Set(kept.map((recorded) => recorded?.artifactId));
+    for (const id of [...this.screens.keys()]) if (!ids.has(id)) this.screens.delete(id);
+  }
+
   private async screenOf(recorded: Recorded): Promise<DeviceAppData['screen']> {
     const id = recorded.artifactId!;
-    if (this.screenCache?.artifactId === id) return this.screenCache.data;
+    const cached = this.screens.get(id);
+    if (cached) return cached;
     const png = await this.options.artifacts.read(id);
     if (!png) return null;
     const preview = this.tryPreview(png);
@@ -182,7 +199,7 @@ export class DeviceApp {
       height: preview.info.height,
       step: recorded.step,
     };
-    this.screenCache = { artifactId: id, data };
+    this.screens.set(id, data);
     return data;
   }
 

@@ -22,8 +22,13 @@ const STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg); }
 main { display: flex; gap: 12px; padding: 10px; align-items: flex-start; }
-#frame { position: relative; flex: 0 0 auto; width: 300px; border: 1px solid var(--line); border-radius: 10px; overflow: hidden; background: #000; min-height: 120px; }
-#frame img { display: block; width: 100%; height: auto; }
+#screens { display: flex; gap: 8px; flex: 0 0 auto; }
+figure { margin: 0; }
+figcaption { color: var(--muted); font-size: 11px; margin-bottom: 3px; }
+figure[hidden] { display: none; }
+.phone { position: relative; width: 300px; border: 1px solid var(--line); border-radius: 10px; overflow: hidden; background: #000; min-height: 120px; }
+main.two .phone { width: 220px; }
+.phone img { display: block; width: 100%; height: auto; }
 #empty { color: #ccc; padding: 40px 12px; text-align: center; }
 .box { position: absolute; border: 1.5px solid var(--ref); border-radius: 3px; }
 .box span { position: absolute; left: -1px; top: -1px; background: var(--ref); color: #fff; font: 600 10px/1.2 var(--font-mono, ui-monospace, monospace); padding: 0 3px; border-radius: 0 0 3px 0; }
@@ -112,8 +117,15 @@ function place(node, box, screen) {
   node.style.height = (100 * box[3] / screen.height) + '%';
 }
 
+function picture(screen, alt) {
+  const img = el('img');
+  img.alt = alt;
+  img.src = 'data:image/png;base64,' + screen.png;
+  return img;
+}
+
 function describe(ref) {
-  return ref.entry ? JSON.stringify(ref.entry, null, 1).replace(/\\n\\s*/g, ' ') : ref.ref + ' (not in this answer: an entry kept from an earlier read)';
+  return ref.entry ? JSON.stringify(ref.entry) : ref.ref + ' (not in this answer: an entry kept from an earlier read)';
 }
 
 function show(result) {
@@ -121,6 +133,10 @@ function show(result) {
   if (!data) return;
   const frame = $('frame');
   frame.replaceChildren();
+  const before = $('before');
+  before.replaceChildren();
+  $('beforeFigure').hidden = !data.before;
+  document.querySelector('main').classList.toggle('two', Boolean(data.before));
   const step = data.step;
   const caption = $('caption');
   caption.replaceChildren(el('span', '', 'Step ' + step.step + ' · ' + step.tool + (step.target ? ' · ' + step.target : '')));
@@ -128,10 +144,8 @@ function show(result) {
   const notes = [];
   if (data.screen) {
     const screen = data.screen;
-    const img = el('img');
-    img.alt = 'The device screen after step ' + screen.step;
-    img.src = 'data:image/png;base64,' + screen.png;
-    frame.append(img);
+    frame.append(picture(screen, 'The device screen after step ' + screen.step));
+    $('afterCaption').textContent = data.before ? 'After step ' + screen.step : 'The screen after step ' + screen.step;
     for (const ref of data.refs) {
       const box = el('div', 'box');
       place(box, ref.bounds, screen);
@@ -141,15 +155,16 @@ function show(result) {
       box.addEventListener('mouseenter', () => { $('entry').textContent = describe(ref); });
       frame.append(box);
     }
-    if (data.acted) {
+    if (data.before && data.acted) {
+      before.append(picture(data.before, 'The screen step ' + step.step + ' acted on'));
       const acted = el('div', 'acted');
-      place(acted, data.acted, screen);
-      frame.append(acted);
+      place(acted, data.acted, data.before);
+      before.append(acted);
+      $('beforeCaption').textContent = 'Acted on (after step ' + data.before.step + ')';
     }
-    notes.push('Screen after step ' + screen.step + '.');
     if (data.refs_step !== null) notes.push(data.refs.length + ' entries from step ' + data.refs_step + "'s read: hover one to see it as the model read it.");
     else notes.push('No read of this screen yet: its refs appear after the next screen read.');
-    if (data.acted) notes.push('Outlined: where step ' + screen.step + ' acted' + (data.acted_label ? ' (' + JSON.stringify(data.acted_label) + ')' : '') + '.');
+    if (data.acted) notes.push('Outlined: what step ' + screen.step + ' acted on' + (data.acted_label ? ' (' + JSON.stringify(data.acted_label) + ')' : '') + '.');
   } else {
     frame.append(el('div', '', 'No screenshot yet.'));
     frame.lastChild.id = 'empty';
@@ -231,7 +246,10 @@ export const DEVICE_VIEW_HTML = `<!DOCTYPE html>
 </head>
 <body>
 <main>
-  <div id="frame"><div id="empty">Waiting for the first screen…</div></div>
+  <div id="screens">
+    <figure id="beforeFigure" hidden><figcaption id="beforeCaption">Acted on</figcaption><div id="before" class="phone"></div></figure>
+    <figure><figcaption id="afterCaption">The screen</figcaption><div id="frame" class="phone"><div id="empty">Waiting for the first screen…</div></div></figure>
+  </div>
   <div id="side">
     <div id="caption">Android device</div>
     <div id="note"></div>

@@ -53,28 +53,37 @@ describe('the device app state', () => {
   it('draws a read’s refs on the screenshot it describes, and never on a later one', async () => {
     const state = app(true);
     expect(await state.data()).toBeNull();
-    state.record(
-      'ui_tap',
-      { selector: { text: 'Apps' } },
-      result('ui_tap', {}, { evidence: 'a-1.png', trace: { acted: [0, 10, 108, 20] } }),
-    );
+    state.record('device_back', {}, result('device_back', {}, { evidence: 'a-2.png' }));
     state.record('ui_get_tree', {}, READ);
     const read = (await state.data())!;
     expect(read.screen).toMatchObject({ step: 1, width: 108, height: 240 });
-    expect(read.acted).toEqual([0, 10, 108, 20]);
     expect(read.refs_step).toBe(2);
     expect(read.refs).toEqual([
       { ref: 'e1', bounds: [0, 10, 108, 20], entry: { ref: 'e1', text: 'Apps' } },
       { ref: 'e2', bounds: [0, 40, 108, 20], entry: { ref: 'e2', id: 'search' } },
     ]);
-    expect(read.trace).toBe(true);
+    expect(read).toMatchObject({ before: null, acted: null, trace: true });
 
-    state.record('device_back', {}, result('device_back', {}, { evidence: 'a-2.png' }));
-    const back = (await state.data())!;
-    expect(back.screen?.step).toBe(3);
-    expect(back.refs).toEqual([]);
-    expect(back.refs_step).toBeNull();
-    expect(back.acted).toBeNull();
+    const tap = { trace: { acted: [0, 10, 108, 20] as const, element: { label: 'Apps' } as never } };
+    state.record('ui_tap', { selector: { ref: 'e1' } }, result('ui_tap', {}, { evidence: 'a-1.png', ...tap }));
+    const tapped = (await state.data())!;
+    expect(tapped.screen?.step).toBe(3);
+    // The element's place is on the screen it was pressed on, not on the one after.
+    expect(tapped.before?.step).toBe(1);
+    expect(tapped.acted).toEqual([0, 10, 108, 20]);
+    expect(tapped.acted_label).toBe('Apps');
+    expect(tapped.refs).toEqual([]);
+    expect(tapped.refs_step).toBeNull();
+  });
+
+  it('draws no outline when there was no screen before the action', async () => {
+    const state = app();
+    state.record(
+      'ui_tap',
+      { selector: { text: 'Apps' } },
+      result('ui_tap', {}, { evidence: 'a-1.png', trace: { acted: [0, 10, 108, 20] } }),
+    );
+    expect(await state.data()).toMatchObject({ before: null, acted: null, screen: { step: 1 } });
   });
 
   it('keeps the last steps for the strip, with thumbnails of the ones that took a screenshot', async () => {
