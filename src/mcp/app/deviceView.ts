@@ -2,7 +2,9 @@
  * The device app's page (the `ui://android-mcp-harness/device` resource): one HTML5 document with
  * its style and script inline, nothing fetched (the resource declares no outside origin, so the
  * host's restrictive default CSP applies). The script speaks the MCP Apps protocol over
- * postMessage itself, as SEP-1865 allows ("you don't need an SDK"): `ui/initialize`, then
+ * postMessage itself, as SEP-1865 allows ("you don't need an SDK"), rather than carry the ext-apps
+ * SDK's `App`: the project has no bundler, and the SDK's self-contained build is 540 kB of script in
+ * every read of the page for the dozen messages used here. It speaks: `ui/initialize`, then
  * `ui/notifications/initialized`; it draws each `ui/notifications/tool-result` whose `_meta`
  * carries the app's data (DeviceApp.ts), reports its size, answers `ping` and
  * `ui/resource-teardown`, and reads the run's trace viewer with `resources/read` when asked.
