@@ -30,7 +30,16 @@ export function readAppResource(uri: unknown, traceViewer: () => string | null):
   if (uri === DEVICE_APP_URI)
     return { contents: [{ uri: DEVICE_APP_URI, mimeType: APP_MIME_TYPE, text: DEVICE_VIEW_HTML, _meta: UI_META }] };
   if (uri !== TRACE_VIEWER_URI) return null;
-  const html = traceViewer();
+  let html: string | null;
+  try {
+    html = traceViewer();
+  } catch {
+    // A trace being written is read whole lines at a time; anything else unreadable is said, never a stack.
+    throw protocolError(
+      ErrorCode.InternalError,
+      'The trace of this run could not be read just now. Try again, or run `android-mcp-harness trace view` on its folder.',
+    );
+  }
   if (html === null)
     throw protocolError(
       ErrorCode.InvalidParams,
