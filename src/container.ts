@@ -80,6 +80,7 @@ import type { TaskTools } from './application/tasks/Task.js';
 import { TaskManager } from './application/tasks/TaskManager.js';
 import { TRACES_FOLDER } from './infrastructure/trace/FileTraceStore.js';
 import { createTraces } from './wiring/traces.js';
+import { createDeviceApp } from './wiring/deviceApp.js';
 import type { Traces } from './application/trace/Traces.js';
 import type { ToolDefinition } from './mcp/ToolDefinition.js';
 import type { FlowCheckOptions } from './flow/flowSteps.js';
@@ -367,6 +368,7 @@ export function createContainer(config: HarnessConfig, overrides: Partial<Contai
     artifacts: evidence,
     instructions: serverInstructions(config.toolsets),
     offTools: allTools(services).filter((tool) => !tools.some((on) => on.name === tool.name)),
+    app: createDeviceApp(evidence, imageTools, traces, path.join(config.artifactsDir, TRACES_FOLDER)),
   });
   const tasks: ContainerTasks = {
     // One lane per device identity, as for the gate and the lock: two serials of one emulator queue together.

@@ -23,6 +23,9 @@ import { presentResult } from './presenters.js';
 import { runTool } from './runTool.js';
 import { ENVELOPE_OUTPUT_SCHEMA, toInputJsonSchema } from './schemas.js';
 import type { ToolDefinition } from './ToolDefinition.js';
+import { appsNegotiated, LEGACY_RESOURCE_URI_KEY } from './app/appExtension.js';
+import { DEVICE_APP_RESOURCE, readAppResource } from './app/appResources.js';
+import { APP_DATA_KEY, APP_TOOLS, DEVICE_APP_URI, type DeviceApp } from './app/DeviceApp.js';
 
 export const SERVER_NAME = 'android-mcp-harness';
 
@@ -37,7 +40,16 @@ export interface HarnessMcpServerOptions {
   readonly instructions?: string;
   /** The tools of toolsets that are off, by name: a call to one says which toolset brings it. */
   readonly offTools?: readonly ToolDefinition[];
+  /** The device app (MCP Apps), served to clients that negotiate the extension; absent: none is offered. */
+  readonly app?: {
+    readonly state: DeviceApp;
+    /** The run's trace viewer page; null when there is no trace to show. */
+    readonly traceViewer: () => string | null;
+  };
 }
+
+/** The tool's `_meta` linking the device app, in the extension's form and the flat key older hosts read. */
+const APP_TOOL_META = { ui: { resourceUri: DEVICE_APP_URI }, [LEGACY_RESOURCE_URI_KEY]: DEVICE_APP_URI } as const;
 
 /** The MCP form of a tool definition, as tools/list publishes it. */
 export function publishTool(tool: ToolDefinition): Tool {
@@ -61,21 +73,28 @@ export class HarnessMcpServer {
   readonly server: Server;
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private readonly published: readonly Tool[];
+  /** The same tools for a client that renders MCP Apps: the ones that show the screen link the device app. */
+  private readonly publishedWithApp: readonly Tool[];
 
   constructor(private readonly options: HarnessMcpServerOptions) {
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
     this.published = options.tools.map(publishTool);
+    this.publishedWithApp = this.published.map((tool) =>
+      options.app && APP_TOOLS.has(tool.name) ? { ...tool, _meta: { ...APP_TOOL_META } } : tool,
+    );
 
     this.server = new Server(
       { name: SERVER_NAME, version: options.version },
       { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: this.instructions },
     );
-    this.server.setRequestHandler(ListToolsRequestSchema, () => this.listTools());
+    // A 2025-era client says at initialize whether it renders MCP Apps; the answer holds for its connection.
+    const apps = (): boolean => appsNegotiated(this.server.getClientCapabilities());
+    this.server.setRequestHandler(ListToolsRequestSchema, () => this.listTools(apps()));
     this.server.setRequestHandler(CallToolRequestSchema, (request) =>
-      this.callTool(request.params.name, request.params.arguments ?? {}),
+      this.callTool(request.params.name, request.params.arguments ?? {}, apps()),
     );
     this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => this.listResourceTemplates());
-    this.server.setRequestHandler(ListResourcesRequestSchema, () => this.listResources());
+    this.server.setRequestHandler(ListResourcesRequestSchema, () => this.listResources(apps()));
     this.server.setRequestHandler(ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
   }
 
@@ -92,24 +111,27 @@ export class HarnessMcpServer {
   // The handlers below are the one answer per method, whatever transport or protocol
   // revision carries the request (stdio here, Streamable HTTP in transports/http/).
 
-  listTools(): ListToolsResult {
-    return { tools: [...this.published] };
+  /** `apps`: the client negotiated MCP Apps (appExtension.ts); without it the list is the same bytes as ever. */
+  listTools(apps = false): ListToolsResult {
+    return { tools: [...(apps ? this.publishedWithApp : this.published)] };
   }
 
   listResourceTemplates(): ListResourceTemplatesResult {
     return { resourceTemplates: [ARTIFACT_TEMPLATE] };
   }
 
-  listResources(): ListResourcesResult {
-    return { resources: listArtifacts(this.options.artifacts) };
+  listResources(apps = false): ListResourcesResult {
+    const artifacts = listArtifacts(this.options.artifacts);
+    return { resources: apps && this.options.app ? [DEVICE_APP_RESOURCE, ...artifacts] : artifacts };
   }
 
   readResource(uri: unknown): Promise<ReadResourceResult> {
-    return readArtifact(this.options.artifacts, uri);
+    const app = this.options.app ? readAppResource(uri, this.options.app.traceViewer) : null;
+    return app ? Promise.resolve(app) : readArtifact(this.options.artifacts, uri);
   }
 
   /** Unknown names are a protocol error (there is no tool to put in an envelope). */
-  async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, apps = false): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) {
       const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
@@ -128,7 +150,13 @@ export class HarnessMcpServer {
       );
     }
     const result = await runTool(this.options.runner, tool, args, this.options.trace);
-    return presentResult(result);
+    const app = this.options.app;
+    app?.state.record(name, args, result);
+    const presented = presentResult(result);
+    if (!apps || !app || !APP_TOOLS.has(name)) return presented;
+    // The app's data in `_meta`, which SEP-1865 keeps out of the model's context: content and structuredContent stay as they are.
+    const data = await app.state.data();
+    return data ? { ...presented, _meta: { [APP_DATA_KEY]: data } } : presented;
   }
 
   connect(transport: Transport): Promise<void> {

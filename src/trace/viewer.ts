@@ -410,7 +410,8 @@ const PAGE = `<!doctype html>
       el("details", null, [el("summary", { text: "Summary the model had read" + (step.read_before ? " (" + step.read_before.text + ")" : "") }), el("pre", { text: step.read ? JSON.stringify(step.read, null, 2) : "No summary had been read before this call." })])
     ];
     detail.replaceChildren.apply(detail, nodes.filter(Boolean));
-    if (history.replaceState) history.replaceState(null, "", "#step-" + (index + 1));
+    // The step in the address, to link to it; a page shown in a sandboxed frame (the device app's) has no address to change.
+    try { history.replaceState(null, "", "#step-" + (index + 1)); } catch (e) { /* about:srcdoc */ }
   }
 
   document.addEventListener("keydown", function (event) {
