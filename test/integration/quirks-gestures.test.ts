@@ -130,7 +130,7 @@ describeOnVirtualDevice('typing, swipes and flings, in the virtual device and in
     device.setScreen('all_apps');
     const typed = await call('ui_type_text', { selector: { text: 'Installed apps' }, text: 'hunter2' });
     report('QUIRK-SETTEXT-2 ui_type_text into a TextView', typed);
-    expect(typed.envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    expect(typed.envelope.error?.code).toBe('UI_ELEMENT_NOT_EDITABLE');
     const message = typed.envelope.error?.message ?? '';
     // Refused from its class before the focusing tap: the device never saw the set-text the raw driver got 400 for.
     expect(message).toMatch(
