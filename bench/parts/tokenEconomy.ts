@@ -91,7 +91,10 @@ const boxOf = (a: ActionEntry): Box => ({
 });
 /** Single findings listed: a grouped finding names several actions. */
 const findingsListed = (s: ScreenSummary): number =>
-  (s.layout_findings ?? []).reduce((n, f) => n + ('actions' in f ? f.actions.length : 1), 0);
+  (s.layout_findings ?? []).reduce(
+    (n, f) => n + ('actions' in f ? f.actions.length : 'refs' in f ? f.refs.length : 1),
+    0,
+  );
 const rectKey = (n: UiNode): string | null =>
   n.bounds
     ? key({

@@ -16,6 +16,12 @@ export const ERROR_CODES = [
    * leaves it alone (docs/reference/contract.md, "One element or none").
    */
   'UI_ELEMENT_AMBIGUOUS',
+  /**
+   * ui_type_text found its element, and it cannot take text: it is no text field (a button, a
+   * row), or the field refused the text (read-only, disabled). Nothing was typed; the message
+   * names the screen's input fields by their refs.
+   */
+  'UI_ELEMENT_NOT_EDITABLE',
   'UI_TREE_UNAVAILABLE',
   /**
    * The device's UiAutomator2 server answered that it could not perform the action (HTTP 500

@@ -21,11 +21,18 @@ function wantedOf(target: ActionTarget): string {
     : describeTerm(selector.target);
 }
 
-/** Where to type instead: the screen's enabled input fields, or a pointer to ui_get_tree when it has none. */
+/**
+ * Where to type instead: the screen's enabled input fields, each by its ref (a field's text changes
+ * as it is typed into, its ref does not) and its name, or a pointer to ui_get_tree when it has none.
+ */
 function fieldsOffered(offers: readonly ActionEntry[]): string {
-  const fields = offers.filter((o) => roleOfEntry(o) === 'input' && o.enabled !== false);
+  const fields = offers.filter((o) => roleOfEntry(o) === 'input' && o.enabled !== false && !o.not_actionable);
   if (fields.length === 0) return 'The screen offers no input field; call ui_get_tree to see what it does offer.';
-  const named = fields.slice(0, MAX_FIELDS).map((o) => `'${safePreview(nameOfEntry(o), 40)}'`);
+  const named = fields.slice(0, MAX_FIELDS).map((o) => {
+    const name = nameOfEntry(o);
+    const said = name === '' ? '' : ` '${safePreview(name, 40)}'`;
+    return o.ref === undefined ? said.trim() || 'an unnamed field' : `{"ref":"${o.ref}"}${said}`;
+  });
   const rest = fields.length - named.length;
   return `Type into one of the screen's input fields instead: ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}.`;
 }

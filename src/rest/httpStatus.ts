@@ -16,6 +16,8 @@ export const STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, number>> = Object.
   UI_ELEMENT_NOT_FOUND: 404,
   APP_NOT_FOUND: 404,
   ARTIFACT_NOT_FOUND: 404,
+  // The element is there and cannot take what was asked (text into a button): send another one.
+  UI_ELEMENT_NOT_EDITABLE: 422,
   // The device is someone else's right now, or the screen moved on since the tree was read: read, then retry.
   EMULATOR_BUSY: 409,
   STALE_REF: 409,

@@ -213,10 +213,12 @@ function findings(read: Pick<ScreenRead, 'summary' | 'actions' | 'bounds'>): Mar
   const marks: Mark[] = [];
   for (const finding of list) {
     if (typeof finding !== 'object' || finding === null) continue;
-    const { issue, actions } = finding as { issue?: unknown; actions?: unknown };
-    if (typeof issue !== 'string' || !Array.isArray(actions)) continue;
-    for (const index of actions) {
-      const ref = typeof index === 'number' ? read.actions[index]?.ref : undefined;
+    // Answers name the actions by ref; traces written before did by index in `actions`.
+    const { issue, actions, refs } = finding as { issue?: unknown; actions?: unknown; refs?: unknown };
+    if (typeof issue !== 'string') continue;
+    const named = Array.isArray(refs) ? refs : Array.isArray(actions) ? actions : [];
+    for (const item of named) {
+      const ref = typeof item === 'number' ? read.actions[item]?.ref : item;
       const box = typeof ref === 'string' ? read.bounds[ref] : undefined;
       if (box) marks.push({ box, label: issue });
     }

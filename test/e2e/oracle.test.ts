@@ -464,12 +464,12 @@ describeWithAdb(`oracle on the ${ON_EMULATOR ? 'real emulator' : 'virtual device
     if (image?.type === 'image') expect(Buffer.from(image.data, 'base64').length).toBeLessThan(1_000_000);
   });
 
-  it('FLOW-NAV-1: settings_open_apps reaches Settings → Apps (All apps) with evidence', async () => {
+  it('FLOW-NAV-1: settings_open_apps reaches Settings → Apps (its title, found once All apps shows) with evidence', async () => {
     const window = stack.device ? logWindow(stack.device) : null;
     if (stack.device) stack.device.setScreen('launcher');
     const answer = await harness.call('settings_open_apps');
     const envelope = expectOk(answer, window?.since());
-    expect(envelope.data).toEqual({ screen_marker: 'All apps', after: AFTER });
+    expect(envelope.data).toEqual({ screen_marker: 'Apps', after: AFTER });
     readEvidence(stack.evidenceDir, envelope, 'settings-apps');
     const summary = await tree(harness);
     expect(summary.foreground_package).toBe(SETTINGS);
@@ -584,7 +584,7 @@ describeWithAdb(`oracle on the ${ON_EMULATOR ? 'real emulator' : 'virtual device
     const staleWindow = stack.device ? logWindow(stack.device) : null;
     const clicksBeforeStale = stack.device?.clicks().length ?? 0;
     const stale = expectError(await harness.call('ui_tap', { selector: { ref: apps.ref } }), 'STALE_REF');
-    expect(stale.error?.message).toMatch(/^The screen changed since ui_get_tree: read it again/);
+    expect(stale.error?.message).toMatch(/^The screen changed since ui_get_tree gave ref e[0-9a-z]+: read it again/);
     expect(stale.evidence?.artifact_id).toMatch(/-failure-ui-tap\.png$/);
     if (stack.device) {
       const entries = staleWindow!.since();
@@ -631,15 +631,16 @@ describeWithAdb(`oracle on the ${ON_EMULATOR ? 'real emulator' : 'virtual device
     for (const target of [selectorOf(button!), { ref: button!.ref }]) {
       const refused = expectError(
         await harness.call('ui_type_text', { selector: target, text: 'hi' }),
-        'UI_ELEMENT_NOT_FOUND',
+        'UI_ELEMENT_NOT_EDITABLE',
       );
       expect(refused.error?.message).toMatch(
-        /^The element matched by .+ is a [\w.$]+, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\. Type into one of the screen's input fields instead: '/,
+        /^The element matched by .+ is a [\w.$]+, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\. Type into one of the screen's input fields instead: \{"ref":"e[0-9a-z]+"\} '/,
       );
       if (stack.device)
         expect(refused.error?.message).toContain(
-          "is a android.widget.ImageButton, not a text field, so ui_type_text did not touch it: nothing was tapped or typed. Type into one of the screen's input fields instead: 'Search settings'.",
+          'is a android.widget.ImageButton, not a text field, so ui_type_text did not touch it: nothing was tapped or typed. Type into one of the screen\'s input fields instead: {"ref":"',
         );
+      if (stack.device) expect(refused.error?.message).toMatch(/\{"ref":"e[0-9a-z]+"\} 'Search settings'\.$/);
     }
     // Still on the search screen: the refused target was not pressed.
     const after = await tree(harness);

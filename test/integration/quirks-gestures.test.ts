@@ -130,7 +130,7 @@ describeOnVirtualDevice('typing, swipes and flings, in the virtual device and in
     device.setScreen('all_apps');
     const typed = await call('ui_type_text', { selector: { text: 'Installed apps' }, text: 'hunter2' });
     report('QUIRK-SETTEXT-2 ui_type_text into a TextView', typed);
-    expect(typed.envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    expect(typed.envelope.error?.code).toBe('UI_ELEMENT_NOT_EDITABLE');
     const message = typed.envelope.error?.message ?? '';
     // Refused from its class before the focusing tap: the device never saw the set-text the raw driver got 400 for.
     expect(message).toMatch(
@@ -185,7 +185,13 @@ describeOnVirtualDevice('typing, swipes and flings, in the virtual device and in
   it('QUIRK-FLING-1: a 1200 px / 300 ms swipe flings past rows; successive ui_scroll calls show every row of All apps, the last says moved: false', async () => {
     const rows = allAppsRows();
     expect(rows).toHaveLength(21);
-    const shownBy = (summary: WireSummary): Set<string> => new Set([...summary.texts, ...summary.actions.map(nameOf)]);
+    // A row's size is its entry's detail (a second line is tied to its row), else a text.
+    const shownBy = (summary: WireSummary): Set<string> =>
+      new Set([
+        ...summary.texts,
+        ...summary.actions.map(nameOf),
+        ...summary.actions.flatMap((a) => (a.detail === undefined ? [] : [a.detail])),
+      ]);
 
     // Raw: the old gesture through adb. The list travels about 2200 px for a 1200 px drag.
     device.setScreen('all_apps');

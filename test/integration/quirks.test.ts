@@ -34,7 +34,7 @@ type Entry = WireActionEntry;
 type Finding = {
   issue: string;
   minimum_px?: number;
-  actions?: number[];
+  refs?: string[];
   label?: string;
   selector?: Record<string, unknown>;
 };
@@ -400,7 +400,10 @@ describeWithAdb('real-device quirks, in the virtual device and in the harness', 
     const finding = findings[0] as Finding;
     expect(finding.minimum_px).toBe(144);
     const actions = overridden.envelope.data.actions as Entry[];
-    const named = finding.actions ? finding.actions.map((i) => nameOf(actions[i] as Entry)) : [finding.label ?? ''];
+    // A grouped finding names its actions by ref; one past the 120 cut names itself.
+    const named = finding.refs
+      ? finding.refs.map((ref) => nameOf(actions.find((a) => a.ref === ref) as Entry))
+      : [finding.label ?? ''];
     expect(named).toEqual(['Attach']);
   });
 

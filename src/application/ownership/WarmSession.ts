@@ -22,6 +22,7 @@ interface Kept {
 const DRIVER_ANSWERED: ReadonlySet<string> = new Set([
   'UI_ELEMENT_NOT_FOUND',
   'UI_ELEMENT_AMBIGUOUS',
+  'UI_ELEMENT_NOT_EDITABLE',
   'UI_TREE_UNAVAILABLE',
   'UI_ACTION_FAILED',
 ]);

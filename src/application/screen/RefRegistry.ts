@@ -13,21 +13,46 @@
  */
 import { identify, identityKey, type RefIdentity } from '../../domain/refs/refIdentity.js';
 import { formatRef, formatVisualRef, isVisualRef } from '../../domain/refs/refTarget.js';
-import type { ScreenSummary, VisualWireEntry } from '../../domain/tree/screen.js';
+import type { LayoutFinding, ScreenSummary, VisualWireEntry } from '../../domain/tree/screen.js';
+import type { ActionPlan } from '../../domain/summary/actionPlans.js';
 import { toBox } from '../../domain/tree/nodeFacts.js';
+import type { UiNode } from '../../domain/tree/uiNode.js';
 import type { DigestedEntry, ScreenReading } from './ScreenReader.js';
 
 /** How many ui_get_tree readings back a ref is remembered. */
 export const REF_GENERATIONS = 8;
 
+/**
+ * Which answer last gave a ref, so a STALE_REF names the read the model took it from (an action's
+ * `after` is not a ui_get_tree call, and saying so would send the model looking for one).
+ */
+export type RefOrigin = 'ui_get_tree' | 'after' | 'ui_wait' | 'notifications_open' | 'refusal';
+
+/** The read a ref came from, in the words of a STALE_REF: the model took the ref from that answer. */
+export function originWords(origin: RefOrigin): string {
+  switch (origin) {
+    case 'ui_get_tree':
+      return 'ui_get_tree';
+    case 'after':
+      return 'the `after` of the action that showed it';
+    case 'ui_wait':
+      return 'ui_wait';
+    case 'notifications_open':
+      return 'notifications_open';
+    case 'refusal':
+      return 'the refusal that named it';
+  }
+}
+
 interface RefRecord {
   readonly identity: RefIdentity;
   readonly key: string;
   generation: number;
+  origin: RefOrigin;
 }
 
 export type RefLookup =
-  | { readonly identity: RefIdentity }
+  | { readonly identity: RefIdentity; readonly origin: RefOrigin }
   | { readonly visual: DigestedEntry }
   | { readonly missing: 'forgotten' | 'never-issued' };
 
@@ -44,7 +69,7 @@ export class RefRegistry {
   private visual = new Map<string, DigestedEntry>();
 
   /** The reading's summary with a ref on every offered entry (first key, so a model sees it first). */
-  attach(reading: ScreenReading): ScreenSummary {
+  attach(reading: ScreenReading, origin: RefOrigin = 'ui_get_tree'): ScreenSummary {
     this.generation += 1;
     const actions = reading.summary.actions.map((entry, i) => {
       const plan = reading.plans[i];
@@ -57,15 +82,19 @@ export class RefRegistry {
         this.serial += 1;
         ref = formatRef(this.serial);
         this.byKey.set(key, ref);
-        this.byRef.set(ref, { identity, key, generation: this.generation });
+        this.byRef.set(ref, { identity, key, generation: this.generation, origin });
       } else {
-        this.byRef.get(ref)!.generation = this.generation;
+        const record = this.byRef.get(ref)!;
+        record.generation = this.generation;
+        record.origin = origin;
       }
       return { ref, ...entry };
     });
     this.forgetOld();
     const visual = this.attachVisual(reading);
-    return { ...reading.summary, actions, ...visual };
+    const layout = findingsByRef(reading.summary.layout_findings, actions);
+    const { layout_findings: _byIndex, ...rest } = reading.summary;
+    return { ...rest, actions, ...(layout.length > 0 ? { layout_findings: layout } : {}), ...visual };
   }
 
   /** The reading's visual entries with fresh visual refs; every earlier visual ref is forgotten. */
@@ -99,7 +128,7 @@ export class RefRegistry {
       return { missing: serial <= this.visualSerial ? 'forgotten' : 'never-issued' };
     }
     const record = this.byRef.get(ref);
-    if (record) return { identity: record.identity };
+    if (record) return { identity: record.identity, origin: record.origin };
     const serial = Number.parseInt(ref.slice(1), 36);
     return { missing: serial <= this.serial ? 'forgotten' : 'never-issued' };
   }
@@ -117,4 +146,37 @@ export class RefRegistry {
       this.byKey.delete(record.key);
     }
   }
+}
+
+/**
+ * The findings as answered: a group names its actions by their refs, not by their place in the
+ * list (a place means nothing once the list is cut, diffed or read within a container). An entry
+ * no tap can reach has no ref, and its own `not_actionable` says what the finding would; a group
+ * left with no ref is dropped.
+ */
+function findingsByRef(
+  findings: readonly LayoutFinding[] | undefined,
+  actions: readonly ScreenSummary['actions'][number][],
+): LayoutFinding[] {
+  const out: LayoutFinding[] = [];
+  for (const finding of findings ?? []) {
+    if (!('actions' in finding)) {
+      out.push(finding);
+      continue;
+    }
+    const { actions: indexes, ...rest } = finding;
+    const refs = indexes.flatMap((i) => (actions[i]?.ref !== undefined ? [actions[i].ref] : []));
+    if (refs.length > 0) out.push({ ...rest, refs });
+  }
+  return out;
+}
+
+/** Each offered entry's node and the ref this read gave it (entries without one are left out). */
+export function refsByNode(plans: readonly ActionPlan[], withRefs: ScreenSummary): Map<UiNode, string> {
+  const refOf = new Map<UiNode, string>();
+  plans.forEach((plan, i) => {
+    const ref = withRefs.actions[i]?.ref;
+    if (ref !== undefined) refOf.set(plan.node, ref);
+  });
+  return refOf;
 }

@@ -12,7 +12,7 @@ import type { DeviceGateway } from '../../domain/ports.js';
 import { SUMMARY_BUDGET_BYTES, wireBytesOfJson } from '../../domain/summary/answerBudget.js';
 import { diffSummaries, isSameScreen } from '../../domain/summary/screenDiff.js';
 import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
-import { REF_GENERATIONS, type RefLookup, type RefRegistry } from './RefRegistry.js';
+import { REF_GENERATIONS, type RefLookup, type RefOrigin, type RefRegistry } from './RefRegistry.js';
 import type { ScreenSummary } from '../../domain/tree/screen.js';
 import type { ScreenReading } from './ScreenReader.js';
 import { summaryForAnswer, type WireSummary } from './wireSummary.js';
@@ -40,6 +40,8 @@ export interface ReadOptions {
    * package the action's data already names. A model reads every answer: neither is said twice.
    */
   readonly after?: { readonly namedPackage: string | null | undefined };
+  /** The tool whose answer this is, when not ui_get_tree (an `after` says so itself): a STALE_REF names it. */
+  readonly origin?: Exclude<RefOrigin, 'after' | 'refusal'>;
 }
 
 /**
@@ -76,7 +78,7 @@ export class ScreenReads {
     reading: ScreenReading,
     options: ReadOptions,
   ): { answer: Record<string, unknown>; bounds: Record<string, ScreenSummary['actions'][number]['bounds']> } {
-    const withRefs = this.refs.attach(reading);
+    const withRefs = this.refs.attach(reading, options.after ? 'after' : (options.origin ?? 'ui_get_tree'));
     const bounds = Object.fromEntries(withRefs.actions.map((entry) => [entry.ref, entry.bounds] as const));
     return { answer: this.answerFor(device, reading, withRefs, options), bounds };
   }

@@ -11,18 +11,26 @@ import {
 } from '../../domain/selectors/ambiguousMessage.js';
 import type { AutomationSession, DeviceGateway, ElementRef, Logger } from '../../domain/ports.js';
 import { nameOfEntry, type ActionEntry, type WindowState } from '../../domain/tree/screen.js';
-import type { Rect, UiNode } from '../../domain/tree/uiNode.js';
+import type { Rect } from '../../domain/tree/uiNode.js';
 import { expandIds, hasIdTerm, selectorToWire, type Selector } from '../../domain/selectors/selector.js';
 import { actedElementOfPlan, type ActedElement } from '../../domain/summary/actedElement.js';
 import { packageOfRoots } from '../../domain/summary/summary.js';
 import { isRefTarget, type ActionTarget } from '../../domain/refs/refTarget.js';
 import { locateIdentity, refLocator } from '../../domain/refs/refIdentity.js';
-import { REF_GENERATIONS, type RefRegistry } from '../screen/RefRegistry.js';
+import { REF_GENERATIONS, originWords, refsByNode, type RefOrigin, type RefRegistry } from '../screen/RefRegistry.js';
 import { densityOf, readScreenViaDriver, readScreenWith, type DigestedEntry } from '../screen/ScreenReader.js';
 
 const REF_GENERATIONS_TEXT = String(REF_GENERATIONS);
 
-export function stale(why: string): HarnessError {
+function stale(ref: string, origin: RefOrigin, why: string): HarnessError {
+  return new HarnessError(
+    'STALE_REF',
+    `The screen changed since ${originWords(origin)} gave ref ${ref}: read it again with ui_get_tree (${why}). Nothing was tapped or typed.`,
+  );
+}
+
+/** A visual ref gone stale: visual refs come only from ui_get_tree and live one read. */
+export function staleVisual(why: string): HarnessError {
   return new HarnessError(
     'STALE_REF',
     `The screen changed since ui_get_tree: read it again (${why}). Nothing was tapped or typed.`,
@@ -36,7 +44,10 @@ export function stale(why: string): HarnessError {
  */
 function unknownRefError(ref: string, missing: 'forgotten' | 'never-issued'): HarnessError {
   if (missing === 'forgotten')
-    return stale(`ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} ui_get_tree answers and is forgotten`);
+    return new HarnessError(
+      'STALE_REF',
+      `Ref ${ref} is older than the last ${REF_GENERATIONS_TEXT} screen reads (ui_get_tree answers and actions' \`after\`) and is forgotten: read the screen again with ui_get_tree and send a ref from its answer. Nothing was tapped or typed.`,
+    );
   return new HarnessError(
     'STALE_REF',
     `Ref ${ref} was never given by this server process: refs, like session ids, live only as long as the server that gave them (a client that starts a new server for each call cannot reuse them). Call ui_get_tree and send a ref from its answer. Nothing was tapped or typed.`,
@@ -63,6 +74,8 @@ export interface FoundTarget {
   readonly className?: string;
   /** For a ref, the element as the screen just read gives it, for the run's trace (actedElement.ts). */
   readonly acted?: ActedElement;
+  /** For a ref, its entry as the screen just read offers it (its role says whether a tap does anything). */
+  readonly entry?: ActionEntry;
 }
 
 /** An element's bounds (null: the driver gave none) and the package of its window, as a press plans with them. */
@@ -141,7 +154,7 @@ export class ActionTargets {
       ? await readScreenWith(session.pageSource(), densityOf(device, window), window)
       : await readScreenViaDriver(device, session);
     const node = locateIdentity(reading.tree, reading.window, known.identity);
-    if (!node) throw stale(`the element of ref ${ref} is no longer where ui_get_tree saw it`);
+    if (!node) throw stale(ref, known.origin, 'its element is no longer where that read saw it');
     const b = node.bounds;
     if (b === null || b.right <= b.left || b.bottom <= b.top) {
       // The driver taps an element at the centre of its visible bounds; with no visible area (a row
@@ -155,7 +168,7 @@ export class ActionTargets {
     }
     // The node is on the screen the driver just read: one look is enough, no 10 s wait.
     const element = await session.findElement(refLocator(reading.tree, node), 0);
-    if (!element) throw stale(`the element of ref ${ref} moved while the harness was about to act`);
+    if (!element) throw stale(ref, known.origin, 'its element moved while the harness was about to act');
     const plan = reading.plans.find((p) => p.node === node);
     return {
       element,
@@ -166,6 +179,7 @@ export class ActionTargets {
       className: node.className,
       ...(plan
         ? {
+            entry: plan.entry,
             acted: actedElementOfPlan(
               reading.tree,
               reading.plans,
@@ -192,7 +206,7 @@ export class ActionTargets {
     const known = this.refs.lookup(ref);
     if ('visual' in known) return known.visual;
     if ('missing' in known) throw unknownRefError(ref, known.missing);
-    throw stale(`ref ${ref} no longer names text read from the screen`);
+    throw staleVisual(`ref ${ref} no longer names text read from the screen`);
   }
 
   /** The selector with its `id` terms expanded for the package in front (selector.ts, expandIds). */
@@ -240,12 +254,7 @@ export class ActionTargets {
     if (targets.length === 0)
       throw new HarnessError('UI_ELEMENT_AMBIGUOUS', movedWhileCountingMessage(selector, elements.length, foreground));
     // The refs of this read, as ui_get_tree would give them (the same element keeps its ref).
-    const withRefs = this.refs.attach(reading);
-    const refOf = new Map<UiNode, string>();
-    reading.plans.forEach((plan, i) => {
-      const ref = withRefs.actions[i]?.ref;
-      if (ref !== undefined) refOf.set(plan.node, ref);
-    });
+    const refOf = refsByNode(reading.plans, this.refs.attach(reading, 'refusal'));
     const candidates = candidateFacts(resolved, targets).map((facts) => ({
       facts,
       ref: refOf.get(facts.target.element) ?? null,
@@ -269,8 +278,22 @@ export class ActionTargets {
   }
 
   async offers(device: DeviceGateway, session: AutomationSession): Promise<readonly ActionEntry[]> {
+    return this.readOffers(device, session, false);
+  }
+
+  /** The offers with the refs this read gives them (a refusal that points at a field names it by ref). */
+  async offersWithRefs(device: DeviceGateway, session: AutomationSession): Promise<readonly ActionEntry[]> {
+    return this.readOffers(device, session, true);
+  }
+
+  private async readOffers(
+    device: DeviceGateway,
+    session: AutomationSession,
+    withRefs: boolean,
+  ): Promise<readonly ActionEntry[]> {
     try {
-      return (await readScreenViaDriver(device, session)).summary.actions;
+      const reading = await readScreenViaDriver(device, session);
+      return withRefs ? this.refs.attach(reading, 'refusal').actions : reading.summary.actions;
     } catch (error) {
       // The message is still useful without the offers; the failure itself is what matters.
       this.logger.warn('could not read the screen for the not-found message', { cause: String(error) });

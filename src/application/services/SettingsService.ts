@@ -2,6 +2,7 @@ import { parseDump } from '../../domain/tree/dump.js';
 import { HarnessError } from '../../domain/errors.js';
 import type { Clock, DeviceGateway } from '../../domain/ports.js';
 import { isVisible, ownLabel } from '../../domain/tree/nodeFacts.js';
+import { screenTitle } from '../../domain/tree/screenTitle.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { EvidenceCapture } from '../evidence/EvidenceCapture.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
@@ -13,7 +14,7 @@ export const SETTINGS_PACKAGE = 'com.android.settings';
 /** Up to 8 s for the Apps list to show (docs/reference/contract.md, "Behaviour per tool", settings_open_apps). */
 export const SETTINGS_WAIT_MS = 8_000;
 export const SETTINGS_POLL_INTERVAL_MS = 500;
-/** The marker of Settings → Apps; newer Android versions word the entry "See all N apps". */
+/** The row that proves Settings → Apps shows its list; newer Android versions word it "See all N apps". */
 const APPS_MARKER = /^(All apps|See all \d+ apps)$/i;
 
 /** settings_open_apps: the demonstration flow, Settings → Apps, entirely through adb. */
@@ -89,7 +90,10 @@ export class SettingsService {
     try {
       const tree = parseDump(await source());
       const node = tree.nodes.find((candidate) => isVisible(candidate) && APPS_MARKER.test(ownLabel(candidate).trim()));
-      return node ? ownLabel(node).trim() : null;
+      if (!node) return null;
+      // The row proves the Apps list is shown; the marker answered is what the screen is called in
+      // its app bar ("Apps"), so it never reads as the All apps list the row leads to.
+      return screenTitle(tree) ?? ownLabel(node).trim();
     } catch (error) {
       if (error instanceof HarnessError && error.code === 'UI_TREE_UNAVAILABLE') return null;
       throw error;

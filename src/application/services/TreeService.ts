@@ -21,6 +21,7 @@ import { redactPasswordTexts } from '../../domain/tree/dump.js';
 import { rawPart } from '../../domain/tree/rawPage.js';
 import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
+import { originWords, refsByNode } from '../screen/RefRegistry.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
 import type { VisualReader } from '../screen/VisualReader.js';
@@ -90,7 +91,9 @@ export class TreeService {
           };
     return this.reads.part(reading, (withRefs) => {
       if (request.textOnly === true) {
-        const { texts, truncated } = screenTexts(reading.tree, container);
+        // The refs this read gave, by node: a text repeated in two entries is told apart by them.
+        const refOf = refsByNode(reading.plans, withRefs);
+        const { texts, truncated } = screenTexts(reading.tree, container, (node) => refOf.get(node));
         const fitted = fitSummaryToBudget(
           {
             ...echo,
@@ -124,7 +127,7 @@ export class TreeService {
       if (node) return node;
       throw new HarnessError(
         'STALE_REF',
-        `The screen changed since ref ${target.ref} was read: call ui_get_tree again and send a ref from its answer as within.`,
+        `The screen changed since ${'origin' in known ? originWords(known.origin) + ' gave' : 'the read that gave'} ref ${target.ref}: call ui_get_tree again and send a ref from its answer as within.`,
       );
     }
     const node = matchSelector(reading.tree, expandIds(target.selector, reading.summary.foreground_package)).find(

@@ -3,7 +3,14 @@ import { codePointLength, isTextFieldClass, toBox } from '../../domain/tree/node
 import { HarnessError } from '../../domain/errors.js';
 import type { AutomationSession, Clock, DeviceGateway, Logger } from '../../domain/ports.js';
 import { notEditableMessage, refusedTextMessage } from '../../domain/refusedText.js';
-import type { WindowState } from '../../domain/tree/screen.js';
+import {
+  nameOfEntry,
+  roleOfEntry,
+  selectorOfEntry,
+  type ActionEntry,
+  type WindowState,
+} from '../../domain/tree/screen.js';
+import { isUnchangedAfter } from '../../domain/summary/screenDiff.js';
 import {
   centreOf,
   coveredMessage,
@@ -37,7 +44,7 @@ import { readSettledForeground, type SettledForeground } from '../screen/settled
 import { together } from '../time/together.js';
 import { notePowerAfterAction, requireUsableScreen } from '../screen/screenLock.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
-import { ActionTargets, echo, stale, type ElementPlace, type FoundTarget } from './ActionTargets.js';
+import { ActionTargets, echo, staleVisual, type ElementPlace, type FoundTarget } from './ActionTargets.js';
 import type { VisualReader } from '../screen/VisualReader.js';
 import { afterOf, observed, readSettledScreen, type SettledScreen } from '../screen/settledScreen.js';
 
@@ -112,6 +119,10 @@ type AfterAction = 'back' | 'focused';
  */
 export const LONG_PRESS_HOLD_MS = 1_500;
 
+/** ui_tap's `hint` when the tapped entry takes only a long press and the screen did not change. */
+export const LONG_PRESS_HINT =
+  "The screen did not change: this element takes a long press only (its entry's role is long-press). Send ui_tap again with long_press: true.";
+
 /**
  * The four driver actions: ui_tap, ui_type_text, ui_scroll, device_back. Each runs on
  * the UI session's Appium session or a temporary one, reports the foreground package read through
@@ -150,6 +161,7 @@ export class UiActionService {
     // exporter's record, src/domain/summary/actedElement.ts), never the answer.
     let pressed: Rect | null = null;
     let acted: ActedElement | null = null;
+    let longPressOnly = false;
     const outcome = this.act(
       context,
       longPress ? 'ui-long-press' : 'ui-tap',
@@ -159,10 +171,15 @@ export class UiActionService {
         const { element, name } = found;
         // Read before the click: the click may navigate away from the element. The label and the
         // element's place are independent reads: asked at once, their round trips overlap.
-        const [label, place] = await together(
+        const [own, place] = await together(
           name !== null ? Promise.resolve(name) : session.elementLabel(element),
           this.targets.placeOf(session, found),
         );
+        // What the last read offered for this target: its name when the element says nothing itself
+        // (a Switch named by its row's title), and its role (a long-press-only row does nothing on a tap).
+        const offered = found.entry ?? this.offeredEntry(device, target);
+        const label = own !== '' ? own : offered ? nameOfEntry(offered) : '';
+        longPressOnly = !longPress && offered !== undefined && roleOfEntry(offered) === 'long-press';
         pressed = place.bounds;
         acted = actedOf(found, target, label, place, window);
         const plan = await this.press(device, session, found, target, { longPress, whenHidden: 'refuse' }, place);
@@ -174,9 +191,28 @@ export class UiActionService {
         };
       },
     );
-    return outcome.then((done) =>
-      pressed ? { ...done, trace: { acted: toBox(pressed), ...(acted ? { element: acted } : {}) } } : done,
-    );
+    return outcome.then((done) => {
+      // A tap on an element that takes only a long press answers ok and changes nothing: say why.
+      const hinted =
+        longPressOnly && isUnchangedAfter((done.data as { after?: unknown }).after)
+          ? { ...done, data: { ...done.data, hint: LONG_PRESS_HINT } }
+          : done;
+      return pressed ? { ...hinted, trace: { acted: toBox(pressed), ...(acted ? { element: acted } : {}) } } : hinted;
+    });
+  }
+
+  /** The entry the device's last read offered for a selector target (the same selector), if any. */
+  private offeredEntry(device: DeviceGateway, target: ActionTarget): ActionEntry | undefined {
+    const last = this.reads.last(device);
+    if (!last) return undefined;
+    if (isRefTarget(target)) return undefined;
+    const wanted = JSON.stringify(echo(target));
+    const entry = last.summary.actions.find((e) => {
+      const selector = selectorOfEntry(e);
+      return selector !== null && JSON.stringify(selector) === wanted;
+    });
+    // The wire entry has no bounds; only its name and role are read here.
+    return entry as ActionEntry | undefined;
   }
 
   /**
@@ -204,7 +240,7 @@ export class UiActionService {
       { sessionId, observe },
       async (device, session, window) => {
         if (!this.visual || (await this.visual.digestNow(device, line.bounds)) !== line.digest)
-          throw stale(`the pixels under visual ref ${ref} changed`);
+          throw staleVisual(`the pixels under visual ref ${ref} changed`);
         const plan = planTap(line.bounds, obstructionsOf(window.ime, window.systemBars));
         if (plan.kind === 'hidden')
           throw new HarnessError('UI_ELEMENT_NOT_FOUND', coveredMessage({ ref }, plan.coveredBy));
@@ -291,8 +327,8 @@ export class UiActionService {
           : null);
       if (className !== '' && !isTextFieldClass(className))
         throw new HarnessError(
-          'UI_ELEMENT_NOT_FOUND',
-          notEditableMessage(target, className, await this.targets.offers(device, session)),
+          'UI_ELEMENT_NOT_EDITABLE',
+          notEditableMessage(target, className, await this.targets.offersWithRefs(device, session)),
         );
       // Flutter fields take set-text only while they have focus (RenderEditable offers onSetText
       // only then); a person taps a field before typing too. A focused field is left alone. The
@@ -304,8 +340,8 @@ export class UiActionService {
       const tapped = pressed !== null && (pressed.kind === 'centre' || pressed.kind === 'point');
       if ((await session.typeText(element, text)) === 'refused') {
         throw new HarnessError(
-          'UI_ELEMENT_NOT_FOUND',
-          refusedTextMessage(target, tapped, await this.targets.offers(device, session)),
+          'UI_ELEMENT_NOT_EDITABLE',
+          refusedTextMessage(target, tapped, await this.targets.offersWithRefs(device, session)),
         );
       }
       return { target: echo(target), characters_sent: codePointLength(text) };
@@ -415,7 +451,7 @@ export class UiActionService {
     return this.act(context, 'notifications-open', { sessionId, observe: false }, async (device, session) => {
       await session.openNotifications();
       const reading = await readScreenViaDriver(device, session);
-      return this.reads.answer(device, reading, { diff: false });
+      return this.reads.answer(device, reading, { diff: false, origin: 'notifications_open' });
     });
   }
 

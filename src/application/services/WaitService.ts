@@ -59,6 +59,7 @@ export class WaitService {
             const summary = this.reads.answer(device, reading, {
               diff: false,
               includeBounds: request.includeBounds === true,
+              origin: 'ui_wait',
             });
             return {
               data: { until: request.until, waited_ms: Math.round(this.clock.monotonicMs() - started), ...summary },

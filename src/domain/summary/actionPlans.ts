@@ -7,7 +7,15 @@ import { scrollOrientation } from './scrollables.js';
 import type { Selector } from '../selectors/selector.js';
 import { selectorToWire, termToWire } from '../selectors/selector.js';
 import type { Rect, UiNode, UiTree } from '../tree/uiNode.js';
-import { cutCodePoints, isEmptyField, isVisible, ownLabel, roleOf, toBox } from '../tree/nodeFacts.js';
+import {
+  cutCodePoints,
+  isEmptyField,
+  isIconGlyphsOnly,
+  isVisible,
+  ownLabel,
+  roleOf,
+  toBox,
+} from '../tree/nodeFacts.js';
 import { MAX_NAME_CODE_POINTS, candidatesFor, chooseSelector, selectorSources } from './selectorChoice.js';
 
 /** Labels describe; the selector carries the exact value. A label is a name, cut as every summary string is. */
@@ -23,6 +31,8 @@ export interface ActionPlan {
   readonly selector: Selector | null;
   /** The entry's label before cutting, '' when it has none (the entry may leave it out). */
   readonly fullLabel: string;
+  /** The entry's detail before cutting, '' when it has none. */
+  readonly fullDetail: string;
 }
 
 /**
@@ -70,7 +80,13 @@ export function planAction(
   const covered =
     keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {};
   if (!choice) return planUnnamed(node, role, sources, entryFlags(node, role), covered);
-  const label = ownLabel(node) || ownLabel(choice.source) || sources.map(ownLabel).find((l) => l !== '') || '';
+  const content = ownLabel(node) || ownLabel(choice.source) || sources.map(ownLabel).find((l) => l !== '') || '';
+  // A toggle that says nothing itself (a Switch whose title sits beside it in its row) is named by
+  // that title: its resource id (android:id/switch_widget) names a widget, not what it switches.
+  const borrowed = content === '' && role === 'toggle' ? neighbourLabel(node) : null;
+  const label = content || (borrowed?.label ?? '');
+  const from = borrowed ? { label_from: borrowed.from } : {};
+  const detail = detailOf(node, [label, choice.selector.target.value]);
   if (choice.ambiguous) {
     // No selector names it alone, so none is offered (a tap by it could land on a twin): its ref
     // does. The label says what the selector would have: the element's name.
@@ -79,11 +95,13 @@ export function planAction(
       label || (Object.values(termToWire(choice.selector.target, foreground))[0] ?? choice.selector.target.value);
     const entry: ActionEntry = {
       label: cutCodePoints(name, MAX_LABEL_CODE_POINTS),
+      ...(label !== '' ? from : {}),
+      ...detailKey(detail),
       ...entryFlags(node, role),
       ambiguous: true,
       ...covered,
     };
-    return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: name };
+    return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: name, fullDetail: detail };
   }
   // Flat: the selector's keys are the entry's own keys.
   // The summary offers a target and a `within`, never state flags nor `instance` (a fact such as
@@ -97,12 +115,13 @@ export function planAction(
   const sayLabel = label !== '' && label !== choice.selector.target.value;
   const entry: ActionEntry = {
     ...wire,
-    ...(sayLabel ? { label: cutCodePoints(label, MAX_LABEL_CODE_POINTS) } : {}),
+    ...(sayLabel ? { label: cutCodePoints(label, MAX_LABEL_CODE_POINTS), ...from } : {}),
+    ...detailKey(detail),
     ...entryFlags(node, role),
     ...(choice.disambiguated ? { disambiguated: true as const } : {}),
     ...covered,
   };
-  return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: label };
+  return { entry, node, selectorNode: choice.source, selector: choice.selector, fullLabel: label, fullDetail: detail };
 }
 
 /**
@@ -123,13 +142,16 @@ export function planUnnamed(
   const own = sources.map(ownLabel).find((l) => l !== '') ?? '';
   const found: { label: string; from?: LabelSource } =
     own !== '' ? { label: own } : (descendantLabel(node) ?? neighbourLabel(node) ?? { label: '' });
+  // A neighbour's label says nothing of the element's own content, which has no label then.
+  const detail = found.from === 'neighbour' ? '' : detailOf(node, [found.label]);
   const entry: ActionEntry = {
     ...(found.label !== '' ? { label: cutCodePoints(found.label, MAX_LABEL_CODE_POINTS) } : {}),
     ...(found.from ? { label_from: found.from } : {}),
+    ...detailKey(detail),
     ...flags,
     ...covered,
   };
-  return { entry, node, selectorNode: null, selector: null, fullLabel: found.label };
+  return { entry, node, selectorNode: null, selector: null, fullLabel: found.label, fullDetail: detail };
 }
 
 function firstLabelIn(node: UiNode, skipActionable: boolean): string {
@@ -151,7 +173,12 @@ function descendantLabel(node: UiNode): { label: string; from: LabelSource } | n
 
 const NEIGHBOUR_LEVELS = 3;
 
-/** Nearest sibling first (before, then after, by distance), at the node's level then up to three ancestors'. */
+/**
+ * Nearest sibling first (before, then after, by distance), at the node's level then up to three
+ * ancestors', never past a scrollable container: a list's item is named inside its list. A row
+ * clipped at the list's edge shows none of its own content, and the search used to climb out of
+ * the list and name it after the page's title ("Settings" for a Settings row).
+ */
 function neighbourLabel(node: UiNode): { label: string; from: LabelSource } | null {
   let current = node;
   for (let level = 0; level <= NEIGHBOUR_LEVELS && current.parent !== null; level++, current = current.parent) {
@@ -164,6 +191,32 @@ function neighbourLabel(node: UiNode): { label: string; from: LabelSource } | nu
         if (label !== '') return { label, from: 'neighbour' };
       }
     }
+    if (current.parent.scrollable) break;
   }
   return null;
+}
+
+/**
+ * The second line of a row (an app's size beside its name, a setting's summary under its title):
+ * the first visible label of the element's own content, tappable parts left out, that is not
+ * already its name. Without it such a line would stand in `texts`, tied to no entry.
+ */
+function detailOf(node: UiNode, names: readonly string[]): string {
+  return firstLabelWhere(node, (l) => !names.includes(l) && l.trim() !== '' && !isIconGlyphsOnly(l));
+}
+
+/** The entry's `detail` key, cut as every summary string is; nothing when there is none. */
+function detailKey(detail: string): { detail?: string } {
+  return detail === '' ? {} : { detail: cutCodePoints(detail, MAX_LABEL_CODE_POINTS) };
+}
+
+function firstLabelWhere(node: UiNode, accept: (label: string) => boolean): string {
+  for (const child of node.children) {
+    if (child.scrollable || roleOf(child) !== null) continue;
+    const own = isVisible(child) ? ownLabel(child) : '';
+    if (own !== '' && accept(own)) return own;
+    const inner = firstLabelWhere(child, accept);
+    if (inner !== '') return inner;
+  }
+  return '';
 }

@@ -53,8 +53,8 @@ function multisetMinus(a: readonly string[], b: readonly string[]): string[] {
 /**
  * Whether `next` is the same screen as `prev`, so a diff makes sense: same foreground and
  * display size (the caller compares the activity, which the summary does not carry), neither cut by the budget (a
- * cut list has no defined end to diff against), the same layout findings (they name entries by
- * index in the whole list), and at least half of `prev`'s entries still offered.
+ * cut list has no defined end to diff against), the same layout findings (a diff does not carry
+ * them), and at least half of `prev`'s entries still offered.
  */
 export function isSameScreen(prev: DiffableSummary, next: DiffableSummary): boolean {
   if (prev.foreground_package !== next.foreground_package || !same(prev.screen, next.screen)) return false;
@@ -94,4 +94,16 @@ export function diffSummaries<E extends { readonly ref?: string }>(
     ...(!same(prev.keyboard ?? null, next.keyboard ?? null) ? { keyboard: next.keyboard ?? null } : {}),
     ...(!same(prev.scrollables ?? [], next.scrollables ?? []) ? { scrollables: next.scrollables ?? [] } : {}),
   };
+}
+
+/** The keys a diff answer carries whatever changed: its read ids and its package. */
+const DIFF_FRAME_KEYS = new Set(['read', 'diff_of', 'foreground_package']);
+
+/**
+ * Whether an action's `after` says the screen did not change at all: a diff (`diff_of`) with
+ * nothing added, removed or changed. A whole read, a read that failed or did not settle says nothing of the kind.
+ */
+export function isUnchangedAfter(after: unknown): boolean {
+  if (typeof after !== 'object' || after === null || !('diff_of' in after)) return false;
+  return Object.keys(after).every((key) => DIFF_FRAME_KEYS.has(key));
 }

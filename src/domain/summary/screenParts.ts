@@ -53,21 +53,54 @@ export function summaryWithin(summary: ScreenSummary, plans: readonly ActionPlan
   };
 }
 
+/** A text the screen shows more than once, each time inside another entry: named by that entry's ref. */
+export interface RepeatedText {
+  readonly text: string;
+  readonly ref: string;
+}
+
 /**
- * Every visible text of the screen in screen order, once each, the actions' names included (a
- * password's text never: ownLabel leaves it out), icon glyphs left out, each cut as `texts` are.
- * `within` limits it to one container.
+ * Every visible text of the screen in screen order, the actions' names included (a password's text
+ * never: ownLabel leaves it out), icon glyphs left out, each cut as `texts` are. A text is written
+ * once, except one that stands in two entries or more (two `Clock` rows): then each of those is
+ * kept, as `{text, ref}` with the ref of the entry it stands in (`refOf`: the ref of an entry's
+ * node), so twins stay two and can be told apart. `within` limits it to one container.
  */
-export function screenTexts(tree: UiTree, container?: UiNode): { texts: string[]; truncated: boolean } {
-  const seen = new Set<string>();
+export function screenTexts(
+  tree: UiTree,
+  container?: UiNode,
+  refOf: (node: UiNode) => string | undefined = () => undefined,
+): { texts: (string | RepeatedText)[]; truncated: boolean } {
+  const seen: { text: string; ref: string | undefined }[] = [];
   for (const node of container ? [...subtree(container)] : tree.nodes) {
     if (!isVisible(node)) continue;
     const label = ownLabel(node).trim();
     if (label === '' || isIconGlyphsOnly(label)) continue;
-    seen.add(cutCodePoints(label, MAX_TEXT_CODE_POINTS));
+    seen.push({ text: cutCodePoints(label, MAX_TEXT_CODE_POINTS), ref: entryRef(node, refOf) });
   }
-  const texts = [...seen];
+  const refsOf = new Map<string, Set<string>>();
+  for (const { text, ref } of seen) {
+    if (ref !== undefined) refsOf.set(text, (refsOf.get(text) ?? new Set()).add(ref));
+  }
+  const written = new Set<string>();
+  const texts: (string | RepeatedText)[] = [];
+  for (const { text, ref } of seen) {
+    const repeated = ref !== undefined && (refsOf.get(text)?.size ?? 0) > 1;
+    const key = repeated ? `${text}\u0000${ref}` : text;
+    if (written.has(key)) continue;
+    written.add(key);
+    texts.push(repeated ? { text, ref } : text);
+  }
   return { texts: texts.slice(0, MAX_TEXTS), truncated: texts.length > MAX_TEXTS };
+}
+
+/** The ref of the nearest entry holding the node (itself or an ancestor), if any. */
+function entryRef(node: UiNode, refOf: (node: UiNode) => string | undefined): string | undefined {
+  for (let n: UiNode | null = node; n !== null; n = n.parent) {
+    const ref = refOf(n);
+    if (ref !== undefined) return ref;
+  }
+  return undefined;
 }
 
 function* subtree(node: UiNode): Generator<UiNode> {

@@ -125,14 +125,15 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
 }
 
 /**
- * The strings an offered action is named by: its selector's value and its label, cut or not.
+ * The strings an offered action is named by: its selector's value, its label and its detail, cut or not.
  * `texts` leaves them out rather than repeat them; a cut label is read whole in text mode.
  */
 function stringsShownBy(offered: readonly ActionPlan[]): Set<string> {
   const shown = new Set<string>();
-  for (const { entry, fullLabel } of offered) {
+  for (const { entry, fullLabel, fullDetail } of offered) {
     shown.add(selectorValueOf(entry));
     shown.add(fullLabel);
+    if (fullDetail !== '') shown.add(fullDetail);
   }
   return shown;
 }

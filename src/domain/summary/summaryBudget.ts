@@ -12,7 +12,10 @@ import type { LayoutFinding, ScreenSummary } from '../tree/screen.js';
 
 /** Single findings (one per issue and target), as `counts.layout_findings` counts them. */
 function singleFindings(findings: readonly LayoutFinding[] | undefined): number {
-  return (findings ?? []).reduce((sum, f) => sum + ('actions' in f ? f.actions.length : 1), 0);
+  return (findings ?? []).reduce(
+    (sum, f) => sum + ('actions' in f ? f.actions.length : 'refs' in f ? f.refs.length : 1),
+    0,
+  );
 }
 
 /**
@@ -36,22 +39,39 @@ function fittingCount(costs: readonly number[], room: number): number {
   return count;
 }
 
-/** Findings that still name only offered actions: indexes at or past `kept` are dropped, then empty groups. */
-function findingsFor(findings: readonly LayoutFinding[] | undefined, kept: number): LayoutFinding[] {
+/**
+ * Findings that still name only offered actions: indexes at or past `kept`, and refs of the actions
+ * cut, are dropped, then empty groups.
+ */
+function findingsFor(
+  findings: readonly LayoutFinding[] | undefined,
+  kept: number,
+  actions: readonly unknown[],
+): LayoutFinding[] {
+  const keptRefs = new Set(actions.slice(0, kept).map(refOf));
   const out: LayoutFinding[] = [];
   for (const finding of findings ?? []) {
-    if (!('actions' in finding)) {
+    if ('actions' in finding) {
+      const indexes = finding.actions.filter((index) => index < kept);
+      if (indexes.length > 0) out.push({ ...finding, actions: indexes });
+    } else if ('refs' in finding) {
+      const refs = finding.refs.filter((ref) => keptRefs.has(ref));
+      if (refs.length > 0) out.push({ ...finding, refs });
+    } else {
       out.push(finding);
-      continue;
     }
-    const actions = finding.actions.filter((index) => index < kept);
-    if (actions.length > 0) out.push({ ...finding, actions });
   }
   return out;
 }
 
+function refOf(entry: unknown): unknown {
+  return typeof entry === 'object' && entry !== null ? (entry as { ref?: unknown }).ref : undefined;
+}
+
 /** What the budget reads of a summary: its two lists, its findings and its marks (bounds or not, the cut is the same). */
-export type BudgetedSummary = Pick<ScreenSummary, 'texts' | 'layout_findings' | 'counts' | 'truncated'> & {
+export type BudgetedSummary = Pick<ScreenSummary, 'layout_findings' | 'counts' | 'truncated'> & {
+  /** Strings, or in a text read also `{text, ref}` for a text repeated in several entries. */
+  readonly texts: readonly unknown[];
   readonly actions: readonly unknown[];
 };
 
@@ -72,7 +92,7 @@ export function fitSummaryToBudget<S extends BudgetedSummary>(summary: S, budget
 
   const textsKept = fittingCount(textCosts, budget - frameCost - actionsTotal);
   const actionsKept = textsKept > 0 ? summary.actions.length : fittingCount(actionCosts, budget - frameCost);
-  const kept = findingsFor(findings, actionsKept);
+  const kept = findingsFor(findings, actionsKept, summary.actions);
   return {
     ...(rest as Omit<S, 'layout_findings'>),
     texts: summary.texts.slice(0, textsKept),

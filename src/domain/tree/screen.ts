@@ -90,8 +90,16 @@ export interface ActionFacts {
   readonly ref?: string;
   /** What the element says; absent when the selector's value already says exactly that, or when it says nothing. */
   readonly label?: string;
-  /** Only for an entry without selector whose label is not its own: where the label was read. */
+  /**
+   * Only for a label that is not the element's own: where it was read (an entry without selector,
+   * or a toggle without text named by its row's title).
+   */
   readonly label_from?: LabelSource;
+  /**
+   * The row's second line (an app's size, a setting's summary): the first text of the element's own
+   * content that is not its name. Absent when the content says nothing more.
+   */
+  readonly detail?: string;
   /** Absent means `button`, the role of almost every entry, or `toggle` on an entry with `checked`. */
   readonly role?: Exclude<Role, 'button'>;
   /** Present only when the element is disabled. */
@@ -169,16 +177,24 @@ export type LayoutIssue =
   'no_area' | 'off_screen' | 'touch_target_too_small' | 'under_status_bar' | 'under_navigation_bar';
 
 /**
- * Layout findings, grouped: one per issue for the offered actions it concerns, named by their index
- * in `actions` (each action's bounds carry its size). An entry cut by the 120-action limit has no
- * index: a finding on it stands alone and carries its selector, label and size itself.
+ * Layout findings, grouped: one per issue for the offered actions it concerns. The pure summary
+ * names them by their index in `actions` (it gives no refs); the answer names them by their refs
+ * (src/application/screen/RefRegistry.ts, `attach`), which each action's bounds go with. An entry
+ * cut by the 120-action limit has neither: a finding on it stands alone and carries its selector,
+ * label and size itself.
  */
 export type LayoutFinding =
   | {
       readonly issue: LayoutIssue;
-      /** Indexes into `actions`, in screen order. */
+      /** Indexes into `actions`, in screen order (the pure summary's, before refs are given). */
       readonly actions: readonly number[];
       /** Only for touch_target_too_small: ceil(48 * density / 160). */
+      readonly minimum_px?: number;
+    }
+  | {
+      readonly issue: LayoutIssue;
+      /** The refs of the offered actions it concerns, in screen order (as answered). */
+      readonly refs: readonly string[];
       readonly minimum_px?: number;
     }
   | {

@@ -26,6 +26,8 @@ export interface WireAction {
   readonly within?: Record<string, string>;
   readonly label?: string;
   readonly label_from?: string;
+  /** The row's second line (an app's size, a setting's summary), when its content says more than its name. */
+  readonly detail?: string;
   readonly role?: string;
   readonly enabled?: boolean;
   /** `{left, top, width, height}` or `[left, top, width, height]`; only with include_bounds: true. */

@@ -63,7 +63,7 @@ describe('acting by ref', () => {
     setScreen(h, settingsAppsDump().replace('text="Clock"', 'text="Alarms"'));
     const envelope = await h.envelope('ui_tap', { selector: { ref: clock.ref } });
     expect(envelope.error?.code).toBe('STALE_REF');
-    expect(envelope.error?.message).toMatch(/^The screen changed since ui_get_tree: read it again/);
+    expect(envelope.error?.message).toMatch(/^The screen changed since ui_get_tree gave ref e[0-9a-z]+: read it again/);
     expect(h.automation.sessions[0]?.calls).not.toContain('click');
     expect(h.automation.locators).toEqual([]);
     expect(envelope.evidence?.artifact_id).toMatch(/-failure-ui-tap\.png$/);

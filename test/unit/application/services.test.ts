@@ -489,7 +489,7 @@ describe('actions', () => {
     offer(h, { content_desc: 'Navigate up' }, 'Navigate up');
     h.automation.places.set('Navigate up', { className: 'android.widget.ImageButton', bounds: '[0,63][147,210]' });
     const envelope = await h.envelope('ui_type_text', { selector: { content_desc: 'Navigate up' }, text: 'hi' });
-    expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_EDITABLE');
     expect(envelope.error?.message).toMatch(
       /^The element matched by content_desc 'Navigate up' is a android\.widget\.ImageButton, not a text field, so ui_type_text did not touch it: nothing was tapped or typed\. /,
     );
@@ -515,14 +515,14 @@ describe('actions', () => {
     offer(h, { text: 'All apps' }, 'All apps');
     h.automation.takesText = (label) => label !== 'All apps';
     const envelope = await h.envelope('ui_type_text', { selector: { text: 'All apps' }, text: 'hunter2' });
-    // The contract's error codes put a refusal under UI_ELEMENT_NOT_FOUND; the message tells the two apart.
-    expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    // Found, and it will not take text: its own code, never the not-found one.
+    expect(envelope.error?.code).toBe('UI_ELEMENT_NOT_EDITABLE');
     const message = envelope.error?.message ?? '';
     expect(message).toMatch(
       /^The element matched by text 'All apps' refused the text \(invalid element state\) even after a tap on it/,
     );
     expect(message).not.toContain('No visible element matched');
-    expect(message).toContain("input fields instead: 'Search apps'");
+    expect(message).toMatch(/input fields instead: \{"ref":"e[0-9a-z]+"\} 'Search apps'/);
     expect(message).not.toContain('hunter2');
     expect(envelope.evidence?.artifact_id).toMatch(/-failure-ui-type\.png$/);
     expect(h.automation.sessions[0]?.typed).toEqual([]);
