@@ -78,7 +78,8 @@ const SCENARIOS: [string, SendKeys, string | null][] = [
           `Cannot set the element to '${text}'. Did you interact with the correct element?`,
         ),
       ),
-    'UI_ELEMENT_NOT_FOUND',
+    // The element was found; it refused the text.
+    'UI_ELEMENT_NOT_EDITABLE',
   ],
   [
     'an unknown server-side error quotes it JSON-escaped',
