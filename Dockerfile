@@ -9,7 +9,7 @@ FROM ${BASE_IMAGE}
 
 # Debian's adb (29.0.6) is the adb CI uses; its package also lays out /usr/lib/android-sdk,
 # which Appium's adb lookup accepts as ANDROID_HOME. procps gives the tests `ps`; Java 17 runs
-# the Selenium Grid of test/integration/selenium-grid.test.ts.
+# the Selenium Grid of test/integration/seleniumGrid.test.ts.
 RUN if ! command -v adb >/dev/null 2>&1 || ! command -v ps >/dev/null 2>&1 || ! command -v java >/dev/null 2>&1; then \
       apt-get update \
       && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends adb procps ca-certificates openjdk-17-jre-headless \

@@ -5,7 +5,8 @@
  * Other parts add their subcommands to `commands`.
  */
 import { ConfigError, loadConfig, type HarnessConfig } from './config.js';
-import { createContainer, packageVersion } from './container.js';
+import { createContainer } from './container.js';
+import { packageVersion } from './wiring/packageVersion.js';
 import { StdioJsonRpcTransport } from './transports/stdio/StdioJsonRpcTransport.js';
 import { StdioRevisions } from './transports/stdio/stdioRevisions.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from './transports/http/listenAddress.js';

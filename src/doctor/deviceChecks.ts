@@ -1,7 +1,8 @@
 /** The checks of adb and the device: adb itself, which serial, the device online and booted, the optional target app. */
 import type { HarnessConfig } from '../config.js';
 import { checkSerial, isAllowedSerial } from '../domain/guards.js';
-import { parsePackageName } from '../domain/validation.js';
+import { parsePackageName, type PackageName } from '../domain/validation.js';
+import { ADB_COMMANDS, type Argv } from '../infrastructure/adb/adbCommands.js';
 import { locateAdb, isExecutableFile, type LocatedAdb } from '../infrastructure/adb/adbLocator.js';
 import { classifyAdbFailure } from '../infrastructure/adb/AdbRunner.js';
 import { parseDevicesList } from '../infrastructure/adb/AdbDeviceDirectory.js';
@@ -119,7 +120,8 @@ export function checkSerialGuard(config: HarnessConfig): CheckResult {
   }
 }
 
-async function adbShell(options: DoctorOptions, adb: LocatedAdb, serial: string, args: readonly string[]) {
+/** One entry of the closed list (adbCommands.ts), as the server would run it: the doctor asks nothing else of a device. */
+async function adbShell(options: DoctorOptions, adb: LocatedAdb, serial: string, args: Argv) {
   return options.runner.run(adb.path, ['-s', serial, ...args], { env: options.env, timeoutMs: timeout(options) });
 }
 
@@ -138,7 +140,7 @@ export async function checkDevice(
     ];
   }
   const adb = facts.adb;
-  const state = await adbShell(options, adb, serial, ['get-state']);
+  const state = await adbShell(options, adb, serial, ADB_COMMANDS.getState);
   const stateText = state.stdout.trim();
   if (state.exitCode !== 0 || stateText !== 'device') {
     const classified = classifyAdbFailure(state.stderr, serial);
@@ -156,8 +158,8 @@ export async function checkDevice(
     ];
   }
   const [release, sdk, model, boot] = await Promise.all(
-    ['ro.build.version.release', 'ro.build.version.sdk', 'ro.product.model', 'sys.boot_completed'].map((prop) =>
-      adbShell(options, adb, serial, ['shell', 'getprop', prop]),
+    [ADB_COMMANDS.androidVersion, ADB_COMMANDS.sdkVersion, ADB_COMMANDS.model, ADB_COMMANDS.bootCompleted].map((argv) =>
+      adbShell(options, adb, serial, argv),
     ),
   );
   const text = (o: typeof release) => (o && o.exitCode === 0 ? o.stdout.trim() : '');
@@ -196,7 +198,7 @@ export async function checkTargetApp(
 ): Promise<CheckResult> {
   const raw = options.targetPackage;
   if (!raw) return { name: 'app', status: 'skipped', summary: 'no --package given (optional)' };
-  let pkg: string;
+  let pkg: PackageName;
   try {
     pkg = parsePackageName(raw);
   } catch {
@@ -210,7 +212,7 @@ export async function checkTargetApp(
   const serial = facts.serial;
   if (!facts.adb || !facts.deviceReady || serial === null)
     return { name: 'app', status: 'skipped', summary: `skipped: ${pkg} needs a ready device` };
-  const packages = await adbShell(options, facts.adb, serial, ['shell', 'pm', 'list', 'packages']);
+  const packages = await adbShell(options, facts.adb, serial, ADB_COMMANDS.listPackages);
   if (packages.exitCode !== 0) {
     return {
       name: 'app',
@@ -227,18 +229,7 @@ export async function checkTargetApp(
       remedy: `Install it first (\`adb -s ${serial} install app.apk\`), or check the application id with \`adb shell pm list packages\`.`,
     };
   }
-  const resolved = await adbShell(options, facts.adb, serial, [
-    'shell',
-    'cmd',
-    'package',
-    'resolve-activity',
-    '--brief',
-    '-a',
-    'android.intent.action.MAIN',
-    '-c',
-    'android.intent.category.LAUNCHER',
-    pkg,
-  ]);
+  const resolved = await adbShell(options, facts.adb, serial, ADB_COMMANDS.resolveLauncherActivity(pkg));
   const activity = resolved.exitCode === 0 ? parseResolveActivity(resolved.stdout, pkg) : null;
   if (!activity) {
     return {

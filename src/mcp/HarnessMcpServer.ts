@@ -29,15 +29,41 @@ import { APP_DATA_KEY, APP_TOOLS, DEVICE_APP_URI, type DeviceApp } from './app/D
 
 export const SERVER_NAME = 'android-mcp-harness';
 
+/**
+ * The SDK's low-level server, named and taught, made before anything else: a managed Appium boots at
+ * the first call that needs it, and its progress reaches the client through this server
+ * (notifications/message), while what the tools are built on (Appium among it) exists only later.
+ */
+export class ProtocolServer {
+  readonly server: Server;
+
+  constructor(
+    readonly version: string,
+    /** Taught at initialize (2025-11-25) and at server/discover (2026-07-28); serverInstructions() adds the toolsets' lines. */
+    readonly instructions: string = SERVER_INSTRUCTIONS,
+  ) {
+    this.server = new Server(
+      { name: SERVER_NAME, version },
+      { capabilities: { tools: {}, resources: {}, logging: {} }, instructions },
+    );
+  }
+
+  /** A line for the client's log, from `logger`; a client that cannot take it now is no reason to fail. */
+  notifier(logger: string): (message: string) => void {
+    return (message) => {
+      this.server.sendLoggingMessage({ level: 'info', logger, data: message }).catch(() => undefined);
+    };
+  }
+}
+
 export interface HarnessMcpServerOptions {
-  readonly version: string;
+  /** The SDK server this one answers through (its name, version and instructions). */
+  readonly protocol: ProtocolServer;
   readonly tools: readonly ToolDefinition[];
   readonly runner: OperationRunner;
   /** The session's trace: every call is a line of it. */
   readonly trace?: CallRecorder;
   readonly artifacts: ArtifactReader;
-  /** Taught at initialize; defaults to the core instructions (serverInstructions() adds the toolsets' lines). */
-  readonly instructions?: string;
   /** The tools of toolsets that are off, by name: a call to one says which toolset brings it. */
   readonly offTools?: readonly ToolDefinition[];
   /** The device app (MCP Apps), served to clients that negotiate the extension; absent: none is offered. */
@@ -83,10 +109,7 @@ export class HarnessMcpServer {
       options.app && APP_TOOLS.has(tool.name) ? { ...tool, _meta: { ...APP_TOOL_META } } : tool,
     );
 
-    this.server = new Server(
-      { name: SERVER_NAME, version: options.version },
-      { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: this.instructions },
-    );
+    this.server = options.protocol.server;
     // A 2025-era client says at initialize whether it renders MCP Apps; the answer holds for its connection.
     const apps = (): boolean => appsNegotiated(this.server.getClientCapabilities());
     this.server.setRequestHandler(ListToolsRequestSchema, () => this.listTools(apps()));
@@ -100,12 +123,12 @@ export class HarnessMcpServer {
 
   /** Who answers, as initialize and server/discover report it. */
   get serverInfo(): { readonly name: string; readonly version: string } {
-    return { name: SERVER_NAME, version: this.options.version };
+    return { name: SERVER_NAME, version: this.options.protocol.version };
   }
 
   /** Taught at initialize (2025-11-25) and at server/discover (2026-07-28). */
   get instructions(): string {
-    return this.options.instructions ?? SERVER_INSTRUCTIONS;
+    return this.options.protocol.instructions;
   }
 
   // The handlers below are the one answer per method, whatever transport or protocol

@@ -32,6 +32,7 @@ import {
   type WireSelector,
   type WireSummary,
 } from './support/summary.js';
+import { DEFAULT_TOOL_NAMES } from '../support/defaultTools.js';
 
 /** Why a row is skipped against a real emulator (shown in the test name). */
 const NEEDS_FAULTS = '[skipped on a real emulator: needs fault injection]';
@@ -299,18 +300,10 @@ describeWithAdb(`oracle on the ${ON_EMULATOR ? 'real emulator' : 'virtual device
       ['settings_open_apps', {}],
     ];
     // Every tool that reads Appium or changes the screen: app_open and settings_open_apps act
-    // through adb, but an unsafe Appium configuration refuses every mutating tool.
-    const appiumTools = new Set([
-      'emulator_get_status',
-      'app_open',
-      'ui_session_open',
-      'ui_session_close',
-      'ui_tap',
-      'ui_type_text',
-      'ui_scroll',
-      'device_back',
-      'settings_open_apps',
-    ]);
+    // through adb, but an unsafe Appium configuration refuses every mutating tool. The three
+    // observers that only read through adb are the rest of the default catalogue.
+    const adbOnlyObservers = new Set(['ui_get_tree', 'screen_capture', 'app_list_installed']);
+    const appiumTools = new Set(DEFAULT_TOOL_NAMES.filter((name) => !adbOnlyObservers.has(name)));
     // A serial that is not emulator-N and not opted in: on the virtual device it is the very
     // serial that works elsewhere in this file, so a leak would show in its log.
     const refusedSerial = ON_EMULATOR ? '127.0.0.1:5555' : stack.serial;

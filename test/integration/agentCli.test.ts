@@ -15,17 +15,12 @@ import { startAppium, type RunningAppium } from '../support/appium.js';
 import { isAlive, sleep } from '../support/processes.js';
 import { BUILT_BIN, ensureBuilt } from '../support/rawServer.js';
 import { startVirtualDeviceProcess, type VirtualDeviceProcess } from '../support/virtualDeviceProcess.js';
+import type { WireEnvelope as Envelope } from '../support/wireEnvelope.js';
 
 interface Run {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
-}
-
-interface Envelope {
-  readonly ok: boolean;
-  readonly data: Record<string, unknown>;
-  readonly error: { readonly code: string; readonly message: string } | null;
 }
 
 interface Entry {

@@ -30,14 +30,9 @@ import { REPO_ROOT } from '../support/appium.js';
 import { awaitExitOrKill, trackChild } from '../support/processes.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { startReliabilityStack, type ReliabilityStack } from '../support/reliabilityStack.js';
+import type { WireEnvelope as Envelope } from '../support/wireEnvelope.js';
 
 const BUNDLE_TIMEOUT_MS = 600_000;
-
-interface Envelope {
-  readonly ok: boolean;
-  readonly data: Record<string, unknown>;
-  readonly error: { readonly code: string; readonly message: string } | null;
-}
 
 function runBundleScript(out: string, tmp: string): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -85,7 +85,7 @@ const RUN_HERE: readonly RegExp[] = [
 const BLOCKS_NOT_HERE: readonly (readonly [RegExp, string])[] = [
   [
     /ANDROID_MCP_MODEL_PROVIDER=/,
-    'a goal task needs a model provider and its API key; tasks.test.ts and goal-models.test.ts run goal tasks against scripted model servers',
+    'a goal task needs a model provider and its API key; tasks.test.ts and goalModels.test.ts run goal tasks against scripted model servers',
   ],
 ];
 
@@ -127,7 +127,7 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
   [/^emulator -avd /, 'needs the Android emulator and an AVD; the virtual device stands in for it here'],
   [
     /^java -jar selenium-server|^npx appium /,
-    'a Selenium Grid or Appiums started by hand: selenium-grid*.test.ts and remote-grid.test.ts start them from the test',
+    'a Selenium Grid or Appiums started by hand: seleniumGrid*.test.ts and remoteGrid.test.ts start them from the test',
   ],
   [/^docker /, 'Docker is not on this machine (docs/internals/docker.md)'],
   [
@@ -141,7 +141,7 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
   [/^ANDROID_MCP_E2E_TARGET=emulator /, 'needs a real emulator (the e2e suite against an AVD)'],
   [
     /^node dist\/index\.js virtual-device\b/,
-    'a device that runs until it is stopped: virtual-device-*.test.ts and noLitter.test.ts start this very command',
+    'a device that runs until it is stopped: virtualDevice*.test.ts and noLitter.test.ts start this very command',
   ],
   [
     /^npx -y @modelcontextprotocol\/inspector --cli /,
@@ -150,7 +150,7 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
   [/^ANDROID_MCP_MODEL_PROVIDER=/, 'needs a model provider and its API key'],
   [
     /^export (ANDROID_MCP_REMOTE|APPIUM_URL|ANDROID_UDID|ANDROID_MCP_APPIUM_CAPS)=/,
-    'remote mode against a Grid or a device farm account: remote-mode.test.ts and remote-grid.test.ts run it against a local Selenium Grid',
+    'remote mode against a Grid or a device farm account: remoteMode.test.ts and remoteGrid.test.ts run it against a local Selenium Grid',
   ],
 ];
 

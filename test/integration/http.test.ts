@@ -22,18 +22,12 @@ import { freePort } from '../support/ports.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { sleepMs, type ReliabilityStack } from '../support/reliabilityStack.js';
 import { settledValue } from '../support/settle.js';
+import type { WireEnvelope as Envelope } from '../support/wireEnvelope.js';
 
 const TOKEN = 'http-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
 const TWELVE = 12;
-
-interface Envelope {
-  readonly ok: boolean;
-  readonly tool: string;
-  readonly data: Record<string, unknown>;
-  readonly error: { readonly code: string; readonly message: string } | null;
-}
 
 interface RawAnswer {
   readonly status: number;

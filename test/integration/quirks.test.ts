@@ -251,7 +251,7 @@ describeWithAdb('real-device quirks, in the virtual device and in the harness', 
   });
 
   // QUIRK-DUMP-3 ("could not get idle state", after the dump's real 10 s wait for idle) lives in
-  // quirks-idle.test.ts, whose harness keeps no session that could hold UiAutomation meanwhile.
+  // quirksIdle.test.ts, whose harness keeps no session that could hold UiAutomation meanwhile.
 
   // --- 3. Line endings and PTYs ---------------------------------------------------------------
 

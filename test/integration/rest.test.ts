@@ -17,6 +17,7 @@ import { startHttpStack, type HttpStack } from '../support/httpStack.js';
 import { modernToolCallText } from '../support/modernToolCall.js';
 import { ensureBuilt } from '../support/rawServer.js';
 import { sleepMs, type ReliabilityStack } from '../support/reliabilityStack.js';
+import type { WireEnvelope as Envelope } from '../support/wireEnvelope.js';
 
 const TOKEN = 'rest-test-token-0123456789abcdef';
 const MODERN = '2026-07-28';
@@ -36,15 +37,6 @@ const MESSAGE_TOOLSET_OFF =
 const NAVIGATE_UP_MISS =
   "No visible element matched text 'Navigate up' before timeout. 'Navigate up' is its content_desc here, not its text: send " +
   '{"content_desc":"Navigate up"} (or its ref from ui_get_tree). The screen offers: \'Navigate up\' (button), \'Search settings\' (input).';
-
-interface Envelope {
-  readonly ok: boolean;
-  readonly operation_id: string;
-  readonly tool: string;
-  readonly data: Record<string, unknown>;
-  readonly evidence: { readonly artifact_id: string } | null;
-  readonly error: { readonly code: string; readonly message: string } | null;
-}
 
 interface RestAnswer {
   readonly status: number;

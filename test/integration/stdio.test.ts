@@ -15,24 +15,10 @@ import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextpro
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../support/processes.js';
+import { DEFAULT_TOOL_NAMES } from '../support/defaultTools.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(repoRoot, 'dist', 'index.js');
-
-const TOOL_NAMES = [
-  'emulator_get_status',
-  'ui_get_tree',
-  'screen_capture',
-  'app_list_installed',
-  'app_open',
-  'ui_session_open',
-  'ui_session_close',
-  'ui_tap',
-  'ui_type_text',
-  'ui_scroll',
-  'device_back',
-  'settings_open_apps',
-];
 
 let scratch: string;
 let emptyPath: string;
@@ -89,7 +75,7 @@ describe('stdio server without a device', () => {
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
+      expect(tools.map((t) => t.name)).toEqual(DEFAULT_TOOL_NAMES);
       for (const tool of tools) {
         expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
         expect(tool.annotations, tool.name).toBeDefined();
@@ -204,7 +190,7 @@ describe('stdio server without a device', () => {
       expect(client.getProtocolEra()).toBe('modern');
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
+      expect(tools.map((t) => t.name)).toEqual(DEFAULT_TOOL_NAMES);
       const status = await client.callTool({ name: 'emulator_get_status', arguments: {} });
       expect((status.structuredContent as { error: { code: string } }).error.code).toBe('EMULATOR_UNAVAILABLE');
     } finally {
@@ -257,7 +243,7 @@ describe('stdio server without a device', () => {
       const byId = new Map(answers.map((a) => [a.id, a]));
       expect(byId.get(1)?.result?.supportedVersions).toContain('2026-07-28');
       expect(byId.get(2)?.result?.resultType).toBe('complete');
-      expect((byId.get(2)?.result?.tools as unknown[]).length).toBe(TOOL_NAMES.length);
+      expect((byId.get(2)?.result?.tools as unknown[]).length).toBe(DEFAULT_TOOL_NAMES.length);
       expect((byId.get(3)?.result?.structuredContent as { error: { code: string } }).error.code).toBe(
         'EMULATOR_UNAVAILABLE',
       );

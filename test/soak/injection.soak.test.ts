@@ -13,9 +13,9 @@ function runCiSuite(file: string, env: Record<string, string>): void {
 }
 
 it('injection with every accepted value (RELIABILITY_FULL=1)', () => {
-  runCiSuite('test/integration/reliability-injection.test.ts', { RELIABILITY_FULL: '1' });
+  runCiSuite('test/integration/reliabilityInjection.test.ts', { RELIABILITY_FULL: '1' });
 });
 
 it('protocol robustness with 50,000 frames', () => {
-  runCiSuite('test/integration/reliability-protocol.test.ts', { RELIABILITY_PROTOCOL_FRAMES: '50000' });
+  runCiSuite('test/integration/reliabilityProtocol.test.ts', { RELIABILITY_PROTOCOL_FRAMES: '50000' });
 });

@@ -29,6 +29,7 @@ import { REPO_ROOT } from './appium.js';
 import { awaitExitOrKill } from './processes.js';
 import { BUILT_BIN } from './rawServer.js';
 import { sleepMs, type ReliabilityStack } from './reliabilityStack.js';
+import type { WireEnvelope as Envelope } from './wireEnvelope.js';
 
 export interface LoadOptions {
   readonly processes: number;
@@ -54,15 +55,6 @@ export interface LoadReport {
   readonly durationMs: number;
   /** Every violation found; empty when the lock held. */
   readonly problems: string[];
-}
-
-interface Envelope {
-  ok: boolean;
-  operation_id: string;
-  tool: string;
-  data: Record<string, unknown>;
-  evidence: { artifact_id: string; path: string } | null;
-  error: { code: string; message: string } | null;
 }
 
 interface Window {

@@ -8,13 +8,11 @@
  *   many = await startManyDevicesStack({ label: 'many', devices: [deviceA, deviceA, deviceB] });
  *   harness = await startHarness(many.harnessEnv({}));
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { VirtualDevice } from '../../packages/virtual-device/src/device/index.js';
-import { startAdbServer, type PrivateAdbServer } from './adbServer.js';
-import { startAppium, type RunningAppium } from './appium.js';
-import { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';
+import type { PrivateAdbServer } from './adbServer.js';
+import type { RunningAppium } from './appium.js';
+import type { AttachedDevice } from './deviceOnAdb.js';
+import { startDeviceStack } from './deviceStack.js';
 import { manyDevicesHarnessEnv } from './manyDevices.js';
 
 export interface ManyDevicesStack {
@@ -36,35 +34,17 @@ export interface ManyDevicesStackOptions {
 }
 
 export async function startManyDevicesStack(options: ManyDevicesStackOptions): Promise<ManyDevicesStack> {
-  const scratch = mkdtempSync(join(tmpdir(), `amh-${options.label}-`));
-  const attached: AttachedDevice[] = [];
-  let adb: PrivateAdbServer | undefined;
-  let appium: RunningAppium | undefined;
-  const stop = async (): Promise<void> => {
-    await appium?.stop();
-    for (const entry of attached) await entry.stop().catch(() => undefined);
-    await adb?.stop();
-    rmSync(scratch, { recursive: true, force: true });
+  const base = await startDeviceStack({ label: options.label, devices: options.devices, appium: true });
+  const { scratch, adb, attached } = base;
+  const appium = base.appium as RunningAppium;
+  const serials = attached.map((entry) => entry.serial);
+  return {
+    scratch,
+    adb,
+    attached,
+    serials,
+    appium,
+    harnessEnv: (extra) => manyDevicesHarnessEnv({ adbPort: adb.port, serials, appiumUrl: appium.url, scratch, extra }),
+    stop: () => base.stop(),
   };
-  try {
-    const server = await startAdbServer();
-    adb = server;
-    for (const device of options.devices) attached.push(await attachDeviceToAdb(device, server));
-    const serials = attached.map((entry) => entry.serial);
-    const started = await startAppium({ adbPort: server.port });
-    appium = started;
-    return {
-      scratch,
-      adb: server,
-      attached,
-      serials,
-      appium: started,
-      harnessEnv: (extra) =>
-        manyDevicesHarnessEnv({ adbPort: server.port, serials, appiumUrl: started.url, scratch, extra }),
-      stop,
-    };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
 }

@@ -10,22 +10,15 @@
  * The quirks files that need no private lock folder use the end-to-end stack (test/e2e/support/stack.ts)
  * through startQuirkE2eStack(), so they run against a real emulator too where they can.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualDevice, type VirtualDeviceOptions } from '../../packages/virtual-device/src/device/index.js';
 import type { ScenarioSpec } from '../../packages/virtual-device/src/scenario/model.js';
 import { startHarness, type HarnessProcess } from '../e2e/support/harnessClient.js';
 import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js';
-import {
-  describeWithAdb,
-  startAdbServer,
-  type AdbResult,
-  type AdbRunOptions,
-  type PrivateAdbServer,
-} from './adbServer.js';
-import { startAppium, type RunningAppium } from './appium.js';
-import { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';
+import { describeWithAdb, type AdbResult, type AdbRunOptions, type PrivateAdbServer } from './adbServer.js';
+import type { RunningAppium } from './appium.js';
+import type { AttachedDevice } from './deviceOnAdb.js';
+import { startDeviceStack } from './deviceStack.js';
 
 /** The lease, in seconds, of the session a harness keeps after an action without session_id (30 s by default). */
 export const QUIRK_WARM_LEASE_S = 1;
@@ -62,21 +55,14 @@ export interface QuirkStackOptions {
 }
 
 export async function startQuirkStack(options: QuirkStackOptions): Promise<QuirkStack> {
-  const scratch = mkdtempSync(join(tmpdir(), `amh-${options.label}-`));
-  const stops: (() => Promise<void>)[] = [async () => rmSync(scratch, { recursive: true, force: true })];
-  const stop = async (): Promise<void> => {
-    for (const step of stops.splice(0).reverse()) await step().catch(() => undefined);
-  };
+  // The documented instrumentation start (800 ms) and the run's timing (vitest.config.ts says why fast).
+  const device = new VirtualDevice(options.scenario);
+  const base = await startDeviceStack({ label: options.label, devices: [device], appium: true });
   try {
-    const adb = await startAdbServer();
-    stops.push(() => adb.stop());
-    // The documented instrumentation start (800 ms) and the run's timing (vitest.config.ts says why fast).
-    const device = new VirtualDevice(options.scenario);
-    const attached = await attachDeviceToAdb(device, adb);
-    stops.push(() => attached.stop());
+    const { scratch, adb } = base;
+    const attached = base.attached[0] as AttachedDevice;
+    const appium = base.appium as RunningAppium;
     const serial = attached.serial;
-    const appium = await startAppium({ adbPort: adb.port });
-    stops.push(() => appium.stop());
     const harnessEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? scratch,
@@ -92,7 +78,7 @@ export async function startQuirkStack(options: QuirkStackOptions): Promise<Quirk
       ...extra,
     });
     const harness = await startHarness(harnessEnv(options.harness));
-    stops.push(() => harness.close());
+    base.onStop(() => harness.close());
     return {
       scratch,
       adb,
@@ -104,10 +90,10 @@ export async function startQuirkStack(options: QuirkStackOptions): Promise<Quirk
       harness,
       harnessEnv,
       onDevice: (args, runOptions) => adb.adb(['-s', serial, ...args], runOptions),
-      stop,
+      stop: () => base.stop(),
     };
   } catch (error) {
-    await stop();
+    await base.stop();
     throw error;
   }
 }

@@ -6,13 +6,13 @@
  * its start and end time, exit code, the process's tag and its exact argv. That is how the
  * harness's own adb traffic is told apart from Appium's (Appium uses the real adb directly).
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VirtualDevice, type VirtualDeviceOptions } from '../../packages/virtual-device/src/device/index.js';
-import { locateAdb, startAdbServer, type PrivateAdbServer } from './adbServer.js';
-import { startAppium, type RunningAppium } from './appium.js';
-import { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';
+import { locateAdb, type PrivateAdbServer } from './adbServer.js';
+import type { RunningAppium } from './appium.js';
+import type { AttachedDevice } from './deviceOnAdb.js';
+import { startDeviceStack } from './deviceStack.js';
 
 export interface AdbTraceRecord {
   readonly startMs: number;
@@ -78,66 +78,57 @@ export function parseTrace(text: string): AdbTraceRecord[] {
 export async function startReliabilityStack(options: StackOptions = {}): Promise<ReliabilityStack> {
   const realAdb = locateAdb();
   if (!realAdb) throw new Error('adb was not found: install it (`apt-get install -y adb`).');
-  const scratch = mkdtempSync(join(tmpdir(), 'amh-reliability-'));
+  const device = VirtualDevice.withDefaultScenario(options.device ?? {});
+  const base = await startDeviceStack({ label: 'reliability', devices: [device], appium: options.appium === true });
+  const { scratch, adb, appium } = base;
+  const attached = base.attached[0] as AttachedDevice;
   const sdk = join(scratch, 'sdk');
-  writeAdbWrapper(sdk, realAdb);
   const traceFile = join(scratch, 'adb-trace.log');
-  writeFileSync(traceFile, '');
   const artifactsDir = join(scratch, 'artifacts');
   const lockDir = join(scratch, 'locks');
-
-  const adb = await startAdbServer();
-  const cleanup: (() => Promise<void>)[] = [() => adb.stop()];
   try {
-    const device = VirtualDevice.withDefaultScenario(options.device ?? {});
-    const attached = await attachDeviceToAdb(device, adb);
-    cleanup.unshift(() => attached.stop());
-    const appium = options.appium ? await startAppium({ adbPort: adb.port }) : null;
-    if (appium) cleanup.unshift(() => appium.stop());
-    const baseEnv: Record<string, string> = {};
-    for (const key of ['PATH', 'HOME', 'LANG', 'TMPDIR', 'SystemRoot']) {
-      const value = process.env[key];
-      if (value !== undefined) baseEnv[key] = value;
-    }
-    return {
-      scratch,
-      adb,
-      device,
-      attached,
-      serial: attached.serial,
-      appium,
-      artifactsDir,
-      lockDir,
-      traceFile,
-      harnessEnv: (tag, extra = {}) => ({
-        ...baseEnv,
-        ANDROID_HOME: sdk,
-        ANDROID_UDID: attached.serial,
-        ANDROID_MCP_ALLOW_SERIALS: attached.serial,
-        ANDROID_ADB_SERVER_PORT: String(adb.port),
-        // A fixed Appium (ours, or an unreachable one): never a managed one.
-        APPIUM_URL: appium?.url ?? 'http://127.0.0.1:9',
-        ANDROID_MCP_ARTIFACTS_DIR: artifactsDir,
-        ANDROID_MCP_LOCK_DIR: lockDir,
-        ANDROID_MCP_LOG_LEVEL: 'info',
-        AMH_ADB_TRACE: traceFile,
-        AMH_ADB_TAG: tag,
-        // One session per action (the warm session off): each fault meets the session start and
-        // the close it was written for. The warm session is covered by the oracle and the unit tests.
-        ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
-        ...extra,
-      }),
-      trace: () => (existsSync(traceFile) ? parseTrace(readFileSync(traceFile, 'utf8')) : []),
-      stop: async () => {
-        for (const step of cleanup) await step().catch(() => undefined);
-        rmSync(scratch, { recursive: true, force: true });
-      },
-    };
+    writeAdbWrapper(sdk, realAdb);
+    writeFileSync(traceFile, '');
   } catch (error) {
-    for (const step of cleanup) await step().catch(() => undefined);
-    rmSync(scratch, { recursive: true, force: true });
+    await base.stop();
     throw error;
   }
+  const baseEnv: Record<string, string> = {};
+  for (const key of ['PATH', 'HOME', 'LANG', 'TMPDIR', 'SystemRoot']) {
+    const value = process.env[key];
+    if (value !== undefined) baseEnv[key] = value;
+  }
+  return {
+    scratch,
+    adb,
+    device,
+    attached,
+    serial: attached.serial,
+    appium,
+    artifactsDir,
+    lockDir,
+    traceFile,
+    harnessEnv: (tag, extra = {}) => ({
+      ...baseEnv,
+      ANDROID_HOME: sdk,
+      ANDROID_UDID: attached.serial,
+      ANDROID_MCP_ALLOW_SERIALS: attached.serial,
+      ANDROID_ADB_SERVER_PORT: String(adb.port),
+      // A fixed Appium (ours, or an unreachable one): never a managed one.
+      APPIUM_URL: appium?.url ?? 'http://127.0.0.1:9',
+      ANDROID_MCP_ARTIFACTS_DIR: artifactsDir,
+      ANDROID_MCP_LOCK_DIR: lockDir,
+      ANDROID_MCP_LOG_LEVEL: 'info',
+      AMH_ADB_TRACE: traceFile,
+      AMH_ADB_TAG: tag,
+      // One session per action (the warm session off): each fault meets the session start and
+      // the close it was written for. The warm session is covered by the oracle and the unit tests.
+      ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
+      ...extra,
+    }),
+    trace: () => (existsSync(traceFile) ? parseTrace(readFileSync(traceFile, 'utf8')) : []),
+    stop: () => base.stop(),
+  };
 }
 
 /** The device-side command line a closed-list adb argv produces (as the device logs it, without origin). */

@@ -27,6 +27,8 @@ export const ADB_COMMANDS = Object.freeze({
   getState: frozen('get-state'),
   bootCompleted: frozen('shell', 'getprop', 'sys.boot_completed'),
   androidVersion: frozen('shell', 'getprop', 'ro.build.version.release'),
+  /** Read-only: the API level, which the doctor reports beside the release (`Android 14 (API 34)`). */
+  sdkVersion: frozen('shell', 'getprop', 'ro.build.version.sdk'),
   model: frozen('shell', 'getprop', 'ro.product.model'),
   listPackages: frozen('shell', 'pm', 'list', 'packages'),
   density: frozen('shell', 'wm', 'density'),

@@ -78,5 +78,13 @@ export function createTools(
   services: HarnessServices,
   toolsets: readonly ToolsetName[] = DEFAULT_TOOLSETS,
 ): readonly ToolDefinition[] {
-  return allTools(services).filter((tool) => tool.toolset === 'core' || toolsets.includes(tool.toolset));
+  return servedTools(allTools(services), toolsets);
+}
+
+/** Of every tool (allTools), those the given toolsets switch on. */
+export function servedTools(
+  everyTool: readonly ToolDefinition[],
+  toolsets: readonly ToolsetName[],
+): readonly ToolDefinition[] {
+  return everyTool.filter((tool) => tool.toolset === 'core' || toolsets.includes(tool.toolset));
 }

@@ -12,25 +12,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { OPERATION_ID_PATTERN } from '../../../src/domain/envelope.js';
 import { REPO_ROOT } from '../../support/appium.js';
 import { awaitExitOrKill } from '../../support/processes.js';
+import type { WireEnvelope } from '../../support/wireEnvelope.js';
 
-export interface EnvelopeError {
-  readonly code: string;
-  readonly message: string;
-}
-
-export interface EvidenceRef {
-  readonly artifact_id: string;
-}
-
-/** The envelope as it arrives over the wire (loosely typed: the test asserts its shape). */
-export interface WireEnvelope {
-  readonly ok: boolean;
-  readonly operation_id: string;
-  readonly tool: string;
-  readonly data: Record<string, unknown>;
-  readonly evidence: EvidenceRef | null;
-  readonly error: EnvelopeError | null;
-}
+export type { WireEnvelope } from '../../support/wireEnvelope.js';
 
 export interface ToolAnswer {
   readonly envelope: WireEnvelope;

@@ -11,9 +11,10 @@ import { dirname, join } from 'node:path';
 import type { DeviceLogEntry, DeviceServices } from '../../../packages/virtual-device/src/contracts.js';
 import { VirtualDevice, type VirtualDeviceOptions } from '../../../packages/virtual-device/src/device/index.js';
 import { waitForDeviceState } from '../../support/adbDevices.js';
-import { locateAdb, runAdb, startAdbServer, type AdbResult, type PrivateAdbServer } from '../../support/adbServer.js';
+import { locateAdb, runAdb, type AdbResult, type PrivateAdbServer } from '../../support/adbServer.js';
 import { androidHomeForAppium, startAppium, type RunningAppium } from '../../support/appium.js';
-import { attachDeviceToAdb, type AttachedDevice } from '../../support/deviceOnAdb.js';
+import type { AttachedDevice } from '../../support/deviceOnAdb.js';
+import { startDeviceStack } from '../../support/deviceStack.js';
 
 export type E2eTargetKind = 'virtual' | 'emulator';
 
@@ -50,14 +51,19 @@ export interface StartStackOptions {
   readonly services?: DeviceServices;
 }
 
-/** ANDROID_MCP_E2E_EVIDENCE_DIR/<label> (kept, e.g. uploaded by CI), else a temporary directory removed at stop(). */
-function evidenceDirFor(label: string): { dir: string; cleanup: () => Promise<void> } {
+/** ANDROID_MCP_E2E_EVIDENCE_DIR/<label> when set: kept at stop() (CI uploads it); else none (a temporary folder). */
+function keptEvidenceDir(label: string): string | undefined {
   const root = process.env.ANDROID_MCP_E2E_EVIDENCE_DIR;
-  if (root) {
-    const dir = join(root, label);
-    mkdirSync(dir, { recursive: true });
-    return { dir, cleanup: async () => undefined };
-  }
+  if (!root) return undefined;
+  const dir = join(root, label);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** ANDROID_MCP_E2E_EVIDENCE_DIR/<label> (kept), else a temporary directory removed at stop(). */
+function evidenceDirFor(label: string): { dir: string; cleanup: () => Promise<void> } {
+  const kept = keptEvidenceDir(label);
+  if (kept) return { dir: kept, cleanup: async () => undefined };
   const dir = mkdtempSync(join(tmpdir(), `amh-e2e-${label}-`));
   return { dir, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -77,51 +83,44 @@ export async function startStack(options: StartStackOptions): Promise<E2eStack> 
 }
 
 async function startVirtualStack(options: StartStackOptions): Promise<E2eStack> {
-  const stops: (() => Promise<void>)[] = [];
-  const stop = async (): Promise<void> => {
-    for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
+  const device = options.services ? null : (options.device ?? ((o) => VirtualDevice.withDefaultScenario(o)))({});
+  const kept = keptEvidenceDir(options.label);
+  const base = await startDeviceStack({
+    label: `e2e-${options.label}`,
+    devices: [options.services ?? (device as VirtualDevice)],
+    appium: true,
+    ...(kept ? { keptScratch: kept } : {}),
+  });
+  const { adb: adbServer } = base;
+  const attached = base.attached[0] as AttachedDevice;
+  const appium = base.appium as RunningAppium;
+  const evidenceDir = base.scratch;
+  const androidHome = androidHomeForAppium();
+  return {
+    kind: 'virtual',
+    serial: attached.serial,
+    adbPort: adbServer.port,
+    appium,
+    device,
+    evidenceDir,
+    adb: (args) => adbServer.adb(['-s', attached.serial, ...args]),
+    harnessEnv: (extra = {}) =>
+      withExtra(
+        {
+          ...baseEnv(),
+          ANDROID_HOME: androidHome,
+          ANDROID_UDID: attached.serial,
+          // 127.0.0.1:N is not an emulator-N serial: the conscious opt-in of ANDROID_MCP_ALLOW_SERIALS.
+          ANDROID_MCP_ALLOW_SERIALS: attached.serial,
+          APPIUM_URL: appium.url,
+          ANDROID_ADB_SERVER_PORT: String(adbServer.port),
+          ANDROID_MCP_ARTIFACTS_DIR: evidenceDir,
+          ANDROID_MCP_LOG_LEVEL: 'info',
+        },
+        extra,
+      ),
+    stop: () => base.stop(),
   };
-  try {
-    const adbServer: PrivateAdbServer = await startAdbServer();
-    stops.push(() => adbServer.stop());
-    const device = options.services ? null : (options.device ?? ((o) => VirtualDevice.withDefaultScenario(o)))({});
-    const attached: AttachedDevice = await attachDeviceToAdb(options.services ?? (device as VirtualDevice), adbServer);
-    stops.push(() => attached.stop());
-    const appium = await startAppium({ adbPort: adbServer.port });
-    stops.push(() => appium.stop());
-    const evidence = evidenceDirFor(options.label);
-    stops.unshift(evidence.cleanup);
-    const evidenceDir = evidence.dir;
-    const androidHome = androidHomeForAppium();
-    return {
-      kind: 'virtual',
-      serial: attached.serial,
-      adbPort: adbServer.port,
-      appium,
-      device,
-      evidenceDir,
-      adb: (args) => adbServer.adb(['-s', attached.serial, ...args]),
-      harnessEnv: (extra = {}) =>
-        withExtra(
-          {
-            ...baseEnv(),
-            ANDROID_HOME: androidHome,
-            ANDROID_UDID: attached.serial,
-            // 127.0.0.1:N is not an emulator-N serial: the conscious opt-in of ANDROID_MCP_ALLOW_SERIALS.
-            ANDROID_MCP_ALLOW_SERIALS: attached.serial,
-            APPIUM_URL: appium.url,
-            ANDROID_ADB_SERVER_PORT: String(adbServer.port),
-            ANDROID_MCP_ARTIFACTS_DIR: evidenceDir,
-            ANDROID_MCP_LOG_LEVEL: 'info',
-          },
-          extra,
-        ),
-      stop,
-    };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
 }
 
 async function startEmulatorStack(options: StartStackOptions): Promise<E2eStack> {

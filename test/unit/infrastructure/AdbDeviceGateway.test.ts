@@ -56,6 +56,7 @@ describe('ADB_COMMANDS: the closed adb list', () => {
       getState: 'get-state',
       bootCompleted: 'shell getprop sys.boot_completed',
       androidVersion: 'shell getprop ro.build.version.release',
+      sdkVersion: 'shell getprop ro.build.version.sdk',
       model: 'shell getprop ro.product.model',
       listPackages: 'shell pm list packages',
       density: 'shell wm density',

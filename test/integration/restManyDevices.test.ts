@@ -17,16 +17,10 @@ import { startManyDevicesStack, type ManyDevicesStack } from '../support/manyDev
 import { modernToolCallText } from '../support/modernToolCall.js';
 import { freePort } from '../support/ports.js';
 import { ensureBuilt } from '../support/rawServer.js';
+import type { WireEnvelope as Envelope } from '../support/wireEnvelope.js';
 
 const AVD = 'Pixel_7_API_34';
 const TOKEN = 'rest-many-token-0123456789abcdef';
-
-interface Envelope {
-  readonly ok: boolean;
-  readonly tool: string;
-  readonly data: Record<string, unknown>;
-  readonly error: { readonly code: string; readonly message: string } | null;
-}
 
 describeWithAdb('REST {id} with two devices: the path names the device that acts', () => {
   let many: ManyDevicesStack;

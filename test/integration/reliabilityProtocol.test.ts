@@ -20,6 +20,7 @@ import fc from 'fast-check';
 import { JSONRPCMessageSchema, JSONRPCRequestSchema, RequestIdSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, spawnRawServer, type RawServer } from '../support/rawServer.js';
+import { DEFAULT_TOOL_NAMES } from '../support/defaultTools.js';
 
 const SEED = Number(process.env.RELIABILITY_SEED ?? 20_261_130);
 const FRAMES = Number(process.env.RELIABILITY_PROTOCOL_FRAMES ?? 5_200);
@@ -27,20 +28,6 @@ const BEFORE_INITIALIZE = 300;
 /** The transport's line limit (DEFAULT_MAX_LINE_BYTES). */
 const MAX_LINE = 4 * 1024 * 1024;
 
-const TOOLS = [
-  'emulator_get_status',
-  'ui_get_tree',
-  'screen_capture',
-  'app_list_installed',
-  'app_open',
-  'ui_session_open',
-  'ui_session_close',
-  'ui_tap',
-  'ui_type_text',
-  'ui_scroll',
-  'device_back',
-  'settings_open_apps',
-];
 const METHODS = [
   'initialize',
   'ping',
@@ -90,7 +77,7 @@ function frameArbitrary(): fc.Arbitrary<(id: string | number) => Shape> {
     fc.constant<unknown>(undefined),
     fc.jsonValue({ maxDepth: 2 }),
     fc.record({
-      name: fc.oneof(fc.constantFrom(...TOOLS), hostileString, fc.integer(), fc.constant(null)),
+      name: fc.oneof(fc.constantFrom(...DEFAULT_TOOL_NAMES), hostileString, fc.integer(), fc.constant(null)),
       arguments: fc.oneof(
         fc.jsonValue({ maxDepth: 3 }),
         fc.dictionary(
@@ -133,7 +120,7 @@ function frameArbitrary(): fc.Arbitrary<(id: string | number) => Shape> {
       params: fc.oneof(
         fc.constant({}),
         fc.record({
-          name: fc.oneof(fc.constantFrom(...TOOLS), hostileString),
+          name: fc.oneof(fc.constantFrom(...DEFAULT_TOOL_NAMES), hostileString),
           arguments: fc.jsonValue({ maxDepth: 3 }),
         }),
       ),
