@@ -15,6 +15,8 @@ import { defaultTokenPath, resolveHttpToken } from '../../../src/transports/http
 const hooks = vi.hoisted(() => ({
   beforeOpen: null as ((file: string) => void) | null,
   uidOffset: 0,
+  opened: [] as number[],
+  closed: [] as number[],
 }));
 
 vi.mock('node:fs', async (importOriginal) => {
@@ -23,7 +25,13 @@ vi.mock('node:fs', async (importOriginal) => {
     ...real,
     openSync: (file: string, flags: string, mode?: number) => {
       hooks.beforeOpen?.(file);
-      return real.openSync(file, flags, mode);
+      const fd = real.openSync(file, flags, mode);
+      hooks.opened.push(fd);
+      return fd;
+    },
+    closeSync: (fd: number) => {
+      hooks.closed.push(fd);
+      real.closeSync(fd);
     },
     lstatSync: (file: string) => {
       const stat = real.lstatSync(file);
@@ -40,6 +48,8 @@ beforeEach(() => {
 afterEach(() => {
   hooks.beforeOpen = null;
   hooks.uidOffset = 0;
+  hooks.opened.length = 0;
+  hooks.closed.length = 0;
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -61,6 +71,9 @@ describe('where the token file lives', () => {
     expect(created.source).toEqual({ kind: 'file', path: file, created: true });
     expect(readFileSync(file, 'utf8')).toBe(`${created.token}\n`);
     expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    // The descriptor it wrote through is closed: a server runs for days.
+    expect(hooks.opened).toHaveLength(1);
+    expect(hooks.closed).toEqual(hooks.opened);
   });
 });
 
@@ -76,6 +89,16 @@ describe('two servers starting at once', () => {
       source: { kind: 'file', path: tokenFile(), created: false },
     });
     expect(readFileSync(tokenFile(), 'utf8')).toBe(`${theirs}\n`);
+  });
+
+  it('a create refused for another reason than the file being there is refused, even if a file appeared meanwhile', () => {
+    hooks.beforeOpen = (file) => {
+      writeFileSync(file, 'the-other-servers-token-0123456789\n', { mode: 0o600 });
+      throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+    };
+    expect(() => resolveHttpToken({ XDG_CONFIG_HOME: dir })).toThrow(
+      `could not create the HTTP token file ${tokenFile()}: EIO`,
+    );
   });
 
   it('a create refused for another reason says which file and what to do instead', () => {
