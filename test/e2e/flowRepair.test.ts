@@ -43,9 +43,7 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Prom
 }
 
 const device = (variant: DriftVariant): VirtualDevice =>
-  new VirtualDevice(withDriftingFolders(defaultScenario(detectHelperVersions()), variant), {
-    instrumentationStartupMs: 300,
-  });
+  new VirtualDevice(withDriftingFolders(defaultScenario(detectHelperVersions()), variant));
 
 const describeHere = ON_EMULATOR ? (): void => undefined : describeWithAdb;
 

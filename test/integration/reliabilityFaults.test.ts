@@ -72,6 +72,8 @@ describeWithAdb('faults end in typed errors, free the device and leak no Appium 
     const code = answer.envelope.error?.code ?? 'ok';
     expect(codes, `${name}: ${JSON.stringify(answer.envelope.error)}`).toContain(code);
     expect(TYPED.has(code) || code === 'ok').toBe(true);
+    // Real clock (the harness is its own process): each budget is the ceiling that should answer (action or
+    // connect) plus about 2 s for a loaded runner; a hang or a retry loop passes it.
     expect(answer.elapsedMs, `${name} answered after ${answer.elapsedMs} ms`).toBeLessThanOrEqual(budgetMs);
     const after = await next.call('app_list_installed');
     expect(after.envelope.error?.code, `${name}: the next call`).not.toBe('EMULATOR_BUSY');

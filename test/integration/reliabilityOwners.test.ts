@@ -120,6 +120,7 @@ describeWithAdb('two processes on one device: status beside the owner, a device 
     )?.held_by;
     expect(held?.pid).toBe(first.pid);
     expect(held?.kind).toBe('session');
+    // Real clock: the default lease ends 30 s after the action; over 10 s leaves 20 s for a loaded runner.
     expect(Date.parse(held!.until!) - Date.now()).toBeGreaterThan(10_000);
     const refused = await second.call('device_back');
     expect(refused.envelope.error?.code).toBe('EMULATOR_BUSY');

@@ -7,7 +7,7 @@ import { EvidenceWriter } from '../../../src/application/evidence/EvidenceWriter
 import type { EvidenceStore } from '../../../src/domain/ports.js';
 import { FileEvidenceStore } from '../../../src/infrastructure/fs/FileEvidenceStore.js';
 import { PngImageTools } from '../../../src/infrastructure/png/PngImageTools.js';
-import { artifactIdFromUri, readArtifact } from '../../../src/mcp/artifactResource.js';
+import { artifactIdFromUri, listArtifacts, readArtifact } from '../../../src/mcp/artifactResource.js';
 import { FakeClock } from '../../support/FakeClock.js';
 import { makePng } from '../../support/fakes/images.js';
 import { RecordingLogger } from '../../support/fakes/RecordingLogger.js';
@@ -204,5 +204,14 @@ describe('artifact:// resource', () => {
     expect(artifactIdFromUri(`artifact://${issued}`)).toBe(issued);
     expect(artifactIdFromUri(`artifact://%32${issued.slice(1)}`)).toBeNull();
     expect(artifactIdFromUri(42)).toBeNull();
+  });
+});
+
+describe('resources/list', () => {
+  it('names each recent id as an artifact:// PNG, in the order the writer gives them', () => {
+    const ids = ['20261130-171204-000002-screen.png', '20261130-171203-000001-tap.png'];
+    expect(listArtifacts({ read: async () => null, recentIds: () => ids })).toEqual(
+      ids.map((id) => ({ uri: `artifact://${id}`, name: id, mimeType: 'image/png' })),
+    );
   });
 });

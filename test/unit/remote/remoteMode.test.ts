@@ -406,7 +406,7 @@ describe('remote mode: the driver-backed gateway through the container (fake ses
 
 describe('virtual device: resolve-activity with a bare package (AOSP Intent.parseCommandArgs)', () => {
   it('resolves the launcher activity of `cmd package resolve-activity --brief <pkg>`, as appium-adb asks before activateApp', async () => {
-    const d = VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
+    const d = VirtualDevice.withDefaultScenario();
     const bare = await sh(d, 'cmd package resolve-activity --brief com.android.settings');
     expect(bare.stdout.trim().split('\n').pop()).toBe('com.android.settings/.Settings');
     const explicit = await sh(

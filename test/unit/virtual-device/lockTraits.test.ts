@@ -10,7 +10,7 @@ import { parseWakefulness, parseWindowState } from '../../../src/infrastructure/
 import { VirtualDevice } from '../../../packages/virtual-device/src/device/index.js';
 import { sh, shBytes } from '../../../packages/virtual-device/test/unit/helpers.js';
 
-const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
+const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario();
 const focusLine = (text: string): string =>
   /mCurrentFocus=(\S+)/.exec(text.slice(text.indexOf('WINDOW MANAGER DISPLAY CONTENTS')))?.[1] ?? '';
 
@@ -115,10 +115,7 @@ describe('locked trait: the screen behaves so', () => {
 describe('settings helper trait: the first start of io.appium.settings takes the focus for a moment', () => {
   it('holds mCurrentFocus for the trait duration, closes an open keyboard; a second start (service running) does not', async () => {
     let now = 1_000_000;
-    const d = VirtualDevice.withDefaultScenario({
-      instrumentationStartupMs: 5,
-      clock: { nowMs: () => now, sleep: async () => undefined },
-    });
+    const d = VirtualDevice.withDefaultScenario({ clock: { nowMs: () => now, sleep: async () => undefined } });
     d.setSettingsHelperFocus(600);
     d.setScreen('settings_search');
     expect(d.imeVisible()).toBe(true);

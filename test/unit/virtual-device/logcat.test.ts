@@ -5,7 +5,7 @@ import { VirtualDevice } from '../../../packages/virtual-device/src/device/Virtu
 import { sh } from '../../../packages/virtual-device/test/unit/helpers.js';
 
 const CLOCK = 'com.google.android.deskclock';
-const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
+const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario();
 
 async function pidOf(d: VirtualDevice, name: string): Promise<number | null> {
   const ps = (await sh(d, 'ps -A -o PID,NAME')).stdout;

@@ -189,9 +189,7 @@ describe('default scenario', () => {
   });
 
   it('covered nodes: a press in a system bar goes to System UI, whatever the app draws under it', () => {
-    const d = new VirtualDevice(withEdgeToEdge(defaultScenario(detectHelperVersions())), {
-      instrumentationStartupMs: 5,
-    });
+    const d = new VirtualDevice(withEdgeToEdge(defaultScenario(detectHelperVersions())));
     d.setScreen(EDGE_SCREEN);
     const button = one(d, (n) => n.text === 'Place order');
     // The driver's click presses the centre (540, 2316), under the navigation bar (y >= 2274).

@@ -20,7 +20,7 @@ interface Box {
   readonly bottom: number;
 }
 
-const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
+const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario();
 const capture = async (d: VirtualDevice): Promise<PNG> => PNG.sync.read(await shBytes(d, 'screencap -p'));
 
 function rgb(hex: string): [number, number, number] {

@@ -21,7 +21,7 @@ import type { ShellIo } from '../../../packages/virtual-device/src/contracts.js'
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string): string =>
   readFileSync(path.join(here, '..', 'infrastructure', 'fixtures', name), 'utf8');
-const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
+const newDevice = (): VirtualDevice => VirtualDevice.withDefaultScenario();
 
 /** A line's shape: numbers and hex ids become N, so only the layout is compared. */
 const shape = (line: string): string =>
