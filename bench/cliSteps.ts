@@ -18,12 +18,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { renderEnvelope } from '../src/cli/render.js';
 import { parseVerb } from '../src/cli/verbs.js';
+import { loadTestSupport, startDeviceStack } from './lib/deviceStack.js';
 import { cleanEnv, spawnServer } from './lib/mcpClient.js';
 import { REPO_ROOT } from './lib/paths.js';
 import { round } from './lib/stats.js';
@@ -40,7 +41,6 @@ const alive = (pid: number): boolean => {
     return false;
   }
 };
-type TestSupport = typeof import('../test/support/index.js');
 
 interface FlowStep {
   readonly tool: string;
@@ -92,18 +92,12 @@ interface Row {
 async function main(): Promise<void> {
   const asJson = process.argv.includes('--json');
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
-  const support = (await import(pathToFileURL(join(REPO_ROOT, 'test', 'support', 'index.ts')).href)) as TestSupport;
+  const support = await loadTestSupport();
+  if (!support) throw new Error('test/support is absent, so there is no virtual device to drive');
   if (!support.locateAdb()) throw new Error('adb is not installed (apt-get install -y adb)');
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    const adbServer = await support.startAdbServer();
-    cleanups.push(async () => rmSync(dirname(adbServer.logFile), { recursive: true, force: true }));
-    cleanups.push(() => adbServer.stop());
-    const vd = await support.startVirtualDeviceForTest({ adb: adbServer });
-    cleanups.push(() => vd.stop());
-    const appium = await support.startAppium({ adbPort: adbServer.port, logLevel: 'warn' });
-    cleanups.push(async () => rmSync(dirname(appium.logFile), { recursive: true, force: true }));
-    cleanups.push(() => appium.stop());
+    const { adbServer, vd, appium } = await startDeviceStack(support, cleanups);
     const cwd = mkdtempSync(join(tmpdir(), 'amh-bench-cli-'));
     cleanups.push(async () => rmSync(cwd, { recursive: true, force: true }));
     const server = await spawnServer(

@@ -9,11 +9,11 @@ import { nameOfEntry, selectorOfEntry, type WireActionEntry } from '../../src/ap
 import { execFile } from 'node:child_process';
 import { readFileSync, mkdtempSync, existsSync, rmSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cleanEnv, spawnServer, type Spawned } from '../lib/mcpClient.js';
+import { loadTestSupport, startDeviceStack } from '../lib/deviceStack.js';
 import { REPO_ROOT } from '../lib/paths.js';
 import { median, p95, round } from '../lib/stats.js';
 import { createTimedAdb } from '../lib/timedAdb.js';
@@ -87,15 +87,6 @@ export interface EndToEndOptions {
 }
 
 const run = promisify(execFile);
-
-type TestSupport = typeof import('../../test/support/index.js');
-
-/** test/support (private adb server, virtual device, Appium), loaded at run time: absent, the part says so. */
-async function loadTestSupport(): Promise<TestSupport | null> {
-  const entry = join(REPO_ROOT, 'test', 'support', 'index.ts');
-  if (!existsSync(entry)) return null;
-  return (await import(pathToFileURL(entry).href)) as TestSupport;
-}
 
 /** An offered action as the summary sends it (docs/reference/summary.md): flat, absent fields have their default. */
 type WireAction = WireActionEntry;
@@ -311,16 +302,8 @@ export async function runEndToEnd(options: EndToEndOptions): Promise<EndToEndRes
   const cleanups: (() => Promise<unknown>)[] = [];
   const notes: string[] = [];
   try {
-    const adbServer = await support.startAdbServer();
-    // The test-support starters log into temp folders the suite's own temp directory holds; the bench has none, so it removes them.
-    cleanups.push(async () => rmSync(dirname(adbServer.logFile), { recursive: true, force: true }));
-    cleanups.push(() => adbServer.stop());
-    const vd = await support.startVirtualDeviceForTest({ adb: adbServer });
-    cleanups.push(() => vd.stop());
+    const { adbServer, vd, appium } = await startDeviceStack(support, cleanups);
     const serial = vd.serial;
-    const appium = await support.startAppium({ adbPort: adbServer.port, logLevel: 'warn' });
-    cleanups.push(async () => rmSync(dirname(appium.logFile), { recursive: true, force: true }));
-    cleanups.push(() => appium.stop());
     cleanups.push(async () => {
       // No Appium session may outlive the run (the contract's no-orphan rule); say so if one did.
       const left = await appium.sessionIds().catch(() => []);
