@@ -436,9 +436,9 @@ describeWithAdb('real-device quirks, in the virtual device and in the harness', 
     expect(capture.envelope).toMatchObject({ ok: true, data: { captured: true, width: 1080, height: 2400 } });
     const commands = deviceShellSince(since);
     expect(commands).toEqual([
-      'exec: screencap -p',
+      'exec: screencap',
       'shell_v2: dumpsys display',
-      'exec: screencap -p -d 4619827551948147201',
+      'exec: screencap -d 4619827551948147201',
     ]);
     const file = readFileSync(join(scratch, 'artifacts', String(capture.envelope.evidence?.artifact_id)));
     const inner = PNG.sync.read(file);

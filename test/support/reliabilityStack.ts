@@ -153,6 +153,8 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
     // Whether the screen is on, before launches and actions and for emulator_get_status.
     'shell dumpsys power',
     'exec-out uiautomator dump /dev/tty',
+    // Evidence: the raw frame, encoded on the host; the device PNG only for a frame not understood.
+    'exec-out screencap',
     'exec-out screencap -p',
     'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
     // device_list: a read-only host command.
@@ -167,7 +169,7 @@ export function isClosedListArgv(argv: readonly string[], serial: string): boole
     'shell logcat -b events -d -v threadtime -v year -v UTC -s am_anr',
   ];
   if (fixed.includes(rest)) return true;
-  if (/^exec-out screencap -p -d [0-9]{1,20}$/.test(rest)) return true;
+  if (/^exec-out screencap (?:-p )?-d [0-9]{1,20}$/.test(rest)) return true;
   // app_logs: numbers only after the fixed words.
   if (/^shell logcat -d -v threadtime -v year -v UTC -t [1-9][0-9]{0,3} --pid=[1-9][0-9]{0,6}$/.test(rest)) return true;
   const pkg = '[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*';

@@ -12,13 +12,23 @@ function frozen(...argv: string[]): Argv {
   return Object.freeze(argv);
 }
 
+/** A physical display id as the device printed it, checked again before any argv holds it. */
+function checkedDisplayId(displayId: string): string {
+  if (!isValidDisplayId(displayId))
+    throw new HarnessError(
+      'EVIDENCE_WRITE_FAILED',
+      'The display id the device reported is not a plain number; it is not used.',
+    );
+  return displayId;
+}
+
 /**
  * THE closed list (docs/reference/contract.md): every argument vector this adapter can give adb, in one place.
  * Only two entries take a value, and both validate it before building the vector: a package
  * name (the contract's package pattern) and a `pkg/activity` component read back from the device.
  * `bootCompleted` is a documented, read-only addition (a booting device is not ready).
  * `displays` and `screencapDisplay` are documented, read-only additions (several
- * displays): only run when `screencap -p` warned that it picked a display by itself; the id
+ * displays): only run when `screencap` warned that it picked a display by itself; the id
  * is the digits-only physical id the device printed, checked again before the argv exists.
  * `uia2ServerPid` is a documented, read-only addition: run only after a dump printed
  * nothing, to tell a dump killed beside a running UiAutomator2 server from an app still starting.
@@ -37,16 +47,14 @@ export const ADB_COMMANDS = Object.freeze({
   dumpsysPower: frozen('shell', 'dumpsys', 'power'),
   dumpUi: frozen('exec-out', 'uiautomator', 'dump', '/dev/tty'),
   uia2ServerPid: frozen('shell', 'pidof', 'io.appium.uiautomator2.server'),
+  /** The unencoded frame (png/rawScreencap.ts): the device skips its own PNG encoding, the slow part of a capture. */
+  screencapRaw: frozen('exec-out', 'screencap'),
+  /** The device's own PNG, for a frame the raw reader does not know. */
   screencap: frozen('exec-out', 'screencap', '-p'),
   displays: frozen('shell', 'dumpsys', 'display'),
-  screencapDisplay: (displayId: string): Argv => {
-    if (!isValidDisplayId(displayId))
-      throw new HarnessError(
-        'EVIDENCE_WRITE_FAILED',
-        'The display id the device reported is not a plain number; it is not used.',
-      );
-    return frozen('exec-out', 'screencap', '-p', '-d', displayId);
-  },
+  screencapDisplay: (displayId: string): Argv => frozen('exec-out', 'screencap', '-d', checkedDisplayId(displayId)),
+  screencapPngDisplay: (displayId: string): Argv =>
+    frozen('exec-out', 'screencap', '-p', '-d', checkedDisplayId(displayId)),
   resolveLauncherActivity: (pkg: PackageName): Argv => {
     if (!isValidPackageName(pkg)) throw new HarnessError('INVALID_PACKAGE', 'The package name is not valid.');
     return frozen(

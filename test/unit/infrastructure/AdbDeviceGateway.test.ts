@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../../src/domain/errors.js';
 import type { PackageName } from '../../../src/domain/validation.js';
@@ -64,6 +65,7 @@ describe('ADB_COMMANDS: the closed adb list', () => {
       dumpsysPower: 'shell dumpsys power',
       dumpUi: 'exec-out uiautomator dump /dev/tty',
       uia2ServerPid: 'shell pidof io.appium.uiautomator2.server',
+      screencapRaw: 'exec-out screencap',
       screencap: 'exec-out screencap -p',
       displays: 'shell dumpsys display',
       startApplicationSettings: 'shell am start -W -S -a android.settings.APPLICATION_SETTINGS',
@@ -126,6 +128,12 @@ describe('ADB_COMMANDS: the closed adb list', () => {
     expect(ADB_COMMANDS.screencapDisplay('4619827551948147201')).toEqual([
       'exec-out',
       'screencap',
+      '-d',
+      '4619827551948147201',
+    ]);
+    expect(ADB_COMMANDS.screencapPngDisplay('4619827551948147201')).toEqual([
+      'exec-out',
+      'screencap',
       '-p',
       '-d',
       '4619827551948147201',
@@ -163,6 +171,7 @@ describe('ADB_COMMANDS: the closed adb list', () => {
     'refuses the display id %j',
     (value) => {
       expect(() => ADB_COMMANDS.screencapDisplay(value)).toThrow(HarnessError);
+      expect(() => ADB_COMMANDS.screencapPngDisplay(value)).toThrow(HarnessError);
     },
   );
 
@@ -197,7 +206,12 @@ describe('ADB_COMMANDS: the closed adb list', () => {
       .on(ADB_COMMANDS.density, out('Physical density: 420\n'))
       .on(ADB_COMMANDS.dumpsysWindow, out('  mCurrentFocus=Window{1 u0 com.android.settings/.Settings}\n'))
       .on(ADB_COMMANDS.dumpUi, out(XML))
-      .on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([PNG_SIG, Buffer.from([1, 2, 3])]) })
+      .on(ADB_COMMANDS.screencapRaw, {
+        stdout: rawFrame(2, 1, 1, [
+          [9, 8, 7, 255],
+          [1, 2, 3, 255],
+        ]),
+      })
       .on(
         ADB_COMMANDS.resolveLauncherActivity(pkg('com.android.settings')),
         out('priority=0\ncom.android.settings/.Settings\n'),
@@ -213,7 +227,7 @@ describe('ADB_COMMANDS: the closed adb list', () => {
       [() => g.getDensity(), [['shell', 'wm', 'density']]],
       [() => g.getWindowState(), [['shell', 'dumpsys', 'window']]],
       [() => g.dumpUi(), [['exec-out', 'uiautomator', 'dump', '/dev/tty']]],
-      [() => g.screencap(), [['exec-out', 'screencap', '-p']]],
+      [() => g.screencap(), [['exec-out', 'screencap']]],
       [
         () => g.resolveLauncherActivity(pkg('com.android.settings')),
         [
@@ -421,14 +435,29 @@ describe('dumpUi', () => {
 });
 
 describe('screencap', () => {
-  it('cuts a warning printed before the PNG (multi-display devices)', async () => {
-    const png = Buffer.concat([PNG_SIG, Buffer.from('IHDR....')]);
+  const RED = [200, 10, 10, 255];
+  const BLUE = [10, 10, 200, 255];
+
+  it('encodes the raw frame here: the device never encodes a PNG', async () => {
+    const runner = new FakeRunner().on(ADB_COMMANDS.screencapRaw, {
+      stdout: rawFrame(2, 2, 1, [RED, BLUE, BLUE, RED]),
+    });
+    const png = await gateway(runner).screencap();
+    const image = PNG.sync.read(png);
+    expect([image.width, image.height]).toEqual([2, 2]);
+    expect([...image.data.subarray(0, 8)]).toEqual([...RED, ...BLUE]);
+    expect(runner.calls).toEqual([['exec-out', 'screencap']]);
+  });
+
+  it('cuts a warning printed before the frame (multi-display devices) when the display cannot be told', async () => {
     const warning = Buffer.from(
       '[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found, however this default is not guaranteed to be consistent across captures. A display id should be specified.\nA display id can be specified with the [-d display-id] option.\nSee "dumpsys SurfaceFlinger --display-id" for valid display IDs.\n',
     );
-    const runner = new FakeRunner().on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([warning, png]) });
-    expect((await gateway(runner).screencap()).equals(png)).toBe(true);
-    expect(extractPng(png)).toBe(png);
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.screencapRaw, { stdout: Buffer.concat([warning, rawFrame(1, 1, 1, [RED])]) })
+      .on(ADB_COMMANDS.displays, { stdout: Buffer.from("Can't find service: display\n"), exitCode: 0 });
+    const image = PNG.sync.read(await gateway(runner).screencap());
+    expect([...image.data]).toEqual(RED);
   });
 
   const MULTI =
@@ -441,49 +470,76 @@ describe('screencap', () => {
     '    mState=ON\n';
 
   it('several displays: captures again with -d and the physical id of the display that is on', async () => {
-    const outer = Buffer.concat([PNG_SIG, Buffer.from('outer')]);
-    const inner = Buffer.concat([PNG_SIG, Buffer.from('inner')]);
     const runner = new FakeRunner()
-      .on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([Buffer.from(MULTI), outer]) })
+      .on(ADB_COMMANDS.screencapRaw, { stdout: Buffer.concat([Buffer.from(MULTI), rawFrame(1, 1, 1, [RED])]) })
       .on(ADB_COMMANDS.displays, out(DISPLAYS.replace(/\n/g, '\r\n')))
-      .on(ADB_COMMANDS.screencapDisplay('4619827551948147201'), { stdout: inner });
-    expect((await gateway(runner).screencap()).equals(inner)).toBe(true);
+      .on(ADB_COMMANDS.screencapDisplay('4619827551948147201'), { stdout: rawFrame(1, 1, 1, [BLUE]) });
+    expect([...PNG.sync.read(await gateway(runner).screencap()).data]).toEqual(BLUE);
     expect(runner.calls).toEqual([
-      ['exec-out', 'screencap', '-p'],
+      ['exec-out', 'screencap'],
       ['shell', 'dumpsys', 'display'],
-      ['exec-out', 'screencap', '-p', '-d', '4619827551948147201'],
+      ['exec-out', 'screencap', '-d', '4619827551948147201'],
     ]);
   });
 
-  it('several displays but none on, or a failing lookup: keeps the default capture, warning cut', async () => {
-    const first = Buffer.concat([PNG_SIG, Buffer.from('first')]);
+  it('several displays but none on: keeps the default capture, warning cut', async () => {
     const noneOn = new FakeRunner()
-      .on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([Buffer.from(MULTI), first]) })
+      .on(ADB_COMMANDS.screencapRaw, { stdout: Buffer.concat([Buffer.from(MULTI), rawFrame(1, 1, 1, [RED])]) })
       .on(ADB_COMMANDS.displays, out(DISPLAYS.replace('state ON', 'state OFF')));
-    expect((await gateway(noneOn).screencap()).equals(first)).toBe(true);
+    expect([...PNG.sync.read(await gateway(noneOn).screencap()).data]).toEqual(RED);
     expect(noneOn.calls).toHaveLength(2);
-    const failing = new FakeRunner()
-      .on(ADB_COMMANDS.screencap, { stdout: Buffer.concat([Buffer.from(MULTI), first]) })
-      .on(ADB_COMMANDS.displays, { stdout: Buffer.from("Can't find service: display\n"), exitCode: 0 });
-    expect((await gateway(failing).screencap()).equals(first)).toBe(true);
   });
 
-  it('one display: no lookup at all', async () => {
+  it('reads the older 12-byte header, RGBX, BGRA and RGB_565 frames', async () => {
+    const cases: [Buffer, number[]][] = [
+      [rawFrame(1, 1, 1, [RED], 12), RED],
+      [rawFrame(1, 1, 2, [[200, 10, 10, 0]]), RED],
+      [rawFrame(1, 1, 5, [[10, 10, 200, 255]]), RED],
+      // 0xF800: red at full scale, green and blue none.
+      [Buffer.concat([header(1, 1, 4), Buffer.from([0x00, 0xf8])]), [255, 0, 0, 255]],
+    ];
+    for (const [frame, rgba] of cases) {
+      const runner = new FakeRunner().on(ADB_COMMANDS.screencapRaw, { stdout: frame });
+      expect([...PNG.sync.read(await gateway(runner).screencap()).data]).toEqual(rgba);
+    }
+  });
+
+  it('a frame it does not know (another pixel format, a short read): the device PNG instead', async () => {
     const png = Buffer.concat([PNG_SIG, Buffer.from('x')]);
-    const runner = new FakeRunner().on(ADB_COMMANDS.screencap, { stdout: png });
-    await gateway(runner).screencap();
-    expect(runner.calls).toEqual([['exec-out', 'screencap', '-p']]);
+    for (const odd of [Buffer.concat([header(1, 1, 22), Buffer.alloc(8)]), rawFrame(2, 2, 1, [RED]).subarray(0, 20)]) {
+      const runner = new FakeRunner()
+        .on(ADB_COMMANDS.screencapRaw, { stdout: odd })
+        .on(ADB_COMMANDS.dumpsysWindow, out('  mCurrentFocus=Window{1 u0 com.android.settings/.Settings}\n'))
+        .on(ADB_COMMANDS.screencap, { stdout: png });
+      expect((await gateway(runner).screencap()).equals(png)).toBe(true);
+      expect(runner.calls.at(-1)).toEqual(['exec-out', 'screencap', '-p']);
+    }
   });
 
-  it('refuses output that is not a PNG with EVIDENCE_WRITE_FAILED', async () => {
-    const runner = new FakeRunner().on(ADB_COMMANDS.screencap, {
-      stdout: Buffer.from('screencap: not found\n'),
-      exitCode: 127,
-    });
+  it('refuses output that is neither a frame nor a PNG with EVIDENCE_WRITE_FAILED', async () => {
+    const notFound = { stdout: Buffer.from('screencap: not found\n'), exitCode: 127 };
+    const runner = new FakeRunner()
+      .on(ADB_COMMANDS.screencapRaw, notFound)
+      .on(ADB_COMMANDS.dumpsysWindow, out('  mCurrentFocus=Window{1 u0 com.android.settings/.Settings}\n'))
+      .on(ADB_COMMANDS.screencap, notFound);
     const error = await harnessError(gateway(runner).screencap());
     expect(error.code).toBe('EVIDENCE_WRITE_FAILED');
   });
 });
+
+/** screencap.cpp's raw header: width, height, pixel format, and (`size` 16, Android 9+) the colour space. */
+function header(width: number, height: number, format: number, size = 16): Buffer {
+  const h = Buffer.alloc(size);
+  h.writeUInt32LE(width, 0);
+  h.writeUInt32LE(height, 4);
+  h.writeUInt32LE(format, 8);
+  if (size === 16) h.writeUInt32LE(1, 12);
+  return h;
+}
+
+function rawFrame(width: number, height: number, format: number, pixels: number[][], size = 16): Buffer {
+  return Buffer.concat([header(width, height, format, size), Buffer.from(pixels.flat())]);
+}
 
 describe('launches', () => {
   it('resolveLauncherActivity returns the component, or null when none', async () => {

@@ -4,6 +4,7 @@
  * entry runs through the code the harness really uses for that command and must match its
  * `expect`; an entry without one, or with a key this test does not check, fails.
  */
+import { PNG as PNGJS } from 'pngjs';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +93,11 @@ const PNG = handPng({
   interlace: false,
   pixel: (x, y) => [x * 255, y * 255, 0, 255],
 });
+
+/** The same 2×2 picture as screencap's raw frame: width, height, RGBA_8888, sRGB, then the pixels. */
+const PNG_PIXELS = Buffer.from([0, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255, 255, 255, 0, 255]);
+const RAW = Buffer.concat([Buffer.from(new Uint32Array([2, 2, 1, 1]).buffer), PNG_PIXELS]);
+const pixelsOf = (png: Buffer): Buffer => PNGJS.sync.read(png).data;
 
 type Check = (value: unknown, data: Buffer, entry: Entry) => void | Promise<void>;
 
@@ -191,21 +197,26 @@ const CHECKS: Record<string, Record<string, Check>> = {
     },
   },
   screencap: {
-    // The capture's text, then a PNG on the same stream (exec-out carries stderr there too).
+    // The capture's text, then the image on the same stream (exec-out carries stderr there too):
+    // the raw frame the harness asks for first, and the device PNG its fallback asks for.
     pngAfterWarning: async (v, data) => {
       const gateway = gatewayAnswering([
+        [ADB_COMMANDS.screencapRaw, { stdout: Buffer.concat([data, RAW]) }],
         [ADB_COMMANDS.screencap, { stdout: Buffer.concat([data, PNG]) }],
         [ADB_COMMANDS.displays, { exitCode: 0 }],
+        [ADB_COMMANDS.dumpsysWindow, { exitCode: 0 }],
       ]);
       const result = await outcome(gateway.screencap());
-      if (v === true) expect('value' in result && result.value.equals(PNG)).toBe(true);
+      if (v === true) expect('value' in result && PNG_PIXELS.equals(pixelsOf(result.value))).toBe(true);
       else expect(result).toHaveProperty('error');
     },
-    // The capture alone, as the whole of the command's output.
+    // The capture alone, as the whole of the command's output (raw or PNG alike).
     error: async (v, data) => {
       const gateway = gatewayAnswering([
+        [ADB_COMMANDS.screencapRaw, { stdout: data }],
         [ADB_COMMANDS.screencap, { stdout: data }],
         [ADB_COMMANDS.displays, { exitCode: 0 }],
+        [ADB_COMMANDS.dumpsysWindow, { exitCode: 0 }],
       ]);
       const result = await outcome(gateway.screencap());
       expect('error' in result ? result.error.code : 'no error').toBe(v);
