@@ -3,12 +3,10 @@
  * is then refused: docs/reference/contract.md, "Goal tasks"). The container calls this once at start.
  */
 import { AgentLoop } from '../application/agent/AgentLoop.js';
-import type { ModelPort } from '../application/agent/ModelPort.js';
+import type { ModelPort, ModelRequest, ModelTurn } from '../application/agent/ModelPort.js';
 import type { GoalRunner } from '../application/tasks/GoalRunner.js';
 import type { ModelConfig } from '../domain/modelEndpoint.js';
 import type { Clock, Logger } from '../domain/ports.js';
-import { AnthropicModel } from '../infrastructure/model/AnthropicModel.js';
-import { OpenAiModel } from '../infrastructure/model/OpenAiModel.js';
 
 export interface GoalRunnerDeps {
   readonly clock: Clock;
@@ -25,7 +23,31 @@ export function createModel(model: ModelConfig, deps: Pick<GoalRunnerDeps, 'logg
     logger: deps.logger,
     ...(deps.maxRetries === undefined ? {} : { maxRetries: deps.maxRetries }),
   };
-  return model.provider === 'anthropic' ? new AnthropicModel(options) : new OpenAiModel(options);
+  return new LazyModel(
+    model.provider === 'anthropic' ? `anthropic:${model.model}` : `openai:${model.model}`,
+    async () =>
+      model.provider === 'anthropic'
+        ? new (await import('../infrastructure/model/AnthropicModel.js')).AnthropicModel(options)
+        : new (await import('../infrastructure/model/OpenAiModel.js')).OpenAiModel(options),
+  );
+}
+
+/**
+ * The model's SDK is loaded on the first goal, not at start-up: the two SDKs are about 1,700
+ * modules, which the server otherwise parses before it can answer `tools/list`.
+ */
+class LazyModel implements ModelPort {
+  private adapter: Promise<ModelPort> | undefined;
+
+  constructor(
+    readonly label: string,
+    private readonly load: () => Promise<ModelPort>,
+  ) {}
+
+  async next(request: ModelRequest): Promise<ModelTurn> {
+    this.adapter ??= this.load();
+    return (await this.adapter).next(request);
+  }
 }
 
 /** The limits come with each run, from the task manager's configuration. */

@@ -3,10 +3,15 @@
  * node-apk (MIT, TypeScript types, one dependency; docs/reference/configuration.md says why this one).
  * It reads from a Buffer, so what is judged is exactly the bytes read once from the file.
  */
-import nodeApk from 'node-apk';
-
-// node-apk is CommonJS: its named exports are only reachable through the default import under ESM.
-const { Apk } = nodeApk;
+/**
+ * node-apk is loaded on the first APK, not at start-up (it is a few hundred milliseconds of the
+ * server's cold start otherwise). It is CommonJS: its named exports are only reachable through the
+ * default import under ESM.
+ */
+async function apkClass(): Promise<typeof import('node-apk').Apk> {
+  const loaded = (await import('node-apk')) as unknown as { default: typeof import('node-apk') };
+  return loaded.default.Apk;
+}
 
 export interface ApkManifestFacts {
   readonly packageName: string;
@@ -21,6 +26,7 @@ export function looksLikeZip(bytes: Buffer): boolean {
 
 /** Throws when the bytes are not a zip with a readable AndroidManifest.xml that names a package. */
 export async function readApkManifest(bytes: Buffer): Promise<ApkManifestFacts> {
+  const Apk = await apkClass();
   const apk = new Apk(bytes);
   try {
     const manifest = await apk.getManifestInfo();
