@@ -2,12 +2,13 @@
  * `npm run bench`: every figure of bench/README.md in one run, written to bench/results/latest.{json,md}.
  * Benchmarks report; they never fail on timing. Exit code 0 unless the bench itself crashed.
  *
- * Flags: --parts=1,2,3,4,5,6,7 (default all) · --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
+ * Flags: --parts=1,2,3,4,5,6,7,8 (default all) · --rounds=N (part 8, default 6) · --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
  *        --no-build (use dist/ as it is) · --quick (fewer repetitions, for a smoke run)
+ *        --write-docs (docs/internals/performance.md's bench block and chart become this run's)
  *        --baseline=<folder> (part 7: another checkout, built, whose act-then-read loop runs beside this build's)
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { loadDomain, type DomainApi } from './lib/domain.js';
@@ -20,8 +21,10 @@ import { runCpuCost, type CpuResult } from './parts/cpuCost.js';
 import { ourServer, peerServer, runCatalogue, type CatalogueResult } from './parts/catalogue.js';
 import { runEndToEnd, type EndToEndResult } from './parts/endToEnd.js';
 import { runDeviceCapture, type DeviceCaptureResult } from './parts/deviceCapture.js';
+import { runHeadToHead, type HeadToHeadResult } from './parts/headToHead.js';
 import { renderMarkdown } from './report/markdown.js';
 import { renderChart } from './report/chart.js';
+import { withBenchBlock } from './report/performanceDoc.js';
 
 const run = promisify(execFile);
 
@@ -49,6 +52,7 @@ export interface BenchResults {
   readonly ourCatalogueRaw?: { tools: Record<string, unknown>[] };
   readonly endToEnd: EndToEndResult;
   readonly deviceCapture: DeviceCaptureResult;
+  readonly headToHead: HeadToHeadResult;
 }
 
 async function build(): Promise<{ ok: boolean; detail?: string }> {
@@ -80,7 +84,7 @@ function mobileMcpBin(installs: readonly PeerInstall[]): { mobileMcpBin?: string
 }
 
 async function main(): Promise<void> {
-  const parts = new Set((flag('parts') ?? '1,2,3,4,5,6,7').split(',').map((p) => p.trim()));
+  const parts = new Set((flag('parts') ?? '1,2,3,4,5,6,7,8').split(',').map((p) => p.trim()));
   const quick = flag('quick') !== undefined;
   const machine = describeMachine();
   log(`machine: ${machine.cpu} × ${machine.cores}, ${machine.memory_gb} GB, Node ${machine.node}`);
@@ -90,7 +94,7 @@ async function main(): Promise<void> {
   if (!built.ok) log(`build failed: ${built.detail}`);
 
   let installs: PeerInstall[] = [];
-  if (parts.has('1') || parts.has('3') || parts.has('7')) {
+  if (parts.has('1') || parts.has('3') || parts.has('7') || parts.has('8')) {
     log('installing the published peers into the scratch folder…');
     installs = await Promise.all(PEERS.map((p) => installPeer(p)));
     for (const i of installs)
@@ -177,6 +181,21 @@ async function main(): Promise<void> {
     }
   }
 
+  let headToHead: HeadToHeadResult = { status: 'skipped', reason: 'not requested' };
+  if (parts.has('8')) {
+    log('part 8: head-to-head with mobile-mcp on the same device…');
+    headToHead = await runHeadToHead({
+      rounds: Number(flag('rounds') ?? (quick ? 2 : 6)),
+      timing: machine.timing,
+      log,
+      ...mobileMcpBin(installs),
+    });
+    if (headToHead.status === 'skipped') log(`  skipped: ${headToHead.reason}`);
+    else
+      for (const r of headToHead.ratios)
+        log(`  ${r.flow} vs ${r.against}: time ${r.time}, tokens ${r.tokens}, calls ${r.calls}`);
+  }
+
   const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).then(
     (r) => r.stdout.trim(),
     () => 'unknown',
@@ -199,6 +218,7 @@ async function main(): Promise<void> {
     ...(ourCatalogueRaw ? { ourCatalogueRaw } : {}),
     endToEnd,
     deviceCapture,
+    headToHead,
   };
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 1)}\n`);
@@ -206,14 +226,23 @@ async function main(): Promise<void> {
   log(`wrote ${join('bench', 'results', 'latest.md')} and latest.json`);
   // The headline ratios as a picture (docs/internals/performance.md links the copy committed under docs/).
   const subtitle = `npm run bench${quick ? ' --quick' : ''}, parts ${[...parts].sort().join(',')}, ${machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${commit}; ${machine.cores} cores, load ${machine.load_avg[0]}, device timing ${machine.timing}, Node ${machine.node}`;
+  let chartWritten = false;
   try {
     const svg = await renderChart(results, subtitle);
     if (svg) {
       writeFileSync(join(RESULTS_DIR, 'chart.svg'), svg);
+      chartWritten = true;
       log(`wrote ${join('bench', 'results', 'chart.svg')}`);
     } else log('no chart: none of its figures was measured (parts 1, 3 or 4)');
   } catch (err) {
     log(`no chart: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (flag('write-docs')) {
+    const page = join(REPO_ROOT, 'docs', 'internals', 'performance.md');
+    writeFileSync(page, withBenchBlock(readFileSync(page, 'utf8'), renderMarkdown(results)));
+    const chart = join(RESULTS_DIR, 'chart.svg');
+    if (chartWritten) copyFileSync(chart, join(REPO_ROOT, 'docs', 'internals', 'performance-chart.svg'));
+    log('wrote docs/internals/performance.md (its bench block) and performance-chart.svg');
   }
 }
 

@@ -9,6 +9,8 @@ export function percentile(samples: readonly number[], p: number): number {
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
 export const p90 = (samples: readonly number[]): number => percentile(samples, 90);
+export const mean = (samples: readonly number[]): number =>
+  samples.length === 0 ? Number.NaN : samples.reduce((a, b) => a + b, 0) / samples.length;
 export const p95 = (samples: readonly number[]): number => percentile(samples, 95);
 
 export function round(value: number, digits = 2): number {

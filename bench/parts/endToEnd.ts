@@ -126,6 +126,8 @@ async function memoryRun(server: Spawned, calls: number, withDevice: boolean): P
   const mix: [string, Record<string, unknown>][] = [
     ['emulator_get_status', {}],
     ['ui_get_tree', {}],
+    // A capture (the device's frame, encoded here, written as evidence, a preview returned): the memory goal counts them.
+    ['screen_capture', {}],
     ['app_list_installed', {}],
     ['ui_tap', { selector: {} }],
     ['app_open', { package_name: 'com.x; rm -rf /' }],

@@ -5,6 +5,7 @@ import type { CpuResult } from '../parts/cpuCost.js';
 import type { CatalogueResult } from '../parts/catalogue.js';
 import type { DeviceCaptureResult } from '../parts/deviceCapture.js';
 import { median, round } from '../lib/stats.js';
+import { headToHeadSection, headToHeadTargets } from './headToHeadSection.js';
 
 type Row = (string | number)[];
 
@@ -439,7 +440,7 @@ function memorySection(r: BenchResults): string {
     return `Skipped: ${why}\n`;
   }
   return [
-    `Mode: ${m.mode}. ${m.calls} mixed calls (observers and failing validation calls), RSS of the server process from /proc.`,
+    `Mode: ${m.mode}. ${m.calls} mixed calls (observers, screen captures and failing validation calls), RSS of the server process from /proc.`,
     '',
     table(
       ['calls made', 'RSS MB'],
@@ -517,6 +518,7 @@ export function renderMarkdown(r: BenchResults): string {
       met: worst < 100,
     });
   } else targets.push({ name: '6. virtual device capture', value: `skipped: ${c.reason}`, met: null });
+  targets.push(...headToHeadTargets(r.headToHead));
 
   const mc = r.machine;
   return [
@@ -546,5 +548,7 @@ export function renderMarkdown(r: BenchResults): string {
     memorySection(r),
     '## 6. Virtual device screen capture',
     captureSection(r.deviceCapture),
+    '## 8. Head-to-head with mobile-mcp on the same device',
+    headToHeadSection(r.headToHead),
   ].join('\n');
 }
