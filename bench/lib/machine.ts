@@ -29,6 +29,6 @@ export function describeMachine(): Machine {
     node: process.version,
     date: new Date().toISOString(),
     load_avg: loadNow(),
-    timing: `${defaultTiming()} (seed ${DEFAULT_TIMING_SEED})`,
+    timing: `${defaultTiming()} (random draws from the fixed start ${DEFAULT_TIMING_SEED})`,
   };
 }

@@ -26,7 +26,7 @@ export interface VisualEntry {
 
 /**
  * Below this confidence a line is more often wrong than right: on real screenshots tesseract's lines
- * at 0.8 and above were right 8 times in 10, those below almost never (docs/internals/performance.md).
+ * at 0.8 and above were right 8 times in 10, those below almost never (docs/internals/performance-history.md).
  */
 export const MIN_OCR_CONFIDENCE = 0.8;
 /** Visual entries per summary: a drawn menu has a handful; more would crowd out the tree's own. */

@@ -4,7 +4,7 @@
  * process (ocrWorker.ts) starts on the first screen whose tree leaves something unexposed, reads
  * the model from node_modules (never a download, no cache written), and is ended once idle, so a
  * server that saw one game screen does not keep the model's memory. Figures:
- * docs/internals/performance.md, "Visual refs".
+ * docs/internals/performance-history.md, "Visual refs".
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -22,7 +22,7 @@ export const OCR_IDLE_MS = 60_000;
  * A read that has not answered by then is given up and the worker ended: a wedged engine must not
  * hold ui_get_tree (and the device's lock) for ever. Real-clock on purpose: the worker is another
  * process and runs on real time; 30 s is ten times the slowest read measured on a loaded 2-core
- * machine (docs/internals/performance.md, "Visual refs").
+ * machine (docs/internals/performance-history.md, "Visual refs").
  */
 export const OCR_READ_LIMIT_MS = 30_000;
 

@@ -90,7 +90,7 @@ interface FrameHead {
  * fork(), which copies the parent's page tables on the event loop's thread, so its cost grows with
  * the parent's memory. The server holds webdriverio, the MCP SDK and zod (about 110–150 MB): each
  * `adb` cost 8–10 ms of blocked event loop, three or four per action, measured with a CPU profile of
- * a flow (docs/internals/performance.md). A launcher of about 45 MB forks in under 2 ms, and the server only
+ * a flow (docs/internals/performance-history.md). A launcher of about 45 MB forks in under 2 ms, and the server only
  * writes a line and reads a frame. The programs and their argument vectors are exactly those the
  * server would have run (src/infrastructure/process/launcherChild.ts); nothing passes a shell.
  *

@@ -1,7 +1,7 @@
 /**
  * ui_get_tree's parts (docs/reference/contract.md, "Behaviour per tool": `within`, `mode: "text"`) and the diff of a screen with
  * itself, measured against the whole summary on every real dump in ../shared/fixtures. Prints the
- * ratios (docs/internals/performance.md quotes them); asserts only what must hold on every screen: a part is
+ * ratios (docs/internals/performance-history.md quotes them); asserts only what must hold on every screen: a part is
  * never larger than the whole (text mode once its whole strings are cut as the summary cuts them),
  * every string the summary cut is read whole in text mode, every entry of a container is an entry
  * of the whole (same ref), and a screen diffed with itself is empty.
