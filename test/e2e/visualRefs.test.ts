@@ -3,8 +3,9 @@
  * the built server → the real adb and a real Appium 3 + UiAutomator2 → the virtual device's game,
  * whose menu is drawn into a SurfaceView and is in no dump. The server's OCR (tesseract.js in its
  * worker process) reads the real pixels; a tap on a visual ref must land inside the drawn button
- * (the device's click record says where) and nowhere else. Skipped on a real emulator (it needs the
- * scenario's game) and when the optional OCR packages are not installed.
+ * (the device's click record says where) and nowhere else; the tap's `after` and ui_wait read the
+ * drawn texts too. Skipped on a real emulator (it needs the scenario's game) and when the optional
+ * OCR packages are not installed.
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +48,7 @@ suite('visual refs through real adb and Appium (virtual device)', () => {
 
   beforeAll(async () => {
     stack = await startStack({ label: 'visual' });
-    harness = await startHarness(stack.harnessEnv());
+    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_TOOLSETS: 'wait' }));
   }, 120_000);
 
   afterAll(async () => {
@@ -97,6 +98,17 @@ suite('visual refs through real adb and Appium (virtual device)', () => {
       expect(click.y).toBeGreaterThanOrEqual(PLAY.top);
       expect(click.y).toBeLessThan(PLAY.bottom);
       expect(click.target?.description).toContain('drawn "PLAY"');
+      // The tap's `after` reads the screen it left as ui_get_tree does: the level's drawn texts.
+      const after = tapped.envelope.data.after as { visual?: Visual[] };
+      expect(
+        (after.visual ?? []).map((v) => v.text),
+        JSON.stringify(after),
+      ).toContain('LEVEL 1');
+
+      // ui_wait finds a drawn text the tree does not have.
+      const waited = await harness.call('ui_wait', { selector: { text: 'Level 1' }, until: 'visible', session_id });
+      expect(waited.envelope.ok, JSON.stringify(waited.envelope).slice(0, 1500)).toBe(true);
+      expect(((waited.envelope.data.visual ?? []) as Visual[]).map((v) => v.text)).toContain('LEVEL 1');
 
       const level = await harness.call('ui_get_tree', { session_id });
       expect(level.envelope.ok).toBe(true);
