@@ -4,8 +4,9 @@
  * whose menu is drawn into a SurfaceView and is in no dump. The server's OCR (tesseract.js in its
  * worker process) reads the real pixels; a tap on a visual ref must land inside the drawn button
  * (the device's click record says where) and nowhere else; the tap's `after` and ui_wait read the
- * drawn texts too; a WebView's article, drawn on a light page, is read and tapped the same way. Skipped on a real emulator (it needs the scenario's game) and when the optional
- * OCR packages are not installed.
+ * drawn texts too; a WebView's article, drawn on a light page, is read and tapped the same way.
+ * Skipped on a real emulator (it needs the scenario's screens) and when the optional OCR packages
+ * are not installed.
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
