@@ -110,8 +110,9 @@ function splitAtGaps(line: TesseractLine): TesseractLine[] {
     if (words[i]!.bbox.x0 - words[i - 1]!.bbox.x1 > gap) runs.push([]);
     runs[runs.length - 1]!.push(words[i]!);
   }
-  if (runs.length === 1) return [line];
-  return runs.map((run) => ({
+  const trimmed = runs.map(trimUnsure).filter((run) => run.length > 0);
+  if (trimmed.length === 1 && trimmed[0]!.length === words.length) return [line];
+  return trimmed.map((run) => ({
     text: run.map((w) => w.text).join(' '),
     // The mean of its words', as tesseract's own line confidence is.
     confidence: run.reduce((sum, w) => sum + w.confidence, 0) / run.length,
@@ -122,6 +123,27 @@ function splitAtGaps(line: TesseractLine): TesseractLine[] {
       y1: Math.max(...run.map((w) => w.bbox.y1)),
     },
   }));
+}
+
+/** A word at either end of a line read with less confidence than this (of 100) is left out... */
+const EDGE_WORD_CONFIDENCE = 80;
+/** ...and one of a single character below this: a lone mark is where strays are read, as for the two-character floor of an entry. */
+const EDGE_CHARACTER_CONFIDENCE = 90;
+
+/**
+ * A line without the unsure words at its ends: on the real screenshots, the wrong part of a line
+ * read beside a picture was a stray mark at its end read as a letter or digit ("200 4" for the
+ * card's "200", the "4" at 0.80 beside words at 0.95), each with a confidence of its own below the line's words. Words inside a line
+ * stay: leaving them out would join two words that are not side by side.
+ */
+function trimUnsure(run: readonly TesseractWord[]): TesseractWord[] {
+  let from = 0;
+  let to = run.length;
+  const unsure = (word: TesseractWord): boolean =>
+    word.confidence < ([...word.text.trim()].length === 1 ? EDGE_CHARACTER_CONFIDENCE : EDGE_WORD_CONFIDENCE);
+  while (from < to && unsure(run[from]!)) from += 1;
+  while (to > from && unsure(run[to - 1]!)) to -= 1;
+  return run.slice(from, to);
 }
 
 /** Darker than this (of 255) counts as ink or fill when shapes are looked for. */
