@@ -80,7 +80,7 @@ export function createServices(parts: ServiceParts): Services {
   // One registry per server: a ref's serial never repeats while it runs.
   const refs = new RefRegistry();
   // The last read per device, and read ids: what a diff is relative to.
-  const reads = new ScreenReads(refs);
+  const reads = new ScreenReads(refs, parts.visual);
   const services: HarnessServices = {
     status: new StatusService(router, parts.automation, ceilings, config.appiumUrl, adapters.remote),
     tree: new TreeService(router, reads, parts.visual),

@@ -3,8 +3,10 @@
  * the built server → the real adb and a real Appium 3 + UiAutomator2 → the virtual device's game,
  * whose menu is drawn into a SurfaceView and is in no dump. The server's OCR (tesseract.js in its
  * worker process) reads the real pixels; a tap on a visual ref must land inside the drawn button
- * (the device's click record says where) and nowhere else. Skipped on a real emulator (it needs the
- * scenario's game) and when the optional OCR packages are not installed.
+ * (the device's click record says where) and nowhere else; the tap's `after` and ui_wait read the
+ * drawn texts too; a WebView's article, drawn on a light page, is read and tapped the same way.
+ * Skipped on a real emulator (it needs the scenario's screens) and when the optional OCR packages
+ * are not installed.
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +36,18 @@ function ocrInstalled(): boolean {
 
 /** The game's drawn buttons, as the scenario draws them (packages/virtual-device/src/scenario/arcadeScreens.ts). */
 const PLAY = { left: 240, top: 900, right: 840, bottom: 1080 };
+/** The news article's drawn buttons (packages/virtual-device/src/scenario/newsScreens.ts). */
+const SUBSCRIBE = { left: 48, top: 860, right: 516, bottom: 1010 };
+const SHARE = { left: 564, top: 860, right: 1032, bottom: 1010 };
+
+interface Box {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+}
+const insideBox = (p: { x: number; y: number }, b: Box): boolean =>
+  p.x >= b.left && p.x < b.right && p.y >= b.top && p.y < b.bottom;
 
 const suite = ON_EMULATOR || !ocrInstalled() ? describe.skip : describeWithAdb;
 if (!ocrInstalled())
@@ -47,7 +61,7 @@ suite('visual refs through real adb and Appium (virtual device)', () => {
 
   beforeAll(async () => {
     stack = await startStack({ label: 'visual' });
-    harness = await startHarness(stack.harnessEnv());
+    harness = await startHarness(stack.harnessEnv({ ANDROID_MCP_TOOLSETS: 'wait' }));
   }, 120_000);
 
   afterAll(async () => {
@@ -97,6 +111,17 @@ suite('visual refs through real adb and Appium (virtual device)', () => {
       expect(click.y).toBeGreaterThanOrEqual(PLAY.top);
       expect(click.y).toBeLessThan(PLAY.bottom);
       expect(click.target?.description).toContain('drawn "PLAY"');
+      // The tap's `after` reads the screen it left as ui_get_tree does: the level's drawn texts.
+      const after = tapped.envelope.data.after as { visual?: Visual[] };
+      expect(
+        (after.visual ?? []).map((v) => v.text),
+        JSON.stringify(after),
+      ).toContain('LEVEL 1');
+
+      // ui_wait finds a drawn text the tree does not have.
+      const waited = await harness.call('ui_wait', { selector: { text: 'Level 1' }, until: 'visible', session_id });
+      expect(waited.envelope.ok, JSON.stringify(waited.envelope).slice(0, 1500)).toBe(true);
+      expect(((waited.envelope.data.visual ?? []) as Visual[]).map((v) => v.text)).toContain('LEVEL 1');
 
       const level = await harness.call('ui_get_tree', { session_id });
       expect(level.envelope.ok).toBe(true);
@@ -120,6 +145,35 @@ suite('visual refs through real adb and Appium (virtual device)', () => {
       expect(vd.clicks().length).toBe(afterBack);
     } finally {
       await harness.call('ui_session_close', { session_id });
+    }
+  }, 240_000);
+
+  it("a WebView's article: its drawn buttons are offered and a tap lands inside the one named, never on the other", async () => {
+    const vd = stack.device!;
+    const opened = await harness.call('app_open', { package_name: 'com.example.news' });
+    expect(opened.envelope.ok, JSON.stringify(opened.envelope).slice(0, 1500)).toBe(true);
+    const read = await harness.call('ui_get_tree');
+    expect(read.envelope.ok, JSON.stringify(read.envelope).slice(0, 1500)).toBe(true);
+    const visual = (read.envelope.data.visual ?? []) as Visual[];
+    const texts = visual.map((v) => v.text);
+    // The toolbar's title is the tree's: never repeated as a visual entry.
+    expect(texts, JSON.stringify(read.envelope.data)).not.toContain('Daily Planet');
+    expect(texts).toEqual(expect.arrayContaining(['Subscribe', 'Share', 'Read the full story']));
+    for (const [text, box, other] of [
+      ['Subscribe', SUBSCRIBE, SHARE],
+      ['Share', SHARE, SUBSCRIBE],
+    ] as const) {
+      const fresh = await harness.call('ui_get_tree');
+      const entry = ((fresh.envelope.data.visual ?? []) as Visual[]).find((v) => v.text === text);
+      expect(entry, JSON.stringify(fresh.envelope.data)).toBeDefined();
+      const before = vd.clicks().length;
+      const tapped = await harness.call('ui_tap', { selector: { ref: entry!.ref } });
+      expect(tapped.envelope.ok, JSON.stringify(tapped.envelope).slice(0, 1500)).toBe(true);
+      const clicks = vd.clicks().slice(before);
+      expect(clicks, JSON.stringify(clicks)).toHaveLength(1);
+      expect(insideBox(clicks[0]!, box), JSON.stringify(clicks[0])).toBe(true);
+      expect(insideBox(clicks[0]!, other)).toBe(false);
+      expect(clicks[0]!.target?.description).toContain(`drawn "${text}"`);
     }
   }, 240_000);
 });

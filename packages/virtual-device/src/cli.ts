@@ -1,5 +1,5 @@
 /**
- * `android-mcp-virtual-device [--port N] [--scenario FILE] [--screen DUMP.xml]` (in a checkout of
+ * `android-mcp-virtual-device [--port N] [--scenario FILE] [--screen DUMP.xml [--screenshot SHOT.png]]` (in a checkout of
  * the harness also `android-mcp-harness virtual-device …`): runs the virtual Android device in the
  * foreground until SIGINT/SIGTERM. Everything it prints goes to stderr (stdout belongs to MCP when
  * the harness's bin starts it).
@@ -13,7 +13,7 @@ import { defaultTiming, TIMING_MODES, type TimingMode } from './timing/costModel
 export type CliDeviceSource =
   | { readonly kind: 'default' }
   | { readonly kind: 'scenario'; readonly file: string }
-  | { readonly kind: 'screen'; readonly file: string };
+  | { readonly kind: 'screen'; readonly file: string; readonly screenshot?: string };
 
 function createDevice(
   source: CliDeviceSource,
@@ -25,7 +25,7 @@ function createDevice(
     case 'scenario':
       return VirtualDevice.fromScenarioFile(source.file, options);
     case 'screen':
-      return VirtualDevice.fromDumpFile(source.file, options);
+      return VirtualDevice.fromDumpFile(source.file, options, source.screenshot);
     default:
       return VirtualDevice.withDefaultScenario(options);
   }
@@ -36,7 +36,7 @@ function describeSource(source: CliDeviceSource): string {
     case 'scenario':
       return `scenario ${source.file}`;
     case 'screen':
-      return `static screen from ${source.file}`;
+      return `static screen from ${source.file}${source.screenshot ? ` with the capture ${source.screenshot}` : ''}`;
     default:
       return 'default scenario';
   }
@@ -58,6 +58,9 @@ Options:
                     \`adb connect 127.0.0.1:N\`.
   --scenario FILE   A scenario file (JSON) instead of the built-in scenario.
   --screen DUMP.xml Show a uiautomator dump as a static screen (every node can be found and clicked).
+  --screenshot SHOT.png
+                    With --screen: a real capture of the same screen, answered as it is by
+                    screencap and the UiAutomator2 screenshot (same size as the dump's display).
   --host 127.0.0.1  Listen address; only loopback is allowed.
   --timing MODE     real (default): every operation takes a real device's time (adb shell
                     commands, the UiAutomator2 server's requests, dumps), drawn from recorded
@@ -89,6 +92,7 @@ export function parseVirtualDeviceArgs(argv: readonly string[]): VirtualDeviceCl
   let port = DEFAULT_PORT;
   let scenarioFile: string | undefined;
   let screenFile: string | undefined;
+  let screenshotFile: string | undefined;
   let quiet = false;
   let timing: TimingMode = defaultTiming();
   for (let i = 0; i < argv.length; i += 1) {
@@ -117,6 +121,9 @@ export function parseVirtualDeviceArgs(argv: readonly string[]): VirtualDeviceCl
       case '--screen':
         screenFile = value();
         break;
+      case '--screenshot':
+        screenshotFile = value();
+        break;
       case '--host': {
         const host = value();
         if (host !== '127.0.0.1' && host !== 'localhost') {
@@ -141,9 +148,12 @@ export function parseVirtualDeviceArgs(argv: readonly string[]): VirtualDeviceCl
   if (scenarioFile !== undefined && screenFile !== undefined) {
     throw new CliUsageError('--scenario and --screen cannot be combined: pick one');
   }
+  if (screenshotFile !== undefined && screenFile === undefined) {
+    throw new CliUsageError("--screenshot needs --screen DUMP.xml: the capture is of that dump's screen");
+  }
   const source: CliDeviceSource =
     screenFile !== undefined
-      ? { kind: 'screen', file: screenFile }
+      ? { kind: 'screen', file: screenFile, ...(screenshotFile === undefined ? {} : { screenshot: screenshotFile }) }
       : scenarioFile !== undefined
         ? { kind: 'scenario', file: scenarioFile }
         : { kind: 'default' };

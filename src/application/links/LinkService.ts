@@ -77,7 +77,11 @@ export class LinkService {
       );
       const handledBy = started.component?.split('/')[0] ?? null;
       const seen =
-        observeWith === null ? null : await observed(readScreenAfterAdbAction(device, this.clock, observeWith));
+        observeWith === null
+          ? null
+          : await observed(readScreenAfterAdbAction(device, this.clock, observeWith), (reading) =>
+              this.reads.withVisual(device, reading),
+            );
       return {
         data: {
           handled_by: handledBy,

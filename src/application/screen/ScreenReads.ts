@@ -15,6 +15,7 @@ import { fitSummaryToBudget } from '../../domain/summary/summaryBudget.js';
 import { REF_GENERATIONS, type RefLookup, type RefOrigin, type RefRegistry } from './RefRegistry.js';
 import type { ScreenSummary } from '../../domain/tree/screen.js';
 import type { ScreenReading } from './ScreenReader.js';
+import type { VisualReader } from './VisualReader.js';
 import { summaryForAnswer, type WireSummary } from './wireSummary.js';
 
 /** One read as the client was answered it. */
@@ -58,7 +59,20 @@ export class ScreenReads {
   private readonly byDevice = new WeakMap<DeviceGateway, readonly LastRead[]>();
   private newest: LastRead | undefined;
 
-  constructor(private readonly refs: RefRegistry) {}
+  constructor(
+    private readonly refs: RefRegistry,
+    /** Absent: no visual entries in `after` nor ui_wait (a harness built without an OCR port, as most unit tests are). */
+    private readonly visual?: VisualReader,
+  ) {}
+
+  /**
+   * The reading with what OCR reads where its tree is silent (docs/reference/summary.md, "Visual
+   * refs"); the same reading, with no screenshot and no OCR, when the tree names everything. Every
+   * summary that goes out whole (an action's `after`, ui_wait) answers the pixels as ui_get_tree does.
+   */
+  async withVisual(device: DeviceGateway, reading: ScreenReading): Promise<ScreenReading> {
+    return this.visual ? this.visual.withVisual(device, reading) : reading;
+  }
 
   /**
    * The reading as it is answered: refs attached, within the summary's share of the answer

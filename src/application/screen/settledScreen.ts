@@ -83,9 +83,14 @@ export async function readScreenAfterAdbAction(
  * device that failed (a ceiling, Appium gone, adb gone) still fails the call, so that the flow is
  * closed and the model told, as for any other read of that session.
  */
-export async function observed(read: Promise<SettledScreen>): Promise<SettledScreen | HarnessError> {
+export async function observed(
+  read: Promise<SettledScreen>,
+  /** What the reading gets before it is answered: its visual entries (ScreenReads.withVisual). */
+  look: (reading: ScreenReading) => Promise<ScreenReading>,
+): Promise<SettledScreen | HarnessError> {
   try {
-    return await read;
+    const seen = await read;
+    return { ...seen, reading: await look(seen.reading) };
   } catch (error) {
     if (error instanceof HarnessError && error.code === 'UI_TREE_UNAVAILABLE') return error;
     throw error;

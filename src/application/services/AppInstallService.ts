@@ -39,7 +39,10 @@ export class AppInstallService {
             const window = await device.getWindowState();
             const written = await this.evidence.capture(device, 'app-install');
             const seen = observe
-              ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device)))
+              ? await observed(
+                  readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device)),
+                  (reading) => this.reads.withVisual(device, reading),
+                )
               : null;
             return {
               data: {

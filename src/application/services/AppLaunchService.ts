@@ -61,7 +61,11 @@ export class AppLaunchService {
       const foreground = await this.waitUntilVisible(device, pkg, source);
       const written = await this.evidence.capture(device, 'app-open');
       // The same source as the polling: the session's page source in a UI session, else a dump (none is open then).
-      const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, source)) : null;
+      const seen = observe
+        ? await observed(readScreenAfterAdbAction(device, this.clock, source), (reading) =>
+            this.reads.withVisual(device, reading),
+          )
+        : null;
       return {
         data: {
           opened_package: pkg,

@@ -63,7 +63,10 @@ export class AppResetService {
           const window = await device.getWindowState();
           const written = await this.evidence.capture(device, label);
           const seen = observe
-            ? await observed(readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device)))
+            ? await observed(
+                readScreenAfterAdbAction(device, this.clock, observerSource(sessions, device)),
+                (reading) => this.reads.withVisual(device, reading),
+              )
             : null;
           return {
             data: {

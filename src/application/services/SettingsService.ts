@@ -44,7 +44,11 @@ export class SettingsService {
       await device.startApplicationSettings();
       const marker = await this.waitForAppsList(device, source);
       const written = await this.evidence.capture(device, 'settings-apps');
-      const seen = observe ? await observed(readScreenAfterAdbAction(device, this.clock, source)) : null;
+      const seen = observe
+        ? await observed(readScreenAfterAdbAction(device, this.clock, source), (reading) =>
+            this.reads.withVisual(device, reading),
+          )
+        : null;
       return {
         // The answer names no package (the marker says Settings is in front): `after` keeps its own.
         data: { screen_marker: marker, ...(seen ? { after: afterOf(this.reads, device, seen, undefined) } : {}) },

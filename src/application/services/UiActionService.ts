@@ -523,7 +523,10 @@ export class UiActionService {
           // Inside the session: the screen is read through it, never dumped under its UiAutomation.
           const observeScreen = (foreground: SettledForeground): Promise<SettledScreen | HarnessError | null> =>
             observe
-              ? observed(readSettledScreen(device, this.clock, () => session.pageSource(), foreground, ended))
+              ? observed(
+                  readSettledScreen(device, this.clock, () => session.pageSource(), foreground, ended),
+                  (reading) => this.reads.withVisual(device, reading),
+                )
               : Promise.resolve(null);
           const read =
             after === 'back'

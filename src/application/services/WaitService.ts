@@ -9,6 +9,8 @@ import type { DeviceRouter } from '../devices/DeviceRouter.js';
 import type { OperationContext, Outcome } from '../OperationRunner.js';
 import type { ScreenReads } from '../screen/ScreenReads.js';
 import { readScreenAsObserver } from '../screen/screenSource.js';
+import type { ScreenReading } from '../screen/ScreenReader.js';
+import { visualTextTest } from '../../domain/visual/visualText.js';
 
 /** ui_wait's bounds, and how often it looks again. */
 export const WAIT_DEFAULT_S = 10;
@@ -28,8 +30,10 @@ export interface WaitRequest {
 /**
  * ui_wait (toolset `wait`): reads the screen the way ui_get_tree does (the UI session's page source
  * when one is open, else `uiautomator dump`), read-only, until the selector names a visible
- * node (`visible`) or none (`gone`). The whole wait, reads included, is bounded by its timeout,
- * so the device gate is never held longer than that.
+ * node (`visible`) or none (`gone`). A bare `text` or `text_contains` the tree does not have is
+ * also looked for in what OCR reads where the tree is silent (docs/reference/summary.md, "Visual
+ * refs"): only then, so a screen whose tree names everything, or has the text, pays no OCR. The
+ * whole wait, reads included, is bounded by its timeout, so the device gate is never held longer than that.
  */
 export class WaitService {
   constructor(
@@ -43,20 +47,24 @@ export class WaitService {
     return access.exclusive(context, 'adb', async (device) => {
       const started = this.clock.monotonicMs();
       const state: { stop: boolean; lastPresent: boolean | null } = { stop: false, lastPresent: null };
+      const readsText = visualTextTest(request.selector);
       const loop = async (): Promise<Outcome> => {
         for (;;) {
           // The deadline answered already: no read after it (the gate is being given back).
           if (state.stop) throw new DeadlineExceeded('timed out');
-          const reading = await readScreenAsObserver(sessions, device, request.sessionId);
+          const tree = await readScreenAsObserver(sessions, device, request.sessionId);
           // An `id` means the foreground package of this reading, the one its summary writes ids for.
-          const present = matchSelector(
-            reading.tree,
-            expandIds(request.selector, reading.summary.foreground_package),
-          ).some(isVisible);
+          const inTree = matchSelector(tree.tree, expandIds(request.selector, tree.summary.foreground_package)).some(
+            isVisible,
+          );
+          // The pixels only when the tree has no such text and they could have it.
+          const reading = !inTree && readsText !== null ? await this.reads.withVisual(device, tree) : tree;
+          const present = inTree || (readsText !== null && visualTexts(reading).some(readsText));
           state.lastPresent = present;
           if (present === (request.until === 'visible')) {
-            // The same summary as ui_get_tree's, refs included, so the model can act on what it waited for.
-            const summary = this.reads.answer(device, reading, {
+            // The same summary as ui_get_tree's, refs and visual entries included, so the model can act on what it waited for.
+            const answered = reading === tree ? await this.reads.withVisual(device, tree) : reading;
+            const summary = this.reads.answer(device, answered, {
               diff: false,
               includeBounds: request.includeBounds === true,
               origin: 'ui_wait',
@@ -94,4 +102,9 @@ export class WaitService {
       `ui_wait: ${what}. Call ui_get_tree to see what the screen shows, then wait again (timeout_s up to ${WAIT_MAX_S}) or act.`,
     );
   }
+}
+
+/** The texts OCR read on this reading (none when it was not read, or could not be). */
+function visualTexts(reading: ScreenReading): string[] {
+  return reading.visual?.kind === 'read' ? reading.visual.entries.map((entry) => entry.text) : [];
 }

@@ -38,4 +38,25 @@ describe('drawn content', () => {
     expect(d.clicks().at(-1)?.target?.description).toContain('drawn "PLAY"');
     expect(d.currentScreen().screenId).toBe('arcade_level');
   });
+
+  it("a WebView's article: one childless WebView in the dump, a white page with dark text in the screenshot, each button its own", async () => {
+    const d = VirtualDevice.withDefaultScenario({ instrumentationStartupMs: 5 });
+    await sh(d, 'am start -W -n com.example.news/.ArticleActivity');
+    const dump = (await sh(d, 'uiautomator dump /dev/tty')).stdout;
+    expect(dump).toMatch(/class="android\.webkit\.WebView"[^>]*\/>/);
+    expect(dump).toContain('text="Daily Planet"');
+    for (const text of ['Subscribe', 'Share', 'Read the full story', 'riverside']) expect(dump).not.toContain(text);
+    const img = PNG.sync.read(await shBytes(d, 'screencap -p'));
+    const at = (x: number, y: number) => [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3)];
+    // The page is white beside the text; the button is filled.
+    expect(at(1050, 1500)).toEqual([255, 255, 255]);
+    expect(at(60, 880)).not.toEqual([255, 255, 255]);
+    await sh(d, 'input tap 800 935');
+    expect(d.clicks().at(-1)?.target?.description).toContain('drawn "Share"');
+    await sh(d, 'input tap 540 935');
+    expect(d.clicks().at(-1)?.target?.description).toContain('drawn nothing');
+    const logcat = (await sh(d, 'logcat -d')).stdout;
+    expect(logcat).toContain('"button: share"');
+    expect(logcat).not.toContain('"button: subscribe"');
+  });
 });

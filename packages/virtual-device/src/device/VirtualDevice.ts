@@ -42,7 +42,8 @@ import { PackageService } from './packageService.js';
 import { CaptureThread } from './captureThread.js';
 import { ScreenCapture } from './screenshot.js';
 import { toDumpXml, toPageSource } from './serialize.js';
-import { staticScreenScenario, withPlatformPackages } from './staticScreen.js';
+import { STATIC_SCREEN_ID, staticScreenScenario, withPlatformPackages } from './staticScreen.js';
+import { pngSize } from './render/png.js';
 import { SystemState } from './system.js';
 import { TraitControls } from './traitControls.js';
 import {
@@ -125,6 +126,7 @@ export class VirtualDevice implements DeviceServices {
         locked: () => this.traits.locked,
       },
       this.captureThread,
+      options.realCapture,
     );
     if (options.rotation !== undefined) this.ui.startAt(options.rotation);
     if (options.sdk !== undefined) setSdkProps(this.system.props, options.sdk);
@@ -230,15 +232,32 @@ export class VirtualDevice implements DeviceServices {
    */
   static withStaticScreen(dumpXml: string, options: StaticScreenOptions = {}): VirtualDevice {
     const built = staticScreenScenario(dumpXml, options);
-    return new VirtualDevice(
+    const device = new VirtualDevice(
       withPlatformPackages(built.scenario, built.options.helperVersions ?? detectHelperVersions()),
-      built.options,
+      {
+        ...built.options,
+        ...(options.screenshotPng ? { realCapture: { screenId: STATIC_SCREEN_ID, png: options.screenshotPng } } : {}),
+      },
     );
+    if (options.screenshotPng) {
+      // A capture of another size than the dump's display would put every box off its pixels: refused, not served.
+      const size = pngSize(options.screenshotPng);
+      const display = device.ui.displaySize();
+      if (size.width !== display.width || size.height !== display.height)
+        throw new Error(
+          `the screenshot is ${size.width}x${size.height} but the dump's display is ${display.width}x${display.height}: ` +
+            'give the capture taken with this dump',
+        );
+    }
+    return device;
   }
 
-  /** Reads a dump file for `withStaticScreen`. */
-  static fromDumpFile(file: string, options: StaticScreenOptions = {}): VirtualDevice {
-    return VirtualDevice.withStaticScreen(readFileSync(path.resolve(file), 'utf8'), options);
+  /** Reads a dump file (and a capture of the same screen, when given) for `withStaticScreen`. */
+  static fromDumpFile(file: string, options: StaticScreenOptions = {}, screenshotFile?: string): VirtualDevice {
+    return VirtualDevice.withStaticScreen(readFileSync(path.resolve(file), 'utf8'), {
+      ...options,
+      ...(screenshotFile === undefined ? {} : { screenshotPng: readFileSync(path.resolve(screenshotFile)) }),
+    });
   }
 
   // --- DeviceServices -----------------------------------------------------------

@@ -7,6 +7,8 @@ import type { DeviceTraitOptions } from './traits.js';
 
 export interface VirtualDeviceOptions extends DeviceTraitOptions {
   readonly clock?: DeviceClock;
+  /** A real capture of one screen, served as it is while that screen shows (StaticScreenOptions.screenshotPng). */
+  readonly realCapture?: { readonly screenId: string; readonly png: Buffer };
   /** How long `am instrument` takes before port 6790 answers (the real server needs about a second). */
   readonly instrumentationStartupMs?: number;
   /** How long a `uiautomator dump` holds UiAutomation; unset: the timing's (docs/internals/virtual-device.md, "Timing"). */
@@ -46,6 +48,11 @@ export interface StaticScreenOptions extends VirtualDeviceOptions {
   readonly package?: string;
   /** Activity shown by dumpsys (default `.StaticActivity`). */
   readonly activity?: string;
+  /**
+   * A real capture of the same screen (PNG bytes): `screencap` and the UiAutomator2 screenshot answer
+   * it as it is while the static screen shows, instead of the device's own drawing of the dump.
+   */
+  readonly screenshotPng?: Buffer;
 }
 
 export interface CurrentScreen {

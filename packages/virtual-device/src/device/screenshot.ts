@@ -133,10 +133,14 @@ export class ScreenCapture {
   constructor(
     private readonly source: CaptureSource,
     private readonly thread: CaptureThread,
+    /** A real capture served as it is while its screen shows (`--screen DUMP.xml --screenshot SHOT.png`). */
+    private readonly captured?: { readonly screenId: string; readonly png: Buffer },
   ) {}
 
   /** Drawn in this thread (the control API: tests read a capture without the shell). */
   png(): Buffer {
+    const real = this.realCapture();
+    if (real) return real;
     const snapshot = this.snapshot();
     if (this.cache?.key !== snapshot.key) this.cache = { key: snapshot.key, png: renderScreenshot(snapshot.state()) };
     return this.cache.png;
@@ -147,6 +151,8 @@ export class ScreenCapture {
    * drawn in the capture thread, so the device serves other requests while it is drawn.
    */
   capture(): Promise<Buffer> {
+    const real = this.realCapture();
+    if (real) return Promise.resolve(real);
     const snapshot = this.snapshot();
     if (this.cache?.key === snapshot.key) return Promise.resolve(this.cache.png);
     const pending = this.drawing.get(snapshot.key);
@@ -164,6 +170,20 @@ export class ScreenCapture {
     );
     this.drawing.set(snapshot.key, drawn);
     return drawn;
+  }
+
+  /**
+   * The real capture, while its screen shows with the display on and unlocked, unturned: a
+   * keyguard, a dark display, another screen or a rotation is the device's own drawing, as the
+   * capture no longer shows what is there.
+   */
+  private realCapture(): Buffer | null {
+    const captured = this.captured;
+    if (!captured) return null;
+    const ui = this.source.ui;
+    if (this.source.blank() || this.source.locked() || ui.foreground().screenId !== captured.screenId) return null;
+    if (ui.displayRotation() !== ui.rotationDrawnFor()) return null;
+    return captured.png;
   }
 
   private snapshot(): Snapshot {

@@ -76,6 +76,9 @@ export function withPlatformPackages(scenario: ScenarioSpec, versions: HelperVer
   return { ...scenario, packages: [...scenario.packages, ...extra] };
 }
 
+/** The one screen of a static dump's scenario. */
+export const STATIC_SCREEN_ID = 'static';
+
 /**
  * A dump as the only screen of a scenario, and the options with the display the dump stands for
  * (unless the caller chose the displays or the rotation).
@@ -93,9 +96,9 @@ export function staticScreenScenario<
   const activity = options.activity ?? '.StaticActivity';
   const scenario: ScenarioSpec = {
     name: 'static-screen',
-    home: 'static',
-    packages: [{ name: pkg, launcher: { activity, screen: 'static' } }],
-    screens: [{ id: 'static', package: pkg, activity, root: imported.root, static: true, onBack: [] }],
+    home: STATIC_SCREEN_ID,
+    packages: [{ name: pkg, launcher: { activity, screen: STATIC_SCREEN_ID } }],
+    screens: [{ id: STATIC_SCREEN_ID, package: pkg, activity, root: imported.root, static: true, onBack: [] }],
   };
   return { scenario, options };
 }

@@ -203,6 +203,11 @@ export class DeviceUi implements TouchHost {
     return rotatedSize(this.panel(), this.rotation);
   }
 
+  /** The rotation the scenario's screens were drawn for. */
+  rotationDrawnFor(): DisplayRotation {
+    return this.drawnFor;
+  }
+
   /** The display starts at this rotation, the scenario's screens drawn for it (a rotated static dump). */
   startAt(rotation: DisplayRotation): void {
     this.rotation = rotation;

@@ -2,7 +2,7 @@
  * The rendered UI: what uiautomator would see right now. Built from a screen's node specs
  * and the visit's state (texts, checks, focus, scroll offsets).
  */
-import type { Action, NodeSpec } from '../scenario/model.js';
+import type { Action, DrawnStyle, NodeSpec } from '../scenario/model.js';
 import type { NormalizedScreen } from '../scenario/normalize.js';
 import { intersect, rectOf, type Rect } from './geometry.js';
 import type { PasswordText } from './traits.js';
@@ -57,6 +57,7 @@ export interface DrawnItem {
   readonly text: string;
   readonly bounds: Rect;
   readonly onClick: readonly Action[];
+  readonly style: DrawnStyle;
 }
 
 /** The mutable state of one screen visit. */
@@ -229,7 +230,12 @@ export function renderVisit(visit: Visit, options: RenderOptions = { passwordTex
       drawingOrder: order++,
       onClick: spec.onClick ?? [],
       onLongClick: spec.onLongClick ?? [],
-      drawn: (spec.drawn ?? []).map((d) => ({ text: d.text, bounds: rectOf(d.bounds), onClick: d.onClick ?? [] })),
+      drawn: (spec.drawn ?? []).map((d) => ({
+        text: d.text,
+        bounds: rectOf(d.bounds),
+        onClick: d.onClick ?? [],
+        style: d.style ?? 'button',
+      })),
       children: [],
       parent: null,
     };

@@ -4,6 +4,7 @@
  * docs/internals/virtual-device.md describes the screens and the selectors each oracle row uses.
  */
 import { ARCADE_PACKAGE, ARCADE_SCREENS } from './arcadeScreens.js';
+import { NEWS_PACKAGE, NEWS_SCREENS } from './newsScreens.js';
 import { notificationShadeScreen } from './notificationShade.js';
 import { BACK, C, CONTENT_BOTTOM, appWindow, list, node, row, stackRows, toolbar } from './builders.js';
 import type { RowOptions } from './builders.js';
@@ -907,6 +908,7 @@ function packages(versions: HelperVersions): PackageSpec[] {
       ],
     },
     ARCADE_PACKAGE,
+    NEWS_PACKAGE,
   ];
 }
 
@@ -915,7 +917,7 @@ export function defaultScenario(versions: HelperVersions): ScenarioSpec {
     name: 'default',
     home: 'launcher',
     packages: packages(versions),
-    screens: [...SCREENS, ...ARCADE_SCREENS],
+    screens: [...SCREENS, ...ARCADE_SCREENS, ...NEWS_SCREENS],
     intents: {
       'android.settings.SETTINGS': 'settings_home',
       'android.settings.APPLICATION_SETTINGS': 'settings_apps',

@@ -73,7 +73,16 @@ const nodeSchema: z.ZodType<NodeSpec> = z.lazy(() =>
       children: z.array(nodeSchema).optional(),
       filterBy: z.string().optional(),
       drawn: z
-        .array(z.object({ text: z.string(), bounds: boundsSchema, onClick: z.array(actionSchema).optional() }).strict())
+        .array(
+          z
+            .object({
+              text: z.string(),
+              bounds: boundsSchema,
+              onClick: z.array(actionSchema).optional(),
+              style: z.enum(['button', 'text', 'link']).optional(),
+            })
+            .strict(),
+        )
         .optional(),
     })
     .strict(),

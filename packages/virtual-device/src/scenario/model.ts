@@ -101,12 +101,19 @@ export interface NodeSpec {
   readonly drawn?: readonly DrawnSpec[];
 }
 
-/** One item a view draws in pixels only: text on a filled box, at screen bounds. */
+/** One item a view draws in pixels only, at screen bounds. */
 export interface DrawnSpec {
   readonly text: string;
   readonly bounds: BoundsTuple;
   readonly onClick?: readonly Action[];
+  /**
+   * How it is painted: `button` (default) white text centred on a filled box; `text` a page's body
+   * text, dark, left-aligned, no box; `link` a page's link, blue and underlined.
+   */
+  readonly style?: DrawnStyle;
 }
+
+export type DrawnStyle = 'button' | 'text' | 'link';
 
 export interface ScreenSpec {
   readonly id: string;

@@ -9,7 +9,7 @@ export const uiWaitTool = defineTool({
   name: 'ui_wait',
   toolset: 'wait',
   title: 'Wait for the screen',
-  description: `Waits until the selector is visible or gone (timeout_s, default ${WAIT_DEFAULT_S}, max ${WAIT_MAX_S}): {until, waited_ms} + the ui_get_tree summary; OPERATION_TIMEOUT says what was still (not) there.`,
+  description: `Waits until the selector is visible or gone (timeout_s, default ${WAIT_DEFAULT_S}, max ${WAIT_MAX_S}): {until, waited_ms} + the ui_get_tree summary; a text the tree lacks is also read where ui_get_tree offers visual entries. OPERATION_TIMEOUT says what was still (not) there.`,
   annotations: OBSERVER,
   answer:
     '`{until, waited_ms}` and the `ui_get_tree` summary at that moment (its `read` id and refs; bounds only with `include_bounds`)',

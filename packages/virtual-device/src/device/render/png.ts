@@ -42,3 +42,11 @@ export function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): 
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** A PNG's width and height, from its IHDR chunk (always the first, right after the 8-byte signature). */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  const signature = '89504e470d0a1a0a';
+  if (png.length < 24 || png.subarray(0, 8).toString('hex') !== signature || png.toString('latin1', 12, 16) !== 'IHDR')
+    throw new Error('the screenshot is not a PNG file');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
