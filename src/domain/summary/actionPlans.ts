@@ -75,7 +75,7 @@ export function planAction(
   foreground: string,
 ): ActionPlan {
   const sources = selectorSources(node);
-  const choice = chooseSelector(tree, candidatesFor(node, sources));
+  const choice = chooseSelector(tree, candidatesFor(node, sources), foreground);
   const bounds = node.bounds!;
   const covered =
     keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {};
