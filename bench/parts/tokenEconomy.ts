@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { UiNode, UiTree } from '../../src/domain/tree/uiNode.js';
 import { cutCodePoints, isIconGlyphsOnly } from '../../src/domain/tree/nodeFacts.js';
 import { MAX_NAME_CODE_POINTS } from '../../src/domain/summary/selectorChoice.js';
+import { foldCase } from '../../src/domain/summary/actionPlans.js';
 import { nameOfEntry, selectorValueOf, type ActionEntry, type ScreenSummary } from '../../src/domain/tree/screen.js';
 import { contextFor, envelopeFor, hasRole, isVisibleNode, type DomainApi } from '../lib/domain.js';
 import { listFixtures } from '../lib/paths.js';
@@ -166,11 +167,12 @@ function classify(
     if (node.scrollable) return 'scrollable container';
     const label = labelOf(node);
     if (label !== '' && isIconGlyphsOnly(label)) return 'not actionable, icon-font glyph only (left out of texts)';
-    if (label !== '' && (textSet.has(label) || summary.truncated))
+    // Texts are written once, case aside ("Basic" and a tab's "BASIC" are one text).
+    if (label !== '' && (textSet.has(foldCase(label)) || summary.truncated))
       return 'not actionable, label shown (texts or an action)';
     // The summary writes names, not sentences: a long label is there cut, and whole in text mode.
     if (label !== '')
-      return textSet.has(cutCodePoints(label, MAX_NAME_CODE_POINTS))
+      return textSet.has(foldCase(cutCodePoints(label, MAX_NAME_CODE_POINTS)))
         ? 'not actionable, label cut to a name (read whole in text mode)'
         : 'unexplained';
     return underScrollable ? 'inside a scrollable only' : 'not actionable, no label';
@@ -196,11 +198,15 @@ function compare(
 ): PeerComparison {
   const offered = new Set(summary.actions.map((a) => key(boxOf(a))));
   // A label is shown when it is in texts or an action shows it (texts leave those out).
-  const textSet = new Set([
-    ...summary.texts,
-    ...summary.actions.map(nameOfEntry),
-    ...summary.actions.map(selectorValueOf),
-  ]);
+  // An action's detail counts too: texts leave out what an action shows as its second line.
+  const textSet = new Set(
+    [
+      ...summary.texts,
+      ...summary.actions.map(nameOfEntry),
+      ...summary.actions.map(selectorValueOf),
+      ...summary.actions.flatMap((a) => (a.detail === undefined ? [] : [a.detail])),
+    ].map(foldCase),
+  );
   const notOffered: Partial<Record<LossReason, number>> = {};
   const examples: { reason: LossReason; peerEntry: string }[] = [];
   let covered = 0;

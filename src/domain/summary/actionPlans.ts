@@ -75,7 +75,7 @@ export function planAction(
   foreground: string,
 ): ActionPlan {
   const sources = selectorSources(node);
-  const choice = chooseSelector(tree, candidatesFor(node, sources));
+  const choice = chooseSelector(tree, candidatesFor(node, sources), foreground);
   const bounds = node.bounds!;
   const covered =
     keyboardFrame && overlapsStrictly(bounds, keyboardFrame) ? { covered_by_keyboard: true as const } : {};
@@ -202,7 +202,39 @@ function neighbourLabel(node: UiNode): { label: string; from: LabelSource } | nu
  * already its name. Without it such a line would stand in `texts`, tied to no entry.
  */
 function detailOf(node: UiNode, names: readonly string[]): string {
+  if (contentSaidByName(node, names)) return '';
   return firstLabelWhere(node, (l) => !names.includes(l) && l.trim() !== '' && !isIconGlyphsOnly(l));
+}
+
+/**
+ * Whether the element's name, as the summary shows it (its first 40 code points), already says
+ * every label of its own content, case aside: the name was made of them. React Native and Flutter
+ * merge a control's texts into its content-desc ("0, Projects" over "0" and "Projects"), and a
+ * Material tab described "Advanced" draws its title in capitals ("ADVANCED", `textAllCaps`).
+ * Repeated as a second line or in `texts`, those labels would cost bytes and tell nothing. Only
+ * when all of them are said: a name that merely contains one (a "1" badge inside a tab named
+ * "Tab 1 of 3" beside its title "Chats") is no merge, and the badge keeps its line. Only what the
+ * shown name holds counts, so nothing cut off the name is left out.
+ */
+export function contentSaidByName(node: UiNode, names: readonly string[]): boolean {
+  const shown = names.filter((n) => n !== '').map((n) => foldCase([...n].slice(0, MAX_LABEL_CODE_POINTS).join('')));
+  const labels = contentLabels(node).filter((l) => l.trim() !== '' && !isIconGlyphsOnly(l));
+  return labels.length > 0 && labels.every((l) => shown.some((name) => name.includes(foldCase(l))));
+}
+
+/** Case aside, as a reader reads it (no locale: the same fold on every device). */
+export function foldCase(value: string): string {
+  return value.toLowerCase();
+}
+
+/** The visible labels of the element's own content, its tappable and scrollable parts left out. */
+export function contentLabels(node: UiNode): string[] {
+  const out: string[] = [];
+  firstLabelWhere(node, (l) => {
+    out.push(l);
+    return false;
+  });
+  return out;
 }
 
 /** The entry's `detail` key, cut as every summary string is; nothing when there is none. */

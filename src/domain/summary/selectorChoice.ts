@@ -27,6 +27,7 @@
  * every Settings row carries the same `android:id/title`, and taking it would make the whole
  */
 import type { Selector, SelectorKey, SelectorTerm } from '../selectors/selector.js';
+import { termToWire } from '../selectors/selector.js';
 import type { UiNode, UiTree } from '../tree/uiNode.js';
 import { hasAncestorMatching, matchTerm, termMatchesNode } from '../selectors/matcher.js';
 import { tapLandsIn } from '../gestures/tapPoint.js';
@@ -160,14 +161,25 @@ export interface Choice {
   readonly ambiguous?: true;
 }
 
-export function chooseSelector(tree: UiTree, all: readonly Candidate[]): Choice | null {
+export function chooseSelector(
+  tree: UiTree,
+  all: readonly Candidate[],
+  foreground: string | null = null,
+): Choice | null {
   const first = all[0];
   if (!first) return null;
   // A shared resource-id may be passed over for a later candidate, but the first label
   // (content-desc, text, hint) may not: a repeated label is told apart only by a `within`,
   // otherwise it stays ambiguous — never by a sibling's unique text, which names another node.
   const firstLabel = all.findIndex((c) => c.term.key !== 'resource_id');
-  const candidates = firstLabel === -1 ? all : all.slice(0, firstLabel + 1);
+  const considered = firstLabel === -1 ? all : all.slice(0, firstLabel + 1);
+  // A resource id the wire cannot shorten to `id` (another package's: System UI's bars, a
+  // launcher's widgets, a dialog of the permission controller, `android:id/…`) is tried after
+  // that first label: it costs its package on the wire and still needs the label to say what
+  // it is, while a label that names the element alone is name and selector at once.
+  const later = (c: Candidate): boolean =>
+    foreground !== null && c.term.key === 'resource_id' && !isShortId(c.term, foreground);
+  const candidates = [...considered.filter((c) => !later(c)), ...considered.filter(later)];
   for (const c of candidates) {
     if (resolvesToExactly(tree, c.term, c.node)) return { selector: { target: c.term }, source: c.node };
   }
@@ -176,4 +188,9 @@ export function chooseSelector(tree: UiTree, all: readonly Candidate[]): Choice 
     if (context) return { selector: { target: c.term, within: context }, source: c.node, disambiguated: true };
   }
   return { selector: { target: first.term }, source: first.node, ambiguous: true };
+}
+
+/** Whether the wire writes this term as the foreground app's bare `id` (selector.ts, termToWire). */
+function isShortId(term: SelectorTerm, foreground: string): boolean {
+  return 'id' in termToWire(term, foreground);
 }

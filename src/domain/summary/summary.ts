@@ -13,7 +13,10 @@ import { auditLayout, type AuditFinding } from './layoutAudit.js';
 import { cutCodePoints, isIconGlyphsOnly, isVisible, ownLabel, roleOf } from '../tree/nodeFacts.js';
 import {
   MAX_LABEL_CODE_POINTS,
+  contentLabels,
+  contentSaidByName,
   entryFlags,
+  foldCase,
   planAction,
   planUnnamed,
   scrollableEntry,
@@ -93,13 +96,9 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
     context.window.systemBars,
   );
   const shown = stringsShownBy(offered);
-  const allTexts = [
-    ...new Set(
-      [...texts]
-        .filter((t) => !shown.has(t) && !isIconGlyphsOnly(t))
-        .map((t) => cutCodePoints(t, MAX_NAME_CODE_POINTS)),
-    ),
-  ];
+  const allTexts = distinctCaseAside(
+    [...texts].filter((t) => !shown.has(t) && !isIconGlyphsOnly(t)).map((t) => cutCodePoints(t, MAX_NAME_CODE_POINTS)),
+  );
   const truncated = plans.length > MAX_ACTIONS || allTexts.length > MAX_TEXTS || findings.length > MAX_LAYOUT_FINDINGS;
   const layoutFindings = groupFindings(findings.slice(0, MAX_LAYOUT_FINDINGS), plans, foreground);
   const scrollables = visibleScrollables(tree)
@@ -125,15 +124,31 @@ export function summariseScreenDetailed(tree: UiTree, context: ScreenContext): D
 }
 
 /**
+ * Each text once, case aside, the first written kept: a tab's description "Basic" and its title in
+ * capitals "BASIC" (`textAllCaps`) are one word to a reader.
+ */
+function distinctCaseAside(texts: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return texts.filter((t) => {
+    const key = foldCase(t);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
  * The strings an offered action is named by: its selector's value, its label and its detail, cut or not.
  * `texts` leaves them out rather than repeat them; a cut label is read whole in text mode.
  */
 function stringsShownBy(offered: readonly ActionPlan[]): Set<string> {
   const shown = new Set<string>();
-  for (const { entry, fullLabel, fullDetail } of offered) {
+  for (const { entry, node, fullLabel, fullDetail } of offered) {
     shown.add(selectorValueOf(entry));
     shown.add(fullLabel);
     if (fullDetail !== '') shown.add(fullDetail);
+    // The labels of its own content, when its shown name was made of them (a merged content-desc).
+    if (contentSaidByName(node, [fullLabel, selectorValueOf(entry)])) for (const l of contentLabels(node)) shown.add(l);
   }
   return shown;
 }

@@ -51,6 +51,52 @@ describe('answers that need no second look (domain)', () => {
     expect(summary.texts).toEqual([]);
   });
 
+  it('a name made of its content (every label said, case aside) has no second line and its labels leave texts; a name that says only some keeps them', () => {
+    // React Native merges a touchable's texts into its content-desc ("0, Projects" over "0" and "Projects").
+    const merged = (top: number, desc: string, labels: string[]): NodeSpec => ({
+      desc,
+      clickable: true,
+      bounds: `[0,${top}][1080,${top + 200}]`,
+      children: labels.map((text, i) => ({ text, bounds: `[40,${top + 20 + 60 * i}][900,${top + 80 + 60 * i}]` })),
+    });
+    const long = 'Reminder 12 due on Apr 17, 2026, recurs daily at noon';
+    const summary = summariseScreen(
+      treeOf([
+        merged(300, '0, Projects', ['0', 'PROJECTS']),
+        // "1" is in the name only by chance: the name does not say "Chats", so the badge keeps its line.
+        merged(500, 'Tab 1 of 3', ['Chats', '1']),
+        // Its name is cut after 40 code points: "at noon" lies past the cut, so the entry does not show it.
+        merged(700, long, ['Reminder 12', 'at noon']),
+      ]),
+      CONTEXT,
+    );
+    expect(summary.actions.map((a) => [a.content_desc ?? a.text, a.label, a.detail])).toEqual([
+      ['0, Projects', undefined, undefined],
+      ['Tab 1 of 3', undefined, 'Chats'],
+      ['Reminder 12', `${[...long].slice(0, 40).join('')}…`, 'at noon'],
+    ]);
+    expect(summary.texts).toEqual(['1']);
+  });
+
+  it('case aside: a tab described "Advanced" showing "ADVANCED" has no second line, and texts keep one of "Basic" and "BASIC"', () => {
+    // A Material tab's title is drawn in capitals (textAllCaps) under its mixed-case description.
+    const tab = (left: number, desc: string, clickable: boolean): NodeSpec => ({
+      desc,
+      clickable,
+      bounds: `[${left},300][${left + 300},400]`,
+      children: [{ text: desc.toUpperCase(), bounds: `[${left + 20},320][${left + 280},380]` }],
+    });
+    const summary = summariseScreen(
+      treeOf([tab(0, 'Basic', false), tab(300, 'Advanced', true), row(500, 'Sound', 'SOUND OFF')]),
+      CONTEXT,
+    );
+    expect(summary.actions.map((a) => [a.content_desc ?? a.text, a.detail])).toEqual([
+      ['Advanced', undefined],
+      ['Sound', 'SOUND OFF'],
+    ]);
+    expect(summary.texts).toEqual(['Basic']);
+  });
+
   it("a toggle without text takes its row's title; a row clipped at its list's edge is not named after the page's title", () => {
     const summary = summariseScreen(
       treeOf([

@@ -218,6 +218,53 @@ describe('summariseScreen: selectors from descendants', () => {
     expect(s.actions[0]!.bounds).toEqual([0, 0, 1080, 200]);
   });
 
+  it("tries another package's resource id after the element's label: the label names it alone in fewer bytes; the id stays when the label is shared", () => {
+    // Google's permission controller runs as com.google.android.permissioncontroller; its ids keep
+    // the AOSP package, so the wire cannot shorten them to `id`.
+    const fg = 'com.google.android.permissioncontroller';
+    const button = (id: string, text: string, top: number): NodeSpec => ({
+      cls: 'android.widget.Button',
+      pkg: fg,
+      id: `com.android.permissioncontroller:id/${id}`,
+      text,
+      clickable: true,
+      bounds: `[0,${top}][1080,${top + 150}]`,
+    });
+    const s = summarise(
+      [
+        button('permission_allow_button', 'Allow', 300),
+        button('permission_deny_button', 'Don’t allow', 450),
+        button('permission_allow_one_time_button', 'Deny', 600),
+        button('permission_deny_and_dont_ask_again_button', 'Deny', 750),
+        {
+          cls: 'android.widget.ImageButton',
+          pkg: fg,
+          id: `${fg}:id/help`,
+          desc: 'Help',
+          clickable: true,
+          bounds: '[0,900][150,1050]',
+        },
+      ],
+      ctx({ foregroundPackage: fg }),
+    );
+    expect(s.foreground_package).toBe(fg);
+    expect(s.actions.map((a) => selectorOfEntry(a))).toEqual([
+      { text: 'Allow' },
+      { text: 'Don’t allow' },
+      // "Deny" names two buttons: the id, which names one alone, still wins over a within or a coin toss.
+      { resource_id: 'com.android.permissioncontroller:id/permission_allow_one_time_button' },
+      { resource_id: 'com.android.permissioncontroller:id/permission_deny_and_dont_ask_again_button' },
+      // The foreground app's own id is short on the wire (`id`) and keeps its place before the label.
+      { id: 'help' },
+    ]);
+    expect(s.actions.map((a) => a.label)).toEqual([undefined, undefined, 'Deny', 'Deny', 'Help']);
+    expectEveryOfferUnique([
+      button('permission_allow_button', 'Allow', 300),
+      button('x', 'Deny', 450),
+      button('y', 'Deny', 600),
+    ]);
+  });
+
   it('never borrows a selector from a descendant that takes the tap itself', () => {
     const card: NodeSpec = {
       cls: 'android.view.ViewGroup',
