@@ -13,7 +13,7 @@ import { parseToolsets, type ToolsetName } from './domain/toolsets.js';
 import type { RetentionBound } from './domain/evidence/retention.js';
 import { readModel, type ModelConfig } from './domain/modelEndpoint.js';
 import { CONFIG_DEFAULTS, ConfigError, type ConfigLogLevel } from './config/defaults.js';
-import { logLevel, nonEmpty, port, read, seconds, secondsOrOff, steps, type Warn } from './config/read.js';
+import { findSeconds, logLevel, nonEmpty, port, read, seconds, secondsOrOff, steps, type Warn } from './config/read.js';
 import { readRetention, readTrace, type TraceConfig } from './config/retention.js';
 import {
   readAppiumUrl,
@@ -43,6 +43,8 @@ export interface HarnessConfig {
   /** ANDROID_MCP_WARM_SESSION_TIMEOUT: how long the session of an action without session_id is kept for the next one (0: not kept). */
   readonly warmSessionTimeoutMs: number;
   readonly actionTimeoutMs: number;
+  /** ANDROID_MCP_FIND_TIMEOUT: how long a selector's find waits for its element before UI_ELEMENT_NOT_FOUND. */
+  readonly findTimeoutMs: number;
   readonly connectTimeoutMs: number;
   /** Absolute path. */
   readonly artifactsDir: string;
@@ -146,6 +148,7 @@ export function loadConfig(
     warn,
   );
   const action = read(env, 'ANDROID_MCP_ACTION_TIMEOUT', seconds, CONFIG_DEFAULTS.actionTimeoutSeconds, warn);
+  const find = read(env, 'ANDROID_MCP_FIND_TIMEOUT', findSeconds, CONFIG_DEFAULTS.findTimeoutSeconds, warn);
   const connect = read(env, 'ANDROID_MCP_CONNECT_TIMEOUT', seconds, CONFIG_DEFAULTS.connectTimeoutSeconds, warn);
   const agentMaxSteps = read(env, 'ANDROID_MCP_AGENT_MAX_STEPS', steps, CONFIG_DEFAULTS.agentMaxSteps, warn);
   const agentTimeout = read(env, 'ANDROID_MCP_AGENT_TIMEOUT', seconds, CONFIG_DEFAULTS.agentTimeoutSeconds, warn);
@@ -165,6 +168,7 @@ export function loadConfig(
     sessionIdleTimeoutMs: Math.round(sessionIdle * 1000),
     warmSessionTimeoutMs: Math.round(warm * 1000),
     actionTimeoutMs: Math.round(action * 1000),
+    findTimeoutMs: Math.round(find * 1000),
     connectTimeoutMs: Math.round(connect * 1000),
     artifactsDir,
     artifactsPathPrefix: evidencePathPrefix(artifactsDir, path.resolve(cwd), home),

@@ -23,6 +23,9 @@ export const CONFIG_DEFAULTS = Object.freeze({
   // (docs/reference/configuration.md, "Why a 30 s warm session").
   warmSessionTimeoutSeconds: 30,
   actionTimeoutSeconds: 90,
+  // A selector's element may come a moment after the screen changed (an animation, a list filling):
+  // each find waits this long before UI_ELEMENT_NOT_FOUND (docs/reference/contract.md, "Sessions, ceilings, no orphans").
+  findTimeoutSeconds: 10,
   connectTimeoutSeconds: 120,
   // A goal task: enough tool calls for a few screens of a task, bounded in time so a
   // model that loops cannot hold the device for long (docs/reference/configuration.md).

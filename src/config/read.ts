@@ -6,6 +6,11 @@ const MAX_SECONDS = 24 * 60 * 60;
 export const seconds = z.coerce.number().finite().positive().max(MAX_SECONDS);
 /** Like `seconds`, and 0 switches the feature off. */
 export const secondsOrOff = z.coerce.number().finite().min(0).max(MAX_SECONDS);
+/**
+ * A find's wait: 0 (one look) up to 60 s, well inside the default 90 s action ceiling it runs under;
+ * a longer wait would only turn a missing element into OPERATION_TIMEOUT.
+ */
+export const findSeconds = z.coerce.number().finite().min(0).max(60);
 export const positiveMegabytes = z.coerce.number().finite().positive().max(1_000_000);
 export const port = z.coerce.number().int().min(1).max(65535);
 export const steps = z.coerce.number().int().min(1).max(1000);

@@ -87,7 +87,7 @@ export function createServices(parts: ServiceParts): Services {
     capture: new CaptureService(router, capture),
     appLaunch: new AppLaunchService(router, capture, clock, reads),
     sessions: new UiSessionService(router),
-    actions: new UiActionService(router, capture, logger, clock, refs, reads, parts.visual),
+    actions: new UiActionService(router, capture, logger, clock, refs, reads, config.findTimeoutMs, parts.visual),
     settings: new SettingsService(router, capture, clock, reads),
     waits: new WaitService(router, clock, reads),
     appReset: new AppResetService(router, capture, clock, reads),

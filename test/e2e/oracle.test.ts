@@ -1252,7 +1252,7 @@ describeWithAdb(`oracle on the ${ON_EMULATOR ? 'real emulator' : 'virtual device
       note(flow);
       const sessionId = flow.envelope.data.session_id as string;
       note(await harness.call('ui_scroll', { direction: 'down', session_id: sessionId }));
-      // Failures: refused while the flow owns the device, unknown id, element not found (10 s wait).
+      // Failures: refused while the flow owns the device, unknown id, element not found (after the find wait, 2 s in the suites).
       note(await harness.call('ui_tap', { selector: { text: 'Apps' } }));
       note(await harness.call('ui_session_close', { session_id: sessionId }));
       note(await harness.call('ui_tap', { selector: { text: 'Apps' }, session_id: 'Z'.repeat(32) }));

@@ -106,6 +106,10 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
     '.ci/run runs format:check and lint before the suites, and the build compiles; format rewrites the checkout, never in a test',
   ],
   [/^npm run (soak|bench|verify:real)\b/, 'long runs, or a real emulator (verify:real); not part of CI'],
+  [
+    /^npm run test:sweep\b/,
+    'the full fixtures sweep: its own nightly workflow (.github/workflows/sweep.yml) runs it; CI runs the stratified sweep through npm test',
+  ],
   [/^npm run conformance\b/, 'conformance.test.ts replays the same corpus in CI (it needs ../shared/uia2-exchanges)'],
   [
     /^(MUTATE_TESTS='[^']*' )?npm run mutate\b/,
@@ -172,6 +176,21 @@ interface BlockRun {
 }
 
 const MARK = '@@amh-doc-command@@';
+/** On stderr, before each command: its index and the clock in ms (where a block's time goes). */
+const CLOCK = '@@amh-doc-clock@@';
+
+/** The commands that took a second or more, slowest first, from the CLOCK lines (the last one runs to `endMs`). */
+function slowCommands(stderr: string, inBlock: readonly DocCommand[], endMs: number): string[] {
+  const starts = [...stderr.matchAll(new RegExp(`${CLOCK}(\\d+) (\\d+)\\n`, 'g'))].map((m) => ({
+    index: Number(m[1]),
+    at: Number(m[2]),
+  }));
+  return starts
+    .map((start, i) => ({ where: inBlock[start.index]?.where ?? '?', ms: (starts[i + 1]?.at ?? endMs) - start.at }))
+    .filter((c) => c.ms >= 1_000)
+    .sort((a, b) => b.ms - a.ms)
+    .map((c) => `${c.where} ${(c.ms / 1000).toFixed(1)} s`);
+}
 
 describeWithAdb('every command in the docs is run here or says why not', () => {
   const commands = docCommands();
@@ -195,7 +214,7 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
     const inBlock = commands.filter((c) => c.block === block && classify(c, commands) === 'run');
     const script: string[] = [];
     for (const [index, command] of inBlock.entries()) {
-      script.push(`echo '${MARK}${index}'`);
+      script.push(`echo '${MARK}${index}'`, `echo "${CLOCK}${index} $(date +%s%3N)" >&2`);
       let text = rewrite(command.text);
       // "ID=3f1c…   # the task_id above (or: … | jq -r .data.task_id)": the command before it, piped as its comment says.
       if (/^ID=3f1c…/.test(command.text)) {
@@ -218,10 +237,12 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
             command,
             stdout: parts[parts.indexOf(String(index)) + 1] ?? '',
           }));
+          const slow = slowCommands(String(stderr), inBlock, Date.now());
+          if (slow.length > 0) process.stderr.write(`[docs] ${block}, the slow commands: ${slow.join(', ')}\n`);
           resolve({
             block,
             outputs,
-            stderr: String(stderr),
+            stderr: String(stderr).replace(new RegExp(`${CLOCK}\\d+ \\d+\\n`, 'g'), ''),
             code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
           });
         },
@@ -244,11 +265,15 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
     symlinkSync(path.join(REPO_ROOT, 'package.json'), path.join(work, 'package.json'));
     // A checkout has artifacts/ (its .gitkeep); the flow command writes its report there.
     mkdirSync(path.join(work, 'artifacts'));
+    const stackStarted = Date.now();
     http = await startHttpStack({
       tag: 'docs',
       env: { HOME: home, ANDROID_MCP_ACTION_TIMEOUT: '20', ANDROID_MCP_CONNECT_TIMEOUT: '60' },
     });
     ({ stack, port } = http);
+    process.stderr.write(
+      `[docs] the stack (device, adb, Appium, serve --http): ${((Date.now() - stackStarted) / 1000).toFixed(1)} s\n`,
+    );
     const shellEnv = { ...http.env, PATH: process.env.PATH ?? '' };
     // The README last: its task example leaves a flow task running on the device, which would make
     // the usage guide's calls meet EMULATOR_BUSY.
@@ -258,7 +283,10 @@ describeWithAdb('every command in the docs is run here or says why not', () => {
     for (const block of files) {
       // Each file's examples start where its text starts them: the Settings app's home screen.
       stack.device.setScreen('settings_home' as never);
+      const started = Date.now();
       runs.set(block, await runBlock(block, shellEnv));
+      // Where this file's minute goes, per block (the suite's order table, test/run/heavyFirst.ts).
+      process.stderr.write(`[docs] ${block}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     }
   }, 600_000);
 

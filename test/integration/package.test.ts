@@ -1,7 +1,9 @@
 /**
  * The package as a user gets it. `npm pack` runs on a copy of the sources alone (no dist/, no
  * artifacts, like a fresh clone; node_modules linked so the `prepack` build finds TypeScript),
- * the tarball is installed into an empty folder (`npm install` of the file, dependencies from
+ * or, under `npm test`, that copy plus the dist/ `npm test` has just built from this checkout,
+ * packed with --ignore-scripts (builtByThisNpmTest; the nightly workflow runs this file alone, with
+ * its prepack). The tarball is installed into an empty folder (`npm install` of the file, dependencies from
  * the npm cache or the registry, their install scripts off: none is needed), and the
  * installed bin is run as its own executable: `doctor`, and one MCP exchange over stdio.
  *
@@ -36,6 +38,31 @@ import { awaitExitOrKill, trackChild } from '../support/processes.js';
 const NOT_IN_A_CLONE = new Set(['node_modules', 'dist', 'artifacts', 'coverage', '.git']);
 const PACKAGE_NAME = 'android-mcp-harness';
 const NPM_TIMEOUT_MS = 240_000;
+/** What `prepack` runs: dist/ removed, then the build (package.json). */
+const PREPACK = `node -e "require('node:fs').rmSync('dist', { recursive: true, force: true })" && npm run build`;
+
+/**
+ * True under `npm test`, whose script builds this checkout (`npm run build && vitest run`) before
+ * any file runs: dist/ is then the output of the very build `prepack` runs, from these sources, in
+ * a dist/ that held nothing else on a fresh clone (CI). The copy then takes that dist/ and packs
+ * with --ignore-scripts instead of building a second time. Run alone
+ * (`npx vitest run` of this file), the copy has no dist/ and `prepack` builds it, as before.
+ */
+function builtByThisNpmTest(): boolean {
+  const dist = path.join(REPO_ROOT, 'dist');
+  if (
+    process.env.npm_lifecycle_event !== 'test' ||
+    !/^npm run build && /.test(process.env.npm_lifecycle_script ?? '') ||
+    process.env.npm_package_json !== path.join(REPO_ROOT, 'package.json') ||
+    !existsSync(path.join(dist, 'index.js'))
+  )
+    return false;
+  // A checkout's dist/ may keep the output of a source since removed (the build never empties it,
+  // prepack does): such a file would be packed, so that dist/ is not the one prepack makes.
+  return readdirSync(dist, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.js'))
+    .every((f) => existsSync(path.join(REPO_ROOT, 'src', f.replace(/\.js$/, '.ts'))));
+}
 
 interface PackedFile {
   readonly path: string;
@@ -125,14 +152,26 @@ describe.skipIf(NPM === null)(`the packed tarball (npm ${NPM ?? 'absent'})`, () 
         filter: (from) => !(path.dirname(from) === REPO_ROOT && NOT_IN_A_CLONE.has(path.basename(from))),
       });
       symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(sources, 'node_modules'), 'dir');
+      // The skipped build is the one prepack runs: a prepack that did more would need its own run here.
+      const scripts = (
+        JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+          scripts: Record<string, string>;
+        }
+      ).scripts;
+      expect(scripts.prepack).toBe(PREPACK);
+      const prebuilt = builtByThisNpmTest();
+      if (prebuilt) cpSync(path.join(REPO_ROOT, 'dist'), path.join(sources, 'dist'), { recursive: true });
 
       let started = Date.now();
-      const pack = await runNpm(['pack', '--json', '--pack-destination', scratch], sources);
+      const pack = await runNpm(
+        ['pack', '--json', '--pack-destination', scratch, ...(prebuilt ? ['--ignore-scripts'] : [])],
+        sources,
+      );
       const results = JSON.parse(pack.stdout) as PackResult[];
       if (!results[0]) throw new Error(`npm pack printed no result:\n${pack.stdout}`);
       packed = results[0];
       process.stderr.write(
-        `[package] npm pack (prepack build included): ${seconds(started)}, ${packed.entryCount} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked\n`,
+        `[package] npm pack (${prebuilt ? "npm test's build of this checkout, no prepack" : 'prepack build included'}): ${seconds(started)}, ${packed.entryCount} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked\n`,
       );
 
       // An empty folder with a package.json of its own, so npm installs here and not in a parent folder.

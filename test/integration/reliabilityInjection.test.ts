@@ -571,8 +571,8 @@ describeWithAdb('injection: hostile values into every parameter of every tool', 
           `type ${describeHostile(hostile)}: characters_sent ${String(answer.envelope.data.characters_sent)}`,
         );
     }
-    // Selector values: searched as literals; nothing matches, nothing is tapped (each find waits its 10 s).
-    // CI: 2 (each waits its 10 s); soak: 40.
+    // Selector values: searched as literals; nothing matches, nothing is tapped (each find waits its
+    // ANDROID_MCP_FIND_TIMEOUT, 2 s in the suites, vitest.config.ts). CI: 2; soak: 40.
     const selectorValues = inert
       .filter((item) => item.slot.name === 'ui_tap.selector.text' && /['"\]|/;$`]/.test(String(valueOf(item.hostile))))
       .filter((_, i, all) => i % Math.max(1, Math.floor(all.length / (FULL ? 40 : 2))) === 0)

@@ -18,6 +18,15 @@ import { startAdbServer, type PrivateAdbServer } from './adbServer.js';
 import { startAppium, type RunningAppium } from './appium.js';
 import { attachDeviceToAdb, type AttachedDevice } from './deviceOnAdb.js';
 
+/**
+ * The find wait the test run sets (vitest.config.ts says why it is lower than the 10 s default), for
+ * a stack that gives its harness a clean environment; empty outside the test run: the default.
+ */
+export function testFindWait(): Record<string, string> {
+  const wait = process.env.ANDROID_MCP_FIND_TIMEOUT;
+  return wait ? { ANDROID_MCP_FIND_TIMEOUT: wait } : {};
+}
+
 export interface DeviceStack {
   /** A temporary folder for the harness's artifacts and locks (or the folder given), removed at stop() when temporary. */
   readonly scratch: string;

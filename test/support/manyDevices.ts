@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceLogEntry } from '../../packages/virtual-device/src/contracts.js';
+import { testFindWait } from './deviceStack.js';
 
 export interface ManyDevicesEnvOptions {
   readonly adbPort: number;
@@ -41,6 +42,7 @@ export function manyDevicesHarnessEnv(options: ManyDevicesEnvOptions): Record<st
     ANDROID_MCP_ARTIFACTS_DIR: join(options.scratch, 'artifacts'),
     ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
     ANDROID_MCP_LOG_LEVEL: 'info',
+    ...testFindWait(),
     ...options.extra,
   };
 }

@@ -18,7 +18,7 @@ import { ON_EMULATOR, startStack, type E2eStack } from '../e2e/support/stack.js'
 import { describeWithAdb, type AdbResult, type AdbRunOptions, type PrivateAdbServer } from './adbServer.js';
 import type { RunningAppium } from './appium.js';
 import type { AttachedDevice } from './deviceOnAdb.js';
-import { startDeviceStack } from './deviceStack.js';
+import { startDeviceStack, testFindWait } from './deviceStack.js';
 
 /** The lease, in seconds, of the session a harness keeps after an action without session_id (30 s by default). */
 export const QUIRK_WARM_LEASE_S = 1;
@@ -75,6 +75,7 @@ export async function startQuirkStack(options: QuirkStackOptions): Promise<Quirk
       ANDROID_MCP_LOG_LEVEL: 'info',
       // Short, so a raw session or a raw dump can wait out the session a harness kept after an action.
       ANDROID_MCP_WARM_SESSION_TIMEOUT: String(QUIRK_WARM_LEASE_S),
+      ...testFindWait(),
       ...extra,
     });
     const harness = await startHarness(harnessEnv(options.harness));

@@ -12,7 +12,7 @@ import { VirtualDevice, type VirtualDeviceOptions } from '../../packages/virtual
 import { locateAdb, type PrivateAdbServer } from './adbServer.js';
 import type { RunningAppium } from './appium.js';
 import type { AttachedDevice } from './deviceOnAdb.js';
-import { startDeviceStack } from './deviceStack.js';
+import { startDeviceStack, testFindWait } from './deviceStack.js';
 
 export interface AdbTraceRecord {
   readonly startMs: number;
@@ -124,6 +124,7 @@ export async function startReliabilityStack(options: StackOptions = {}): Promise
       // One session per action (the warm session off): each fault meets the session start and
       // the close it was written for. The warm session is covered by the oracle and the unit tests.
       ANDROID_MCP_WARM_SESSION_TIMEOUT: '0',
+      ...testFindWait(),
       ...extra,
     }),
     trace: () => (existsSync(traceFile) ? parseTrace(readFileSync(traceFile, 'utf8')) : []),

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       sessionIdleTimeoutMs: 300_000,
       warmSessionTimeoutMs: 30_000,
       actionTimeoutMs: 90_000,
+      findTimeoutMs: 10_000,
       connectTimeoutMs: 120_000,
       artifactsDir: path.resolve('/work/project', 'artifacts'),
       artifactsPathPrefix: 'artifacts/',
@@ -64,6 +65,7 @@ describe('loadConfig', () => {
       APPIUM_URL: 'http://localhost:4999/',
       ANDROID_MCP_SESSION_IDLE_TIMEOUT: '5',
       ANDROID_MCP_ACTION_TIMEOUT: '2.5',
+      ANDROID_MCP_FIND_TIMEOUT: '1.5',
       ANDROID_MCP_CONNECT_TIMEOUT: '30',
       ANDROID_MCP_ARTIFACTS_DIR: 'out/evidence',
       ANDROID_MCP_LOG_LEVEL: 'debug',
@@ -82,6 +84,7 @@ describe('loadConfig', () => {
       appiumUrlExplicit: true,
       sessionIdleTimeoutMs: 5_000,
       actionTimeoutMs: 2_500,
+      findTimeoutMs: 1_500,
       connectTimeoutMs: 30_000,
       artifactsDir: path.resolve('/work/project', 'out/evidence'),
       artifactsPathPrefix: 'out/evidence/',
@@ -162,6 +165,9 @@ describe('evidencePathPrefix', () => {
     ['ANDROID_MCP_ACTION_TIMEOUT', '0', 'actionTimeoutMs', 90_000],
     ['ANDROID_MCP_ACTION_TIMEOUT', 'Infinity', 'actionTimeoutMs', 90_000],
     ['ANDROID_MCP_CONNECT_TIMEOUT', '1e9', 'connectTimeoutMs', 120_000],
+    ['ANDROID_MCP_FIND_TIMEOUT', '-1', 'findTimeoutMs', 10_000],
+    ['ANDROID_MCP_FIND_TIMEOUT', '61', 'findTimeoutMs', 10_000],
+    ['ANDROID_MCP_FIND_TIMEOUT', 'soon', 'findTimeoutMs', 10_000],
     ['ANDROID_MCP_LOG_LEVEL', 'loud', 'logLevel', 'info'],
     ['ANDROID_ADB_SERVER_PORT', '99999', 'adbServerPort', null],
     ['ANDROID_ADB_SERVER_PORT', '50.5', 'adbServerPort', null],
@@ -171,6 +177,12 @@ describe('evidencePathPrefix', () => {
     expect(config[key]).toBe(expected);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(name);
+  });
+
+  it('ANDROID_MCP_FIND_TIMEOUT=0 is one look, without a warning', () => {
+    const { config, warnings } = load({ ANDROID_MCP_FIND_TIMEOUT: '0' });
+    expect(config.findTimeoutMs).toBe(0);
+    expect(warnings).toEqual([]);
   });
 
   it('treats blank values as unset, silently', () => {

@@ -84,14 +84,13 @@ export interface ElementPlace {
   readonly packageName?: string;
 }
 
-/** docs/reference/contract.md, "Sessions, ceilings, no orphans": each find waits up to 10 s. */
-export const FIND_TIMEOUT_MS = 10_000;
-
 /** Finding what an action acts on: a ref checked against the screen, or a selector found by the driver. */
 export class ActionTargets {
   constructor(
     private readonly refs: RefRegistry,
     private readonly logger: Logger,
+    /** ANDROID_MCP_FIND_TIMEOUT (10 s by default): how long a selector's find waits for its element. */
+    private readonly findTimeoutMs: number,
   ) {}
 
   /** Where the element is: for a ref, from the screen just read; else its bounds and package from the driver. */
@@ -166,7 +165,7 @@ export class ActionTargets {
           `Scroll it into view (ui_scroll), call ui_get_tree again and use the new entry's ref. Nothing was tapped or typed.`,
       );
     }
-    // The node is on the screen the driver just read: one look is enough, no 10 s wait.
+    // The node is on the screen the driver just read: one look is enough, no find wait.
     const element = await session.findElement(refLocator(reading.tree, node), 0);
     if (!element) throw stale(ref, known.origin, 'its element moved while the harness was about to act');
     const plan = reading.plans.find((p) => p.node === node);
@@ -215,7 +214,7 @@ export class ActionTargets {
   }
 
   /**
-   * The one element the selector names, waiting up to 10 s for it; not found, with what the screen
+   * The one element the selector names, waiting up to the find timeout (10 s by default) for it; not found, with what the screen
    * offers instead; several, refused as UI_ELEMENT_AMBIGUOUS (onlyOne).
    */
   async find(
@@ -225,7 +224,7 @@ export class ActionTargets {
     window: WindowState,
   ): Promise<ElementRef> {
     const resolved = await this.resolve(session, selector, window);
-    const elements = await session.findElements(buildLocator(resolved), FIND_TIMEOUT_MS);
+    const elements = await session.findElements(buildLocator(resolved), this.findTimeoutMs);
     if (elements.length > 0) return this.onlyOne(device, session, selector, resolved, elements, window);
     throw new HarnessError('UI_ELEMENT_NOT_FOUND', notFoundMessage(selector, await this.offers(device, session)));
   }

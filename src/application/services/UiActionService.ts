@@ -140,10 +140,12 @@ export class UiActionService {
     private readonly clock: Clock,
     refs: RefRegistry,
     private readonly reads: ScreenReads,
+    /** ANDROID_MCP_FIND_TIMEOUT: how long a selector's find waits for its element (ActionTargets). */
+    findTimeoutMs: number,
     /** Absent: a visual ref cannot be checked against the pixels, so it is refused as stale. */
     private readonly visual?: VisualReader,
   ) {
-    this.targets = new ActionTargets(refs, logger);
+    this.targets = new ActionTargets(refs, logger, findTimeoutMs);
   }
 
   tap(

@@ -14,7 +14,7 @@ import { waitForDeviceState } from '../../support/adbDevices.js';
 import { locateAdb, runAdb, type AdbResult, type PrivateAdbServer } from '../../support/adbServer.js';
 import { androidHomeForAppium, startAppium, type RunningAppium } from '../../support/appium.js';
 import type { AttachedDevice } from '../../support/deviceOnAdb.js';
-import { startDeviceStack } from '../../support/deviceStack.js';
+import { startDeviceStack, testFindWait } from '../../support/deviceStack.js';
 
 export type E2eTargetKind = 'virtual' | 'emulator';
 
@@ -116,6 +116,8 @@ async function startVirtualStack(options: StartStackOptions): Promise<E2eStack> 
           ANDROID_ADB_SERVER_PORT: String(adbServer.port),
           ANDROID_MCP_ARTIFACTS_DIR: evidenceDir,
           ANDROID_MCP_LOG_LEVEL: 'info',
+          // The double under `fast` timing only; an emulator's screens take their time: the default there.
+          ...testFindWait(),
         },
         extra,
       ),

@@ -22,6 +22,8 @@ export class FakeSession implements AutomationSession {
   closed = false;
   readonly typed: string[] = [];
   readonly swipes: SwipePath[] = [];
+  /** Each findElements call's wait, in order (0: one look). */
+  readonly findWaits: number[] = [];
 
   constructor(
     readonly id: string,
@@ -45,7 +47,8 @@ export class FakeSession implements AutomationSession {
       return label === undefined ? null : { id: `el:${label}` };
     });
   }
-  findElements(locator: Locator, _timeoutMs: number): Promise<readonly ElementRef[]> {
+  findElements(locator: Locator, timeoutMs: number): Promise<readonly ElementRef[]> {
+    this.findWaits.push(timeoutMs);
     return this.answer('findElements', () => {
       this.owner.locators.push(locator);
       return this.owner.findAll(locator).map((label) => ({ id: `el:${label}` }));

@@ -26,6 +26,7 @@ export function testConfig(overrides: Partial<HarnessConfig> = {}): HarnessConfi
     // Off unless a test asks for it: these tests check one session per action (the warm session has its own tests).
     warmSessionTimeoutMs: 0,
     actionTimeoutMs: 90_000,
+    findTimeoutMs: 10_000,
     connectTimeoutMs: 120_000,
     artifactsDir: '/nonexistent/artifacts',
     artifactsPathPrefix: 'artifacts/',

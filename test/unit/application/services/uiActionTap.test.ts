@@ -1,4 +1,5 @@
 import { HarnessError } from '../../../../src/domain/errors.js';
+import { loadConfig } from '../../../../src/config.js';
 import { describe, expect, it } from 'vitest';
 import { buildLocator } from '../../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../../src/domain/validation.js';
@@ -217,5 +218,19 @@ describe('actions: ui_tap', () => {
     const envelope = await h.envelope('device_back', { observe: false });
     expect(envelope.error).toEqual({ code: 'APPIUM_UNAVAILABLE', message: 'Start Appium.' });
     expect(envelope.evidence).toBeNull();
+  });
+
+  it('a selector find waits ANDROID_MCP_FIND_TIMEOUT for its element: 10 s unset, the configured wait when set (the integration stacks set it lower)', async () => {
+    const unset = buildHarness({ findTimeoutMs: loadConfig({}, () => undefined).findTimeoutMs });
+    const missing = await unset.envelope('ui_tap', { selector: { text: 'Gone' } });
+    expect(missing.error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    expect(unset.automation.sessions[0]?.findWaits).toEqual([10_000]);
+    const set = buildHarness({
+      findTimeoutMs: loadConfig({ ANDROID_MCP_FIND_TIMEOUT: '2' }, () => undefined).findTimeoutMs,
+    });
+    offer(set, { text: 'Calendar' }, 'Calendar');
+    expect((await set.envelope('ui_tap', { selector: { text: 'Calendar' } })).ok).toBe(true);
+    expect((await set.envelope('ui_tap', { selector: { text: 'Gone' } })).error?.code).toBe('UI_ELEMENT_NOT_FOUND');
+    expect(set.automation.sessions.map((s) => s.findWaits)).toEqual([[2_000], [2_000]]);
   });
 });
