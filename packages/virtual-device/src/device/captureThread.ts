@@ -13,6 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import type { CaptureReply, CaptureRequest } from './captureWorker.js';
 import type { ScreenshotState } from './screenshot.js';
+import { rememberRawFrame } from './rawFrames.js';
 
 /** How long a thread with nothing to draw is kept for the next capture. */
 export const CAPTURE_THREAD_IDLE_MS = 30_000;
@@ -99,7 +100,11 @@ class CapturePool {
     }, CAPTURE_THREAD_IDLE_MS);
     slot.idle.unref();
     if ('error' in reply) job.reject(new Error(reply.error));
-    else job.resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength));
+    else {
+      const png = Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength);
+      if (reply.rgba) rememberRawFrame(png, reply.rgba, reply.width, reply.height);
+      job.resolve(png);
+    }
   }
 
   /** Forgets a thread (ended, failed or being ended); a capture it was drawing fails with `error`. */

@@ -5,7 +5,7 @@
  * device's own thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { renderScreenshot, type ScreenshotState } from './screenshot.js';
+import { renderScreenshotFrame, type ScreenshotState } from './screenshot.js';
 
 export interface CaptureRequest {
   readonly id: number;
@@ -13,7 +13,15 @@ export interface CaptureRequest {
 }
 
 export type CaptureReply =
-  { readonly id: number; readonly png: Uint8Array } | { readonly id: number; readonly error: string };
+  | {
+      readonly id: number;
+      readonly png: Uint8Array;
+      /** The pixels the PNG was encoded from, for a raw `screencap` (null: decode the PNG). */
+      readonly rgba: Uint8Array | null;
+      readonly width: number;
+      readonly height: number;
+    }
+  | { readonly id: number; readonly error: string };
 
 const port = parentPort;
 if (port) {
@@ -21,7 +29,8 @@ if (port) {
     let reply: CaptureReply;
     try {
       // Copied, not transferred: the renderer keeps some PNGs (a blank display's) for the next capture.
-      reply = { id: request.id, png: renderScreenshot(request.state) };
+      const frame = renderScreenshotFrame(request.state);
+      reply = { id: request.id, png: frame.png, rgba: frame.rgba, width: frame.width, height: frame.height };
     } catch (error) {
       reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
     }

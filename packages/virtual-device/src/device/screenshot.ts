@@ -75,9 +75,22 @@ function paintBackground(ctx: Context, width: number, height: number, onWallpape
 }
 
 export function renderScreenshot(state: ScreenshotState): Buffer {
+  return renderScreenshotFrame(state).png;
+}
+
+/** A capture as PNG, with the pixels it was encoded from (null for a blank panel's cached PNG). */
+export interface RenderedFrame {
+  readonly png: Buffer;
+  readonly rgba: Uint8Array | null;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** renderScreenshot, keeping the pixels: `screencap` without `-p` sends them as they are. */
+export function renderScreenshotFrame(state: ScreenshotState): RenderedFrame {
   const width = state.width ?? SCREEN_WIDTH;
   const height = state.height ?? SCREEN_HEIGHT;
-  if (state.blank) return blankPng(width, height);
+  if (state.blank) return { png: blankPng(width, height), rgba: null, width, height };
   const { canvas, ctx } = canvasFor(width, height);
   const onWallpaper = /launcher/i.test(state.root.package);
   paintBackground(ctx, width, height, onWallpaper);
@@ -104,7 +117,8 @@ export function renderScreenshot(state: ScreenshotState): Buffer {
       state.imeFrame !== null,
     );
   }
-  return encodeRgbaPng(canvas.data(), width, height);
+  const rgba = canvas.data();
+  return { png: encodeRgbaPng(rgba, width, height), rgba, width, height };
 }
 
 /** What a capture shows, read afresh for each capture. */

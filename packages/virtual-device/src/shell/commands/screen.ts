@@ -1,4 +1,5 @@
 /** `input`, `uiautomator`, `screencap`, `logcat`, `ps`, `pidof`, `kill`. */
+import { rawFrameOf } from '../../device/rawFrames.js';
 import { PNG } from 'pngjs';
 import type { CommandIo } from '../interpreter.js';
 import type { ProcessRow } from '../../device/system.js';
@@ -138,29 +139,6 @@ function blackPng(width: number, height: number): Buffer {
   return png;
 }
 
-/** Raw frames by the capture they were decoded from: the capture keeps one PNG per screen state. */
-const rawFrames = new WeakMap<Buffer, Buffer>();
-
-/**
- * What `screencap` without `-p` writes (AOSP frameworks/base/cmds/screencap/screencap.cpp): width,
- * height, pixel format (1 = RGBA_8888) and colour space (1 = sRGB, Android 9+) as little-endian
- * uint32, then the rows. Decoded once per capture: the decode is the double's work, not the device's.
- */
-function rawOf(pngBytes: Buffer): Buffer {
-  let raw = rawFrames.get(pngBytes);
-  if (!raw) {
-    const decoded = PNG.sync.read(pngBytes);
-    const header = Buffer.alloc(16);
-    header.writeUInt32LE(decoded.width, 0);
-    header.writeUInt32LE(decoded.height, 4);
-    header.writeUInt32LE(1, 8);
-    header.writeUInt32LE(1, 12);
-    raw = Buffer.concat([header, decoded.data]);
-    rawFrames.set(pngBytes, raw);
-  }
-  return raw;
-}
-
 /**
  * The screen is read when the command runs and drawn off the device's thread (as `screencap` is its
  * own process on Android and SurfaceFlinger composes the buffer): `dumpsys`, the UiAutomator2 server
@@ -199,7 +177,7 @@ async function screencap(io: CommandIo, device: ShellDevice): Promise<number> {
     display === undefined || display === device.traits.activeDisplay()
       ? await device.capturePng()
       : blackPng(display.width, display.height);
-  const bytes = png ? pngBytes : rawOf(pngBytes);
+  const bytes = png ? pngBytes : rawFrameOf(pngBytes);
   if (file !== undefined) {
     const problem = device.system.writeFile(file, bytes);
     if (problem) {
