@@ -133,6 +133,13 @@ describe('the wire form', () => {
     });
   });
 
+  it('expands an id that is only the within', () => {
+    expect(expandIds({ target: { key: 'text', value: 'OK' }, within: { key: 'id', value: 'dialog' } }, PKG)).toEqual({
+      target: { key: 'text', value: 'OK' },
+      within: { key: 'resource_id', value: `${PKG}:id/dialog` },
+    });
+  });
+
   it('writes no key for a flag or an instance the selector does not have', () => {
     expect(Object.keys(selectorToWire({ target: { key: 'text', value: 'OK' } }))).toEqual(['text']);
     expect(
