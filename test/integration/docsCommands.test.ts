@@ -112,7 +112,7 @@ const NOT_HERE: readonly (readonly [RegExp, string])[] = [
   ],
   [/^npm run conformance\b/, 'conformance.test.ts replays the same corpus in CI (it needs ../shared/uia2-exchanges)'],
   [
-    /^(MUTATE_TESTS='[^']*' )?npm run mutate\b/,
+    /^(MUTATE_(TESTS|TSCONFIG)='[^']*' )*npm run mutate\b/,
     'hours of mutation testing on two cores: its own scheduled workflow (.github/workflows/mutation.yml) runs it',
   ],
   [
