@@ -2,7 +2,8 @@
  * `npm run bench`: every figure of bench/README.md in one run, written to bench/results/latest.{json,md}.
  * Benchmarks report; they never fail on timing. Exit code 0 unless the bench itself crashed.
  *
- * Flags: --parts=1,2,3,4,5,6,7,8 (default all) · --rounds=N (part 8, default 6) · --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
+ * Flags: --parts=1,2,3,4,5,6,7,8 (default all) · --rounds=N (part 8, default 6)
+ *        --spawns=N (part 3, default 7) · --calls=N (part 4, default 30)
  *        --no-build (use dist/ as it is) · --quick (fewer repetitions, for a smoke run)
  *        --write-docs (docs/internals/performance.md's bench block and chart become this run's)
  *        --baseline=<folder> (part 7: another checkout, built, whose act-then-read loop runs beside this build's)

@@ -516,6 +516,13 @@ describe('screencap', () => {
     }
   });
 
+  it('the device PNG path cuts text printed before the signature', () => {
+    const png = Buffer.concat([PNG_SIG, Buffer.from('IHDR')]);
+    expect(extractPng(png)).toBe(png);
+    expect(extractPng(Buffer.concat([Buffer.from(MULTI), png]))?.equals(png)).toBe(true);
+    expect(extractPng(Buffer.from('no image\n'))).toBeNull();
+  });
+
   it('refuses output that is neither a frame nor a PNG with EVIDENCE_WRITE_FAILED', async () => {
     const notFound = { stdout: Buffer.from('screencap: not found\n'), exitCode: 127 };
     const runner = new FakeRunner()
