@@ -50,7 +50,7 @@ const SETTINGS = 'com.android.settings';
  * 15, the device's identity for its lock, read once per device). Both change nothing.
  */
 const READ_ONLY_SHELL =
-  /^(?:shell_v2|shell|exec): (?:getprop(?: '?(?:sys\.boot_completed|ro\.build\.version\.release|ro\.product\.model)'?)?|pm '?list'? '?packages'?|wm '?density'?|dumpsys '?(?:window|power)'?|uiautomator '?dump'? '?\/dev\/tty'?|screencap '?-p'?)$/;
+  /^(?:shell_v2|shell|exec): (?:getprop(?: '?(?:sys\.boot_completed|ro\.build\.version\.release|ro\.product\.model)'?)?|pm '?list'? '?packages'?|wm '?density'?|dumpsys '?(?:window|power)'?|uiautomator '?dump'? '?\/dev\/tty'?|screencap(?: '?-p'?)?)$/;
 
 /** Every acting tool answers the screen it left (docs/reference/contract.md §2, "The screen after an action"): a read, whole or a diff. */
 const AFTER: unknown = expect.objectContaining({ read: expect.stringMatching(/^r[0-9a-z]+$/) as unknown });

@@ -430,6 +430,8 @@ function isHarnessDeviceCommand(command: string): boolean {
     'wm density',
     'dumpsys window',
     "uiautomator 'dump' '/dev/tty'",
+    // Evidence takes the raw frame; the device PNG only when the raw one is not a frame the harness reads.
+    'screencap',
     "screencap '-p'",
     'am start -W -S -a android.settings.APPLICATION_SETTINGS',
     'ps -A -o PID,NAME',
