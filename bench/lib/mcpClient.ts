@@ -35,3 +35,23 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return { ...env, ...extra };
 }
+
+/**
+ * Closes the client (stdin of the server), then makes sure the server process is gone: the
+ * harness exits within 5 s after stdin closes (CONTRACT); if it has not, it is killed by its pid.
+ */
+export async function closeServer(server: Spawned): Promise<void> {
+  const pid = server.transport.pid;
+  await server.client.close().catch(() => undefined);
+  if (pid === null) return;
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let waited = 0; alive() && waited < 6000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  if (alive()) process.kill(pid, 'SIGKILL');
+}

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cleanEnv, spawnServer, type Spawned } from '../lib/mcpClient.js';
+import { cleanEnv, closeServer, spawnServer, type Spawned } from '../lib/mcpClient.js';
 import { loadTestSupport, startDeviceStack } from '../lib/deviceStack.js';
 import { REPO_ROOT } from '../lib/paths.js';
 import { median, p95, round } from '../lib/stats.js';
@@ -152,26 +152,6 @@ async function memoryRun(server: Spawned, calls: number, withDevice: boolean): P
     after_all_mb: at(calls),
     growth_second_half_mb: round(at(calls) - at(half), 1),
   };
-}
-
-/**
- * Closes the client (stdin of the server), then makes sure the server process is gone: the
- * harness exits within 5 s after stdin closes (CONTRACT); if it has not, it is killed by its pid.
- */
-async function closeServer(server: Spawned): Promise<void> {
-  const pid = server.transport.pid;
-  await server.client.close().catch(() => undefined);
-  if (pid === null) return;
-  const alive = (): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  for (let waited = 0; alive() && waited < 6000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-  if (alive()) process.kill(pid, 'SIGKILL');
 }
 
 async function memoryWithoutDevice(options: EndToEndOptions): Promise<MemoryResult> {

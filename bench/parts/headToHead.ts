@@ -22,7 +22,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cleanEnv, spawnServer, type Spawned } from '../lib/mcpClient.js';
+import { cleanEnv, closeServer, spawnServer } from '../lib/mcpClient.js';
 import { loadTestSupport, startDeviceStack } from '../lib/deviceStack.js';
 import { REPO_ROOT } from '../lib/paths.js';
 import { mean, median, p90, round } from '../lib/stats.js';
@@ -113,23 +113,6 @@ function verdictOf(r: CallToolResult): string | undefined {
   }
 }
 
-/** Stops a spawned server: stdin closed, then SIGKILL by pid if it lingers past 6 s. */
-async function stop(server: Spawned): Promise<void> {
-  const pid = server.transport.pid;
-  await server.client.close().catch(() => undefined);
-  if (pid === null) return;
-  const alive = (): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  for (let waited = 0; alive() && waited < 6000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-  if (alive()) process.kill(pid, 'SIGKILL');
-}
-
 export async function runHeadToHead(options: HeadToHeadOptions): Promise<HeadToHeadResult> {
   const { log } = options;
   if (!options.mobileMcpBin) return { status: 'skipped', reason: 'mobile-mcp did not install, so there is no peer' };
@@ -203,7 +186,7 @@ export async function runHeadToHead(options: HeadToHeadOptions): Promise<HeadToH
         const mem = rssMb(server.transport.pid);
         if (mem) rss.set('this harness', [...(rss.get('this harness') ?? []), mem]);
       } finally {
-        await stop(server);
+        await closeServer(server);
         rmSync(cwd, { recursive: true, force: true });
       }
     };
@@ -236,7 +219,7 @@ export async function runHeadToHead(options: HeadToHeadOptions): Promise<HeadToH
       } catch (err) {
         notes.push(`${contender}: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
       } finally {
-        if (peer) await stop(peer.spawned);
+        if (peer) await closeServer(peer.spawned);
         for (const c of own.reverse()) await c().catch(() => undefined);
       }
     };
