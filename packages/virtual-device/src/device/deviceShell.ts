@@ -59,8 +59,12 @@ export class DeviceShell {
         // Each command first takes the time it takes on a real device (timing/shellCosts.ts).
         if (!handler) return undefined;
         return async (io) => {
-          await cost.spendShell(io.argv, io.signal);
-          return handler(io);
+          if (!drawsWhileCharged(io.argv)) {
+            await cost.spendShell(io.argv, io.signal);
+            return handler(io);
+          }
+          // A capture to stdout: the double draws its frame while the device's time runs (drawnWhileCharged).
+          return drawnWhileCharged(() => cost.spendShell(io.argv, io.signal), handler, io);
         };
       },
       readFile: (p) => system.readFile(p),
@@ -90,4 +94,39 @@ export class DeviceShell {
     this.env.delete('?');
     return code;
   }
+}
+
+/**
+ * `screencap` writing to stdout (no file operand: every argument is a flag or `-d`'s display id).
+ * Its work overlaps its charged time; a capture to a file keeps the plain order (the file appears
+ * only once the time has run).
+ */
+export function drawsWhileCharged(argv: readonly string[]): boolean {
+  if (argv[0] !== 'screencap') return false;
+  const args = argv.slice(1);
+  return args.every((arg, i) => arg.startsWith('-') || args[i - 1] === '-d');
+}
+
+/**
+ * Runs `handler` while `spend` (the device's time for the command) runs, holding what it writes until
+ * both are done: the answer never comes sooner than the figure (never kinder than a device), and the
+ * double's own drawing is not added on top of what a device spends. On a device the capture is what
+ * takes that time (screencap.cpp: captureDisplay, then the write to stdout).
+ */
+export async function drawnWhileCharged(
+  spend: () => Promise<void>,
+  handler: (io: CommandIo) => Promise<number> | number,
+  io: CommandIo,
+): Promise<number> {
+  const held: (() => void)[] = [];
+  const [, code] = await Promise.all([
+    spend(),
+    handler({
+      ...io,
+      out: (chunk) => held.push(() => io.out(chunk)),
+      err: (chunk) => held.push(() => io.err(chunk)),
+    }),
+  ]);
+  for (const write of held) write();
+  return code;
 }

@@ -5,7 +5,8 @@ import { CostModel, defaultTiming, type CostProbe } from '../../src/timing/costM
 import { drawMs } from '../../src/timing/figure.js';
 import { SHELL_COSTS } from '../../src/timing/shellCosts.js';
 import { UIA2_COSTS, uia2Charge } from '../../src/timing/uia2Costs.js';
-import { sh } from './helpers.js';
+import { drawnWhileCharged, drawsWhileCharged } from '../../src/device/deviceShell.js';
+import { sh, shBytes } from './helpers.js';
 
 /** A clock that records each wait and returns at once, so the model's waits are read, not waited. */
 function recordingClock(): DeviceClock & { readonly waits: number[] } {
@@ -105,5 +106,61 @@ describe('the virtual device cost model', () => {
     expect(defaultTiming({ ANDROID_MCP_VIRTUAL_DEVICE_TIMING: 'fast' })).toBe('fast');
     expect(defaultTiming({ ANDROID_MCP_VIRTUAL_DEVICE_TIMING: 'quick' })).toBe('real');
     expect(defaultTiming({})).toBe('real');
+  });
+});
+
+describe('a capture under the real timing', () => {
+  it('overlaps only a capture to stdout with its charged time', () => {
+    expect(drawsWhileCharged(['screencap'])).toBe(true);
+    expect(drawsWhileCharged(['screencap', '-p'])).toBe(true);
+    expect(drawsWhileCharged(['screencap', '-d', '4619827259835644672'])).toBe(true);
+    expect(drawsWhileCharged(['screencap', '/sdcard/shot.png'])).toBe(false);
+    expect(drawsWhileCharged(['screencap', '-p', '/sdcard/shot.png'])).toBe(false);
+    expect(drawsWhileCharged(['uiautomator', 'dump'])).toBe(false);
+  });
+
+  it('runs the command while the time runs, and writes nothing until the time has run', async () => {
+    let release: () => void = () => undefined;
+    const spent = new Promise<void>((resolve) => (release = resolve));
+    const written: string[] = [];
+    let ran = false;
+    const io = {
+      argv: ['screencap'],
+      stdin: Buffer.alloc(0),
+      out: (c: string | Buffer) => void written.push(`out:${String(c)}`),
+      err: (c: string | Buffer) => void written.push(`err:${String(c)}`),
+      signal: new AbortController().signal,
+      env: new Map<string, string>(),
+      commandLine: 'screencap',
+    };
+    const answer = drawnWhileCharged(
+      () => spent,
+      (inner) => {
+        ran = true;
+        inner.err('warning\n');
+        inner.out('frame');
+        return 0;
+      },
+      io,
+    );
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toBe(true);
+    expect(written).toEqual([]);
+    release();
+    expect(await answer).toBe(0);
+    expect(written).toEqual(['err:warning\n', 'out:frame']);
+  });
+
+  it('charges a raw capture on the device and still answers its frame', async () => {
+    const clock = recordingClock();
+    const d = VirtualDevice.withDefaultScenario({ clock, timing: 'real', timingSeed: 3 });
+    try {
+      const raw = await shBytes(d, 'screencap');
+      expect(clock.waits).toHaveLength(1);
+      // The raw frame: a 16-byte header, then width × height RGBA pixels.
+      expect(raw.length).toBe(16 + raw.readUInt32LE(0) * raw.readUInt32LE(4) * 4);
+    } finally {
+      await d.close();
+    }
   });
 });
