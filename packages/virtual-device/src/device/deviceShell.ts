@@ -11,7 +11,7 @@ import { registerFileCopy } from '../shell/commands/fileCopy.js';
 import { registerPackageManager } from '../shell/commands/packageManager.js';
 import { registerScreenCommands } from '../shell/commands/screen.js';
 import type { CommandTable, ShellDevice } from '../shell/context.js';
-import { ShellInterpreter } from '../shell/interpreter.js';
+import { ShellInterpreter, type CommandIo } from '../shell/interpreter.js';
 import type { CostModel } from '../timing/costModel.js';
 import type { FaultInjector } from './faultInjector.js';
 import type { WindowTransitions } from './windowTransitions.js';
