@@ -64,7 +64,13 @@ export class WarmSession {
   ) {}
 
   /** Runs one action on the warm session, or on a new one (kept afterwards while the lease allows). */
-  async use<T>(body: (session: AutomationSession) => Promise<T>): Promise<T> {
+  /**
+   * `reused` tells the body whether the session was already open when the call came: then nothing
+   * the open does (the first session after boot starts io.appium.settings, which takes the focus and
+   * closes an open keyboard) happened during this call, and what the call read before is still true.
+   */
+  async use<T>(body: (session: AutomationSession, reused: boolean) => Promise<T>): Promise<T> {
+    const reused = this.kept !== null;
     const kept = this.kept ?? (await this.openKept());
     this.stopTimer(kept);
     kept.expired = false;
@@ -72,7 +78,7 @@ export class WarmSession {
     this.live.add(kept.session);
     let failure: { readonly error: unknown } | null = null;
     try {
-      return await body(kept.session);
+      return await body(kept.session, reused);
     } catch (error) {
       failure = { error };
       throw error;

@@ -113,7 +113,8 @@ export class ActionTargets {
     window: WindowState,
     inSession: boolean,
   ): Promise<FoundTarget> {
-    // In a UI session the lock check's `dumpsys window`, read moments ago in this call, is the ref's window too.
+    // In a session open before this call (a UI session, or the warm one kept), the lock check's
+    // `dumpsys window`, read moments ago in this call, is the ref's window too.
     if (isRefTarget(target)) return this.findRef(device, session, target.ref, inSession ? window : undefined);
     // A `text` selector matches the text exactly and never a password field (locator.ts): the element's
     // label is that text, with no round trip to read it.

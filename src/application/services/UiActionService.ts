@@ -485,7 +485,7 @@ export class UiActionService {
     /** `observe`: answer `after`, the screen the action left (docs/reference/contract.md §2). */
     { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
-    /** `inSession`: the call runs in a UI session, so `window` was read with the session already there and nothing has acted since. */
+    /** `inSession`: the session was open before this call (a UI session, or the warm session kept from an earlier call), so `window` was read with it already there and nothing has acted since. */
     body: (
       device: DeviceGateway,
       session: AutomationSession,
@@ -503,14 +503,15 @@ export class UiActionService {
       try {
         let before: string | null = null;
         let keyboardClosed = false;
-        const done = await broker.withSession(sessionId, async (session) => {
+        const done = await broker.withSession(sessionId, async (session, reused) => {
           reachedDevice = true;
           // Read inside the session, right before the action: opening a session can move the focus itself
           // (the first session after boot starts io.appium.settings, which closes an open keyboard).
-          // In a UI session the session was already there: nothing has acted since the check's read, which stands.
+          // In a UI session, or a warm session kept from an earlier call, the session was already there:
+          // nothing has acted since the check's read, which stands.
           let latest = screenBefore;
           before = screenBefore.foregroundPackage;
-          if (sessionId === undefined && (after === 'back' || screenBefore.ime.visible)) {
+          if (!reused && (after === 'back' || screenBefore.ime.visible)) {
             const now = await device.getWindowState();
             before = now.foregroundPackage;
             keyboardClosed = screenBefore.ime.visible && !now.ime.visible;
@@ -518,7 +519,7 @@ export class UiActionService {
             latest = { ...screenBefore, ime: now.ime };
           }
           const data = {
-            ...(await body(device, session, latest, sessionId !== undefined)),
+            ...(await body(device, session, latest, reused)),
             ...(keyboardClosed ? { keyboard_closed_before_action: true } : {}),
           };
           const ended = this.clock.monotonicMs();

@@ -13,8 +13,12 @@ export class SessionBroker {
     private readonly warm: WarmSession,
   ) {}
 
-  async withSession<T>(sessionId: string | undefined, body: (session: AutomationSession) => Promise<T>): Promise<T> {
-    if (sessionId !== undefined) return this.sessions.use(sessionId, body);
+  /** `reused`: the session was open before this call (a UI session always is; the warm one when kept). */
+  async withSession<T>(
+    sessionId: string | undefined,
+    body: (session: AutomationSession, reused: boolean) => Promise<T>,
+  ): Promise<T> {
+    if (sessionId !== undefined) return this.sessions.use(sessionId, (session) => body(session, true));
     this.sessions.assertNoSession();
     return this.warm.use(body);
   }

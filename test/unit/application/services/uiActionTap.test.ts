@@ -106,6 +106,26 @@ describe('actions: ui_tap', () => {
       expect(unknown.automation.sessions[0]?.presses).toEqual([]);
     });
 
+    it('with the warm session kept from an earlier call, the press plans with the check’s window read; a fresh session reads it again', async () => {
+      const h = buildHarness({ warmSessionTimeoutMs: 60_000 });
+      offer(h, { text: 'Place order' }, 'Place order');
+      h.automation.places.set('Place order', { className: 'android.widget.Button', bounds: '[0,2232][1080,2400]' });
+      h.device.systemBars = BARS;
+      const tap = () => h.envelope('ui_tap', { selector: { text: 'Place order' }, observe: false });
+      // First call: the session opens in it, and opening can move the focus: the window is read again before the press.
+      expect((await tap()).data).toMatchObject({ pressed_outside: 'navigation_bar' });
+      expect(windowReads(h)).toBe(1 + 1 + 1);
+      expect(h.automation.sessions).toHaveLength(1);
+      // Second call on the kept session: the check's read stands (nothing acted since), one read fewer.
+      expect((await tap()).data).toMatchObject({ pressed_outside: 'navigation_bar' });
+      expect(windowReads(h)).toBe(3 + 1 + 1);
+      expect(h.automation.sessions).toHaveLength(1);
+      expect(h.automation.sessions[0]?.presses).toEqual([
+        { point: { x: 540, y: 2253 }, holdMs: 0 },
+        { point: { x: 540, y: 2253 }, holdMs: 0 },
+      ]);
+    });
+
     it('System UI’s own buttons are in the bar’s window: the bar does not cover them', async () => {
       const h = placed('[100,2274][300,2400]');
       h.automation.places.set('Place order', {
