@@ -485,7 +485,10 @@ export class UiActionService {
     /** `observe`: answer `after`, the screen the action left (docs/reference/contract.md §2). */
     { sessionId, observe }: { readonly sessionId: string | undefined; readonly observe: boolean },
     /** `window`: the dumpsys window read before the action (its foreground package is what an `id` stands for). */
-    /** `inSession`: the session was open before this call (a UI session, or the warm session kept from an earlier call), so `window` was read with it already there and nothing has acted since. */
+    /**
+     * `inSession`: the session was open before this call (a UI session, or the warm session kept from an
+     * earlier call), so `window` was read with it already there and nothing has acted since.
+     */
     body: (
       device: DeviceGateway,
       session: AutomationSession,
