@@ -313,7 +313,11 @@ export class UiActionService {
       const { element } = found;
       // Refused before the focusing tap: on a button that tap would press it. A class the driver did
       // not report ('') proves nothing, so only a named class that is not a text field is refused.
-      const read = found.className === undefined ? await session.elementPlace(element) : null;
+      // Whether it has focus is read beside its place: independent reads, their round trips overlap.
+      const [read, focused] = await together(
+        found.className === undefined ? session.elementPlace(element) : Promise.resolve(null),
+        session.isFocused(element),
+      );
       const className = found.className ?? read?.className ?? '';
       acted =
         found.acted ??
@@ -336,9 +340,11 @@ export class UiActionService {
       // only then); a person taps a field before typing too. A focused field is left alone. The
       // tap lands on its visible part, as ui_tap's does (a chat field under the navigation bar).
       // A field with no visible part is not tapped: set-text, an accessibility action, may still take it.
-      const pressed = (await session.isFocused(element))
+      // The place just read is what the press plans with (no second read of the same attributes).
+      const known = read ? { bounds: parseBounds(read.bounds), packageName: read.packageName } : undefined;
+      const pressed = focused
         ? null
-        : await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' });
+        : await this.press(device, session, found, target, { longPress: false, whenHidden: 'skip' }, known);
       const tapped = pressed !== null && (pressed.kind === 'centre' || pressed.kind === 'point');
       if ((await session.typeText(element, text)) === 'refused') {
         throw new HarnessError(
