@@ -121,14 +121,16 @@ export class WebdriverSession implements AutomationSession {
   async elementLabel(element: ElementRef): Promise<string> {
     // A password field's text is bullets on a stock view and the plain text on some custom ones:
     // either way it is never ours to repeat, so its label is its content-desc or hint.
-    if ((await this.attribute(element, 'password')) !== 'true') {
-      const text = await this.elementText(element);
-      if (text.trim()) return text;
-    }
-    for (const attribute of ['content-desc', 'hint']) {
-      const value = await this.attribute(element, attribute);
-      if (value.trim() && value !== 'null') return value;
-    }
+    // So the password flag is read first, and a password field's text is never asked for; the other
+    // reads are independent and asked at once (two round trips, not up to four).
+    const secret = (await this.attribute(element, 'password')) === 'true';
+    const [text, description, hint] = await Promise.all([
+      secret ? Promise.resolve('') : this.elementText(element),
+      this.attribute(element, 'content-desc'),
+      this.attribute(element, 'hint'),
+    ]);
+    if (text.trim()) return text;
+    for (const value of [description, hint]) if (value.trim() && value !== 'null') return value;
     return '';
   }
 

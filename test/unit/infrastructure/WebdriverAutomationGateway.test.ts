@@ -428,7 +428,10 @@ describe('AutomationSession', () => {
     // A custom view that exposes the plain text to accessibility, the worst case.
     driver.text = 'hunter2-secret';
     driver.attributes = { password: 'true', hint: 'Password' };
+    const before = driver.calls.length;
     expect(await session.elementLabel({ id: 'e' })).toBe('Password');
+    // Its text is never even asked for (the driver's own log would carry it).
+    expect(driver.calls.slice(before).map((c) => c[0])).not.toContain('getElementText');
     driver.attributes = { password: 'true', 'content-desc': null, hint: null };
     expect(await session.elementLabel({ id: 'e' })).toBe('');
     // Not a password field: its text is its label, as before.
