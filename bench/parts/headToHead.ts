@@ -27,6 +27,9 @@ import { loadTestSupport, startDeviceStack } from '../lib/deviceStack.js';
 import { REPO_ROOT } from '../lib/paths.js';
 import { mean, median, p90, round } from '../lib/stats.js';
 import { measure } from '../lib/tokens.js';
+import { createTimedAdb } from '../lib/timedAdb.js';
+import { startTimedProxy } from '../lib/timedProxy.js';
+import { PHASE_NAMES, phasesOf, type StepPhases } from '../lib/stepPhases.js';
 import { mobileMcpStep, rssMb, startMobileMcp, type MobileMcpServer } from '../peers/mobileMcpRun.js';
 import { STEP_FLOWS } from './stepLoops.js';
 
@@ -76,6 +79,8 @@ export type HeadToHeadResult =
       readonly processes: ContenderProcess[];
       /** Appium's resident memory at the end (this harness needs it; mobile-mcp does not). */
       readonly appium_rss_mb: number | null;
+      /** Where this harness's step time goes, per flow (an extra round behind timed adb and Appium). */
+      readonly timeline: StepTimeline[];
       readonly notes: string[];
     };
 
@@ -157,23 +162,33 @@ export async function runHeadToHead(options: HeadToHeadOptions): Promise<HeadToH
       if (s.error && !failures.has(keyOf(flow, c))) failures.set(keyOf(flow, c), s.error);
     };
 
-    const runOurs = async (): Promise<void> => {
+    /** A measured round of this harness; or, with `timeline`, the extra round behind the timed adb and proxy. */
+    const runOurs = async (timeline?: {
+      readonly env: Record<string, string>;
+      readonly onStep: (flow: string, from: number, to: number) => void;
+    }): Promise<void> => {
       const cwd = mkdtempSync(join(tmpdir(), 'amh-bench-h2h-ours-'));
       const started = performance.now();
-      const server = await spawnServer(process.execPath, [join(REPO_ROOT, 'dist', 'index.js')], ourEnv, cwd);
+      const env = timeline?.env ?? ourEnv;
+      const server = await spawnServer(process.execPath, [join(REPO_ROOT, 'dist', 'index.js')], env, cwd);
       try {
         await server.client.listTools();
-        colds.set('this harness', [...(colds.get('this harness') ?? []), performance.now() - started]);
+        if (!timeline) colds.set('this harness', [...(colds.get('this harness') ?? []), performance.now() - started]);
         for (const flow of flows) {
           reset();
           await server.client.callTool({ name: 'app_open', arguments: { package_name: flow.package_name } });
           for (const step of flow.steps) {
             const from = performance.now();
+            const epochFrom = performance.timeOrigin + from;
             const result = (await server.client.callTool({
               name: step.tool,
               arguments: step.arguments,
             })) as CallToolResult;
             const ms = performance.now() - from;
+            if (timeline) {
+              timeline.onStep(flow.file, epochFrom, epochFrom + ms);
+              continue;
+            }
             const error = verdictOf(result);
             record(flow.file, 'this harness', {
               calls: 1,
@@ -184,7 +199,7 @@ export async function runHeadToHead(options: HeadToHeadOptions): Promise<HeadToH
           }
         }
         const mem = rssMb(server.transport.pid);
-        if (mem) rss.set('this harness', [...(rss.get('this harness') ?? []), mem]);
+        if (mem && !timeline) rss.set('this harness', [...(rss.get('this harness') ?? []), mem]);
       } finally {
         await closeServer(server);
         rmSync(cwd, { recursive: true, force: true });
@@ -236,6 +251,16 @@ export async function runHeadToHead(options: HeadToHeadOptions): Promise<HeadToH
         await runOne();
       }
     }
+
+    // Where our step's time goes: one more round of this harness, behind the timed adb wrapper and
+    // the timed Appium proxy (each adb process pays one bash exec more there), counted in no ratio.
+    log('  part 8, timeline round: this harness behind the timed adb and Appium proxy…');
+    const timeline = await timelineRound(adbServer.adbPath, appium.url, ourEnv, (env, onStep) =>
+      runOurs({ env, onStep }),
+    ).catch((err: unknown) => {
+      notes.push(`timeline round: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+      return [] as StepTimeline[];
+    });
 
     const rows: HeadToHeadRow[] = [];
     for (const flow of flows)
@@ -293,6 +318,7 @@ export async function runHeadToHead(options: HeadToHeadOptions): Promise<HeadToH
       ratios,
       processes,
       appium_rss_mb: appiumMem ? appiumMem.tree : null,
+      timeline,
       notes,
     };
   } catch (err) {
@@ -302,5 +328,55 @@ export async function runHeadToHead(options: HeadToHeadOptions): Promise<HeadToH
     };
   } finally {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  }
+}
+
+/** Per flow, the median of each phase over its steps (lib/stepPhases.ts), in ms. */
+export interface StepTimeline {
+  readonly flow: string;
+  readonly steps: number;
+  readonly median: Record<(typeof PHASE_NAMES)[number], number>;
+}
+
+/**
+ * Runs `round` with this harness pointed at a timed adb (a wrapper in an SDK folder of its own) and
+ * a timed proxy in front of Appium, and cuts each step into its phases.
+ */
+async function timelineRound(
+  adbPath: string,
+  appiumUrl: string,
+  ourEnv: Record<string, string>,
+  round: (env: Record<string, string>, onStep: (flow: string, from: number, to: number) => void) => Promise<void>,
+): Promise<StepTimeline[]> {
+  const timedAdb = createTimedAdb(adbPath);
+  const proxy = await startTimedProxy(appiumUrl);
+  const steps: { flow: string; from: number; to: number }[] = [];
+  try {
+    await round(
+      {
+        ...ourEnv,
+        ANDROID_HOME: timedAdb.androidHome,
+        ANDROID_SDK_ROOT: timedAdb.androidHome,
+        APPIUM_URL: proxy.url,
+      },
+      (flow, from, to) => steps.push({ flow, from, to }),
+    );
+    const intervals = [...timedAdb.intervals(), ...proxy.intervals()];
+    const byFlow = new Map<string, StepPhases[]>();
+    // The round's first step opens the UiAutomator2 session (mobile-mcp's rounds ended it): left out,
+    // it is what a session start costs, not what a step does.
+    for (const step of steps.slice(1)) {
+      byFlow.set(step.flow, [...(byFlow.get(step.flow) ?? []), phasesOf(intervals, step.from, step.to)]);
+    }
+    return [...byFlow].map(([flow, phases]) => ({
+      flow,
+      steps: phases.length,
+      median: Object.fromEntries(
+        PHASE_NAMES.map((name) => [name, Math.round(median(phases.map((p) => p[name])))]),
+      ) as StepTimeline['median'],
+    }));
+  } finally {
+    await proxy.close();
+    rmSync(timedAdb.androidHome, { recursive: true, force: true });
   }
 }

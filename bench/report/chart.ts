@@ -158,6 +158,38 @@ export function headlineRatios(r: BenchResults): ChartRow[] {
         shown: `${then} ms`,
       });
   }
+  // Part 8, the head-to-head under the device's real timing: each flow against each of mobile-mcp's robots.
+  const h2h = r.headToHead;
+  if (h2h?.status === 'measured') {
+    for (const q of h2h.ratios) {
+      const robot = q.against.replace(/^mobile-mcp \((.*)\)$/, '$1');
+      if (positive(q.time))
+        rows.push({
+          figure: `time per step ÷ mobile-mcp's (${robot}), ${q.flow} (target ≤ 0.5)`,
+          ratio: q.time,
+          target: 0.5,
+          shown: times(q.time),
+        });
+      if (positive(q.tokens))
+        rows.push({
+          figure: `tokens per step ÷ mobile-mcp's (${robot}), ${q.flow} (target ≤ 0.3)`,
+          ratio: q.tokens,
+          target: 0.3,
+          shown: times(q.tokens),
+        });
+    }
+    const ours = h2h.processes.find((p) => p.contender === 'this harness');
+    const peerStarts = h2h.processes.filter((p) => p.contender !== 'this harness').map((p) => p.cold_start_ms.median);
+    if (ours && peerStarts.length > 0 && positive(Math.min(...peerStarts))) {
+      const ratio = ours.cold_start_ms.median / Math.min(...peerStarts);
+      rows.push({
+        figure: "cold start ÷ mobile-mcp's fastest, head-to-head (target ≤ 1)",
+        ratio,
+        target: 1,
+        shown: times(ratio),
+      });
+    }
+  }
   return rows;
 }
 

@@ -93,8 +93,37 @@ export function headToHeadSection(h: HeadToHeadResult): string {
     ),
     '',
     `Appium (which this harness needs and mobile-mcp does not) held ${h.appium_rss_mb ?? 'an unknown'} MB at the end.`,
+    ...timelineSection(h),
     ...h.rows.filter((r) => r.firstError).map((r) => `- ${r.flow} · ${r.contender}: first failure: ${r.firstError}`),
     ...h.notes.map((n) => `- ${n}`),
     '',
   ].join('\n');
+}
+
+/**
+ * Where this harness's step time goes: the medians of each phase (bench/lib/stepPhases.ts) over the
+ * steps of one extra round run behind the timed adb wrapper and Appium proxy.
+ */
+function timelineSection(h: Measured): string[] {
+  if (h.timeline.length === 0) return [];
+  return [
+    '',
+    "**Where this harness's step time goes** (one more round, behind the timed adb wrapper and the timed Appium proxy, so counted in no ratio above; its first step, which opens the UiAutomator2 session, left out). Medians per flow, ms: *before* is the call up to the action (lock check, find, element reads), *action* the acting requests, *after* the action to the answer; inside *after*, the evidence capture (`screencap`), the read of `after` (page source) and the settle reads (`dumpsys window`, `power`) overlap, so they do not add up; *own* is the time in no adb process and no Appium request (the harness's work and its process starts).",
+    '',
+    table(
+      ['flow', 'steps', 'step', 'before', 'action', 'after', '↳ capture', '↳ read', '↳ settle', 'own'],
+      h.timeline.map((t) => [
+        t.flow,
+        t.steps,
+        t.median.total,
+        t.median.before,
+        t.median.action,
+        t.median.after,
+        t.median.capture,
+        t.median.read,
+        t.median.settle,
+        t.median.own,
+      ]),
+    ),
+  ];
 }
