@@ -18,8 +18,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const SECONDS_PER_FILE: Readonly<Record<string, number>> = {
   'test/e2e/oracle.test.ts': 230,
-  // The stratified sweep CI runs: about a third of the full sweep's 457 s (its share of the per-dump
-  // session and read, which it keeps, and of the taps, a sixth of them), not yet measured in a full run.
+  // 354 s in the run of 2026-12-08 00:08 tapping every dump; now one part of three is tapped per run
+  // (its taps took 109-132 s of those 354) and the others only read (28 reads: 44 s at load 15 here).
   'test/e2e/fixturesSweep.test.ts': 150,
   'test/integration/trace.test.ts': 137,
   'test/e2e/flowRepair.test.ts': 126,
