@@ -25,7 +25,9 @@ export const SECONDS_PER_FILE: Readonly<Record<string, number>> = {
   // 354 s in that run, tapping every dump; now one part of three is tapped per run (that run's
   // taps of the three parts: 113, 109 and 132 s) and the others only read: an estimate.
   'test/e2e/fixturesSweep.test.ts': 150,
-  // Most of it before the first test: the pack and the install of the tarball (beforeAll).
+  // Most of it before the first test: the pack and the install of the tarball (beforeAll). That run
+  // started vitest itself, not through npm test, so its pack ran prepack's build (27.7 s); under
+  // npm test it packs npm test's build (10.4 s here at load 21, with its install 74.2 s).
   'test/integration/package.test.ts': 113,
   'test/integration/quirksIdle.test.ts': 83,
   'test/e2e/exportReplay.test.ts': 82,
