@@ -9,9 +9,10 @@
  * and exactly one click, inside the bounds the summary advertised.
  *
  * What CI (`npm test`) checks: every dump is read through the stack, every entry of its summary is
- * checked for its ref (none when not_actionable), and one tap of each KIND the dump offers is made
- * (stratified: how it is sent × the selector's form × role × flags; support/sweepSample.ts), the
- * same checks on each tap. What the scheduled run adds (ANDROID_MCP_E2E_SWEEP=full, `npm run
+ * checked for its ref (none when not_actionable), and on a third of the dumps (a part that turns
+ * with the UTC day, so three days tap them all; ANDROID_MCP_E2E_SWEEP_PART=0|1|2 picks one) one tap of
+ * each KIND the dump offers is made (stratified: how it is sent × the selector's form × role × flags;
+ * support/sweepSample.ts), the same checks on each tap. What the scheduled run adds (ANDROID_MCP_E2E_SWEEP=full, `npm run
  * test:sweep`, .github/workflows/sweep.yml, nightly): every entry by its ref and every ready
  * selector, about 1,900 taps against CI's few hundred. That every offered selector and ref of every
  * dump resolves to exactly its node is checked for all of them in the unit tier, without the stack
@@ -32,7 +33,7 @@ import { describeWithAdb } from '../support/adbServer.js';
 import { startHarness, type HarnessProcess } from './support/harnessClient.js';
 import { ON_EMULATOR, formatLog, logWindow, startStack, type E2eStack } from './support/stack.js';
 import { boxOf, isReady, selectorOf, nameOf, pointInside, type WireSummary } from './support/summary.js';
-import { sweepModeFrom, tapsFor, type SweepTap } from './support/sweepSample.js';
+import { SWEEP_PARTS, sweepModeFrom, sweepPartFrom, tapsDump, tapsFor, type SweepTap } from './support/sweepSample.js';
 import { SwitchableDevice } from './support/switchableDevice.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,6 +51,8 @@ const files = present
     })
   : [];
 const mode = sweepModeFrom(process.env);
+/** The part of the dumps the stratified run taps (the others are read and their refs checked). */
+const part = sweepPartFrom(process.env, Date.now());
 
 if (!present)
   process.stderr.write(
@@ -120,7 +123,7 @@ const title = ON_EMULATOR
         ? ' (full sweep)'
         : mode.kind === 'limit'
           ? ` (ANDROID_MCP_E2E_SWEEP_LIMIT=${mode.taps})`
-          : ` (stratified: one tap per kind of entry on each dump, of ${offered} entries offered; ANDROID_MCP_E2E_SWEEP=full taps them all)`;
+          : ` (stratified: part ${part} of ${SWEEP_PARTS}, one tap per kind of entry on each dump of the part, of ${offered} entries offered; ANDROID_MCP_E2E_SWEEP_PART=${part} runs this part again, ANDROID_MCP_E2E_SWEEP=full taps them all)`;
     console.error(
       `[fixtures sweep e2e] ${reports.size} dumps, ${tried} taps (${refTaps} by ref, each held from the last tap's after, ${droppedByAfter} no longer offered by an after; the rest by selector; ${notActionable} entries not actionable, offered without ref)${modeNote}, ` +
         `${failed} failures, ${seconds} s\n${lines.join('\n')}`,
@@ -135,8 +138,12 @@ const title = ON_EMULATOR
     mode.kind === 'full'
       ? "every entry's ref and every ready selector is tapped once"
       : 'one tap of each kind it offers';
-  for (const file of files) {
-    it(`${file}: ${promised}, inside its advertised bounds`, async () => {
+  for (const [index, file] of files.entries()) {
+    const tapped = tapsDump(mode, index, part);
+    const checks = tapped
+      ? `${promised}, inside its advertised bounds`
+      : `read and every entry's ref checked (tapped when the part is ${index % SWEEP_PARTS})`;
+    it(`${file}: ${checks}`, async () => {
       const t0 = Date.now();
       const xml = readFileSync(join(fixturesRoot, file), 'utf8');
       const vd = VirtualDevice.withStaticScreen(xml);
@@ -156,6 +163,10 @@ const title = ON_EMULATOR
       const withoutRef = summary.actions.filter((e) => e.not_actionable === undefined && e.ref === undefined);
       expect(withoutRef, 'entries a tap reaches but offered without a ref').toEqual([]);
       notActionable += unreachable.length;
+      if (!tapped) {
+        reports.set(file, { offered: summary.actions.length, tried: 0, failures: [], ms: Date.now() - t0 });
+        return;
+      }
       const taps: SweepTap[] = [
         ...summary.actions
           .filter((entry) => entry.not_actionable === undefined)
@@ -165,7 +176,7 @@ const title = ON_EMULATOR
           .filter((entry) => selectorOf(entry) !== undefined && !entry.ambiguous)
           .map((entry) => ({ entry, by: 'refused' as const })),
       ];
-      const chosen = tapsFor(taps, mode, files.indexOf(file));
+      const chosen = tapsFor(taps, mode, index);
       const failures: string[] = [];
 
       let sessionId = '';

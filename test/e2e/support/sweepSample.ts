@@ -10,6 +10,11 @@
  *   entries of a kind already tapped. Every refused tap is made (they click nothing). Which one of a
  *   kind rotates with the dump's place in the list, so that across the dumps the first, middle and
  *   last entries of a kind all get their turn.
+ *   In this mode only a third of the dumps are tapped on a given run (`tapsDump`): the dumps whose
+ *   place in the sorted list is the part's number modulo 3, the part being the UTC day's number
+ *   (days since 1970) modulo 3, so three consecutive days' runs tap every dump; the other dumps are
+ *   still read through the stack and every entry checked for its ref. The run prints its part, and
+ *   ANDROID_MCP_E2E_SWEEP_PART=0|1|2 runs a given one again (a failure seen on another day).
  * - `limit` (ANDROID_MCP_E2E_SWEEP_LIMIT=N, a quick local run): at most N taps, chosen evenly.
  *
  * The taps keep their order (the refs the sweep holds depend on the afters of the taps before).
@@ -82,4 +87,30 @@ export function tapsFor(taps: readonly SweepTap[], mode: SweepMode, turn: number
     case 'stratified':
       return stratified(taps, turn);
   }
+}
+
+/** How many parts the stratified run's dumps are dealt into: one part is tapped per run. */
+export const SWEEP_PARTS = 3;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The part of the dumps the stratified run taps: ANDROID_MCP_E2E_SWEEP_PART when set (0, 1 or 2, to
+ * run a part again), else the UTC day's number modulo SWEEP_PARTS (three consecutive days tap every
+ * dump; the same day, the same part, so a rerun sees what the failing run saw).
+ */
+export function sweepPartFrom(env: NodeJS.ProcessEnv, nowMs: number): number {
+  const set = env.ANDROID_MCP_E2E_SWEEP_PART;
+  if (set !== undefined && set !== '') {
+    const part = Number(set);
+    if (!Number.isInteger(part) || part < 0 || part >= SWEEP_PARTS)
+      throw new Error(`ANDROID_MCP_E2E_SWEEP_PART=${set}: give 0 to ${SWEEP_PARTS - 1}, or leave it unset`);
+    return part;
+  }
+  return Math.floor(nowMs / DAY_MS) % SWEEP_PARTS;
+}
+
+/** Whether the dump at place `index` of the sorted list is tapped: every dump, except in the stratified run (its part). */
+export function tapsDump(mode: SweepMode, index: number, part: number): boolean {
+  return mode.kind !== 'stratified' || index % SWEEP_PARTS === part;
 }

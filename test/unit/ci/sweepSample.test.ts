@@ -4,7 +4,14 @@
  * one of a kind with the dump's place; the full run taps all; a limit picks evenly.
  */
 import { describe, expect, it } from 'vitest';
-import { stratumOf, sweepModeFrom, tapsFor, type SweepTap } from '../../e2e/support/sweepSample.js';
+import {
+  stratumOf,
+  sweepModeFrom,
+  sweepPartFrom,
+  tapsDump,
+  tapsFor,
+  type SweepTap,
+} from '../../e2e/support/sweepSample.js';
 
 const taps: SweepTap[] = [
   { by: 'ref', entry: { ref: 'e1', text: 'One', role: 'button' } },
@@ -64,5 +71,38 @@ describe('the fixtures sweep taps', () => {
       kind: 'limit',
       taps: 5,
     });
+  });
+});
+
+describe('the dumps the stratified run taps', () => {
+  const day = 24 * 60 * 60 * 1000;
+
+  it('a third of them, the part turning with the UTC day: three consecutive days tap every dump once', () => {
+    const parts = [0, 1, 2].map((d) => sweepPartFrom({}, (20_000 + d) * day + 5));
+    expect([...parts].sort()).toEqual([0, 1, 2]);
+    // The same day gives the same part, from its first millisecond to its last.
+    expect(sweepPartFrom({}, 20_000 * day)).toBe(sweepPartFrom({}, 20_001 * day - 1));
+    for (const [d, part] of parts.entries()) {
+      const tapped = Array.from({ length: 9 }, (_, index) => index).filter((index) =>
+        tapsDump({ kind: 'stratified' }, index, part),
+      );
+      expect(tapped, `day ${d}`).toEqual([part, part + 3, part + 6]);
+    }
+  });
+
+  it('ANDROID_MCP_E2E_SWEEP_PART picks the part (a run of another day again); a wrong one is refused', () => {
+    expect(sweepPartFrom({ ANDROID_MCP_E2E_SWEEP_PART: '2' }, 20_000 * day)).toBe(2);
+    expect(sweepPartFrom({ ANDROID_MCP_E2E_SWEEP_PART: '0' }, 20_001 * day)).toBe(0);
+    expect(() => sweepPartFrom({ ANDROID_MCP_E2E_SWEEP_PART: '3' }, 0)).toThrow(/give 0 to 2/);
+    expect(() => sweepPartFrom({ ANDROID_MCP_E2E_SWEEP_PART: 'x' }, 0)).toThrow(/ANDROID_MCP_E2E_SWEEP_PART=x/);
+  });
+
+  it('the full run and a limit tap every dump', () => {
+    for (const index of [0, 1, 2, 47]) {
+      expect(tapsDump({ kind: 'full' }, index, 0)).toBe(true);
+      expect(tapsDump({ kind: 'limit', taps: 3 }, index, 1)).toBe(true);
+    }
+    expect(tapsDump({ kind: 'stratified' }, 4, 1)).toBe(true);
+    expect(tapsDump({ kind: 'stratified' }, 4, 0)).toBe(false);
   });
 });
