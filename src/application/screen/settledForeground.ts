@@ -29,6 +29,8 @@ export interface SettledForeground {
   readonly window: WindowState;
   /** False when the bound passed first: `window` is then only what was seen last. */
   readonly settled: boolean;
+  /** True when the first read settled it: nothing was waited out (a read made beside that one saw the same moment). */
+  readonly atFirstRead?: boolean;
 }
 
 /**
@@ -63,8 +65,8 @@ export async function readSettledForeground(
   const deadline = clock.monotonicMs() + FOREGROUND_SETTLE_TIMEOUT_MS;
   let window = first ?? (await device.getWindowState());
   let previous: string | null | undefined;
-  for (;;) {
-    if (settles(rule, window.foregroundPackage, previous)) return { window, settled: true };
+  for (let reads = 1; ; reads++) {
+    if (settles(rule, window.foregroundPackage, previous)) return { window, settled: true, atFirstRead: reads === 1 };
     if (clock.monotonicMs() + FOREGROUND_SETTLE_INTERVAL_MS > deadline)
       return { window: withoutHelper(window), settled: false };
     previous = window.foregroundPackage;

@@ -93,7 +93,14 @@ function selectorLabel(target: { readonly selector: Selector }): string {
 const SYSTEM_UI = 'com.android.systemui';
 
 /** Reads `after` once the foreground has settled (null with `observe: false`). */
-type ObserveScreen = (foreground: SettledForeground) => Promise<SettledScreen | HarnessError | null>;
+/**
+ * Reads `after` once the foreground has settled. `early`: a page source asked for beside the first
+ * foreground read, used as the first reading when that read settled the foreground (the same moment).
+ */
+type ObserveScreen = (
+  foreground: SettledForeground,
+  early?: Promise<string> | null,
+) => Promise<SettledScreen | HarnessError | null>;
 
 /** What the end of an action read: the settled foreground, the evidence, and `after`'s screen. */
 interface ActionTail {
@@ -533,17 +540,25 @@ export class UiActionService {
           };
           const ended = this.clock.monotonicMs();
           // Inside the session: the screen is read through it, never dumped under its UiAutomation.
-          const observeScreen = (foreground: SettledForeground): Promise<SettledScreen | HarnessError | null> =>
+          const observeScreen: ObserveScreen = (foreground, early) =>
             observe
               ? observed(
-                  readSettledScreen(device, this.clock, () => session.pageSource(), foreground, ended),
+                  readSettledScreen(
+                    device,
+                    this.clock,
+                    firstThen(early && foreground.atFirstRead ? early : null, () => session.pageSource()),
+                    foreground,
+                    ended,
+                  ),
                   (reading) => this.reads.withVisual(device, reading),
                 )
               : Promise.resolve(null);
           const read =
             after === 'back'
               ? await this.settleThenCapture(device, label, before, observeScreen)
-              : await this.captureWhileReading(device, label, observeScreen);
+              : await this.captureWhileReading(device, label, observeScreen, () =>
+                  observe ? session.pageSource() : null,
+                );
           return { data, ...read };
         });
         const { data, foreground, written, seen } = done;
@@ -592,13 +607,30 @@ export class UiActionService {
     device: DeviceGateway,
     label: string,
     observeScreen: ObserveScreen,
+    /** Asks for the page source now (null when `after` is not wanted). */
+    source: () => Promise<string> | null,
   ): Promise<ActionTail> {
     const settleAndObserve = async (): Promise<Omit<ActionTail, 'written'>> => {
+      // The page source is asked for beside the first foreground read: when that read finds a focused
+      // window (the common case: the server waited for idle), the source is of the same moment and
+      // `after` waits for one round trip, not two; otherwise it is dropped and read once settled.
+      const early = source();
+      early?.catch(() => undefined);
       const foreground = await readSettledForeground(device, this.clock, { kind: 'focused' });
-      const [seen] = await together(observeScreen(foreground), notePowerAfterAction(device, foreground.window));
+      const [seen] = await together(observeScreen(foreground, early), notePowerAfterAction(device, foreground.window));
       return { foreground, seen };
     };
     const [written, rest] = await together(this.evidence.capture(device, label), settleAndObserve());
     return { ...rest, written };
   }
+}
+
+/** A source whose first read is `first` when given, and every other read a fresh one. */
+function firstThen(first: Promise<string> | null, fresh: () => Promise<string>): () => Promise<string> {
+  let pending = first;
+  return () => {
+    const read = pending ?? fresh();
+    pending = null;
+    return read;
+  };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLocator } from '../../../../src/domain/selectors/locator.js';
 import { parseSelector } from '../../../../src/domain/validation.js';
 import { buildHarness, type TestHarness } from '../../../support/fakes/harness.js';
+import { launcherDump, settingsAppsDump } from '../../../support/fakes/screens.js';
 import { offer, windowReads } from './support.js';
 
 describe('actions: ui_tap', () => {
@@ -202,6 +203,45 @@ describe('actions: ui_tap', () => {
     expect(h.store.files.has(envelope.evidence?.artifact_id ?? '')).toBe(true);
     expect(h.device.calls).not.toContain('dumpUi');
     expect(h.automation.open.size).toBe(0);
+  });
+
+  it('asks for the page source of `after` beside the first foreground read, not behind it', async () => {
+    const h = buildHarness({ actionTimeoutMs: 3_000 });
+    h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
+    // Every foreground read after the lock check never answers: only a source asked beside it is asked at all.
+    const real = h.device.getWindowState.bind(h.device);
+    let reads = 0;
+    h.device.getWindowState = () => (++reads === 1 ? real() : new Promise(() => undefined));
+    const envelope = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
+    expect(envelope.error?.code).toBe('OPERATION_TIMEOUT');
+    const calls = h.automation.sessions[0]?.calls ?? [];
+    expect(calls.slice(calls.indexOf('click'))).toContain('pageSource');
+  });
+
+  it('drops that early source when the first read finds no focused window, and reads the settled screen', async () => {
+    const h = buildHarness();
+    h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
+    let sources = 0;
+    Object.defineProperty(h.automation, 'source', {
+      // A navigation inside the same app: the first source is of the moment no window had focus (the old
+      // screen, same package, so the tree alone cannot tell); later ones are the new screen's.
+      get: () => (++sources === 1 ? settingsAppsDump() : launcherDump('com.android.settings')),
+    });
+    h.device.foregroundReads = ['com.android.settings', null, 'com.android.settings'];
+    const envelope = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
+    expect(envelope.ok).toBe(true);
+    expect(JSON.stringify(envelope.data)).toContain('Hello');
+    expect(JSON.stringify(envelope.data)).not.toContain('All apps');
+    expect(sources).toBe(2);
+  });
+
+  it('keeps that early source when the first read finds a focused window: one source read for `after`', async () => {
+    const h = buildHarness();
+    h.automation.elements.set(buildLocator(parseSelector({ text: 'Calendar' })).value, 'Calendar');
+    const envelope = await h.envelope('ui_tap', { selector: { text: 'Calendar' } });
+    expect(envelope.ok).toBe(true);
+    const calls = h.automation.sessions[0]?.calls ?? [];
+    expect(calls.slice(calls.indexOf('click')).filter((c) => c === 'pageSource')).toHaveLength(1);
   });
 
   it('ui_tap reads the foreground once when a window has focus, and waits out a moment with none', async () => {
