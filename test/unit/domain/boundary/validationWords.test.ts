@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HarnessError, type ErrorCode } from '../../../../src/domain/errors.js';
 import {
   checkArgumentNames,
+  parseFlag,
   parsePackageName,
   parseRawOffset,
   parseSelector,
@@ -174,6 +175,20 @@ describe('text, package, raw offset and session id refusals, word for word', () 
       `Invalid raw_offset: got the string '10'${tail}`,
     );
     expect(refusal('INVALID_ARGUMENT', () => parseRawOffset(null))).toBe(`Invalid raw_offset: got null${tail}`);
+    expect(refusal('INVALID_ARGUMENT', () => parseRawOffset(undefined))).toBe(`Invalid raw_offset: got nothing${tail}`);
+    expect(refusal('INVALID_ARGUMENT', () => parseRawOffset([1]))).toBe(`Invalid raw_offset: got an array${tail}`);
+  });
+
+  it('a flag: the JSON booleans only, and what came instead', () => {
+    expect(parseFlag(true, 'include_raw')).toBe(true);
+    expect(parseFlag(false, 'include_raw')).toBe(false);
+    const tail = '. Only the JSON booleans true and false are accepted (no quotes); leave it out for false.';
+    expect(refusal('INVALID_ARGUMENT', () => parseFlag(undefined, 'include_raw'))).toBe(
+      `Invalid include_raw: got nothing${tail}`,
+    );
+    expect(refusal('INVALID_ARGUMENT', () => parseFlag('true', 'include_raw'))).toBe(
+      `Invalid include_raw: got the string 'true'${tail}`,
+    );
   });
 
   it('session id', () => {
