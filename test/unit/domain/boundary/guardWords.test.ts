@@ -66,6 +66,8 @@ describe('shownUrl: origin and path only', () => {
   it('a URL that does not parse: userinfo redacted, query and fragment cut, the rest as written', () => {
     expect(shownUrl('http://user:key@[bad/wd?accessKey=k')).toBe('http://[redacted]@[bad/wd');
     expect(shownUrl('http://[bad/wd#frag')).toBe('http://[bad/wd');
+    // A line break in the query does not stop the cut: the key after it was shown before.
+    expect(shownUrl('http://[bad/wd?accessKey=k3y\nx')).toBe('http://[bad/wd');
     expect(shownUrl('not a url')).toBe('not a url');
     expect(shownUrl('no//userinfo@here?')).toBe('no//[redacted]@here');
   });
