@@ -34,6 +34,8 @@ describe('app_install apk argument: each refusal says what is wrong', () => {
     ['a/../x.apk', 'it contains ".." (the file must be inside the folder)'],
     ['a\\..\\x.apk', 'it contains ".." (the file must be inside the folder)'],
     ['a//x.apk', 'it contains an empty path segment'],
+    // A scheme after the start is no URL: its `//` is an empty segment.
+    ['dir/a://x.apk', 'it contains an empty path segment'],
     ['a\\\\x.apk', 'it contains an empty path segment'],
     ['x.apk.zip', "'x.apk.zip' does not end in .apk"],
   ])('%j: %s', (raw, problem) => {

@@ -17,6 +17,9 @@ describe('which device a serial names', () => {
         .key,
     ).toBe('avd:Old_AVD');
     expect(
+      identityFromProps('emulator-5554', props({ 'ro.boot.qemu': ' 1\n', 'ro.boot.qemu.avd_name': 'Pixel_7' })).key,
+    ).toBe('avd:Pixel_7');
+    expect(
       identityFromProps(
         'emulator-5554',
         props({ 'ro.boot.qemu': '1', 'ro.boot.qemu.avd_name': 'bad name', 'ro.kernel.qemu.avd_name': 'Fallback' }),

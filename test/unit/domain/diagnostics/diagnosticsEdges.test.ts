@@ -47,6 +47,19 @@ describe('crashes: what a block is', () => {
     expect(report?.stackTruncated).toBe(false);
   });
 
+  it('a stack of exactly 12 lines is whole; 13 are cut to 12 and say so', () => {
+    const crash = (frames: number) =>
+      crashes(
+        line(77, 'AndroidRuntime', 'FATAL EXCEPTION: main'),
+        line(77, 'AndroidRuntime', 'java.lang.Error: x'),
+        ...Array.from({ length: frames }, (_, i) => line(77, 'AndroidRuntime', `\tat F${i}.run(F.java:1)`)),
+      )[0];
+    expect(crash(12)).toMatchObject({ stackTruncated: false });
+    expect(crash(12)?.stack).toHaveLength(12);
+    expect(crash(13)).toMatchObject({ stackTruncated: true });
+    expect(crash(13)?.stack).toHaveLength(12);
+  });
+
   it('a FATAL line alone is a crash with no exception and no stack', () => {
     expect(crashes(line(77, 'AndroidRuntime', 'FATAL EXCEPTION: main'))).toEqual([
       {
@@ -114,6 +127,14 @@ describe('crashes: what a block is', () => {
     expect(
       crashes(line(5000, 'DEBUG', '*** *** ***'), line(5000, 'DEBUG', 'pid: 0, tid: 1, name: x  >>> com.z <<<'))[0],
     ).toMatchObject({ pid: 0, process: 'com.z', exception: null, stack: [] });
+    // The first pid line counts, even pid 0.
+    expect(
+      crashes(
+        line(5000, 'DEBUG', '*** *** ***'),
+        line(5000, 'DEBUG', 'pid: 0, tid: 1, name: x  >>> com.z <<<'),
+        line(5000, 'DEBUG', 'pid: 5, tid: 6, name: y  >>> com.y <<<'),
+      )[0],
+    ).toMatchObject({ pid: 0, process: 'com.z' });
   });
 
   it('reports come oldest first, whichever kind', () => {
@@ -136,12 +157,14 @@ describe('crashes: what a block is', () => {
       [
         line(541, 'am_anr', `[0,4500,com.a,-1,${long}]`),
         line(541, 'am_anr', '[0,4500,com.a,x,reason]'),
+        line(541, 'am_anr', '[0,4600,com.b,0,trailing space] '),
         line(541, 'am_other', '[0,4500,com.a,1,reason]'),
       ].join('\n'),
     );
     const reports = parseAnrEvents(events);
-    expect(reports).toHaveLength(1);
+    expect(reports).toHaveLength(2);
     expect(reports[0]).toMatchObject({ pid: 4500, process: 'com.a', reason: `${'r'.repeat(300)}…` });
+    expect(reports[1]).toMatchObject({ pid: 4600, process: 'com.b', reason: 'trailing space' });
   });
 });
 
@@ -167,6 +190,12 @@ describe('the log budget, to the byte', () => {
     expect(cutMessage(`${exact}x`)).toBe(`${exact}…`);
     const pairAtEnd = `${'m'.repeat(LOG_MESSAGE_CHARS_MAX - 1)}\u{1F600}`;
     expect(cutMessage(`${pairAtEnd}x`)).toBe(`${'m'.repeat(LOG_MESSAGE_CHARS_MAX - 1)}…`);
+    // The first and the last high surrogate (U+10000, U+10FFFF) both count as the start of a pair.
+    for (const pair of ['\u{10000}', '\u{10FFFF}']) {
+      expect(cutMessage(`${'m'.repeat(LOG_MESSAGE_CHARS_MAX - 1)}${pair}x`)).toBe(
+        `${'m'.repeat(LOG_MESSAGE_CHARS_MAX - 1)}…`,
+      );
+    }
     const lowAtEnd = `${'m'.repeat(LOG_MESSAGE_CHARS_MAX - 2)}\u{1F600}`;
     expect(cutMessage(`${lowAtEnd}x`)).toBe(`${lowAtEnd}…`);
   });
