@@ -198,5 +198,7 @@ describe('nodeFacts: untrusted strings', () => {
     // A pair's second half read as a pair, not again on its own.
     expect(isWellFormedUnicode('\uDBFF\uDFFF\uD800\uDC00')).toBe(true);
     expect(isWellFormedUnicode('\uD7FF\uE000')).toBe(true);
+    // A high surrogate before a unit past the low range (U+E000) is alone.
+    expect(isWellFormedUnicode('\uD800\uE000')).toBe(false);
   });
 });

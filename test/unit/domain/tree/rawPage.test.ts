@@ -54,6 +54,10 @@ describe('rawPart: the raw XML in parts within the budget', () => {
     // A high surrogate, or a plain unit, is a start as it is.
     expect(rawPart(xml, 2, 100, SHA).raw_truncated?.offset).toBe(2);
     expect(rawPart(xml, 1, 100, SHA).raw_truncated?.offset).toBe(1);
+    // Both ends of the low range (U+10000's \uDC00, U+10FFFF's \uDFFF), and nothing past it (U+E000).
+    expect(rawPart('a\u{10000}b', 2, 100, SHA).raw_truncated?.offset).toBe(1);
+    expect(rawPart('a\u{10FFFF}b', 2, 100, SHA).raw_truncated?.offset).toBe(1);
+    expect(rawPart('ab\uE000c', 2, 100, SHA).raw_truncated?.offset).toBe(2);
   });
 
   it('offset 0 of an XML that opens with a lone low surrogate stays 0', () => {
