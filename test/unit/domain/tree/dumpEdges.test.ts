@@ -131,6 +131,27 @@ describe('parseDump: every structural refusal, word for word', () => {
     expect(refusal(`<hierarchy><${name}></hierarchy>`)).toBe(reason(`<${'n'.repeat(60)}> is never closed`));
   });
 
+  it('cuts a long tag or attribute name to 60 characters in every refusal that names one', () => {
+    const n = 'n'.repeat(100);
+    const cut = 'n'.repeat(60);
+    expect(refusal(`<hierarchy><${n} </hierarchy>`)).toBe(reason(`the tag <${cut}> is not closed`));
+    expect(refusal(`<hierarchy><${n} ="x"/></hierarchy>`)).toBe(reason(`an unexpected character in <${cut}>`));
+    expect(refusal(`<hierarchy><node ${n} /></hierarchy>`)).toBe(reason(`the attribute ${cut} has no value`));
+    expect(refusal(`<hierarchy><node ${n}=x /></hierarchy>`)).toBe(reason(`the attribute ${cut} is not quoted`));
+    expect(refusal(`<hierarchy><node ${n}="x/></hierarchy>`)).toBe(reason(`the attribute ${cut} is not terminated`));
+    expect(refusal(`<hierarchy><${n}></${n}x></hierarchy>`)).toBe(
+      reason(`</${cut}> does not match the open tag <${cut}>`),
+    );
+  });
+
+  it('a self-closing hierarchy is found, and has no nodes', () => {
+    expect(refusal('<hierarchy/>')).toBe(reason('the hierarchy has no nodes (the app may still be starting)'));
+  });
+
+  it('a node without a package has none', () => {
+    expect(parseDump('<hierarchy><node/></hierarchy>').nodes[0]?.packageName).toBe('');
+  });
+
   it('reads attributes around spaces, in either quote, with a closing tag spaced out', () => {
     const tree = parseDump(
       `<hierarchy>\n\t<node\r\n text = 'a"b' content-desc\t=\t"c'd" bounds="[0,0][1,1]" >\n</node >\n</hierarchy>`,
