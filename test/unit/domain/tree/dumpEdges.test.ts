@@ -217,6 +217,21 @@ describe('parseDump: bounds trimmed into the nearest scrollable ancestor, as the
     expect(tree.nodes[2]!.bounds).toEqual({ left: 24, top: 300, right: 1056, bottom: 2000 });
   });
 
+  it('trims a single side as well: left, top, right or bottom alone', () => {
+    const tree = parseDump(
+      list(
+        '<node bounds="[0,400][500,500]"/><node bounds="[100,250][500,500]"/>' +
+          '<node bounds="[100,400][1080,500]"/><node bounds="[100,400][500,2100]"/>',
+      ),
+    );
+    expect(tree.nodes.slice(2).map((n) => n.bounds)).toEqual([
+      { left: 24, top: 400, right: 500, bottom: 500 },
+      { left: 100, top: 300, right: 500, bottom: 500 },
+      { left: 100, top: 400, right: 1056, bottom: 500 },
+      { left: 100, top: 400, right: 500, bottom: 2000 },
+    ]);
+  });
+
   it('trims a grandchild too, through a container that does not scroll', () => {
     const tree = parseDump(list('<node bounds="[24,300][1056,800]"><node bounds="[0,250][500,400]"/></node>'));
     expect(tree.nodes[3]!.bounds).toEqual({ left: 24, top: 300, right: 500, bottom: 400 });
