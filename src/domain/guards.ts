@@ -109,7 +109,8 @@ export function checkAppiumUrl(url: string, remote = false): URL {
  * credentials (a signed endpoint carries them in its query), and a refusal is answered to the model.
  */
 export function shownUrl(url: string): string {
-  if (!URL.canParse(url)) return url.replace(/\/\/[^/?#]*@/, '//[redacted]@').replace(/[?#].*$/, '');
+  // `[\s\S]`, not `.`: a query is cut to the end even past a line break (`.` stops there and `$` then never matched).
+  if (!URL.canParse(url)) return url.replace(/\/\/[^/?#]*@/, '//[redacted]@').replace(/[?#][\s\S]*/, '');
   const parsed = new URL(url);
   const path = parsed.pathname.replace(/\/+$/, '');
   // A scheme the URL standard does not know (`localhost:4723`) has the origin 'null': show what was written.
