@@ -135,7 +135,13 @@ describe('the caps, at their bound and one past it', () => {
     ]);
     expect(exact).not.toHaveProperty('truncated');
     const over = summarise(small(MAX_LAYOUT_FINDINGS + 1));
-    expect(over.layout_findings?.[0]?.actions).toHaveLength(MAX_LAYOUT_FINDINGS);
+    expect(over.layout_findings).toEqual([
+      {
+        issue: 'touch_target_too_small',
+        actions: Array.from({ length: MAX_LAYOUT_FINDINGS }, (_v, i) => i),
+        minimum_px: 48,
+      },
+    ]);
     expect(over.truncated).toBe(true);
     expect(over.counts).toEqual({
       texts: 0,
