@@ -137,6 +137,22 @@ describe('actedElementOfPlan', () => {
   });
 });
 
+describe('actedElementOfPlan, a selector with a within', () => {
+  it("keeps the entry's own selector, within and all, first", () => {
+    const save = (top: number): NodeSpec => ({
+      cls: 'android.widget.Button',
+      text: 'Save',
+      clickable: true,
+      bounds: `[0,${top}][500,${top + 100}]`,
+    });
+    const [first] = acted([
+      { desc: 'Work', bounds: '[0,0][1080,500]', children: [save(100)] },
+      { desc: 'Personal', bounds: '[0,500][1080,1000]', children: [save(600)] },
+    ]);
+    expect(first!.selectors[0]).toEqual({ text: 'Save', within: { content_desc: 'Work' } });
+  });
+});
+
 describe('actedElementOfSelector', () => {
   const facts = {
     selector: { target: { key: 'resource_id' as const, value: 'com.example.app:id/save' } },
