@@ -235,3 +235,69 @@ describe('the label and the second line', () => {
     expect(s.texts).toEqual(['Straße', 'STRASSE']);
   });
 });
+
+describe('labels read through content', () => {
+  it("a neighbour's label is read through plain containers, past an empty first one; an empty sibling is no neighbour", () => {
+    const empty = plain([], '[0,400][10,410]');
+    expect(
+      switchOf([plain([plain([empty, plain([label('Deep', '[20,400][300,450]')], '[20,400][300,450]')]), SWITCH])])
+        .label,
+    ).toBe('Deep');
+    const s = switchOf([plain([label('Title', '[0,450][300,500]'), empty, SWITCH])]);
+    expect(s).toMatchObject({ label: 'Title', label_from: 'neighbour' });
+  });
+
+  it('hidden content names nothing: no label for an unnamed element, no second line for a row', () => {
+    const [unnamed, row] = summarise([
+      {
+        cls: 'android.widget.FrameLayout',
+        clickable: true,
+        bounds: '[0,100][500,200]',
+        children: [{ text: 'Hidden', bounds: '[0,0][0,0]' }],
+      },
+      {
+        cls: 'android.widget.LinearLayout',
+        id: 'com.example.app:id/row',
+        clickable: true,
+        bounds: '[0,300][1080,500]',
+        children: [label('Title', '[0,300][500,350]'), { text: 'Secret', bounds: '[0,0][0,0]' }],
+      },
+    ]).actions;
+    expect(unnamed).toEqual({ bounds: [0, 100, 500, 100] });
+    expect(row).toEqual({ id: 'row', label: 'Title', bounds: [0, 300, 1080, 200] });
+  });
+
+  it("a row's second line is read through a plain container", () => {
+    const [row] = summarise([
+      {
+        cls: 'android.widget.LinearLayout',
+        id: 'com.example.app:id/row',
+        clickable: true,
+        bounds: '[0,100][1080,400]',
+        children: [
+          label('Title', '[0,100][500,150]'),
+          plain([label('Nested', '[0,150][500,200]')], '[0,150][500,200]'),
+        ],
+      },
+    ]).actions;
+    expect(row).toEqual({ id: 'row', label: 'Title', detail: 'Nested', bounds: [0, 100, 1080, 300] });
+  });
+
+  it('an element whose label lies under a bar while the keyboard covers part of it keeps saying it is covered', () => {
+    const s = summarise(
+      [
+        {
+          cls: 'android.widget.FrameLayout',
+          clickable: true,
+          bounds: '[0,1800][1080,2400]',
+          children: [label('Under the bar', '[0,2300][500,2400]')],
+        },
+      ],
+      ctx({
+        ime: { visible: true, frame: { left: 0, top: 2000, right: 1080, bottom: 2250 } },
+        systemBars: { status: null, navigation: { left: 0, top: 2250, right: 1080, bottom: 2400 } },
+      }),
+    );
+    expect(s.actions).toEqual([{ label: 'Under the bar', bounds: [0, 1800, 1080, 600], covered_by_keyboard: true }]);
+  });
+});
