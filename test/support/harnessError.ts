@@ -10,3 +10,15 @@ export async function harnessError(promise: Promise<unknown>): Promise<HarnessEr
   expect(error).toBeInstanceOf(HarnessError);
   return error as HarnessError;
 }
+
+/** The message of the HarnessError `fn` throws, which must carry `code`; fails the test when it throws nothing else. */
+export function refusalMessage(code: string, fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(HarnessError);
+    expect((error as HarnessError).code).toBe(code);
+    return (error as HarnessError).message;
+  }
+  throw new Error(`expected ${code}`);
+}

@@ -3,17 +3,10 @@ import { HIDDEN_PASSWORD_TEXT, parseDump, redactPasswordTexts } from '../../../s
 import { HarnessError } from '../../../src/domain/errors.js';
 import { isVisible } from '../../../src/domain/tree/nodeFacts.js';
 import { appiumSource, escapeAttr, screen, uiautomatorDump } from './dumpBuilder.js';
+import { refusalMessage } from '../../support/harnessError.js';
 
-function unavailableMessage(xml: string): string {
-  try {
-    parseDump(xml);
-  } catch (error) {
-    expect(error).toBeInstanceOf(HarnessError);
-    expect((error as HarnessError).code).toBe('UI_TREE_UNAVAILABLE');
-    return (error as HarnessError).message;
-  }
-  throw new Error('expected UI_TREE_UNAVAILABLE');
-}
+/** The whole refusal of a dump: UI_TREE_UNAVAILABLE, and its message word for word. */
+const unavailableMessage = (xml: string): string => refusalMessage('UI_TREE_UNAVAILABLE', () => parseDump(xml));
 
 const sample = [
   screen([

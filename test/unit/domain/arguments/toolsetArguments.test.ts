@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../../../../src/domain/errors.js';
 import {
   parseBoundedNumber,
   parseDeviceKey,
@@ -8,18 +7,10 @@ import {
   parseSince,
   parseWaitUntil,
 } from '../../../../src/domain/toolsetArguments.js';
+import { refusalMessage } from '../../../support/harnessError.js';
 
 /** The refusal's message; fails unless `fn` throws INVALID_ARGUMENT. */
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HarnessError);
-    expect((error as HarnessError).code).toBe('INVALID_ARGUMENT');
-    return (error as HarnessError).message;
-  }
-  throw new Error('expected INVALID_ARGUMENT');
-}
+const refusal = (fn: () => unknown): string => refusalMessage('INVALID_ARGUMENT', fn);
 
 describe("the opt-in toolsets' closed sets", () => {
   it('a key is one of four names, exactly', () => {

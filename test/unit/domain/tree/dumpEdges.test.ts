@@ -6,21 +6,12 @@ import {
   parseDump,
   redactPasswordTexts,
 } from '../../../../src/domain/tree/dump.js';
-import { HarnessError } from '../../../../src/domain/errors.js';
+import { refusalMessage } from '../../../support/harnessError.js';
 
 const NEXT = ' Wait a moment for the screen to settle and call ui_get_tree again.';
 
-/** The whole refusal of a dump: code and message, word for word. */
-function refusal(xml: string): string {
-  try {
-    parseDump(xml);
-  } catch (error) {
-    expect(error).toBeInstanceOf(HarnessError);
-    expect((error as HarnessError).code).toBe('UI_TREE_UNAVAILABLE');
-    return (error as HarnessError).message;
-  }
-  throw new Error('expected UI_TREE_UNAVAILABLE');
-}
+/** The whole refusal of a dump: UI_TREE_UNAVAILABLE, and its message word for word. */
+const refusal = (xml: string): string => refusalMessage('UI_TREE_UNAVAILABLE', () => parseDump(xml));
 
 function reason(text: string): string {
   return `The UI hierarchy could not be read: ${text}.${NEXT}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../../../../src/domain/errors.js';
 import { parseSinceLast, parseTextMode, treeAsk, type TreeArguments } from '../../../../src/domain/tree/treeRequest.js';
+import { refusalMessage } from '../../../support/harnessError.js';
 
 const NONE: TreeArguments = {
   includeRaw: undefined,
@@ -10,16 +10,8 @@ const NONE: TreeArguments = {
   mode: undefined,
 };
 
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HarnessError);
-    expect((error as HarnessError).code).toBe('INVALID_ARGUMENT');
-    return (error as HarnessError).message;
-  }
-  throw new Error('expected INVALID_ARGUMENT');
-}
+/** The refusal's message; fails unless `fn` throws INVALID_ARGUMENT. */
+const refusal = (fn: () => unknown): string => refusalMessage('INVALID_ARGUMENT', fn);
 
 describe("ui_get_tree's arguments, word for word", () => {
   it('since and mode refuse any other value and say the one they take', () => {
