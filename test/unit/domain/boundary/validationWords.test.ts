@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HarnessError, type ErrorCode } from '../../../../src/domain/errors.js';
+import type { ErrorCode } from '../../../../src/domain/errors.js';
 import {
   checkArgumentNames,
   parseFlag,
@@ -9,18 +9,10 @@ import {
   parseSessionId,
   parseText,
 } from '../../../../src/domain/validation.js';
+import { refusalMessage } from '../../../support/harnessError.js';
 
 /** The refusal `fn` throws, with its code checked. */
-function refusal(code: ErrorCode, fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HarnessError);
-    expect((error as HarnessError).code).toBe(code);
-    return (error as HarnessError).message;
-  }
-  throw new Error(`expected ${code}`);
-}
+const refusal = (code: ErrorCode, fn: () => unknown): string => refusalMessage(code, fn);
 
 /** The problem of an INVALID_SELECTOR message: between "Invalid selector: " and the shape that follows. */
 function selectorProblem(input: unknown): string {
